@@ -1,0 +1,346 @@
+// Command cordon runs agent-written scripts in a cordon sandbox.
+//
+//	cordon run [flags] [FILE | -]   run a script (-e CODE for inline code)
+//	cordon precompile               fill the compilation cache
+//
+// `cordon run` exits with the script's status (JS: 0, or 1 on an uncaught
+// error), 124 when the script ran past its time limit, 125 when the sandbox
+// failed otherwise (out of memory, crash), and 2 for a usage or
+// configuration error, printed as one line on stderr.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/cordonhq/cordon/config"
+	"github.com/cordonhq/cordon/engine"
+)
+
+// Exit statuses besides the script's own.
+const (
+	exitUsage   = 2
+	exitTimeout = 124
+	exitSandbox = 125
+)
+
+// usageError is a bad flag, file or config: exit 2 with one line.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error {
+	return &usageError{msg: fmt.Sprintf(format, args...)}
+}
+
+const usage = `usage:
+  cordon run [flags] [FILE | -]   run a script in a sandbox (-e CODE for inline code)
+  cordon precompile               compile the sandbox into the cache
+  cordon help                     show this help
+
+run flags:
+  -e CODE          code to run instead of a file
+  --lang js        language (default: from the file extension, else js)
+  --config FILE    sandbox config, YAML or JSON (default: a built-in demo config)
+  --timeout D      time limit per execution (default 5s, or the config's)
+  --memory MB      guest memory limit in MiB (default 256, or the config's)
+  --json           print one JSON object with output, exit code and tool calls
+  --cache-dir DIR  compilation cache (default: $CORDON_CACHE_DIR or the user cache dir)
+`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return exitUsage
+	}
+	var err error
+	code := 0
+	switch args[0] {
+	case "run":
+		code, err = cmdRun(ctx, args[1:], stdin, stdout, stderr)
+	case "precompile":
+		err = cmdPrecompile(ctx, args[1:], stdout, stderr)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+	default:
+		err = usagef("unknown command %q (commands: run, precompile, help)", args[0])
+	}
+	if err != nil {
+		var ue *usageError
+		if errors.As(err, &ue) || errors.Is(err, config.ErrInvalid) {
+			fmt.Fprintln(stderr, "cordon: "+oneLine(err.Error()))
+			return exitUsage
+		}
+		fmt.Fprintln(stderr, "cordon: "+oneLine(err.Error()))
+		if code == 0 {
+			code = exitSandbox
+		}
+	}
+	return code
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// parseInterspersed parses flags that may come before or after positional
+// arguments.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		if fs.NArg() == 0 {
+			return pos, nil
+		}
+		rest := fs.Args()
+		if len(args) > 0 && len(rest) < len(args) && args[len(args)-len(rest)-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+func newFlagSet(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	return fs
+}
+
+func flagError(cmd string, err error) error {
+	if errors.Is(err, flag.ErrHelp) {
+		return usagef("usage: see `cordon help`")
+	}
+	return usagef("%s: %v (see `cordon help`)", cmd, err)
+}
+
+func engineConfig(cacheDir string, memoryMB int, stderr io.Writer) engine.Config {
+	cfg := engine.NewConfig()
+	if cacheDir == "" {
+		cacheDir = os.Getenv("CORDON_CACHE_DIR")
+	}
+	if cacheDir != "" {
+		cfg = cfg.WithCacheDir(cacheDir)
+	}
+	if memoryMB > 0 {
+		cfg = cfg.WithMemoryLimitMB(memoryMB)
+	}
+	if f, ok := stderr.(*os.File); ok {
+		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
+			cfg = cfg.WithCompileProgress(stderr)
+		}
+	}
+	return cfg
+}
+
+func cmdPrecompile(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("precompile")
+	cacheDir := fs.String("cache-dir", "", "")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return flagError("precompile", err)
+	}
+	if len(pos) > 0 {
+		return usagef("precompile: unexpected argument %q", pos[0])
+	}
+	start := time.Now()
+	if err := engine.Precompile(ctx, engineConfig(*cacheDir, 0, stderr)); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "cordon: sandbox compiled and cached in %v\n", time.Since(start).Round(time.Millisecond))
+	return nil
+}
+
+type runFlags struct {
+	code     string
+	codeSet  bool
+	lang     string
+	config   string
+	timeout  time.Duration
+	memoryMB int
+	json     bool
+	cacheDir string
+}
+
+func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
+	var f runFlags
+	fs := newFlagSet("run")
+	fs.Func("e", "", func(s string) error { f.code, f.codeSet = s, true; return nil })
+	fs.StringVar(&f.lang, "lang", "", "")
+	fs.StringVar(&f.config, "config", "", "")
+	fs.DurationVar(&f.timeout, "timeout", 0, "")
+	fs.IntVar(&f.memoryMB, "memory", 0, "")
+	fs.BoolVar(&f.json, "json", false, "")
+	fs.StringVar(&f.cacheDir, "cache-dir", "", "")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return 0, flagError("run", err)
+	}
+	if f.timeout < 0 {
+		return 0, usagef("run: --timeout must be positive")
+	}
+	if f.memoryMB < 0 || f.memoryMB > 4096 {
+		return 0, usagef("run: --memory must be between 1 and 4096 (MiB)")
+	}
+	var name, code string
+	switch {
+	case f.codeSet && len(pos) > 0:
+		return 0, usagef("run: give either -e CODE or a FILE, not both")
+	case f.codeSet:
+		name, code = "-e", f.code
+	case len(pos) == 0:
+		return 0, usagef("run: nothing to run: give a FILE, - for stdin, or -e CODE")
+	case len(pos) > 1:
+		return 0, usagef("run: one FILE at a time (got %d)", len(pos))
+	case pos[0] == "-":
+		b, err := io.ReadAll(io.LimitReader(stdin, 64<<20))
+		if err != nil {
+			return 0, usagef("run: reading stdin: %v", err)
+		}
+		name, code = "-", string(b)
+	default:
+		b, err := os.ReadFile(pos[0])
+		if err != nil {
+			return 0, usagef("run: cannot read %s: %v", pos[0], errors.Unwrap(err))
+		}
+		name, code = pos[0], string(b)
+	}
+	lang, err := pickLang(f.lang, name)
+	if err != nil {
+		return 0, err
+	}
+	cfg := config.Default()
+	if f.config != "" {
+		if cfg, err = config.Load(f.config); err != nil {
+			return 0, err
+		}
+	}
+	limits := cfg.SandboxLimits()
+	if f.timeout > 0 {
+		limits.Timeout = f.timeout
+	}
+	memoryMB := cfg.Limits.MemoryMB
+	if f.memoryMB > 0 {
+		memoryMB = f.memoryMB
+	}
+	eng, err := engine.New(ctx, engineConfig(f.cacheDir, memoryMB, stderr))
+	if err != nil {
+		return 0, err
+	}
+	defer eng.Close(context.Background())
+	sb, err := eng.NewSandbox(ctx, engine.SandboxConfig{Tools: cfg.EngineTools(), Limits: limits})
+	if err != nil {
+		if engine.KindOf(err) == engine.KindInvalid {
+			return 0, usagef("config %s: %v", cfg.File(), err)
+		}
+		return 0, err
+	}
+	defer sb.Close(context.Background())
+	res, execErr := sb.Execute(ctx, lang, code)
+	if res == nil {
+		return 0, execErr
+	}
+	exit := res.ExitCode
+	switch engine.KindOf(execErr) {
+	case "":
+	case engine.KindTimeout:
+		exit = exitTimeout
+	default:
+		exit = exitSandbox
+	}
+	if f.json {
+		if err := writeJSON(stdout, res, execErr, exit); err != nil {
+			return exitSandbox, err
+		}
+		return exit, nil
+	}
+	io.WriteString(stdout, res.Stdout)
+	io.WriteString(stderr, res.Stderr)
+	if execErr != nil {
+		fmt.Fprintln(stderr, "cordon: "+oneLine(execErr.Error()))
+	}
+	return exit, nil
+}
+
+func pickLang(flagLang, name string) (engine.Language, error) {
+	switch flagLang {
+	case "js", "javascript":
+		return engine.JavaScript, nil
+	case "":
+	default:
+		return "", usagef("run: unknown --lang %q (supported: js)", flagLang)
+	}
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".sh", ".bash":
+		return "", usagef("run: %s looks like a shell script; this build runs js only", name)
+	}
+	return engine.JavaScript, nil
+}
+
+type jsonError struct {
+	Kind    string `json:"kind"`
+	Message string `json:"message"`
+}
+
+type jsonToolCall struct {
+	Method  string          `json:"method"`
+	Params  json.RawMessage `json:"params"`
+	Allowed bool            `json:"allowed"`
+	Reasons []string        `json:"reasons"`
+	Result  json.RawMessage `json:"result"`
+	Error   *string         `json:"error"`
+}
+
+type jsonResult struct {
+	Stdout    string         `json:"stdout"`
+	Stderr    string         `json:"stderr"`
+	ExitCode  int            `json:"exit_code"`
+	Error     *jsonError     `json:"error"`
+	ToolCalls []jsonToolCall `json:"tool_calls"`
+}
+
+func writeJSON(w io.Writer, res *engine.Result, execErr error, exit int) error {
+	out := jsonResult{Stdout: res.Stdout, Stderr: res.Stderr, ExitCode: exit, ToolCalls: []jsonToolCall{}}
+	var ee *engine.Error
+	switch {
+	case errors.As(execErr, &ee):
+		out.Error = &jsonError{Kind: string(ee.Kind), Message: oneLine(execErr.Error())}
+	case execErr != nil:
+		out.Error = &jsonError{Kind: "internal", Message: execErr.Error()}
+	case res.Exception != "":
+		out.Error = &jsonError{Kind: "exception", Message: res.Exception}
+	}
+	for _, tc := range res.ToolCalls {
+		jc := jsonToolCall{Method: tc.Method, Params: tc.Params, Allowed: tc.Allowed, Reasons: tc.Reasons, Result: tc.Result}
+		if jc.Reasons == nil {
+			jc.Reasons = []string{}
+		}
+		if jc.Result == nil {
+			jc.Result = json.RawMessage("null")
+		}
+		if tc.Error != "" {
+			e := tc.Error
+			jc.Error = &e
+		}
+		out.ToolCalls = append(out.ToolCalls, jc)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(out)
+}

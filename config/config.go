@@ -1,0 +1,277 @@
+// Package config loads the cordon sandbox configuration file (YAML or JSON)
+// that the CLI uses and that Go programs may use too: the tools a sandbox
+// offers (mock or echo tools, for trying scripts and policies without
+// writing Go) and its limits.
+//
+// Loading is strict: an unknown key, a value of the wrong type, or a tool
+// without a result is an error that names the file and the key. Nothing in a
+// configuration is ever silently ignored.
+package config
+
+import (
+	"bytes"
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/cordonhq/cordon/engine"
+	"sigs.k8s.io/yaml"
+)
+
+// ErrInvalid is matched (errors.Is) by every configuration error.
+var ErrInvalid = errors.New("invalid configuration")
+
+// Error is a configuration error: where and what.
+type Error struct {
+	File string // the file name, or "" for an in-memory config
+	Key  string // the key path (e.g. "tools[1].mock"), or ""
+	Msg  string
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString("config")
+	if e.File != "" {
+		b.WriteString(" " + e.File)
+	}
+	if e.Key != "" {
+		b.WriteString(": " + e.Key)
+	}
+	b.WriteString(": " + e.Msg)
+	return b.String()
+}
+
+// Is makes errors.Is(err, ErrInvalid) true.
+func (e *Error) Is(target error) bool { return target == ErrInvalid }
+
+// Config is a sandbox configuration.
+type Config struct {
+	// Tools are the tools of the sandbox.
+	Tools []Tool `json:"tools"`
+	// Capabilities and Policies are the policy part of the file (see the
+	// README). They are kept as raw JSON until the policy loader reads them.
+	Capabilities []json.RawMessage `json:"capabilities,omitempty"`
+	Policies     []string          `json:"policies,omitempty"`
+	// Limits bound each execution.
+	Limits Limits `json:"limits"`
+
+	file string
+}
+
+// Tool is a tool defined in a config file. Its result is either a canned
+// Mock value or, with Echo, the object {"method": ..., "params": ...}.
+type Tool struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description,omitempty"`
+	InputSchema json.RawMessage `json:"input_schema,omitempty"`
+	Mock        json.RawMessage `json:"mock,omitempty"`
+	Echo        bool            `json:"echo,omitempty"`
+}
+
+// Limits is the limits section.
+type Limits struct {
+	Timeout        Duration `json:"timeout,omitempty"`
+	MemoryMB       int      `json:"memory_mb,omitempty"`
+	MaxOutputBytes int      `json:"max_output_bytes,omitempty"`
+	VFSBytes       int64    `json:"vfs_bytes,omitempty"`
+	VFSFiles       int      `json:"vfs_files,omitempty"`
+}
+
+// Duration is a time.Duration written as a Go duration string ("5s",
+// "1m30s") or a number of seconds.
+type Duration time.Duration
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (d *Duration) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err == nil {
+		v, err := time.ParseDuration(s)
+		if err != nil {
+			return fmt.Errorf("%q is not a duration (use e.g. \"5s\" or \"1m\")", s)
+		}
+		*d = Duration(v)
+		return nil
+	}
+	var secs float64
+	if err := json.Unmarshal(b, &secs); err != nil {
+		return fmt.Errorf("%s is not a duration (use e.g. \"5s\" or a number of seconds)", b)
+	}
+	*d = Duration(secs * float64(time.Second))
+	return nil
+}
+
+// MarshalJSON implements json.Marshaler.
+func (d Duration) MarshalJSON() ([]byte, error) { return json.Marshal(time.Duration(d).String()) }
+
+//go:embed default.yaml
+var defaultYAML []byte
+
+// Default returns the built-in configuration the CLI uses when no --config
+// is given: a few mock tools to try scripts with.
+func Default() *Config {
+	c, err := Parse("(built-in default)", defaultYAML)
+	if err != nil {
+		panic("config: built-in default is invalid: " + err.Error())
+	}
+	return c
+}
+
+// DefaultYAML returns the text of the built-in configuration.
+func DefaultYAML() []byte { return append([]byte(nil), defaultYAML...) }
+
+// Load reads and parses a config file.
+func Load(file string) (*Config, error) {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return nil, &Error{File: file, Msg: fmt.Sprintf("cannot read: %v", errors.Unwrap(err))}
+	}
+	return Parse(file, b)
+}
+
+// MaxSize bounds a config file.
+const MaxSize = 16 << 20
+
+// Parse parses a config in YAML or JSON (JSON is YAML). file names it in
+// errors.
+func Parse(file string, data []byte) (*Config, error) {
+	if len(data) > MaxSize {
+		return nil, &Error{File: file, Msg: fmt.Sprintf("larger than %d bytes", MaxSize)}
+	}
+	js, err := yaml.YAMLToJSON(data)
+	if err != nil {
+		return nil, &Error{File: file, Msg: "not valid YAML or JSON: " + strings.TrimPrefix(err.Error(), "error converting YAML to JSON: ")}
+	}
+	c := &Config{file: file}
+	if bytes.Equal(bytes.TrimSpace(js), []byte("null")) {
+		return c, nil // an empty file
+	}
+	dec := json.NewDecoder(bytes.NewReader(js))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(c); err != nil {
+		return nil, decodeError(file, err)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return nil, &Error{File: file, Msg: "trailing data after the configuration"}
+	}
+	if err := c.validate(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+func decodeError(file string, err error) error {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		key := te.Field
+		if key == "" {
+			key = "(top level)"
+		}
+		return &Error{File: file, Key: key, Msg: fmt.Sprintf("expected %s, got %s", typeName(te.Type.Kind().String()), te.Value)}
+	}
+	msg := err.Error()
+	if rest, ok := strings.CutPrefix(msg, "json: unknown field "); ok {
+		return &Error{File: file, Msg: "unknown key " + rest}
+	}
+	if rest, ok := strings.CutPrefix(msg, "json: cannot unmarshal "); ok {
+		return &Error{File: file, Msg: "wrong type: " + rest}
+	}
+	return &Error{File: file, Msg: strings.TrimPrefix(msg, "json: ")}
+}
+
+func typeName(kind string) string {
+	switch kind {
+	case "slice":
+		return "a list"
+	case "struct", "map":
+		return "a mapping"
+	case "int", "int64", "float64":
+		return "a number"
+	}
+	return "a " + kind
+}
+
+func (c *Config) validate() error {
+	seen := map[string]bool{}
+	for i, t := range c.Tools {
+		key := fmt.Sprintf("tools[%d]", i)
+		if t.Name == "" {
+			return &Error{File: c.file, Key: key + ".name", Msg: "missing"}
+		}
+		key = fmt.Sprintf("tools[%d] (%s)", i, t.Name)
+		if seen[t.Name] {
+			return &Error{File: c.file, Key: key, Msg: "defined twice"}
+		}
+		seen[t.Name] = true
+		if t.Mock != nil && t.Echo {
+			return &Error{File: c.file, Key: key, Msg: "has both mock and echo; choose one"}
+		}
+		if t.Mock == nil && !t.Echo {
+			return &Error{File: c.file, Key: key, Msg: "needs a result: mock: VALUE, or echo: true (real tools are Go handlers; embed cordon to register them)"}
+		}
+		if t.InputSchema != nil {
+			var m map[string]any
+			if json.Unmarshal(t.InputSchema, &m) != nil {
+				return &Error{File: c.file, Key: key + ".input_schema", Msg: "must be a mapping (a JSON Schema object)"}
+			}
+		}
+	}
+	l := c.Limits
+	switch {
+	case l.Timeout < 0:
+		return &Error{File: c.file, Key: "limits.timeout", Msg: "must not be negative"}
+	case l.MemoryMB < 0 || l.MemoryMB > 4096:
+		return &Error{File: c.file, Key: "limits.memory_mb", Msg: "must be between 1 and 4096"}
+	case l.MaxOutputBytes < 0:
+		return &Error{File: c.file, Key: "limits.max_output_bytes", Msg: "must not be negative"}
+	case l.VFSBytes < 0:
+		return &Error{File: c.file, Key: "limits.vfs_bytes", Msg: "must not be negative"}
+	case l.VFSFiles < 0:
+		return &Error{File: c.file, Key: "limits.vfs_files", Msg: "must not be negative"}
+	}
+	if len(c.Capabilities) > 0 || len(c.Policies) > 0 {
+		// Fail closed: a policy that is written down but not enforced would
+		// be worse than none.
+		return &Error{File: c.file, Key: "capabilities/policies", Msg: "policies are not supported by this build yet; remove them or upgrade cordon"}
+	}
+	return nil
+}
+
+// File returns the name the config was loaded from.
+func (c *Config) File() string { return c.file }
+
+// EngineTools returns the config's tools with their mock or echo handlers.
+func (c *Config) EngineTools() []engine.Tool {
+	out := make([]engine.Tool, 0, len(c.Tools))
+	for _, t := range c.Tools {
+		t := t
+		et := engine.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema}
+		if t.Echo {
+			et.Handler = func(_ context.Context, params json.RawMessage) (any, error) {
+				return map[string]any{"method": t.Name, "params": params}, nil
+			}
+		} else {
+			mock := t.Mock
+			et.Handler = func(context.Context, json.RawMessage) (any, error) {
+				return mock, nil
+			}
+		}
+		out = append(out, et)
+	}
+	return out
+}
+
+// SandboxLimits returns the limits section as engine limits.
+func (c *Config) SandboxLimits() engine.Limits {
+	return engine.Limits{
+		Timeout:        time.Duration(c.Limits.Timeout),
+		MaxOutputBytes: c.Limits.MaxOutputBytes,
+		VFSBytes:       c.Limits.VFSBytes,
+		VFSFiles:       c.Limits.VFSFiles,
+	}
+}

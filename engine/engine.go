@@ -1,0 +1,247 @@
+// Package engine runs scripts in cordon sandboxes: WebAssembly instances of
+// the cordon guest under wazero, whose only way out is a tool call that the
+// host checks and runs.
+//
+// An Engine compiles the guest once (using an on-disk compilation cache) and
+// is safe for concurrent use; create one per process. A Sandbox is one guest
+// instance with its own VFS and tool-call counters, which persist across its
+// executions until Close. Execute runs a script to completion, running tool
+// handlers on the host; Start returns an Execution that the caller drives
+// step by step, answering tool calls itself (for human approval, say).
+package engine
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"crypto/rand"
+	_ "embed"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
+)
+
+//go:generate go run ../internal/buildguest -o guest.wasm.gz
+
+//go:embed guest.wasm.gz
+var guestWasmGz []byte
+
+// GuestWasm returns the uncompressed guest module that engines compile.
+func GuestWasm() ([]byte, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(guestWasmGz))
+	if err != nil {
+		return nil, fmt.Errorf("engine: embedded guest: %w", err)
+	}
+	b, err := io.ReadAll(zr)
+	if err != nil {
+		return nil, fmt.Errorf("engine: embedded guest: %w", err)
+	}
+	return b, nil
+}
+
+// Defaults for Config and Limits.
+const (
+	DefaultMemoryMB       = 256
+	DefaultTimeout        = 5 * time.Second
+	DefaultMaxOutputBytes = 1 << 20
+	DefaultVFSBytes       = 64 << 20
+	DefaultVFSFiles       = 10000
+	DefaultMaxCallDepth   = 1000
+	// DefaultMaxCalls is how many times each registered tool may be called
+	// per sandbox when no policy is configured.
+	DefaultMaxCalls = 100
+)
+
+// Config configures an Engine. It is immutable: each With method returns a
+// changed copy. The zero value is not valid; start from NewConfig.
+type Config struct {
+	cacheDir string
+	noCache  bool
+	memoryMB int
+	now      func() time.Time
+	random   io.Reader
+	logger   *slog.Logger
+	progress io.Writer
+}
+
+// NewConfig returns the default configuration: a compilation cache in the
+// user cache directory, 256 MiB of guest memory, the real clock and
+// crypto/rand.
+func NewConfig() Config {
+	return Config{memoryMB: DefaultMemoryMB}
+}
+
+// WithCacheDir sets the directory of the compilation cache (default:
+// os.UserCacheDir()/cordon/wazero).
+func (c Config) WithCacheDir(dir string) Config { c.cacheDir = dir; return c }
+
+// WithoutCache disables the on-disk compilation cache: every New compiles.
+func (c Config) WithoutCache() Config { c.noCache = true; return c }
+
+// WithMemoryLimitMB sets the memory limit of each guest instance in MiB.
+func (c Config) WithMemoryLimitMB(mb int) Config { c.memoryMB = mb; return c }
+
+// WithClock sets the wall clock scripts see (Date.now(), new Date()). Use a
+// fixed clock for reproducible output. Timers and time limits still use real
+// time.
+func (c Config) WithClock(now func() time.Time) Config { c.now = now; return c }
+
+// WithRandSource sets the source of the guest's random bytes (Math.random
+// seeds, crypto). Default: crypto/rand.
+func (c Config) WithRandSource(r io.Reader) Config { c.random = r; return c }
+
+// WithLogger sets the logger for engine events (default: slog.Default()).
+func (c Config) WithLogger(l *slog.Logger) Config { c.logger = l; return c }
+
+// WithCompileProgress makes New write one line to w before a compilation
+// that is not served by the cache (the CLI passes a terminal's stderr).
+func (c Config) WithCompileProgress(w io.Writer) Config { c.progress = w; return c }
+
+// DefaultCacheDir returns the default compilation cache directory.
+func DefaultCacheDir() (string, error) {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("engine: no user cache directory: %w", err)
+	}
+	return filepath.Join(dir, "cordon", "wazero"), nil
+}
+
+// Engine holds the compiled guest. It is safe for concurrent use.
+type Engine struct {
+	cfg      Config
+	runtime  wazero.Runtime
+	compiled wazero.CompiledModule
+	cache    wazero.CompilationCache
+
+	mu        sync.Mutex
+	closed    bool
+	sandboxes map[*Sandbox]struct{}
+}
+
+// New compiles the guest and returns an Engine. The first compilation on a
+// machine takes seconds; later ones load from the cache in well under one.
+func New(ctx context.Context, cfg Config) (*Engine, error) {
+	if cfg.memoryMB <= 0 || cfg.memoryMB > 4096 {
+		return nil, errorf(KindInvalid, "memory limit %d MiB is out of range (1..4096)", cfg.memoryMB)
+	}
+	if cfg.now == nil {
+		cfg.now = time.Now
+	}
+	if cfg.random == nil {
+		cfg.random = rand.Reader
+	}
+	if cfg.logger == nil {
+		cfg.logger = slog.Default()
+	}
+	wasm, err := GuestWasm()
+	if err != nil {
+		return nil, err
+	}
+	rc := wazero.NewRuntimeConfig().
+		WithMemoryLimitPages(uint32(cfg.memoryMB) * 16). // 64 KiB pages
+		// Compiled wasm cannot be preempted by the Go runtime. Without
+		// these checks at loop back-edges a spinning guest would block
+		// every stop-the-world of the host GC, and with it the timer that
+		// is meant to stop the guest: the whole process would hang (see
+		// TestHostGCWhileGuestSpins and RATIONALE.md). They also give a
+		// hard stop for code that never checks the interpreter's flag.
+		WithCloseOnContextDone(true)
+	e := &Engine{cfg: cfg, sandboxes: map[*Sandbox]struct{}{}}
+	cached := false
+	if !cfg.noCache {
+		dir := cfg.cacheDir
+		if dir == "" {
+			dir, err = DefaultCacheDir()
+		}
+		if err == nil {
+			e.cache, err = wazero.NewCompilationCacheWithDir(dir)
+		}
+		if err != nil {
+			cfg.logger.Warn("cordon: compilation cache unavailable; compiling in memory", "err", err)
+			e.cache = nil
+		} else {
+			rc = rc.WithCompilationCache(e.cache)
+			cached = cacheHasEntries(dir)
+		}
+	}
+	if cfg.progress != nil && !cached {
+		fmt.Fprintln(cfg.progress, "cordon: compiling the sandbox (first run only; later runs use the cache)...")
+	}
+	e.runtime = wazero.NewRuntimeWithConfig(ctx, rc)
+	if err := instantiateHostModules(ctx, e); err != nil {
+		e.runtime.Close(ctx)
+		return nil, err
+	}
+	start := time.Now()
+	e.compiled, err = e.runtime.CompileModule(ctx, wasm)
+	if err != nil {
+		e.runtime.Close(ctx)
+		return nil, &Error{Kind: KindInternal, Message: "compiling the guest", Err: err}
+	}
+	if err := instantiateWASI(ctx, e); err != nil {
+		e.runtime.Close(ctx)
+		return nil, err
+	}
+	cfg.logger.Debug("cordon: guest compiled", "took", time.Since(start), "cached", cached)
+	return e, nil
+}
+
+func cacheHasEntries(dir string) bool {
+	entries, err := os.ReadDir(dir)
+	return err == nil && len(entries) > 0
+}
+
+// Precompile fills the compilation cache so that later processes start fast.
+// It is New followed by Close.
+func Precompile(ctx context.Context, cfg Config) error {
+	e, err := New(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	return e.Close(ctx)
+}
+
+// Close closes every sandbox of the engine and releases the runtime.
+func (e *Engine) Close(ctx context.Context) error {
+	e.mu.Lock()
+	if e.closed {
+		e.mu.Unlock()
+		return nil
+	}
+	e.closed = true
+	sbs := make([]*Sandbox, 0, len(e.sandboxes))
+	for sb := range e.sandboxes {
+		sbs = append(sbs, sb)
+	}
+	e.mu.Unlock()
+	var errs []error
+	for _, sb := range sbs {
+		errs = append(errs, sb.Close(ctx))
+	}
+	errs = append(errs, e.runtime.Close(ctx))
+	if e.cache != nil {
+		errs = append(errs, e.cache.Close(ctx))
+	}
+	return errors.Join(errs...)
+}
+
+// ImportedFunctions lists the host functions the compiled guest imports, as
+// "module.name". It is how tests prove the guest's only ways out.
+func (e *Engine) ImportedFunctions() []string {
+	var out []string
+	for _, f := range e.compiled.ImportedFunctions() {
+		mod, name, _ := f.Import()
+		out = append(out, mod+"."+name)
+	}
+	return out
+}
+
+var _ api.Module // keep the api import for host module files

@@ -1,0 +1,535 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/cordonhq/cordon/internal/abi"
+)
+
+// Result is what an execution produced.
+type Result struct {
+	Stdout   string
+	Stderr   string
+	ExitCode int
+	// Value is the JSON of the value the script returned, or nil when it
+	// returned nothing (or something JSON cannot represent).
+	Value json.RawMessage
+	// Exception is "TypeError: message" when an uncaught error ended the
+	// script (ExitCode is then 1 and Stderr has the details).
+	Exception string
+	// ToolCalls lists every tool call the script made, allowed or not, in
+	// the order the script made them.
+	ToolCalls []ToolCall
+	// OutputTruncated is set when stdout or stderr hit MaxOutputBytes.
+	OutputTruncated bool
+	Duration        time.Duration
+}
+
+// ToolCall is the record of one tool call.
+type ToolCall struct {
+	ID      int
+	Method  string
+	Params  json.RawMessage
+	Allowed bool
+	Reasons []string
+	// Result is the JSON result of a call that succeeded.
+	Result json.RawMessage
+	// Error is the message the script saw when the call failed or was denied.
+	Error    string
+	Duration time.Duration
+}
+
+// Execute runs code in the sandbox and returns its result. Tool calls are
+// checked and run by their handlers, the calls of one batch concurrently.
+//
+// The returned error is nil when the script ran to its end, even if it threw
+// (see Result.ExitCode and Result.Exception). It is an *Error when the
+// sandbox cut the execution short (KindTimeout, KindCanceled, KindMemory,
+// KindCrash, KindClosed); the Result is then still returned, with the output
+// produced before the end.
+func (sb *Sandbox) Execute(ctx context.Context, lang Language, code string) (*Result, error) {
+	ctx, cancel := context.WithTimeoutCause(ctx, sb.limits.Timeout, errTimeoutCause)
+	defer cancel()
+	x, err := sb.Start(ctx, lang, code)
+	if err != nil {
+		return nil, err
+	}
+	for {
+		calls, err := x.Next(ctx)
+		if err != nil || calls == nil {
+			return x.Result(), err
+		}
+		var wg sync.WaitGroup
+		for _, c := range calls {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				c.Run(ctx)
+			}()
+		}
+		handled := make(chan struct{})
+		go func() { wg.Wait(); close(handled) }()
+		select {
+		case <-handled:
+		case <-ctx.Done():
+			// A handler that ignores its context must not hold the script
+			// past its limit: stop now; late answers are dropped.
+			kind := KindCanceled
+			if errors.Is(context.Cause(ctx), errTimeoutCause) {
+				kind = KindTimeout
+			}
+			x.forceStop = kind
+			_, err := x.Next(context.WithoutCancel(ctx))
+			return x.Result(), err
+		}
+	}
+}
+
+var errTimeoutCause = errors.New("execution time limit reached")
+
+// Execution is a script run that the caller drives: Next runs the script
+// until it waits on tool calls and returns them; the caller answers each
+// (Resolve, Reject, or Run to use the tool's handler) and calls Next again.
+// A call may be left unanswered across Next calls; the script goes on as
+// long as something it waits for was answered. Between calls to Next the
+// guest is paused and costs no CPU, so a host can wait for a human.
+//
+// The time limit counts the time the script runs, not the time it sits
+// paused between Next calls; bound that with the context given to Next.
+type Execution struct {
+	sb    *Sandbox
+	lang  Language
+	code  string
+	start time.Time
+
+	out       *output
+	budget    time.Duration
+	forceStop Kind // set to end the execution at the next resume
+	started   bool
+	done      bool
+	result    *Result
+	err       error
+
+	mu      sync.Mutex
+	pending map[uint32]*Call // allowed, unanswered
+	order   []uint32         // pending ids in arrival order
+	answers []abi.CallResult // answered since the guest last ran
+	records []*ToolCall
+	seen    map[uint32]bool
+}
+
+// Call is a tool call waiting for an answer.
+type Call struct {
+	// Method is the tool name; Params the JSON object the script passed.
+	Method string
+	Params json.RawMessage
+
+	x        *Execution
+	id       uint32
+	rec      *ToolCall
+	started  time.Time
+	answered bool
+}
+
+// Start begins an execution that the caller drives with Next. It holds the
+// sandbox until the execution ends; call Cancel to abandon it.
+func (sb *Sandbox) Start(ctx context.Context, lang Language, code string) (*Execution, error) {
+	if lang != JavaScript {
+		return nil, errorf(KindInvalid, "unsupported language %q (supported: js)", lang)
+	}
+	if err := sb.acquire(ctx); err != nil {
+		return nil, err
+	}
+	x := &Execution{
+		sb:      sb,
+		lang:    lang,
+		code:    code,
+		start:   time.Now(),
+		out:     newOutput(sb.limits.MaxOutputBytes),
+		budget:  sb.limits.Timeout,
+		pending: map[uint32]*Call{},
+		seen:    map[uint32]bool{},
+	}
+	sb.conn.setOutput(x.out)
+	return x, nil
+}
+
+// Next resumes the script with the answers given since the last Next and
+// returns the tool calls it waits on, or nil when it has finished (then see
+// Result). If nothing was answered, Next returns the calls still pending
+// without resuming the script. The error is the execution's error, as for
+// Execute.
+func (x *Execution) Next(ctx context.Context) ([]*Call, error) {
+	if x.done {
+		return nil, x.err
+	}
+	var msg []byte
+	if !x.started {
+		x.started = true
+		msg = abi.EncodeRequest(nil, &abi.Request{Op: abi.OpExec, Exec: &abi.Exec{Lang: string(x.lang), Name: "script.js", Code: x.code}})
+	} else if x.forceStop != "" {
+		msg = abi.EncodeResume(nil, &abi.Resume{Stop: true})
+	} else {
+		x.mu.Lock()
+		answers := x.answers
+		x.answers = nil
+		x.mu.Unlock()
+		if len(answers) == 0 {
+			return x.Pending(), nil
+		}
+		msg = abi.EncodeResume(nil, &abi.Resume{Results: answers})
+	}
+	for {
+		if err := x.sb.send(msg); err != nil {
+			return nil, x.finish(nil, err)
+		}
+		ev, stopKind, err := x.turn(ctx)
+		if stopKind == "" {
+			stopKind = x.forceStop
+		}
+		if err != nil && stopKind != "" && KindOf(err) == KindCrash {
+			// The guest ignored the stop and was killed.
+			err = &Error{Kind: stopKind, Message: stopError(stopKind).(*Error).Message + "; the guest did not stop in time and was killed, so the sandbox is broken", Err: err}
+		}
+		if err != nil {
+			return nil, x.finish(nil, err)
+		}
+		switch ev.kind {
+		case evResponse:
+			resp, err := abi.DecodeResponse(ev.data)
+			if err != nil {
+				return nil, x.finish(nil, x.sb.protocolError(err.Error()))
+			}
+			return nil, x.finish(resp, stopError(stopKind))
+		case evYield:
+			calls, err := abi.DecodeCalls(ev.data)
+			if err != nil {
+				return nil, x.finish(nil, x.sb.protocolError(err.Error()))
+			}
+			if stopKind != "" {
+				// Stopping: tell the guest to end instead of answering.
+				msg = abi.EncodeResume(nil, &abi.Resume{Stop: true})
+				continue
+			}
+			if err := x.accept(calls); err != nil {
+				return nil, x.finish(nil, err)
+			}
+			x.mu.Lock()
+			npending, answers := len(x.pending), x.answers
+			if npending == 0 {
+				x.answers = nil
+			}
+			x.mu.Unlock()
+			if npending == 0 {
+				// Every call was answered by the host itself (denied, unknown):
+				// resume at once.
+				msg = abi.EncodeResume(nil, &abi.Resume{Results: answers})
+				continue
+			}
+			return x.Pending(), nil
+		}
+	}
+}
+
+// turn waits for the guest to come back, stopping it when the budget runs
+// out or ctx ends. It returns the kind of stop that was requested, if any.
+func (x *Execution) turn(ctx context.Context) (event, Kind, error) {
+	c := x.sb.conn
+	stop := make(chan struct{})
+	var mu sync.Mutex
+	var kind Kind
+	fire := func(k Kind) {
+		mu.Lock()
+		defer mu.Unlock()
+		if kind != "" {
+			return
+		}
+		kind = k
+		c.requestStop()
+		close(stop)
+	}
+	began := time.Now()
+	if x.budget <= 0 {
+		fire(KindTimeout)
+	}
+	timer := time.AfterFunc(max(x.budget, 0), func() { fire(KindTimeout) })
+	unregister := context.AfterFunc(ctx, func() {
+		if errors.Is(context.Cause(ctx), errTimeoutCause) {
+			fire(KindTimeout)
+		} else {
+			fire(KindCanceled)
+		}
+	})
+	ev, err := x.sb.await(ctx, stop)
+	timer.Stop()
+	unregister()
+	x.budget -= time.Since(began)
+	mu.Lock()
+	defer mu.Unlock()
+	return ev, kind, err
+}
+
+func stopError(k Kind) error {
+	switch k {
+	case "":
+		return nil
+	case KindTimeout:
+		return &Error{Kind: KindTimeout, Message: "the script ran past its time limit"}
+	default:
+		return &Error{Kind: KindCanceled, Message: "the execution was canceled"}
+	}
+}
+
+// accept records a batch of calls from the guest and answers at once those
+// the host refuses.
+func (x *Execution) accept(calls []abi.Call) error {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	for _, ac := range calls {
+		if ac.ID == 0 || x.seen[ac.ID] {
+			return x.sb.protocolError(fmt.Sprintf("tool call id %d reused", ac.ID))
+		}
+		x.seen[ac.ID] = true
+		rec := &ToolCall{ID: len(x.records) + 1, Method: ac.Method, Params: json.RawMessage(append([]byte(nil), ac.Params...))}
+		x.records = append(x.records, rec)
+		refuse := func(kind, msg string, reasons ...string) {
+			rec.Reasons = reasons
+			rec.Error = msg
+			x.answers = append(x.answers, abi.CallResult{ID: ac.ID, ErrKind: kind, ErrMsg: msg, Reasons: reasons})
+		}
+		if _, ok := x.sb.tools[ac.Method]; !ok {
+			refuse("unknown_tool", fmt.Sprintf("tool %q is not registered (listTools() shows the tools)", ac.Method), "unknown tool")
+			continue
+		}
+		if !json.Valid(ac.Params) || !bytes.HasPrefix(bytes.TrimSpace(ac.Params), []byte("{")) {
+			refuse("invalid", fmt.Sprintf("tool %s: params must be a JSON object", ac.Method), "params are not a JSON object")
+			continue
+		}
+		if allowed, reasons := x.sb.authorize(ac.Method); !allowed {
+			refuse("denied", fmt.Sprintf("tool %s denied: %s", ac.Method, strings.Join(reasons, "; ")), reasons...)
+			continue
+		}
+		rec.Allowed = true
+		rec.Reasons = []string{}
+		x.pending[ac.ID] = &Call{Method: ac.Method, Params: rec.Params, x: x, id: ac.ID, rec: rec, started: time.Now()}
+		x.order = append(x.order, ac.ID)
+	}
+	return nil
+}
+
+// authorize is the default policy: each registered tool may be called
+// DefaultMaxCalls times per sandbox. Counters are charged here, in the one
+// goroutine that accepts a batch, so concurrent calls cannot overrun them.
+func (sb *Sandbox) authorize(method string) (bool, []string) {
+	sb.mu.Lock()
+	defer sb.mu.Unlock()
+	if sb.counts[method] >= DefaultMaxCalls {
+		return false, []string{fmt.Sprintf("call limit reached: %s may be called %d times per session", method, DefaultMaxCalls)}
+	}
+	sb.counts[method]++
+	return true, nil
+}
+
+// Pending returns the calls that wait for an answer, in the order the script
+// made them.
+func (x *Execution) Pending() []*Call {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	out := make([]*Call, 0, len(x.order))
+	for _, id := range x.order {
+		if c := x.pending[id]; c != nil {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// Resolve answers the call with a result, marshaled to JSON.
+func (c *Call) Resolve(result any) error {
+	b, err := json.Marshal(result)
+	if err != nil {
+		return fmt.Errorf("engine: resolve %s: result is not JSON: %w", c.Method, err)
+	}
+	if !c.answer(abi.CallResult{ID: c.id, OK: true, Value: b}, func(rec *ToolCall) { rec.Result = b }) {
+		return fmt.Errorf("engine: resolve %s: the call was already answered", c.Method)
+	}
+	return nil
+}
+
+// Reject answers the call with an error; the script's promise rejects with a
+// ToolError carrying err's message.
+func (c *Call) Reject(err error) {
+	msg := fmt.Sprintf("tool %s failed: %v", c.Method, err)
+	c.answer(abi.CallResult{ID: c.id, ErrKind: "failed", ErrMsg: msg}, func(rec *ToolCall) { rec.Error = msg })
+}
+
+// Deny answers the call as refused by the host (an operator said no): the
+// audit records it as not allowed, with the reason.
+func (c *Call) Deny(reason string) {
+	msg := fmt.Sprintf("tool %s denied: %s", c.Method, reason)
+	c.answer(abi.CallResult{ID: c.id, ErrKind: "denied", ErrMsg: msg, Reasons: []string{reason}}, func(rec *ToolCall) {
+		rec.Allowed, rec.Reasons, rec.Error = false, []string{reason}, msg
+	})
+}
+
+// Run answers the call by running the tool's handler.
+func (c *Call) Run(ctx context.Context) {
+	t := c.x.sb.tools[c.Method]
+	if t == nil || t.Handler == nil {
+		c.Reject(errors.New("the tool has no handler"))
+		return
+	}
+	res, err := safeCall(ctx, t.Handler, c.Params)
+	if err != nil {
+		c.Reject(err)
+		return
+	}
+	if raw, ok := res.(json.RawMessage); ok && !json.Valid(raw) {
+		c.Reject(errors.New("the handler returned invalid JSON"))
+		return
+	}
+	if err := c.Resolve(res); err != nil {
+		c.Reject(errors.New("the handler's result cannot be converted to JSON"))
+	}
+}
+
+func safeCall(ctx context.Context, h Handler, params json.RawMessage) (res any, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			res, err = nil, fmt.Errorf("the handler panicked")
+		}
+	}()
+	return h(ctx, params)
+}
+
+func (c *Call) answer(r abi.CallResult, audit func(*ToolCall)) bool {
+	x := c.x
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if c.answered || x.done {
+		return false
+	}
+	c.answered = true
+	delete(x.pending, c.id)
+	audit(c.rec)
+	c.rec.Duration = time.Since(c.started)
+	x.answers = append(x.answers, r)
+	return true
+}
+
+// Cancel abandons the execution: the script is stopped and the sandbox is
+// free for the next one. It is a no-op once the execution has finished.
+func (x *Execution) Cancel(ctx context.Context) error {
+	if x.done {
+		return nil
+	}
+	if !x.started {
+		return x.finish(nil, &Error{Kind: KindCanceled, Message: "the execution was canceled before it started"})
+	}
+	x.forceStop = KindCanceled
+	_, err := x.Next(ctx)
+	return err
+}
+
+// Result returns the execution's result once Next has returned nil calls or
+// an error; before that it returns nil.
+func (x *Execution) Result() *Result {
+	if !x.done {
+		return nil
+	}
+	return x.result
+}
+
+// Err returns the execution's error once it has finished.
+func (x *Execution) Err() error { return x.err }
+
+// finish ends the execution with the guest's response (nil when the guest
+// did not answer) and err.
+func (x *Execution) finish(resp *abi.Response, err error) error {
+	if x.done {
+		return x.err
+	}
+	sb := x.sb
+	sb.conn.setOutput(nil)
+	sb.conn.clearStop()
+	x.mu.Lock()
+	x.done = true
+	for _, id := range x.order {
+		if c := x.pending[id]; c != nil && c.rec.Error == "" && c.rec.Result == nil {
+			c.rec.Error = "the execution ended before the call was answered"
+		}
+	}
+	res := &Result{Duration: time.Since(x.start), ExitCode: 1}
+	for _, r := range x.records {
+		res.ToolCalls = append(res.ToolCalls, *r)
+	}
+	x.mu.Unlock()
+	res.Stdout, res.Stderr, res.OutputTruncated = x.out.strings()
+	if resp != nil {
+		res.ExitCode = int(resp.ExitCode)
+		if resp.HasValue {
+			res.Value = json.RawMessage(append([]byte(nil), resp.Value...))
+		}
+		switch resp.ErrCode {
+		case "", "interrupted":
+		case "exception":
+			res.Exception = resp.ErrMsg
+		default:
+			if err == nil {
+				err = &Error{Kind: KindInternal, Message: resp.ErrCode + ": " + resp.ErrMsg}
+			}
+		}
+		if resp.ErrCode == "interrupted" && err == nil {
+			err = &Error{Kind: KindInternal, Message: "the guest reported an interrupt nobody asked for"}
+		}
+		if resp.Status != abi.StatusOK && err == nil {
+			err = &Error{Kind: KindInvalid, Message: resp.ErrMsg}
+		}
+	}
+	x.result, x.err = res, err
+	sb.release()
+	return err
+}
+
+// output collects a script's stdout and stderr, each up to max bytes.
+type output struct {
+	mu             sync.Mutex
+	max            int
+	stdout, stderr bytes.Buffer
+	truncated      bool
+}
+
+func newOutput(max int) *output { return &output{max: max} }
+
+func (o *output) write(fd int, p []byte) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	buf := &o.stdout
+	if fd == 2 {
+		buf = &o.stderr
+	}
+	room := o.max - buf.Len()
+	if room <= 0 {
+		return
+	}
+	if len(p) > room {
+		buf.Write(p[:room])
+		fmt.Fprintf(buf, "\n[cordon: output truncated at %d bytes]\n", o.max)
+		o.truncated = true
+		return
+	}
+	buf.Write(p)
+}
+
+func (o *output) strings() (string, string, bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.stdout.String(), o.stderr.String(), o.truncated
+}

@@ -1,0 +1,43 @@
+package engine_test
+
+import (
+	"context"
+	"errors"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/cordonhq/cordon/engine"
+)
+
+// A goroutine running compiled wasm cannot be preempted by the Go runtime.
+// If a spinning guest never returned to Go, the host's next garbage
+// collection would wait for it forever (stop-the-world), and so would the
+// timer that is supposed to stop the guest: the whole host would hang. This
+// test spins a guest and collects garbage in the host meanwhile.
+func TestHostGCWhileGuestSpins(t *testing.T) {
+	sb := newSandbox(t, engine.SandboxConfig{Limits: engine.Limits{Timeout: 3 * time.Second}})
+	done := make(chan error, 1)
+	go func() {
+		_, err := sb.Execute(context.Background(), engine.JavaScript, `while (true) {}`)
+		done <- err
+	}()
+	time.Sleep(200 * time.Millisecond) // let the guest start spinning
+	gcDone := make(chan time.Duration, 1)
+	go func() {
+		start := time.Now()
+		runtime.GC()
+		gcDone <- time.Since(start)
+	}()
+	select {
+	case took := <-gcDone:
+		if took > time.Second {
+			t.Errorf("a host GC took %v while a guest spun", took)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("a host GC did not finish while a guest spun: the host is deadlocked")
+	}
+	if err := <-done; !errors.Is(err, engine.ErrTimeout) {
+		t.Errorf("err %v, want timeout", err)
+	}
+}

@@ -1,0 +1,241 @@
+package engine
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/sys"
+)
+
+// This file is the host side of the guest ABI (see guest/main.go): module
+// "cordon" with next, yield, recv, write and interrupt. Each function finds
+// its sandbox's conn through the context of the guest's _start call.
+
+type connKey struct{}
+
+func connFrom(ctx context.Context) *conn { return ctx.Value(connKey{}).(*conn) }
+
+type eventKind int
+
+const (
+	evResponse eventKind = iota // the guest answered a request
+	evYield                     // the guest yielded tool calls
+	evExit                      // the guest stopped running
+)
+
+type event struct {
+	kind eventKind
+	data []byte
+	err  error
+}
+
+// conn is the link between a sandbox's controller and its guest goroutine.
+type conn struct {
+	mod       api.Module
+	kill      context.CancelFunc // ends the guest at its next loop back-edge
+	toGuest   chan []byte        // requests and resumes
+	fromGuest chan event
+	quit      chan struct{} // closed by Sandbox.Close: the guest must exit
+	done      chan struct{} // closed when the guest has stopped
+	exitErr   error
+	pending   []byte // the message recv copies into the guest
+
+	mu       sync.Mutex
+	flagAddr uint32 // address of the interpreter's interrupt flag, or 0
+	running  bool   // the guest is computing (between a resume and its next call)
+	stopping bool   // stop requested for the current execution
+	ticking  bool   // a goroutine is re-asserting the stop flag
+	out      *output
+	diag     limitedBuffer // the guest's own stderr: Go runtime messages
+}
+
+func newConn() *conn {
+	return &conn{
+		toGuest:   make(chan []byte),
+		fromGuest: make(chan event),
+		quit:      make(chan struct{}),
+		done:      make(chan struct{}),
+		diag:      limitedBuffer{max: 64 << 10},
+	}
+}
+
+// readGuest copies len bytes at ptr out of guest memory, or traps the guest
+// when the range is outside it.
+func readGuest(mod api.Module, ptr, size uint32) []byte {
+	if size == 0 {
+		return nil
+	}
+	b, ok := mod.Memory().Read(ptr, size)
+	if !ok {
+		panic(sys.NewExitError(guestFault))
+	}
+	return append([]byte(nil), b...)
+}
+
+// guestFault is the exit code the host uses when the guest broke the ABI.
+const guestFault = 0xC0DE
+
+// exchange hands ev to the controller and blocks until the controller sends
+// the next message; it returns that message's length.
+func (c *conn) exchange(ctx context.Context, mod api.Module, ev event) uint32 {
+	c.endTurn()
+	var msg []byte
+	select {
+	case c.fromGuest <- ev:
+		select {
+		case msg = <-c.toGuest:
+		case <-c.quit:
+			c.exitNow(ctx, mod)
+		}
+	case <-c.quit:
+		c.exitNow(ctx, mod)
+	}
+	c.pending = msg
+	c.beginTurn()
+	return uint32(len(msg))
+}
+
+// exitNow ends the guest because its sandbox is closing.
+func (c *conn) exitNow(ctx context.Context, mod api.Module) {
+	_ = mod.CloseWithExitCode(ctx, 0)
+	panic(sys.NewExitError(0))
+}
+
+func hostNext(ctx context.Context, mod api.Module, stack []uint64) {
+	c := connFrom(ctx)
+	data := readGuest(mod, api.DecodeU32(stack[0]), api.DecodeU32(stack[1]))
+	stack[0] = api.EncodeU32(c.exchange(ctx, mod, event{kind: evResponse, data: data}))
+}
+
+func hostYield(ctx context.Context, mod api.Module, stack []uint64) {
+	c := connFrom(ctx)
+	data := readGuest(mod, api.DecodeU32(stack[0]), api.DecodeU32(stack[1]))
+	stack[0] = api.EncodeU32(c.exchange(ctx, mod, event{kind: evYield, data: data}))
+}
+
+func hostRecv(ctx context.Context, mod api.Module, stack []uint64) {
+	c := connFrom(ctx)
+	if len(c.pending) > 0 && !mod.Memory().Write(api.DecodeU32(stack[0]), c.pending) {
+		panic(sys.NewExitError(guestFault))
+	}
+	c.pending = nil
+}
+
+func hostWrite(ctx context.Context, mod api.Module, stack []uint64) {
+	c := connFrom(ctx)
+	fd := api.DecodeU32(stack[0])
+	b, ok := mod.Memory().Read(api.DecodeU32(stack[1]), api.DecodeU32(stack[2]))
+	if !ok {
+		panic(sys.NewExitError(guestFault))
+	}
+	c.mu.Lock()
+	out := c.out
+	c.mu.Unlock()
+	if out != nil {
+		out.write(int(fd), b)
+	}
+}
+
+func hostInterrupt(ctx context.Context, mod api.Module, stack []uint64) {
+	c := connFrom(ctx)
+	addr := api.DecodeU32(stack[0])
+	if addr != 0 && (addr%4 != 0 || uint64(addr)+4 > uint64(mod.Memory().Size())) {
+		panic(sys.NewExitError(guestFault))
+	}
+	c.mu.Lock()
+	c.flagAddr = addr
+	if addr != 0 && c.stopping {
+		c.writeFlagLocked()
+	}
+	c.mu.Unlock()
+}
+
+func (c *conn) beginTurn() {
+	c.mu.Lock()
+	c.running = true
+	if c.stopping {
+		c.writeFlagLocked()
+	}
+	c.mu.Unlock()
+}
+
+func (c *conn) endTurn() {
+	c.mu.Lock()
+	c.running = false
+	c.mu.Unlock()
+}
+
+// writeFlagLocked stores 1 in the interpreter's interrupt flag. It is only
+// called while the guest computes with a registered flag, so the address
+// belongs to a live interpreter.
+func (c *conn) writeFlagLocked() {
+	if c.running && c.flagAddr != 0 {
+		c.mod.Memory().WriteUint32Le(c.flagAddr, 1)
+	}
+}
+
+// requestStop asks the running execution to stop: the interrupt flag is set
+// now and re-asserted every few milliseconds until the guest comes back (the
+// interpreter clears it when it unwinds, and a write can race with a memory
+// grow).
+func (c *conn) requestStop() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.stopping = true
+	c.writeFlagLocked()
+	if c.ticking {
+		return
+	}
+	c.ticking = true
+	go func() {
+		t := time.NewTicker(5 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-t.C:
+			case <-c.done:
+				c.mu.Lock()
+				c.ticking = false
+				c.mu.Unlock()
+				return
+			}
+			c.mu.Lock()
+			if !c.stopping {
+				c.ticking = false
+				c.mu.Unlock()
+				return
+			}
+			c.writeFlagLocked()
+			c.mu.Unlock()
+		}
+	}()
+}
+
+// clearStop ends the stop request of a finished execution.
+func (c *conn) clearStop() {
+	c.mu.Lock()
+	c.stopping = false
+	c.mu.Unlock()
+}
+
+func (c *conn) setOutput(o *output) {
+	c.mu.Lock()
+	c.out = o
+	c.mu.Unlock()
+}
+
+func instantiateHostModules(ctx context.Context, e *Engine) error {
+	i32 := api.ValueTypeI32
+	b := e.runtime.NewHostModuleBuilder("cordon")
+	b.NewFunctionBuilder().WithGoModuleFunction(api.GoModuleFunc(hostNext), []api.ValueType{i32, i32}, []api.ValueType{i32}).Export("next")
+	b.NewFunctionBuilder().WithGoModuleFunction(api.GoModuleFunc(hostYield), []api.ValueType{i32, i32}, []api.ValueType{i32}).Export("yield")
+	b.NewFunctionBuilder().WithGoModuleFunction(api.GoModuleFunc(hostRecv), []api.ValueType{i32}, nil).Export("recv")
+	b.NewFunctionBuilder().WithGoModuleFunction(api.GoModuleFunc(hostWrite), []api.ValueType{i32, i32, i32}, nil).Export("write")
+	b.NewFunctionBuilder().WithGoModuleFunction(api.GoModuleFunc(hostInterrupt), []api.ValueType{i32}, nil).Export("interrupt")
+	if _, err := b.Instantiate(ctx); err != nil {
+		return &Error{Kind: KindInternal, Message: "instantiating the cordon host module", Err: err}
+	}
+	return nil
+}

@@ -1,0 +1,533 @@
+package engine
+
+import (
+	"archive/tar"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/cordonhq/cordon/internal/abi"
+	"github.com/tetratelabs/wazero"
+)
+
+// Limits bound what one sandbox may use. A zero field means its default.
+type Limits struct {
+	// Timeout bounds one execution: the time the script runs plus, in
+	// Execute, the time its tool handlers take. Default 5s.
+	Timeout time.Duration
+	// MaxOutputBytes bounds stdout and stderr, each. Output past the limit is
+	// dropped and a marker line is added; the script keeps running (a log
+	// loop must not abort a half-done task). Default 1 MiB.
+	MaxOutputBytes int
+	// VFSBytes and VFSFiles are the VFS quotas. Defaults 64 MiB, 10000.
+	VFSBytes int64
+	VFSFiles int
+	// MaxCallDepth bounds the JS call stack. Default 1000.
+	MaxCallDepth int
+}
+
+func (l Limits) withDefaults() Limits {
+	if l.Timeout <= 0 {
+		l.Timeout = DefaultTimeout
+	}
+	if l.MaxOutputBytes <= 0 {
+		l.MaxOutputBytes = DefaultMaxOutputBytes
+	}
+	if l.VFSBytes <= 0 {
+		l.VFSBytes = DefaultVFSBytes
+	}
+	if l.VFSFiles <= 0 {
+		l.VFSFiles = DefaultVFSFiles
+	}
+	if l.MaxCallDepth <= 0 {
+		l.MaxCallDepth = DefaultMaxCallDepth
+	}
+	return l
+}
+
+// SandboxConfig configures a sandbox. The zero value is a sandbox with no
+// tools and default limits.
+type SandboxConfig struct {
+	// Tools are the functions scripts may call. Registering a tool grants it
+	// (up to DefaultMaxCalls calls per sandbox) unless a policy says otherwise.
+	Tools []Tool
+	// Limits bound the sandbox's executions.
+	Limits Limits
+	// ID identifies the session in audit records (default: generated).
+	ID string
+}
+
+// Language is the language of a script.
+type Language string
+
+// The languages a sandbox runs.
+const (
+	JavaScript Language = "js"
+)
+
+// Sandbox is one guest instance: its VFS and its tool-call counters persist
+// across executions until Close. It runs one execution at a time; concurrent
+// calls wait their turn. A sandbox whose guest crashed (out of memory, say)
+// is broken: every later call fails with an error of KindClosed that names
+// the cause, and the sandbox must be closed and replaced.
+type Sandbox struct {
+	e      *Engine
+	id     string
+	limits Limits
+	tools  map[string]*Tool
+	infos  []abi.ToolInfo
+	conn   *conn
+
+	turn chan struct{} // one operation at a time
+
+	mu        sync.Mutex
+	counts    map[string]int // allowed calls per method in this session
+	broken    error
+	closeOnce sync.Once
+}
+
+var sandboxSeq atomic.Uint64
+
+// NewSandbox starts a guest instance.
+func (e *Engine) NewSandbox(ctx context.Context, cfg SandboxConfig) (*Sandbox, error) {
+	sb := &Sandbox{
+		e:      e,
+		id:     cfg.ID,
+		limits: cfg.Limits.withDefaults(),
+		tools:  map[string]*Tool{},
+		turn:   make(chan struct{}, 1),
+		counts: map[string]int{},
+	}
+	if sb.id == "" {
+		sb.id = fmt.Sprintf("sb-%d", sandboxSeq.Add(1))
+	}
+	flat := map[string]string{}
+	for i := range cfg.Tools {
+		t := cfg.Tools[i]
+		if err := t.validate(); err != nil {
+			return nil, err
+		}
+		if _, dup := sb.tools[t.Name]; dup {
+			return nil, errorf(KindInvalid, "tool %q is registered twice", t.Name)
+		}
+		alias := abi.FlatName(t.Name)
+		if other, dup := flat[alias]; dup {
+			return nil, errorf(KindInvalid, "tools %q and %q have the same JS alias %q", other, t.Name, alias)
+		}
+		flat[alias] = t.Name
+		sb.tools[t.Name] = &t
+		sb.infos = append(sb.infos, abi.ToolInfo{Name: t.Name, Description: t.Description, Schema: t.InputSchema})
+	}
+	sort.Slice(sb.infos, func(i, j int) bool { return sb.infos[i].Name < sb.infos[j].Name })
+
+	e.mu.Lock()
+	if e.closed {
+		e.mu.Unlock()
+		return nil, errorf(KindClosed, "engine is closed")
+	}
+	e.sandboxes[sb] = struct{}{}
+	e.mu.Unlock()
+
+	if err := sb.start(ctx); err != nil {
+		_ = sb.Close(context.Background())
+		return nil, err
+	}
+	return sb, nil
+}
+
+func (sb *Sandbox) start(ctx context.Context) error {
+	c := newConn()
+	sb.conn = c
+	mod, err := sb.e.runtime.InstantiateModule(ctx, sb.e.compiled,
+		wazero.NewModuleConfig().WithName("").WithStartFunctions())
+	if err != nil {
+		return &Error{Kind: KindInternal, Message: "instantiating the guest", Err: err}
+	}
+	c.mod = mod
+	startFn := mod.ExportedFunction("_start")
+	if startFn == nil {
+		return errorf(KindInternal, "the guest has no _start")
+	}
+	// The guest's context lives as long as the sandbox; cancelling it (kill)
+	// closes the instance wherever it is running.
+	life, kill := context.WithCancel(context.WithValue(context.Background(), connKey{}, c))
+	c.kill = kill
+	go func() {
+		defer kill()
+		_, err := startFn.Call(life)
+		c.exitErr = err
+		close(c.done)
+		_ = mod.Close(context.Background())
+	}()
+	// The guest's first call is next(nothing): it is ready.
+	if _, err := sb.await(ctx, nil); err != nil {
+		return err
+	}
+	setup := &abi.Request{Op: abi.OpSetup, Setup: &abi.Setup{
+		Tools:        sb.infos,
+		VFSMaxBytes:  sb.limits.VFSBytes,
+		VFSMaxFiles:  int64(sb.limits.VFSFiles),
+		MaxCallDepth: uint32(sb.limits.MaxCallDepth),
+	}}
+	_, err = sb.request(ctx, setup)
+	return err
+}
+
+// ID returns the session id of the sandbox.
+func (sb *Sandbox) ID() string { return sb.id }
+
+// Close ends the guest and frees its memory. It is safe to call more than
+// once and while an execution runs (which then ends with KindClosed).
+func (sb *Sandbox) Close(ctx context.Context) error {
+	sb.closeOnce.Do(func() {
+		sb.setBroken(errorf(KindClosed, "sandbox is closed"))
+		if c := sb.conn; c != nil {
+			c.requestStop()
+			close(c.quit)
+			if c.kill != nil {
+				c.kill()
+			}
+			select {
+			case <-c.done:
+			case <-time.After(time.Second):
+			}
+			if c.mod != nil {
+				_ = c.mod.Close(ctx)
+			}
+		}
+		sb.e.mu.Lock()
+		delete(sb.e.sandboxes, sb)
+		sb.e.mu.Unlock()
+	})
+	return nil
+}
+
+func (sb *Sandbox) setBroken(err error) {
+	sb.mu.Lock()
+	if sb.broken == nil {
+		sb.broken = err
+	}
+	sb.mu.Unlock()
+}
+
+// Err returns why the sandbox can no longer be used, or nil.
+func (sb *Sandbox) Err() error {
+	sb.mu.Lock()
+	defer sb.mu.Unlock()
+	return sb.broken
+}
+
+// acquire takes the sandbox's turn.
+func (sb *Sandbox) acquire(ctx context.Context) error {
+	if err := sb.Err(); err != nil {
+		return err
+	}
+	select {
+	case sb.turn <- struct{}{}:
+	case <-ctx.Done():
+		return &Error{Kind: KindCanceled, Message: "waiting for the sandbox", Err: context.Cause(ctx)}
+	}
+	if err := sb.Err(); err != nil {
+		sb.release()
+		return err
+	}
+	return nil
+}
+
+func (sb *Sandbox) release() { <-sb.turn }
+
+// crashed turns the guest's exit into an error and breaks the sandbox.
+func (sb *Sandbox) crashed() error {
+	c := sb.conn
+	c.mu.Lock()
+	diag := c.diag.String()
+	c.mu.Unlock()
+	err := &Error{Kind: KindCrash, Message: "the guest stopped", Err: c.exitErr}
+	if strings.Contains(diag, "out of memory") || (c.exitErr != nil && strings.Contains(c.exitErr.Error(), "memory")) {
+		err = &Error{Kind: KindMemory, Message: fmt.Sprintf("the guest ran out of memory (limit %d MiB)", sb.e.cfg.memoryMB)}
+	} else if diag != "" {
+		err.Message += ": " + firstLines(diag, 3)
+	}
+	sb.mu.Lock()
+	closed := sb.broken != nil && KindOf(sb.broken) == KindClosed
+	sb.mu.Unlock()
+	if closed {
+		return errorf(KindClosed, "sandbox is closed")
+	}
+	sb.setBroken(&Error{Kind: KindClosed, Message: "sandbox is broken: " + err.Error()})
+	return err
+}
+
+func firstLines(s string, n int) string {
+	lines := strings.SplitN(strings.TrimSpace(s), "\n", n+1)
+	if len(lines) > n {
+		lines = lines[:n]
+	}
+	return strings.Join(lines, " | ")
+}
+
+// send hands a message to the guest, which is blocked in next or yield.
+func (sb *Sandbox) send(msg []byte) error {
+	c := sb.conn
+	select {
+	case c.toGuest <- msg:
+		return nil
+	case <-c.done:
+		return sb.crashed()
+	case <-c.quit:
+		return errorf(KindClosed, "sandbox is closed")
+	}
+}
+
+// await waits for the guest's next event. stop, if not nil, is closed when
+// the guest should have stopped; after it, the guest gets a grace period.
+func (sb *Sandbox) await(ctx context.Context, stop <-chan struct{}) (event, error) {
+	c := sb.conn
+	select {
+	case ev := <-c.fromGuest:
+		return ev, nil
+	case <-c.done:
+		return event{}, sb.crashed()
+	case <-c.quit:
+		return event{}, errorf(KindClosed, "sandbox is closed")
+	case <-ctx.Done():
+		if stop != nil {
+			break // the execution's own stop handling covers this
+		}
+		// A plain request (files, setup) is short; the guest cannot be
+		// interrupted in the middle of it, so wait for it to finish.
+		select {
+		case ev := <-c.fromGuest:
+			return ev, nil
+		case <-c.done:
+			return event{}, sb.crashed()
+		case <-c.quit:
+			return event{}, errorf(KindClosed, "sandbox is closed")
+		}
+	case <-stop:
+	}
+	// Stop was requested: the interpreter should come back within
+	// milliseconds. A guest stuck in code that never checks the flag is
+	// closed after the grace period.
+	select {
+	case ev := <-c.fromGuest:
+		return ev, nil
+	case <-c.done:
+		return event{}, sb.crashed()
+	case <-c.quit:
+		return event{}, errorf(KindClosed, "sandbox is closed")
+	case <-time.After(stopGrace):
+		// Stuck in code that never checks the flag (a pathological regular
+		// expression, say): end the instance. The sandbox is broken.
+		sb.setBroken(errorf(KindClosed, "sandbox is broken: the guest did not stop within %v of a stop request and was killed", stopGrace))
+		c.kill()
+		<-c.done
+		return event{}, errorf(KindCrash, "the guest did not stop within %v of a stop request and was killed", stopGrace)
+	}
+}
+
+// stopGrace is how long a stopped guest has to come back.
+const stopGrace = 400 * time.Millisecond
+
+// request sends a non-exec request and returns the guest's response.
+func (sb *Sandbox) request(ctx context.Context, req *abi.Request) (*abi.Response, error) {
+	if err := sb.send(abi.EncodeRequest(nil, req)); err != nil {
+		return nil, err
+	}
+	ev, err := sb.await(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	if ev.kind != evResponse {
+		return nil, sb.protocolError("expected a response, got a yield")
+	}
+	resp, err := abi.DecodeResponse(ev.data)
+	if err != nil {
+		return nil, sb.protocolError(err.Error())
+	}
+	if resp.Status != abi.StatusOK {
+		return resp, &Error{Kind: KindFile, Code: resp.ErrCode, Message: resp.ErrMsg}
+	}
+	return resp, nil
+}
+
+// protocolError breaks the sandbox: the guest broke the ABI, which a script
+// cannot make it do unless it escaped the interpreter.
+func (sb *Sandbox) protocolError(msg string) error {
+	err := errorf(KindCrash, "guest protocol violation: %s", msg)
+	sb.setBroken(&Error{Kind: KindClosed, Message: "sandbox is broken: " + err.Error()})
+	go sb.Close(context.Background())
+	return err
+}
+
+// File is one entry of the sandbox VFS as the host sees it.
+type File struct {
+	Path    string // absolute, e.g. /workspace/data.csv
+	Mode    fs.FileMode
+	ModTime time.Time
+	Data    []byte // nil for a directory
+}
+
+// WriteFile puts a file into the VFS, creating its parent directories. The
+// host may write anywhere, including read-only areas (e.g. /data), but the
+// quotas hold.
+func (sb *Sandbox) WriteFile(ctx context.Context, name string, data []byte) error {
+	return sb.PutFiles(ctx, []File{{Path: name, Mode: 0o644, Data: data}})
+}
+
+// PutFiles puts files and directories into the VFS, in order.
+func (sb *Sandbox) PutFiles(ctx context.Context, files []File) error {
+	if err := sb.acquire(ctx); err != nil {
+		return err
+	}
+	defer sb.release()
+	req := &abi.Request{Op: abi.OpPutFiles}
+	for _, f := range files {
+		af := abi.File{Path: f.Path, Mode: uint32(f.Mode), Data: f.Data}
+		if !f.ModTime.IsZero() {
+			af.ModTime = f.ModTime.UnixNano()
+		}
+		req.Files = append(req.Files, af)
+	}
+	_, err := sb.request(ctx, req)
+	return err
+}
+
+// ReadFile returns the contents of a file in the VFS.
+func (sb *Sandbox) ReadFile(ctx context.Context, name string) ([]byte, error) {
+	files, err := sb.Files(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	if len(files) != 1 || files[0].Mode.IsDir() {
+		return nil, &Error{Kind: KindFile, Code: "EISDIR", Message: fmt.Sprintf("read %s: is a directory", name)}
+	}
+	return files[0].Data, nil
+}
+
+// Files returns the file at name, or the directory name and everything below
+// it, directories before their contents.
+func (sb *Sandbox) Files(ctx context.Context, name string) ([]File, error) {
+	if err := sb.acquire(ctx); err != nil {
+		return nil, err
+	}
+	defer sb.release()
+	resp, err := sb.request(ctx, &abi.Request{Op: abi.OpGetFiles, Path: name})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]File, len(resp.Files))
+	for i, f := range resp.Files {
+		out[i] = File{Path: f.Path, Mode: fs.FileMode(f.Mode), ModTime: time.Unix(0, f.ModTime), Data: f.Data}
+	}
+	return out, nil
+}
+
+// ExportTar writes the directory dir of the VFS (e.g. "/workspace") to w as
+// a tar archive whose names are relative to dir.
+func (sb *Sandbox) ExportTar(ctx context.Context, w io.Writer, dir string) error {
+	files, err := sb.Files(ctx, dir)
+	if err != nil {
+		return err
+	}
+	root := path.Clean("/" + dir)
+	tw := tar.NewWriter(w)
+	for _, f := range files {
+		rel := strings.TrimPrefix(strings.TrimPrefix(f.Path, root), "/")
+		if rel == "" {
+			if f.Mode.IsDir() {
+				continue
+			}
+			rel = path.Base(f.Path)
+		}
+		hdr := &tar.Header{Name: rel, ModTime: f.ModTime, Mode: int64(f.Mode.Perm()), Format: tar.FormatPAX}
+		if f.Mode.IsDir() {
+			hdr.Typeflag, hdr.Name = tar.TypeDir, rel+"/"
+		} else {
+			hdr.Typeflag, hdr.Size = tar.TypeReg, int64(len(f.Data))
+		}
+		if err := tw.WriteHeader(hdr); err != nil {
+			return fmt.Errorf("engine: export tar: %w", err)
+		}
+		if _, err := tw.Write(f.Data); err != nil {
+			return fmt.Errorf("engine: export tar: %w", err)
+		}
+	}
+	if err := tw.Close(); err != nil {
+		return fmt.Errorf("engine: export tar: %w", err)
+	}
+	return nil
+}
+
+// ImportTar reads a tar archive and puts its regular files and directories
+// under dir. Links, devices and names that would leave dir are refused, and
+// the archive may not hold more than the VFS quota.
+func (sb *Sandbox) ImportTar(ctx context.Context, r io.Reader, dir string) error {
+	root := path.Clean("/" + dir)
+	tr := tar.NewReader(r)
+	var files []File
+	var total int64
+	for {
+		hdr, err := tr.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return &Error{Kind: KindInvalid, Message: "import tar", Err: err}
+		}
+		name := hdr.Name
+		if strings.Contains(name, "\x00") || path.IsAbs(name) || hasDotDot(name) {
+			return errorf(KindInvalid, "import tar: entry %q would leave %s", name, root)
+		}
+		p := path.Join(root, name)
+		switch hdr.Typeflag {
+		case tar.TypeDir:
+			files = append(files, File{Path: p, Mode: fs.ModeDir | 0o755, ModTime: hdr.ModTime})
+		case tar.TypeReg:
+			if hdr.Size < 0 || total+hdr.Size > sb.limits.VFSBytes {
+				return &Error{Kind: KindFile, Code: "ENOSPC", Message: fmt.Sprintf("import tar: archive holds more than the VFS quota of %d bytes", sb.limits.VFSBytes)}
+			}
+			total += hdr.Size
+			var buf bytes.Buffer
+			if _, err := io.CopyN(&buf, tr, hdr.Size); err != nil {
+				return &Error{Kind: KindInvalid, Message: "import tar: " + name, Err: err}
+			}
+			files = append(files, File{Path: p, Mode: 0o644, ModTime: hdr.ModTime, Data: buf.Bytes()})
+		default:
+			return errorf(KindInvalid, "import tar: entry %q has type %q; only files and directories are allowed", name, hdr.Typeflag)
+		}
+	}
+	return sb.PutFiles(ctx, files)
+}
+
+func hasDotDot(name string) bool {
+	for _, seg := range strings.Split(name, "/") {
+		if seg == ".." {
+			return true
+		}
+	}
+	return false
+}
+
+// counters returns a copy of the per-method call counters.
+func (sb *Sandbox) counters() map[string]int {
+	sb.mu.Lock()
+	defer sb.mu.Unlock()
+	out := make(map[string]int, len(sb.counts))
+	for k, v := range sb.counts {
+		out[k] = v
+	}
+	return out
+}
+
+var _ = json.Valid

@@ -1,0 +1,333 @@
+package jsrt
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/cordonhq/cordon/internal/abi"
+	"github.com/dop251/goja"
+)
+
+// prelude defines what is easier to write in JS than through the Go API. It
+// runs before the script, in a fresh runtime.
+const prelude = `(function() {
+  class ToolError extends Error {
+    constructor(message, method, kind, reasons) {
+      super(message);
+      this.method = method;
+      this.kind = kind;
+      this.reasons = reasons;
+    }
+  }
+  Object.defineProperty(ToolError.prototype, 'name', {value: 'ToolError', writable: true, configurable: true});
+  return ToolError;
+})()`
+
+// install puts the sandbox API into the fresh runtime.
+func (r *run) install() error {
+	rt := r.rt
+	insp, err := installFormatter(rt)
+	if err != nil {
+		return fmt.Errorf("jsrt: installing console formatting: %w", err)
+	}
+	r.insp = insp
+	jsonObj := rt.Get("JSON").ToObject(rt)
+	var ok bool
+	if r.jsonStringify, ok = goja.AssertFunction(jsonObj.Get("stringify")); !ok {
+		return fmt.Errorf("jsrt: JSON.stringify missing")
+	}
+	if r.jsonParse, ok = goja.AssertFunction(jsonObj.Get("parse")); !ok {
+		return fmt.Errorf("jsrt: JSON.parse missing")
+	}
+	te, err := rt.RunString(prelude)
+	if err != nil {
+		return err
+	}
+	r.toolError = te
+	g := rt.GlobalObject()
+	set := func(name string, v any) {
+		// Built-in API is not enumerable, like Node's globals.
+		_ = g.DefineDataProperty(name, rt.ToValue(v), goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	}
+	set("ToolError", te)
+	set("console", r.console())
+	set("fs", r.fsObject())
+	set("listTools", r.listTools)
+	set("getToolInfo", r.getToolInfo)
+	set("setTimeout", r.setTimer(false))
+	set("setInterval", r.setTimer(true))
+	set("setImmediate", func(call goja.FunctionCall) goja.Value {
+		return r.addTimer(call.Argument(0), 0, false, call.Arguments[min(1, len(call.Arguments)):])
+	})
+	set("clearTimeout", r.clearTimer)
+	set("clearInterval", r.clearTimer)
+	set("queueMicrotask", r.queueMicrotask)
+	set("btoa", r.btoa)
+	set("atob", r.atob)
+	return r.installTools()
+}
+
+func (r *run) console() *goja.Object {
+	rt := r.rt
+	c := rt.NewObject()
+	out := func(fd int) func(goja.FunctionCall) goja.Value {
+		return func(call goja.FunctionCall) goja.Value {
+			r.write(fd, r.insp.Format(call.Arguments)+"\n")
+			return goja.Undefined()
+		}
+	}
+	for _, name := range []string{"log", "info", "debug"} {
+		_ = c.Set(name, out(1))
+	}
+	for _, name := range []string{"error", "warn", "trace"} {
+		_ = c.Set(name, out(2))
+	}
+	_ = c.Set("dir", func(call goja.FunctionCall) goja.Value {
+		r.write(1, r.insp.Inspect(call.Argument(0))+"\n")
+		return goja.Undefined()
+	})
+	_ = c.Set("assert", func(call goja.FunctionCall) goja.Value {
+		if call.Argument(0).ToBoolean() {
+			return goja.Undefined()
+		}
+		msg := "Assertion failed"
+		if len(call.Arguments) > 1 {
+			msg += ": " + r.insp.Format(call.Arguments[1:])
+		}
+		r.write(2, msg+"\n")
+		return goja.Undefined()
+	})
+	return c
+}
+
+// installTools defines each tool as a namespaced function and a flat alias.
+func (r *run) installTools() error {
+	rt := r.rt
+	g := rt.GlobalObject()
+	for _, t := range sortedTools(r.opts.Tools) {
+		if abi.ValidateToolName(t.Name) != nil {
+			continue // the host refuses such names; never expose them
+		}
+		fn := rt.ToValue(r.toolFunc(t.Name)).ToObject(rt)
+		flat := abi.FlatName(t.Name)
+		if g.Get(flat) == nil {
+			_ = g.Set(flat, fn)
+		}
+		segs := strings.Split(t.Name, "/")
+		if len(segs) == 1 {
+			continue
+		}
+		parent := g
+		for _, seg := range segs[:len(segs)-1] {
+			v := parent.Get(seg)
+			obj, isObj := v.(*goja.Object)
+			if v == nil || goja.IsUndefined(v) || !isObj {
+				obj = rt.NewObject()
+				_ = parent.Set(seg, obj)
+			}
+			parent = obj
+		}
+		last := segs[len(segs)-1]
+		if existing, isObj := parent.Get(last).(*goja.Object); isObj {
+			// A namespace created by a longer name: keep its members on the
+			// function object.
+			for _, k := range existing.Keys() {
+				_ = fn.Set(k, existing.Get(k))
+			}
+		}
+		_ = parent.Set(last, fn)
+	}
+	return nil
+}
+
+// toolFunc returns the JS function for one tool: it takes one plain object
+// (or nothing), queues the call for the host, and returns a promise.
+func (r *run) toolFunc(method string) func(goja.FunctionCall) goja.Value {
+	return func(call goja.FunctionCall) goja.Value {
+		rt := r.rt
+		if len(call.Arguments) > 1 {
+			panic(rt.NewTypeError("%s: takes one object argument with the parameters, got %d arguments", method, len(call.Arguments)))
+		}
+		arg := call.Argument(0)
+		params := "{}"
+		if !goja.IsUndefined(arg) {
+			obj, ok := arg.(*goja.Object)
+			if !ok || obj.ClassName() == "Array" || obj.ClassName() == "Function" {
+				panic(rt.NewTypeError("%s: takes one object argument with the parameters, got %s", method, describe(arg)))
+			}
+			js, err := r.jsonStringify(goja.Undefined(), obj)
+			if err != nil {
+				if uncatchable(err) {
+					panic(err)
+				}
+				panic(rt.NewTypeError("%s: parameters cannot be converted to JSON: %s", method, err.Error()))
+			}
+			params = js.String()
+			if !strings.HasPrefix(params, "{") {
+				panic(rt.NewTypeError("%s: parameters must be a plain object, got %s", method, describe(arg)))
+			}
+		}
+		r.nextID++
+		id := r.nextID
+		p, resolve, reject := rt.NewPromise()
+		r.pending[id] = &pendingCall{method: method, resolve: resolve, reject: reject}
+		r.queued = append(r.queued, abi.Call{ID: id, Method: method, Params: []byte(params)})
+		return rt.ToValue(p)
+	}
+}
+
+func describe(v goja.Value) string {
+	switch {
+	case goja.IsUndefined(v):
+		return "undefined"
+	case goja.IsNull(v):
+		return "null"
+	}
+	if obj, ok := v.(*goja.Object); ok {
+		switch obj.ClassName() {
+		case "Array":
+			return "an array"
+		case "Function":
+			return "a function"
+		}
+		return "an object"
+	}
+	return "a " + v.ExportType().Kind().String() + " (" + v.String() + ")"
+}
+
+func (r *run) toolInfo(t abi.ToolInfo) map[string]any {
+	info := map[string]any{
+		"name":        t.Name,
+		"description": t.Description,
+		"alias":       abi.FlatName(t.Name),
+	}
+	if len(t.Schema) > 0 {
+		var schema any
+		if json.Unmarshal(t.Schema, &schema) == nil {
+			info["inputSchema"] = schema
+		}
+	}
+	return info
+}
+
+// listTools returns [{name, description, alias, inputSchema}], sorted by name;
+// an optional prefix filters the names.
+func (r *run) listTools(call goja.FunctionCall) goja.Value {
+	prefix := ""
+	if a := call.Argument(0); !goja.IsUndefined(a) {
+		prefix = a.String()
+	}
+	var out []any
+	for _, t := range sortedTools(r.opts.Tools) {
+		if strings.HasPrefix(t.Name, prefix) {
+			out = append(out, r.toolInfo(t))
+		}
+	}
+	if out == nil {
+		out = []any{}
+	}
+	return r.rt.ToValue(out)
+}
+
+// getToolInfo returns one tool's info, or null. It accepts the tool name,
+// its flat alias, or its dotted form.
+func (r *run) getToolInfo(call goja.FunctionCall) goja.Value {
+	name := call.Argument(0).String()
+	for _, t := range r.opts.Tools {
+		if t.Name == name || abi.FlatName(t.Name) == name || strings.ReplaceAll(t.Name, "/", ".") == name {
+			return r.rt.ToValue(r.toolInfo(t))
+		}
+	}
+	return goja.Null()
+}
+
+func (r *run) setTimer(repeat bool) func(goja.FunctionCall) goja.Value {
+	return func(call goja.FunctionCall) goja.Value {
+		ms := call.Argument(1).ToFloat()
+		if ms != ms || ms < 0 {
+			ms = 0
+		}
+		ms = min(ms, float64(24*time.Hour/time.Millisecond))
+		var args []goja.Value
+		if len(call.Arguments) > 2 {
+			args = call.Arguments[2:]
+		}
+		return r.addTimer(call.Argument(0), time.Duration(ms*float64(time.Millisecond)), repeat, args)
+	}
+}
+
+func (r *run) addTimer(fnv goja.Value, d time.Duration, repeat bool, args []goja.Value) goja.Value {
+	fn, ok := goja.AssertFunction(fnv)
+	if !ok {
+		panic(r.rt.NewTypeError("The \"callback\" argument must be of type function. Received %s", describe(fnv)))
+	}
+	if repeat && d < time.Millisecond {
+		d = time.Millisecond
+	}
+	r.timerSeq++
+	t := &timer{id: r.timerSeq, due: time.Now().Add(d), interval: d, repeat: repeat, fn: fn, args: args, seq: r.timerSeq}
+	r.timers[t.id] = t
+	return r.rt.ToValue(t.id)
+}
+
+func (r *run) clearTimer(call goja.FunctionCall) goja.Value {
+	delete(r.timers, call.Argument(0).ToInteger())
+	return goja.Undefined()
+}
+
+func (r *run) queueMicrotask(call goja.FunctionCall) goja.Value {
+	fn, ok := goja.AssertFunction(call.Argument(0))
+	if !ok {
+		panic(r.rt.NewTypeError("The \"callback\" argument must be of type function. Received %s", describe(call.Argument(0))))
+	}
+	p, resolve, _ := r.rt.NewPromise()
+	then, _ := goja.AssertFunction(r.rt.ToValue(p).ToObject(r.rt).Get("then"))
+	if _, err := then(r.rt.ToValue(p), r.rt.ToValue(func(goja.FunctionCall) goja.Value {
+		if _, err := fn(goja.Undefined()); err != nil {
+			panic(err)
+		}
+		return goja.Undefined()
+	})); err != nil {
+		panic(err)
+	}
+	if err := resolve(goja.Undefined()); err != nil {
+		panic(err)
+	}
+	return goja.Undefined()
+}
+
+func (r *run) btoa(call goja.FunctionCall) goja.Value {
+	s := call.Argument(0).String()
+	b := make([]byte, 0, len(s))
+	for _, c := range s {
+		if c > 0xff {
+			panic(r.rt.NewGoError(fmt.Errorf("InvalidCharacterError: btoa: the string contains characters outside of the Latin1 range")))
+		}
+		b = append(b, byte(c))
+	}
+	return r.rt.ToValue(base64.StdEncoding.EncodeToString(b))
+}
+
+func (r *run) atob(call goja.FunctionCall) goja.Value {
+	s := strings.Map(func(c rune) rune {
+		if c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' {
+			return -1
+		}
+		return c
+	}, call.Argument(0).String())
+	if m := len(s) % 4; m != 0 {
+		s += strings.Repeat("=", 4-m)
+	}
+	b, err := base64.StdEncoding.DecodeString(s)
+	if err != nil {
+		panic(r.rt.NewGoError(fmt.Errorf("InvalidCharacterError: atob: the string to be decoded is not correctly encoded")))
+	}
+	rs := make([]rune, len(b))
+	for i, c := range b {
+		rs[i] = rune(c)
+	}
+	return r.rt.ToValue(string(rs))
+}

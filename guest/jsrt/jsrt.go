@@ -1,0 +1,466 @@
+// Package jsrt runs an agent's JavaScript inside the cordon guest.
+//
+// It builds a fresh goja runtime for every execution (so nothing a script does
+// to the global object or to built-in prototypes survives it), installs the
+// sandbox API (tools, console, fs, listTools, getToolInfo, timers) and drives
+// a small event loop: run the script, drain promise jobs, hand the tool calls
+// made in that turn to the host as one batch, resolve or reject their
+// promises with the host's answers, and repeat until the script settles.
+//
+// The package is portable Go: the guest binary wires it to the host ABI, and
+// its tests run it natively with a fake Host.
+package jsrt
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"runtime"
+	"sort"
+	"strings"
+	"sync/atomic"
+	"time"
+	"unsafe"
+
+	"github.com/cordonhq/cordon/internal/abi"
+	"github.com/cordonhq/cordon/vfs"
+	"github.com/dop251/goja"
+)
+
+// Host is what the JS runtime needs from the world outside the guest.
+type Host interface {
+	// Yield hands the host the tool calls made since the last Yield (maybe
+	// none, when the script only waits for earlier ones) and blocks until
+	// the host answers some of the pending calls, or tells it to stop.
+	Yield(calls []abi.Call) (*abi.Resume, error)
+	// Write sends script output to the host: fd 1 is stdout, 2 is stderr.
+	Write(fd int, p []byte)
+	// WatchInterrupt tells the host where the running interpreter's
+	// interrupt flag is, so that it can stop a runaway script by storing a
+	// non-zero value there. A nil flag means no script is running.
+	WatchInterrupt(flag *uint32)
+}
+
+// Options configures one execution.
+type Options struct {
+	Host  Host
+	FS    *vfs.FS
+	Tools []abi.ToolInfo
+	// Cwd is the directory relative paths resolve against (default /workspace).
+	Cwd string
+	// MaxCallDepth bounds the JS call stack (default 1000 frames).
+	MaxCallDepth int
+}
+
+// Outcome is how an execution ended.
+type Outcome struct {
+	ExitCode int
+	HasValue bool
+	Value    []byte // JSON of the returned value
+	// ErrCode is "" for a normal end, "exception" for an uncaught error,
+	// "interrupted" when the host stopped the script.
+	ErrCode string
+	ErrMsg  string
+}
+
+// ErrNoInterruptFlag means the pinned goja version no longer has the field the
+// host writes to stop a script. Scripts are refused rather than run without a
+// working timeout.
+var ErrNoInterruptFlag = errors.New("jsrt: goja interrupt flag not found; refusing to run without a timeout")
+
+// InterruptFlag returns the address of the uint32 that goja's interpreter
+// loads before every instruction. Storing a non-zero value there (from any
+// goroutine, or from the host through linear memory) makes the running script
+// stop with an InterruptedError.
+func InterruptFlag(rt *goja.Runtime) *uint32 {
+	v := reflect.ValueOf(rt).Elem().FieldByName("vm")
+	if !v.IsValid() || v.Kind() != reflect.Pointer || v.IsNil() {
+		return nil
+	}
+	f := v.Elem().FieldByName("interrupted")
+	if !f.IsValid() || f.Kind() != reflect.Uint32 || !f.CanAddr() {
+		return nil
+	}
+	return (*uint32)(unsafe.Pointer(f.UnsafeAddr()))
+}
+
+// pendingCall is a tool call whose promise has not settled.
+type pendingCall struct {
+	method          string
+	resolve, reject func(any) error
+}
+
+type timer struct {
+	id       int64
+	due      time.Time
+	interval time.Duration
+	repeat   bool
+	fn       goja.Callable
+	args     []goja.Value
+	seq      int64
+}
+
+type run struct {
+	opts    Options
+	rt      *goja.Runtime
+	flag    *uint32
+	insp    formatter
+	cwd     string
+	nextID  uint32
+	queued  []abi.Call
+	pending map[uint32]*pendingCall
+
+	timers   map[int64]*timer
+	timerSeq int64
+
+	jsonStringify goja.Callable
+	jsonParse     goja.Callable
+	toolError     goja.Value // constructor
+
+	mainPromise *goja.Promise
+	unhandled   []*goja.Promise
+}
+
+// uncatchable reports whether err must end the execution at once.
+func uncatchable(err error) bool {
+	var ie *goja.InterruptedError
+	var so *goja.StackOverflowError
+	return errors.As(err, &ie) || errors.As(err, &so)
+}
+
+// Run executes code (a script body in which top-level await and return work)
+// and reports how it ended. Output goes to opts.Host.Write as it is produced.
+func Run(opts Options, filename, code string) (out Outcome) {
+	if opts.Cwd == "" {
+		opts.Cwd = "/workspace"
+	}
+	if opts.MaxCallDepth <= 0 {
+		opts.MaxCallDepth = 1000
+	}
+	r := &run{
+		opts:    opts,
+		rt:      goja.New(),
+		cwd:     opts.Cwd,
+		pending: map[uint32]*pendingCall{},
+		timers:  map[int64]*timer{},
+	}
+	r.flag = InterruptFlag(r.rt)
+	if r.flag == nil {
+		return Outcome{ExitCode: 1, ErrCode: "internal", ErrMsg: ErrNoInterruptFlag.Error()}
+	}
+	opts.Host.WatchInterrupt(r.flag)
+	defer func() {
+		opts.Host.WatchInterrupt(nil)
+		runtime.KeepAlive(r.rt)
+	}()
+	defer func() {
+		// A goja bug or an unexpected Go panic must not take the guest down
+		// with a half-reported execution.
+		if p := recover(); p != nil {
+			out = Outcome{ExitCode: 1, ErrCode: "internal", ErrMsg: fmt.Sprintf("jsrt: internal error: %v", p)}
+		}
+	}()
+	r.rt.SetMaxCallStackSize(opts.MaxCallDepth)
+	r.rt.SetFieldNameMapper(goja.UncapFieldNameMapper())
+	r.rt.SetPromiseRejectionTracker(r.trackRejection)
+	if err := r.install(); err != nil {
+		if uncatchable(err) {
+			return r.interrupted(err)
+		}
+		return Outcome{ExitCode: 1, ErrCode: "internal", ErrMsg: err.Error()}
+	}
+	return r.main(filename, code)
+}
+
+func (r *run) interrupted(err error) Outcome {
+	var so *goja.StackOverflowError
+	if errors.As(err, &so) {
+		msg := "RangeError: Maximum call stack size exceeded"
+		r.write(2, msg+"\n")
+		return Outcome{ExitCode: 1, ErrCode: "exception", ErrMsg: msg}
+	}
+	return Outcome{ExitCode: 1, ErrCode: "interrupted", ErrMsg: "script interrupted"}
+}
+
+func (r *run) write(fd int, s string) {
+	if s != "" {
+		r.opts.Host.Write(fd, []byte(s))
+	}
+}
+
+func (r *run) trackRejection(p *goja.Promise, op goja.PromiseRejectionOperation) {
+	switch op {
+	case goja.PromiseRejectionReject:
+		r.unhandled = append(r.unhandled, p)
+	case goja.PromiseRejectionHandle:
+		for i, q := range r.unhandled {
+			if q == p {
+				r.unhandled = append(r.unhandled[:i], r.unhandled[i+1:]...)
+				break
+			}
+		}
+	}
+}
+
+// main compiles and runs the script, then drives the event loop.
+func (r *run) main(filename, code string) Outcome {
+	// The wrapper starts on the script's first line so that line numbers in
+	// errors match the source.
+	prog, err := goja.Compile(filename, "(async function() {"+code+"\n})", false)
+	if err != nil {
+		msg := syntaxMessage(err)
+		r.write(2, msg+"\n")
+		return Outcome{ExitCode: 1, ErrCode: "exception", ErrMsg: msg}
+	}
+	fnv, err := r.rt.RunProgram(prog)
+	if err != nil {
+		return r.fail(err)
+	}
+	fn, ok := goja.AssertFunction(fnv)
+	if !ok {
+		return Outcome{ExitCode: 1, ErrCode: "internal", ErrMsg: "jsrt: script wrapper is not a function"}
+	}
+	pv, err := fn(goja.Undefined())
+	if err != nil {
+		return r.fail(err)
+	}
+	p, ok := pv.Export().(*goja.Promise)
+	if !ok {
+		return Outcome{ExitCode: 1, ErrCode: "internal", ErrMsg: "jsrt: script wrapper did not return a promise"}
+	}
+	r.mainPromise = p
+	r.dropMainFromUnhandled()
+
+	for {
+		if out, done := r.checkUnhandled(); done {
+			return out
+		}
+		if len(r.queued) > 0 || len(r.pending) > 0 {
+			if err := r.yield(); err != nil {
+				return r.fail(err)
+			}
+			continue
+		}
+		if len(r.timers) > 0 {
+			if err := r.fireTimer(); err != nil {
+				return r.fail(err)
+			}
+			continue
+		}
+		break
+	}
+	switch p.State() {
+	case goja.PromiseStateRejected:
+		return r.uncaught(p.Result())
+	case goja.PromiseStateFulfilled:
+		return r.finish(p.Result())
+	default:
+		msg := "Warning: Detected unsettled top-level await: the script waits for a promise that nothing will settle"
+		r.write(2, msg+"\n")
+		return Outcome{ExitCode: 13, ErrCode: "exception", ErrMsg: msg}
+	}
+}
+
+func (r *run) dropMainFromUnhandled() {
+	for i, q := range r.unhandled {
+		if q == r.mainPromise {
+			r.unhandled = append(r.unhandled[:i], r.unhandled[i+1:]...)
+			return
+		}
+	}
+}
+
+// checkUnhandled ends the execution, as Node does, when a promise was rejected
+// and no handler was attached by the end of the turn.
+func (r *run) checkUnhandled() (Outcome, bool) {
+	r.dropMainFromUnhandled()
+	if len(r.unhandled) == 0 {
+		return Outcome{}, false
+	}
+	return r.uncaught(r.unhandled[0].Result()), true
+}
+
+func (r *run) fail(err error) Outcome {
+	if uncatchable(err) {
+		return r.interrupted(err)
+	}
+	var ex *goja.Exception
+	if errors.As(err, &ex) {
+		return r.uncaught(ex.Value())
+	}
+	return Outcome{ExitCode: 1, ErrCode: "internal", ErrMsg: err.Error()}
+}
+
+// uncaught reports an error that escaped the script, on stderr, as Node does.
+func (r *run) uncaught(v goja.Value) Outcome {
+	var text, summary string
+	if obj, ok := v.(*goja.Object); ok && isError(r.rt, obj) {
+		text = r.insp.Inspect(v)
+		summary = errorSummary(obj)
+	} else {
+		text = "Uncaught " + r.insp.Inspect(v)
+		summary = text
+	}
+	r.write(2, text+"\n")
+	return Outcome{ExitCode: 1, ErrCode: "exception", ErrMsg: summary}
+}
+
+func isError(rt *goja.Runtime, obj *goja.Object) bool {
+	ctor := rt.Get("Error")
+	if ctor == nil {
+		return false
+	}
+	proto := ctor.ToObject(rt).Get("prototype")
+	for p := obj.Prototype(); p != nil; p = p.Prototype() {
+		if p == proto {
+			return true
+		}
+	}
+	return false
+}
+
+func errorSummary(obj *goja.Object) string {
+	name, msg := "Error", ""
+	if v := obj.Get("name"); v != nil && !goja.IsUndefined(v) {
+		name = v.String()
+	}
+	if v := obj.Get("message"); v != nil && !goja.IsUndefined(v) {
+		msg = v.String()
+	}
+	if msg == "" {
+		return name
+	}
+	return name + ": " + msg
+}
+
+func syntaxMessage(err error) string {
+	var ce *goja.CompilerSyntaxError
+	if errors.As(err, &ce) {
+		return "SyntaxError: " + ce.Error()
+	}
+	return "SyntaxError: " + err.Error()
+}
+
+// finish prints the returned value by the output rules: a string raw, nothing
+// for undefined, anything else as JSON.
+func (r *run) finish(v goja.Value) Outcome {
+	out := Outcome{ExitCode: 0}
+	if v == nil || goja.IsUndefined(v) {
+		return out
+	}
+	if s, ok := v.Export().(string); ok {
+		r.write(1, s+"\n")
+		b, _ := json.Marshal(s)
+		out.HasValue, out.Value = true, b
+		return out
+	}
+	js, err := r.jsonStringify(goja.Undefined(), v)
+	if err != nil || js == nil || goja.IsUndefined(js) {
+		// Functions, symbols, cycles and BigInts have no JSON form: show them as
+		// console.log would, and return no value.
+		if err != nil && uncatchable(err) {
+			return r.interrupted(err)
+		}
+		r.write(1, r.insp.Inspect(v)+"\n")
+		return out
+	}
+	s := js.String()
+	r.write(1, s+"\n")
+	out.HasValue, out.Value = true, []byte(s)
+	return out
+}
+
+// yield hands queued calls to the host and settles the promises it answers.
+func (r *run) yield() error {
+	calls := r.queued
+	r.queued = nil
+	res, err := r.opts.Host.Yield(calls)
+	if err != nil {
+		return fmt.Errorf("jsrt: host: %w", err)
+	}
+	if res.Stop {
+		return &goja.InterruptedError{}
+	}
+	for _, c := range res.Results {
+		pc := r.pending[c.ID]
+		if pc == nil {
+			// An answer for a call that is not pending (forged, or answered
+			// twice) is ignored: the guest settles each promise once.
+			continue
+		}
+		delete(r.pending, c.ID)
+		var err error
+		if c.OK {
+			var v goja.Value
+			v, err = r.jsonParse(goja.Undefined(), r.rt.ToValue(string(c.Value)))
+			if err == nil {
+				err = pc.resolve(v)
+			} else if !uncatchable(err) {
+				err = pc.reject(r.newToolError(pc.method, "invalid_result", "tool "+pc.method+" returned invalid JSON", nil))
+			}
+		} else {
+			err = pc.reject(r.newToolError(pc.method, c.ErrKind, c.ErrMsg, c.Reasons))
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (r *run) newToolError(method, kind, msg string, reasons []string) goja.Value {
+	if reasons == nil {
+		reasons = []string{}
+	}
+	ctor, _ := goja.AssertConstructor(r.toolError)
+	obj, err := ctor(nil, r.rt.ToValue(msg), r.rt.ToValue(method), r.rt.ToValue(kind), r.rt.ToValue(reasons))
+	if err != nil {
+		return r.rt.NewGoError(errors.New(msg))
+	}
+	return obj
+}
+
+// fireTimer runs the earliest timer, waiting for it if it is not yet due.
+func (r *run) fireTimer() error {
+	var next *timer
+	for _, t := range r.timers {
+		if next == nil || t.due.Before(next.due) || (t.due.Equal(next.due) && t.seq < next.seq) {
+			next = t
+		}
+	}
+	for {
+		wait := time.Until(next.due)
+		if wait <= 0 {
+			break
+		}
+		if atomic.LoadUint32(r.flag) != 0 {
+			return &goja.InterruptedError{}
+		}
+		// Sleep in short steps so an interrupt from the host is seen quickly.
+		time.Sleep(min(wait, 10*time.Millisecond))
+	}
+	if next.repeat {
+		next.due = time.Now().Add(next.interval)
+		r.timerSeq++
+		next.seq = r.timerSeq
+	} else {
+		delete(r.timers, next.id)
+	}
+	_, err := next.fn(goja.Undefined(), next.args...)
+	return err
+}
+
+// resolvePath makes p absolute against the cwd.
+func (r *run) resolvePath(p string) string {
+	if strings.HasPrefix(p, "/") {
+		return p
+	}
+	return r.cwd + "/" + p
+}
+
+func sortedTools(tools []abi.ToolInfo) []abi.ToolInfo {
+	out := append([]abi.ToolInfo(nil), tools...)
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}

@@ -1,0 +1,193 @@
+// Package server is the guest's request loop: it takes requests from the
+// host (set up, run a script, put or get files), serves them against the
+// guest's VFS and JS runtime, and answers each one.
+//
+// It is portable Go so that it can be tested natively with a fake Host; the
+// guest binary (package main above) connects it to the host ABI.
+package server
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+	"syscall"
+
+	"github.com/cordonhq/cordon/guest/jsrt"
+	"github.com/cordonhq/cordon/internal/abi"
+	"github.com/cordonhq/cordon/vfs"
+)
+
+// Host is the guest's view of the host.
+type Host interface {
+	jsrt.Host
+	// Next answers the previous request (nil before the first) and blocks
+	// until the next request arrives. An error ends the loop.
+	Next(response []byte) ([]byte, error)
+}
+
+// state is what persists across requests: the VFS and the tools.
+type state struct {
+	host     Host
+	fs       *vfs.FS
+	tools    []abi.ToolInfo
+	maxDepth int
+}
+
+// Serve runs the request loop until the host ends it.
+func Serve(h Host) error {
+	s := &state{host: h, fs: vfs.New(vfs.Limits{})}
+	var resp []byte
+	for {
+		req, err := h.Next(resp)
+		if err != nil {
+			return err
+		}
+		out := s.handle(req)
+		resp = abi.EncodeResponse(resp[:0], out)
+	}
+}
+
+func errResponse(code string, err error) *abi.Response {
+	return &abi.Response{Status: abi.StatusError, ErrCode: code, ErrMsg: err.Error()}
+}
+
+func (s *state) handle(b []byte) *abi.Response {
+	req, err := abi.DecodeRequest(b)
+	if err != nil {
+		return errResponse("EINVAL", err)
+	}
+	switch req.Op {
+	case abi.OpSetup:
+		s.fs = vfs.New(vfs.Limits{MaxBytes: req.Setup.VFSMaxBytes, MaxFiles: int(req.Setup.VFSMaxFiles)})
+		s.tools = append([]abi.ToolInfo(nil), req.Setup.Tools...)
+		for i := range s.tools { // decoded fields alias the request buffer
+			s.tools[i].Schema = append([]byte(nil), s.tools[i].Schema...)
+		}
+		s.maxDepth = int(req.Setup.MaxCallDepth)
+		return &abi.Response{}
+	case abi.OpExec:
+		return s.exec(req.Exec)
+	case abi.OpPutFiles:
+		return s.putFiles(req.Files)
+	case abi.OpGetFiles:
+		return s.getFiles(req.Path)
+	}
+	return errResponse("EINVAL", fmt.Errorf("server: unknown op %d", req.Op))
+}
+
+func (s *state) exec(x *abi.Exec) *abi.Response {
+	if x.Lang != "js" {
+		return errResponse("EINVAL", fmt.Errorf("unsupported language %q", x.Lang))
+	}
+	out := jsrt.Run(jsrt.Options{Host: s.host, FS: s.fs, Tools: s.tools, MaxCallDepth: s.maxDepth}, x.Name, x.Code)
+	return &abi.Response{
+		ErrCode:  out.ErrCode,
+		ErrMsg:   out.ErrMsg,
+		ExitCode: int32(out.ExitCode),
+		HasValue: out.HasValue,
+		Value:    out.Value,
+	}
+}
+
+func errCode(err error) string {
+	for _, e := range []struct {
+		errno syscall.Errno
+		code  string
+	}{
+		{syscall.ENOENT, "ENOENT"}, {syscall.EEXIST, "EEXIST"}, {syscall.ENOTDIR, "ENOTDIR"},
+		{syscall.EISDIR, "EISDIR"}, {syscall.EACCES, "EACCES"}, {syscall.ENOSPC, "ENOSPC"},
+		{syscall.EINVAL, "EINVAL"}, {syscall.ENOTEMPTY, "ENOTEMPTY"},
+	} {
+		if errors.Is(err, e.errno) {
+			return e.code
+		}
+	}
+	return "EIO"
+}
+
+// putFiles writes files with the host's privileges (read-only areas
+// included), creating parent directories. It stops at the first error.
+func (s *state) putFiles(files []abi.File) *abi.Response {
+	pfs := s.fs.Privileged()
+	for _, f := range files {
+		p := path.Clean("/" + f.Path)
+		mode := fs.FileMode(f.Mode)
+		var err error
+		if mode.IsDir() {
+			err = pfs.MkdirAll(p, mode.Perm()|0o700)
+		} else {
+			if err = pfs.MkdirAll(path.Dir(p), 0o755); err == nil {
+				err = pfs.WriteFile(p, f.Data, mode.Perm())
+			}
+		}
+		if err == nil && f.ModTime != 0 {
+			err = pfs.Chtimes(p, timeFromNanos(f.ModTime))
+		}
+		if err != nil {
+			return errResponse(errCode(err), err)
+		}
+	}
+	return &abi.Response{}
+}
+
+// getFiles returns the file at p, or the directory p and everything below it
+// (directories first, then in lexical order).
+func (s *state) getFiles(p string) *abi.Response {
+	p = path.Clean("/" + p)
+	fi, err := s.fs.Stat(p)
+	if err != nil {
+		return errResponse(errCode(err), err)
+	}
+	var files []abi.File
+	add := func(name string, fi fs.FileInfo) error {
+		f := abi.File{Path: name, Mode: uint32(fi.Mode()), ModTime: fi.ModTime().UnixNano()}
+		if !fi.IsDir() {
+			data, err := s.fs.ReadFile(name)
+			if err != nil {
+				return err
+			}
+			f.Data = data
+		}
+		files = append(files, f)
+		return nil
+	}
+	if !fi.IsDir() {
+		if err := add(p, fi); err != nil {
+			return errResponse(errCode(err), err)
+		}
+		return &abi.Response{Files: files}
+	}
+	var walk func(dir string, fi fs.FileInfo) error
+	walk = func(dir string, fi fs.FileInfo) error {
+		if err := add(dir, fi); err != nil {
+			return err
+		}
+		entries, err := s.fs.ReadDir(dir)
+		if err != nil {
+			return err
+		}
+		sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
+		for _, e := range entries {
+			child := path.Join(dir, e.Name())
+			info, err := e.Info()
+			if err != nil {
+				return err
+			}
+			if info.IsDir() {
+				err = walk(child, info)
+			} else {
+				err = add(child, info)
+			}
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := walk(p, fi); err != nil {
+		return errResponse(errCode(err), err)
+	}
+	return &abi.Response{Files: files}
+}

@@ -1,0 +1,96 @@
+// Command buildguest builds the cordon guest (./guest) for GOOS=wasip1 and
+// writes it gzip-compressed for package engine to embed. `go generate
+// ./engine` runs it.
+//
+// The build is reproducible: a pinned Go toolchain (GOTOOLCHAIN is set to
+// the version below, so the go command fetches it from the module proxy when
+// the local one differs), -trimpath, no VCS stamping, an empty build ID, and
+// a gzip stream with no name and no timestamp.
+//
+// With -check it builds into memory and exits non-zero when the committed
+// file holds a different module, which is how CI catches a stale guest.
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+)
+
+// Toolchain is the Go version the committed guest is built with.
+const Toolchain = "go1.26.8"
+
+func main() {
+	out := flag.String("o", "guest.wasm.gz", "output file")
+	check := flag.Bool("check", false, "do not write; fail if the output file is stale")
+	pkg := flag.String("pkg", "github.com/cordonhq/cordon/guest", "guest package")
+	flag.Parse()
+	if err := run(*out, *pkg, *check); err != nil {
+		fmt.Fprintln(os.Stderr, "buildguest:", err)
+		os.Exit(1)
+	}
+}
+
+func run(out, pkg string, check bool) error {
+	dir, err := os.MkdirTemp("", "cordon-guest-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	wasm := filepath.Join(dir, "guest.wasm")
+	cmd := exec.Command("go", "build", "-trimpath", "-buildvcs=false",
+		"-ldflags=-s -w -buildid=", "-o", wasm, pkg)
+	cmd.Env = append(os.Environ(),
+		"GOOS=wasip1", "GOARCH=wasm", "CGO_ENABLED=0",
+		"GOTOOLCHAIN="+Toolchain, "GOFLAGS=-mod=readonly", "GOWASM=",
+	)
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("go build: %w", err)
+	}
+	raw, err := os.ReadFile(wasm)
+	if err != nil {
+		return err
+	}
+	if check {
+		committed, err := os.ReadFile(out)
+		if err != nil {
+			return err
+		}
+		zr, err := gzip.NewReader(bytes.NewReader(committed))
+		if err != nil {
+			return fmt.Errorf("%s: %w", out, err)
+		}
+		old, err := io.ReadAll(zr)
+		if err != nil {
+			return fmt.Errorf("%s: %w", out, err)
+		}
+		if !bytes.Equal(old, raw) {
+			return fmt.Errorf("%s is stale: committed module sha256 %x, source builds %x; run `go generate ./engine` and commit", out, sha256.Sum256(old), sha256.Sum256(raw))
+		}
+		fmt.Printf("%s is up to date (sha256 %x, %d bytes)\n", out, sha256.Sum256(raw), len(raw))
+		return nil
+	}
+	var buf bytes.Buffer
+	zw, err := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	if err != nil {
+		return err
+	}
+	if _, err := zw.Write(raw); err != nil {
+		return err
+	}
+	if err := zw.Close(); err != nil {
+		return err
+	}
+	if err := os.WriteFile(out, buf.Bytes(), 0o644); err != nil {
+		return err
+	}
+	fmt.Printf("wrote %s: %d bytes (module %d bytes, sha256 %x)\n", out, buf.Len(), len(raw), sha256.Sum256(raw))
+	return nil
+}
