@@ -393,25 +393,7 @@
   const strEscapeSequencesRegExpSingle = /[\x00-\x1f\x5c\x7f-\x9f\ud800-\udfff]/;
   /* eslint-enable no-control-regex */
 
-  // Node: keyStrRegExp = /^[a-zA-Z_][a-zA-Z_0-9]*$/. goja: a loop over the
-  // characters is much cheaper than a regular expression test, and this runs
-  // for every property key.
-  function isIdentifierKey(key) {
-    const length = key.length;
-    if (length === 0) {
-      return false;
-    }
-    for (let i = 0; i < length; i++) {
-      const code = StringPrototypeCharCodeAt(key, i);
-      if (!((code >= 97 && code <= 122) || // a-z
-            (code >= 65 && code <= 90) || // A-Z
-            code === 95 || // _
-            (i !== 0 && code >= 48 && code <= 57))) { // 0-9
-        return false;
-      }
-    }
-    return true;
-  }
+  const keyStrRegExp = /^[a-zA-Z_][a-zA-Z_0-9]*$/;
   const numberRegExp = /^(0|[1-9][0-9]*)$/;
 
   const classRegExp = /^(\s+[^(]*?)\s*{/;
@@ -513,24 +495,20 @@
   // Passing `undefined` and omitting an argument behave the same either way.
   function inspect(value, opts, legacyDepth, legacyColors) {
     // Default options
+    // goja: Node copies every default option into `ctx`. Creating an object
+    // with many properties is expensive in goja, so the defaults are
+    // inherited from inspectDefaultOptions instead; options given by the
+    // caller become own properties as before. Nothing enumerates `ctx`
+    // except the `{ ...ctx }` copy in getConstructorName, whose result is
+    // passed to inspect() again, where missing options fall back to the
+    // same defaults.
     const ctx = {
+      __proto__: inspectDefaultOptions,
       budget: {},
       indentationLvl: 0,
       seen: [],
       currentDepth: 0,
       stylize: stylizeNoColor,
-      showHidden: inspectDefaultOptions.showHidden,
-      depth: inspectDefaultOptions.depth,
-      colors: inspectDefaultOptions.colors,
-      customInspect: inspectDefaultOptions.customInspect,
-      showProxy: inspectDefaultOptions.showProxy,
-      maxArrayLength: inspectDefaultOptions.maxArrayLength,
-      maxStringLength: inspectDefaultOptions.maxStringLength,
-      breakLength: inspectDefaultOptions.breakLength,
-      compact: inspectDefaultOptions.compact,
-      sorted: inspectDefaultOptions.sorted,
-      getters: inspectDefaultOptions.getters,
-      numericSeparator: inspectDefaultOptions.numericSeparator,
     };
     if (opts !== undefined || legacyDepth !== undefined || legacyColors !== undefined) {
       // Legacy...
@@ -1851,9 +1829,9 @@
     return output;
   }
 
-  const hexTable = [];
-  for (let i = 0; i < 256; i++) {
-    hexTable[i] = StringPrototypePadStart(NumberPrototypeToString(i, 16), 2, '0');
+  // Two lower-case hex digits for a byte.
+  function hexByte(byte) {
+    return byte < 16 ? `0${NumberPrototypeToString(byte, 16)}` : NumberPrototypeToString(byte, 16);
   }
 
   function formatArrayBuffer(ctx, value) {
@@ -1868,7 +1846,7 @@
     const end = MathMin(ctx.maxArrayLength, buffer.length);
     let str = '';
     for (let i = 0; i < end; i++) {
-      str += i === 0 ? hexTable[buffer[i]] : ` ${hexTable[buffer[i]]}`;
+      str += i === 0 ? hexByte(buffer[i]) : ` ${hexByte(buffer[i])}`;
     }
     const remaining = buffer.length - ctx.maxArrayLength;
     if (remaining > 0)
@@ -2052,7 +2030,7 @@
     } else if (desc.enumerable === false) {
       const tmp = escapeAll(key);
       name = `[${tmp}]`;
-    } else if (isIdentifierKey(key)) {
+    } else if (RegExpPrototypeTest(keyStrRegExp, key)) {
       name = ctx.stylize(key, 'name');
     } else {
       name = ctx.stylize(strEscape(key), 'string');
@@ -2068,15 +2046,17 @@
     // function. Check the performance overhead and make it an opt-in in case it's
     // significant.
     let totalLength = output.length + start;
-    if (totalLength + output.length > ctx.breakLength)
+    // goja: the options are read once; see the note on `ctx` in inspect().
+    const { breakLength, colors } = ctx;
+    if (totalLength + output.length > breakLength)
       return false;
     for (let i = 0; i < output.length; i++) {
-      if (ctx.colors) {
+      if (colors) {
         totalLength += removeColors(output[i]).length;
       } else {
         totalLength += output[i].length;
       }
-      if (totalLength > ctx.breakLength) {
+      if (totalLength > breakLength) {
         return false;
       }
     }

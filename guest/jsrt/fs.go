@@ -32,6 +32,8 @@ var errnoText = []struct {
 	{syscall.ENOSPC, "ENOSPC", "no space left on device"},
 	{syscall.EINVAL, "EINVAL", "invalid argument"},
 	{syscall.ENAMETOOLONG, "ENAMETOOLONG", "name too long"},
+	{syscall.EFBIG, "EFBIG", "file too large"},
+	{syscall.EBADF, "EBADF", "bad file descriptor"},
 }
 
 // fsError converts a VFS error into a Node-style Error with code, syscall and

@@ -1,0 +1,68 @@
+package config_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cordonhq/cordon/config"
+)
+
+func TestDefaultConfigIsValid(t *testing.T) {
+	c := config.Default()
+	if len(c.Tools) == 0 || c.Tools[0].Name != "weather/current" {
+		t.Fatalf("default tools %+v", c.Tools)
+	}
+	tools := c.EngineTools()
+	res, err := tools[0].Handler(context.Background(), json.RawMessage(`{"city":"SF"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(res)
+	if !strings.Contains(string(b), `"temp":72`) {
+		t.Errorf("mock result %s", b)
+	}
+}
+
+func TestParse(t *testing.T) {
+	c, err := config.Parse("c.json", []byte(`{"tools": [{"name": "e", "echo": true}], "limits": {"timeout": 2.5, "memory_mb": 64}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.SandboxLimits().Timeout != 2500*time.Millisecond || c.Limits.MemoryMB != 64 {
+		t.Errorf("limits %+v", c.Limits)
+	}
+	res, _ := c.EngineTools()[0].Handler(context.Background(), json.RawMessage(`{"a":1}`))
+	b, _ := json.Marshal(res)
+	if string(b) != `{"method":"e","params":{"a":1}}` {
+		t.Errorf("echo %s", b)
+	}
+	if c, err := config.Parse("empty.yaml", nil); err != nil || len(c.Tools) != 0 {
+		t.Errorf("empty file: %v", err)
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	for _, tc := range []struct{ yaml, want string }{
+		{"toolz: []", `config c.yaml: unknown key "toolz"`},
+		{"tools: [{name: a, echo: true, mokc: 1}]", `unknown key "mokc"`},
+		{"tools: [{name: a}]", "tools[0] (a): needs a result"},
+		{"tools: [{echo: true}]", "tools[0].name: missing"},
+		{"tools: [{name: a, echo: true, mock: 1}]", "has both mock and echo"},
+		{"tools: [{name: a, echo: true}, {name: a, echo: true}]", "defined twice"},
+		{"tools: {name: a}", "tools: expected a list"},
+		{"limits: {timeout: soon}", `"soon" is not a duration`},
+		{"limits: {memory_mb: 99999}", "limits.memory_mb"},
+		{"tools: [{name: a, echo: true, input_schema: 5}]", "input_schema: must be a mapping"},
+		{"capabilities: [{method: x}]", "policies are not supported"},
+		{"tools: [", "not valid YAML"},
+	} {
+		_, err := config.Parse("c.yaml", []byte(tc.yaml))
+		if err == nil || !strings.Contains(err.Error(), tc.want) || !errors.Is(err, config.ErrInvalid) {
+			t.Errorf("%s: err %v, want %q", tc.yaml, err, tc.want)
+		}
+	}
+}

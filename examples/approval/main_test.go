@@ -1,0 +1,25 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"testing"
+)
+
+func TestApproval(t *testing.T) {
+	var out bytes.Buffer
+	if err := run(context.Background(), &out); err != nil {
+		t.Fatal(err)
+	}
+	want := `paused on payments/send {"to":"acct_42","amount":25}: approve=true
+paused on payments/send {"to":"acct_42","amount":5000}: approve=false
+paused on payments/send {"to":"acct_42","amount":80}: approve=true
+["sent 25 as pay_1","not sent 5000: tool payments/send denied: amount 5000 needs a second approver","sent 80 as pay_2"]
+audit: payments/send {"to":"acct_42","amount":25} allowed=true reasons=[]
+audit: payments/send {"to":"acct_42","amount":5000} allowed=false reasons=[amount 5000 needs a second approver]
+audit: payments/send {"to":"acct_42","amount":80} allowed=true reasons=[]
+`
+	if out.String() != want {
+		t.Errorf("got:\n%s\nwant:\n%s", out.String(), want)
+	}
+}

@@ -1,0 +1,212 @@
+package jsrt
+
+import (
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/cordonhq/cordon/internal/abi"
+	"github.com/cordonhq/cordon/vfs"
+	"github.com/dop251/goja"
+)
+
+// fakeHost answers tool calls with a function and collects output.
+type fakeHost struct {
+	mu       sync.Mutex
+	stdout   strings.Builder
+	stderr   strings.Builder
+	answer   func(abi.Call) abi.CallResult
+	batches  [][]abi.Call
+	flag     atomic.Pointer[uint32]
+	onYield  func()
+	stopNext bool
+}
+
+func (h *fakeHost) Yield(calls []abi.Call) (*abi.Resume, error) {
+	h.mu.Lock()
+	h.batches = append(h.batches, calls)
+	h.mu.Unlock()
+	if h.stopNext {
+		return &abi.Resume{Stop: true}, nil
+	}
+	if h.onYield != nil {
+		h.onYield()
+	}
+	res := &abi.Resume{}
+	for _, c := range calls {
+		res.Results = append(res.Results, h.answer(c))
+	}
+	if len(calls) == 0 && h.answer != nil {
+		// Waiting on earlier calls: answer id 1 again.
+		res.Results = append(res.Results, h.answer(abi.Call{ID: 1}))
+	}
+	return res, nil
+}
+
+func (h *fakeHost) Write(fd int, p []byte) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if fd == 1 {
+		h.stdout.Write(p)
+	} else {
+		h.stderr.Write(p)
+	}
+}
+
+func (h *fakeHost) WatchInterrupt(flag *uint32) { h.flag.Store(flag) }
+
+func runJS(t *testing.T, h *fakeHost, tools []abi.ToolInfo, code string) Outcome {
+	t.Helper()
+	if h.answer == nil {
+		h.answer = func(c abi.Call) abi.CallResult {
+			return abi.CallResult{ID: c.ID, OK: true, Value: c.Params}
+		}
+	}
+	return Run(Options{Host: h, FS: vfs.New(vfs.Limits{}), Tools: tools}, "test.js", code)
+}
+
+// The timeout mechanism depends on an unexported goja field. This test
+// fails when a goja upgrade moves it.
+func TestInterruptFlagStopsALoop(t *testing.T) {
+	rt := goja.New()
+	flag := InterruptFlag(rt)
+	if flag == nil {
+		t.Fatal("goja's interrupt flag was not found: the pinned goja changed; timeouts would not work")
+	}
+	time.AfterFunc(50*time.Millisecond, func() { atomic.StoreUint32(flag, 1) })
+	start := time.Now()
+	_, err := rt.RunString(`while (true) {}`)
+	var ie *goja.InterruptedError
+	if !errorsAs(err, &ie) {
+		t.Fatalf("err %v, want an InterruptedError", err)
+	}
+	if took := time.Since(start); took > time.Second {
+		t.Errorf("stopped after %v", took)
+	}
+}
+
+func errorsAs(err error, target **goja.InterruptedError) bool {
+	ie, ok := err.(*goja.InterruptedError)
+	if ok {
+		*target = ie
+	}
+	return ok
+}
+
+func TestRunReportsInterrupt(t *testing.T) {
+	h := &fakeHost{}
+	go func() {
+		for h.flag.Load() == nil {
+			time.Sleep(time.Millisecond)
+		}
+		time.Sleep(20 * time.Millisecond)
+		atomic.StoreUint32(h.flag.Load(), 1)
+	}()
+	out := runJS(t, h, nil, `for (;;) {}`)
+	if out.ErrCode != "interrupted" {
+		t.Errorf("outcome %+v", out)
+	}
+	if h.flag.Load() != nil {
+		t.Error("the flag is still registered after the run")
+	}
+}
+
+func TestBatchesAndAnswers(t *testing.T) {
+	h := &fakeHost{}
+	tools := []abi.ToolInfo{{Name: "a/b"}, {Name: "a/b/c"}, {Name: "x-y"}}
+	out := runJS(t, h, tools, `
+const r = await Promise.all([a.b({n: 1}), a.b.c({n: 2}), x_y({n: 3})])
+const s = await a_b_c({n: 4})
+return [r.map(v => v.n), s.n]`)
+	if string(out.Value) != `[[1,2,3],4]` {
+		t.Fatalf("outcome %+v stderr %q", out, h.stderr.String())
+	}
+	if len(h.batches) != 2 || len(h.batches[0]) != 3 || len(h.batches[1]) != 1 {
+		t.Errorf("batches %v", h.batches)
+	}
+	if h.batches[0][1].Method != "a/b/c" {
+		t.Errorf("method %q", h.batches[0][1].Method)
+	}
+}
+
+func TestForgedAnswersAreIgnored(t *testing.T) {
+	h := &fakeHost{}
+	n := 0
+	h.answer = func(c abi.Call) abi.CallResult {
+		n++
+		return abi.CallResult{ID: c.ID + 1000, OK: true, Value: []byte(`"forged"`)}
+	}
+	h.onYield = func() {
+		if n > 0 {
+			// From the second yield on, answer the real call.
+			h.answer = func(c abi.Call) abi.CallResult { return abi.CallResult{ID: c.ID, OK: true, Value: []byte(`"real"`)} }
+		}
+	}
+	out := runJS(t, h, []abi.ToolInfo{{Name: "t"}}, `return await t({})`)
+	if string(out.Value) != `"real"` || len(h.batches) != 2 || len(h.batches[1]) != 0 {
+		t.Errorf("outcome %s batches %v", out.Value, h.batches)
+	}
+}
+
+func TestStopWhileWaiting(t *testing.T) {
+	h := &fakeHost{stopNext: true}
+	out := runJS(t, h, []abi.ToolInfo{{Name: "t"}}, `await t({}); console.log("never")`)
+	if out.ErrCode != "interrupted" || h.stdout.Len() != 0 {
+		t.Errorf("outcome %+v stdout %q", out, h.stdout.String())
+	}
+}
+
+func TestToolErrorShape(t *testing.T) {
+	h := &fakeHost{}
+	h.answer = func(c abi.Call) abi.CallResult {
+		return abi.CallResult{ID: c.ID, ErrKind: "denied", ErrMsg: "tool t denied: amount too high", Reasons: []string{"amount too high"}}
+	}
+	out := runJS(t, h, []abi.ToolInfo{{Name: "t"}}, `try { await t({amount: 1e9}) } catch (e) { return [e.name, e.kind, e.method, e.reasons, e.message, e instanceof Error] }`)
+	if string(out.Value) != `["ToolError","denied","t",["amount too high"],"tool t denied: amount too high",true]` {
+		t.Errorf("outcome %+v stderr %q", out, h.stderr.String())
+	}
+}
+
+func TestTimersRunInOrder(t *testing.T) {
+	h := &fakeHost{}
+	out := runJS(t, h, nil, `
+const order = []
+setTimeout(() => order.push('t20'), 20)
+setTimeout(() => order.push('t0'), 0)
+const id = setTimeout(() => order.push('cleared'), 5)
+clearTimeout(id)
+queueMicrotask(() => order.push('micro'))
+let n = 0
+const iv = setInterval(() => { order.push('iv'); if (++n === 2) clearInterval(iv) }, 1)
+await new Promise(r => setTimeout(r, 40))
+return order`)
+	if string(out.Value) != `["micro","t0","iv","iv","t20"]` {
+		t.Errorf("outcome %s stderr %q", out.Value, h.stderr.String())
+	}
+}
+
+func TestUnsettledTopLevelAwait(t *testing.T) {
+	h := &fakeHost{}
+	out := runJS(t, h, nil, `await new Promise(() => {})`)
+	if out.ExitCode != 13 || !strings.Contains(h.stderr.String(), "unsettled top-level await") {
+		t.Errorf("outcome %+v stderr %q", out, h.stderr.String())
+	}
+}
+
+func TestBase64Globals(t *testing.T) {
+	h := &fakeHost{}
+	out := runJS(t, h, nil, `return [btoa('hello'), atob('aGVsbG8='), atob('aGVsbG8')]`)
+	if string(out.Value) != `["aGVsbG8=","hello","hello"]` {
+		t.Errorf("outcome %+v stderr %q", out, h.stderr.String())
+	}
+}
+
+func TestStackOverflowIsAnError(t *testing.T) {
+	h := &fakeHost{}
+	out := runJS(t, h, nil, `function f() { return f() + 1 } f()`)
+	if out.ExitCode != 1 || !strings.Contains(out.ErrMsg, "Maximum call stack size exceeded") {
+		t.Errorf("outcome %+v stderr %q", out, h.stderr.String())
+	}
+}
