@@ -523,3 +523,23 @@ func TestInvalidTools(t *testing.T) {
 		}
 	}
 }
+
+func TestOutOfMemoryBreaksOnlyThatSandbox(t *testing.T) {
+	ctx := context.Background()
+	bystander := newSandbox(t, engine.SandboxConfig{})
+	run(t, bystander, `fs.writeFileSync('keep', 'me')`)
+	sb := newSandbox(t, engine.SandboxConfig{Limits: engine.Limits{Timeout: 20 * time.Second}})
+	res, err := sb.Execute(ctx, engine.JavaScript, `const a = []; while (true) a.push(new Uint8Array(32 << 20))`)
+	if !errors.Is(err, engine.ErrMemory) {
+		t.Fatalf("err %v, want out of memory (result %+v)", err, res)
+	}
+	if _, err := sb.Execute(ctx, engine.JavaScript, "return 1"); !errors.Is(err, engine.ErrClosed) || !strings.Contains(err.Error(), "memory") {
+		t.Errorf("the broken sandbox answered %v; want closed, naming the cause", err)
+	}
+	if sb.Err() == nil {
+		t.Error("Err() is nil for a broken sandbox")
+	}
+	if res := run(t, bystander, `return fs.readFileSync('keep', 'utf8')`); res.Stdout != "me\n" {
+		t.Errorf("bystander: %q", res.Stdout)
+	}
+}

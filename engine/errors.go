@@ -39,7 +39,7 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
-	msg := "cordon: " + string(e.Kind)
+	msg := "engine: " + string(e.Kind)
 	if e.Message != "" {
 		msg += ": " + e.Message
 	}

@@ -196,7 +196,7 @@ func (x *Execution) Next(ctx context.Context) ([]*Call, error) {
 		}
 		if err != nil && stopKind != "" && KindOf(err) == KindCrash {
 			// The guest ignored the stop and was killed.
-			err = &Error{Kind: stopKind, Message: stopError(stopKind).(*Error).Message + "; the guest did not stop in time and was killed, so the sandbox is broken", Err: err}
+			err = &Error{Kind: stopKind, Message: stopError(stopKind).(*Error).Message + fmt.Sprintf("; the guest did not stop within %v and was killed, so the sandbox is broken", stopGrace)}
 		}
 		if err != nil {
 			return nil, x.finish(nil, err)

@@ -28,7 +28,6 @@ const (
 type event struct {
 	kind eventKind
 	data []byte
-	err  error
 }
 
 // conn is the link between a sandbox's controller and its guest goroutine.

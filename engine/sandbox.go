@@ -4,7 +4,6 @@ import (
 	"archive/tar"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -518,16 +517,3 @@ func hasDotDot(name string) bool {
 	}
 	return false
 }
-
-// counters returns a copy of the per-method call counters.
-func (sb *Sandbox) counters() map[string]int {
-	sb.mu.Lock()
-	defer sb.mu.Unlock()
-	out := make(map[string]int, len(sb.counts))
-	for k, v := range sb.counts {
-		out[k] = v
-	}
-	return out
-}
-
-var _ = json.Valid

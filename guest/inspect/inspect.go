@@ -276,14 +276,23 @@ func newHost(rt *goja.Runtime) *goja.Object {
 	rejected := rt.ToValue("rejected")
 
 	host := rt.NewObject()
-	mustSet := func(name string, fn func(goja.FunctionCall) goja.Value) {
-		if err := host.Set(name, fn); err != nil {
-			panic(err) // Setting a property on a fresh ordinary object cannot fail.
+
+	// builtInObjects: the names of the global object's properties that look
+	// like built-in constructors (Node: /^[A-Z][a-zA-Z0-9]+$/), taken now,
+	// before user code can add globals, as keys of a null-prototype object.
+	builtIns := rt.NewObject()
+	if err := builtIns.SetPrototype(nil); err != nil {
+		panic(err) // An ordinary object always accepts a new prototype.
+	}
+	for _, name := range globalNames(rt) {
+		if isBuiltInName(name) {
+			mustSet(builtIns, name, true)
 		}
 	}
+	mustSet(host, "builtInObjects", builtIns)
 
 	// kind(value): the internal class of an object, "" for primitives.
-	mustSet("kind", func(call goja.FunctionCall) goja.Value {
+	mustSet(host, "kind", func(call goja.FunctionCall) goja.Value {
 		o, ok := call.Argument(0).(*goja.Object)
 		if !ok {
 			return kindValues[""]
@@ -292,7 +301,7 @@ func newHost(rt *goja.Runtime) *goja.Object {
 	})
 
 	// proxyDetails(proxy): [target, handler], or null when revoked.
-	mustSet("proxyDetails", func(call goja.FunctionCall) goja.Value {
+	mustSet(host, "proxyDetails", func(call goja.FunctionCall) goja.Value {
 		o, ok := call.Argument(0).(*goja.Object)
 		if !ok || o.ExportType() != typeProxy {
 			return goja.Undefined()
@@ -306,7 +315,7 @@ func newHost(rt *goja.Runtime) *goja.Object {
 
 	// promiseState(promise): ['pending'], ['fulfilled', value] or
 	// ['rejected', reason].
-	mustSet("promiseState", func(call goja.FunctionCall) goja.Value {
+	mustSet(host, "promiseState", func(call goja.FunctionCall) goja.Value {
 		o, ok := call.Argument(0).(*goja.Object)
 		if !ok {
 			return goja.Undefined()
@@ -326,11 +335,52 @@ func newHost(rt *goja.Runtime) *goja.Object {
 	})
 
 	// stringWidth(str): display width of an NFC-normalised string.
-	mustSet("stringWidth", func(call goja.FunctionCall) goja.Value {
+	mustSet(host, "stringWidth", func(call goja.FunctionCall) goja.Value {
 		return rt.ToValue(stringWidth(call.Argument(0).String()))
 	})
 
 	return host
+}
+
+// mustSet sets a property on an ordinary object created by the caller,
+// which cannot fail.
+func mustSet(o *goja.Object, name string, v any) {
+	if err := o.Set(name, v); err != nil {
+		panic(err)
+	}
+}
+
+// globalNames returns the names of the global object's own string-keyed
+// properties. It goes through JavaScript's Object.getOwnPropertyNames rather
+// than (*goja.Object).GetOwnPropertyNames: goja creates its built-ins on
+// first access, and the Go method would create all of them while the
+// JavaScript one only lists their names.
+func globalNames(rt *goja.Runtime) []string {
+	getNames, ok := goja.AssertFunction(rt.GlobalObject().Get("Object").ToObject(rt).Get("getOwnPropertyNames"))
+	if !ok {
+		return rt.GlobalObject().GetOwnPropertyNames()
+	}
+	v, err := getNames(goja.Undefined(), rt.GlobalObject())
+	var names []string
+	if err != nil || rt.ExportTo(v, &names) != nil {
+		return rt.GlobalObject().GetOwnPropertyNames()
+	}
+	return names
+}
+
+// isBuiltInName reports whether a global property name matches
+// /^[A-Z][a-zA-Z0-9]+$/, Node's test for the names of built-in constructors.
+func isBuiltInName(name string) bool {
+	if len(name) < 2 || name[0] < 'A' || name[0] > 'Z' {
+		return false
+	}
+	for i := 1; i < len(name); i++ {
+		c := name[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
+			return false
+		}
+	}
+	return true
 }
 
 // widthRange is a range of code points sharing a display width.

@@ -20,6 +20,8 @@
 //   host.stringWidth(str)     Terminal column width of a (NFC) string, from
 //                             the same East Asian Width / emoji tables that
 //                             Node's ICU-backed getStringWidth uses.
+//   host.builtInObjects       Null-prototype object whose keys are the global
+//                             names that look like built-in constructors.
 //
 // The factory returns { inspect, format, formatWithOptions }.
 //
@@ -36,43 +38,79 @@
 
   const FunctionPrototype = Function.prototype;
   const uncurryThis = FunctionPrototype.bind.bind(FunctionPrototype.call);
+
+  // goja: a runtime is created per execution, and goja builds each built-in
+  // function object the first time it is accessed, so capturing and binding
+  // all of them up front would cost about a millisecond per runtime (far
+  // more under WebAssembly). Built-ins used for every value are captured
+  // here; the ones that only matter for particular kinds of values (dates,
+  // typed arrays, errors, ...) go through lazyUncurryThis, which looks them
+  // up and binds them on first use. They take at most two arguments, and
+  // passing `undefined` for an omitted one means the same to each of them.
+  function lazyUncurryThis(constructorName, key) {
+    let fn;
+    return (self, a, b) => {
+      if (fn === undefined) {
+        fn = uncurryThis(lazyPrototype(constructorName)[key]);
+      }
+      return fn(self, a, b);
+    };
+  }
+  // lazyUncurryThisGetter is lazyUncurryThis for an accessor's getter.
+  function lazyUncurryThisGetter(constructorName, key) {
+    let fn;
+    return (self) => {
+      if (fn === undefined) {
+        fn = uncurryThis(
+          ObjectGetOwnPropertyDescriptor(lazyPrototype(constructorName), key).get);
+      }
+      return fn(self);
+    };
+  }
+  function lazyPrototype(constructorName) {
+    if (constructorName === 'TypedArray') {
+      return ObjectGetPrototypeOf(globalObject.Uint8Array).prototype;
+    }
+    return globalObject[constructorName].prototype;
+  }
+
   const ReflectApply = Reflect.apply;
   const ReflectOwnKeys = Reflect.ownKeys;
 
   const ArrayIsArray = Array.isArray;
-  const ArrayPrototypeFilter = uncurryThis(Array.prototype.filter);
-  const ArrayPrototypeForEach = uncurryThis(Array.prototype.forEach);
+  const ArrayPrototypeFilter = lazyUncurryThis('Array', 'filter');
+  const ArrayPrototypeForEach = lazyUncurryThis('Array', 'forEach');
   const ArrayPrototypeIncludes = uncurryThis(Array.prototype.includes);
-  const ArrayPrototypeIndexOf = uncurryThis(Array.prototype.indexOf);
+  const ArrayPrototypeIndexOf = lazyUncurryThis('Array', 'indexOf');
   const ArrayPrototypeJoin = uncurryThis(Array.prototype.join);
-  const ArrayPrototypeMap = uncurryThis(Array.prototype.map);
-  const ArrayPrototypePop = uncurryThis(Array.prototype.pop);
+  const ArrayPrototypeMap = lazyUncurryThis('Array', 'map');
+  const ArrayPrototypePop = lazyUncurryThis('Array', 'pop');
   const ArrayPrototypePushRaw = Array.prototype.push;
   const ArrayPrototypePush = uncurryThis(ArrayPrototypePushRaw);
   const ArrayPrototypePushApply = (arr, items) => ReflectApply(ArrayPrototypePushRaw, arr, items);
-  const ArrayPrototypeSlice = uncurryThis(Array.prototype.slice);
-  const ArrayPrototypeSplice = uncurryThis(Array.prototype.splice);
+  const ArrayPrototypeSlice = lazyUncurryThis('Array', 'slice');
   const ArrayPrototypeSpliceRaw = Array.prototype.splice;
-  const ArrayPrototypeSort = uncurryThis(Array.prototype.sort);
+  const ArrayPrototypeSplice = uncurryThis(ArrayPrototypeSpliceRaw);
+  const ArrayPrototypeSort = lazyUncurryThis('Array', 'sort');
   const ArrayPrototypeUnshift = uncurryThis(Array.prototype.unshift);
-  const BigIntPrototypeValueOf = uncurryThis(BigInt.prototype.valueOf);
-  const BooleanPrototypeValueOf = uncurryThis(Boolean.prototype.valueOf);
-  const DataViewPrototypeGetByteLength = uncurryThis(
-    Object.getOwnPropertyDescriptor(DataView.prototype, 'byteLength').get);
-  const DatePrototypeGetTime = uncurryThis(Date.prototype.getTime);
-  const DatePrototypeGetUTCFullYear = uncurryThis(Date.prototype.getUTCFullYear);
-  const DatePrototypeToISOString = uncurryThis(Date.prototype.toISOString);
-  const DatePrototypeToString = uncurryThis(Date.prototype.toString);
-  const ErrorPrototypeToString = uncurryThis(Error.prototype.toString);
+  const BigIntPrototypeValueOf = lazyUncurryThis('BigInt', 'valueOf');
+  const BooleanPrototypeValueOf = lazyUncurryThis('Boolean', 'valueOf');
+  const DataViewPrototypeGetByteLength = lazyUncurryThisGetter('DataView', 'byteLength');
+  const DatePrototypeGetTime = lazyUncurryThis('Date', 'getTime');
+  const DatePrototypeGetUTCFullYear = lazyUncurryThis('Date', 'getUTCFullYear');
+  const DatePrototypeToISOString = lazyUncurryThis('Date', 'toISOString');
+  const DatePrototypeToString = lazyUncurryThis('Date', 'toString');
+  const ErrorPrototypeToString = lazyUncurryThis('Error', 'toString');
   const FunctionPrototypeBind = uncurryThis(FunctionPrototype.bind);
   const FunctionPrototypeCall = uncurryThis(FunctionPrototype.call);
   const FunctionPrototypeSymbolHasInstance =
     uncurryThis(FunctionPrototype[Symbol.hasInstance]);
-  const FunctionPrototypeToString = uncurryThis(FunctionPrototype.toString);
+  const FunctionPrototypeToString = lazyUncurryThis('Function', 'toString');
   const JSONStringify = JSON.stringify;
-  const MapPrototypeGetSize = uncurryThis(
-    Object.getOwnPropertyDescriptor(Map.prototype, 'size').get);
-  const MapPrototypeEntries = uncurryThis(Map.prototype.entries);
+  const MapPrototypeGet = lazyUncurryThis('Map', 'get');
+  const MapPrototypeGetSize = lazyUncurryThisGetter('Map', 'size');
+  const MapPrototypeEntries = lazyUncurryThis('Map', 'entries');
+  const MapPrototypeSet = lazyUncurryThis('Map', 'set');
   const MathAbs = Math.abs;
   const MathFloor = Math.floor;
   const MathMax = Math.max;
@@ -84,8 +122,8 @@
   const NumberIsNaN = Number.isNaN;
   const NumberParseFloat = Number.parseFloat;
   const NumberParseInt = Number.parseInt;
-  const NumberPrototypeToString = uncurryThis(Number.prototype.toString);
-  const NumberPrototypeValueOf = uncurryThis(Number.prototype.valueOf);
+  const NumberPrototypeToString = lazyUncurryThis('Number', 'toString');
+  const NumberPrototypeValueOf = lazyUncurryThis('Number', 'valueOf');
   const ObjectAssign = Object.assign;
   const ObjectDefineProperty = Object.defineProperty;
   const ObjectGetOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
@@ -100,64 +138,45 @@
     uncurryThis(ObjectPrototype.propertyIsEnumerable);
   const ObjectSeal = Object.seal;
   const ObjectSetPrototypeOf = Object.setPrototypeOf;
-  const RegExpPrototypeExec = uncurryThis(RegExp.prototype.exec);
+  const RegExpPrototypeExec = lazyUncurryThis('RegExp', 'exec');
   // goja: `RegExp.prototype.test` does not build a match array, which makes
   // it several times cheaper than `exec`. Node writes
   // `RegExpPrototypeExec(re, s) !== null`; this file uses
   // `RegExpPrototypeTest(re, s)` wherever only that boolean is needed.
   const RegExpPrototypeTest = uncurryThis(RegExp.prototype.test);
-  const RegExpPrototypeSymbolReplace = uncurryThis(RegExp.prototype[Symbol.replace]);
-  const RegExpPrototypeToString = uncurryThis(RegExp.prototype.toString);
-  const SetPrototypeGetSize = uncurryThis(
-    Object.getOwnPropertyDescriptor(Set.prototype, 'size').get);
-  const SetPrototypeValues = uncurryThis(Set.prototype.values);
+  const RegExpPrototypeSymbolReplace = lazyUncurryThis('RegExp', Symbol.replace);
+  const RegExpPrototypeToString = lazyUncurryThis('RegExp', 'toString');
+  const SetPrototypeAdd = lazyUncurryThis('Set', 'add');
+  const SetPrototypeGetSize = lazyUncurryThisGetter('Set', 'size');
+  const SetPrototypeHas = lazyUncurryThis('Set', 'has');
+  const SetPrototypeValues = lazyUncurryThis('Set', 'values');
   const StringPrototypeCharCodeAt = uncurryThis(String.prototype.charCodeAt);
-  const StringPrototypeEndsWith = uncurryThis(String.prototype.endsWith);
+  const StringPrototypeEndsWith = lazyUncurryThis('String', 'endsWith');
   const StringPrototypeIncludes = uncurryThis(String.prototype.includes);
-  const StringPrototypeIndexOf = uncurryThis(String.prototype.indexOf);
-  const StringPrototypeNormalize = uncurryThis(String.prototype.normalize);
-  const StringPrototypePadEnd = uncurryThis(String.prototype.padEnd);
-  const StringPrototypePadStart = uncurryThis(String.prototype.padStart);
+  const StringPrototypeIndexOf = lazyUncurryThis('String', 'indexOf');
+  const StringPrototypeNormalize = lazyUncurryThis('String', 'normalize');
+  const StringPrototypePadEnd = lazyUncurryThis('String', 'padEnd');
+  const StringPrototypePadStart = lazyUncurryThis('String', 'padStart');
   const StringPrototypeRepeat = uncurryThis(String.prototype.repeat);
-  const StringPrototypeReplaceAll = uncurryThis(String.prototype.replaceAll);
+  const StringPrototypeReplaceAll = lazyUncurryThis('String', 'replaceAll');
   const StringPrototypeSlice = uncurryThis(String.prototype.slice);
-  const StringPrototypeSplit = uncurryThis(String.prototype.split);
-  const StringPrototypeStartsWith = uncurryThis(String.prototype.startsWith);
-  const StringPrototypeToLowerCase = uncurryThis(String.prototype.toLowerCase);
-  const StringPrototypeValueOf = uncurryThis(String.prototype.valueOf);
-  const SymbolPrototypeToString = uncurryThis(Symbol.prototype.toString);
-  const SymbolPrototypeValueOf = uncurryThis(Symbol.prototype.valueOf);
+  const StringPrototypeSplit = lazyUncurryThis('String', 'split');
+  const StringPrototypeStartsWith = lazyUncurryThis('String', 'startsWith');
+  const StringPrototypeToLowerCase = lazyUncurryThis('String', 'toLowerCase');
+  const StringPrototypeValueOf = lazyUncurryThis('String', 'valueOf');
+  const SymbolPrototypeToString = lazyUncurryThis('Symbol', 'toString');
+  const SymbolPrototypeValueOf = lazyUncurryThis('Symbol', 'valueOf');
   const SymbolIterator = Symbol.iterator;
   const SymbolToPrimitive = Symbol.toPrimitive;
   const SymbolToStringTag = Symbol.toStringTag;
-  const TypedArrayPrototype = Object.getPrototypeOf(Uint8Array.prototype);
-  const TypedArrayPrototypeGetLength = uncurryThis(
-    Object.getOwnPropertyDescriptor(TypedArrayPrototype, 'length').get);
-  const TypedArrayPrototypeGetSymbolToStringTag = uncurryThis(
-    Object.getOwnPropertyDescriptor(TypedArrayPrototype, SymbolToStringTag).get);
-  const WeakMapPrototypeHas = uncurryThis(WeakMap.prototype.has);
-  const WeakSetPrototypeHas = uncurryThis(WeakSet.prototype.has);
+  const TypedArrayPrototypeGetLength = lazyUncurryThisGetter('TypedArray', 'length');
+  const TypedArrayPrototypeGetSymbolToStringTag =
+    lazyUncurryThisGetter('TypedArray', SymbolToStringTag);
+  const WeakMapPrototypeHas = lazyUncurryThis('WeakMap', 'has');
+  const WeakSetPrototypeHas = lazyUncurryThis('WeakSet', 'has');
+  const MapConstructor = Map;
+  const SetConstructor = Set;
   const globalObject = globalThis;
-  const typedArrayConstructors = {
-    __proto__: null,
-    Int8Array, Uint8Array, Uint8ClampedArray, Int16Array, Uint16Array,
-    Int32Array, Uint32Array, Float32Array, Float64Array, BigInt64Array,
-    BigUint64Array,
-  };
-
-  // SafeMap and SafeSet mirror Node's primordials: collections whose methods
-  // cannot be replaced by user code patching Map.prototype / Set.prototype.
-  function makeSafe(Base, methods) {
-    const Safe = class extends Base {};
-    for (const name of methods) {
-      ObjectDefineProperty(Safe.prototype, name,
-                           ObjectGetOwnPropertyDescriptor(Base.prototype, name));
-    }
-    ObjectSetPrototypeOf(Safe.prototype, null);
-    return Safe;
-  }
-  const SafeMap = makeSafe(Map, ['get', 'set', 'has', 'size']);
-  const SafeSet = makeSafe(Set, ['add', 'has']);
 
   // ---------------------------------------------------------------------
   // Type checks (Node: internal/util/types and internalBinding('util')).
@@ -189,12 +208,18 @@
 
   // The prototypes of async and generator functions. goja: there is no
   // engine hook for the function kind, so the prototype identifies it.
-  const AsyncFunctionPrototype = ObjectGetPrototypeOf(async function() {});
-  const GeneratorFunctionPrototype = ObjectGetPrototypeOf(function*() {});
+  let AsyncFunctionPrototype;
+  let GeneratorFunctionPrototype;
   function isAsyncFunction(fn) {
+    if (AsyncFunctionPrototype === undefined) {
+      AsyncFunctionPrototype = ObjectGetPrototypeOf(async function() {});
+    }
     return ObjectGetPrototypeOf(fn) === AsyncFunctionPrototype;
   }
   function isGeneratorFunction(fn) {
+    if (GeneratorFunctionPrototype === undefined) {
+      GeneratorFunctionPrototype = ObjectGetPrototypeOf(function*() {});
+    }
     return ObjectGetPrototypeOf(fn) === GeneratorFunctionPrototype;
   }
   // goja gives async methods (`{ async m() {} }`) Function.prototype instead
@@ -352,14 +377,13 @@
 
   const customInspectSymbol = Symbol.for('nodejs.util.inspect.custom');
 
-  const builtInObjects = new SafeSet();
-  {
-    const names = ObjectGetOwnPropertyNames(globalObject);
-    for (let i = 0; i < names.length; i++) {
-      if (RegExpPrototypeTest(/^[A-Z][a-zA-Z0-9]+$/, names[i])) {
-        builtInObjects.add(names[i]);
-      }
-    }
+  // Node: builtInObjects, the global names matching /^[A-Z][a-zA-Z0-9]+$/
+  // when the module loads. goja: host.builtInObjects is that set, computed
+  // in Go when the script is installed (before user code can add globals),
+  // as a null-prototype object whose keys are the names.
+  const builtInObjects = host.builtInObjects;
+  function isBuiltInObject(name) {
+    return typeof name === 'string' && builtInObjects[name] === true;
   }
 
   // These options must stay in sync with `getUserOptions`. So if any option will
@@ -425,14 +449,21 @@
   // Ref: https://github.com/chalk/ansi-regex/blob/f338e1814144efb950276aac84135ff86b72dc8e/index.js
   // License: MIT by Sindre Sorhus <sindresorhus@gmail.com>
   // Matches all ansi escape code sequences in a string
-  const ansi = new RegExp(
-    '[\\u001B\\u009B][[\\]()#;?]*' +
-    '(?:(?:(?:(?:;[-a-zA-Z\\d\\/\\#&.:=?%@~_]+)*' +
-    '|[a-zA-Z\\d]+(?:;[-a-zA-Z\\d\\/\\#&.:=?%@~_]*)*)?' +
-    '(?:\\u0007|\\u001B\\u005C|\\u009C))' +
-    '|(?:(?:\\d{1,4}(?:;\\d{0,4})*)?' +
-    '[\\dA-PR-TZcf-nq-uy=><~]))', 'g',
-  );
+  // goja: compiled on first use (only colored output needs it).
+  let ansi;
+  function getAnsiRegExp() {
+    if (ansi === undefined) {
+      ansi = new RegExp(
+        '[\\u001B\\u009B][[\\]()#;?]*' +
+        '(?:(?:(?:(?:;[-a-zA-Z\\d\\/\\#&.:=?%@~_]+)*' +
+        '|[a-zA-Z\\d]+(?:;[-a-zA-Z\\d\\/\\#&.:=?%@~_]*)*)?' +
+        '(?:\\u0007|\\u001B\\u005C|\\u009C))' +
+        '|(?:(?:\\d{1,4}(?:;\\d{0,4})*)?' +
+        '[\\dA-PR-TZcf-nq-uy=><~]))', 'g',
+      );
+    }
+    return ansi;
+  }
 
   function getUserOptions(ctx, isCrossContext) {
     const ret = {
@@ -791,15 +822,21 @@
   }
 
   // Special-case for some builtin prototypes in case their `constructor` property has been tampered.
-  const wellKnownPrototypes = new SafeMap();
-  wellKnownPrototypes.set(ObjectPrototype, { name: 'Object', constructor: Object });
-  wellKnownPrototypes.set(FunctionPrototype, { name: 'Function', constructor: Function });
+  // goja: Node keeps these two entries in a SafeMap; identity checks do the
+  // same without a Map lookup per prototype.
+  const wellKnownObjectPrototype = { name: 'Object', constructor: Object };
+  const wellKnownFunctionPrototype = { name: 'Function', constructor: Function };
+  function getWellKnownPrototype(obj) {
+    if (obj === ObjectPrototype) return wellKnownObjectPrototype;
+    if (obj === FunctionPrototype) return wellKnownFunctionPrototype;
+    return undefined;
+  }
 
   function getConstructorName(obj, ctx, recurseTimes, protoProps) {
     let firstProto;
     const tmp = obj;
     while (obj) {
-      const wellKnownPrototypeNameAndConstructor = wellKnownPrototypes.get(obj);
+      const wellKnownPrototypeNameAndConstructor = getWellKnownPrototype(obj);
       if (wellKnownPrototypeNameAndConstructor != null) {
         const { name, constructor } = wellKnownPrototypeNameAndConstructor;
         if (FunctionPrototypeSymbolHasInstance(constructor, tmp)) {
@@ -817,7 +854,7 @@
           isInstanceof(tmp, descriptor.value)) {
         if (protoProps !== undefined &&
            (firstProto !== obj ||
-           !builtInObjects.has(descriptor.value.name))) {
+           !isBuiltInObject(descriptor.value.name))) {
           addPrototypeProperties(
             ctx, tmp, firstProto || tmp, recurseTimes, protoProps);
         }
@@ -872,15 +909,15 @@
         const descriptor = ObjectGetOwnPropertyDescriptor(obj, 'constructor');
         if (descriptor !== undefined &&
             typeof descriptor.value === 'function' &&
-            builtInObjects.has(descriptor.value.name)) {
+            isBuiltInObject(descriptor.value.name)) {
           return;
         }
       }
 
       if (depth === 0) {
-        keySet = new SafeSet();
+        keySet = new SetConstructor();
       } else {
-        ArrayPrototypeForEach(keys, (key) => keySet.add(key));
+        ArrayPrototypeForEach(keys, (key) => SetPrototypeAdd(keySet, key));
       }
       // Get all own property names and symbols.
       keys = ReflectOwnKeys(obj);
@@ -889,7 +926,7 @@
         // Ignore the `constructor` property and keys that exist on layers above.
         if (key === 'constructor' ||
             ObjectPrototypeHasOwnProperty(main, key) ||
-            (depth !== 0 && keySet.has(key))) {
+            (depth !== 0 && SetPrototypeHas(keySet, key))) {
           continue;
         }
         const desc = ObjectGetOwnPropertyDescriptor(obj, key);
@@ -1041,13 +1078,13 @@
     if (ArrayPrototypeIncludes(ctx.seen, value)) {
       let index = 1;
       if (ctx.circular === undefined) {
-        ctx.circular = new SafeMap();
-        ctx.circular.set(value, index);
+        ctx.circular = new MapConstructor();
+        MapPrototypeSet(ctx.circular, value, index);
       } else {
-        index = ctx.circular.get(value);
+        index = MapPrototypeGet(ctx.circular, value);
         if (index === undefined) {
-          index = ctx.circular.size + 1;
-          ctx.circular.set(value, index);
+          index = MapPrototypeGetSize(ctx.circular) + 1;
+          MapPrototypeSet(ctx.circular, value, index);
         }
       }
       return ctx.stylize(`[Circular *${index}]`, 'special');
@@ -1137,7 +1174,7 @@
         if (constructor === null) {
           fallback = TypedArrayPrototypeGetSymbolToStringTag(value);
           // Reconstruct the array information.
-          bound = new typedArrayConstructors[fallback](value);
+          bound = new globalObject[fallback](value);
         }
         const size = TypedArrayPrototypeGetLength(value);
         const prefix = getPrefix(constructor, tag, fallback, `(${size})`);
@@ -1262,7 +1299,7 @@
       ArrayPrototypePushApply(output, protoProps);
     }
     if (ctx.circular !== undefined) {
-      const index = ctx.circular.get(value);
+      const index = MapPrototypeGet(ctx.circular, value);
       if (index !== undefined) {
         const reference = ctx.stylize(`<ref *${index}>`, 'special');
         // Add reference always to the very beginning of the output.
@@ -2168,7 +2205,7 @@
     const descriptor = ObjectGetOwnPropertyDescriptor(pointer, 'constructor');
     return descriptor !== undefined &&
       typeof descriptor.value === 'function' &&
-      builtInObjects.has(descriptor.value.name);
+      isBuiltInObject(descriptor.value.name);
   }
 
   function returnFalse() {
@@ -2379,7 +2416,7 @@
    * Remove all VT control characters. Use to estimate displayed string width.
    */
   function stripVTControlCharacters(str) {
-    return RegExpPrototypeSymbolReplace(ansi, str, '');
+    return RegExpPrototypeSymbolReplace(getAnsiRegExp(), str, '');
   }
 
   // Node: internal/util removeColors.

@@ -1,0 +1,95 @@
+package engine_test
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/cordonhq/cordon/engine"
+	"github.com/dop251/goja"
+)
+
+func BenchmarkExecuteReturn1(b *testing.B) {
+	sb := newSandbox(b, engine.SandboxConfig{})
+	ctx := context.Background()
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := sb.Execute(ctx, engine.JavaScript, "return 1"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkNewSandbox(b *testing.B) {
+	e := testEngine(b)
+	ctx := context.Background()
+	b.ResetTimer()
+	for b.Loop() {
+		sb, err := e.NewSandbox(ctx, engine.SandboxConfig{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		sb.Close(ctx)
+	}
+}
+
+// BenchmarkToolCall measures a JS tool-call round trip (await -> host ->
+// handler -> resolve) as the cost of a script making 100 sequential calls,
+// reported per call.
+func BenchmarkToolCall(b *testing.B) {
+	sb := newSandbox(b, engine.SandboxConfig{
+		Limits: engine.Limits{Timeout: time.Minute},
+		Tools: []engine.Tool{{Name: "t", Handler: func(context.Context, json.RawMessage) (any, error) {
+			return json.RawMessage(`{"ok":true}`), nil
+		}}},
+	})
+	ctx := context.Background()
+	// One sandbox allows DefaultMaxCalls calls per tool; use a fresh one
+	// when they run out.
+	code := `for (let i = 0; i < 100; i++) await t({i})`
+	b.ResetTimer()
+	for b.Loop() {
+		b.StopTimer()
+		sb.Close(ctx)
+		sb = newSandbox(b, engine.SandboxConfig{
+			Limits: engine.Limits{Timeout: time.Minute},
+			Tools: []engine.Tool{{Name: "t", Handler: func(context.Context, json.RawMessage) (any, error) {
+				return json.RawMessage(`{"ok":true}`), nil
+			}}},
+		})
+		b.StartTimer()
+		res, err := sb.Execute(ctx, engine.JavaScript, code)
+		if err != nil || res.ExitCode != 0 {
+			b.Fatal(err, res.Stderr)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/100, "ns/call")
+}
+
+const loopScript = `let s = 0; for (let i = 0; i < 100000; i++) { s += i % 7 } return s`
+
+// BenchmarkJSLoop and BenchmarkJSLoopNative run the same loop in the
+// sandbox and in goja on the host: their ratio is the cost of the sandbox.
+func BenchmarkJSLoop(b *testing.B) {
+	sb := newSandbox(b, engine.SandboxConfig{Limits: engine.Limits{Timeout: time.Minute}})
+	ctx := context.Background()
+	b.ResetTimer()
+	for b.Loop() {
+		res, err := sb.Execute(ctx, engine.JavaScript, loopScript)
+		if err != nil || res.Stdout != "299995\n" {
+			b.Fatal(err, res.Stdout)
+		}
+	}
+}
+
+func BenchmarkJSLoopNative(b *testing.B) {
+	prog := goja.MustCompile("loop.js", "(function() {"+loopScript+"})()", false)
+	for b.Loop() {
+		rt := goja.New()
+		v, err := rt.RunProgram(prog)
+		if err != nil || v.ToInteger() != 299995 {
+			b.Fatal(err, v)
+		}
+	}
+}

@@ -1,0 +1,84 @@
+package engine_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log"
+
+	"github.com/cordonhq/cordon/engine"
+)
+
+func ExampleSandbox_Execute() {
+	ctx := context.Background()
+	eng, err := engine.New(ctx, engine.NewConfig())
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer eng.Close(ctx)
+
+	sb, err := eng.NewSandbox(ctx, engine.SandboxConfig{Tools: []engine.Tool{{
+		Name:        "weather/current",
+		Description: "Current weather for a city",
+		Handler: engine.Func(func(_ context.Context, p struct{ City string }) (map[string]any, error) {
+			return map[string]any{"city": p.City, "temp": 72}, nil
+		}),
+	}}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer sb.Close(ctx)
+
+	res, err := sb.Execute(ctx, engine.JavaScript, `
+const w = await weather.current({city: "SF"})
+console.log("fetched", w.city)
+return w.temp`)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Print(res.Stdout)
+	fmt.Println(res.ToolCalls[0].Method, string(res.ToolCalls[0].Params))
+	// Output:
+	// fetched SF
+	// 72
+	// weather/current {"city":"SF"}
+}
+
+func ExampleExecution_Next() {
+	ctx := context.Background()
+	eng, err := engine.New(ctx, engine.NewConfig())
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer eng.Close(ctx)
+	sb, err := eng.NewSandbox(ctx, engine.SandboxConfig{Tools: []engine.Tool{{Name: "payments/send"}}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer sb.Close(ctx)
+
+	x, err := sb.Start(ctx, engine.JavaScript, `
+try { await payments.send({amount: 5000}) } catch (e) { return e.message }`)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for {
+		calls, err := x.Next(ctx) // the script runs until it waits on tool calls
+		if err != nil {
+			log.Fatal(err)
+		}
+		if calls == nil {
+			break
+		}
+		for _, c := range calls {
+			var p struct{ Amount int }
+			_ = json.Unmarshal(c.Params, &p)
+			if p.Amount > 1000 {
+				c.Deny("over the approval limit") // or c.Run(ctx), c.Resolve(v), c.Reject(err)
+			}
+		}
+	}
+	fmt.Print(x.Result().Stdout)
+	// Output:
+	// tool payments/send denied: over the approval limit
+}
