@@ -29,13 +29,15 @@
 // output of Node v20 (testdata/node.golden). The output is identical except
 // in these places, where goja differs from V8:
 //
-//   - Stack traces. Errors print their stack as Node does, but the frames are
-//     goja's: inspect rewrites goja's tab-indented "at fn (file:line:col(pc))" lines to
-//     V8's four-space-indented "at fn (file:line:col)", yet the frames differ
-//     (goja writes "at name (native)" for built-ins, no "new " or
-//     "Object.<anonymous>" prefixes, and its columns can point elsewhere on
-//     the line). Engine error messages, such as the text of a TypeError for
-//     reading a property of null, are goja's too.
+//   - Stack traces. Errors print their stack as Node does ("Name: message"
+//     and then the frames, with extra properties in braces after them), but
+//     the frames are goja's. Inspect rewrites goja's tab-indented
+//     "at fn (file:line:col(pc))" lines into V8's four-space-indented
+//     "at fn (file:line:col)", yet the frames themselves differ: goja writes
+//     "at name (native)" for built-ins, has no "new " or "Object.<anonymous>"
+//     prefixes, and its columns can point elsewhere on the line. Engine error
+//     messages, such as the text of a TypeError for reading a property of
+//     null, are goja's too.
 //   - Map and Set iterators print as "Object [Map Iterator] {}": Node
 //     previews their entries through V8's previewEntries, and goja offers no
 //     way to read an iterator without consuming it. For the same reason
@@ -86,6 +88,7 @@ var compiled struct {
 	err     error
 }
 
+// program returns the compiled inspect.js, compiling it on first use.
 func program() (*goja.Program, error) {
 	compiled.once.Do(func() {
 		compiled.program, compiled.err = goja.Compile("inspect.js", script, true)
@@ -104,10 +107,17 @@ type Funcs struct {
 
 // Install evaluates the inspect script in rt and returns Go handles to the
 // resulting functions. It adds nothing to the global object: the script
-// evaluates to a factory function that Install calls directly. Install should
-// run before any untrusted code, because the script captures the built-in
-// functions it relies on (as Node's primordials do) so that later changes to
-// Array.prototype and friends do not affect formatting.
+// evaluates to a factory function that Install calls directly, passing it
+// the Go helpers it needs. The script is compiled once per process; Install
+// itself costs roughly half a millisecond per runtime (natively).
+//
+// Install should run before any untrusted code: like Node's primordials, the
+// script captures the built-in functions it uses for every value (such as
+// Object.keys and Array.prototype.join) so that user code replacing them
+// later does not change how values print. Built-ins needed only for
+// particular kinds of values (dates, typed arrays, weak collections, ...)
+// are captured the first time such a value is formatted, which keeps
+// Install cheap.
 func Install(rt *goja.Runtime) (*Funcs, error) {
 	prg, err := program()
 	if err != nil {

@@ -174,6 +174,7 @@
     lazyUncurryThisGetter('TypedArray', SymbolToStringTag);
   const WeakMapPrototypeHas = lazyUncurryThis('WeakMap', 'has');
   const WeakSetPrototypeHas = lazyUncurryThis('WeakSet', 'has');
+  const ErrorConstructor = Error;
   const MapConstructor = Map;
   const SetConstructor = Set;
   const globalObject = globalThis;
@@ -250,7 +251,7 @@
 
   // Node: internal/util isError.
   function isError(value, kind) {
-    return kind === 'Error' || isInstanceof(value, Error);
+    return kind === 'Error' || isInstanceof(value, ErrorConstructor);
   }
 
   // Node: internalBinding('util').getOwnNonIndexProperties. Returns the
@@ -1027,6 +1028,7 @@
     const context = value;
     // Always check for proxies to prevent side effects and to prevent triggering
     // any proxy handlers.
+    // goja: Node's getProxyDetails is host.kind plus host.proxyDetails.
     let kind = hostKind(value);
     let proxy;
     if (kind === 'Proxy') {
@@ -1898,11 +1900,14 @@
     const remaining = valLen - len;
     const output = [];
     for (let i = 0; i < len; i++) {
+      // goja: Node tests ObjectPrototypeHasOwnProperty(value, i) and then
+      // formatProperty looks the descriptor up; one lookup serves both here.
+      const desc = ObjectGetOwnPropertyDescriptor(value, i);
       // Special handle sparse arrays.
-      if (!ObjectPrototypeHasOwnProperty(value, i)) {
+      if (desc === undefined) {
         return formatSpecialArray(ctx, value, recurseTimes, len, output, i);
       }
-      output[output.length] = formatProperty(ctx, value, recurseTimes, i, kArrayType);
+      output[output.length] = formatProperty(ctx, value, recurseTimes, i, kArrayType, desc);
     }
     if (remaining > 0) {
       ArrayPrototypePush(output, remainingText(remaining));

@@ -419,3 +419,20 @@ func TestGoValues(t *testing.T) {
 		}
 	}
 }
+
+// TestInterrupt checks that interrupting the runtime while user code runs
+// inside formatting stops it and reports goja's InterruptedError.
+func TestInterrupt(t *testing.T) {
+	rt, funcs := newTestRuntime(t)
+	v, err := rt.RunString(`({ [Symbol.for('nodejs.util.inspect.custom')]() { for (;;) {} } })`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	timer := time.AfterFunc(20*time.Millisecond, func() { rt.Interrupt("stop") })
+	defer timer.Stop()
+	_, err = funcs.TryInspect(v)
+	var interrupted *goja.InterruptedError
+	if !errors.As(err, &interrupted) {
+		t.Fatalf("TryInspect error = %v, want *goja.InterruptedError", err)
+	}
+}

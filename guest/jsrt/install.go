@@ -4,9 +4,12 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"math"
 	"strings"
+	"sync"
 	"time"
 
+	"github.com/cordonhq/cordon/guest/inspect"
 	"github.com/cordonhq/cordon/internal/abi"
 	"github.com/dop251/goja"
 )
@@ -26,14 +29,34 @@ const prelude = `(function() {
   return ToolError;
 })()`
 
+var (
+	preludeOnce sync.Once
+	preludeProg *goja.Program
+	preludeErr  error
+)
+
+// setLazy defines a global that is built on first access: building fs costs
+// more than most scripts spend using it.
+func (r *run) setLazy(name string, build func() *goja.Object) {
+	g := r.rt.GlobalObject()
+	define := func(v goja.Value) {
+		_ = g.DefineDataProperty(name, v, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	}
+	getter := r.rt.ToValue(func(goja.FunctionCall) goja.Value {
+		v := build()
+		define(v)
+		return v
+	})
+	setter := r.rt.ToValue(func(call goja.FunctionCall) goja.Value {
+		define(call.Argument(0))
+		return goja.Undefined()
+	})
+	_ = g.DefineAccessorProperty(name, getter, setter, goja.FLAG_FALSE, goja.FLAG_TRUE)
+}
+
 // install puts the sandbox API into the fresh runtime.
 func (r *run) install() error {
 	rt := r.rt
-	insp, err := installFormatter(rt)
-	if err != nil {
-		return fmt.Errorf("jsrt: installing console formatting: %w", err)
-	}
-	r.insp = insp
 	jsonObj := rt.Get("JSON").ToObject(rt)
 	var ok bool
 	if r.jsonStringify, ok = goja.AssertFunction(jsonObj.Get("stringify")); !ok {
@@ -42,7 +65,11 @@ func (r *run) install() error {
 	if r.jsonParse, ok = goja.AssertFunction(jsonObj.Get("parse")); !ok {
 		return fmt.Errorf("jsrt: JSON.parse missing")
 	}
-	te, err := rt.RunString(prelude)
+	preludeOnce.Do(func() { preludeProg, preludeErr = goja.Compile("prelude.js", prelude, true) })
+	if preludeErr != nil {
+		return preludeErr
+	}
+	te, err := rt.RunProgram(preludeProg)
 	if err != nil {
 		return err
 	}
@@ -54,7 +81,7 @@ func (r *run) install() error {
 	}
 	set("ToolError", te)
 	set("console", r.console())
-	set("fs", r.fsObject())
+	r.setLazy("fs", r.fsObject)
 	set("listTools", r.listTools)
 	set("getToolInfo", r.getToolInfo)
 	set("setTimeout", r.setTimer(false))
@@ -75,7 +102,7 @@ func (r *run) console() *goja.Object {
 	c := rt.NewObject()
 	out := func(fd int) func(goja.FunctionCall) goja.Value {
 		return func(call goja.FunctionCall) goja.Value {
-			r.write(fd, r.insp.Format(call.Arguments)+"\n")
+			r.write(fd, r.format(call.Arguments)+"\n")
 			return goja.Undefined()
 		}
 	}
@@ -86,7 +113,7 @@ func (r *run) console() *goja.Object {
 		_ = c.Set(name, out(2))
 	}
 	_ = c.Set("dir", func(call goja.FunctionCall) goja.Value {
-		r.write(1, r.insp.Inspect(call.Argument(0))+"\n")
+		r.write(1, r.inspector().Inspect(call.Argument(0))+"\n")
 		return goja.Undefined()
 	})
 	_ = c.Set("assert", func(call goja.FunctionCall) goja.Value {
@@ -95,12 +122,74 @@ func (r *run) console() *goja.Object {
 		}
 		msg := "Assertion failed"
 		if len(call.Arguments) > 1 {
-			msg += ": " + r.insp.Format(call.Arguments[1:])
+			msg += ": " + r.format(call.Arguments[1:])
 		}
 		r.write(2, msg+"\n")
 		return goja.Undefined()
 	})
 	return c
+}
+
+// inspector returns the Node-compatible formatter, installing it on first
+// use: it is a large script, and most executions print only primitives.
+func (r *run) inspector() *inspect.Funcs {
+	if r.insp == nil {
+		insp, err := inspect.Install(r.rt)
+		if err != nil {
+			if uncatchable(err) {
+				panic(err)
+			}
+			panic(r.rt.NewGoError(fmt.Errorf("jsrt: console formatting: %w", err)))
+		}
+		r.insp = insp
+	}
+	return r.insp
+}
+
+// format renders console arguments as Node's util.format does. Strings,
+// numbers, booleans, null and undefined take a fast path in Go.
+func (r *run) format(args []goja.Value) string {
+	if s, ok := formatPrimitives(args); ok {
+		return s
+	}
+	return r.inspector().Format(args)
+}
+
+func formatPrimitives(args []goja.Value) (string, bool) {
+	var b strings.Builder
+	for i, a := range args {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		switch {
+		case a == nil || goja.IsUndefined(a):
+			b.WriteString("undefined")
+			continue
+		case goja.IsNull(a):
+			b.WriteString("null")
+			continue
+		}
+		switch v := a.Export().(type) {
+		case string:
+			if i == 0 && len(args) > 1 && strings.Contains(v, "%") {
+				return "", false // format directives
+			}
+			b.WriteString(v)
+		case bool:
+			b.WriteString(a.String())
+		case int64:
+			b.WriteString(a.String())
+		case float64:
+			if v == 0 && math.Signbit(v) {
+				b.WriteString("-0")
+			} else {
+				b.WriteString(a.String())
+			}
+		default:
+			return "", false
+		}
+	}
+	return b.String(), true
 }
 
 // installTools defines each tool as a namespaced function and a flat alias.

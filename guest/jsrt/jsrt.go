@@ -23,6 +23,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/cordonhq/cordon/guest/inspect"
 	"github.com/cordonhq/cordon/internal/abi"
 	"github.com/cordonhq/cordon/vfs"
 	"github.com/dop251/goja"
@@ -105,7 +106,7 @@ type run struct {
 	opts    Options
 	rt      *goja.Runtime
 	flag    *uint32
-	insp    formatter
+	insp    *inspect.Funcs
 	cwd     string
 	nextID  uint32
 	queued  []abi.Call
@@ -296,10 +297,10 @@ func (r *run) fail(err error) Outcome {
 func (r *run) uncaught(v goja.Value) Outcome {
 	var text, summary string
 	if obj, ok := v.(*goja.Object); ok && isError(r.rt, obj) {
-		text = r.insp.Inspect(v)
+		text = r.inspector().Inspect(v)
 		summary = errorSummary(obj)
 	} else {
-		text = "Uncaught " + r.insp.Inspect(v)
+		text = "Uncaught " + r.inspector().Inspect(v)
 		summary = text
 	}
 	r.write(2, text+"\n")
@@ -336,10 +337,14 @@ func errorSummary(obj *goja.Object) string {
 
 func syntaxMessage(err error) string {
 	var ce *goja.CompilerSyntaxError
+	msg := err.Error()
 	if errors.As(err, &ce) {
-		return "SyntaxError: " + ce.Error()
+		msg = ce.Error()
 	}
-	return "SyntaxError: " + err.Error()
+	if strings.HasPrefix(msg, "SyntaxError") {
+		return msg
+	}
+	return "SyntaxError: " + msg
 }
 
 // finish prints the returned value by the output rules: a string raw, nothing
@@ -362,7 +367,7 @@ func (r *run) finish(v goja.Value) Outcome {
 		if err != nil && uncatchable(err) {
 			return r.interrupted(err)
 		}
-		r.write(1, r.insp.Inspect(v)+"\n")
+		r.write(1, r.inspector().Inspect(v)+"\n")
 		return out
 	}
 	s := js.String()

@@ -210,3 +210,11 @@ func TestStackOverflowIsAnError(t *testing.T) {
 		t.Errorf("outcome %+v stderr %q", out, h.stderr.String())
 	}
 }
+
+func BenchmarkRunReturn1(b *testing.B) {
+	fs := vfs.New(vfs.Limits{})
+	h := &fakeHost{}
+	for b.Loop() {
+		Run(Options{Host: h, FS: fs}, "b.js", "return 1")
+	}
+}
