@@ -1,0 +1,103 @@
+package abi
+
+import (
+	"errors"
+	"reflect"
+	"testing"
+)
+
+func TestRoundTrip(t *testing.T) {
+	reqs := []*Request{
+		{Op: OpSetup, Setup: &Setup{Tools: []ToolInfo{{Name: "a/b", Description: "d", Schema: []byte(`{}`)}}, VFSMaxBytes: 10, VFSMaxFiles: 3, MaxCallDepth: 7}},
+		{Op: OpExec, Exec: &Exec{Lang: "js", Name: "x.js", Code: "return 1"}},
+		{Op: OpPutFiles, Files: []File{{Path: "/workspace/a", Mode: 0o644, ModTime: 5, Data: []byte("hi")}}},
+		{Op: OpGetFiles, Path: "/workspace"},
+	}
+	for _, r := range reqs {
+		got, err := DecodeRequest(EncodeRequest(nil, r))
+		if err != nil || !reflect.DeepEqual(got, r) {
+			t.Errorf("request %d: got %+v, %v", r.Op, got, err)
+		}
+	}
+	resp := &Response{Status: StatusError, ErrCode: "ENOENT", ErrMsg: "m", ExitCode: -1, HasValue: true, Value: []byte("1"), Files: []File{{Path: "p", Data: []byte("x")}}}
+	if got, err := DecodeResponse(EncodeResponse(nil, resp)); err != nil || !reflect.DeepEqual(got, resp) {
+		t.Errorf("response: %+v %v", got, err)
+	}
+	calls := []Call{{ID: 1, Method: "m", Params: []byte(`{}`)}, {ID: 2, Method: "n", Params: []byte(`{"a":1}`)}}
+	if got, err := DecodeCalls(EncodeCalls(nil, calls)); err != nil || !reflect.DeepEqual(got, calls) {
+		t.Errorf("calls: %+v %v", got, err)
+	}
+	res := &Resume{Stop: true, Results: []CallResult{{ID: 1, OK: true, Value: []byte("2")}, {ID: 2, ErrKind: "denied", ErrMsg: "no", Reasons: []string{"a", "b"}}}}
+	if got, err := DecodeResume(EncodeResume(nil, res)); err != nil || got.Stop != res.Stop || len(got.Results) != 2 ||
+		string(got.Results[0].Value) != "2" || !reflect.DeepEqual(got.Results[1].Reasons, res.Results[1].Reasons) || got.Results[1].ErrMsg != "no" {
+		t.Errorf("resume: %+v %v", got, err)
+	}
+}
+
+func TestMalformed(t *testing.T) {
+	for _, b := range [][]byte{
+		nil,
+		{99},                             // unknown op
+		{OpExec, 5, 0, 0, 0, 'j'},        // string longer than the rest
+		{OpGetFiles, 0, 0, 0, 0, 1},      // trailing byte
+		{OpPutFiles, 255, 255, 255, 255}, // forged count
+	} {
+		if _, err := DecodeRequest(b); !errors.Is(err, ErrMalformed) {
+			t.Errorf("%v: err %v", b, err)
+		}
+	}
+	if _, err := DecodeCalls([]byte{255, 255, 255, 15}); !errors.Is(err, ErrMalformed) {
+		t.Errorf("forged call count: %v", err)
+	}
+	if _, err := DecodeResume([]byte{2, 0, 0, 0, 0}); !errors.Is(err, ErrMalformed) {
+		t.Errorf("bad bool: %v", err)
+	}
+}
+
+// FuzzDecode feeds arbitrary bytes to every decoder: they must return an
+// error or a value, never panic, and what they decode must re-encode to
+// the same bytes.
+func FuzzDecode(f *testing.F) {
+	f.Add(EncodeRequest(nil, &Request{Op: OpExec, Exec: &Exec{Lang: "js", Code: "1"}}))
+	f.Add(EncodeCalls(nil, []Call{{ID: 1, Method: "m", Params: []byte("{}")}}))
+	f.Add(EncodeResume(nil, &Resume{Results: []CallResult{{ID: 1, Reasons: []string{"r"}}}}))
+	f.Add(EncodeResponse(nil, &Response{Files: []File{{Path: "p"}}}))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if r, err := DecodeRequest(b); err == nil {
+			if got := EncodeRequest(nil, r); string(got) != string(b) {
+				t.Errorf("request re-encodes differently")
+			}
+		}
+		if c, err := DecodeCalls(b); err == nil {
+			if got := EncodeCalls(nil, c); string(got) != string(b) {
+				t.Errorf("calls re-encode differently")
+			}
+		}
+		if r, err := DecodeResume(b); err == nil {
+			if got := EncodeResume(nil, r); string(got) != string(b) {
+				t.Errorf("resume re-encodes differently")
+			}
+		}
+		if r, err := DecodeResponse(b); err == nil {
+			if got := EncodeResponse(nil, r); string(got) != string(b) {
+				t.Errorf("response re-encodes differently")
+			}
+		}
+	})
+}
+
+func TestToolNames(t *testing.T) {
+	for _, ok := range []string{"a", "stripe/charges/create", "db/read_x", "a-b.c:d/e"} {
+		if err := ValidateToolName(ok); err != nil {
+			t.Errorf("%q: %v", ok, err)
+		}
+	}
+	for _, bad := range []string{"", "/a", "a/", "a//b", "a b", "a/é", "JSON", "console/log", "fs", "Object/x"} {
+		if err := ValidateToolName(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+	if FlatName("stripe/charges.v2/create-x:y") != "stripe_charges_v2_create_x_y" || FlatName("1a/b") != "_1a_b" {
+		t.Error("FlatName")
+	}
+}
