@@ -295,16 +295,40 @@ func (r *run) fail(err error) Outcome {
 
 // uncaught reports an error that escaped the script, on stderr, as Node does.
 func (r *run) uncaught(v goja.Value) Outcome {
-	var text, summary string
-	if obj, ok := v.(*goja.Object); ok && isError(r.rt, obj) {
-		text = r.inspector().Inspect(v)
-		summary = errorSummary(obj)
-	} else {
-		text = "Uncaught " + r.inspector().Inspect(v)
-		summary = text
-	}
+	text, summary := r.describeThrown(v)
 	r.write(2, text+"\n")
 	return Outcome{ExitCode: 1, ErrCode: "exception", ErrMsg: summary}
+}
+
+// describeThrown renders a thrown value. The value is the attacker's: a
+// Proxy can throw from every trap, so every step is guarded.
+func (r *run) describeThrown(v goja.Value) (text, summary string) {
+	defer func() {
+		if p := recover(); p != nil {
+			text, summary = "Uncaught [uninspectable value]", "Uncaught [uninspectable value]"
+		}
+	}()
+	if obj, ok := v.(*goja.Object); ok && isError(r.rt, obj) {
+		return r.inspectOutside(v), errorSummary(obj)
+	}
+	text = "Uncaught " + r.inspectOutside(v)
+	return text, text
+}
+
+// inspectOutside formats v from Go code that JS did not call, where a
+// thrown exception would not be caught by goja: any failure falls back to a
+// plain description.
+func (r *run) inspectOutside(v goja.Value) (s string) {
+	defer func() {
+		if p := recover(); p != nil {
+			s = "[uninspectable value]"
+		}
+	}()
+	s, err := r.inspector().TryInspect(v)
+	if err != nil {
+		return "[uninspectable value]"
+	}
+	return s
 }
 
 func isError(rt *goja.Runtime, obj *goja.Object) bool {
@@ -361,19 +385,30 @@ func (r *run) finish(v goja.Value) Outcome {
 		return out
 	}
 	js, err := r.jsonStringify(goja.Undefined(), v)
+	var ex *goja.Exception
+	if err != nil && errors.As(err, &ex) && !isJSONShapeError(ex) {
+		return r.uncaught(ex.Value()) // a toJSON or getter threw
+	}
 	if err != nil || js == nil || goja.IsUndefined(js) {
 		// Functions, symbols, cycles and BigInts have no JSON form: show them as
 		// console.log would, and return no value.
 		if err != nil && uncatchable(err) {
 			return r.interrupted(err)
 		}
-		r.write(1, r.inspector().Inspect(v)+"\n")
+		r.write(1, r.inspectOutside(v)+"\n")
 		return out
 	}
 	s := js.String()
 	r.write(1, s+"\n")
 	out.HasValue, out.Value = true, []byte(s)
 	return out
+}
+
+// isJSONShapeError reports whether JSON.stringify failed because of the
+// value's shape (a cycle, a BigInt) rather than because script code threw.
+func isJSONShapeError(ex *goja.Exception) bool {
+	msg := ex.Error()
+	return strings.Contains(msg, "circular") || strings.Contains(msg, "BigInt")
 }
 
 // yield hands queued calls to the host and settles the promises it answers.

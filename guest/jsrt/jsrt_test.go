@@ -218,3 +218,30 @@ func BenchmarkRunReturn1(b *testing.B) {
 		Run(Options{Host: h, FS: fs}, "b.js", "return 1")
 	}
 }
+
+func TestHostileValuesDoNotBreakReporting(t *testing.T) {
+	h := &fakeHost{}
+	out := runJS(t, h, nil, `throw new Proxy({}, {get() { throw new Error("trap") }, getPrototypeOf() { throw new Error("trap") }, ownKeys() { throw new Error("trap") }})`)
+	if out.ExitCode != 1 || out.ErrCode != "exception" {
+		t.Errorf("outcome %+v stderr %q", out, h.stderr.String())
+	}
+	h = &fakeHost{}
+	out = runJS(t, h, nil, `return {toJSON() { throw new Error("no json") }}`)
+	if out.ExitCode != 1 || !strings.Contains(out.ErrMsg, "no json") {
+		t.Errorf("outcome %+v stderr %q", out, h.stderr.String())
+	}
+}
+
+func TestReturnValuesWithoutJSON(t *testing.T) {
+	for code, want := range map[string]string{
+		`const a = {}; a.self = a; return a`: "<ref *1> { self: [Circular *1] }\n",
+		`return 10n`:                         "10n\n",
+		`return function named() {}`:         "[Function: named]\n",
+	} {
+		h := &fakeHost{}
+		out := runJS(t, h, nil, code)
+		if out.ExitCode != 0 || out.HasValue || h.stdout.String() != want {
+			t.Errorf("%s: outcome %+v stdout %q, want %q", code, out, h.stdout.String(), want)
+		}
+	}
+}
