@@ -131,3 +131,23 @@ func TestUsageErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestPrecompileFillsTheCache(t *testing.T) {
+	if testing.Short() {
+		t.Skip("compiles the guest from scratch")
+	}
+	dir := t.TempDir()
+	code, stdout, stderr := cli(t, "", "precompile", "--cache-dir", dir)
+	if code != 0 || !strings.Contains(stdout, "compiled and cached") {
+		t.Fatalf("exit %d stdout %q stderr %q", code, stdout, stderr)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil || len(entries) == 0 {
+		t.Fatalf("cache dir is empty: %v", err)
+	}
+	// A run with that cache starts from it.
+	code, stdout, _ = cli(t, "", "run", "--cache-dir", dir, "-e", "return 1")
+	if code != 0 || stdout != "1\n" {
+		t.Errorf("run with the cache: exit %d stdout %q", code, stdout)
+	}
+}

@@ -1,0 +1,105 @@
+# The cordon decision contract.
+#
+# For every tool call a script makes, the engine evaluates
+# data.cordon.authz.decision with this input:
+#
+#   input.method             "stripe/charges/create"
+#   input.params             the call's JSON object
+#   input.calls              {method: allowed calls so far in this session}
+#   input.capability_calls   {capability index (string): calls it was charged for}
+#   input.session            {"id": ..., "labels": {...}}
+#   input.language           "js" or "sh"
+#
+# and expects an object:
+#
+#   {"allow": bool, "ask": bool, "reasons": [string], "capability": number}
+#
+# A call runs only when allow is true. When ask is true the call waits for
+# the host's approval. Anything else denies, including an evaluation error or
+# an undefined decision: the engine fails closed.
+#
+# Capabilities compiled from the DSL live in package cordon.capabilities
+# (see policy/compile). A call passes the capability check when some
+# capability allows it; the first such capability, in order, is charged.
+#
+# Your own rules join this package:
+#
+#   package cordon.authz
+#
+#   deny contains "refunds are disabled on weekends" if {
+#       input.method == "stripe/refunds/create"
+#       time.weekday(time.now_ns()) in {"Saturday", "Sunday"}
+#   }
+#
+#   ask contains "charges above 1000 need approval" if {
+#       input.method == "stripe/charges/create"
+#       input.params.amount > 1000
+#   }
+#
+# A deny always wins over ask, and ask over allow.
+package cordon.authz
+
+import data.cordon.capabilities
+
+# deny holds the reasons to refuse the call. Capability failures are the
+# first source; user modules add more.
+deny contains reason if {
+	count(capabilities.allowed) == 0
+	some reason in capability_failures
+}
+
+# capability_failures explains why no capability allowed the call.
+capability_failures contains sprintf("no capability allows method %q", [input.method]) if {
+	count(capabilities.matched) == 0
+}
+
+capability_failures contains reason if {
+	count(capabilities.matched) > 0
+	some reason in capabilities.violations
+}
+
+# A matched capability whose constraints hold but whose violations set is
+# empty cannot fail; this closes the gap if a compiled module ever disagrees.
+capability_failures contains sprintf("no capability allows this call to %q", [input.method]) if {
+	count(capabilities.matched) > 0
+	count(capabilities.violations) == 0
+}
+
+# capability is the index of the capability charged for the call: the first
+# one, in order, that allows it. It is -1 when none does.
+default capability := -1
+
+capability := min(capabilities.allowed) if count(capabilities.allowed) > 0
+
+# ask holds the reasons the call needs approval. A capability declared with
+# ask: true is the first source; user modules add more.
+ask contains sprintf("capability #%d %q requires approval", [capability, capabilities.capabilities[capability].method]) if {
+	capability >= 0
+	capabilities.capabilities[capability].ask
+}
+
+default allow := false
+
+allow if {
+	count(deny) == 0
+	count(ask) == 0
+}
+
+default asking := false
+
+asking if {
+	count(deny) == 0
+	count(ask) > 0
+}
+
+# reasons: the deny reasons when denied, the ask reasons when asking.
+reasons := sort([r | some r in deny]) if count(deny) > 0
+
+else := sort([r | some r in ask])
+
+decision := {
+	"allow": allow,
+	"ask": asking,
+	"reasons": reasons,
+	"capability": capability,
+}
