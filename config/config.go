@@ -17,10 +17,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/cordonhq/cordon/dsl"
 	"github.com/cordonhq/cordon/engine"
+	"github.com/cordonhq/cordon/policy"
 	"sigs.k8s.io/yaml"
 )
 
@@ -54,14 +57,17 @@ func (e *Error) Is(target error) bool { return target == ErrInvalid }
 type Config struct {
 	// Tools are the tools of the sandbox.
 	Tools []Tool `json:"tools"`
-	// Capabilities and Policies are the policy part of the file (see the
-	// README). They are kept as raw JSON until the policy loader reads them.
+	// Capabilities are the DSL capabilities (see package dsl), kept as raw
+	// JSON and parsed by dsl.ParseCapabilities when the config is loaded.
 	Capabilities []json.RawMessage `json:"capabilities,omitempty"`
-	Policies     []string          `json:"policies,omitempty"`
+	// Policies are Rego files, directories, data files or OPA bundles,
+	// relative to the config file.
+	Policies []string `json:"policies,omitempty"`
 	// Limits bound each execution.
 	Limits Limits `json:"limits"`
 
 	file string
+	caps []*dsl.Capability
 }
 
 // Tool is a tool defined in a config file. Its result is either a canned
@@ -234,12 +240,54 @@ func (c *Config) validate() error {
 	case l.VFSFiles < 0:
 		return &Error{File: c.file, Key: "limits.vfs_files", Msg: "must not be negative"}
 	}
-	if len(c.Capabilities) > 0 || len(c.Policies) > 0 {
-		// Fail closed: a policy that is written down but not enforced would
-		// be worse than none.
-		return &Error{File: c.file, Key: "capabilities/policies", Msg: "policies are not supported by this build yet; remove them or upgrade cordon"}
+	if c.Capabilities != nil {
+		raw, _ := json.Marshal(c.Capabilities)
+		caps, err := dsl.ParseCapabilities(raw)
+		if err != nil {
+			return &Error{File: c.file, Key: "capabilities", Msg: strings.TrimPrefix(err.Error(), "dsl: ")}
+		}
+		c.caps = caps
+	}
+	for i, p := range c.Policies {
+		if p == "" {
+			return &Error{File: c.file, Key: fmt.Sprintf("policies[%d]", i), Msg: "empty path"}
+		}
 	}
 	return nil
+}
+
+// ParsedCapabilities returns the capabilities section, parsed.
+func (c *Config) ParsedCapabilities() []*dsl.Capability { return c.caps }
+
+// HasPolicy reports whether the config declares capabilities (even an empty
+// list, which allows nothing) or policies.
+func (c *Config) HasPolicy() bool { return c.Capabilities != nil || len(c.Policies) > 0 }
+
+// PolicyPaths returns the config's policies, resolved against the config
+// file's directory.
+func (c *Config) PolicyPaths() []string {
+	out := make([]string, len(c.Policies))
+	for i, p := range c.Policies {
+		if !filepath.IsAbs(p) && c.file != "" && !strings.HasPrefix(c.file, "(") {
+			p = filepath.Join(filepath.Dir(c.file), p)
+		}
+		out[i] = p
+	}
+	return out
+}
+
+// Policy builds the policy the config describes, plus the extra policy
+// paths given (the CLI's --policy). It returns nil when neither declares a
+// policy: then each registered tool may be called engine.DefaultMaxCalls
+// times.
+func (c *Config) Policy(ctx context.Context, extraPaths []string) (*policy.Policy, error) {
+	if !c.HasPolicy() && len(extraPaths) == 0 {
+		return nil, nil
+	}
+	return policy.New(ctx, policy.Config{
+		Capabilities: c.caps,
+		Paths:        append(c.PolicyPaths(), extraPaths...),
+	})
 }
 
 // File returns the name the config was loaded from.

@@ -57,7 +57,9 @@ func TestParseErrors(t *testing.T) {
 		{"limits: {timeout: soon}", `"soon" is not a duration`},
 		{"limits: {memory_mb: 99999}", "limits.memory_mb"},
 		{"tools: [{name: a, echo: true, input_schema: 5}]", "input_schema: must be a mapping"},
-		{"capabilities: [{method: x}]", "policies are not supported"},
+		{"capabilities: [{method: x, max_calls: -1}]", "capabilities"},
+		{"capabilities: [{method: x, constraints: [\"amount <== 5\"]}]", "amount <== 5"},
+		{"capabilities: [{methd: x}]", "methd"},
 		{"tools: [", "not valid YAML"},
 	} {
 		_, err := config.Parse("c.yaml", []byte(tc.yaml))

@@ -39,6 +39,8 @@ type ToolCall struct {
 	Params  json.RawMessage
 	Allowed bool
 	Reasons []string
+	// Capability names the capability the call was charged to, if any.
+	Capability string
 	// Result is the JSON result of a call that succeeded.
 	Result json.RawMessage
 	// Error is the message the script saw when the call failed or was denied.
@@ -71,6 +73,9 @@ func (sb *Sandbox) Execute(ctx context.Context, lang Language, code string) (*Re
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
+				if c.Ask && !sb.approve(ctx, c) {
+					return
+				}
 				c.Run(ctx)
 			}()
 		}
@@ -109,6 +114,7 @@ type Execution struct {
 	code  string
 	start time.Time
 
+	ctx       context.Context // for policy evaluation
 	out       *output
 	budget    time.Duration
 	forceStop Kind // set to end the execution at the next resume
@@ -130,6 +136,10 @@ type Call struct {
 	// Method is the tool name; Params the JSON object the script passed.
 	Method string
 	Params json.RawMessage
+	// Ask is set when the policy asks for approval before the call runs;
+	// Reasons then says why. Approve with Run or Resolve, refuse with Deny.
+	Ask     bool
+	Reasons []string
 
 	x        *Execution
 	id       uint32
@@ -148,6 +158,7 @@ func (sb *Sandbox) Start(ctx context.Context, lang Language, code string) (*Exec
 		return nil, err
 	}
 	x := &Execution{
+		ctx:     context.WithoutCancel(ctx),
 		sb:      sb,
 		lang:    lang,
 		code:    code,
@@ -312,29 +323,26 @@ func (x *Execution) accept(calls []abi.Call) error {
 			refuse("invalid", fmt.Sprintf("tool %s: params must be a JSON object", ac.Method), "params are not a JSON object")
 			continue
 		}
-		if allowed, reasons := x.sb.authorize(ac.Method); !allowed {
-			refuse("denied", fmt.Sprintf("tool %s denied: %s", ac.Method, strings.Join(reasons, "; ")), reasons...)
+		d := x.sb.decide(x.ctx, ac.Method, rec.Params, x.lang)
+		switch {
+		case d.Allow:
+			rec.Allowed = true
+			rec.Reasons = []string{}
+		case d.Ask:
+			rec.Reasons = d.Reasons
+		default:
+			refuse("denied", fmt.Sprintf("tool %s denied: %s", ac.Method, strings.Join(d.Reasons, "; ")), d.Reasons...)
 			continue
 		}
-		rec.Allowed = true
-		rec.Reasons = []string{}
-		x.pending[ac.ID] = &Call{Method: ac.Method, Params: rec.Params, x: x, id: ac.ID, rec: rec, started: time.Now()}
+		rec.Capability = d.capabilityName
+		c := &Call{Method: ac.Method, Params: rec.Params, x: x, id: ac.ID, rec: rec, started: time.Now()}
+		if d.Ask {
+			c.Ask, c.Reasons = true, d.Reasons
+		}
+		x.pending[ac.ID] = c
 		x.order = append(x.order, ac.ID)
 	}
 	return nil
-}
-
-// authorize is the default policy: each registered tool may be called
-// DefaultMaxCalls times per sandbox. Counters are charged here, in the one
-// goroutine that accepts a batch, so concurrent calls cannot overrun them.
-func (sb *Sandbox) authorize(method string) (bool, []string) {
-	sb.mu.Lock()
-	defer sb.mu.Unlock()
-	if sb.counts[method] >= DefaultMaxCalls {
-		return false, []string{fmt.Sprintf("call limit reached: %s may be called %d times per session", method, DefaultMaxCalls)}
-	}
-	sb.counts[method]++
-	return true, nil
 }
 
 // Pending returns the calls that wait for an answer, in the order the script
@@ -357,7 +365,7 @@ func (c *Call) Resolve(result any) error {
 	if err != nil {
 		return fmt.Errorf("engine: resolve %s: result is not JSON: %w", c.Method, err)
 	}
-	if !c.answer(abi.CallResult{ID: c.id, OK: true, Value: b}, func(rec *ToolCall) { rec.Result = b }) {
+	if !c.answer(abi.CallResult{ID: c.id, OK: true, Value: b}, func(rec *ToolCall) { rec.Result, rec.Allowed = b, true }) {
 		return fmt.Errorf("engine: resolve %s: the call was already answered", c.Method)
 	}
 	return nil

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/cordonhq/cordon/internal/abi"
+	"github.com/cordonhq/cordon/policy"
 	"github.com/tetratelabs/wazero"
 )
 
@@ -64,6 +65,17 @@ type SandboxConfig struct {
 	Limits Limits
 	// ID identifies the session in audit records (default: generated).
 	ID string
+	// Labels describe the session to the policy (input.session.labels).
+	Labels map[string]string
+	// Policy decides every tool call. Nil means each registered tool may be
+	// called DefaultMaxCalls times per sandbox.
+	Policy *policy.Policy
+	// Approve answers calls the policy asks about under Execute. Nil denies
+	// them.
+	Approve Approver
+	// Audit, if set, receives a record of every decision (they also go to
+	// the engine's slog logger).
+	Audit func(AuditRecord)
 }
 
 // Language is the language of a script.
@@ -91,6 +103,11 @@ type Sandbox struct {
 
 	mu        sync.Mutex
 	counts    map[string]int // allowed calls per method in this session
+	capCounts map[int]int    // calls charged per capability
+	policy    *policy.Policy
+	labels    map[string]string
+	approver  Approver
+	onAudit   func(AuditRecord)
 	broken    error
 	closeOnce sync.Once
 }
@@ -100,12 +117,17 @@ var sandboxSeq atomic.Uint64
 // NewSandbox starts a guest instance.
 func (e *Engine) NewSandbox(ctx context.Context, cfg SandboxConfig) (*Sandbox, error) {
 	sb := &Sandbox{
-		e:      e,
-		id:     cfg.ID,
-		limits: cfg.Limits.withDefaults(),
-		tools:  map[string]*Tool{},
-		turn:   make(chan struct{}, 1),
-		counts: map[string]int{},
+		e:         e,
+		id:        cfg.ID,
+		limits:    cfg.Limits.withDefaults(),
+		tools:     map[string]*Tool{},
+		turn:      make(chan struct{}, 1),
+		counts:    map[string]int{},
+		capCounts: map[int]int{},
+		policy:    cfg.Policy,
+		labels:    cfg.Labels,
+		approver:  cfg.Approve,
+		onAudit:   cfg.Audit,
 	}
 	if sb.id == "" {
 		sb.id = fmt.Sprintf("sb-%d", sandboxSeq.Add(1))

@@ -16,6 +16,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -23,7 +24,10 @@ import (
 	"time"
 
 	"github.com/cordonhq/cordon/config"
+	"github.com/cordonhq/cordon/dsl"
 	"github.com/cordonhq/cordon/engine"
+	"github.com/cordonhq/cordon/policy"
+	"github.com/cordonhq/cordon/policy/compile"
 )
 
 // Exit statuses besides the script's own.
@@ -44,6 +48,10 @@ func usagef(format string, args ...any) error {
 
 const usage = `usage:
   cordon run [flags] [FILE | -]   run a script in a sandbox (-e CODE for inline code)
+  cordon policy compile CONFIG    print the Rego the config's capabilities compile to
+  cordon policy test [--config CONFIG] PATH...
+                                  run *_test.rego files like 'opa test' (the shipped
+                                  library and the config's compiled capabilities included)
   cordon precompile               compile the sandbox into the cache
   cordon help                     show this help
 
@@ -51,9 +59,12 @@ run flags:
   -e CODE          code to run instead of a file
   --lang js        language (default: from the file extension, else js)
   --config FILE    sandbox config, YAML or JSON (default: a built-in demo config)
+  --policy PATH    extra Rego file, data file, directory or OPA bundle (repeatable)
+  --label K=V      a session label the policy sees as input.session.labels (repeatable)
   --timeout D      time limit per execution (default 5s, or the config's)
   --memory MB      guest memory limit in MiB (default 256, or the config's)
   --json           print one JSON object with output, exit code and tool calls
+  --log            write the audit log (one JSON line per decision) to stderr
   --cache-dir DIR  compilation cache (default: $CORDON_CACHE_DIR or the user cache dir)
 `
 
@@ -76,14 +87,16 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		code, err = cmdRun(ctx, args[1:], stdin, stdout, stderr)
 	case "precompile":
 		err = cmdPrecompile(ctx, args[1:], stdout, stderr)
+	case "policy":
+		code, err = cmdPolicy(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 	default:
-		err = usagef("unknown command %q (commands: run, precompile, help)", args[0])
+		err = usagef("unknown command %q (commands: run, policy, precompile, help)", args[0])
 	}
 	if err != nil {
 		var ue *usageError
-		if errors.As(err, &ue) || errors.Is(err, config.ErrInvalid) {
+		if errors.As(err, &ue) || errors.Is(err, config.ErrInvalid) || errors.Is(err, policy.ErrLoad) {
 			fmt.Fprintln(stderr, "cordon: "+oneLine(err.Error()))
 			return exitUsage
 		}
@@ -176,6 +189,9 @@ type runFlags struct {
 	memoryMB int
 	json     bool
 	cacheDir string
+	policies []string
+	labels   map[string]string
+	log      bool
 }
 
 func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
@@ -187,7 +203,20 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	fs.DurationVar(&f.timeout, "timeout", 0, "")
 	fs.IntVar(&f.memoryMB, "memory", 0, "")
 	fs.BoolVar(&f.json, "json", false, "")
+	fs.BoolVar(&f.log, "log", false, "")
 	fs.StringVar(&f.cacheDir, "cache-dir", "", "")
+	fs.Func("policy", "", func(s string) error { f.policies = append(f.policies, s); return nil })
+	fs.Func("label", "", func(s string) error {
+		k, v, ok := strings.Cut(s, "=")
+		if !ok || k == "" {
+			return fmt.Errorf("want KEY=VALUE, got %q", s)
+		}
+		if f.labels == nil {
+			f.labels = map[string]string{}
+		}
+		f.labels[k] = v
+		return nil
+	})
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return 0, flagError("run", err)
@@ -231,6 +260,10 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 			return 0, err
 		}
 	}
+	pol, err := cfg.Policy(ctx, f.policies)
+	if err != nil {
+		return 0, err
+	}
 	limits := cfg.SandboxLimits()
 	if f.timeout > 0 {
 		limits.Timeout = f.timeout
@@ -239,12 +272,18 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if f.memoryMB > 0 {
 		memoryMB = f.memoryMB
 	}
-	eng, err := engine.New(ctx, engineConfig(f.cacheDir, memoryMB, stderr))
+	ecfg := engineConfig(f.cacheDir, memoryMB, stderr)
+	if f.log {
+		ecfg = ecfg.WithLogger(slog.New(slog.NewJSONHandler(stderr, nil)))
+	} else {
+		ecfg = ecfg.WithLogger(slog.New(slog.DiscardHandler))
+	}
+	eng, err := engine.New(ctx, ecfg)
 	if err != nil {
 		return 0, err
 	}
 	defer eng.Close(context.Background())
-	sb, err := eng.NewSandbox(ctx, engine.SandboxConfig{Tools: cfg.EngineTools(), Limits: limits})
+	sb, err := eng.NewSandbox(ctx, engine.SandboxConfig{Tools: cfg.EngineTools(), Limits: limits, Policy: pol, Labels: f.labels})
 	if err != nil {
 		if engine.KindOf(err) == engine.KindInvalid {
 			return 0, usagef("config %s: %v", cfg.File(), err)
@@ -343,4 +382,74 @@ func writeJSON(w io.Writer, res *engine.Result, execErr error, exit int) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	return enc.Encode(out)
+}
+
+func cmdPolicy(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
+	if len(args) == 0 {
+		return 0, usagef("policy: give a subcommand: compile or test")
+	}
+	switch args[0] {
+	case "compile":
+		fs := newFlagSet("policy compile")
+		pos, err := parseInterspersed(fs, args[1:])
+		if err != nil {
+			return 0, flagError("policy compile", err)
+		}
+		if len(pos) != 1 {
+			return 0, usagef("policy compile: give one CONFIG file")
+		}
+		cfg, err := config.Load(pos[0])
+		if err != nil {
+			return 0, err
+		}
+		src, err := compile.Rego(cfg.ParsedCapabilities())
+		if err != nil {
+			return 0, usagef("policy compile: %v", err)
+		}
+		io.WriteString(stdout, src)
+		return 0, nil
+	case "test":
+		fs := newFlagSet("policy test")
+		cfgFile := fs.String("config", "", "")
+		verbose := fs.Bool("v", false, "")
+		pos, err := parseInterspersed(fs, args[1:])
+		if err != nil {
+			return 0, flagError("policy test", err)
+		}
+		if len(pos) == 0 {
+			return 0, usagef("policy test: give one or more PATHs with *_test.rego files")
+		}
+		var caps []*dsl.Capability
+		if *cfgFile != "" {
+			cfg, err := config.Load(*cfgFile)
+			if err != nil {
+				return 0, err
+			}
+			caps = cfg.ParsedCapabilities()
+		}
+		results, err := policy.RunTests(ctx, pos, caps)
+		if err != nil {
+			return 0, err
+		}
+		pass, fail := 0, 0
+		for _, r := range results {
+			if r.Pass() {
+				pass++
+			} else {
+				fail++
+			}
+			if *verbose || !r.Pass() {
+				fmt.Fprintln(stdout, strings.TrimSpace(r.String()))
+			}
+		}
+		fmt.Fprintf(stdout, "PASS: %d/%d\n", pass, pass+fail)
+		if fail > 0 || pass == 0 {
+			if pass+fail == 0 {
+				fmt.Fprintln(stderr, "cordon: policy test: no tests found")
+			}
+			return 1, nil
+		}
+		return 0, nil
+	}
+	return 0, usagef("policy: unknown subcommand %q (compile, test)", args[0])
 }

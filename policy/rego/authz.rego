@@ -19,12 +19,17 @@
 # an undefined decision: the engine fails closed.
 #
 # Capabilities compiled from the DSL live in package cordon.capabilities
-# (see policy/compile). A call passes the capability check when some
-# capability allows it; the first such capability, in order, is charged.
+# (see policy/compile). A call is permitted when some capability allows it
+# (the first such capability, in order, is charged) or when a rule of yours
+# adds to permit. It is then allowed unless a deny or ask rule fires.
 #
 # Your own rules join this package:
 #
 #   package cordon.authz
+#
+#   permit contains "read-only tools are always fine" if {
+#       startswith(input.method, "db/read_")
+#   }
 #
 #   deny contains "refunds are disabled on weekends" if {
 #       input.method == "stripe/refunds/create"
@@ -41,10 +46,16 @@ package cordon.authz
 
 import data.cordon.capabilities
 
-# deny holds the reasons to refuse the call. Capability failures are the
-# first source; user modules add more.
+# permit holds what grants the call: the capabilities that allow it, and
+# whatever user modules add.
+permit contains sprintf("capability #%d %q", [i, capabilities.capabilities[i].method]) if {
+	some i in capabilities.allowed
+}
+
+# deny holds the reasons to refuse the call. A call nothing permits is denied
+# with the capabilities' explanation; user modules add more reasons.
 deny contains reason if {
-	count(capabilities.allowed) == 0
+	count(permit) == 0
 	some reason in capability_failures
 }
 

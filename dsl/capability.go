@@ -1,0 +1,140 @@
+package dsl
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Capability grants calls to the tools whose method matches a pattern,
+// when every constraint on the params holds, up to a number of calls.
+// Build one with Method and its builder methods, which return the
+// capability so that calls chain:
+//
+//	cap := dsl.Method("stripe/charges/*").
+//		Where(dsl.Param("amount").Le(10000), dsl.Param("currency").In("USD", "EUR")).
+//		MaxCalls(100)
+//
+// Builder methods never fail: problems are collected and reported by
+// Validate. A Capability is not safe for concurrent modification; once
+// built it may be read from many goroutines.
+type Capability struct {
+	method      string
+	constraints []Constraint
+	maxCalls    int
+	name        string
+	ask         bool
+	description string
+
+	problems []error // from builder methods
+}
+
+// Method returns a capability for the tools whose method matches pattern,
+// a gobwas/glob pattern with '/' as the separator (see ExpandPattern).
+func Method(pattern string) *Capability {
+	return &Capability{method: pattern}
+}
+
+// Where adds constraints, all of which must hold for a call to be allowed.
+func (c *Capability) Where(cs ...Constraint) *Capability {
+	c.constraints = append(c.constraints, cs...)
+	return c
+}
+
+// MaxCalls limits the calls the capability allows, per sandbox session. 0,
+// the default, means no limit; a negative n is reported by Validate.
+func (c *Capability) MaxCalls(n int) *Capability {
+	if n < 0 {
+		c.problems = append(c.problems, fmt.Errorf("max_calls must not be negative, got %d", n))
+		n = 0
+	}
+	c.maxCalls = n
+	return c
+}
+
+// Named sets a label for the capability, used in reasons and audits.
+func (c *Capability) Named(name string) *Capability {
+	c.name = name
+	return c
+}
+
+// Ask marks the capability as one whose calls need a human's approval
+// before they run.
+func (c *Capability) Ask() *Capability {
+	c.ask = true
+	return c
+}
+
+// Describe sets a description of the capability for reviewers.
+func (c *Capability) Describe(text string) *Capability {
+	c.description = text
+	return c
+}
+
+// Pattern returns the method pattern.
+func (c *Capability) Pattern() string { return c.method }
+
+// Constraints returns the constraints, which must all hold. The slice must
+// not be modified.
+func (c *Capability) Constraints() []Constraint { return c.constraints }
+
+// CallLimit returns the maximum number of calls, or 0 for no limit.
+func (c *Capability) CallLimit() int { return c.maxCalls }
+
+// Name returns the label, or "".
+func (c *Capability) Name() string { return c.name }
+
+// Asks reports whether calls allowed by the capability need a human's
+// approval.
+func (c *Capability) Asks() bool { return c.ask }
+
+// Description returns the description, or "".
+func (c *Capability) Description() string { return c.description }
+
+// Label returns the name if there is one, else the method pattern: how
+// reasons refer to the capability.
+func (c *Capability) Label() string {
+	if c.name != "" {
+		return c.name
+	}
+	return c.method
+}
+
+// Validate reports every problem with the capability (joined with
+// errors.Join), or nil: the method pattern, each constraint, and the
+// builder calls. Each problem is an *Error, so errors.Is(err, ErrInvalid)
+// holds and errors.As finds the first one.
+func (c *Capability) Validate() error {
+	return c.validate(-1)
+}
+
+func (c *Capability) validate(index int) error {
+	if c == nil {
+		return atCapability(&Error{Capability: -1, Msg: "capability is nil"}, index, "")
+	}
+	var errs []error
+	if _, err := ExpandPattern(c.method); err != nil {
+		errs = append(errs, &Error{Capability: -1, Msg: strings.TrimPrefix(err.Error(), "dsl: ")})
+	}
+	for _, p := range c.problems {
+		errs = append(errs, &Error{Capability: -1, Msg: p.Error()})
+	}
+	for i, k := range c.constraints {
+		if err := k.validate(fmt.Sprintf("constraint %d", i), k.String()); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return atCapability(errors.Join(errs...), index, c.method)
+}
+
+// Validate checks a list of capabilities and reports every problem, each
+// naming the index of its capability (see Error), or nil.
+func Validate(caps []*Capability) error {
+	var errs []error
+	for i, c := range caps {
+		if err := c.validate(i); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,18 @@
+// Package dsl builds cordon capabilities: which tool methods an agent's
+// script may call, with which params, how many times, and whether a human
+// must approve. Capabilities are written in Go with builders that read
+// well,
+//
+//	cap := dsl.Method("stripe/charges/*").
+//		Where(dsl.Param("amount").Le(10000), dsl.Param("currency").In("USD", "EUR")).
+//		MaxCalls(100)
+//
+// or in the capabilities list of a config file, whose constraints use the
+// text form "PARAM OP VALUE" (see ParseConstraint and ParseCapabilities).
+// Package policy/compile turns capabilities into a Rego module; Allows is
+// the same semantics in Go, which documents it and cross-checks the Rego.
+//
+// Everything fails closed: a missing or null parameter fails every
+// constraint except exists and not_exists, a parameter of the wrong type
+// fails, and a capability that does not validate allows nothing.
+package dsl

@@ -1,0 +1,214 @@
+package dsl
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Allows reports whether the capability allows a call of method with
+// params, when capCalls calls were already charged to it, and if not, why:
+// one reason per constraint that does not hold (each distinct reason
+// once), and one when max_calls is used up, as in "amount <= 10000 does not hold (amount is 20000)" or
+// "max_calls 5 used up". When the method does not match the pattern (or
+// the capability is invalid) it returns false and a reason that says so.
+//
+// Allows is the reference semantics of a capability, written in Go; the
+// Rego that package policy/compile generates agrees with it, and its
+// violations are these reasons prefixed with the capability. In short:
+//
+//   - the method must match the pattern (see MatchMethod);
+//   - params are normalized as encoding/json makes them; a missing or null
+//     parameter fails every constraint except exists and not_exists;
+//   - < <= > >= need a number parameter, starts_with and ends_with a
+//     string; contains needs a string (and a string value) or an array;
+//   - == compares JSON values exactly, numbers by value (1 == 1.0);
+//     != and not_in need the parameter present and not null;
+//   - any_of holds when one member holds, all_of when all hold;
+//   - with max_calls n > 0, capCalls must be below n (a negative capCalls
+//     is not a count and fails).
+func (c *Capability) Allows(method string, params map[string]any, capCalls int) (bool, []string) {
+	if err := c.Validate(); err != nil {
+		return false, []string{err.Error()}
+	}
+	m, err := compileMethod(c.method)
+	if err != nil {
+		return false, []string{err.Error()}
+	}
+	if !m.match(method) {
+		return false, []string{fmt.Sprintf("method %s does not match %s", Quote(method), Quote(c.method))}
+	}
+	var p any = map[string]any{}
+	if params != nil {
+		if p, err = Normalize(params); err != nil {
+			return false, []string{"params are not JSON: " + strings.TrimPrefix(err.Error(), "dsl: ")}
+		}
+	}
+	var reasons []string
+	for _, k := range c.constraints {
+		if !k.holds(p) {
+			if r := k.Violation(p); !slices.Contains(reasons, r) {
+				reasons = append(reasons, r)
+			}
+		}
+	}
+	if c.maxCalls > 0 {
+		switch {
+		case capCalls < 0:
+			reasons = append(reasons, fmt.Sprintf("max_calls %d cannot be checked (input.capability_calls is missing or invalid)", c.maxCalls))
+		case capCalls >= c.maxCalls:
+			reasons = append(reasons, fmt.Sprintf("max_calls %d used up", c.maxCalls))
+		}
+	}
+	return len(reasons) == 0, reasons
+}
+
+// Violation returns the reason the constraint gives when it does not hold
+// for params (a normalized JSON object): its text, "does not hold", and
+// the value of each parameter it reads, as in
+// "amount <= 10000 does not hold (amount is 20000)" or
+// "... (amount is missing)". Values are written as JSON, shortened to
+// MaxValueText characters.
+func (c Constraint) Violation(params any) string {
+	var parts []string
+	for _, path := range c.Params() {
+		parts = append(parts, path+" is "+DescribeValue(lookup(params, path)))
+	}
+	return fmt.Sprintf("%s does not hold (%s)", c, strings.Join(parts, ", "))
+}
+
+// MaxValueText is how many characters of a parameter's JSON text a reason
+// shows; longer texts are cut and end with "...".
+const MaxValueText = 64
+
+// DescribeValue returns how a reason shows a parameter value: "missing"
+// when found is false, else its JSON text as encoding/json writes it (which
+// is what Rego's json.marshal writes), cut to MaxValueText characters.
+func DescribeValue(v any, found bool) string {
+	if !found {
+		return "missing"
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return "(not JSON)"
+	}
+	r := []rune(string(b))
+	if len(r) > MaxValueText {
+		return string(r[:MaxValueText-3]) + "..."
+	}
+	return string(r)
+}
+
+// lookup returns the value at a parameter path in normalized params.
+func lookup(params any, path string) (any, bool) {
+	segs, err := SplitParam(path)
+	if err != nil {
+		return nil, false
+	}
+	cur := params
+	for _, s := range segs {
+		switch s := s.(type) {
+		case string:
+			m, ok := cur.(map[string]any)
+			if !ok {
+				return nil, false
+			}
+			if cur, ok = m[s]; !ok {
+				return nil, false
+			}
+		case int:
+			a, ok := cur.([]any)
+			if !ok || s >= len(a) {
+				return nil, false
+			}
+			cur = a[s]
+		}
+	}
+	return cur, true
+}
+
+// holds evaluates a valid constraint on normalized params.
+func (c Constraint) holds(params any) bool {
+	switch c.Op {
+	case OpAnyOf:
+		for _, m := range c.Members {
+			if m.holds(params) {
+				return true
+			}
+		}
+		return false
+	case OpAllOf:
+		for _, m := range c.Members {
+			if !m.holds(params) {
+				return false
+			}
+		}
+		return true
+	}
+	v, found := lookup(params, c.Param)
+	present := found && v != nil
+	switch c.Op {
+	case OpExists:
+		return present
+	case OpNotExists:
+		return !present
+	}
+	if !present {
+		return false
+	}
+	switch c.Op {
+	case OpLt, OpLe, OpGt, OpGe:
+		n, ok := v.(json.Number)
+		if !ok {
+			return false
+		}
+		r := compareNumbers(n, c.Value.(json.Number))
+		switch c.Op {
+		case OpLt:
+			return r < 0
+		case OpLe:
+			return r <= 0
+		case OpGt:
+			return r > 0
+		default:
+			return r >= 0
+		}
+	case OpEq:
+		return jsonEqual(v, c.Value)
+	case OpNe:
+		return !jsonEqual(v, c.Value)
+	case OpIn, OpNotIn:
+		in := false
+		for _, e := range c.Value.([]any) {
+			if jsonEqual(v, e) {
+				in = true
+				break
+			}
+		}
+		return in == (c.Op == OpIn)
+	case OpStartsWith, OpEndsWith:
+		s, ok := v.(string)
+		if !ok {
+			return false
+		}
+		if c.Op == OpStartsWith {
+			return strings.HasPrefix(s, c.Value.(string))
+		}
+		return strings.HasSuffix(s, c.Value.(string))
+	case OpContains:
+		switch v := v.(type) {
+		case string:
+			sub, ok := c.Value.(string)
+			return ok && strings.Contains(v, sub)
+		case []any:
+			for _, e := range v {
+				if jsonEqual(e, c.Value) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return false
+}

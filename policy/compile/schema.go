@@ -1,0 +1,79 @@
+package compile
+
+import (
+	"encoding/json"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+)
+
+// inputSchema is the JSON Schema of the input document.
+const inputSchema = `{
+  "$schema": "http://json-schema.org/draft-07/schema#",
+  "title": "cordon policy input",
+  "description": "The input document of every cordon policy decision: one tool call.",
+  "type": "object",
+  "properties": {
+    "method": {
+      "type": "string",
+      "description": "The method name of the tool, e.g. stripe/charges/create."
+    },
+    "params": {
+      "type": "object",
+      "description": "The params object of the call, as the script passed it."
+    },
+    "calls": {
+      "type": "object",
+      "description": "Calls made so far in the sandbox session, by method.",
+      "additionalProperties": {"type": "integer"}
+    },
+    "capability_calls": {
+      "type": "object",
+      "description": "Calls charged so far to each capability, by index (\"0\", \"1\", ...).",
+      "additionalProperties": {"type": "integer"}
+    },
+    "session": {
+      "type": "object",
+      "description": "The sandbox session.",
+      "properties": {
+        "id": {"type": "string", "description": "The session id."},
+        "labels": {
+          "type": "object",
+          "description": "Labels the host gave the session.",
+          "additionalProperties": {"type": "string"}
+        }
+      },
+      "additionalProperties": false
+    },
+    "language": {
+      "type": "string",
+      "description": "The language of the script: js or sh."
+    }
+  },
+  "additionalProperties": false
+}
+`
+
+// InputSchema returns the JSON Schema of the input document that cordon's
+// policies see:
+//
+//	{"method": string, "params": object,
+//	 "calls": {METHOD: integer}, "capability_calls": {"<index>": integer},
+//	 "session": {"id": string, "labels": {KEY: string}}, "language": string}
+//
+// with no other properties allowed at the top level or in session. Given
+// to OPA's type checker (see SchemaSet), it turns a reference such as
+// input.metod in a hand-written policy into a compile error. The caller
+// owns the returned slice.
+func InputSchema() []byte { return []byte(inputSchema) }
+
+// SchemaSet returns InputSchema as an OPA schema set for the input
+// document, for rego.Schemas or ast.Compiler.WithSchemas.
+func SchemaSet() *ast.SchemaSet {
+	var schema any
+	if err := json.Unmarshal([]byte(inputSchema), &schema); err != nil {
+		panic("compile: the input schema is not JSON: " + err.Error())
+	}
+	ss := ast.NewSchemaSet()
+	ss.Put(ast.SchemaRootRef, schema)
+	return ss
+}

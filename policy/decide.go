@@ -1,0 +1,160 @@
+package policy
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/rego"
+)
+
+// Input is the input document of one decision.
+type Input struct {
+	Method string
+	// Params is the call's JSON object.
+	Params json.RawMessage
+	// Calls counts the allowed calls per method in this session so far.
+	Calls map[string]int
+	// CapabilityCalls counts the calls charged to each capability (by index).
+	CapabilityCalls map[int]int
+	Session         Session
+	Language        string
+}
+
+// Session identifies the sandbox session a call comes from.
+type Session struct {
+	ID     string
+	Labels map[string]string
+}
+
+// Decision is the answer for one call.
+type Decision struct {
+	Allow bool
+	Ask   bool
+	// Reasons explain a denial or a request for approval.
+	Reasons []string
+	// Capability is the index of the capability to charge, or -1.
+	Capability int
+}
+
+// Decide evaluates the policy for one call. It never allows on failure:
+// when evaluation fails, the decision denies and err says why (the reason
+// in the decision says so too).
+func (p *Policy) Decide(ctx context.Context, in *Input) (Decision, error) {
+	v, err := in.value()
+	if err != nil {
+		return denied("the call's params are not a JSON object"), fmt.Errorf("policy: input: %w", err)
+	}
+	rs, err := p.query.Eval(ctx, rego.EvalParsedInput(v))
+	if err != nil {
+		return denied("the policy failed to evaluate"), fmt.Errorf("policy: evaluate %s: %w", in.Method, err)
+	}
+	if len(rs) != 1 || len(rs[0].Expressions) != 1 {
+		return denied("the policy returned no decision"), fmt.Errorf("policy: %s: decision is undefined", in.Method)
+	}
+	d, err := parseDecision(rs[0].Expressions[0].Value)
+	if err != nil {
+		return denied("the policy returned a malformed decision"), fmt.Errorf("policy: %s: %w", in.Method, err)
+	}
+	return d, nil
+}
+
+func denied(reason string) Decision {
+	return Decision{Reasons: []string{reason}, Capability: -1}
+}
+
+func parseDecision(raw any) (Decision, error) {
+	m, ok := raw.(map[string]any)
+	if !ok {
+		return Decision{}, fmt.Errorf("decision is %T, not an object", raw)
+	}
+	d := Decision{Capability: -1}
+	if d.Allow, ok = m["allow"].(bool); !ok {
+		return Decision{}, fmt.Errorf("decision.allow is not a boolean")
+	}
+	if d.Ask, ok = m["ask"].(bool); !ok {
+		return Decision{}, fmt.Errorf("decision.ask is not a boolean")
+	}
+	if d.Allow && d.Ask {
+		return Decision{}, fmt.Errorf("decision both allows and asks")
+	}
+	rs, ok := m["reasons"].([]any)
+	if !ok {
+		return Decision{}, fmt.Errorf("decision.reasons is not an array")
+	}
+	for _, r := range rs {
+		s, ok := r.(string)
+		if !ok {
+			return Decision{}, fmt.Errorf("decision.reasons holds a %T", r)
+		}
+		d.Reasons = append(d.Reasons, s)
+	}
+	if c, present := m["capability"]; present {
+		n, ok := c.(json.Number)
+		if !ok {
+			return Decision{}, fmt.Errorf("decision.capability is not a number")
+		}
+		i, err := strconv.Atoi(string(n))
+		if err != nil {
+			return Decision{}, fmt.Errorf("decision.capability %s is not an integer", n)
+		}
+		d.Capability = i
+	}
+	if !d.Allow && !d.Ask && len(d.Reasons) == 0 {
+		d.Reasons = []string{"denied by policy"}
+	}
+	return d, nil
+}
+
+// value builds the input as an ast.Value without a JSON round trip of the
+// whole document.
+func (in *Input) value() (ast.Value, error) {
+	params := ast.NewObject()
+	if len(bytes.TrimSpace(in.Params)) > 0 {
+		v, err := ast.ValueFromReader(bytes.NewReader(in.Params))
+		if err != nil {
+			return nil, err
+		}
+		obj, ok := v.(ast.Object)
+		if !ok {
+			return nil, fmt.Errorf("params are %s, not an object", ast.ValueName(v))
+		}
+		params = obj
+	}
+	calls := ast.NewObject()
+	for _, k := range sortedIntKeys(in.Calls) {
+		calls.Insert(ast.StringTerm(k), ast.IntNumberTerm(in.Calls[k]))
+	}
+	capCalls := ast.NewObject()
+	for i, n := range in.CapabilityCalls {
+		capCalls.Insert(ast.StringTerm(strconv.Itoa(i)), ast.IntNumberTerm(n))
+	}
+	labels := ast.NewObject()
+	for k, v := range in.Session.Labels {
+		labels.Insert(ast.StringTerm(k), ast.StringTerm(v))
+	}
+	return ast.NewObject(
+		[2]*ast.Term{ast.StringTerm("method"), ast.StringTerm(in.Method)},
+		[2]*ast.Term{ast.StringTerm("params"), ast.NewTerm(params)},
+		[2]*ast.Term{ast.StringTerm("calls"), ast.NewTerm(calls)},
+		[2]*ast.Term{ast.StringTerm("capability_calls"), ast.NewTerm(capCalls)},
+		[2]*ast.Term{ast.StringTerm("session"), ast.ObjectTerm(
+			[2]*ast.Term{ast.StringTerm("id"), ast.StringTerm(in.Session.ID)},
+			[2]*ast.Term{ast.StringTerm("labels"), ast.NewTerm(labels)},
+		)},
+		[2]*ast.Term{ast.StringTerm("language"), ast.StringTerm(in.Language)},
+	), nil
+}
+
+func sortedIntKeys(m map[string]int) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,229 @@
+package policy_test
+
+import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/cordonhq/cordon/dsl"
+	"github.com/cordonhq/cordon/policy"
+)
+
+func mustPolicy(t testing.TB, cfg policy.Config) *policy.Policy {
+	t.Helper()
+	p, err := policy.New(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func decide(t testing.TB, p *policy.Policy, method, params string, capCalls map[int]int) policy.Decision {
+	t.Helper()
+	d, err := p.Decide(context.Background(), &policy.Input{Method: method, Params: json.RawMessage(params), CapabilityCalls: capCalls, Language: "js"})
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, params, err)
+	}
+	return d
+}
+
+func TestCapabilities(t *testing.T) {
+	p := mustPolicy(t, policy.Config{Capabilities: []*dsl.Capability{
+		dsl.Method("stripe/charges/*").Where(dsl.Param("amount").Le(10000), dsl.Param("currency").In("USD", "EUR")).MaxCalls(2),
+		dsl.Method("db/read_*"),
+	}})
+	if d := decide(t, p, "stripe/charges/create", `{"amount": 5, "currency": "USD"}`, nil); !d.Allow || d.Capability != 0 {
+		t.Errorf("allowed call: %+v", d)
+	}
+	d := decide(t, p, "stripe/charges/create", `{"amount": 50000, "currency": "GBP"}`, nil)
+	if d.Allow || d.Ask || len(d.Reasons) != 2 || !strings.Contains(d.Reasons[0], "amount <= 10000") {
+		t.Errorf("denied call: %+v", d)
+	}
+	if d := decide(t, p, "stripe/charges/create", `{"amount": 5, "currency": "USD"}`, map[int]int{0: 2}); d.Allow || !strings.Contains(strings.Join(d.Reasons, ","), "max_calls") {
+		t.Errorf("max_calls used up: %+v", d)
+	}
+	if d := decide(t, p, "email/send", `{}`, nil); d.Allow || !reflect.DeepEqual(d.Reasons, []string{`no capability allows method "email/send"`}) || d.Capability != -1 {
+		t.Errorf("unmatched: %+v", d)
+	}
+	if p.Revision() == "" || len(p.Modules()) < 2 || p.CapabilityName(1) != "#1 db/read_*" {
+		t.Errorf("revision %q modules %d name %q", p.Revision(), len(p.Modules()), p.CapabilityName(1))
+	}
+}
+
+func TestUserModulesJoinTheContract(t *testing.T) {
+	p := mustPolicy(t, policy.Config{
+		Capabilities: []*dsl.Capability{dsl.Method("pay")},
+		Modules: map[string]string{"team.rego": `package cordon.authz
+
+deny contains "amount must be positive" if input.params.amount <= 0
+
+ask contains "big payment" if input.params.amount > 1000
+
+permit contains "lookups are free" if input.method == "lookup"
+`},
+	})
+	for _, tc := range []struct {
+		method, params string
+		allow, ask     bool
+		reasons        []string
+	}{
+		{"pay", `{"amount": 5}`, true, false, nil},
+		{"pay", `{"amount": -5}`, false, false, []string{"amount must be positive"}},
+		{"pay", `{"amount": 5000}`, false, true, []string{"big payment"}},
+		{"lookup", `{}`, true, false, nil},
+		{"other", `{}`, false, false, []string{`no capability allows method "other"`}},
+	} {
+		d := decide(t, p, tc.method, tc.params, nil)
+		if d.Allow != tc.allow || d.Ask != tc.ask || (tc.reasons != nil && !reflect.DeepEqual(d.Reasons, tc.reasons)) {
+			t.Errorf("%s %s: %+v", tc.method, tc.params, d)
+		}
+	}
+}
+
+func TestFailsClosed(t *testing.T) {
+	// A rule that errors at evaluation time (division by zero) must deny.
+	p := mustPolicy(t, policy.Config{
+		Capabilities: []*dsl.Capability{dsl.Method("pay")},
+		Modules:      map[string]string{"bad.rego": "package cordon.authz\n\ndeny contains x if { x := 1 / input.params.zero }\n"},
+	})
+	d, err := p.Decide(context.Background(), &policy.Input{Method: "pay", Params: json.RawMessage(`{"zero": 0}`)})
+	if err == nil || d.Allow || d.Ask || len(d.Reasons) != 1 || !strings.Contains(d.Reasons[0], "failed to evaluate") {
+		t.Errorf("decision %+v err %v", d, err)
+	}
+	// Params that are not an object deny too.
+	if d, err := p.Decide(context.Background(), &policy.Input{Method: "pay", Params: json.RawMessage(`[1]`)}); err == nil || d.Allow {
+		t.Errorf("array params: %+v %v", d, err)
+	}
+}
+
+func TestLoadErrors(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.rego")
+	os.WriteFile(bad, []byte("package cordon.authz\n\ndeny contains \"x\" if input.metod == \"a\"\n"), 0o644)
+	for _, cfg := range []policy.Config{
+		{Paths: []string{filepath.Join(dir, "missing.rego")}},
+		{Paths: []string{bad}}, // a typo the input schema catches
+		{Modules: map[string]string{"x.rego": "package x\n\nthis is not rego"}},
+		{Capabilities: []*dsl.Capability{dsl.Method("a**")}},
+	} {
+		_, err := policy.New(context.Background(), cfg)
+		var le *policy.LoadError
+		if !errors.Is(err, policy.ErrLoad) || !errors.As(err, &le) {
+			t.Errorf("%+v: err %v", cfg, err)
+		}
+	}
+	_, err := policy.New(context.Background(), policy.Config{Paths: []string{bad}})
+	if err == nil || !strings.Contains(err.Error(), "metod") {
+		t.Errorf("the typo is not named: %v", err)
+	}
+}
+
+const tenantRego = `package cordon.authz
+
+deny contains "over the tenant limit" if input.params.amount > data.tenants[input.session.labels.tenant].limit
+`
+
+func TestLoadDirectoriesDataAndBundles(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "tenant.rego"), []byte(tenantRego), 0o644)
+	os.WriteFile(filepath.Join(dir, "data.json"), []byte(`{"tenants": {"acme": {"limit": 10}}}`), 0o644)
+	os.WriteFile(filepath.Join(dir, "tenant_test.rego"), []byte("package t\n\ntest_x if false\n"), 0o644)
+
+	// A bundle with the same content, as a .tar.gz.
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	tw := tar.NewWriter(zw)
+	for name, content := range map[string]string{"/tenant.rego": tenantRego, "/data.json": `{"tenants": {"acme": {"limit": 10}}}`} {
+		tw.WriteHeader(&tar.Header{Name: name, Mode: 0o644, Size: int64(len(content)), Typeflag: tar.TypeReg})
+		tw.Write([]byte(content))
+	}
+	tw.Close()
+	zw.Close()
+	bundlePath := filepath.Join(t.TempDir(), "bundle.tar.gz")
+	os.WriteFile(bundlePath, buf.Bytes(), 0o644)
+
+	for _, path := range []string{dir, bundlePath} {
+		p := mustPolicy(t, policy.Config{Capabilities: []*dsl.Capability{dsl.Method("pay")}, Paths: []string{path}})
+		in := func(amount int) *policy.Input {
+			return &policy.Input{Method: "pay", Params: json.RawMessage(fmt.Sprintf(`{"amount": %d}`, amount)), Session: policy.Session{ID: "s", Labels: map[string]string{"tenant": "acme"}}}
+		}
+		if d, err := p.Decide(context.Background(), in(5)); err != nil || !d.Allow {
+			t.Errorf("%s: small: %+v %v", path, d, err)
+		}
+		if d, err := p.Decide(context.Background(), in(50)); err != nil || d.Allow || d.Reasons[0] != "over the tenant limit" {
+			t.Errorf("%s: big: %+v %v", path, d, err)
+		}
+	}
+}
+
+func TestRunTests(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "x_test.rego"), []byte(`package x_test
+
+import data.cordon.authz
+
+test_pay_is_allowed if authz.decision.allow with input as {"method": "pay", "params": {}}
+
+test_other_is_denied if not authz.decision.allow with input as {"method": "other", "params": {}}
+
+test_this_one_fails if authz.decision.allow with input as {"method": "other", "params": {}}
+`), 0o644)
+	results, err := policy.RunTests(context.Background(), []string{dir}, []*dsl.Capability{dsl.Method("pay")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pass := map[string]bool{}
+	for _, r := range results {
+		pass[r.Name] = r.Pass()
+	}
+	if !pass["test_pay_is_allowed"] || !pass["test_other_is_denied"] || pass["test_this_one_fails"] || len(pass) != 3 {
+		t.Errorf("results %v", pass)
+	}
+}
+
+func benchmarkDecision(b *testing.B, n int) {
+	var caps []*dsl.Capability
+	for i := 0; i < n; i++ {
+		caps = append(caps, dsl.Method(fmt.Sprintf("svc%d/items/*", i)).Where(dsl.Param("amount").Le(1000)).MaxCalls(100))
+	}
+	p := mustPolicy(b, policy.Config{Capabilities: caps})
+	in := &policy.Input{Method: fmt.Sprintf("svc%d/items/create", n-1), Params: json.RawMessage(`{"amount": 5}`), Calls: map[string]int{}, CapabilityCalls: map[int]int{}}
+	ctx := context.Background()
+	b.ResetTimer()
+	for b.Loop() {
+		d, err := p.Decide(ctx, in)
+		if err != nil || !d.Allow {
+			b.Fatal(d, err)
+		}
+	}
+}
+
+func BenchmarkDecision1(b *testing.B)   { benchmarkDecision(b, 1) }
+func BenchmarkDecision10(b *testing.B)  { benchmarkDecision(b, 10) }
+func BenchmarkDecision100(b *testing.B) { benchmarkDecision(b, 100) }
+
+// BenchmarkDecisionParallel measures decisions per second on all cores.
+func BenchmarkDecisionParallel(b *testing.B) {
+	var caps []*dsl.Capability
+	for i := 0; i < 100; i++ {
+		caps = append(caps, dsl.Method(fmt.Sprintf("svc%d/items/*", i)).Where(dsl.Param("amount").Le(1000)))
+	}
+	p := mustPolicy(b, policy.Config{Capabilities: caps})
+	b.RunParallel(func(pb *testing.PB) {
+		in := &policy.Input{Method: "svc42/items/create", Params: json.RawMessage(`{"amount": 5}`)}
+		for pb.Next() {
+			if d, err := p.Decide(context.Background(), in); err != nil || !d.Allow {
+				b.Fatal(d, err)
+			}
+		}
+	})
+}
