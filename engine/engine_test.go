@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"log/slog"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -27,7 +28,7 @@ var (
 func testEngine(t testing.TB) *engine.Engine {
 	t.Helper()
 	sharedOnce.Do(func() {
-		shared, sharedErr = engine.New(context.Background(), engine.NewConfig().
+		shared, sharedErr = engine.New(context.Background(), engine.NewConfig().WithLogger(slog.New(slog.DiscardHandler)).
 			WithClock(func() time.Time { return time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC) }))
 	})
 	if sharedErr != nil {

@@ -227,3 +227,17 @@ func BenchmarkDecisionParallel(b *testing.B) {
 		}
 	})
 }
+
+// A policy of Rego alone, with no capabilities, grants through permit.
+func TestRegoOnlyPolicy(t *testing.T) {
+	p := mustPolicy(t, policy.Config{Modules: map[string]string{"only.rego": `package cordon.authz
+
+permit contains "reads" if startswith(input.method, "db/read_")
+`}})
+	if d := decide(t, p, "db/read_users", `{}`, nil); !d.Allow || d.Capability != -1 {
+		t.Errorf("permitted: %+v", d)
+	}
+	if d := decide(t, p, "db/write_users", `{}`, nil); d.Allow {
+		t.Errorf("not permitted: %+v", d)
+	}
+}

@@ -106,14 +106,29 @@ func (g *generator) module(caps []*dsl.Capability) error {
 	g.p("# capabilities lists the capabilities in order; matched and allowed refer")
 	g.p("# to them by index.")
 	if len(caps) == 0 {
-		g.p("capabilities := []")
+		// The rules are written so that they are empty yet keep their
+		// element types: the type checker needs them to check references
+		// like capabilities[i].method in the library and in user modules.
+		g.p("capabilities := [c |")
+		g.p("\tc := {\"index\": 0, \"name\": \"\", \"method\": \"\", \"max_calls\": 0, \"ask\": false}")
+		g.p("\tc.index < 0")
+		g.p("]")
 		g.p("")
 		g.p("# No capabilities are configured: nothing is matched or allowed.")
-		g.p("matched := set()")
+		g.p("matched contains i if {")
+		g.p("\ti := -1")
+		g.p("\ti >= 0")
+		g.p("}")
 		g.p("")
-		g.p("allowed := set()")
+		g.p("allowed contains i if {")
+		g.p("\ti := -1")
+		g.p("\ti >= 0")
+		g.p("}")
 		g.p("")
-		g.p("violations := set()")
+		g.p("violations contains msg if {")
+		g.p("\tmsg := \"\"")
+		g.p("\tmsg != \"\"")
+		g.p("}")
 		return nil
 	}
 	g.p("capabilities := [")

@@ -18,11 +18,23 @@ package cordon.capabilities
 
 # capabilities lists the capabilities in order; matched and allowed refer
 # to them by index.
-capabilities := []
+capabilities := [c |
+	c := {"index": 0, "name": "", "method": "", "max_calls": 0, "ask": false}
+	c.index < 0
+]
 
 # No capabilities are configured: nothing is matched or allowed.
-matched := set()
+matched contains i if {
+	i := -1
+	i >= 0
+}
 
-allowed := set()
+allowed contains i if {
+	i := -1
+	i >= 0
+}
 
-violations := set()
+violations contains msg if {
+	msg := ""
+	msg != ""
+}

@@ -1,0 +1,153 @@
+package engine_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/cordonhq/cordon/dsl"
+	"github.com/cordonhq/cordon/engine"
+	"github.com/cordonhq/cordon/policy"
+)
+
+func newPolicy(t *testing.T, cfg policy.Config) *policy.Policy {
+	t.Helper()
+	p, err := policy.New(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func counting(name string, n *atomic.Int32) engine.Tool {
+	return engine.Tool{Name: name, Handler: func(_ context.Context, p json.RawMessage) (any, error) {
+		n.Add(1)
+		return json.RawMessage(p), nil
+	}}
+}
+
+func TestPolicyMaxCallsUnderAConcurrentBatch(t *testing.T) {
+	var ran atomic.Int32
+	var audits []engine.AuditRecord
+	var mu sync.Mutex
+	sb := newSandbox(t, engine.SandboxConfig{
+		Tools:  []engine.Tool{counting("stripe/charges/create", &ran)},
+		Policy: newPolicy(t, policy.Config{Capabilities: []*dsl.Capability{dsl.Method("stripe/charges/*").MaxCalls(2)}}),
+		Audit: func(r engine.AuditRecord) {
+			mu.Lock()
+			audits = append(audits, r)
+			mu.Unlock()
+		},
+	})
+	res := run(t, sb, `const rs = await Promise.allSettled([1, 2, 3, 4].map(i => stripe.charges.create({i})))
+return rs.map(r => r.status)`)
+	if res.Stdout != `["fulfilled","fulfilled","rejected","rejected"]`+"\n" || ran.Load() != 2 {
+		t.Fatalf("stdout %q, handler ran %d times", res.Stdout, ran.Load())
+	}
+	allowed := 0
+	for _, c := range res.ToolCalls {
+		if c.Allowed {
+			allowed++
+			if c.Capability != "#0 stripe/charges/*" {
+				t.Errorf("capability %q", c.Capability)
+			}
+		} else if !strings.Contains(c.Error, "max_calls 2 used up") {
+			t.Errorf("denied call error %q", c.Error)
+		}
+	}
+	if allowed != 2 || len(audits) != 4 || audits[0].PolicyRevision == "" || audits[0].Decision != "allow" || audits[3].Decision != "deny" {
+		t.Errorf("allowed %d audits %+v", allowed, audits)
+	}
+}
+
+func TestPolicyDenialIsCatchableAndNeverRunsTheHandler(t *testing.T) {
+	var ran atomic.Int32
+	sb := newSandbox(t, engine.SandboxConfig{
+		Tools: []engine.Tool{counting("pay", &ran), counting("admin/delete", &ran)},
+		Policy: newPolicy(t, policy.Config{Capabilities: []*dsl.Capability{
+			dsl.Method("pay").Where(dsl.Param("amount").Le(100), dsl.Param("currency").Eq("USD")),
+		}}),
+	})
+	res := run(t, sb, `const out = []
+for (const f of [() => pay({amount: 500, currency: "EUR"}), () => admin.delete({})]) {
+  try { await f() } catch (e) { out.push([e.name, e.kind, e.message, e.reasons.length]) }
+}
+return out`)
+	if ran.Load() != 0 {
+		t.Errorf("a denied handler ran %d times", ran.Load())
+	}
+	want := `[["ToolError","denied","tool pay denied: capability #0 \"pay\": amount <= 100 does not hold (amount is 500); capability #0 \"pay\": currency == \"USD\" does not hold (currency is \"EUR\")",2],["ToolError","denied","tool admin/delete denied: no capability allows method \"admin/delete\"",1]]` + "\n"
+	if res.Stdout != want {
+		t.Errorf("got  %s\nwant %s", res.Stdout, want)
+	}
+}
+
+func TestPolicyAsk(t *testing.T) {
+	var ran atomic.Int32
+	pol := newPolicy(t, policy.Config{
+		Capabilities: []*dsl.Capability{dsl.Method("pay")},
+		Modules: map[string]string{"ask.rego": `package cordon.authz
+
+ask contains "payments above 1000 need approval" if input.params.amount > 1000
+`},
+	})
+	var asked []string
+	sb := newSandbox(t, engine.SandboxConfig{
+		Tools:  []engine.Tool{counting("pay", &ran)},
+		Policy: pol,
+		Approve: func(_ context.Context, c *engine.Call) (bool, string) {
+			asked = append(asked, string(c.Params)+" "+strings.Join(c.Reasons, ","))
+			var p struct{ Amount int }
+			json.Unmarshal(c.Params, &p)
+			return p.Amount < 5000, "too much for the approver"
+		},
+	})
+	res := run(t, sb, `const out = []
+for (const amount of [10, 2000, 9000]) {
+  try { await pay({amount}); out.push("paid " + amount) } catch (e) { out.push(e.message) }
+}
+return out`)
+	if res.Stdout != `["paid 10","paid 2000","tool pay denied: too much for the approver"]`+"\n" || ran.Load() != 2 || len(asked) != 2 {
+		t.Errorf("stdout %q ran %d asked %v", res.Stdout, ran.Load(), asked)
+	}
+	if !res.ToolCalls[1].Allowed || res.ToolCalls[2].Allowed {
+		t.Errorf("records %+v", res.ToolCalls)
+	}
+
+	// Without an approver an ask is a denial; in the step API the caller sees it.
+	sb2 := newSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{counting("pay", &ran)}, Policy: pol})
+	res = run(t, sb2, `try { await pay({amount: 2000}) } catch (e) { return e.message }`)
+	if !strings.Contains(res.Stdout, "approval required and no approver is configured") {
+		t.Errorf("no approver: %q", res.Stdout)
+	}
+	x, err := sb2.Start(context.Background(), engine.JavaScript, `return await pay({amount: 3000})`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls, err := x.Next(context.Background())
+	if err != nil || len(calls) != 1 || !calls[0].Ask || calls[0].Reasons[0] != "payments above 1000 need approval" {
+		t.Fatalf("step: %+v %v", calls, err)
+	}
+	calls[0].Run(context.Background())
+	if calls, err := x.Next(context.Background()); calls != nil || err != nil || x.Result().Stdout != `{"amount":3000}`+"\n" {
+		t.Errorf("after approval: %v %v %q", calls, err, x.Result().Stdout)
+	}
+}
+
+func TestPolicyEvaluationErrorDenies(t *testing.T) {
+	var ran atomic.Int32
+	sb := newSandbox(t, engine.SandboxConfig{
+		Tools: []engine.Tool{counting("pay", &ran)},
+		Policy: newPolicy(t, policy.Config{
+			Capabilities: []*dsl.Capability{dsl.Method("pay")},
+			Modules:      map[string]string{"bad.rego": "package cordon.authz\n\ndeny contains x if { x := 1 / input.params.zero }\n"},
+		}),
+	})
+	res := run(t, sb, `try { await pay({zero: 0}) } catch (e) { return e.message }`)
+	if !strings.Contains(res.Stdout, "the policy failed to evaluate") || ran.Load() != 0 {
+		t.Errorf("stdout %q ran %d", res.Stdout, ran.Load())
+	}
+}

@@ -1,0 +1,61 @@
+// Package policytest runs the Rego tests of the shipped library and of the
+// example policies from `go test`, and keeps the compiled capabilities that
+// `opa test` needs in step with their configs.
+package policytest
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/cordonhq/cordon/config"
+	"github.com/cordonhq/cordon/policy"
+	"github.com/cordonhq/cordon/policy/compile"
+)
+
+// The compiled capabilities are committed so that the stock `opa test` can
+// run the tests; this fails when a config or the compiler changed without
+// them being regenerated (cordon policy compile CONFIG > FILE).
+func TestCompiledCapabilitiesAreFresh(t *testing.T) {
+	for cfgFile, regoFile := range map[string]string{
+		"example.yaml":                          "capabilities.rego",
+		"../examples/tenant-policy/config.yaml": "../examples/tenant-policy/capabilities.rego",
+	} {
+		cfg, err := config.Load(cfgFile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := compile.Rego(cfg.ParsedCapabilities())
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := os.ReadFile(regoFile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != want {
+			t.Errorf("%s is stale: run `go run ./cmd/cordon policy compile %s > %s`", regoFile, strings.TrimPrefix(cfgFile, "../"), strings.TrimPrefix(regoFile, "../"))
+		}
+	}
+}
+
+func TestRegoTests(t *testing.T) {
+	for _, paths := range [][]string{
+		{"."},
+		{"../examples/tenant-policy/policy", "../examples/tenant-policy/capabilities.rego"},
+	} {
+		results, err := policy.RunTests(context.Background(), paths, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(results) == 0 {
+			t.Fatalf("%v: no tests ran", paths)
+		}
+		for _, r := range results {
+			if !r.Pass() {
+				t.Errorf("%v: %s", paths, r)
+			}
+		}
+	}
+}
