@@ -1,7 +1,8 @@
-// Command approval drives an execution step by step: every call to a
-// payment tool pauses the script until an operator (here, a rule standing in
-// for a human) approves or rejects it. Between steps the guest is paused and
-// uses no CPU, so the host can wait as long as it likes.
+// Command approval drives an execution step by step. The policy allows
+// payments, but asks for approval above 1000 (a Rego ask rule); those calls
+// pause the script until an operator (here, a rule standing in for a human)
+// approves or rejects them. Between steps the guest is paused and uses no
+// CPU, so the host can wait as long as it likes.
 //
 //	go run ./examples/approval
 package main
@@ -12,14 +13,17 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"log/slog"
 	"os"
 
+	"github.com/cordonhq/cordon/dsl"
 	"github.com/cordonhq/cordon/engine"
+	"github.com/cordonhq/cordon/policy"
 )
 
 const script = `
 const results = []
-for (const amount of [25, 5000, 80]) {
+for (const amount of [25, 1500, 5000, 80]) {
   try {
     const r = await payments.send({to: "acct_42", amount})
     results.push("sent " + amount + " as " + r.id)
@@ -38,20 +42,33 @@ func operator(params json.RawMessage) (approve bool, why string) {
 	if err := json.Unmarshal(params, &p); err != nil {
 		return false, "unreadable request"
 	}
-	if p.Amount > 1000 {
+	if p.Amount > 2000 {
 		return false, fmt.Sprintf("amount %.0f needs a second approver", p.Amount)
 	}
 	return true, ""
 }
 
 func run(ctx context.Context, w io.Writer) error {
-	eng, err := engine.New(ctx, engine.NewConfig())
+	eng, err := engine.New(ctx, engine.NewConfig().WithLogger(slog.New(slog.DiscardHandler)))
 	if err != nil {
 		return err
 	}
 	defer eng.Close(ctx)
 	sent := 0
-	sb, err := eng.NewSandbox(ctx, engine.SandboxConfig{Tools: []engine.Tool{{
+	pol, err := policy.New(ctx, policy.Config{
+		Capabilities: []*dsl.Capability{dsl.Method("payments/send").Where(dsl.Param("amount").Gt(0)).MaxCalls(10)},
+		Modules: map[string]string{"approval.rego": `package cordon.authz
+
+ask contains "payments above 1000 need an operator" if {
+	input.method == "payments/send"
+	input.params.amount > 1000
+}
+`},
+	})
+	if err != nil {
+		return err
+	}
+	sb, err := eng.NewSandbox(ctx, engine.SandboxConfig{Policy: pol, Tools: []engine.Tool{{
 		Name:        "payments/send",
 		Description: "Send a payment (needs approval)",
 		Handler: func(context.Context, json.RawMessage) (any, error) {
@@ -77,8 +94,12 @@ func run(ctx context.Context, w io.Writer) error {
 			break // the script finished
 		}
 		for _, c := range calls {
+			if !c.Ask { // the policy allowed it outright
+				c.Run(ctx)
+				continue
+			}
 			ok, why := operator(c.Params)
-			fmt.Fprintf(w, "paused on %s %s: approve=%v\n", c.Method, c.Params, ok)
+			fmt.Fprintf(w, "paused on %s %s (%s): approve=%v\n", c.Method, c.Params, c.Reasons[0], ok)
 			if ok {
 				c.Run(ctx) // run the registered handler
 			} else {

@@ -11,11 +11,11 @@ func TestApproval(t *testing.T) {
 	if err := run(context.Background(), &out); err != nil {
 		t.Fatal(err)
 	}
-	want := `paused on payments/send {"to":"acct_42","amount":25}: approve=true
-paused on payments/send {"to":"acct_42","amount":5000}: approve=false
-paused on payments/send {"to":"acct_42","amount":80}: approve=true
-["sent 25 as pay_1","not sent 5000: tool payments/send denied: amount 5000 needs a second approver","sent 80 as pay_2"]
+	want := `paused on payments/send {"to":"acct_42","amount":1500} (payments above 1000 need an operator): approve=true
+paused on payments/send {"to":"acct_42","amount":5000} (payments above 1000 need an operator): approve=false
+["sent 25 as pay_1","sent 1500 as pay_2","not sent 5000: tool payments/send denied: amount 5000 needs a second approver","sent 80 as pay_3"]
 audit: payments/send {"to":"acct_42","amount":25} allowed=true reasons=[]
+audit: payments/send {"to":"acct_42","amount":1500} allowed=true reasons=[payments above 1000 need an operator]
 audit: payments/send {"to":"acct_42","amount":5000} allowed=false reasons=[amount 5000 needs a second approver]
 audit: payments/send {"to":"acct_42","amount":80} allowed=true reasons=[]
 `
