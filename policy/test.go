@@ -64,4 +64,3 @@ func RunTests(ctx context.Context, paths []string, caps []*dsl.Capability) ([]*t
 	}
 	return out, nil
 }
-
