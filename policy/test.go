@@ -50,11 +50,17 @@ func RunTests(ctx context.Context, paths []string, caps []*dsl.Capability) ([]*t
 		}
 		modules[name] = m
 	}
+	txn, err := store.NewTransaction(ctx)
+	if err != nil {
+		return nil, &LoadError{Source: "tests", Err: err}
+	}
+	defer store.Abort(ctx, txn)
 	ch, err := tester.NewRunner().
 		SetStore(store).
 		SetDefaultRegoVersion(ast.RegoV1).
 		RaiseBuiltinErrors(true).
-		Run(ctx, modules)
+		SetModules(modules).
+		RunTests(ctx, txn)
 	if err != nil {
 		return nil, &LoadError{Source: "tests", Err: err}
 	}
