@@ -70,26 +70,27 @@ func constraintError(position, text, msg string) *Error {
 	return &Error{Capability: -1, Position: position, Constraint: text, Msg: msg}
 }
 
+// eachError calls f for every *Error in err, which may be joined.
+func eachError(err error, f func(*Error)) error {
+	if e, ok := err.(*Error); ok {
+		f(e)
+	} else if j, ok := err.(interface{ Unwrap() []error }); ok {
+		for _, err := range j.Unwrap() {
+			eachError(err, f)
+		}
+	}
+	return err
+}
+
 // atCapability sets the capability of every *Error in err (which may be
 // joined) that does not have one yet, and returns err.
 func atCapability(err error, index int, method string) error {
-	var visit func(error)
-	visit = func(err error) {
-		if e, ok := err.(*Error); ok {
-			if e.Capability < 0 {
-				e.Capability = index
-			}
-			if e.Method == "" {
-				e.Method = method
-			}
-			return
+	return eachError(err, func(e *Error) {
+		if e.Capability < 0 {
+			e.Capability = index
 		}
-		if j, ok := err.(interface{ Unwrap() []error }); ok {
-			for _, err := range j.Unwrap() {
-				visit(err)
-			}
+		if e.Method == "" {
+			e.Method = method
 		}
-	}
-	visit(err)
-	return err
+	})
 }

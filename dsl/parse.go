@@ -415,26 +415,15 @@ func parseConstraintItem(raw json.RawMessage, position string, depth int) (Const
 	panic("unreachable")
 }
 
-// joinedAt sets the position of every *Error in err that has none.
+// joinedAt prefixes the position of every *Error in err with position.
 func joinedAt(err error, position string) error {
-	var visit func(error)
-	visit = func(err error) {
-		if e, ok := err.(*Error); ok {
-			if e.Position == "" {
-				e.Position = position
-			} else {
-				e.Position = position + ", " + e.Position
-			}
-			return
+	return eachError(err, func(e *Error) {
+		if e.Position == "" {
+			e.Position = position
+		} else {
+			e.Position = position + ", " + e.Position
 		}
-		if j, ok := err.(interface{ Unwrap() []error }); ok {
-			for _, err := range j.Unwrap() {
-				visit(err)
-			}
-		}
-	}
-	visit(err)
-	return err
+	})
 }
 
 func compactJSON(raw []byte) []byte {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/cordonhq/cordon/policy"
@@ -125,7 +126,7 @@ func (sb *Sandbox) audit(rec AuditRecord) {
 // Without an Approver the call is denied.
 func (sb *Sandbox) approve(ctx context.Context, c *Call) bool {
 	if sb.approver == nil {
-		c.Deny("approval required and no approver is configured: " + joinReasons(c.Reasons))
+		c.Deny("approval required and no approver is configured: " + strings.Join(c.Reasons, "; "))
 		return false
 	}
 	ok, reason := safeApprove(ctx, sb.approver, c)
@@ -145,15 +146,4 @@ func safeApprove(ctx context.Context, a Approver, c *Call) (ok bool, reason stri
 		}
 	}()
 	return a(ctx, c)
-}
-
-func joinReasons(rs []string) string {
-	out := ""
-	for i, r := range rs {
-		if i > 0 {
-			out += "; "
-		}
-		out += r
-	}
-	return out
 }

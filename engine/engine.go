@@ -26,7 +26,6 @@ import (
 	"time"
 
 	"github.com/tetratelabs/wazero"
-	"github.com/tetratelabs/wazero/api"
 )
 
 //go:generate go run ../internal/buildguest -o guest.wasm.gz
@@ -243,5 +242,3 @@ func (e *Engine) ImportedFunctions() []string {
 	}
 	return out
 }
-
-var _ api.Module // keep the api import for host module files

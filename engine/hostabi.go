@@ -22,7 +22,6 @@ type eventKind int
 const (
 	evResponse eventKind = iota // the guest answered a request
 	evYield                     // the guest yielded tool calls
-	evExit                      // the guest stopped running
 )
 
 type event struct {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/cordonhq/cordon/vfs"
 	"github.com/dop251/goja"
 )
 
@@ -18,39 +19,32 @@ import (
 
 type fsOp func(call goja.FunctionCall) goja.Value
 
-var errnoText = []struct {
-	errno syscall.Errno
-	code  string
-	text  string
-}{
-	{syscall.ENOENT, "ENOENT", "no such file or directory"},
-	{syscall.EEXIST, "EEXIST", "file already exists"},
-	{syscall.ENOTDIR, "ENOTDIR", "not a directory"},
-	{syscall.EISDIR, "EISDIR", "illegal operation on a directory"},
-	{syscall.EACCES, "EACCES", "permission denied"},
-	{syscall.ENOTEMPTY, "ENOTEMPTY", "directory not empty"},
-	{syscall.ENOSPC, "ENOSPC", "no space left on device"},
-	{syscall.EINVAL, "EINVAL", "invalid argument"},
-	{syscall.ENAMETOOLONG, "ENAMETOOLONG", "name too long"},
-	{syscall.EFBIG, "EFBIG", "file too large"},
-	{syscall.EBADF, "EBADF", "bad file descriptor"},
+// errnoText is Node's text for each VFS error code.
+var errnoText = map[string]string{
+	"ENOENT":       "no such file or directory",
+	"EEXIST":       "file already exists",
+	"ENOTDIR":      "not a directory",
+	"EISDIR":       "illegal operation on a directory",
+	"EACCES":       "permission denied",
+	"ENOTEMPTY":    "directory not empty",
+	"ENOSPC":       "no space left on device",
+	"EINVAL":       "invalid argument",
+	"ENAMETOOLONG": "name too long",
+	"EFBIG":        "file too large",
+	"EBADF":        "bad file descriptor",
 }
 
 // fsError converts a VFS error into a Node-style Error with code, syscall and
 // path properties ("ENOENT: no such file or directory, open '/workspace/x'").
 func (r *run) fsError(err error, syscallName, p string) *goja.Object {
-	code, text := "EIO", err.Error()
-	for _, e := range errnoText {
-		if errors.Is(err, e.errno) {
-			code, text = e.code, e.text
-			if e.errno == syscall.ENOSPC {
-				var pe *fs.PathError
-				if errors.As(err, &pe) {
-					text += " (" + pe.Err.Error() + ")"
-				}
-			}
-			break
-		}
+	code := vfs.Code(err)
+	text, ok := errnoText[code]
+	if !ok {
+		text = err.Error()
+	}
+	var pe *fs.PathError
+	if code == "ENOSPC" && errors.As(err, &pe) {
+		text += " (" + pe.Err.Error() + ")" // which quota
 	}
 	obj := r.rt.NewGoError(errors.New(code + ": " + text + ", " + syscallName + " '" + p + "'"))
 	_ = obj.Set("code", code)

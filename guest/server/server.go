@@ -7,12 +7,10 @@
 package server
 
 import (
-	"errors"
 	"fmt"
 	"io/fs"
 	"path"
 	"sort"
-	"syscall"
 
 	"github.com/cordonhq/cordon/guest/jsrt"
 	"github.com/cordonhq/cordon/internal/abi"
@@ -91,22 +89,6 @@ func (s *state) exec(x *abi.Exec) *abi.Response {
 	}
 }
 
-func errCode(err error) string {
-	for _, e := range []struct {
-		errno syscall.Errno
-		code  string
-	}{
-		{syscall.ENOENT, "ENOENT"}, {syscall.EEXIST, "EEXIST"}, {syscall.ENOTDIR, "ENOTDIR"},
-		{syscall.EISDIR, "EISDIR"}, {syscall.EACCES, "EACCES"}, {syscall.ENOSPC, "ENOSPC"},
-		{syscall.EINVAL, "EINVAL"}, {syscall.ENOTEMPTY, "ENOTEMPTY"},
-	} {
-		if errors.Is(err, e.errno) {
-			return e.code
-		}
-	}
-	return "EIO"
-}
-
 // putFiles writes files with the host's privileges (read-only areas
 // included), creating parent directories. It stops at the first error.
 func (s *state) putFiles(files []abi.File) *abi.Response {
@@ -126,7 +108,7 @@ func (s *state) putFiles(files []abi.File) *abi.Response {
 			err = pfs.Chtimes(p, timeFromNanos(f.ModTime))
 		}
 		if err != nil {
-			return errResponse(errCode(err), err)
+			return errResponse(vfs.Code(err), err)
 		}
 	}
 	return &abi.Response{}
@@ -138,7 +120,7 @@ func (s *state) getFiles(p string) *abi.Response {
 	p = path.Clean("/" + p)
 	fi, err := s.fs.Stat(p)
 	if err != nil {
-		return errResponse(errCode(err), err)
+		return errResponse(vfs.Code(err), err)
 	}
 	var files []abi.File
 	add := func(name string, fi fs.FileInfo) error {
@@ -155,7 +137,7 @@ func (s *state) getFiles(p string) *abi.Response {
 	}
 	if !fi.IsDir() {
 		if err := add(p, fi); err != nil {
-			return errResponse(errCode(err), err)
+			return errResponse(vfs.Code(err), err)
 		}
 		return &abi.Response{Files: files}
 	}
@@ -187,7 +169,7 @@ func (s *state) getFiles(p string) *abi.Response {
 		return nil
 	}
 	if err := walk(p, fi); err != nil {
-		return errResponse(errCode(err), err)
+		return errResponse(vfs.Code(err), err)
 	}
 	return &abi.Response{Files: files}
 }
