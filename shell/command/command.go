@@ -1,0 +1,159 @@
+// Package command defines the contract between cordon's shell evaluator and
+// the commands it runs (cat, grep, sed, awk, jq, tool, ...), and small
+// helpers that commands share.
+//
+// A command is a Go function that gets an *Env and returns an exit status.
+// It reads and writes only through the Env: its standard streams, the
+// sandbox's in-memory file system, and the callbacks the shell provides.
+// Commands never touch the host: the whole shell runs inside the
+// WebAssembly guest, over the guest's VFS.
+//
+// Commands must treat their arguments and input as hostile. They report bad
+// usage on Stderr in the style of GNU tools ("grep: invalid option -- 'Z'")
+// and return status 2 (or 1 where GNU does), never panic, and check
+// Env.Ctx regularly (for example once per line or per 64 KiB of input) so
+// that a timeout stops them: Go on WebAssembly has no preemption, so a
+// command that loops without checking cannot be stopped except by killing
+// the whole sandbox.
+package command
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"path"
+	"time"
+
+	"github.com/cordonhq/cordon/vfs"
+)
+
+// Func is a command. It returns the command's exit status (0-255).
+type Func func(env *Env) int
+
+// Env is everything a command may use.
+type Env struct {
+	// Ctx is canceled (Err returns non-nil) when the execution must stop,
+	// for example on a timeout. Long-running commands poll Ctx.Err().
+	Ctx context.Context
+	// Args holds the command name in Args[0] and its arguments after it.
+	Args []string
+	// Stdin, Stdout and Stderr are the command's standard streams. Stdin is
+	// never nil (an empty reader when there is no input).
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+	// Dir is the absolute working directory.
+	Dir string
+	// FS is the sandbox file system (the unprivileged view).
+	FS *vfs.FS
+	// Environ lists the exported variables as "NAME=value", sorted.
+	Environ []string
+	// Now returns the current time (the host clock; fixed in tests).
+	Now func() time.Time
+	// Exec runs another command line (for xargs and find -exec): args[0] is
+	// looked up like any other command (builtins and functions included).
+	// It returns the exit status; 127 means "command not found" and the
+	// message has already been written to stderr.
+	Exec func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int
+}
+
+// Getenv returns the value of an exported variable and whether it is set.
+func (e *Env) Getenv(name string) (string, bool) {
+	for _, kv := range e.Environ {
+		if len(kv) > len(name) && kv[len(name)] == '=' && kv[:len(name)] == name {
+			return kv[len(name)+1:], true
+		}
+	}
+	return "", false
+}
+
+// Abs resolves name against the working directory and cleans it.
+func (e *Env) Abs(name string) string {
+	if path.IsAbs(name) {
+		return path.Clean(name)
+	}
+	return path.Join(e.Dir, name)
+}
+
+// Open opens a file for reading, resolving it against the working
+// directory. The name "-" means Stdin; closing it then does nothing.
+func (e *Env) Open(name string) (io.ReadCloser, error) {
+	if name == "-" {
+		return io.NopCloser(e.Stdin), nil
+	}
+	f, err := e.FS.OpenFile(e.Abs(name), vfs.O_RDONLY, 0)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := f.Stat()
+	if err == nil && fi.IsDir() {
+		f.Close()
+		return nil, &fs.PathError{Op: "read", Path: name, Err: errIsDir}
+	}
+	return f, nil
+}
+
+var errIsDir = errors.New("Is a directory")
+
+// Errorf writes "NAME: message" and a newline to Stderr, where NAME is
+// Args[0], and returns status. It is the usual way to fail:
+//
+//	return env.Errorf(1, "%s: No such file or directory", name)
+func (e *Env) Errorf(status int, format string, args ...any) int {
+	fmt.Fprintf(e.Stderr, "%s: %s\n", e.Args[0], fmt.Sprintf(format, args...))
+	return status
+}
+
+// FileError writes a GNU-style message for an error from the file system,
+// "NAME: FILE: No such file or directory", and returns status.
+func (e *Env) FileError(status int, name string, err error) int {
+	return e.Errorf(status, "%s: %s", name, Strerror(err))
+}
+
+// Strerror returns the C library's text for the errno behind err ("No such
+// file or directory"), or err's own text when it has no errno.
+func Strerror(err error) string {
+	switch vfs.Code(err) {
+	case "ENOENT":
+		return "No such file or directory"
+	case "EEXIST":
+		return "File exists"
+	case "ENOTDIR":
+		return "Not a directory"
+	case "EISDIR":
+		return "Is a directory"
+	case "EACCES":
+		return "Permission denied"
+	case "ENOTEMPTY":
+		return "Directory not empty"
+	case "ENOSPC":
+		return "No space left on device"
+	case "ENAMETOOLONG":
+		return "File name too long"
+	case "EINVAL":
+		return "Invalid argument"
+	}
+	if errors.Is(err, errIsDir) {
+		return "Is a directory"
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// Registry maps command names to commands.
+type Registry map[string]Func
+
+// Merge copies every command of others into r (later ones win) and returns r.
+func (r Registry) Merge(others ...Registry) Registry {
+	for _, o := range others {
+		for k, v := range o {
+			r[k] = v
+		}
+	}
+	return r
+}
