@@ -29,14 +29,11 @@ import (
 //   - with max_calls n > 0, capCalls must be below n (a negative capCalls
 //     is not a count and fails).
 func (c *Capability) Allows(method string, params map[string]any, capCalls int) (bool, []string) {
-	if err := c.Validate(); err != nil {
-		return false, []string{err.Error()}
-	}
-	m, err := compileMethod(c.method)
+	ch, err := c.Checker()
 	if err != nil {
 		return false, []string{err.Error()}
 	}
-	if !m.match(method) {
+	if !ch.Match(method) {
 		return false, []string{fmt.Sprintf("method %s does not match %s", Quote(method), Quote(c.method))}
 	}
 	var p any = map[string]any{}
@@ -45,10 +42,40 @@ func (c *Capability) Allows(method string, params map[string]any, capCalls int) 
 			return false, []string{"params are not JSON: " + strings.TrimPrefix(err.Error(), "dsl: ")}
 		}
 	}
+	return ch.Allows(p, capCalls)
+}
+
+// Checker is a validated capability with its method pattern compiled, for
+// checking many calls. It is safe for concurrent use.
+type Checker struct {
+	c *Capability
+	m methodMatcher
+}
+
+// Checker validates the capability and compiles its pattern.
+func (c *Capability) Checker() (*Checker, error) {
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	m, err := compileMethod(c.method)
+	if err != nil {
+		return nil, err
+	}
+	return &Checker{c: c, m: m}, nil
+}
+
+// Match reports whether method matches the capability's pattern.
+func (k *Checker) Match(method string) bool { return k.m.match(method) }
+
+// Allows is Capability.Allows for a method that matches, with params
+// already normalized (as encoding/json decodes a JSON object with
+// UseNumber).
+func (k *Checker) Allows(params any, capCalls int) (bool, []string) {
+	c := k.c
 	var reasons []string
-	for _, k := range c.constraints {
-		if !k.holds(p) {
-			if r := k.Violation(p); !slices.Contains(reasons, r) {
+	for _, x := range c.constraints {
+		if !x.holds(params) {
+			if r := x.Violation(params); !slices.Contains(reasons, r) {
 				reasons = append(reasons, r)
 			}
 		}

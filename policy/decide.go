@@ -45,6 +45,13 @@ type Decision struct {
 // when evaluation fails, the decision denies and err says why (the reason
 // in the decision says so too).
 func (p *Policy) Decide(ctx context.Context, in *Input) (Decision, error) {
+	if p.native != nil {
+		params, err := decodeParams(in.Params)
+		if err != nil {
+			return denied("the call's params are not a JSON object"), fmt.Errorf("policy: input: %w", err)
+		}
+		return p.native.decide(in, params), nil
+	}
 	v, err := in.value()
 	if err != nil {
 		return denied("the call's params are not a JSON object"), fmt.Errorf("policy: input: %w", err)
@@ -115,7 +122,7 @@ func parseDecision(raw any) (Decision, error) {
 func (in *Input) value() (ast.Value, error) {
 	params := ast.NewObject()
 	if len(bytes.TrimSpace(in.Params)) > 0 {
-		v, err := ast.ValueFromReader(bytes.NewReader(in.Params))
+		v, err := paramsValue(in.Params)
 		if err != nil {
 			return nil, err
 		}

@@ -63,6 +63,11 @@ type Config struct {
 	// of them (loaded as `opa eval -d DIR` would), or OPA bundles: a .tar.gz
 	// file or a directory with a .manifest.
 	Paths []string
+	// AlwaysRego makes every decision an OPA evaluation. Without it, a
+	// policy made only of Capabilities (no Modules, Data or Paths) is
+	// decided by an equivalent evaluator in Go, about ten times faster;
+	// the two are tested to agree, reasons included.
+	AlwaysRego bool
 }
 
 // Policy is a prepared policy.
@@ -71,6 +76,7 @@ type Policy struct {
 	modules  map[string]string
 	caps     []*dsl.Capability
 	revision string
+	native   *native // nil: every decision is an OPA evaluation
 }
 
 // CapabilitiesModule is the file name of the compiled capabilities module.
@@ -151,7 +157,14 @@ func New(ctx context.Context, cfg Config) (*Policy, error) {
 	}
 	db, _ := json.Marshal(data) // map keys are sorted
 	h.Write(db)
+	var nat *native
+	if !cfg.AlwaysRego && len(cfg.Modules) == 0 && len(cfg.Paths) == 0 && len(cfg.Data) == 0 {
+		if nat, err = newNative(cfg.Capabilities); err != nil {
+			return nil, &LoadError{Source: "capabilities", Err: err}
+		}
+	}
 	return &Policy{
+		native:   nat,
 		query:    pq,
 		modules:  modules,
 		caps:     cfg.Capabilities,

@@ -190,12 +190,14 @@ test_this_one_fails if authz.decision.allow with input as {"method": "other", "p
 	}
 }
 
-func benchmarkDecision(b *testing.B, n int) {
+func benchmarkDecision(b *testing.B, n int) { benchmarkDecisionMode(b, n, false) }
+
+func benchmarkDecisionMode(b *testing.B, n int, alwaysRego bool) {
 	var caps []*dsl.Capability
 	for i := 0; i < n; i++ {
 		caps = append(caps, dsl.Method(fmt.Sprintf("svc%d/items/*", i)).Where(dsl.Param("amount").Le(1000)).MaxCalls(100))
 	}
-	p := mustPolicy(b, policy.Config{Capabilities: caps})
+	p := mustPolicy(b, policy.Config{Capabilities: caps, AlwaysRego: alwaysRego})
 	in := &policy.Input{Method: fmt.Sprintf("svc%d/items/create", n-1), Params: json.RawMessage(`{"amount": 5}`), Calls: map[string]int{}, CapabilityCalls: map[int]int{}}
 	ctx := context.Background()
 	b.ResetTimer()
@@ -210,6 +212,10 @@ func benchmarkDecision(b *testing.B, n int) {
 func BenchmarkDecision1(b *testing.B)   { benchmarkDecision(b, 1) }
 func BenchmarkDecision10(b *testing.B)  { benchmarkDecision(b, 10) }
 func BenchmarkDecision100(b *testing.B) { benchmarkDecision(b, 100) }
+
+// BenchmarkDecisionRego100 is BenchmarkDecision100 with every decision an
+// OPA evaluation, as for a policy with user Rego.
+func BenchmarkDecisionRego100(b *testing.B) { benchmarkDecisionMode(b, 100, true) }
 
 // BenchmarkDecisionParallel measures decisions per second on all cores.
 func BenchmarkDecisionParallel(b *testing.B) {
