@@ -94,6 +94,9 @@ func (r *run) install() error {
 	set("queueMicrotask", r.queueMicrotask)
 	set("btoa", r.btoa)
 	set("atob", r.atob)
+	if r.opts.Shell != nil {
+		set("shell", r.shell)
+	}
 	return r.installTools()
 }
 
@@ -259,11 +262,10 @@ func (r *run) toolFunc(method string) func(goja.FunctionCall) goja.Value {
 				panic(rt.NewTypeError("%s: parameters must be a plain object, got %s", method, describe(arg)))
 			}
 		}
-		r.nextID++
-		id := r.nextID
 		p, resolve, reject := rt.NewPromise()
-		r.pending[id] = &pendingCall{method: method, resolve: resolve, reject: reject}
-		r.queued = append(r.queued, abi.Call{ID: id, Method: method, Params: []byte(params)})
+		pc := &pendingCall{method: method, resolve: resolve, reject: reject}
+		r.inflight++
+		r.hub.Enqueue(method, []byte(params), func(res abi.CallResult) { r.settle(pc, res) })
 		return rt.ToValue(p)
 	}
 }
@@ -419,4 +421,27 @@ func (r *run) atob(call goja.FunctionCall) goja.Value {
 		rs[i] = rune(c)
 	}
 	return r.rt.ToValue(string(rs))
+}
+
+// shell runs a command line in the sandbox shell and returns a promise of
+// {stdout, stderr, exitCode}. The shell runs to completion before the
+// promise is returned (its tool calls go through the same Hub, so this
+// script's own calls are still answered meanwhile); the promise keeps the
+// API the same as a real asynchronous one.
+func (r *run) shell(call goja.FunctionCall) goja.Value {
+	rt := r.rt
+	arg := call.Argument(0)
+	if _, ok := arg.Export().(string); !ok || len(call.Arguments) != 1 {
+		panic(rt.NewTypeError("shell: takes one string argument, the command line"))
+	}
+	stdout, stderr, code := r.opts.Shell(arg.String(), r.cwd)
+	res := rt.NewObject()
+	_ = res.Set("stdout", string(stdout))
+	_ = res.Set("stderr", string(stderr))
+	_ = res.Set("exitCode", code)
+	p, resolve, _ := rt.NewPromise()
+	if err := resolve(res); err != nil {
+		panic(err)
+	}
+	return rt.ToValue(p)
 }

@@ -23,6 +23,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/cordonhq/cordon/guest/hub"
 	"github.com/cordonhq/cordon/guest/inspect"
 	"github.com/cordonhq/cordon/internal/abi"
 	"github.com/cordonhq/cordon/vfs"
@@ -52,6 +53,17 @@ type Options struct {
 	Cwd string
 	// MaxCallDepth bounds the JS call stack (default 1000 frames).
 	MaxCallDepth int
+	// Hub routes tool calls and the interrupt flag. An execution that nests
+	// interpreters (shell() from JS, node -e from the shell) shares one;
+	// nil makes a new one on Host.
+	Hub *hub.Hub
+	// Write, when set, receives the script's output instead of Host.Write
+	// (node -e inside a shell pipeline writes to the pipe).
+	Write func(fd int, p []byte)
+	// Shell, when set, runs a shell command line for the script's shell()
+	// function, in the script's working directory, and returns its output
+	// and exit status.
+	Shell func(cmd, cwd string) (stdout, stderr []byte, exitCode int)
 }
 
 // Outcome is how an execution ended.
@@ -108,9 +120,9 @@ type run struct {
 	flag    *uint32
 	insp    *inspect.Funcs
 	cwd     string
-	nextID  uint32
-	queued  []abi.Call
-	pending map[uint32]*pendingCall
+	hub       *hub.Hub
+	inflight  int   // this runtime's calls not yet answered
+	settleErr error // an uncatchable error raised while settling a call
 
 	timers   map[int64]*timer
 	timerSeq int64
@@ -143,16 +155,25 @@ func Run(opts Options, filename, code string) (out Outcome) {
 		opts:    opts,
 		rt:      goja.New(),
 		cwd:     opts.Cwd,
-		pending: map[uint32]*pendingCall{},
 		timers:  map[int64]*timer{},
 	}
 	r.flag = InterruptFlag(r.rt)
 	if r.flag == nil {
 		return Outcome{ExitCode: 1, ErrCode: "internal", ErrMsg: ErrNoInterruptFlag.Error()}
 	}
-	opts.Host.WatchInterrupt(r.flag)
+	if opts.Hub == nil {
+		opts.Hub = hub.New(opts.Host)
+		r.opts.Hub = opts.Hub
+	}
+	r.hub = opts.Hub
+	leave, err := r.hub.Enter(r.flag)
+	if err != nil {
+		msg := "Error: " + err.Error()
+		r.write(2, msg+"\n")
+		return Outcome{ExitCode: 1, ErrCode: "exception", ErrMsg: msg}
+	}
 	defer func() {
-		opts.Host.WatchInterrupt(nil)
+		leave()
 		runtime.KeepAlive(r.rt)
 	}()
 	defer func() {
@@ -185,9 +206,14 @@ func (r *run) interrupted(err error) Outcome {
 }
 
 func (r *run) write(fd int, s string) {
-	if s != "" {
-		r.opts.Host.Write(fd, []byte(s))
+	if s == "" {
+		return
 	}
+	if r.opts.Write != nil {
+		r.opts.Write(fd, []byte(s))
+		return
+	}
+	r.opts.Host.Write(fd, []byte(s))
 }
 
 func (r *run) trackRejection(p *goja.Promise, op goja.PromiseRejectionOperation) {
@@ -237,7 +263,7 @@ func (r *run) main(filename, code string) Outcome {
 		if out, done := r.checkUnhandled(); done {
 			return out
 		}
-		if len(r.queued) > 0 || len(r.pending) > 0 {
+		if r.inflight > 0 {
 			if err := r.yield(); err != nil {
 				return r.fail(err)
 			}
@@ -411,42 +437,40 @@ func isJSONShapeError(ex *goja.Exception) bool {
 	return strings.Contains(msg, "circular") || strings.Contains(msg, "BigInt")
 }
 
-// yield hands queued calls to the host and settles the promises it answers.
+// yield hands queued calls to the host and settles the promises it answers
+// (the Hub calls settle for this runtime's calls).
 func (r *run) yield() error {
-	calls := r.queued
-	r.queued = nil
-	res, err := r.opts.Host.Yield(calls)
-	if err != nil {
-		return fmt.Errorf("jsrt: host: %w", err)
-	}
-	if res.Stop {
-		return &goja.InterruptedError{}
-	}
-	for _, c := range res.Results {
-		pc := r.pending[c.ID]
-		if pc == nil {
-			// An answer for a call that is not pending (forged, or answered
-			// twice) is ignored: the guest settles each promise once.
-			continue
+	if err := r.hub.Yield(); err != nil {
+		if errors.Is(err, hub.ErrStopped) {
+			return &goja.InterruptedError{}
 		}
-		delete(r.pending, c.ID)
-		var err error
-		if c.OK {
-			var v goja.Value
-			v, err = r.jsonParse(goja.Undefined(), r.rt.ToValue(string(c.Value)))
-			if err == nil {
-				err = pc.resolve(v)
-			} else if !uncatchable(err) {
-				err = pc.reject(r.newToolError(pc.method, "invalid_result", "tool "+pc.method+" returned invalid JSON", nil))
-			}
-		} else {
-			err = pc.reject(r.newToolError(pc.method, c.ErrKind, c.ErrMsg, c.Reasons))
-		}
-		if err != nil {
-			return err
-		}
+		return fmt.Errorf("jsrt: %w", err)
 	}
-	return nil
+	err := r.settleErr
+	r.settleErr = nil
+	return err
+}
+
+// settle resolves or rejects the promise of an answered call. The Hub may
+// call it while another interpreter (a shell run by shell()) waits for its
+// own call; promise jobs then run when this script resumes.
+func (r *run) settle(pc *pendingCall, c abi.CallResult) {
+	r.inflight--
+	var err error
+	if c.OK {
+		var v goja.Value
+		v, err = r.jsonParse(goja.Undefined(), r.rt.ToValue(string(c.Value)))
+		if err == nil {
+			err = pc.resolve(v)
+		} else if !uncatchable(err) {
+			err = pc.reject(r.newToolError(pc.method, "invalid_result", "tool "+pc.method+" returned invalid JSON", nil))
+		}
+	} else {
+		err = pc.reject(r.newToolError(pc.method, c.ErrKind, c.ErrMsg, c.Reasons))
+	}
+	if err != nil && r.settleErr == nil {
+		r.settleErr = err
+	}
 }
 
 func (r *run) newToolError(method, kind, msg string, reasons []string) goja.Value {
