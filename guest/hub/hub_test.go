@@ -1,0 +1,93 @@
+package hub
+
+import (
+	"sync/atomic"
+	"testing"
+
+	"github.com/cordonhq/cordon/internal/abi"
+)
+
+type host struct {
+	watched *uint32
+	batches [][]abi.Call
+	answer  func([]abi.Call) *abi.Resume
+}
+
+func (h *host) Yield(calls []abi.Call) (*abi.Resume, error) {
+	h.batches = append(h.batches, calls)
+	return h.answer(calls), nil
+}
+
+func (h *host) WatchInterrupt(f *uint32) { h.watched = f }
+
+// Call delivers answers for other pending calls to their owners and returns
+// its own; ids are unique across owners.
+func TestCallDeliversOthers(t *testing.T) {
+	var pending []uint32
+	h := &host{}
+	h.answer = func(calls []abi.Call) *abi.Resume {
+		for _, c := range calls {
+			pending = append(pending, c.ID)
+		}
+		// Answer the oldest pending call only.
+		id := pending[0]
+		pending = pending[1:]
+		return &abi.Resume{Results: []abi.CallResult{{ID: id, OK: true, Value: []byte("1")}, {ID: 99, OK: true}}}
+	}
+	hb := New(h)
+	var first abi.CallResult
+	hb.Enqueue("a", []byte("{}"), func(r abi.CallResult) { first = r })
+	got, err := hb.Call("b", []byte("{}"))
+	if err != nil || got.ID != 2 || first.ID != 1 {
+		t.Fatalf("got %+v %v, first %+v", got, err, first)
+	}
+	if hb.Pending() != 0 {
+		t.Errorf("pending %d", hb.Pending())
+	}
+}
+
+func TestStop(t *testing.T) {
+	h := &host{answer: func([]abi.Call) *abi.Resume { return &abi.Resume{Stop: true} }}
+	hb := New(h)
+	var f uint32
+	leave, _ := hb.Enter(&f)
+	defer leave()
+	if _, err := hb.Call("a", nil); err != ErrStopped {
+		t.Fatalf("err %v", err)
+	}
+	if atomic.LoadUint32(&f) == 0 || !hb.Interrupted() || hb.Context().Err() == nil {
+		t.Error("a stop did not set the flag")
+	}
+	if err := hb.Yield(); err != ErrStopped {
+		t.Errorf("second yield: %v", err)
+	}
+}
+
+// Leaving an interrupted inner interpreter interrupts the outer one and
+// points the host back at it; depth is bounded.
+func TestEnterLeave(t *testing.T) {
+	h := &host{}
+	hb := New(h)
+	var outer, inner uint32
+	leaveOuter, _ := hb.Enter(&outer)
+	leaveInner, _ := hb.Enter(&inner)
+	if h.watched != &inner || hb.Depth() != 2 {
+		t.Fatal("host does not watch the inner flag")
+	}
+	atomic.StoreUint32(&inner, 1)
+	leaveInner()
+	if h.watched != &outer || atomic.LoadUint32(&outer) != 1 {
+		t.Error("the interruption did not reach the outer flag")
+	}
+	leaveOuter()
+	if h.watched != nil {
+		t.Error("host still watches a flag")
+	}
+	flags := make([]uint32, MaxDepth+1)
+	for i := range flags {
+		_, err := hb.Enter(&flags[i])
+		if (err != nil) != (i == MaxDepth) {
+			t.Fatalf("enter %d: %v", i, err)
+		}
+	}
+}
