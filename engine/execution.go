@@ -151,8 +151,8 @@ type Call struct {
 // Start begins an execution that the caller drives with Next. It holds the
 // sandbox until the execution ends; call Cancel to abandon it.
 func (sb *Sandbox) Start(ctx context.Context, lang Language, code string) (*Execution, error) {
-	if lang != JavaScript {
-		return nil, errorf(KindInvalid, "unsupported language %q (supported: js)", lang)
+	if lang != JavaScript && lang != Shell {
+		return nil, errorf(KindInvalid, "unsupported language %q (supported: js, sh)", lang)
 	}
 	if err := sb.acquire(ctx); err != nil {
 		return nil, err
@@ -184,7 +184,7 @@ func (x *Execution) Next(ctx context.Context) ([]*Call, error) {
 	var msg []byte
 	if !x.started {
 		x.started = true
-		msg = abi.EncodeRequest(nil, &abi.Request{Op: abi.OpExec, Exec: &abi.Exec{Lang: string(x.lang), Name: "script.js", Code: x.code}})
+		msg = abi.EncodeRequest(nil, &abi.Request{Op: abi.OpExec, Exec: &abi.Exec{Lang: string(x.lang), Name: scriptName(x.lang), Code: x.code}})
 	} else if x.forceStop != "" {
 		msg = abi.EncodeResume(nil, &abi.Resume{Stop: true})
 	} else {
@@ -540,4 +540,12 @@ func (o *output) strings() (string, string, bool) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	return o.stdout.String(), o.stderr.String(), o.truncated
+}
+
+// scriptName is the file name errors and $0 show for a script.
+func scriptName(lang Language) string {
+	if lang == Shell {
+		return "script.sh"
+	}
+	return "script.js"
 }

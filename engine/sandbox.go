@@ -83,7 +83,11 @@ type Language string
 
 // The languages a sandbox runs.
 const (
+	// JavaScript runs the code as the body of an async function (goja).
 	JavaScript Language = "js"
+	// Shell runs the code as a bash-like shell script over the sandbox's
+	// file system, with `tool` calling host tools.
+	Shell Language = "sh"
 )
 
 // Sandbox is one guest instance: its VFS and its tool-call counters persist

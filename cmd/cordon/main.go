@@ -57,7 +57,7 @@ const usage = `usage:
 
 run flags:
   -e CODE          code to run instead of a file
-  --lang js        language (default: from the file extension, else js)
+  --lang js|sh     language (default: from the file extension, else js)
   --config FILE    sandbox config, YAML or JSON (default: a built-in demo config)
   --policy PATH    extra Rego file, data file, directory or OPA bundle (repeatable)
   --label K=V      a session label the policy sees as input.session.labels (repeatable)
@@ -319,15 +319,17 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 
 func pickLang(flagLang, name string) (engine.Language, error) {
 	switch flagLang {
-	case "js", "javascript":
+	case "js", "javascript", "node":
 		return engine.JavaScript, nil
+	case "sh", "bash", "shell":
+		return engine.Shell, nil
 	case "":
 	default:
-		return "", usagef("run: unknown --lang %q (supported: js)", flagLang)
+		return "", usagef("run: unknown --lang %q (supported: js, sh)", flagLang)
 	}
 	switch strings.ToLower(filepath.Ext(name)) {
 	case ".sh", ".bash":
-		return "", usagef("run: %s looks like a shell script; this build runs js only", name)
+		return engine.Shell, nil
 	}
 	return engine.JavaScript, nil
 }

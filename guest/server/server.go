@@ -12,7 +12,9 @@ import (
 	"path"
 	"sort"
 
+	"github.com/cordonhq/cordon/guest/hub"
 	"github.com/cordonhq/cordon/guest/jsrt"
+	"github.com/cordonhq/cordon/guest/shellrt"
 	"github.com/cordonhq/cordon/internal/abi"
 	"github.com/cordonhq/cordon/vfs"
 )
@@ -76,17 +78,23 @@ func (s *state) handle(b []byte) *abi.Response {
 }
 
 func (s *state) exec(x *abi.Exec) *abi.Response {
-	if x.Lang != "js" {
-		return errResponse("EINVAL", fmt.Errorf("unsupported language %q", x.Lang))
+	h := hub.New(s.host)
+	sh := shellrt.Options{Host: s.host, Hub: h, FS: s.fs, Tools: s.tools, MaxCallDepth: s.maxDepth}
+	switch x.Lang {
+	case "js":
+		out := jsrt.Run(jsrt.Options{Host: s.host, Hub: h, FS: s.fs, Tools: s.tools, MaxCallDepth: s.maxDepth, Shell: shellrt.Capture(sh)}, x.Name, x.Code)
+		return &abi.Response{
+			ErrCode:  out.ErrCode,
+			ErrMsg:   out.ErrMsg,
+			ExitCode: int32(out.ExitCode),
+			HasValue: out.HasValue,
+			Value:    out.Value,
+		}
+	case "sh":
+		out := shellrt.Run(sh, x.Name, x.Code)
+		return &abi.Response{ErrCode: out.ErrCode, ErrMsg: out.ErrMsg, ExitCode: int32(out.ExitCode)}
 	}
-	out := jsrt.Run(jsrt.Options{Host: s.host, FS: s.fs, Tools: s.tools, MaxCallDepth: s.maxDepth}, x.Name, x.Code)
-	return &abi.Response{
-		ErrCode:  out.ErrCode,
-		ErrMsg:   out.ErrMsg,
-		ExitCode: int32(out.ExitCode),
-		HasValue: out.HasValue,
-		Value:    out.Value,
-	}
+	return errResponse("EINVAL", fmt.Errorf("unsupported language %q", x.Lang))
 }
 
 // putFiles writes files with the host's privileges (read-only areas

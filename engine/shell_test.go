@@ -1,0 +1,109 @@
+package engine_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/cordonhq/cordon/dsl"
+	"github.com/cordonhq/cordon/engine"
+	"github.com/cordonhq/cordon/policy"
+)
+
+func runSh(t *testing.T, sb *engine.Sandbox, code string) *engine.Result {
+	t.Helper()
+	res, err := sb.Execute(context.Background(), engine.Shell, code)
+	if err != nil {
+		t.Fatalf("Execute(sh, %q): %v", code, err)
+	}
+	return res
+}
+
+func TestShellScript(t *testing.T) {
+	sb := newSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{mock("users/list", []map[string]any{
+		{"name": "ann", "admin": true}, {"name": "bob", "admin": false}, {"name": "cy", "admin": true},
+	})}})
+	res := runSh(t, sb, `set -e
+tool users/list | jq -r '.[] | select(.admin) | .name' | sort -r > admins.txt
+wc -l < admins.txt
+for n in $(cat admins.txt); do printf '%s!\n' "${n^^}"; done
+date +%Y
+exit 3`)
+	if res.Stdout != "2\nCY!\nANN!\n2026\n" || res.ExitCode != 3 {
+		t.Fatalf("stdout %q stderr %q exit %d", res.Stdout, res.Stderr, res.ExitCode)
+	}
+	// The VFS persists into the next execution (JS here); shell variables do not.
+	if res := run(t, sb, `return fs.readFileSync("admins.txt", "utf8")`); res.Stdout != "cy\nann\n\n" {
+		t.Errorf("from JS: %q", res.Stdout)
+	}
+	if res := runSh(t, sb, `x=1; echo "${x}"`); res.Stdout != "1\n" {
+		t.Errorf("%q", res.Stdout)
+	}
+	if res := runSh(t, sb, `echo "[${x:-unset}]"; nope; echo $?`); res.Stdout != "[unset]\n127\n" || !strings.Contains(res.Stderr, "nope: command not found") {
+		t.Errorf("%q %q", res.Stdout, res.Stderr)
+	}
+}
+
+// A denied call is refused on every path a script can take, the handler
+// never runs, and each path reports the reasons.
+func TestDeniedToolOnEveryPath(t *testing.T) {
+	var ran atomic.Int32
+	sb := newSandbox(t, engine.SandboxConfig{
+		Tools:  []engine.Tool{counting("admin/delete", &ran), counting("pay", &ran)},
+		Policy: newPolicy(t, policy.Config{Capabilities: []*dsl.Capability{dsl.Method("pay").Where(dsl.Param("amount").Le(100))}}),
+	})
+	js := run(t, sb, `const out = []
+for (const f of [() => admin.delete({}), () => admin_delete({}), () => pay({amount: 500})]) {
+  try { await f(); out.push("ran") } catch (e) { out.push(e.kind) }
+}
+const r = await shell("tool admin/delete; echo $?; tool pay --amount 500; echo $?; node -e 'await admin.delete({})'; echo $?")
+out.push(r.stdout.trim().split("\n").join(","))
+return out`)
+	if js.Stdout != `["denied","denied","denied","1,1,1"]`+"\n" {
+		t.Errorf("JS paths: %q %q", js.Stdout, js.Stderr)
+	}
+	sh := runSh(t, sb, `tool admin/delete; echo $?
+tool admin_delete; echo $?
+tool pay --amount 500 2>&1 | grep -c 'amount <= 100 does not hold'
+node -e 'try { await pay({amount: 1000}) } catch (e) { console.log(e.kind) }'
+sh -c 'tool admin/delete'; echo $?
+tool pay --json '{"amount": 5}' | jq -c .`)
+	if sh.Stdout != "1\n1\n1\ndenied\n1\n{\"amount\":5}\n" {
+		t.Errorf("shell paths: %q %q", sh.Stdout, sh.Stderr)
+	}
+	if ran.Load() != 1 {
+		t.Errorf("handlers ran %d times, want 1 (the allowed pay)", ran.Load())
+	}
+	for _, c := range sh.ToolCalls {
+		if c.Method == "admin/delete" && (c.Allowed || len(c.Reasons) == 0) {
+			t.Errorf("record %+v", c)
+		}
+	}
+}
+
+func TestShellTimeout(t *testing.T) {
+	sb := newSandbox(t, engine.SandboxConfig{Limits: engine.Limits{Timeout: 300 * time.Millisecond}})
+	for _, code := range []string{
+		`while true; do :; done`,
+		`yes | grep -c y`,
+		`f() { echo x; f; }; f | cat > /dev/null`,
+		`node -e 'for (;;) {}'`,
+		`sleep 100`,
+	} {
+		start := time.Now()
+		_, err := sb.Execute(context.Background(), engine.Shell, code)
+		took := time.Since(start)
+		if !errors.Is(err, engine.ErrTimeout) {
+			t.Errorf("%s: err %v, want a timeout", code, err)
+		}
+		if took > 800*time.Millisecond {
+			t.Errorf("%s: stopped after %v", code, took)
+		}
+	}
+	if res := runSh(t, sb, "echo ok"); res.Stdout != "ok\n" {
+		t.Errorf("after timeouts: %q", res.Stdout)
+	}
+}

@@ -1,0 +1,279 @@
+// Package shellrt runs shell scripts inside the cordon guest. It wires the
+// shell evaluator (package shell) to the sandbox: the commands of
+// shell/coreutils, shell/textutils and shell/awk, the `tool` command that
+// calls host tools through the policy, `node`/`js` that run JavaScript in
+// the same sandbox, and `sh`/`bash` that run a script in a child shell.
+//
+// Shell state (variables, functions, the working directory) lives for one
+// execution; only the file system persists between executions.
+//
+// The package is portable Go; its tests run it natively with a fake host.
+package shellrt
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/cordonhq/cordon/guest/hub"
+	"github.com/cordonhq/cordon/guest/jsrt"
+	"github.com/cordonhq/cordon/internal/abi"
+	"github.com/cordonhq/cordon/shell"
+	"github.com/cordonhq/cordon/shell/awk"
+	"github.com/cordonhq/cordon/shell/command"
+	"github.com/cordonhq/cordon/shell/coreutils"
+	"github.com/cordonhq/cordon/shell/textutils"
+	"github.com/cordonhq/cordon/vfs"
+)
+
+// Options configures one shell execution.
+type Options struct {
+	Host  jsrt.Host
+	Hub   *hub.Hub // shared with nested interpreters; nil makes one on Host
+	FS    *vfs.FS
+	Tools []abi.ToolInfo
+	// Cwd is the initial working directory (default /workspace).
+	Cwd string
+	// Stdin, Stdout and Stderr default to empty input and the host's
+	// output streams.
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	// MaxCallDepth bounds JS call stacks of node -e (see jsrt.Options).
+	MaxCallDepth int
+	// Now is the clock for date and file times (default time.Now).
+	Now func() time.Time
+}
+
+// Outcome is how a shell execution ended: ExitCode is the script's exit
+// status; ErrCode is "interrupted" when the host stopped it.
+type Outcome struct {
+	ExitCode int
+	ErrCode  string
+	ErrMsg   string
+}
+
+// hostWriter sends output to the host as it is written.
+type hostWriter struct {
+	h  jsrt.Host
+	fd int
+}
+
+func (w hostWriter) Write(p []byte) (int, error) {
+	w.h.Write(w.fd, p)
+	return len(p), nil
+}
+
+// Run runs a shell script. Output streams to the host (or opts.Stdout and
+// opts.Stderr) as the script writes it.
+func Run(opts Options, name, script string) Outcome {
+	if opts.Hub == nil {
+		opts.Hub = hub.New(opts.Host)
+	}
+	if opts.Cwd == "" {
+		opts.Cwd = "/workspace"
+	}
+	if opts.Stdout == nil {
+		opts.Stdout = hostWriter{opts.Host, 1}
+	}
+	if opts.Stderr == nil {
+		opts.Stderr = hostWriter{opts.Host, 2}
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	var flag uint32
+	leave, err := opts.Hub.Enter(&flag)
+	if err != nil {
+		fmt.Fprintf(opts.Stderr, "%s: %v\n", name, err)
+		return Outcome{ExitCode: 1, ErrCode: "exception", ErrMsg: err.Error()}
+	}
+	defer leave()
+	rt := &runtime{opts: opts}
+	status, err := rt.run(opts.Hub.Context(), opts.Cwd, opts.Stdin, opts.Stdout, opts.Stderr, name, script, nil)
+	if err != nil || opts.Hub.Interrupted() {
+		return Outcome{ExitCode: status, ErrCode: "interrupted", ErrMsg: "script interrupted"}
+	}
+	return Outcome{ExitCode: status}
+}
+
+type runtime struct {
+	opts     Options
+	once     sync.Once
+	commands command.Registry
+}
+
+func (rt *runtime) registry() command.Registry {
+	rt.once.Do(func() {
+		r := command.Registry{}
+		r.Merge(coreutils.Commands(), textutils.Commands(), awk.Commands())
+		tc := &toolCommand{tools: rt.opts.Tools, hub: rt.opts.Hub}
+		r["tool"] = tc.run
+		r["node"] = rt.node
+		r["js"] = rt.node
+		r["sh"] = rt.sh
+		r["bash"] = rt.sh
+		rt.commands = r
+	})
+	return rt.commands
+}
+
+func (rt *runtime) run(ctx context.Context, dir string, stdin io.Reader, stdout, stderr io.Writer, name, script string, args []string) (int, error) {
+	return shell.Run(ctx, shell.Config{
+		FS:       rt.opts.FS,
+		Commands: rt.registry(),
+		Stdin:    stdin,
+		Stdout:   stdout,
+		Stderr:   stderr,
+		Dir:      dir,
+		Now:      rt.opts.Now,
+		Args:     args,
+	}, name, script)
+}
+
+// sh runs `sh -c SCRIPT [NAME [ARGS...]]` or `sh FILE [ARGS...]` (or a
+// script on stdin) in a child shell: a fresh shell state over the same
+// file system.
+func (rt *runtime) sh(env *command.Env) int {
+	args := env.Args[1:]
+	for len(args) > 0 && (args[0] == "-e" || args[0] == "-u" || args[0] == "-x" || args[0] == "--") {
+		args = args[1:] // accepted; the script can set them itself
+	}
+	name, script := env.Args[0], ""
+	switch {
+	case len(args) > 0 && args[0] == "-c":
+		if len(args) < 2 {
+			return env.Errorf(2, "-c: option requires an argument")
+		}
+		script, args = args[1], args[2:]
+		if len(args) > 0 {
+			name, args = args[0], args[1:]
+		}
+	case len(args) > 0 && !strings.HasPrefix(args[0], "-"):
+		b, err := env.FS.ReadFile(env.Abs(args[0]))
+		if err != nil {
+			return env.Errorf(127, "%s: %s", args[0], command.Strerror(err))
+		}
+		name, script, args = args[0], string(b), args[1:]
+	case len(args) == 0 || args[0] == "-s":
+		b, err := io.ReadAll(io.LimitReader(env.Stdin, 16<<20))
+		if err != nil {
+			return env.Errorf(2, "reading the script: %v", err)
+		}
+		script = string(b)
+	default:
+		return env.Errorf(2, "%s: invalid option", args[0])
+	}
+	var flag uint32
+	leave, err := rt.opts.Hub.Enter(&flag)
+	if err != nil {
+		return env.Errorf(2, "%v", err)
+	}
+	defer leave()
+	status, _ := rt.run(env.Ctx, env.Dir, env.Stdin, env.Stdout, env.Stderr, name, script, args)
+	return status
+}
+
+// node runs JavaScript in the same sandbox: `node -e CODE`, `node -p EXPR`
+// (prints the value) or `node FILE`. Extra arguments are not visible to
+// the script (there is no process object).
+func (rt *runtime) node(env *command.Env) int {
+	args := env.Args[1:]
+	var code, name string
+	switch {
+	case len(args) >= 2 && (args[0] == "-e" || args[0] == "--eval"):
+		code, name = args[1], "[eval]"
+	case len(args) >= 2 && (args[0] == "-p" || args[0] == "--print"):
+		code, name = "return ("+args[1]+"\n)", "[eval]"
+	case len(args) >= 1 && !strings.HasPrefix(args[0], "-"):
+		b, err := env.FS.ReadFile(env.Abs(args[0]))
+		if err != nil {
+			return env.Errorf(1, "cannot open %s: %s", args[0], command.Strerror(err))
+		}
+		code, name = string(b), args[0]
+	case len(args) == 0:
+		b, err := io.ReadAll(io.LimitReader(env.Stdin, 16<<20))
+		if err != nil {
+			return env.Errorf(1, "reading the script: %v", err)
+		}
+		code, name = string(b), "[stdin]"
+	default:
+		return env.Errorf(9, "usage: %s -e CODE | -p EXPR | FILE", env.Args[0])
+	}
+	var mu sync.Mutex
+	var werr error
+	write := func(fd int, p []byte) {
+		mu.Lock()
+		defer mu.Unlock()
+		w := env.Stdout
+		if fd == 2 {
+			w = env.Stderr
+		}
+		if _, err := w.Write(p); err != nil && werr == nil {
+			werr = err
+		}
+	}
+	out := jsrt.Run(jsrt.Options{
+		Host:         rt.opts.Host,
+		Hub:          rt.opts.Hub,
+		FS:           rt.opts.FS,
+		Tools:        rt.opts.Tools,
+		Cwd:          env.Dir,
+		MaxCallDepth: rt.opts.MaxCallDepth,
+		Write:        write,
+		Shell:        rt.Capture,
+	}, name, code)
+	if out.ErrCode == "interrupted" {
+		return 130
+	}
+	if werr != nil && out.ExitCode == 0 {
+		return 1
+	}
+	return out.ExitCode
+}
+
+// maxCapture bounds the stdout and stderr that shell() returns to a script.
+const maxCapture = 16 << 20
+
+// Capture runs a command line for JavaScript's shell() and returns what it
+// printed. Output past maxCapture is dropped and a note appended to stderr.
+func (rt *runtime) Capture(cmd, cwd string) (stdout, stderr []byte, exitCode int) {
+	var out, errb limitedBuffer
+	out.max, errb.max = maxCapture, maxCapture
+	status, err := rt.run(rt.opts.Hub.Context(), cwd, nil, &out, &errb, "shell", cmd, nil)
+	if err != nil && !errors.Is(err, context.Canceled) {
+		fmt.Fprintf(&errb, "shell: %v\n", err)
+	}
+	if out.dropped || errb.dropped {
+		errb.buf.WriteString("shell: output truncated at 16 MiB\n")
+	}
+	return out.buf.Bytes(), errb.buf.Bytes(), status
+}
+
+// Capture runs a command line as JavaScript's shell() does, for a JS
+// execution at the top level (the guest's server wires it into jsrt).
+func Capture(opts Options) func(cmd, cwd string) ([]byte, []byte, int) {
+	rt := &runtime{opts: opts}
+	return rt.Capture
+}
+
+type limitedBuffer struct {
+	buf     bytes.Buffer
+	max     int
+	dropped bool
+}
+
+func (b *limitedBuffer) Write(p []byte) (int, error) {
+	if room := b.max - b.buf.Len(); len(p) > room {
+		b.dropped = true
+		if room > 0 {
+			b.buf.Write(p[:room])
+		}
+		return len(p), nil
+	}
+	return b.buf.Write(p)
+}

@@ -1,0 +1,661 @@
+package shell
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// maxArithDepth bounds the recursive evaluation of variables whose values
+// are expressions (x='y+1', y='x+1').
+const maxArithDepth = 1024
+
+// arithError is an arithmetic evaluation error.
+type arithError struct {
+	msg   string
+	fatal bool // the shell must exit (nounset)
+}
+
+func (e *arithError) Error() string { return e.msg }
+
+// arith evaluates an arithmetic expression.
+func (r *Runner) arith(x syntax.ArithmExpr) (int, error) {
+	ev := &arithEval{r: r}
+	n, err := ev.eval(x)
+	return int(n), err
+}
+
+type arithEval struct {
+	r     *Runner
+	depth int
+}
+
+// arithString evaluates the arithmetic expression in s.
+func (r *Runner) arithString(s string) (int, error) {
+	ev := &arithEval{r: r}
+	n, err := ev.evalString(s)
+	return int(n), err
+}
+
+func (ev *arithEval) evalString(s string) (int64, error) {
+	t := strings.TrimSpace(s)
+	if t == "" {
+		return 0, nil
+	}
+	if n, ok, err := parseArithNumber(t); ok || err != nil {
+		return n, err
+	}
+	if syntax.ValidName(t) {
+		return ev.varValue(t)
+	}
+	ev.depth++
+	defer func() { ev.depth-- }()
+	if ev.depth > maxArithDepth {
+		return 0, &arithError{msg: t + ": expression recursion level exceeded"}
+	}
+	p := newParser()
+	w, err := p.Document(strings.NewReader("$((" + s + "))"))
+	if err != nil || len(w.Parts) != 1 {
+		return 0, &arithError{msg: fmt.Sprintf("%s: syntax error in expression (error token is \"%s\")", t, t)}
+	}
+	ae, ok := w.Parts[0].(*syntax.ArithmExp)
+	if !ok || ae.X == nil {
+		return 0, &arithError{msg: fmt.Sprintf("%s: syntax error in expression", t)}
+	}
+	return ev.eval(ae.X)
+}
+
+// parseArithNumber parses a bash integer constant (decimal, 0x hex,
+// leading-0 octal, base#digits). ok is false when s does not start with a
+// digit.
+func parseArithNumber(s string) (n int64, ok bool, err error) {
+	if s == "" || s[0] < '0' || s[0] > '9' {
+		return 0, false, nil
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '#' || c == '@' || c == '_') {
+			return 0, false, nil
+		}
+	}
+	bad := func() (int64, bool, error) {
+		return 0, true, &arithError{msg: fmt.Sprintf("%s: value too great for base (error token is \"%s\")", s, s)}
+	}
+	invalid := func() (int64, bool, error) {
+		return 0, true, &arithError{msg: fmt.Sprintf("%s: invalid arithmetic operator (error token is \"%s\")", s, s)}
+	}
+	base := int64(10)
+	digits := s
+	if b, d, found := strings.Cut(s, "#"); found {
+		bn, err := strconv.Atoi(b)
+		if err != nil || bn < 2 || bn > 64 {
+			return 0, true, &arithError{msg: fmt.Sprintf("%s: invalid arithmetic base (error token is \"%s\")", s, s)}
+		}
+		base, digits = int64(bn), d
+		if digits == "" {
+			return invalid()
+		}
+	} else if strings.HasPrefix(s, "0x") || strings.HasPrefix(s, "0X") {
+		base, digits = 16, s[2:]
+		if digits == "" {
+			return invalid()
+		}
+	} else if len(s) > 1 && s[0] == '0' {
+		base, digits = 8, s[1:]
+	}
+	var v int64
+	for i := 0; i < len(digits); i++ {
+		c := digits[i]
+		var d int64
+		switch {
+		case c >= '0' && c <= '9':
+			d = int64(c - '0')
+		case c >= 'a' && c <= 'z':
+			d = int64(c-'a') + 10
+		case c >= 'A' && c <= 'Z':
+			if base <= 36 {
+				d = int64(c-'A') + 10
+			} else {
+				d = int64(c-'A') + 36
+			}
+		case c == '@':
+			d = 62
+		case c == '_':
+			d = 63
+		default:
+			return invalid()
+		}
+		if d >= base {
+			if base == 10 && !(c >= '0' && c <= '9') {
+				return invalid()
+			}
+			return bad()
+		}
+		v = v*base + d
+	}
+	return v, true, nil
+}
+
+// varValue evaluates a variable's value as an arithmetic operand.
+func (ev *arithEval) varValue(name string) (int64, error) {
+	vr := envView{ev.r}.Get(name)
+	if !vr.IsSet() {
+		if ev.r.opts.nounset {
+			return 0, &arithError{msg: name + ": unbound variable", fatal: true}
+		}
+		return 0, nil
+	}
+	s := vr.String()
+	switch vr.Kind {
+	case expand.Indexed:
+		s = ""
+		if len(vr.List) > 0 && (vr.Indexes == nil || vr.Indexes[0] == 0) {
+			s = vr.List[0]
+		}
+	case expand.Associative:
+		s = vr.Map["0"]
+	}
+	ev.depth++
+	defer func() { ev.depth-- }()
+	if ev.depth > maxArithDepth {
+		return 0, &arithError{msg: name + ": expression recursion level exceeded"}
+	}
+	return ev.evalString(s)
+}
+
+// lvalue describes an assignable operand: a name with an optional index.
+type lvalue struct {
+	name  string
+	index syntax.ArithmExpr
+}
+
+func (ev *arithEval) lvalueOf(x syntax.ArithmExpr) (*lvalue, error) {
+	w, ok := x.(*syntax.Word)
+	if !ok {
+		return nil, &arithError{msg: "attempted assignment to non-variable"}
+	}
+	if len(w.Parts) == 1 {
+		switch p := w.Parts[0].(type) {
+		case *syntax.Lit:
+			if syntax.ValidName(p.Value) {
+				return &lvalue{name: p.Value}, nil
+			}
+		case *syntax.ParamExp:
+			if p.Short && !p.Dollar.IsValid() && p.Param != nil {
+				return &lvalue{name: p.Param.Value, index: p.Index}, nil
+			}
+		}
+	}
+	s, err := expand.Literal(ev.r.ecfg(), w)
+	if err != nil {
+		return nil, err
+	}
+	if syntax.ValidName(s) {
+		return &lvalue{name: s}, nil
+	}
+	return nil, &arithError{msg: fmt.Sprintf("%s: attempted assignment to non-variable", s)}
+}
+
+func (ev *arithEval) getLvalue(lv *lvalue) (int64, error) {
+	if lv.index == nil {
+		return ev.varValue(lv.name)
+	}
+	s, set, err := ev.element(lv.name, lv.index)
+	if err != nil {
+		return 0, err
+	}
+	if !set && ev.r.opts.nounset {
+		return 0, &arithError{msg: lv.name + ": unbound variable", fatal: true}
+	}
+	return ev.evalString(s)
+}
+
+// element returns an array element by subscript.
+func (ev *arithEval) element(name string, index syntax.ArithmExpr) (string, bool, error) {
+	vr := envView{ev.r}.Get(name)
+	if vr.Kind == expand.Associative {
+		key, ok := ev.r.assocKey(index)
+		if !ok {
+			return "", false, errReported
+		}
+		v, ok := vr.Map[key]
+		return v, ok, nil
+	}
+	n, err := ev.eval(index)
+	if err != nil {
+		return "", false, err
+	}
+	idx, vals := arrayItems(vr)
+	if n < 0 {
+		if len(idx) == 0 {
+			return "", false, &arithError{msg: fmt.Sprintf("%s[%d]: bad array subscript", name, n)}
+		}
+		n += int64(idx[len(idx)-1]) + 1
+		if n < 0 {
+			return "", false, &arithError{msg: fmt.Sprintf("%s: bad array subscript", name)}
+		}
+	}
+	i := sort.SearchInts(idx, int(n))
+	if i < len(idx) && idx[i] == int(n) {
+		return vals[i], true, nil
+	}
+	return "", false, nil
+}
+
+func (ev *arithEval) setLvalue(lv *lvalue, v int64) error {
+	s := strconv.FormatInt(v, 10)
+	if lv.index == nil {
+		return ev.r.assign(lv.name, vstr(s), false)
+	}
+	vr, _ := ev.r.lookup(lv.name)
+	if vr != nil && vr.readonly {
+		return errReadonly(lv.name)
+	}
+	if vr != nil && vr.Kind == expand.Associative {
+		key, ok := ev.r.assocKey(lv.index)
+		if !ok {
+			return errReported
+		}
+		vr.Map[key] = s
+		return nil
+	}
+	n, err := ev.eval(lv.index)
+	if err != nil {
+		return err
+	}
+	v2 := ev.r.varFor(lv.name, false)
+	idx, vals := arrayItems(v2.Variable)
+	if n < 0 {
+		if len(idx) == 0 {
+			return &arithError{msg: fmt.Sprintf("%s[%d]: bad array subscript", lv.name, n)}
+		}
+		n += int64(idx[len(idx)-1]) + 1
+		if n < 0 {
+			return &arithError{msg: fmt.Sprintf("%s[%d]: bad array subscript", lv.name, n)}
+		}
+	}
+	idx, vals = setItem(idx, vals, int(n), s)
+	v2.Variable = makeIndexed(idx, vals)
+	return nil
+}
+
+func (ev *arithEval) word(w *syntax.Word) (int64, error) {
+	if len(w.Parts) == 1 {
+		switch p := w.Parts[0].(type) {
+		case *syntax.Lit:
+			if syntax.ValidName(p.Value) {
+				return ev.varValue(p.Value)
+			}
+			if n, ok, err := parseArithNumber(p.Value); ok || err != nil {
+				return n, err
+			}
+		case *syntax.ParamExp:
+			if p.Short && !p.Dollar.IsValid() && p.Param != nil && p.Index != nil {
+				return ev.getLvalue(&lvalue{name: p.Param.Value, index: p.Index})
+			}
+		case *syntax.SglQuoted, *syntax.DblQuoted:
+			s, err := expand.Literal(ev.r.ecfg(), w)
+			if err != nil {
+				return 0, err
+			}
+			return 0, &arithError{msg: fmt.Sprintf("%s: syntax error: operand expected (error token is \"%s\")", s, s)}
+		}
+	}
+	s, err := expand.Literal(ev.r.ecfg(), w)
+	if err != nil {
+		return 0, err
+	}
+	return ev.evalString(s)
+}
+
+func (ev *arithEval) eval(x syntax.ArithmExpr) (int64, error) {
+	if err := ev.r.ctxErr(); err != nil {
+		return 0, err
+	}
+	switch x := x.(type) {
+	case nil:
+		return 0, nil
+	case *syntax.Word:
+		return ev.word(x)
+	case *syntax.ParenArithm:
+		return ev.eval(x.X)
+	case *syntax.UnaryArithm:
+		switch x.Op {
+		case syntax.Inc, syntax.Dec:
+			lv, err := ev.lvalueOf(x.X)
+			if err != nil {
+				return 0, err
+			}
+			old, err := ev.getLvalue(lv)
+			if err != nil {
+				return 0, err
+			}
+			nv := old + 1
+			if x.Op == syntax.Dec {
+				nv = old - 1
+			}
+			if err := ev.setLvalue(lv, nv); err != nil {
+				return 0, err
+			}
+			if x.Post {
+				return old, nil
+			}
+			return nv, nil
+		}
+		v, err := ev.eval(x.X)
+		if err != nil {
+			return 0, err
+		}
+		switch x.Op {
+		case syntax.Not:
+			return b2i(v == 0), nil
+		case syntax.BitNegation:
+			return ^v, nil
+		case syntax.Plus:
+			return v, nil
+		case syntax.Minus:
+			return -v, nil
+		}
+		return 0, &arithError{msg: "unsupported unary operator " + x.Op.String()}
+	case *syntax.BinaryArithm:
+		return ev.binary(x)
+	}
+	return 0, &arithError{msg: fmt.Sprintf("unsupported arithmetic expression %T", x)}
+}
+
+func b2i(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func (ev *arithEval) binary(x *syntax.BinaryArithm) (int64, error) {
+	switch x.Op {
+	case syntax.Assgn, syntax.AddAssgn, syntax.SubAssgn, syntax.MulAssgn, syntax.QuoAssgn,
+		syntax.RemAssgn, syntax.AndAssgn, syntax.OrAssgn, syntax.XorAssgn, syntax.ShlAssgn,
+		syntax.ShrAssgn, syntax.PowAssgn:
+		lv, err := ev.lvalueOf(x.X)
+		if err != nil {
+			return 0, err
+		}
+		rv, err := ev.eval(x.Y)
+		if err != nil {
+			return 0, err
+		}
+		nv := rv
+		if x.Op != syntax.Assgn {
+			old, err := ev.getLvalue(lv)
+			if err != nil {
+				return 0, err
+			}
+			op := map[syntax.BinAritOperator]syntax.BinAritOperator{
+				syntax.AddAssgn: syntax.Add, syntax.SubAssgn: syntax.Sub, syntax.MulAssgn: syntax.Mul,
+				syntax.QuoAssgn: syntax.Quo, syntax.RemAssgn: syntax.Rem, syntax.AndAssgn: syntax.And,
+				syntax.OrAssgn: syntax.Or, syntax.XorAssgn: syntax.Xor, syntax.ShlAssgn: syntax.Shl,
+				syntax.ShrAssgn: syntax.Shr, syntax.PowAssgn: syntax.Pow,
+			}[x.Op]
+			nv, err = arithOp(op, old, rv)
+			if err != nil {
+				return 0, err
+			}
+		}
+		if err := ev.setLvalue(lv, nv); err != nil {
+			return 0, err
+		}
+		return nv, nil
+	case syntax.TernQuest:
+		c, err := ev.eval(x.X)
+		if err != nil {
+			return 0, err
+		}
+		colon, ok := x.Y.(*syntax.BinaryArithm)
+		if !ok || colon.Op != syntax.TernColon {
+			return 0, &arithError{msg: "`:' expected for conditional expression"}
+		}
+		if c != 0 {
+			return ev.eval(colon.X)
+		}
+		return ev.eval(colon.Y)
+	case syntax.AndArit:
+		l, err := ev.eval(x.X)
+		if err != nil || l == 0 {
+			return 0, err
+		}
+		rv, err := ev.eval(x.Y)
+		return b2i(rv != 0), err
+	case syntax.OrArit:
+		l, err := ev.eval(x.X)
+		if err != nil {
+			return 0, err
+		}
+		if l != 0 {
+			return 1, nil
+		}
+		rv, err := ev.eval(x.Y)
+		return b2i(rv != 0), err
+	case syntax.Comma:
+		if _, err := ev.eval(x.X); err != nil {
+			return 0, err
+		}
+		return ev.eval(x.Y)
+	}
+	l, err := ev.eval(x.X)
+	if err != nil {
+		return 0, err
+	}
+	rv, err := ev.eval(x.Y)
+	if err != nil {
+		return 0, err
+	}
+	return arithOp(x.Op, l, rv)
+}
+
+var errDivZero = &arithError{msg: "division by 0"}
+
+func arithOp(op syntax.BinAritOperator, l, r int64) (int64, error) {
+	switch op {
+	case syntax.Add:
+		return l + r, nil
+	case syntax.Sub:
+		return l - r, nil
+	case syntax.Mul:
+		return l * r, nil
+	case syntax.Quo:
+		if r == 0 {
+			return 0, errDivZero
+		}
+		if r == -1 {
+			return -l, nil
+		}
+		return l / r, nil
+	case syntax.Rem:
+		if r == 0 {
+			return 0, errDivZero
+		}
+		if r == -1 {
+			return 0, nil
+		}
+		return l % r, nil
+	case syntax.Pow:
+		if r < 0 {
+			return 0, &arithError{msg: "exponent less than 0"}
+		}
+		res := int64(1)
+		base := l
+		for e := r; e > 0; e >>= 1 {
+			if e&1 == 1 {
+				res *= base
+			}
+			base *= base
+		}
+		return res, nil
+	case syntax.Eql:
+		return b2i(l == r), nil
+	case syntax.Neq:
+		return b2i(l != r), nil
+	case syntax.Lss:
+		return b2i(l < r), nil
+	case syntax.Gtr:
+		return b2i(l > r), nil
+	case syntax.Leq:
+		return b2i(l <= r), nil
+	case syntax.Geq:
+		return b2i(l >= r), nil
+	case syntax.And:
+		return l & r, nil
+	case syntax.Or:
+		return l | r, nil
+	case syntax.Xor:
+		return l ^ r, nil
+	case syntax.Shl:
+		return l << (uint64(r) & 63), nil
+	case syntax.Shr:
+		return l >> (uint64(r) & 63), nil
+	case syntax.XorBool:
+		return b2i((l != 0) != (r != 0)), nil
+	}
+	return 0, &arithError{msg: "unsupported arithmetic operator " + op.String()}
+}
+
+// isArithFatal reports whether an arithmetic error must stop the shell.
+func isArithFatal(err error) bool {
+	var ae *arithError
+	return errors.As(err, &ae) && ae.fatal
+}
+
+// preArith returns a copy of w where every $((...)) (outside command
+// substitutions) was evaluated by the shell's own arithmetic and replaced
+// by its value, so that expand sees only literals.
+func (r *Runner) preArith(w *syntax.Word) (*syntax.Word, error) {
+	if w == nil || !hasArithExp(w) {
+		return w, nil
+	}
+	parts, err := r.preArithParts(w.Parts)
+	if err != nil {
+		return nil, err
+	}
+	return &syntax.Word{Parts: parts}, nil
+}
+
+func hasArithExp(n syntax.Node) bool {
+	found := false
+	syntax.Walk(n, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.ParamExp:
+			if n.Slice != nil || (n.Index != nil && !isAtStar(n.Index)) {
+				found = true
+			}
+		case *syntax.CmdSubst:
+			return false
+		}
+		return !found
+	})
+	return found
+}
+
+func (r *Runner) preArithParts(parts []syntax.WordPart) ([]syntax.WordPart, error) {
+	out := make([]syntax.WordPart, len(parts))
+	for i, p := range parts {
+		switch p := p.(type) {
+		case *syntax.DblQuoted:
+			if !hasArithExp(p) {
+				out[i] = p
+				continue
+			}
+			inner, err := r.preArithParts(p.Parts)
+			if err != nil {
+				return nil, err
+			}
+			c := *p
+			c.Parts = inner
+			out[i] = &c
+		case *syntax.ParamExp:
+			if !hasArithExp(p) {
+				out[i] = p
+				continue
+			}
+			c := *p
+			if p.Index != nil && !isAtStar(p.Index) && p.Param != nil && !p.Excl {
+				if idx, ok, err := r.preIndex(p.Param.Value, p.Index); err != nil {
+					return nil, err
+				} else if ok {
+					c.Index = idx
+				}
+			}
+			if p.Slice != nil {
+				sl := *p.Slice
+				for _, e := range []*syntax.ArithmExpr{&sl.Offset, &sl.Length} {
+					if *e == nil {
+						continue
+					}
+					n, err := r.arith(*e)
+					if err != nil {
+						return nil, err
+					}
+					*e = litWord(strconv.Itoa(n))
+				}
+				c.Slice = &sl
+			}
+			if p.Repl != nil {
+				rp := *p.Repl
+				var err error
+				if rp.Orig, err = r.preArith(rp.Orig); err != nil {
+					return nil, err
+				}
+				if rp.With, err = r.preArith(rp.With); err != nil {
+					return nil, err
+				}
+				c.Repl = &rp
+			}
+			out[i] = &c
+		default:
+			out[i] = p
+		}
+	}
+	return out, nil
+}
+
+func isAtStar(x syntax.ArithmExpr) bool {
+	w, ok := x.(*syntax.Word)
+	if !ok {
+		return false
+	}
+	l := w.Lit()
+	return l == "@" || l == "*"
+}
+
+func litWord(s string) *syntax.Word {
+	return &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: s}}}
+}
+
+// preIndex evaluates the subscript of ${name[index]} for an indexed array
+// (negative subscripts count from the end).
+func (r *Runner) preIndex(name string, index syntax.ArithmExpr) (syntax.ArithmExpr, bool, error) {
+	vr := envView{r}.Get(name)
+	if vr.Kind == expand.Associative {
+		return nil, false, nil
+	}
+	n, err := r.arith(index)
+	if err != nil {
+		return nil, false, err
+	}
+	if n < 0 {
+		idx, _ := arrayItems(vr)
+		max := -1
+		if len(idx) > 0 {
+			max = idx[len(idx)-1]
+		}
+		n += max + 1
+		if n < 0 {
+			r.errf("%s: bad array subscript", name)
+			n = max + 1
+		}
+	}
+	return litWord(strconv.Itoa(n)), true, nil
+}

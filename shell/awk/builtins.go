@@ -1,0 +1,267 @@
+package awk
+
+import (
+	"math"
+	"math/rand"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+func runeLen(s string) int {
+	if s[0] < utf8.RuneSelf {
+		return 1
+	}
+	_, n := utf8.DecodeRuneInString(s)
+	return n
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// charLen is the length of s in characters.
+func charLen(s string) int {
+	if isASCII(s) {
+		return len(s)
+	}
+	return utf8.RuneCountInString(s)
+}
+
+// charIndex converts a byte offset to a character offset.
+func charIndex(s string, b int) int {
+	return charLen(s[:b])
+}
+
+// byteOffset converts a character offset (0-based, clamped) to a byte offset.
+func byteOffset(s string, c int) int {
+	if isASCII(s) {
+		return c
+	}
+	i := 0
+	for n := 0; n < c && i < len(s); n++ {
+		i += runeLen(s[i:])
+	}
+	return i
+}
+
+// roundHalfEven rounds like C's rint in the default rounding mode.
+func roundHalfEven(x float64) float64 { return math.RoundToEven(x) }
+
+func (in *interp) builtin(c *builtinCall) value {
+	args := c.args
+	switch c.fn {
+	case bLength:
+		if len(args) == 0 {
+			return num(float64(charLen(in.getRecord())))
+		}
+		if v, ok := args[0].(*varExpr); ok && v.scope != scopeNF {
+			if cl := in.cellOf(v); cl.arr != nil {
+				return num(float64(cl.arr.len()))
+			}
+		}
+		return num(float64(charLen(in.toStr(in.eval(args[0])))))
+	case bSubstr:
+		return str(in.substr(args))
+	case bIndex:
+		s := in.toStr(in.eval(args[0]))
+		t := in.toStr(in.eval(args[1]))
+		i := strings.Index(s, t)
+		if i < 0 || t == "" {
+			// As in gawk, an empty string is never found.
+			return num(0)
+		}
+		return num(float64(charIndex(s, i) + 1))
+	case bSplit:
+		return in.split(args)
+	case bSub, bGsub:
+		return in.sub(args, c.fn == bGsub)
+	case bMatch:
+		s := in.toStr(in.eval(args[0]))
+		re := in.regexOf(args[1])
+		loc := re.FindStringIndex(s)
+		start, length := 0, -1
+		if loc != nil {
+			start = charIndex(s, loc[0]) + 1
+			length = charLen(s[loc[0]:loc[1]])
+		}
+		in.globals[gRSTART].v = num(float64(start))
+		in.globals[gRLENGTH].v = num(float64(length))
+		return num(float64(start))
+	case bSprintf:
+		vals := make([]value, len(args)-1)
+		format := in.toStr(in.eval(args[0]))
+		for i, a := range args[1:] {
+			vals[i] = in.eval(a)
+		}
+		return str(in.sprintf(format, vals))
+	case bSin:
+		return num(math.Sin(in.eval(args[0]).toNum()))
+	case bCos:
+		return num(math.Cos(in.eval(args[0]).toNum()))
+	case bAtan2:
+		y := in.eval(args[0]).toNum()
+		return num(math.Atan2(y, in.eval(args[1]).toNum()))
+	case bExp:
+		return num(math.Exp(in.eval(args[0]).toNum()))
+	case bLog:
+		return num(math.Log(in.eval(args[0]).toNum()))
+	case bSqrt:
+		return num(math.Sqrt(in.eval(args[0]).toNum()))
+	case bInt:
+		return num(math.Trunc(in.eval(args[0]).toNum()))
+	case bRand:
+		return num(in.rng.Float64())
+	case bSrand:
+		prev := in.seed
+		if len(args) == 0 {
+			now := time.Now
+			if in.env.Now != nil {
+				now = in.env.Now
+			}
+			in.seed = float64(now().Unix())
+		} else {
+			in.seed = in.eval(args[0]).toNum()
+		}
+		in.rng = rand.New(rand.NewSource(int64(in.seed)))
+		return num(prev)
+	case bTolower:
+		return str(strings.ToLower(in.toStr(in.eval(args[0]))))
+	case bToupper:
+		return str(strings.ToUpper(in.toStr(in.eval(args[0]))))
+	case bSystem:
+		return num(float64(in.system(in.toStr(in.eval(args[0])))))
+	case bClose:
+		return num(float64(in.closeStream(in.toStr(in.eval(args[0])))))
+	case bFflush:
+		if len(args) == 0 {
+			in.flushAll()
+			return num(0)
+		}
+		return num(float64(in.flush(in.toStr(in.eval(args[0])))))
+	}
+	fatal("unknown function %s", c.name)
+	return value{}
+}
+
+func (in *interp) substr(args []expr) string {
+	s := in.toStr(in.eval(args[0]))
+	m := in.eval(args[1]).toNum()
+	n := charLen(s)
+	start := roundHalfEven(m)
+	if math.IsNaN(start) {
+		start = 1
+	}
+	end := float64(n) + 1
+	if len(args) == 3 {
+		l := in.eval(args[2]).toNum()
+		if math.IsNaN(l) {
+			return ""
+		}
+		end = start + roundHalfEven(l)
+		if math.IsInf(l, 1) {
+			end = float64(n) + 1
+		}
+	}
+	if start < 1 {
+		start = 1
+	}
+	if end > float64(n)+1 {
+		end = float64(n) + 1
+	}
+	if end <= start {
+		return ""
+	}
+	b0 := byteOffset(s, int(start)-1)
+	b1 := byteOffset(s, int(end)-1)
+	return s[b0:b1]
+}
+
+func (in *interp) split(args []expr) value {
+	s := in.toStr(in.eval(args[0]))
+	v := args[1].(*varExpr)
+	var sp splitter
+	if len(args) == 3 {
+		if r, ok := args[2].(*regexLit); ok {
+			sp = splitter{mode: splitRegex, re: r.re}
+		} else {
+			fs := in.toStr(in.eval(args[2]))
+			saved := in.rs
+			in.rs = recordSep{}
+			sp = in.makeSplitter(fs)
+			in.rs = saved
+		}
+	} else {
+		sp = in.fsSplit
+	}
+	arr := in.arrayOf(v)
+	parts := splitFields(s, sp, nil)
+	arr.clear()
+	for i, p := range parts {
+		arr.set(formatInt(float64(i+1)), input(p.s))
+	}
+	return num(float64(len(parts)))
+}
+
+// sub implements sub and gsub.
+func (in *interp) sub(args []expr, global bool) value {
+	re := in.regexOf(args[0])
+	repl := in.toStr(in.eval(args[1]))
+	var target expr
+	if len(args) == 3 {
+		target = args[2]
+	} else {
+		target = &fieldExpr{index: &numLit{v: num(0)}}
+	}
+	lv := isLvalue(target)
+	var p place
+	var s string
+	if lv {
+		p = in.place(target)
+		s = in.toStr(in.load(p))
+	} else {
+		s = in.toStr(in.eval(target))
+	}
+	n := -1
+	if !global {
+		n = 1
+	}
+	locs := re.FindAllStringIndex(s, n)
+	if len(locs) == 0 {
+		return num(0)
+	}
+	var b strings.Builder
+	prev := 0
+	for _, loc := range locs {
+		b.WriteString(s[prev:loc[0]])
+		appendRepl(&b, repl, s[loc[0]:loc[1]])
+		prev = loc[1]
+	}
+	b.WriteString(s[prev:])
+	if lv {
+		in.store(p, str(b.String()))
+	}
+	return num(float64(len(locs)))
+}
+
+// appendRepl expands a sub/gsub replacement: & is the match, \& a literal
+// &, and \\ a backslash.
+func appendRepl(b *strings.Builder, repl, match string) {
+	for i := 0; i < len(repl); i++ {
+		c := repl[i]
+		switch {
+		case c == '\\' && i+1 < len(repl) && (repl[i+1] == '&' || repl[i+1] == '\\'):
+			b.WriteByte(repl[i+1])
+			i++
+		case c == '&':
+			b.WriteString(match)
+		default:
+			b.WriteByte(c)
+		}
+	}
+}

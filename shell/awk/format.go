@@ -1,0 +1,264 @@
+package awk
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// maxWidth bounds printf widths and precisions.
+const maxWidth = 1 << 24
+
+// sprintf formats like C's printf, with awk's conversions of arguments.
+func (in *interp) sprintf(format string, args []value) string {
+	var b strings.Builder
+	ai := 0
+	nextArg := func() value {
+		if ai >= len(args) {
+			fatal("not enough arguments to satisfy format string\n\t`%s'", format)
+		}
+		ai++
+		return args[ai-1]
+	}
+	for i := 0; i < len(format); i++ {
+		c := format[i]
+		if c != '%' {
+			b.WriteByte(c)
+			continue
+		}
+		start := i
+		i++
+		if i >= len(format) {
+			b.WriteByte('%')
+			break
+		}
+		if format[i] == '%' {
+			b.WriteByte('%')
+			continue
+		}
+		var flags []byte
+		for i < len(format) && strings.IndexByte("-+ #0", format[i]) >= 0 {
+			flags = append(flags, format[i])
+			i++
+		}
+		width, prec := -1, -1
+		if i < len(format) && format[i] == '*' {
+			w := nextArg().toNum()
+			if w < 0 {
+				flags = append(flags, '-')
+				w = -w
+			}
+			width = clampWidth(w)
+			i++
+		} else {
+			w := 0
+			digits := false
+			for i < len(format) && format[i] >= '0' && format[i] <= '9' {
+				w = w*10 + int(format[i]-'0')
+				if w > maxWidth {
+					w = maxWidth + 1
+				}
+				digits = true
+				i++
+			}
+			if digits {
+				width = clampWidth(float64(w))
+			}
+		}
+		if i < len(format) && format[i] == '.' {
+			i++
+			if i < len(format) && format[i] == '*' {
+				p := nextArg().toNum()
+				if p >= 0 {
+					prec = clampWidth(p)
+				}
+				i++
+			} else {
+				p := 0
+				for i < len(format) && format[i] >= '0' && format[i] <= '9' {
+					p = p*10 + int(format[i]-'0')
+					if p > maxWidth {
+						p = maxWidth + 1
+					}
+					i++
+				}
+				prec = clampWidth(float64(p))
+			}
+		}
+		// Length modifiers are accepted and ignored.
+		for i < len(format) && strings.IndexByte("hlLqjzt", format[i]) >= 0 {
+			i++
+		}
+		if i >= len(format) {
+			b.WriteString(format[start:])
+			break
+		}
+		verb := format[i]
+		spec := goSpec(flags, width, prec)
+		switch verb {
+		case '%':
+			b.WriteByte('%')
+		case 'd', 'i':
+			formatInteger(&b, nextArg().toNum(), flags, width, prec, spec)
+		case 'o', 'x', 'X', 'u':
+			formatUnsigned(&b, nextArg().toNum(), verb, flags, width, prec)
+		case 'e', 'E', 'f', 'F', 'g', 'G':
+			n := nextArg().toNum()
+			if s, ok := specialFloat(n); ok {
+				if verb == 'E' || verb == 'F' || verb == 'G' {
+					s = strings.ToUpper(s)
+				}
+				if !strings.HasPrefix(s, "-") {
+					if hasFlag(flags, '+') {
+						s = "+" + s
+					} else if hasFlag(flags, ' ') {
+						s = " " + s
+					}
+				}
+				b.WriteString(pad(s, width, hasFlag(flags, '-')))
+				break
+			}
+			if prec < 0 {
+				spec = goSpec(flags, width, 6)
+			}
+			v := verb
+			if v == 'F' {
+				v = 'f'
+			}
+			fmt.Fprintf(&b, spec+string(v), n)
+		case 'c':
+			a := nextArg()
+			var s string
+			if a.k == kNum || a.k == kStrnum {
+				r := int(a.n)
+				if r < 0 || r > utf8.MaxRune {
+					r &= 0xff
+				}
+				s = string(rune(r))
+			} else {
+				s = in.toStr(a)
+				if s != "" {
+					s = s[:runeLen(s)]
+				}
+			}
+			b.WriteString(pad(s, width, hasFlag(flags, '-')))
+		case 's':
+			s := in.toStr(nextArg())
+			if prec >= 0 && prec < len(s) {
+				s = s[:byteOffset(s, prec)]
+			}
+			b.WriteString(pad(s, width, hasFlag(flags, '-')))
+		default:
+			// Unknown conversions are copied as they are.
+			b.WriteString(format[start : i+1])
+		}
+	}
+	return b.String()
+}
+
+func clampWidth(w float64) int {
+	if w > maxWidth || math.IsNaN(w) {
+		fatal("printf: width or precision too large")
+	}
+	return int(w)
+}
+
+func hasFlag(flags []byte, f byte) bool {
+	for _, c := range flags {
+		if c == f {
+			return true
+		}
+	}
+	return false
+}
+
+// pad pads s with spaces to width characters.
+func pad(s string, width int, left bool) string {
+	n := charLen(s)
+	if width <= n {
+		return s
+	}
+	sp := strings.Repeat(" ", width-n)
+	if left {
+		return s + sp
+	}
+	return sp + s
+}
+
+// goSpec builds a Go format prefix (without the verb).
+func goSpec(flags []byte, width, prec int) string {
+	var b strings.Builder
+	b.WriteByte('%')
+	b.Write(flags)
+	if width >= 0 {
+		b.WriteString(strconv.Itoa(width))
+	}
+	if prec >= 0 {
+		b.WriteByte('.')
+		b.WriteString(strconv.Itoa(prec))
+	}
+	return b.String()
+}
+
+func formatInteger(b *strings.Builder, n float64, flags []byte, width, prec int, spec string) {
+	if s, ok := specialFloat(n); ok {
+		if !strings.HasPrefix(s, "-") && hasFlag(flags, '+') {
+			s = "+" + s
+		}
+		b.WriteString(pad(s, width, hasFlag(flags, '-')))
+		return
+	}
+	n = math.Trunc(n)
+	if n >= -9.2e18 && n <= 9.2e18 {
+		fmt.Fprintf(b, spec+"d", int64(n))
+		return
+	}
+	// Too big for an integer: print all the digits.
+	s := strconv.FormatFloat(n, 'f', 0, 64)
+	if n > 0 {
+		if hasFlag(flags, '+') {
+			s = "+" + s
+		} else if hasFlag(flags, ' ') {
+			s = " " + s
+		}
+	}
+	b.WriteString(pad(s, width, hasFlag(flags, '-')))
+}
+
+func formatUnsigned(b *strings.Builder, n float64, verb byte, flags []byte, width, prec int) {
+	if s, ok := specialFloat(n); ok {
+		b.WriteString(pad(s, width, hasFlag(flags, '-')))
+		return
+	}
+	n = math.Trunc(n)
+	var u uint64
+	switch {
+	case n < 0 && n >= -9.2e18:
+		u = uint64(int64(n))
+	case n < 0:
+		u = 0
+	case n >= 1.8446744073709552e19:
+		u = math.MaxUint64
+	default:
+		u = uint64(n)
+	}
+	// '+' and ' ' do not apply to unsigned conversions.
+	var fl []byte
+	for _, f := range flags {
+		if f != '+' && f != ' ' && !(f == '#' && (u == 0 || verb == 'u')) {
+			fl = append(fl, f)
+		}
+	}
+	v := verb
+	if v == 'u' {
+		v = 'd'
+	}
+	if v == 'o' && hasFlag(fl, '#') && prec < 0 {
+		// C's %#o prints a leading 0, as Go's does.
+		fmt.Fprintf(b, goSpec(fl, width, prec)+"o", u)
+		return
+	}
+	fmt.Fprintf(b, goSpec(fl, width, prec)+string(v), u)
+}

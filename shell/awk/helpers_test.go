@@ -1,0 +1,84 @@
+package awk
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cordonhq/cordon/shell/command"
+	"github.com/cordonhq/cordon/vfs"
+)
+
+// testFiles are the files every test finds in /workspace.
+var testFiles = map[string]string{
+	"data1.txt": "x 1\ny 2\nx 3\n",
+	"data2.txt": "a:b\nc:d\n",
+	"prog.awk":  "BEGIN { x = 1 }\n{ print x, $1 }\n",
+	"lib.awk":   "function twice(n) { return 2 * n }\n",
+}
+
+// fakeExec runs a few commands the way the shell would: cat, sort, true
+// and false.
+func fakeExec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	switch args[0] {
+	case "cat":
+		io.Copy(stdout, stdin)
+		return 0
+	case "sort":
+		data, _ := io.ReadAll(stdin)
+		lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+		sort.Strings(lines)
+		if len(args) > 1 && args[1] == "-r" {
+			sort.Sort(sort.Reverse(sort.StringSlice(lines)))
+		}
+		io.WriteString(stdout, strings.Join(lines, "\n")+"\n")
+		return 0
+	case "true":
+		return 0
+	case "false":
+		return 1
+	}
+	io.WriteString(stderr, args[0]+": command not found\n")
+	return 127
+}
+
+// runAwk runs the awk command with the test files in a fresh VFS.
+func runAwk(t testing.TB, ctx context.Context, args []string, stdin string) (stdout, stderr string, status int, fsys *vfs.FS) {
+	t.Helper()
+	fsys = newFS(t)
+	var out, errb bytes.Buffer
+	env := &command.Env{
+		Ctx:     ctx,
+		Args:    append([]string{"awk"}, args...),
+		Stdin:   strings.NewReader(stdin),
+		Stdout:  &out,
+		Stderr:  &errb,
+		Dir:     "/workspace",
+		FS:      fsys,
+		Environ: []string{"HOME=/root", "X=5"},
+		Now:     func() time.Time { return time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC) },
+		Exec:    fakeExec,
+	}
+	status = Commands()["awk"](env)
+	return out.String(), errb.String(), status, fsys
+}
+
+// newFS returns a VFS holding testFiles in /workspace.
+func newFS(t testing.TB) *vfs.FS {
+	fsys := vfs.New(vfs.Limits{})
+	for name, data := range testFiles {
+		if err := fsys.WriteFile("/workspace/"+name, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return fsys
+}
+
+// testEnv returns an Env over a fresh VFS.
+func testEnv(t testing.TB, ctx context.Context, stdin io.Reader, stdout io.Writer) *command.Env {
+	return &command.Env{Ctx: ctx, Args: []string{"awk"}, Stdin: stdin, Stdout: stdout, Stderr: io.Discard, Dir: "/workspace", FS: newFS(t), Now: time.Now, Exec: fakeExec}
+}

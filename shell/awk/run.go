@@ -1,0 +1,294 @@
+package awk
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand"
+	"regexp"
+	"strings"
+
+	"github.com/cordonhq/cordon/shell/command"
+)
+
+// Options are the per-run inputs of a Program.
+type Options struct {
+	// Argv0 is ARGV[0]; "awk" when empty.
+	Argv0 string
+	// Args are the operands after the program: input files and var=value
+	// assignments, which become ARGV[1] and on.
+	Args []string
+	// Assigns are -v assignments, "name=value", applied before BEGIN.
+	Assigns []string
+	// FS, when non-nil, is the -F field separator (escapes are processed).
+	FS *string
+}
+
+// Run executes the program. It reads input from env.Stdin and the files in
+// opts.Args (from env.FS), writes to env.Stdout, and returns the exit status
+// set by the program's exit statement. A fatal error (a *RuntimeError, a
+// write error or the context's error when it is canceled) is returned as
+// err with status 2; output produced before it has been flushed.
+func (p *Program) Run(ctx context.Context, env *command.Env, opts Options) (status int, err error) {
+	in := &interp{
+		prog:        p,
+		ctx:         ctx,
+		env:         env,
+		globals:     make([]cell, len(p.globalNames)),
+		out:         bufio.NewWriterSize(env.Stdout, 64<<10),
+		outputs:     map[string]*output{},
+		inputs:      map[string]*recReader{},
+		rangeActive: make([]bool, p.nranges),
+		regexCache:  map[string]*regexp.Regexp{},
+		rng:         rand.New(rand.NewSource(0)),
+		argIndex:    1,
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			status, err = 2, recoveredError(r)
+		}
+		if ferr := in.out.Flush(); ferr != nil && err == nil {
+			status, err = 2, &writeError{ferr}
+		}
+	}()
+	in.init(opts)
+	in.run()
+	in.closeAll()
+	return in.exitCode, nil
+}
+
+func recoveredError(r any) error {
+	switch e := r.(type) {
+	case *RuntimeError:
+		return e
+	case ctxError:
+		return e.err
+	case *writeError:
+		return e
+	case *SyntaxError:
+		return e
+	}
+	return &RuntimeError{Msg: fmt.Sprintf("internal error: %v", r)}
+}
+
+func (e *writeError) Error() string {
+	return "write failure (" + command.Strerror(e.err) + ")"
+}
+
+// Unwrap returns the underlying error.
+func (e *writeError) Unwrap() error { return e.err }
+
+func (in *interp) init(opts Options) {
+	g := in.globals
+	set := func(i int, v value) {
+		g[i].v = v
+	}
+	set(gFS, str(" "))
+	set(gOFS, str(" "))
+	set(gORS, str("\n"))
+	set(gRS, str("\n"))
+	set(gSUBSEP, str("\034"))
+	set(gCONVFMT, str("%.6g"))
+	set(gOFMT, str("%.6g"))
+	set(gNR, num(0))
+	set(gFNR, num(0))
+	set(gRSTART, num(0))
+	set(gRLENGTH, num(-1))
+	set(gFILENAME, str(""))
+	in.convfmt, in.ofmt = "%.6g", "%.6g"
+	for _, i := range []int{gRS, gFS, gOFS, gORS, gSUBSEP} {
+		in.specialAssigned(i)
+	}
+	env := newArray()
+	for _, kv := range in.env.Environ {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			env.set(k, input(v))
+		}
+	}
+	g[gENVIRON].arr = env
+	argv := newArray()
+	argv0 := opts.Argv0
+	if argv0 == "" {
+		argv0 = "awk"
+	}
+	argv.set("0", str(argv0))
+	for i, a := range opts.Args {
+		argv.set(formatInt(float64(i+1)), input(a))
+	}
+	g[gARGV].arr = argv
+	set(gARGC, num(float64(len(opts.Args)+1)))
+	in.setRecord("")
+	if opts.FS != nil {
+		g[gFS].v = str(processEscapes(*opts.FS))
+		in.specialAssigned(gFS)
+	}
+	for _, a := range opts.Assigns {
+		name, val, ok := operandAssign(a)
+		if !ok {
+			fatal("`%s' argument to `-v' not in `var=value' form", a)
+		}
+		in.assignGlobal(name, val)
+	}
+}
+
+// run executes BEGIN, the main loop and END.
+func (in *interp) run() {
+	p := in.prog
+	exited := false
+	for _, b := range p.begins {
+		if in.runBlock(b) == ctlExit {
+			exited = true
+			break
+		}
+	}
+	if !exited && (len(p.items) > 0 || len(p.ends) > 0) {
+		for {
+			rec, ok := in.nextMain()
+			if !ok {
+				break
+			}
+			in.incNR()
+			in.setRecord(rec)
+			c := in.runItems()
+			if c == ctlExit {
+				break
+			}
+			if c == ctlNextFile {
+				in.skipFile()
+			}
+		}
+	}
+	for _, b := range p.ends {
+		if in.runBlock(b) == ctlExit {
+			break
+		}
+	}
+}
+
+func (in *interp) warn(format string, args ...any) {
+	in.out.Flush()
+	fmt.Fprintf(in.env.Stderr, "awk: "+format+"\n", args...)
+}
+
+// Commands returns the awk command.
+func Commands() command.Registry {
+	return command.Registry{"awk": Main}
+}
+
+const usage = `Usage: awk [POSIX or GNU style options] -f progfile [--] file ...
+Usage: awk [POSIX or GNU style options] [--] 'program' file ...
+POSIX options:		GNU long options: (standard)
+	-f progfile		--file=progfile
+	-F fs			--field-separator=fs
+	-v var=val		--assign=var=val
+`
+
+// Main is the awk command: awk [-F fs] [-v var=val]... [-f progfile]...
+// ['program'] [file | var=val]...
+func Main(env *command.Env) int {
+	opts, operands, err := command.Getopt(env.Args[1:], "F:v:f:W:", []string{"field-separator=", "assign=", "file=", "version", "help"}, true)
+	if err != nil {
+		env.Errorf(2, "%v", err)
+		fmt.Fprint(env.Stderr, usage)
+		return 2
+	}
+	var runOpts Options
+	var progFiles []string
+	for _, o := range opts {
+		switch o.Name {
+		case "F", "field-separator":
+			fs := o.Value
+			runOpts.FS = &fs
+		case "v", "assign":
+			runOpts.Assigns = append(runOpts.Assigns, o.Value)
+		case "f", "file":
+			progFiles = append(progFiles, o.Value)
+		case "version":
+			fmt.Fprintln(env.Stdout, "awk (cordon) 1.0, a POSIX awk")
+			return 0
+		case "W":
+			if strings.HasPrefix(o.Value, "v") {
+				fmt.Fprintln(env.Stdout, "awk (cordon) 1.0, a POSIX awk")
+				return 0
+			}
+		case "help":
+			fmt.Fprint(env.Stdout, usage)
+			return 0
+		}
+	}
+	var src string
+	if len(progFiles) == 0 {
+		if len(operands) == 0 {
+			fmt.Fprint(env.Stderr, usage)
+			return 2
+		}
+		src = operands[0]
+		operands = operands[1:]
+	} else {
+		var b strings.Builder
+		for _, name := range progFiles {
+			data, err := readAll(env, name)
+			if err != nil {
+				return env.Errorf(2, "fatal: can't open source file `%s' for reading: %s", name, command.Strerror(err))
+			}
+			b.Write(data)
+			b.WriteByte('\n')
+		}
+		src = b.String()
+	}
+	for _, a := range runOpts.Assigns {
+		if _, _, ok := operandAssign(a); !ok {
+			return env.Errorf(2, "fatal: `%s' argument to `-v' not in `var=value' form", a)
+		}
+	}
+	prog, err := Compile(src)
+	if err != nil {
+		var se *SyntaxError
+		if errors.As(err, &se) {
+			printSyntaxError(env, se)
+			return 2
+		}
+		return env.Errorf(2, "%v", err)
+	}
+	runOpts.Args = operands
+	runOpts.Argv0 = env.Args[0]
+	status, err := prog.Run(env.Ctx, env, runOpts)
+	if err != nil {
+		var we *writeError
+		if errors.As(err, &we) && errors.Is(we.err, io.ErrClosedPipe) {
+			return 2
+		}
+		return env.Errorf(2, "%v", err)
+	}
+	return status
+}
+
+func readAll(env *command.Env, name string) ([]byte, error) {
+	r, err := env.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	return io.ReadAll(r)
+}
+
+// printSyntaxError prints a syntax error with the offending line and a
+// caret under the error.
+func printSyntaxError(env *command.Env, se *SyntaxError) {
+	fmt.Fprintf(env.Stderr, "%s: %s\n", env.Args[0], se.Error())
+	if se.Text != "" && len(se.Text) < 200 {
+		col := se.Col
+		if col > len(se.Text) {
+			col = len(se.Text)
+		}
+		caret := strings.Map(func(r rune) rune {
+			if r == '\t' {
+				return '\t'
+			}
+			return ' '
+		}, se.Text[:col])
+		fmt.Fprintf(env.Stderr, "%s: line %d: %s\n%s: line %d: %s^\n", env.Args[0], se.Line, se.Text, env.Args[0], se.Line, caret)
+	}
+}

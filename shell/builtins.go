@@ -1,0 +1,978 @@
+package shell
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/cordonhq/cordon/shell/command"
+)
+
+// builtin is a shell builtin: it gets its arguments (args[0] is the name)
+// and returns its exit status.
+type builtin func(r *Runner, args []string) int
+
+var builtins map[string]builtin
+
+func init() {
+	builtins = map[string]builtin{
+		":":         func(*Runner, []string) int { return 0 },
+		"true":      func(*Runner, []string) int { return 0 },
+		"false":     func(*Runner, []string) int { return 1 },
+		"echo":      echoBuiltin,
+		"printf":    printfBuiltin,
+		"cd":        cdBuiltin,
+		"pwd":       pwdBuiltin,
+		"exit":      exitBuiltin,
+		"return":    returnBuiltin,
+		"break":     breakBuiltin,
+		"continue":  breakBuiltin,
+		"eval":      evalBuiltin,
+		"source":    sourceBuiltin,
+		".":         sourceBuiltin,
+		"export":    declareBuiltin,
+		"readonly":  declareBuiltin,
+		"local":     declareBuiltin,
+		"declare":   declareBuiltin,
+		"typeset":   declareBuiltin,
+		"unset":     unsetBuiltin,
+		"set":       setBuiltin,
+		"shift":     shiftBuiltin,
+		"shopt":     shoptBuiltin,
+		"read":      readBuiltin,
+		"test":      testBuiltin,
+		"[":         testBuiltin,
+		"type":      typeBuiltin,
+		"command":   commandBuiltin,
+		"builtin":   builtinBuiltin,
+		"trap":      trapBuiltin,
+		"getopts":   getoptsBuiltin,
+		"hash":      func(*Runner, []string) int { return 0 },
+		"wait":      func(*Runner, []string) int { return 0 },
+		"umask":     umaskBuiltin,
+		"let":       letBuiltin,
+		"alias":     aliasBuiltin,
+		"unalias":   func(*Runner, []string) int { return 0 },
+		"times":     timesBuiltin,
+		"mapfile":   mapfileBuiltin,
+		"readarray": mapfileBuiltin,
+		"jobs":      func(*Runner, []string) int { return 0 },
+		"ulimit":    func(r *Runner, a []string) int { fmt.Fprintln(r.stdout(), "unlimited"); return 0 },
+		"enable":    func(*Runner, []string) int { return 0 },
+	}
+	for _, name := range []string{"fg", "bg", "disown", "kill", "suspend", "exec", "coproc", "logout", "history", "fc", "bind", "complete", "compgen", "compopt", "dirs", "pushd", "popd"} {
+		n := name
+		if _, ok := builtins[n]; !ok {
+			builtins[n] = func(r *Runner, args []string) int {
+				if n == "exec" {
+					return execBuiltin(r, args)
+				}
+				if n == "kill" {
+					return r.builtinErr(1, n, "signals are not supported in this sandbox")
+				}
+				return r.builtinErr(1, n, "not supported in this sandbox")
+			}
+		}
+	}
+}
+
+// execBuiltin supports "exec" with only redirections (which persist) and
+// "exec cmd" (run, then exit).
+func execBuiltin(r *Runner, args []string) int {
+	if len(args) == 1 {
+		// The redirections of this statement persist: drop the saved
+		// state by marking them permanent.
+		r.persistRedirs = true
+		return 0
+	}
+	a := args[1:]
+	if a[0] == "--" {
+		a = a[1:]
+	}
+	if len(a) == 0 {
+		return 0
+	}
+	r.exec(a)
+	r.exiting = true
+	return r.status
+}
+
+func timesBuiltin(r *Runner, _ []string) int {
+	fmt.Fprintln(r.stdout(), "0m0.000s 0m0.000s\n0m0.000s 0m0.000s")
+	return 0
+}
+
+func pwdBuiltin(r *Runner, args []string) int {
+	for _, a := range args[1:] {
+		if a != "-L" && a != "-P" {
+			if strings.HasPrefix(a, "-") {
+				r.builtinErr(2, "pwd", "%s: invalid option", a[:2])
+				fmt.Fprintln(r.stderr(), "pwd: usage: pwd [-LP]")
+				return 2
+			}
+		}
+	}
+	fmt.Fprintln(r.stdout(), r.dir)
+	return 0
+}
+
+func cdBuiltin(r *Runner, args []string) int {
+	a := args[1:]
+	for len(a) > 0 && (a[0] == "-L" || a[0] == "-P" || a[0] == "-e" || a[0] == "-@") {
+		a = a[1:]
+	}
+	if len(a) > 0 && a[0] == "--" {
+		a = a[1:]
+	}
+	if len(a) > 1 {
+		return r.builtinErr(1, "cd", "too many arguments")
+	}
+	var dest string
+	printDir := false
+	switch {
+	case len(a) == 0:
+		if !r.isSetVar("HOME") {
+			return r.builtinErr(1, "cd", "HOME not set")
+		}
+		dest = r.getVar("HOME")
+	case a[0] == "-":
+		if !r.isSetVar("OLDPWD") || r.getVar("OLDPWD") == "" {
+			return r.builtinErr(1, "cd", "OLDPWD not set")
+		}
+		dest = r.getVar("OLDPWD")
+		printDir = true
+	default:
+		dest = a[0]
+	}
+	if dest == "" {
+		return 0
+	}
+	p := r.abs(dest)
+	fi, err := r.sh.fs.Stat(p)
+	if err != nil {
+		return r.builtinErr(1, "cd", "%s: %s", dest, command.Strerror(err))
+	}
+	if !fi.IsDir() {
+		return r.builtinErr(1, "cd", "%s: Not a directory", dest)
+	}
+	old := r.dir
+	r.dir = p
+	r.setGlobal("OLDPWD", old, false)
+	r.setGlobal("PWD", p, false)
+	if printDir {
+		fmt.Fprintln(r.stdout(), p)
+	}
+	return 0
+}
+
+func exitBuiltin(r *Runner, args []string) int {
+	st := r.status
+	if len(args) > 1 {
+		n, err := strconv.Atoi(strings.TrimSpace(args[1]))
+		if err != nil {
+			r.builtinErr(2, "exit", "%s: numeric argument required", args[1])
+			st = 2
+		} else {
+			st = n & 0xff
+		}
+		if len(args) > 2 && err == nil {
+			return r.builtinErr(1, "exit", "too many arguments")
+		}
+	}
+	r.exiting = true
+	return st
+}
+
+func returnBuiltin(r *Runner, args []string) int {
+	st := r.status
+	if len(args) > 1 {
+		n, err := strconv.Atoi(strings.TrimSpace(args[1]))
+		if err != nil {
+			r.builtinErr(2, "return", "%s: numeric argument required", args[1])
+			st = 2
+		} else {
+			st = n & 0xff
+		}
+	}
+	if len(r.funcNames) == 0 && len(r.sources) == 0 {
+		return r.builtinErr(2, "return", "can only `return' from a function or sourced script")
+	}
+	r.returning = true
+	return st
+}
+
+func breakBuiltin(r *Runner, args []string) int {
+	n := 1
+	if len(args) > 2 {
+		r.builtinErr(1, args[0], "too many arguments")
+		if r.loopDepth > 0 {
+			r.breakN = 1
+		}
+		return 1
+	}
+	if len(args) > 1 {
+		k, err := strconv.Atoi(args[1])
+		if err != nil {
+			r.builtinErr(1, args[0], "%s: numeric argument required", args[1])
+			r.exiting = true
+			return 128
+		}
+		if k < 1 {
+			return r.builtinErr(1, args[0], "%s: loop count out of range", args[1])
+		}
+		n = k
+	}
+	if r.loopDepth == 0 {
+		return 0
+	}
+	if n > r.loopDepth {
+		n = r.loopDepth
+	}
+	if args[0] == "break" {
+		r.breakN = n
+	} else {
+		r.contN = n
+	}
+	return 0
+}
+
+// evalString runs src as shell code in the current shell.
+func (r *Runner) evalString(src string) int {
+	if r.depth >= r.sh.maxDepth {
+		r.errf("eval: maximum nesting level exceeded (%d)", r.sh.maxDepth)
+		return 1
+	}
+	r.depth++
+	defer func() { r.depth-- }()
+	r.status = 0
+	perr := r.runSource(src, false, r.stopped)
+	if perr != nil && !r.stopped() {
+		r.syntaxError(perr)
+		return 2
+	}
+	return r.status
+}
+
+func evalBuiltin(r *Runner, args []string) int {
+	a := args[1:]
+	if len(a) > 0 && a[0] == "--" {
+		a = a[1:]
+	}
+	line := r.lineno
+	st := r.evalString(strings.Join(a, " "))
+	r.lineno = line
+	return st
+}
+
+func sourceBuiltin(r *Runner, args []string) int {
+	a := args[1:]
+	if len(a) > 0 && a[0] == "--" {
+		a = a[1:]
+	}
+	if len(a) == 0 {
+		r.builtinErr(2, args[0], "filename argument required")
+		fmt.Fprintf(r.stderr(), "%s: usage: %s filename [arguments]\n", args[0], args[0])
+		return 2
+	}
+	name := a[0]
+	data, err := r.sh.fs.ReadFile(r.abs(name))
+	if err != nil {
+		return r.builtinErr(1, args[0], "%s: %s", name, command.Strerror(err))
+	}
+	if r.depth >= r.sh.maxDepth {
+		return r.builtinErr(1, args[0], "maximum nesting level exceeded (%d)", r.sh.maxDepth)
+	}
+	oldParams := r.params
+	if len(a) > 1 {
+		r.params = a[1:]
+	}
+	r.sources = append(r.sources, name)
+	line := r.lineno
+	st := r.evalString(string(data))
+	r.lineno = line
+	r.sources = r.sources[:len(r.sources)-1]
+	if len(a) > 1 {
+		r.params = oldParams
+	}
+	if r.returning && len(r.funcNames) == 0 {
+		r.returning = false
+	}
+	return st
+}
+
+func unsetBuiltin(r *Runner, args []string) int {
+	mode := ""
+	a := args[1:]
+	for len(a) > 0 && strings.HasPrefix(a[0], "-") && len(a[0]) > 1 {
+		if a[0] == "--" {
+			a = a[1:]
+			break
+		}
+		for _, c := range a[0][1:] {
+			switch c {
+			case 'v', 'f', 'n':
+				mode = string(c)
+			default:
+				r.builtinErr(2, "unset", "-%c: invalid option", c)
+				fmt.Fprintln(r.stderr(), "unset: usage: unset [-f] [-v] [-n] [name ...]")
+				return 2
+			}
+		}
+		a = a[1:]
+	}
+	st := 0
+	for _, name := range a {
+		if mode == "f" {
+			delete(r.funcs, name)
+			continue
+		}
+		base, idx, hasIdx := strings.Cut(name, "[")
+		if hasIdx && strings.HasSuffix(idx, "]") {
+			idx = idx[:len(idx)-1]
+			if !r.unsetIndex(base, idx) {
+				st = 1
+			}
+			continue
+		}
+		if !syntax.ValidName(name) {
+			r.builtinErr(1, "unset", "`%s': not a valid identifier", name)
+			st = 1
+			continue
+		}
+		if v, _ := r.lookup(name); v != nil || mode == "v" {
+			if err := r.unsetVar(name); err != nil {
+				r.builtinErr(1, "unset", "%s", err)
+				st = 1
+			}
+			continue
+		}
+		delete(r.funcs, name)
+	}
+	return st
+}
+
+func (r *Runner) unsetIndex(name, index string) bool {
+	v, _ := r.lookup(name)
+	if v == nil || !v.Set {
+		return true
+	}
+	if v.readonly {
+		r.builtinErr(1, "unset", "%s: cannot unset: readonly variable", name)
+		return false
+	}
+	if v.Kind == expand.Associative {
+		key := index
+		if k, ok := r.expandString(index); ok {
+			key = k
+		}
+		delete(v.Map, key)
+		return true
+	}
+	n, err := r.arithString(index)
+	if err != nil {
+		r.errf("%s", err)
+		return false
+	}
+	idx, vals := arrayItems(v.Variable)
+	if n < 0 && len(idx) > 0 {
+		n += idx[len(idx)-1] + 1
+	}
+	i := sort.SearchInts(idx, n)
+	if i < len(idx) && idx[i] == n {
+		idx = append(idx[:i], idx[i+1:]...)
+		vals = append(vals[:i], vals[i+1:]...)
+		v.Variable = makeIndexed(idx, vals)
+	}
+	return true
+}
+
+// expandString expands s as the inside of a double-quoted word.
+func (r *Runner) expandString(s string) (string, bool) {
+	p := newParser()
+	w, err := p.Document(strings.NewReader(s))
+	if err != nil {
+		return s, false
+	}
+	return r.literal(w)
+}
+
+func shiftBuiltin(r *Runner, args []string) int {
+	n := 1
+	if len(args) > 1 {
+		k, err := strconv.Atoi(args[1])
+		if err != nil {
+			return r.builtinErr(1, "shift", "%s: numeric argument required", args[1])
+		}
+		n = k
+	}
+	if n < 0 {
+		return r.builtinErr(1, "shift", "%d: shift count out of range", n)
+	}
+	if n > len(r.params) {
+		return 1
+	}
+	r.params = r.params[n:]
+	return 0
+}
+
+var setOptNames = []string{"allexport", "errexit", "noclobber", "noexec", "noglob", "nounset", "pipefail", "verbose", "xtrace", "braceexpand", "hashall", "interactive-comments", "monitor", "posix", "vi", "emacs", "notify", "ignoreeof", "histexpand", "history", "errtrace", "functrace", "keyword", "onecmd", "physical", "privileged", "nolog"}
+
+func (r *Runner) setOptPtr(name string) *bool {
+	switch name {
+	case "allexport", "a":
+		return &r.opts.allexport
+	case "errexit", "e":
+		return &r.opts.errexit
+	case "noclobber", "C":
+		return &r.opts.noclobber
+	case "noexec", "n":
+		return &r.opts.noexec
+	case "noglob", "f":
+		return &r.opts.noglob
+	case "nounset", "u":
+		return &r.opts.nounset
+	case "pipefail":
+		return &r.opts.pipefail
+	case "verbose", "v":
+		return &r.opts.verbose
+	case "xtrace", "x":
+		return &r.opts.xtrace
+	}
+	return nil
+}
+
+var dummyOpt bool
+
+func setBuiltin(r *Runner, args []string) int {
+	a := args[1:]
+	if len(a) == 0 {
+		return r.printVars("set", map[byte]bool{})
+	}
+	for len(a) > 0 {
+		arg := a[0]
+		if arg == "--" {
+			r.params = append([]string(nil), a[1:]...)
+			return 0
+		}
+		if arg == "-" {
+			r.opts.xtrace, r.opts.verbose = false, false
+			a = a[1:]
+			if len(a) > 0 {
+				r.params = append([]string(nil), a...)
+			}
+			return 0
+		}
+		if len(arg) < 2 || (arg[0] != '-' && arg[0] != '+') {
+			break
+		}
+		on := arg[0] == '-'
+		a = a[1:]
+		for _, c := range arg[1:] {
+			if c == 'o' {
+				if len(a) == 0 {
+					r.printSetO(on)
+					continue
+				}
+				name := a[0]
+				a = a[1:]
+				p := r.setOptPtr(name)
+				if p == nil {
+					known := false
+					for _, n := range setOptNames {
+						known = known || n == name
+					}
+					if !known {
+						r.builtinErr(2, "set", "%s: invalid option name", name)
+						return 2
+					}
+					p = &dummyOpt
+				}
+				*p = on
+				continue
+			}
+			p := r.setOptPtr(string(c))
+			if p == nil {
+				if strings.ContainsRune("hBHTmbkPEtiv", c) {
+					continue
+				}
+				r.builtinErr(2, "set", "%c%c: invalid option", arg[0], c)
+				fmt.Fprintln(r.stderr(), "set: usage: set [-abefhkmnptuvxBCEHPT] [-o option-name] [--] [-] [arg ...]")
+				return 2
+			}
+			*p = on
+		}
+	}
+	if len(a) > 0 {
+		r.params = append([]string(nil), a...)
+	}
+	return 0
+}
+
+func (r *Runner) printSetO(minus bool) {
+	names := append([]string(nil), setOptNames...)
+	sort.Strings(names)
+	for _, n := range names {
+		v := false
+		if p := r.setOptPtr(n); p != nil {
+			v = *p
+		} else if n == "braceexpand" || n == "hashall" || n == "interactive-comments" {
+			v = true
+		}
+		if minus {
+			st := "off"
+			if v {
+				st = "on"
+			}
+			fmt.Fprintf(r.stdout(), "%-15s\t%s\n", n, st)
+		} else {
+			sign := "+"
+			if v {
+				sign = "-"
+			}
+			fmt.Fprintf(r.stdout(), "set %so %s\n", sign, n)
+		}
+	}
+}
+
+func (r *Runner) shoptPtr(name string) *bool {
+	switch name {
+	case "nullglob":
+		return &r.opts.nullglob
+	case "extglob":
+		return &r.opts.extglob
+	case "dotglob":
+		return &r.opts.dotglob
+	case "globstar":
+		return &r.opts.globstar
+	case "failglob":
+		return &r.opts.failglob
+	case "nocaseglob":
+		return &r.opts.nocaseglob
+	case "nocasematch":
+		return &r.opts.nocasematch
+	case "expand_aliases":
+		return &r.opts.expandAliases
+	case "lastpipe":
+		return &r.opts.lastpipe
+	case "xpg_echo":
+		return &r.opts.xpgEcho
+	}
+	return nil
+}
+
+var shoptOthers = map[string]bool{"checkwinsize": true, "cmdhist": true, "complete_fullquote": true, "extquote": true, "force_fignore": true, "globasciiranges": true, "hostcomplete": true, "interactive_comments": true, "progcomp": true, "promptvars": true, "sourcepath": true, "inherit_errexit": false, "huponexit": false, "histappend": false, "nocasematch": false, "assoc_expand_once": false, "autocd": false, "cdable_vars": false, "cdspell": false, "checkhash": false, "checkjobs": false, "compat31": false, "direxpand": false, "dirspell": false, "execfail": false, "extdebug": false, "gnu_errfmt": false, "histreedit": false, "histverify": false, "lithist": false, "localvar_inherit": false, "localvar_unset": false, "login_shell": false, "mailwarn": false, "no_empty_cmd_completion": false, "progcomp_alias": false, "shift_verbose": false, "varredir_close": false, "patsub_replacement": true, "globskipdots": true, "noexpand_translation": false}
+
+func shoptBuiltin(r *Runner, args []string) int {
+	set, unset, quiet, useO := false, false, false, false
+	a := args[1:]
+	for len(a) > 0 && strings.HasPrefix(a[0], "-") {
+		for _, c := range a[0][1:] {
+			switch c {
+			case 's':
+				set = true
+			case 'u':
+				unset = true
+			case 'q':
+				quiet = true
+			case 'p':
+			case 'o':
+				useO = true
+			default:
+				r.builtinErr(2, "shopt", "-%c: invalid option", c)
+				fmt.Fprintln(r.stderr(), "shopt: usage: shopt [-pqsu] [-o] [optname ...]")
+				return 2
+			}
+		}
+		a = a[1:]
+	}
+	st := 0
+	for _, name := range a {
+		var p *bool
+		if useO {
+			p = r.setOptPtr(name)
+		} else {
+			p = r.shoptPtr(name)
+		}
+		if p == nil {
+			v, ok := shoptOthers[name]
+			if !ok && !useO {
+				r.builtinErr(1, "shopt", "%s: invalid shell option name", name)
+				st = 1
+				continue
+			}
+			if !set && !unset && !v {
+				st = 1
+			}
+			if !set && !unset && !quiet {
+				state := "off"
+				if v {
+					state = "on"
+				}
+				fmt.Fprintf(r.stdout(), "%-15s\t%s\n", name, state)
+			}
+			continue
+		}
+		switch {
+		case set:
+			*p = true
+		case unset:
+			*p = false
+		default:
+			if !*p {
+				st = 1
+			}
+			if !quiet {
+				state := "off"
+				if *p {
+					state = "on"
+				}
+				fmt.Fprintf(r.stdout(), "%-15s\t%s\n", name, state)
+			}
+		}
+	}
+	return st
+}
+
+func typeBuiltin(r *Runner, args []string) int {
+	a := args[1:]
+	tflag, pflag, aflag := false, false, false
+	for len(a) > 0 && strings.HasPrefix(a[0], "-") && len(a[0]) > 1 {
+		for _, c := range a[0][1:] {
+			switch c {
+			case 't':
+				tflag = true
+			case 'p', 'P':
+				pflag = true
+			case 'a':
+				aflag = true
+			case 'f':
+			default:
+				return r.builtinErr(2, "type", "-%c: invalid option", c)
+			}
+		}
+		a = a[1:]
+	}
+	_ = aflag
+	st := 0
+	for _, name := range a {
+		kind := r.kindOf(name)
+		switch {
+		case tflag:
+			if kind == "" {
+				st = 1
+				continue
+			}
+			fmt.Fprintln(r.stdout(), kind)
+		case pflag:
+			if kind == "file" {
+				fmt.Fprintln(r.stdout(), "/usr/bin/"+name)
+			} else if kind == "" {
+				st = 1
+			}
+		default:
+			switch kind {
+			case "function":
+				fmt.Fprintf(r.stdout(), "%s is a function\n", name)
+				r.printFunc(name)
+			case "builtin":
+				fmt.Fprintf(r.stdout(), "%s is a shell builtin\n", name)
+			case "keyword":
+				fmt.Fprintf(r.stdout(), "%s is a shell keyword\n", name)
+			case "file":
+				fmt.Fprintf(r.stdout(), "%s is /usr/bin/%s\n", name, name)
+			default:
+				r.builtinErr(1, "type", "%s: not found", name)
+				st = 1
+			}
+		}
+	}
+	return st
+}
+
+var keywords = map[string]bool{"if": true, "then": true, "else": true, "elif": true, "fi": true, "case": true, "esac": true, "for": true, "select": true, "while": true, "until": true, "do": true, "done": true, "in": true, "function": true, "time": true, "{": true, "}": true, "!": true, "[[": true, "]]": true, "coproc": true}
+
+// kindOf returns what a command name denotes for type -t.
+func (r *Runner) kindOf(name string) string {
+	if r.aliases[name] != "" {
+		return "alias"
+	}
+	if keywords[name] {
+		return "keyword"
+	}
+	if _, ok := r.funcs[name]; ok {
+		return "function"
+	}
+	if _, ok := builtins[name]; ok {
+		return "builtin"
+	}
+	if _, ok := r.sh.commands[name]; ok {
+		return "file"
+	}
+	if r.pathLookup(name) != "" {
+		return "file"
+	}
+	if strings.Contains(name, "/") {
+		if fi, err := r.sh.fs.Stat(r.abs(name)); err == nil && !fi.IsDir() {
+			return "file"
+		}
+	}
+	return ""
+}
+
+func commandBuiltin(r *Runner, args []string) int {
+	a := args[1:]
+	vflag, Vflag := false, false
+	for len(a) > 0 && strings.HasPrefix(a[0], "-") && len(a[0]) > 1 {
+		if a[0] == "--" {
+			a = a[1:]
+			break
+		}
+		for _, c := range a[0][1:] {
+			switch c {
+			case 'v':
+				vflag = true
+			case 'V':
+				Vflag = true
+			case 'p':
+			default:
+				r.builtinErr(2, "command", "-%c: invalid option", c)
+				fmt.Fprintln(r.stderr(), "command: usage: command [-pVv] command [arg ...]")
+				return 2
+			}
+		}
+		a = a[1:]
+	}
+	if len(a) == 0 {
+		return 0
+	}
+	if vflag || Vflag {
+		st := 0
+		for _, name := range a {
+			kind := r.kindOf(name)
+			switch {
+			case kind == "":
+				if Vflag {
+					r.builtinErr(1, "command", "%s: not found", name)
+				}
+				st = 1
+			case Vflag:
+				typeBuiltin(r, []string{"type", name})
+			case kind == "file":
+				if strings.Contains(name, "/") {
+					fmt.Fprintln(r.stdout(), name)
+				} else {
+					fmt.Fprintln(r.stdout(), "/usr/bin/"+name)
+				}
+			case kind == "alias":
+				fmt.Fprintf(r.stdout(), "alias %s=%s\n", name, shQuote(r.aliases[name]))
+			default:
+				fmt.Fprintln(r.stdout(), name)
+			}
+		}
+		return st
+	}
+	name := a[0]
+	if b, ok := builtins[name]; ok {
+		return b(r, a)
+	}
+	r.external(a)
+	return r.status
+}
+
+func builtinBuiltin(r *Runner, args []string) int {
+	if len(args) < 2 {
+		return 0
+	}
+	b, ok := builtins[args[1]]
+	if !ok {
+		return r.builtinErr(1, "builtin", "%s: not a shell builtin", args[1])
+	}
+	return b(r, args[1:])
+}
+
+func trapBuiltin(r *Runner, args []string) int {
+	a := args[1:]
+	if len(a) > 0 && a[0] == "--" {
+		a = a[1:]
+	}
+	if len(a) == 0 || a[0] == "-p" {
+		for _, k := range sortedKeys(r.traps) {
+			fmt.Fprintf(r.stdout(), "trap -- %s %s\n", shQuote(r.traps[k]), k)
+		}
+		return 0
+	}
+	if a[0] == "-l" {
+		fmt.Fprintln(r.stdout(), " 1) SIGHUP\t 2) SIGINT\t 3) SIGQUIT\t 4) SIGILL\t 5) SIGTRAP")
+		return 0
+	}
+	code := a[0]
+	sigs := a[1:]
+	if len(sigs) == 0 {
+		sigs = []string{code}
+		code = "-"
+	}
+	st := 0
+	for _, s := range sigs {
+		name := strings.TrimPrefix(strings.ToUpper(s), "SIG")
+		switch name {
+		case "0":
+			name = "EXIT"
+		case "EXIT", "ERR", "DEBUG", "RETURN", "HUP", "INT", "QUIT", "TERM", "USR1", "USR2", "PIPE", "ALRM", "CHLD", "1", "2", "3", "15", "9", "KILL", "STOP", "CONT", "TSTP", "WINCH":
+		default:
+			r.builtinErr(1, "trap", "%s: invalid signal specification", s)
+			st = 1
+			continue
+		}
+		if code == "-" {
+			delete(r.traps, name)
+		} else {
+			r.traps[name] = code
+		}
+	}
+	return st
+}
+
+func umaskBuiltin(r *Runner, args []string) int {
+	if len(args) == 1 {
+		fmt.Fprintln(r.stdout(), "0022")
+	}
+	return 0
+}
+
+func letBuiltin(r *Runner, args []string) int {
+	if len(args) < 2 {
+		return r.builtinErr(1, "let", "expression expected")
+	}
+	st := 1
+	for _, e := range args[1:] {
+		n, err := r.arithString(e)
+		if err != nil {
+			r.builtinErr(1, "let", "%s", err)
+			return 1
+		}
+		st = boolStatus(n != 0)
+	}
+	return st
+}
+
+func aliasBuiltin(r *Runner, args []string) int {
+	if len(args) == 1 {
+		for _, k := range sortedKeys(r.aliases) {
+			fmt.Fprintf(r.stdout(), "alias %s=%s\n", k, shQuote(r.aliases[k]))
+		}
+		return 0
+	}
+	st := 0
+	for _, a := range args[1:] {
+		name, val, ok := strings.Cut(a, "=")
+		if !ok {
+			if v, ok := r.aliases[name]; ok {
+				fmt.Fprintf(r.stdout(), "alias %s=%s\n", name, shQuote(v))
+			} else {
+				r.builtinErr(1, "alias", "%s: not found", name)
+				st = 1
+			}
+			continue
+		}
+		r.aliases[name] = val
+	}
+	return st
+}
+
+func getoptsBuiltin(r *Runner, args []string) int {
+	if len(args) < 3 {
+		r.builtinErr(2, "getopts", "usage: getopts optstring name [arg ...]")
+		return 2
+	}
+	optstr, name := args[1], args[2]
+	params := r.params
+	if len(args) > 3 {
+		params = args[3:]
+	}
+	silent := strings.HasPrefix(optstr, ":")
+	if silent {
+		optstr = optstr[1:]
+	}
+	optind, _ := strconv.Atoi(r.getVar("OPTIND"))
+	if optind < 1 {
+		optind = 1
+	}
+	if optind != r.optind {
+		r.optind = optind
+		r.optsub = 0
+	}
+	setInd := func(n int) {
+		r.optind = n
+		r.setGlobal("OPTIND", strconv.Itoa(n), false)
+	}
+	if optind-1 >= len(params) {
+		r.setGlobal(name, "?", false)
+		return 1
+	}
+	arg := params[optind-1]
+	if r.optsub == 0 {
+		if len(arg) < 2 || arg[0] != '-' {
+			r.setGlobal(name, "?", false)
+			return 1
+		}
+		if arg == "--" {
+			setInd(optind + 1)
+			r.setGlobal(name, "?", false)
+			return 1
+		}
+		r.optsub = 1
+	}
+	c := arg[r.optsub]
+	r.optsub++
+	next := func() {
+		if r.optsub >= len(arg) {
+			r.optsub = 0
+			setInd(optind + 1)
+		}
+	}
+	i := strings.IndexByte(optstr, c)
+	if i < 0 || c == ':' {
+		if silent {
+			r.setGlobal("OPTARG", string(c), false)
+		} else {
+			fmt.Fprintf(r.stderr(), "%s: illegal option -- %c\n", r.name, c)
+			r.unsetVar("OPTARG")
+		}
+		r.setGlobal(name, "?", false)
+		next()
+		return 0
+	}
+	if i+1 < len(optstr) && optstr[i+1] == ':' {
+		if r.optsub < len(arg) {
+			r.setGlobal("OPTARG", arg[r.optsub:], false)
+			r.optsub = 0
+			setInd(optind + 1)
+		} else if optind < len(params) {
+			r.setGlobal("OPTARG", params[optind], false)
+			r.optsub = 0
+			setInd(optind + 2)
+		} else {
+			r.optsub = 0
+			setInd(optind + 1)
+			if silent {
+				r.setGlobal(name, ":", false)
+				r.setGlobal("OPTARG", string(c), false)
+			} else {
+				fmt.Fprintf(r.stderr(), "%s: option requires an argument -- %c\n", r.name, c)
+				r.setGlobal(name, "?", false)
+				r.unsetVar("OPTARG")
+			}
+			return 0
+		}
+		r.setGlobal(name, string(c), false)
+		return 0
+	}
+	r.unsetVar("OPTARG")
+	r.setGlobal(name, string(c), false)
+	next()
+	return 0
+}

@@ -1,0 +1,498 @@
+package coreutils
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/cordonhq/cordon/shell/command"
+)
+
+// cmdDate implements date [-u] [-d DATE] [-r FILE] [-I[FMT]] [-R]
+// [--rfc-3339=FMT] [+FORMAT]. The time zone is always UTC; date cannot set
+// the clock.
+func cmdDate(env *command.Env) int {
+	args := make([]string, 0, len(env.Args))
+	args = append(args, env.Args[0])
+	iso := ""
+	for _, a := range env.Args[1:] {
+		// -I and --iso-8601 take an optional attached argument.
+		switch {
+		case a == "-I" || a == "--iso-8601":
+			iso = "date"
+			continue
+		case strings.HasPrefix(a, "-I") && !strings.HasPrefix(a, "--"):
+			iso = a[2:]
+			continue
+		case strings.HasPrefix(a, "--iso-8601="):
+			iso = a[len("--iso-8601="):]
+			continue
+		}
+		args = append(args, a)
+	}
+	env2 := *env
+	env2.Args = args
+	opts, operands, st, ok := getopt(&env2, "ud:r:Rs:f:", []string{"utc", "universal", "date=", "reference=", "rfc-email", "rfc-2822", "rfc-3339=", "set=", "file=", "debug"}, false)
+	if !ok {
+		return st
+	}
+	t := env.Now()
+	format := "%a %b %e %H:%M:%S %Z %Y"
+	for _, o := range opts {
+		switch o.Name {
+		case "d", "date":
+			v, err := parseDate(o.Value, env.Now())
+			if err != nil {
+				return env.Errorf(1, "invalid date ‘%s’", o.Value)
+			}
+			t = v
+		case "r", "reference":
+			fi, err := stat(env, o.Value)
+			if err != nil {
+				return env.FileError(1, o.Value, err)
+			}
+			t = fi.ModTime()
+		case "R", "rfc-email", "rfc-2822":
+			format = "%a, %d %b %Y %H:%M:%S %z"
+		case "rfc-3339":
+			switch o.Value {
+			case "date":
+				format = "%Y-%m-%d"
+			case "seconds":
+				format = "%Y-%m-%d %H:%M:%S%:z"
+			case "ns":
+				format = "%Y-%m-%d %H:%M:%S.%N%:z"
+			default:
+				return usage(env, 1, fmt.Sprintf("invalid argument ‘%s’ for ‘--rfc-3339’", o.Value))
+			}
+		case "s", "set":
+			return env.Errorf(1, "cannot set date: Operation not permitted")
+		case "f", "file":
+			return env.Errorf(1, "option --file is not supported")
+		}
+	}
+	if iso != "" {
+		switch iso {
+		case "date":
+			format = "%Y-%m-%d"
+		case "hours":
+			format = "%Y-%m-%dT%H%:z"
+		case "minutes":
+			format = "%Y-%m-%dT%H:%M%:z"
+		case "seconds":
+			format = "%Y-%m-%dT%H:%M:%S%:z"
+		case "ns":
+			format = "%Y-%m-%dT%H:%M:%S,%N%:z"
+		default:
+			return usage(env, 1, fmt.Sprintf("invalid argument ‘%s’ for ‘--iso-8601’", iso))
+		}
+	}
+	for i, op := range operands {
+		if strings.HasPrefix(op, "+") && i == 0 {
+			format = op[1:]
+			continue
+		}
+		if i == 0 {
+			return env.Errorf(1, "cannot set date: Operation not permitted")
+		}
+		return usage(env, 1, fmt.Sprintf("extra operand ‘%s’", op))
+	}
+	if _, err := fmt.Fprintln(env.Stdout, strftime(format, t.UTC())); err != nil {
+		return writeError(env, err)
+	}
+	return 0
+}
+
+var (
+	dayNames   = []string{"Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"}
+	monthNames = []string{"January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"}
+)
+
+// strftime formats t like GNU date's FORMAT, including the flags "-", "_",
+// "0", "^" and "#" and a field width.
+func strftime(format string, t time.Time) string {
+	var sb strings.Builder
+	for i := 0; i < len(format); i++ {
+		c := format[i]
+		if c != '%' || i+1 >= len(format) {
+			sb.WriteByte(c)
+			continue
+		}
+		j := i + 1
+		pad, upper, swap := byte(0), false, false
+		for j < len(format) && strings.IndexByte("-_0^#", format[j]) >= 0 {
+			switch format[j] {
+			case '^':
+				upper = true
+			case '#':
+				swap = true
+			default:
+				pad = format[j]
+			}
+			j++
+		}
+		width := 0
+		for j < len(format) && format[j] >= '0' && format[j] <= '9' {
+			width = min(width*10+int(format[j]-'0'), 1024)
+			j++
+		}
+		colons := 0
+		for j < len(format) && format[j] == ':' {
+			colons++
+			j++
+		}
+		if j >= len(format) {
+			sb.WriteString(format[i:])
+			break
+		}
+		s, num, defPad := strftimeField(format[j], colons, width, t)
+		if s == "\x00" {
+			sb.WriteString(format[i : j+1])
+			i = j
+			continue
+		}
+		i = j
+		if upper {
+			s = strings.ToUpper(s)
+		}
+		if swap {
+			if strings.ToUpper(s) == s {
+				s = strings.ToLower(s)
+			} else {
+				s = strings.ToUpper(s)
+			}
+		}
+		s = padStrftime(s, num, defPad, pad, width)
+		sb.WriteString(s)
+	}
+	return sb.String()
+}
+
+// padStrftime applies the padding rules: numeric fields have a natural
+// width filled with defPad ('0' or '_'), which "-" removes and "_"/"0"
+// change.
+func padStrftime(s string, natural int, defPad, pad byte, width int) string {
+	if natural > 0 {
+		digits := strings.TrimLeft(s, " 0")
+		if digits == "" {
+			digits = "0"
+		}
+		neg := false
+		if strings.HasPrefix(s, "-") {
+			neg = true
+			digits = strings.TrimLeft(s[1:], " 0")
+		}
+		p := defPad
+		if pad != 0 {
+			p = pad
+		}
+		if p == '-' {
+			if neg {
+				return "-" + digits
+			}
+			return digits
+		}
+		w := natural
+		if width > 0 {
+			w = width
+		}
+		fill := "0"
+		if p == '_' {
+			fill = " "
+		}
+		for len(digits)+boolInt(neg) < w {
+			digits = fill + digits
+		}
+		if neg {
+			digits = "-" + digits
+		}
+		return digits
+	}
+	fill := " "
+	if pad == '0' {
+		fill = "0"
+	}
+	for len(s) < width {
+		s = fill + s
+	}
+	return s
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// strftimeField returns one directive's text, its natural numeric width (0
+// for text) and its default padding.
+func strftimeField(c byte, colons, width int, t time.Time) (string, int, byte) {
+	num := func(v, w int) (string, int, byte) { return strconv.Itoa(v), w, '0' }
+	spc := func(v, w int) (string, int, byte) { return strconv.Itoa(v), w, '_' }
+	switch c {
+	case '%':
+		return "%", 0, 0
+	case 'a':
+		return dayNames[t.Weekday()][:3], 0, 0
+	case 'A':
+		return dayNames[t.Weekday()], 0, 0
+	case 'b', 'h':
+		return monthNames[t.Month()-1][:3], 0, 0
+	case 'B':
+		return monthNames[t.Month()-1], 0, 0
+	case 'c':
+		return strftime("%a %b %e %H:%M:%S %Y", t), 0, 0
+	case 'C':
+		return num(t.Year()/100, 2)
+	case 'd':
+		return num(t.Day(), 2)
+	case 'D', 'x':
+		return strftime("%m/%d/%y", t), 0, 0
+	case 'e':
+		return spc(t.Day(), 2)
+	case 'F':
+		return strftime("%Y-%m-%d", t), 0, 0
+	case 'g':
+		y, _ := t.ISOWeek()
+		return num(y%100, 2)
+	case 'G':
+		y, _ := t.ISOWeek()
+		return num(y, 4)
+	case 'H':
+		return num(t.Hour(), 2)
+	case 'I':
+		return num((t.Hour()+11)%12+1, 2)
+	case 'j':
+		return num(t.YearDay(), 3)
+	case 'k':
+		return spc(t.Hour(), 2)
+	case 'l':
+		return spc((t.Hour()+11)%12+1, 2)
+	case 'm':
+		return num(int(t.Month()), 2)
+	case 'M':
+		return num(t.Minute(), 2)
+	case 'n':
+		return "\n", 0, 0
+	case 't':
+		return "\t", 0, 0
+	case 'N':
+		s := fmt.Sprintf("%09d", t.Nanosecond())
+		if width > 0 && width < 9 {
+			s = s[:width]
+		}
+		return s, 0, 0
+	case 'p':
+		if t.Hour() < 12 {
+			return "AM", 0, 0
+		}
+		return "PM", 0, 0
+	case 'P':
+		if t.Hour() < 12 {
+			return "am", 0, 0
+		}
+		return "pm", 0, 0
+	case 'q':
+		return num((int(t.Month())-1)/3+1, 1)
+	case 'r':
+		return strftime("%I:%M:%S %p", t), 0, 0
+	case 'R':
+		return strftime("%H:%M", t), 0, 0
+	case 's':
+		return strconv.FormatInt(t.Unix(), 10), 1, '0'
+	case 'S':
+		return num(t.Second(), 2)
+	case 'T', 'X':
+		return strftime("%H:%M:%S", t), 0, 0
+	case 'u':
+		return num((int(t.Weekday())+6)%7+1, 1)
+	case 'U':
+		return num((t.YearDay()+6-int(t.Weekday()))/7, 2)
+	case 'V':
+		_, w := t.ISOWeek()
+		return num(w, 2)
+	case 'w':
+		return num(int(t.Weekday()), 1)
+	case 'W':
+		return num((t.YearDay()+6-(int(t.Weekday())+6)%7)/7, 2)
+	case 'y':
+		return num(t.Year()%100, 2)
+	case 'Y':
+		return num(t.Year(), 4)
+	case 'z':
+		switch colons {
+		case 1:
+			return "+00:00", 0, 0
+		case 2:
+			return "+00:00:00", 0, 0
+		case 3:
+			return "+00", 0, 0
+		}
+		return "+0000", 0, 0
+	case 'Z':
+		return "UTC", 0, 0
+	}
+	return "\x00", 0, 0
+}
+
+var (
+	reISODate  = regexp.MustCompile(`^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)? ?(Z|UTC|[+-]\d{2}:?\d{2})?$`)
+	reRelative = regexp.MustCompile(`^([+-]?\d+)?\s*(sec|second|min|minute|hour|day|week|fortnight|month|year)s?(\s+ago)?$`)
+	reTimeOnly = regexp.MustCompile(`^(\d{1,2}):(\d{2})(?::(\d{2}))?$`)
+)
+
+// parseDate parses the date strings that date -d and touch -d accept most
+// often: "@EPOCH", ISO 8601 dates and times, "now", "today", "yesterday",
+// "tomorrow", "HH:MM[:SS]", and relative items such as "2 days ago" or
+// "+3 hours", optionally after a date. Times without a zone are UTC.
+func parseDate(s string, now time.Time) (time.Time, error) {
+	s = strings.TrimSpace(s)
+	now = now.UTC()
+	bad := fmt.Errorf("invalid date")
+	if strings.HasPrefix(s, "@") {
+		v := s[1:]
+		sec, frac, _ := strings.Cut(v, ".")
+		n, err := strconv.ParseInt(sec, 10, 64)
+		if err != nil || n > 1e13 || n < -1e13 {
+			return time.Time{}, bad
+		}
+		ns := 0
+		if frac != "" {
+			for len(frac) < 9 {
+				frac += "0"
+			}
+			ns, err = strconv.Atoi(frac[:9])
+			if err != nil {
+				return time.Time{}, bad
+			}
+		}
+		return time.Unix(n, int64(ns)).UTC(), nil
+	}
+	lower := strings.ToLower(s)
+	switch lower {
+	case "", "now", "today":
+		return now, nil
+	case "yesterday":
+		return now.AddDate(0, 0, -1), nil
+	case "tomorrow":
+		return now.AddDate(0, 0, 1), nil
+	}
+	if m := reISODate.FindStringSubmatch(s); m != nil {
+		return isoDate(m)
+	}
+	if m := reTimeOnly.FindStringSubmatch(s); m != nil {
+		h, _ := strconv.Atoi(m[1])
+		mi, _ := strconv.Atoi(m[2])
+		sec, _ := strconv.Atoi(m[3])
+		if h > 23 || mi > 59 || sec > 60 {
+			return time.Time{}, bad
+		}
+		return time.Date(now.Year(), now.Month(), now.Day(), h, mi, sec, 0, time.UTC), nil
+	}
+	// A date followed by relative items, or relative items alone.
+	base := now
+	rest := lower
+	if fields := strings.Fields(s); len(fields) > 1 {
+		if m := reISODate.FindStringSubmatch(fields[0]); m != nil {
+			t, err := isoDate(m)
+			if err != nil {
+				return t, err
+			}
+			base, rest = t, strings.ToLower(strings.Join(fields[1:], " "))
+		}
+	}
+	t, ok := applyRelative(base, rest)
+	if !ok {
+		return time.Time{}, bad
+	}
+	return t, nil
+}
+
+func isoDate(m []string) (time.Time, error) {
+	atoi := func(s string) int { v, _ := strconv.Atoi(s); return v }
+	y, mo, d := atoi(m[1]), atoi(m[2]), atoi(m[3])
+	h, mi, sec := atoi(m[4]), atoi(m[5]), atoi(m[6])
+	ns := 0
+	if m[7] != "" {
+		frac := m[7]
+		for len(frac) < 9 {
+			frac += "0"
+		}
+		ns = atoi(frac)
+	}
+	if mo < 1 || mo > 12 || d < 1 || h > 24 || mi > 59 || sec > 60 {
+		return time.Time{}, fmt.Errorf("invalid date")
+	}
+	t := time.Date(y, time.Month(mo), d, h, mi, sec, ns, time.UTC)
+	if t.Day() != d {
+		return time.Time{}, fmt.Errorf("invalid date")
+	}
+	if z := m[8]; z != "" && z != "Z" && z != "UTC" {
+		sign := 1
+		if z[0] == '-' {
+			sign = -1
+		}
+		z = strings.ReplaceAll(z[1:], ":", "")
+		off := (atoi(z[:2])*60 + atoi(z[2:])) * 60 * sign
+		t = t.Add(-time.Duration(off) * time.Second)
+	}
+	return t, nil
+}
+
+// applyRelative applies items like "2 days ago", "+1 week", "next day".
+func applyRelative(t time.Time, s string) (time.Time, bool) {
+	s = strings.ReplaceAll(s, "next ", "1 ")
+	s = strings.ReplaceAll(s, "last ", "-1 ")
+	words := strings.Fields(s)
+	if len(words) == 0 {
+		return t, false
+	}
+	for len(words) > 0 {
+		// Gather one item: [N] unit [ago].
+		k := 1
+		if _, err := strconv.Atoi(words[0]); err == nil && len(words) > 1 {
+			k = 2
+		}
+		if k < len(words) && words[k] == "ago" {
+			k++
+		}
+		m := reRelative.FindStringSubmatch(strings.Join(words[:k], " "))
+		if m == nil {
+			return t, false
+		}
+		n := 1
+		if m[1] != "" {
+			v, err := strconv.Atoi(m[1])
+			if err != nil || v > 1e7 || v < -1e7 {
+				return t, false
+			}
+			n = v
+		}
+		if m[3] != "" {
+			n = -n
+		}
+		switch m[2] {
+		case "sec", "second":
+			t = t.Add(time.Duration(n) * time.Second)
+		case "min", "minute":
+			t = t.Add(time.Duration(n) * time.Minute)
+		case "hour":
+			t = t.Add(time.Duration(n) * time.Hour)
+		case "day":
+			t = t.AddDate(0, 0, n)
+		case "week":
+			t = t.AddDate(0, 0, 7*n)
+		case "fortnight":
+			t = t.AddDate(0, 0, 14*n)
+		case "month":
+			t = t.AddDate(0, n, 0)
+		case "year":
+			t = t.AddDate(n, 0, 0)
+		}
+		words = words[k:]
+	}
+	return t, true
+}

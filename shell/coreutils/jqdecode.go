@@ -1,0 +1,391 @@
+package coreutils
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// maxJSONDepth bounds the nesting of parsed JSON, like jq's parser limit.
+const maxJSONDepth = 10000
+
+// jsonDecoder parses a stream of whitespace-separated JSON values from a
+// byte slice into the value types gojq uses (nil, bool, int, float64,
+// *big.Int, string, []any, map[string]any).
+type jsonDecoder struct {
+	data []byte
+	pos  int
+	// lines counts the newlines in data[:linePos], so that line is
+	// amortized linear over the whole input.
+	lines, linePos int
+}
+
+// jsonError is a parse error with jq's wording and position.
+type jsonError struct {
+	msg       string
+	line, col int
+	eof       bool // the error was found at the end of the input
+}
+
+func (e *jsonError) Error() string {
+	if e.eof {
+		return fmt.Sprintf("%s at EOF at line %d, column %d", e.msg, e.line, e.col)
+	}
+	return fmt.Sprintf("%s at line %d, column %d", e.msg, e.line, e.col)
+}
+
+// line returns the 1-based line of the last consumed byte.
+func (d *jsonDecoder) line() int {
+	end := min(d.pos, len(d.data))
+	if end < d.linePos {
+		d.lines, d.linePos = 0, 0
+	}
+	for _, c := range d.data[d.linePos:end] {
+		if c == '\n' {
+			d.lines++
+		}
+	}
+	d.linePos = end
+	return d.lines + 1
+}
+
+func (d *jsonDecoder) fail(msg string) error {
+	line, col := 1, 0
+	end := min(d.pos, len(d.data))
+	for _, c := range d.data[:end] {
+		if c == '\n' {
+			line++
+			col = 0
+		} else {
+			col++
+		}
+	}
+	return &jsonError{msg: msg, line: line, col: col}
+}
+
+// failEOF reports input that ends inside a value.
+func (d *jsonDecoder) failEOF() error {
+	err := d.fail("Unfinished JSON term").(*jsonError)
+	err.eof = true
+	return err
+}
+
+func (d *jsonDecoder) skipSpace() {
+	for d.pos < len(d.data) {
+		switch d.data[d.pos] {
+		case ' ', '\t', '\n', '\r':
+			d.pos++
+		default:
+			return
+		}
+	}
+}
+
+// next returns the next value; ok is false at the end of the input.
+func (d *jsonDecoder) next() (v any, ok bool, err error) {
+	d.skipSpace()
+	if d.pos >= len(d.data) {
+		return nil, false, nil
+	}
+	v, err = d.value(0)
+	if err != nil {
+		return nil, false, err
+	}
+	// A value must be followed by a separator (space or a new value that
+	// starts with a structural character).
+	return v, true, nil
+}
+
+func isLiteralByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '+' || c == '.'
+}
+
+func (d *jsonDecoder) value(depth int) (any, error) {
+	if depth > maxJSONDepth {
+		return nil, d.fail("Exceeds depth limit for parsing")
+	}
+	d.skipSpace()
+	if d.pos >= len(d.data) {
+		err := d.fail("Unfinished JSON term").(*jsonError)
+		err.eof = true
+		return nil, err
+	}
+	switch c := d.data[d.pos]; c {
+	case '{':
+		return d.object(depth)
+	case '[':
+		return d.array(depth)
+	case '"':
+		return d.str()
+	case ']', '}':
+		d.pos++
+		if c == ']' {
+			return nil, d.fail("Unmatched ']'")
+		}
+		return nil, d.fail("Unmatched '}'")
+	case ',':
+		d.pos++
+		return nil, d.fail("Expected value before ','")
+	case ':':
+		d.pos++
+		return nil, d.fail("':' not as part of an object")
+	}
+	return d.literal()
+}
+
+func (d *jsonDecoder) literal() (any, error) {
+	start := d.pos
+	for d.pos < len(d.data) && isLiteralByte(d.data[d.pos]) {
+		d.pos++
+	}
+	tok := string(d.data[start:d.pos])
+	if tok == "" {
+		d.pos++
+		return nil, d.fail("Invalid literal")
+	}
+	switch tok {
+	case "null":
+		return nil, nil
+	case "true":
+		return true, nil
+	case "false":
+		return false, nil
+	case "nan", "NaN":
+		return math.NaN(), nil
+	}
+	if v, ok := parseJSONNumber(tok); ok {
+		return v, nil
+	}
+	// Like jq, report a bad bare word after the byte that ends it.
+	if d.pos >= len(d.data) {
+		err := d.fail("Invalid numeric literal").(*jsonError)
+		err.eof = true
+		return nil, err
+	}
+	d.pos++
+	return nil, d.fail("Invalid numeric literal")
+}
+
+// parseJSONNumber converts a JSON number to int, *big.Int or float64.
+func parseJSONNumber(tok string) (any, bool) {
+	i := 0
+	if i < len(tok) && tok[i] == '-' {
+		i++
+	}
+	digits := i
+	for i < len(tok) && tok[i] >= '0' && tok[i] <= '9' {
+		i++
+	}
+	if i == digits {
+		return nil, false
+	}
+	integer := i == len(tok)
+	if i < len(tok) && tok[i] == '.' {
+		i++
+		for i < len(tok) && tok[i] >= '0' && tok[i] <= '9' {
+			i++
+		}
+	}
+	if i < len(tok) && (tok[i] == 'e' || tok[i] == 'E') {
+		i++
+		if i < len(tok) && (tok[i] == '+' || tok[i] == '-') {
+			i++
+		}
+		e := i
+		for i < len(tok) && tok[i] >= '0' && tok[i] <= '9' {
+			i++
+		}
+		if e == i {
+			return nil, false
+		}
+	}
+	if i != len(tok) {
+		return nil, false
+	}
+	if integer && tok != "-0" {
+		if n, err := strconv.ParseInt(tok, 10, 64); err == nil && n == int64(int(n)) {
+			return int(n), true
+		}
+	}
+	// Other numbers keep their literal text, as jq 1.7 does: gojq
+	// computes with json.Number values and the encoder prints them in
+	// canonical decimal form.
+	return json.Number(tok), true
+}
+
+func (d *jsonDecoder) array(depth int) (any, error) {
+	d.pos++
+	arr := []any{}
+	d.skipSpace()
+	if d.pos < len(d.data) && d.data[d.pos] == ']' {
+		d.pos++
+		return arr, nil
+	}
+	for {
+		v, err := d.value(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		arr = append(arr, v)
+		d.skipSpace()
+		if d.pos >= len(d.data) {
+			return nil, d.failEOF()
+		}
+		switch d.data[d.pos] {
+		case ',':
+			d.pos++
+		case ']':
+			d.pos++
+			return arr, nil
+		default:
+			d.pos++
+			return nil, d.fail("Expected separator between values")
+		}
+	}
+}
+
+func (d *jsonDecoder) object(depth int) (any, error) {
+	d.pos++
+	obj := map[string]any{}
+	d.skipSpace()
+	if d.pos < len(d.data) && d.data[d.pos] == '}' {
+		d.pos++
+		return obj, nil
+	}
+	for {
+		d.skipSpace()
+		if d.pos >= len(d.data) {
+			return nil, d.failEOF()
+		}
+		if d.data[d.pos] != '"' {
+			d.pos++
+			return nil, d.fail("Object keys must be strings")
+		}
+		k, err := d.str()
+		if err != nil {
+			return nil, err
+		}
+		d.skipSpace()
+		if d.pos >= len(d.data) {
+			return nil, d.failEOF()
+		}
+		if d.data[d.pos] != ':' {
+			d.pos++
+			return nil, d.fail("Objects must consist of key:value pairs")
+		}
+		d.pos++
+		v, err := d.value(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		obj[k.(string)] = v
+		d.skipSpace()
+		if d.pos >= len(d.data) {
+			return nil, d.failEOF()
+		}
+		switch d.data[d.pos] {
+		case ',':
+			d.pos++
+		case '}':
+			d.pos++
+			return obj, nil
+		default:
+			d.pos++
+			return nil, d.fail("Expected separator between values")
+		}
+	}
+}
+
+func (d *jsonDecoder) str() (any, error) {
+	d.pos++
+	start := d.pos
+	// Fast path: no escapes.
+	for d.pos < len(d.data) {
+		c := d.data[d.pos]
+		if c == '"' {
+			s := d.data[start:d.pos]
+			d.pos++
+			if utf8.Valid(s) {
+				return string(s), nil
+			}
+			return string([]rune(string(s))), nil
+		}
+		if c == '\\' {
+			break
+		}
+		d.pos++
+	}
+	buf := append([]byte(nil), d.data[start:d.pos]...)
+	for d.pos < len(d.data) {
+		c := d.data[d.pos]
+		switch c {
+		case '"':
+			d.pos++
+			if !utf8.Valid(buf) {
+				return string([]rune(string(buf))), nil
+			}
+			return string(buf), nil
+		case '\\':
+			d.pos++
+			if d.pos >= len(d.data) {
+				return nil, d.failEOF()
+			}
+			e := d.data[d.pos]
+			d.pos++
+			switch e {
+			case 'n':
+				buf = append(buf, '\n')
+			case 't':
+				buf = append(buf, '\t')
+			case 'r':
+				buf = append(buf, '\r')
+			case 'b':
+				buf = append(buf, '\b')
+			case 'f':
+				buf = append(buf, '\f')
+			case '/', '\\', '"':
+				buf = append(buf, e)
+			case 'u':
+				r, ok := d.hex4()
+				if !ok {
+					return nil, d.fail("Invalid escape")
+				}
+				if utf16.IsSurrogate(r) {
+					r2 := rune(utf8.RuneError)
+					if d.pos+1 < len(d.data) && d.data[d.pos] == '\\' && d.data[d.pos+1] == 'u' {
+						save := d.pos
+						d.pos += 2
+						if lo, ok := d.hex4(); ok && utf16.DecodeRune(r, lo) != utf8.RuneError {
+							r2 = utf16.DecodeRune(r, lo)
+						} else {
+							d.pos = save
+						}
+					}
+					r = r2
+				}
+				buf = utf8.AppendRune(buf, r)
+			default:
+				return nil, d.fail("Invalid escape")
+			}
+		default:
+			buf = append(buf, c)
+			d.pos++
+		}
+	}
+	return nil, d.failEOF()
+}
+
+func (d *jsonDecoder) hex4() (rune, bool) {
+	if d.pos+4 > len(d.data) {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(string(d.data[d.pos:d.pos+4]), 16, 32)
+	if err != nil {
+		return 0, false
+	}
+	d.pos += 4
+	return rune(n), true
+}

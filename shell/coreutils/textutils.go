@@ -1,0 +1,535 @@
+package coreutils
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/cordonhq/cordon/shell/command"
+)
+
+// forEachLine calls fn for every line of every file (standard input when
+// there are none), without the trailing newline; hasNL tells whether the
+// line had one. It returns the exit status.
+func forEachLine(env *command.Env, files []string, fn func(line []byte, hasNL bool) error) int {
+	if len(files) == 0 {
+		files = []string{"-"}
+	}
+	status := 0
+	for _, name := range files {
+		in, ok := openInput(env, name)
+		if !ok {
+			status = 1
+			continue
+		}
+		lr := newLineReader(in.r)
+		for {
+			line, err := lr.next('\n')
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				in.Close()
+				return readError(env, name, err)
+			}
+			if canceled(env) {
+				in.Close()
+				return canceledStatus
+			}
+			hasNL := line[len(line)-1] == '\n'
+			if hasNL {
+				line = line[:len(line)-1]
+			}
+			if err := fn(line, hasNL); err != nil {
+				in.Close()
+				return writeError(env, err)
+			}
+		}
+		in.Close()
+	}
+	return status
+}
+
+// cmdRev implements rev [FILE]...: it reverses the characters of each line.
+func cmdRev(env *command.Env) int {
+	_, files, st, ok := getopt(env, "", nil, false)
+	if !ok {
+		return st
+	}
+	w := newWriter(env)
+	st = forEachLine(env, files, func(line []byte, hasNL bool) error {
+		out := make([]byte, 0, len(line)+1)
+		for i := len(line); i > 0; {
+			_, size := utf8.DecodeLastRune(line[:i])
+			out = append(out, line[i-size:i]...)
+			i -= size
+		}
+		if hasNL {
+			out = append(out, '\n')
+		}
+		_, err := w.Write(out)
+		return err
+	})
+	if err := w.Flush(); err != nil && st == 0 {
+		return writeError(env, err)
+	}
+	return st
+}
+
+// cmdNl implements nl [-b STYLE] [-n FORMAT] [-w WIDTH] [-s SEP] [-v START]
+// [-i INCR] [FILE]... Styles are a (all), t (non-empty), n (none) and
+// pREGEX is not supported.
+func cmdNl(env *command.Env) int {
+	opts, files, st, ok := getopt(env, "b:n:w:s:v:i:h:f:d:pl:", []string{"body-numbering=", "number-format=", "number-width=", "number-separator=", "starting-line-number=", "line-increment=", "header-numbering=", "footer-numbering=", "section-delimiter=", "no-renumber", "join-blank-lines="}, false)
+	if !ok {
+		return st
+	}
+	style, format, width, sep := "t", "rn", 6, "\t"
+	start, incr := int64(1), int64(1)
+	for _, o := range opts {
+		switch o.Name {
+		case "b", "body-numbering":
+			if o.Value != "a" && o.Value != "t" && o.Value != "n" {
+				return env.Errorf(1, "invalid body numbering style: ‘%s’", o.Value)
+			}
+			style = o.Value
+		case "n", "number-format":
+			if o.Value != "ln" && o.Value != "rn" && o.Value != "rz" {
+				return env.Errorf(1, "invalid line numbering format: ‘%s’", o.Value)
+			}
+			format = o.Value
+		case "w", "number-width":
+			n, err := strconv.Atoi(o.Value)
+			if err != nil || n < 1 {
+				return env.Errorf(1, "invalid line number field width: ‘%s’", o.Value)
+			}
+			width = min(n, 1024)
+		case "s", "number-separator":
+			sep = o.Value
+		case "v", "starting-line-number", "i", "line-increment":
+			n, err := strconv.ParseInt(o.Value, 10, 64)
+			if err != nil {
+				return env.Errorf(1, "invalid line number: ‘%s’", o.Value)
+			}
+			if o.Name == "v" || o.Name == "starting-line-number" {
+				start = n
+			} else {
+				incr = n
+			}
+		}
+	}
+	w := newWriter(env)
+	n := start
+	blank := strings.Repeat(" ", width+len(sep))
+	st = forEachLine(env, files, func(line []byte, hasNL bool) error {
+		if style == "a" || (style == "t" && len(line) > 0) {
+			num := strconv.FormatInt(n, 10)
+			switch format {
+			case "ln":
+				fmt.Fprintf(w, "%-*s", width, num)
+			case "rz":
+				fmt.Fprintf(w, "%0*d", width, n)
+			default:
+				fmt.Fprintf(w, "%*s", width, num)
+			}
+			w.WriteString(sep)
+			n += incr
+		} else {
+			w.WriteString(blank)
+		}
+		w.Write(line)
+		_, err := w.WriteString("\n")
+		return err
+	})
+	if err := w.Flush(); err != nil && st == 0 {
+		return writeError(env, err)
+	}
+	return st
+}
+
+// cmdPaste implements paste [-s] [-d LIST] [FILE]...
+func cmdPaste(env *command.Env) int {
+	opts, files, st, ok := getopt(env, "sd:z", []string{"serial", "delimiters=", "zero-terminated"}, false)
+	if !ok {
+		return st
+	}
+	serial, delims := false, []string{"\t"}
+	for _, o := range opts {
+		switch o.Name {
+		case "s", "serial":
+			serial = true
+		case "d", "delimiters":
+			delims = parsePasteDelims(o.Value)
+		}
+	}
+	if len(files) == 0 {
+		files = []string{"-"}
+	}
+	w := newWriter(env)
+	var status int
+	if serial {
+		status = pasteSerial(env, w, files, delims)
+	} else {
+		status = pasteParallel(env, w, files, delims)
+	}
+	if err := w.Flush(); err != nil && status == 0 {
+		return writeError(env, err)
+	}
+	return status
+}
+
+// parsePasteDelims expands paste's delimiter list ("\n", "\t", "\\", "\0").
+func parsePasteDelims(s string) []string {
+	var out []string
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '\\' && i+1 < len(s) {
+			i++
+			switch s[i] {
+			case 'n':
+				out = append(out, "\n")
+			case 't':
+				out = append(out, "\t")
+			case '0':
+				out = append(out, "")
+			default:
+				out = append(out, string(s[i]))
+			}
+			continue
+		}
+		out = append(out, string(c))
+	}
+	if len(out) == 0 {
+		out = []string{""}
+	}
+	return out
+}
+
+func pasteSerial(env *command.Env, w *bufio.Writer, files []string, delims []string) int {
+	status := 0
+	for _, name := range files {
+		i := 0
+		any := false
+		st := forEachLine(env, []string{name}, func(line []byte, _ bool) error {
+			if any {
+				w.WriteString(delims[i%len(delims)])
+				i++
+			}
+			any = true
+			_, err := w.Write(line)
+			return err
+		})
+		if st == canceledStatus {
+			return st
+		}
+		if st != 0 {
+			status = st
+			if !any {
+				continue
+			}
+		}
+		w.WriteByte('\n')
+	}
+	return status
+}
+
+func pasteParallel(env *command.Env, w *bufio.Writer, files []string, delims []string) int {
+	readers := make([]*lineReader, len(files))
+	status := 0
+	stdinReader := (*lineReader)(nil)
+	for i, name := range files {
+		if name == "-" {
+			if stdinReader == nil {
+				stdinReader = newLineReader(ctxReader{env.Ctx, env.Stdin})
+			}
+			readers[i] = stdinReader
+			continue
+		}
+		in, ok := openInput(env, name)
+		if !ok {
+			return 1
+		}
+		defer in.Close()
+		readers[i] = newLineReader(in.r)
+	}
+	for {
+		if canceled(env) {
+			return canceledStatus
+		}
+		var sb bytes.Buffer
+		live := 0
+		for i, r := range readers {
+			if i > 0 {
+				sb.WriteString(delims[(i-1)%len(delims)])
+			}
+			if r == nil {
+				continue
+			}
+			line, err := r.next('\n')
+			if err != nil {
+				if err != io.EOF {
+					return readError(env, files[i], err)
+				}
+				readers[i] = nil
+				continue
+			}
+			live++
+			sb.Write(bytes.TrimSuffix(line, []byte{'\n'}))
+		}
+		if live == 0 {
+			return status
+		}
+		sb.WriteByte('\n')
+		if _, err := w.Write(sb.Bytes()); err != nil {
+			return writeError(env, err)
+		}
+	}
+}
+
+// cmdComm implements comm [-123] [--check-order|--nocheck-order]
+// [--output-delimiter=STR] FILE1 FILE2.
+func cmdComm(env *command.Env) int {
+	opts, files, st, ok := getopt(env, "123z", []string{"check-order", "nocheck-order", "output-delimiter=", "total", "zero-terminated"}, false)
+	if !ok {
+		return st
+	}
+	var hide [4]bool
+	delim, check, total := "\t", true, false
+	for _, o := range opts {
+		switch o.Name {
+		case "1", "2", "3":
+			hide[o.Name[0]-'0'] = true
+		case "nocheck-order":
+			check = false
+		case "output-delimiter":
+			delim = o.Value
+		case "total":
+			total = true
+		}
+	}
+	if len(files) < 2 {
+		if len(files) == 0 {
+			return usage(env, 1, "missing operand")
+		}
+		return usage(env, 1, fmt.Sprintf("missing operand after ‘%s’", files[0]))
+	}
+	if len(files) > 2 {
+		return usage(env, 1, fmt.Sprintf("extra operand ‘%s’", files[2]))
+	}
+	var rs [2]*lineReader
+	for i, name := range files {
+		in, ok := openInput(env, name)
+		if !ok {
+			return 1
+		}
+		defer in.Close()
+		rs[i] = newLineReader(in.r)
+	}
+	w := newWriter(env)
+	prefix := [4]string{}
+	for col := 1; col <= 3; col++ {
+		p := ""
+		for c := 1; c < col; c++ {
+			if !hide[c] {
+				p += delim
+			}
+		}
+		prefix[col] = p
+	}
+	var cur [2][]byte
+	var has [2]bool
+	var prev [2][]byte
+	var warned [2]bool
+	unsorted := false
+	var counts [4]int
+	read := func(i int) error {
+		line, err := rs[i].next('\n')
+		if err == io.EOF {
+			has[i] = false
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		line = bytes.TrimSuffix(line, []byte{'\n'})
+		if check && prev[i] != nil && bytes.Compare(line, prev[i]) < 0 {
+			unsorted = true
+			if !warned[i] {
+				w.Flush()
+				env.Errorf(1, "file %d is not in sorted order", i+1)
+				warned[i] = true
+			}
+		}
+		cur[i] = append(cur[i][:0], line...)
+		prev[i] = append(prev[i][:0], line...)
+		has[i] = true
+		return nil
+	}
+	emit := func(col int, line []byte) {
+		counts[col]++
+		if hide[col] {
+			return
+		}
+		w.WriteString(prefix[col])
+		w.Write(line)
+		w.WriteByte('\n')
+	}
+	for i := range 2 {
+		if err := read(i); err != nil {
+			return readError(env, files[i], err)
+		}
+	}
+	for has[0] || has[1] {
+		if canceled(env) {
+			return canceledStatus
+		}
+		var c int
+		switch {
+		case !has[1]:
+			c = -1
+		case !has[0]:
+			c = 1
+		default:
+			c = bytes.Compare(cur[0], cur[1])
+		}
+		var err error
+		switch {
+		case c < 0:
+			emit(1, cur[0])
+			err = read(0)
+		case c > 0:
+			emit(2, cur[1])
+			err = read(1)
+		default:
+			emit(3, cur[0])
+			if err = read(0); err == nil {
+				err = read(1)
+			}
+		}
+		if err != nil {
+			return readError(env, "", err)
+		}
+	}
+	if total {
+		fmt.Fprintf(w, "%d%s%d%s%d%stotal\n", counts[1], delim, counts[2], delim, counts[3], delim)
+	}
+	if err := w.Flush(); err != nil {
+		return writeError(env, err)
+	}
+	if unsorted {
+		return env.Errorf(1, "input is not in sorted order")
+	}
+	return 0
+}
+
+// cmdFold implements fold [-b] [-s] [-w WIDTH] [FILE]... Widths count
+// bytes with -b and columns otherwise (tabs advance to the next multiple of
+// 8, backspace moves back one column).
+func cmdFold(env *command.Env) int {
+	env2 := *env
+	env2.Args = rewriteFoldWidth(env.Args)
+	opts, files, st, ok := getopt(&env2, "bsw:", []string{"bytes", "spaces", "width="}, false)
+	if !ok {
+		return st
+	}
+	bytesMode, spaces, width := false, false, 80
+	for _, o := range opts {
+		switch o.Name {
+		case "b", "bytes":
+			bytesMode = true
+		case "s", "spaces":
+			spaces = true
+		case "w", "width":
+			n, err := strconv.Atoi(o.Value)
+			if err != nil || n < 1 {
+				return env.Errorf(1, "invalid number of columns: ‘%s’", o.Value)
+			}
+			width = n
+		}
+	}
+	w := newWriter(env)
+	st = forEachLine(env, files, func(line []byte, hasNL bool) error {
+		foldLine(w, line, width, bytesMode, spaces)
+		if hasNL {
+			_, err := w.WriteString("\n")
+			return err
+		}
+		return nil
+	})
+	if err := w.Flush(); err != nil && st == 0 {
+		return writeError(env, err)
+	}
+	return st
+}
+
+// rewriteFoldWidth turns the obsolete "-5" into "-w 5".
+func rewriteFoldWidth(args []string) []string {
+	out := []string{args[0]}
+	for _, a := range args[1:] {
+		if len(a) > 1 && a[0] == '-' && strings.Trim(a[1:], "0123456789") == "" {
+			out = append(out, "-w", a[1:])
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+func foldLine(w *bufio.Writer, line []byte, width int, bytesMode, spaces bool) {
+	col := 0
+	start := 0
+	lastSpace := -1
+	for i := 0; i < len(line); {
+		c := line[i]
+		size := 1
+		adv := 1
+		if !bytesMode {
+			switch {
+			case c == '\t':
+				adv = 8 - col%8
+			case c == '\b':
+				adv = -1
+				if col == 0 {
+					adv = 0
+				}
+			case c == '\r':
+				adv = -col
+			case c >= utf8.RuneSelf:
+				_, size = utf8.DecodeRune(line[i:])
+			}
+		}
+		if col+adv > width && i > start {
+			if spaces && lastSpace >= start {
+				w.Write(line[start : lastSpace+1])
+				w.WriteByte('\n')
+				start = lastSpace + 1
+				lastSpace = -1
+				col = 0
+				for _, b := range line[start:i] {
+					if b == '\t' && !bytesMode {
+						col += 8 - col%8
+					} else {
+						col++
+					}
+				}
+				continue
+			}
+			w.Write(line[start:i])
+			w.WriteByte('\n')
+			start = i
+			col = 0
+			lastSpace = -1
+			continue
+		}
+		if c == ' ' || c == '\t' {
+			lastSpace = i
+		}
+		col += adv
+		i += size
+	}
+	w.Write(line[start:])
+}

@@ -1,0 +1,239 @@
+package coreutils
+
+import (
+	"io"
+	"io/fs"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/cordonhq/cordon/shell/command"
+)
+
+// wcCounts are the counts of one input.
+type wcCounts struct {
+	lines, words, chars, bytes, maxLine int64
+}
+
+// wcCount counts r. Words are maximal runs of non-space bytes; characters are
+// UTF-8 sequences (invalid bytes are not counted, as in GNU wc).
+func wcCount(r io.Reader) (wcCounts, error) {
+	var c wcCounts
+	buf := make([]byte, 64<<10)
+	inWord := false
+	var lineLen int64
+	var carry []byte
+	for {
+		n, err := r.Read(buf)
+		chunk := buf[:n]
+		c.bytes += int64(n)
+		if len(carry) > 0 {
+			chunk = append(carry, chunk...)
+			carry = nil
+		}
+		for i := 0; i < len(chunk); {
+			b := chunk[i]
+			size := 1
+			if b >= utf8.RuneSelf {
+				if !utf8.FullRune(chunk[i:]) && err == nil {
+					carry = append([]byte(nil), chunk[i:]...)
+					break
+				}
+				r, sz := utf8.DecodeRune(chunk[i:])
+				size = sz
+				if r != utf8.RuneError || sz > 1 {
+					c.chars++
+					lineLen++
+				}
+				if !inWord {
+					inWord = true
+					c.words++
+				}
+				i += size
+				continue
+			}
+			c.chars++
+			switch b {
+			case '\n':
+				c.lines++
+				if lineLen > c.maxLine {
+					c.maxLine = lineLen
+				}
+				lineLen = 0
+				inWord = false
+			case '\t':
+				lineLen += 8 - lineLen%8
+				inWord = false
+			case ' ', '\v', '\f', '\r':
+				if b == ' ' {
+					lineLen++
+				}
+				inWord = false
+			default:
+				lineLen++
+				if !inWord {
+					inWord = true
+					c.words++
+				}
+			}
+			i++
+		}
+		if err == io.EOF {
+			if lineLen > c.maxLine {
+				c.maxLine = lineLen
+			}
+			return c, nil
+		}
+		if err != nil {
+			return c, err
+		}
+	}
+}
+
+// cmdWc implements wc [-clmwL] [FILE]...
+func cmdWc(env *command.Env) int {
+	opts, files, st, ok := getopt(env, "clmwL", []string{"bytes", "chars", "lines", "words", "max-line-length", "files0-from="}, false)
+	if !ok {
+		return st
+	}
+	var show [5]bool // lines, words, chars, bytes, max
+	any := false
+	for _, o := range opts {
+		any = true
+		switch o.Name {
+		case "l", "lines":
+			show[0] = true
+		case "w", "words":
+			show[1] = true
+		case "m", "chars":
+			show[2] = true
+		case "c", "bytes":
+			show[3] = true
+		case "L", "max-line-length":
+			show[4] = true
+		case "files0-from":
+			return env.Errorf(1, "option --files0-from is not supported")
+		}
+	}
+	if !any {
+		show[0], show[1], show[3] = true, true, true
+	}
+	nshow := 0
+	for _, s := range show {
+		if s {
+			nshow++
+		}
+	}
+	noNames := len(files) == 0
+	if noNames {
+		files = []string{"-"}
+	}
+	width := wcWidth(env, files, nshow)
+	w := newWriter(env)
+	status := 0
+	var total wcCounts
+	for _, name := range files {
+		if canceled(env) {
+			return canceledStatus
+		}
+		label := name
+		if noNames {
+			label = ""
+		}
+		in, ok := openInput(env, name)
+		if !ok {
+			status = 1
+			if fi, err := stat(env, name); err == nil && fi.IsDir() {
+				wcPrint(w, wcCounts{}, show, width, label)
+			}
+			continue
+		}
+		c, err := wcCount(in.r)
+		in.Close()
+		if err != nil {
+			if isCanceled(err) {
+				return canceledStatus
+			}
+			w.Flush()
+			env.FileError(1, name, err)
+			status = 1
+		}
+		total.lines += c.lines
+		total.words += c.words
+		total.chars += c.chars
+		total.bytes += c.bytes
+		total.maxLine = max(total.maxLine, c.maxLine)
+		wcPrint(w, c, show, width, label)
+	}
+	if len(files) > 1 {
+		wcPrint(w, total, show, width, "total")
+	}
+	if err := w.Flush(); err != nil {
+		return writeError(env, err)
+	}
+	return status
+}
+
+// wcWidth computes the column width the way GNU wc does: 1 for a single
+// count of a single input; otherwise the digits of the total size of the
+// regular files, at least 7 when some input is not a regular file, and 1 when
+// the first input cannot be read.
+func wcWidth(env *command.Env, files []string, nshow int) int {
+	if nshow == 1 && len(files) == 1 {
+		return 1
+	}
+	minWidth := 1
+	var total int64
+	for i, name := range files {
+		var size int64
+		regular := false
+		if name == "-" {
+			if s, ok := env.Stdin.(interface {
+				Stat() (fs.FileInfo, error)
+			}); ok {
+				if fi, err := s.Stat(); err == nil && fi.Mode().IsRegular() {
+					regular, size = true, fi.Size()
+				}
+			}
+		} else {
+			fi, err := stat(env, name)
+			if err != nil {
+				if i == 0 {
+					return 1
+				}
+				continue
+			}
+			regular, size = fi.Mode().IsRegular(), fi.Size()
+		}
+		if regular {
+			total += size
+		} else {
+			minWidth = 7
+		}
+	}
+	return max(len(strconv.FormatInt(total, 10)), minWidth)
+}
+
+func wcPrint(w io.StringWriter, c wcCounts, show [5]bool, width int, label string) {
+	vals := [5]int64{c.lines, c.words, c.chars, c.bytes, c.maxLine}
+	var sb strings.Builder
+	for i, s := range show {
+		if !s {
+			continue
+		}
+		if sb.Len() > 0 {
+			sb.WriteByte(' ')
+		}
+		num := strconv.FormatInt(vals[i], 10)
+		for k := len(num); k < width; k++ {
+			sb.WriteByte(' ')
+		}
+		sb.WriteString(num)
+	}
+	if label != "" {
+		sb.WriteByte(' ')
+		sb.WriteString(label)
+	}
+	sb.WriteByte('\n')
+	w.WriteString(sb.String())
+}

@@ -1,0 +1,2 @@
+// Package shell is cordon's bash-like shell evaluator.
+package shell

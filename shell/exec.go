@@ -1,0 +1,863 @@
+package shell
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"path"
+	"runtime"
+	"strings"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/pattern"
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/cordonhq/cordon/shell/command"
+	"github.com/cordonhq/cordon/vfs"
+)
+
+func yieldCPU() { runtime.Gosched() }
+
+// stmts runs a list of statements.
+func (r *Runner) stmts(list []*syntax.Stmt) {
+	for _, st := range list {
+		if r.stopped() {
+			return
+		}
+		r.stmt(st)
+	}
+}
+
+// unsupported reports a construct the sandbox cannot run. It is fatal,
+// like a syntax error, so that a script never goes on with a wrong result.
+func (r *Runner) unsupported(what string) {
+	r.errf("%s are not supported in this sandbox", what)
+	r.status = 2
+	r.exiting = true
+}
+
+// stmt runs one statement with its redirections.
+func (r *Runner) stmt(st *syntax.Stmt) {
+	if r.stopped() {
+		return
+	}
+	r.lineno = int(st.Position.Line())
+	switch {
+	case st.Background:
+		r.unsupported("background jobs (&)")
+		return
+	case st.Coprocess:
+		r.unsupported("coprocesses")
+		return
+	}
+	if len(st.Redirs) > 0 {
+		oldTrace := r.traceW
+		if r.opts.xtrace {
+			r.traceW = r.stderr()
+		}
+		defer func() { r.traceW = oldTrace }()
+		saved := r.saveFds()
+		openedBefore := len(r.opened)
+		ok := true
+		for _, rd := range st.Redirs {
+			if err := r.redirect(rd); err != nil {
+				if err != errReported {
+					r.errf("%s", err)
+				}
+				ok = false
+				break
+			}
+		}
+		if !ok {
+			r.restoreFds(saved, openedBefore)
+			r.status = 1
+			if st.Negated {
+				r.status = 0
+				return
+			}
+			if r.opts.errexit && r.noErrExit == 0 {
+				r.exiting = true
+			}
+			return
+		}
+		defer func() {
+			if r.persistRedirs {
+				r.persistRedirs = false
+				return
+			}
+			r.restoreFds(saved, openedBefore)
+		}()
+	}
+	if st.Negated {
+		r.noErrExit++
+	}
+	r.cmd(st.Cmd)
+	switch st.Cmd.(type) {
+	case *syntax.CallExpr, *syntax.Subshell, *syntax.ArithmCmd, *syntax.TestClause, *syntax.DeclClause, *syntax.LetClause:
+		r.pipestatus = []int{r.status}
+	}
+	if st.Negated {
+		r.noErrExit--
+		if r.status == 0 {
+			r.status = 1
+		} else {
+			r.status = 0
+		}
+		return
+	}
+	if r.pipeOut != nil && r.pipeOut.broken {
+		r.status = 141
+		r.exiting = true
+		return
+	}
+	r.checkErrExit(st)
+}
+
+// checkErrExit implements set -e after a statement.
+func (r *Runner) checkErrExit(st *syntax.Stmt) {
+	if !r.opts.errexit || r.status == 0 || r.noErrExit > 0 || r.exiting || r.returning {
+		return
+	}
+	switch c := st.Cmd.(type) {
+	case *syntax.BinaryCmd:
+		if c.Op == syntax.AndStmt || c.Op == syntax.OrStmt {
+			return
+		}
+	case *syntax.Block, *syntax.IfClause, *syntax.WhileClause, *syntax.ForClause, *syntax.CaseClause, *syntax.FuncDecl:
+		return
+	}
+	r.exiting = true
+}
+
+// cmd runs one command.
+func (r *Runner) cmd(c syntax.Command) {
+	if err := r.ctxErr(); err != nil {
+		return
+	}
+	switch c := c.(type) {
+	case nil:
+		r.status = 0
+	case *syntax.CallExpr:
+		r.call(c)
+	case *syntax.Block:
+		r.stmts(c.Stmts)
+	case *syntax.Subshell:
+		child := r.subshell()
+		child.stmts(c.Stmts)
+		child.runExitTrapSub()
+		child.closeAll()
+		r.status = child.status
+	case *syntax.IfClause:
+		r.ifClause(c)
+	case *syntax.WhileClause:
+		r.whileClause(c)
+	case *syntax.ForClause:
+		r.forClause(c)
+	case *syntax.CaseClause:
+		r.caseClause(c)
+	case *syntax.BinaryCmd:
+		r.binaryCmd(c)
+	case *syntax.FuncDecl:
+		r.funcs[c.Name.Value] = c.Body
+		r.status = 0
+	case *syntax.ArithmCmd:
+		n, err := r.arith(c.X)
+		if err != nil {
+			r.arithErr(err)
+			return
+		}
+		r.status = boolStatus(n != 0)
+	case *syntax.TestClause:
+		ok, err := r.testExpr(c.X)
+		if err != nil {
+			if err != errReported {
+				r.errf("%s", err)
+			}
+			r.status = 2
+			return
+		}
+		r.status = boolStatus(ok)
+	case *syntax.DeclClause:
+		r.declClause(c)
+	case *syntax.LetClause:
+		r.status = 0
+		for _, e := range c.Exprs {
+			var n int
+			var err error
+			if w, ok := e.(*syntax.Word); ok && (len(w.Parts) != 1 || !isLit(w.Parts[0])) {
+				s, ok := r.literal(w)
+				if !ok {
+					return
+				}
+				n, err = r.arithString(s)
+			} else {
+				n, err = r.arith(e)
+			}
+			if err != nil {
+				r.errf("let: %s", err)
+				r.status = 1
+				return
+			}
+			r.status = boolStatus(n != 0)
+		}
+	case *syntax.TimeClause:
+		r.stmt(c.Stmt)
+		fmt.Fprintf(r.stderr(), "\nreal\t0m0.000s\nuser\t0m0.000s\nsys\t0m0.000s\n")
+	case *syntax.CoprocClause:
+		r.unsupported("coprocesses")
+	case *syntax.TestDecl:
+		r.unsupported("test declarations")
+	default:
+		r.unsupported(fmt.Sprintf("%T commands", c))
+	}
+}
+
+// arithErr reports an error of (( )), let or for (( )).
+func (r *Runner) arithErr(err error) {
+	if err == errReported || r.exiting {
+		r.status = 1
+		return
+	}
+	r.errf("((: %s", err)
+	r.status = 1
+	if isArithFatal(err) {
+		r.exiting = true
+	}
+}
+
+func isLit(p syntax.WordPart) bool {
+	_, ok := p.(*syntax.Lit)
+	return ok
+}
+
+func boolStatus(ok bool) int {
+	if ok {
+		return 0
+	}
+	return 1
+}
+
+func (r *Runner) cond(list []*syntax.Stmt) bool {
+	r.noErrExit++
+	r.stmts(list)
+	r.noErrExit--
+	return r.status == 0
+}
+
+func (r *Runner) ifClause(c *syntax.IfClause) {
+	for c != nil {
+		if !c.ThenPos.IsValid() {
+			// the final "else" branch
+			r.stmts(c.Then)
+			return
+		}
+		ok := r.cond(c.Cond)
+		if r.stopped() {
+			return
+		}
+		if ok {
+			r.stmts(c.Then)
+			return
+		}
+		c = c.Else
+	}
+	r.status = 0
+}
+
+// loopControl handles break and continue after a loop body; it reports
+// whether the loop must stop.
+func (r *Runner) loopControl() bool {
+	if r.breakN > 0 {
+		r.breakN--
+		return true
+	}
+	if r.contN > 0 {
+		r.contN--
+		return r.contN > 0
+	}
+	return r.exiting || r.returning || r.aborting || r.ctxErr() != nil
+}
+
+func (r *Runner) whileClause(c *syntax.WhileClause) {
+	r.loopDepth++
+	defer func() { r.loopDepth-- }()
+	status := 0
+	for {
+		if r.ctxErr() != nil {
+			return
+		}
+		ok := r.cond(c.Cond)
+		if r.stopped() {
+			if r.loopControl() {
+				break
+			}
+			continue
+		}
+		if ok == c.Until {
+			break
+		}
+		r.stmts(c.Do)
+		status = r.status
+		if r.loopControl() {
+			break
+		}
+	}
+	if !r.exiting && !r.returning {
+		r.status = status
+	}
+}
+
+func (r *Runner) forClause(c *syntax.ForClause) {
+	if c.Select {
+		r.unsupported("select loops")
+		return
+	}
+	r.loopDepth++
+	defer func() { r.loopDepth-- }()
+	r.status = 0
+	switch l := c.Loop.(type) {
+	case *syntax.WordIter:
+		var items []string
+		if l.InPos.IsValid() {
+			var ok bool
+			items, ok = r.fields(l.Items...)
+			if !ok {
+				return
+			}
+		} else {
+			items = append(items, r.params...)
+		}
+		name := l.Name.Value
+		if !syntax.ValidName(name) {
+			r.errf("`%s': not a valid identifier", name)
+			r.status = 1
+			return
+		}
+		for _, it := range items {
+			if r.ctxErr() != nil {
+				return
+			}
+			if err := r.assign(name, vstr(it), false); err != nil {
+				r.errf("%s", err)
+				r.status = 1
+				return
+			}
+			r.stmts(c.Do)
+			if r.loopControl() {
+				break
+			}
+		}
+	case *syntax.CStyleLoop:
+		if l.Init != nil {
+			if _, err := r.arith(l.Init); err != nil {
+				r.arithErr(err)
+				return
+			}
+		}
+		for {
+			if r.ctxErr() != nil {
+				return
+			}
+			if l.Cond != nil {
+				n, err := r.arith(l.Cond)
+				if err != nil {
+					r.arithErr(err)
+					return
+				}
+				if n == 0 {
+					break
+				}
+			}
+			r.stmts(c.Do)
+			if r.loopControl() {
+				break
+			}
+			if l.Post != nil {
+				if _, err := r.arith(l.Post); err != nil {
+					r.arithErr(err)
+					return
+				}
+			}
+		}
+	}
+}
+
+func (r *Runner) caseClause(c *syntax.CaseClause) {
+	word, ok := r.literal(c.Word)
+	if !ok {
+		return
+	}
+	r.status = 0
+	fall := false
+	for _, item := range c.Items {
+		matched := fall
+		if !matched {
+			for _, pw := range item.Patterns {
+				pat, ok := r.pattern(pw)
+				if !ok {
+					return
+				}
+				if r.match(pat, word) {
+					matched = true
+					break
+				}
+			}
+		}
+		if !matched {
+			continue
+		}
+		r.stmts(item.Stmts)
+		switch item.Op {
+		case syntax.Fallthrough:
+			fall = true
+			continue
+		case syntax.Resume:
+			fall = false
+			continue
+		}
+		return
+	}
+}
+
+// match reports whether s matches the shell pattern pat (whole string).
+func (r *Runner) match(pat, s string) bool {
+	mode := pattern.EntireString
+	if r.opts.extglob {
+		mode |= pattern.ExtendedOperators
+	}
+	if r.opts.nocasematch {
+		mode |= pattern.NoGlobCase
+	}
+	re, err := compilePattern(pat, mode)
+	if err != nil {
+		return pat == s
+	}
+	return re.MatchString(s)
+}
+
+func (r *Runner) binaryCmd(c *syntax.BinaryCmd) {
+	switch c.Op {
+	case syntax.AndStmt, syntax.OrStmt:
+		r.noErrExit++
+		r.stmt(c.X)
+		r.noErrExit--
+		if r.stopped() {
+			return
+		}
+		if (r.status == 0) == (c.Op == syntax.AndStmt) {
+			r.stmt(c.Y)
+		}
+	case syntax.Pipe, syntax.PipeAll:
+		r.pipeline(c)
+	}
+}
+
+// call runs a simple command.
+func (r *Runner) call(ce *syntax.CallExpr) {
+	r.substStatus = 0
+	if len(ce.Args) == 0 {
+		for _, as := range ce.Assigns {
+			if !r.assignStmt(as, false) {
+				if !r.exiting {
+					r.status = 1
+				}
+				return
+			}
+		}
+		if r.opts.xtrace {
+			r.traceAssigns(ce.Assigns)
+		}
+		r.status = r.substStatus
+		return
+	}
+	args, ok := r.fields(ce.Args...)
+	if !ok {
+		return
+	}
+	if len(args) == 0 {
+		for _, as := range ce.Assigns {
+			if !r.assignStmt(as, false) {
+				r.status = 1
+				return
+			}
+		}
+		r.status = r.substStatus
+		return
+	}
+	if len(ce.Assigns) > 0 {
+		// Temporary assignments: a frame of exported variables.
+		fr := newFrame()
+		for _, as := range ce.Assigns {
+			if old, _ := r.lookup(as.Name.Value); old != nil && old.readonly {
+				r.errf("%s: readonly variable", as.Name.Value)
+				r.status = 1
+				return
+			}
+		}
+		r.frames = append(r.frames, fr)
+		for _, as := range ce.Assigns {
+			s := ""
+			if as.Value != nil {
+				v, ok := r.assignValue(as.Value)
+				if !ok {
+					r.frames = r.frames[:len(r.frames)-1]
+					return
+				}
+				s = v
+			} else if as.Array != nil {
+				s = "(" + strings.TrimSuffix(strings.TrimPrefix(wordSourceNode(as.Array), "("), ")") + ")"
+			}
+			if as.Append {
+				s = r.getVar(as.Name.Value) + s
+			}
+			fr.vars[as.Name.Value] = &variable{Variable: vstr(s), exported: true}
+		}
+		if r.opts.xtrace {
+			r.traceAssigns(ce.Assigns)
+		}
+		defer func() {
+			// keep the frame stack intact even if a function popped
+			for i := len(r.frames) - 1; i >= 0; i-- {
+				if r.frames[i] == fr {
+					r.frames = append(r.frames[:i], r.frames[i+1:]...)
+					break
+				}
+			}
+		}()
+	}
+	if r.opts.xtrace {
+		r.trace(args)
+	}
+	r.exec(args)
+	if len(args) > 0 {
+		r.lastArg = args[len(args)-1]
+	}
+}
+
+// traceOut is where set -x writes.
+func (r *Runner) traceOut() io.Writer {
+	if r.traceW != nil {
+		return r.traceW
+	}
+	return r.stderr()
+}
+
+func (r *Runner) traceAssigns(as []*syntax.Assign) {
+	for _, a := range as {
+		if a.Name == nil {
+			continue
+		}
+		v := r.getVar(a.Name.Value)
+		fmt.Fprintf(r.traceOut(), "%s%s=%s\n", r.ps4(), a.Name.Value, shQuote(v))
+	}
+}
+
+func (r *Runner) ps4() string {
+	v, _ := r.lookup("PS4")
+	if v == nil {
+		return "+ "
+	}
+	return v.String()
+}
+
+func (r *Runner) trace(args []string) {
+	q := make([]string, len(args))
+	for i, a := range args {
+		q[i] = shQuote(a)
+	}
+	fmt.Fprintf(r.traceOut(), "%s%s\n", r.ps4(), strings.Join(q, " "))
+}
+
+// shQuote quotes s the way bash's xtrace and printf %q do (roughly).
+func shQuote(s string) string {
+	if s == "" {
+		return "''"
+	}
+	safe := true
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("_-./,:+=@%^", c) || c > 127) {
+			safe = false
+			break
+		}
+	}
+	if safe {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// exec runs a command given its expanded arguments.
+func (r *Runner) exec(args []string) {
+	if err := r.ctxErr(); err != nil {
+		return
+	}
+	name := args[0]
+	if body, ok := r.funcs[name]; ok {
+		r.callFunc(name, body, args[1:])
+		return
+	}
+	if b, ok := builtins[name]; ok {
+		r.status = b(r, args)
+		return
+	}
+	r.external(args)
+}
+
+// external runs a registered command (or a script file given by path).
+func (r *Runner) external(args []string) {
+	name := args[0]
+	if fn, ok := r.sh.commands[name]; ok && !strings.Contains(name, "/") {
+		r.status = r.runCommand(fn, args)
+		return
+	}
+	if strings.Contains(name, "/") {
+		for _, comp := range strings.Split(name, "/") {
+			if len(comp) > 255 {
+				r.errf("%s: File name too long", name)
+				r.status = 126
+				return
+			}
+		}
+		p := r.abs(name)
+		fi, err := r.sh.fs.Stat(p)
+		if err != nil {
+			r.errf("%s: %s", name, command.Strerror(err))
+			r.status = 127
+			if vfs.Code(err) == "ENAMETOOLONG" {
+				r.status = 126
+			}
+			return
+		}
+		if fi.IsDir() {
+			r.errf("%s: Is a directory", name)
+			r.status = 126
+			return
+		}
+		data, err := r.sh.fs.ReadFile(p)
+		if err != nil {
+			r.errf("%s: %s", name, command.Strerror(err))
+			r.status = 126
+			return
+		}
+		r.status = r.runChildScript(name, string(data), args[1:])
+		return
+	}
+	if p := r.pathLookup(name); p != "" {
+		data, err := r.sh.fs.ReadFile(p)
+		if err == nil {
+			r.status = r.runChildScript(name, string(data), args[1:])
+			return
+		}
+	}
+	r.errf("%s: command not found", name)
+	r.status = 127
+}
+
+// pathLookup finds a script named name in the $PATH directories of the
+// VFS (executable files first, like execvp).
+func (r *Runner) pathLookup(name string) string {
+	if name == "" || strings.Contains(name, "/") {
+		return ""
+	}
+	fallback := ""
+	for _, dir := range strings.Split(r.getVar("PATH"), ":") {
+		if dir == "" {
+			dir = "."
+		}
+		p := path.Join(r.abs(dir), name)
+		fi, err := r.sh.fs.Stat(p)
+		if err != nil || fi.IsDir() {
+			continue
+		}
+		if fi.Mode()&0o111 != 0 {
+			return p
+		}
+		if fallback == "" {
+			fallback = p
+		}
+	}
+	return fallback
+}
+
+// runChildScript runs a script like a new bash process: a fresh state
+// with only the exported variables.
+func (r *Runner) runChildScript(name, src string, args []string) int {
+	if r.depth >= r.sh.maxDepth {
+		r.errf("%s: maximum function nesting level exceeded (%d)", name, r.sh.maxDepth)
+		return 1
+	}
+	child := &Runner{
+		sh: r.sh, name: name, params: args, dir: r.dir,
+		frames: []*frame{newFrame()}, funcs: map[string]*syntax.Stmt{}, aliases: map[string]string{},
+		traps: map[string]string{}, fds: map[int]*fdesc{}, optind: 1, depth: r.depth + 1,
+	}
+	for k, v := range r.fds {
+		child.fds[k] = v
+	}
+	for _, kv := range r.environ() {
+		k, v, _ := strings.Cut(kv, "=")
+		child.frames[0].vars[k] = &variable{Variable: vstr(v), exported: true}
+	}
+	for k, v := range map[string]string{"IFS": " \t\n", "PS4": "+ ", "OPTIND": "1"} {
+		if _, ok := child.frames[0].vars[k]; !ok {
+			child.frames[0].vars[k] = &variable{Variable: vstr(v)}
+		}
+	}
+	st := child.runScript(src, true)
+	child.closeAll()
+	return st
+}
+
+// runCommand runs a registered command, recovering its panics.
+func (r *Runner) runCommand(fn command.Func, args []string) (status int) {
+	stdin := r.reader(0)
+	stdout := r.writer(1)
+	stderr := r.writer(2)
+	var sigpipe *pipeWriter
+	if pw, ok := stdout.(*pipeWriter); ok {
+		sigpipe = pw
+		stderr = &pipeGuardWriter{w: stderr, pw: pw}
+	}
+	env := &command.Env{
+		Ctx:     context.WithValue(r.sh.ctx, fdKey{}, r.saveFds()),
+		Args:    args,
+		Stdin:   stdin,
+		Stdout:  stdout,
+		Stderr:  stderr,
+		Dir:     r.dir,
+		FS:      r.sh.fs,
+		Environ: r.environ(),
+		Now:     r.sh.now,
+		Exec:    r.execCallback,
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			fmt.Fprintf(r.stderr(), "%s: internal error: %v\n", args[0], p)
+			status = 2
+		}
+		if sigpipe != nil && sigpipe.broken {
+			status = 141
+		}
+	}()
+	st := fn(env)
+	if st < 0 || st > 255 {
+		st &= 0xff
+	}
+	return st
+}
+
+// execCallback implements command.Env.Exec.
+func (r *Runner) execCallback(_ context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		return 0
+	}
+	child := r.subshell()
+	child.fds[0] = &fdesc{r: stdin}
+	child.fds[1] = &fdesc{w: stdout}
+	child.fds[2] = &fdesc{w: stderr}
+	child.exec(args)
+	return child.status
+}
+
+// callFunc calls a shell function.
+func (r *Runner) callFunc(name string, body *syntax.Stmt, args []string) {
+	if r.depth >= r.sh.maxDepth || len(r.funcNames) >= r.sh.maxDepth {
+		r.errf("%s: maximum function nesting level exceeded (%d)", name, r.sh.maxDepth)
+		r.status = 1
+		r.aborting = true
+		return
+	}
+	oldParams := r.params
+	r.params = args
+	r.funcNames = append(r.funcNames, name)
+	r.frames = append(r.frames, newFrame())
+	r.depth++
+	oldLoop := r.loopDepth
+	r.loopDepth = 0
+	r.stmt(body)
+	r.loopDepth = oldLoop
+	r.depth--
+	r.frames = r.frames[:len(r.frames)-1]
+	r.funcNames = r.funcNames[:len(r.funcNames)-1]
+	r.params = oldParams
+	r.returning = false
+	r.breakN, r.contN = 0, 0
+}
+
+// subshell returns a copy of r for a subshell.
+func (r *Runner) subshell() *Runner {
+	c := *r
+	c.frames = make([]*frame, len(r.frames))
+	for i, f := range r.frames {
+		nf := newFrame()
+		for k, v := range f.vars {
+			nf.vars[k] = v.clone()
+		}
+		c.frames[i] = nf
+	}
+	c.funcs = make(map[string]*syntax.Stmt, len(r.funcs))
+	for k, v := range r.funcs {
+		c.funcs[k] = v
+	}
+	c.aliases = map[string]string{}
+	c.traps = map[string]string{}
+	c.fds = r.saveFds()
+	c.opened = nil
+	c.params = append([]string(nil), r.params...)
+	c.funcNames = append([]string(nil), r.funcNames...)
+	c.subLevel++
+	c.loopDepth = 0
+	c.exitTrap = false
+	c.pipestatus = nil
+	return &c
+}
+
+func (r *Runner) runExitTrapSub() {}
+
+// abs resolves a path against the working directory.
+func (r *Runner) abs(p string) string {
+	if path.IsAbs(p) {
+		return path.Clean(p)
+	}
+	return path.Join(r.dir, p)
+}
+
+// readDir lists a directory of the VFS for globbing.
+func (r *Runner) readDir(p string) ([]fs.DirEntry, error) {
+	return r.sh.fs.ReadDir(r.abs(p))
+}
+
+// ecfg returns the expansion configuration for the current state.
+func (r *Runner) ecfg() *expand.Config {
+	cfg := &expand.Config{
+		Env:        envView{r},
+		CmdSubst:   r.cmdSubst,
+		ProcSubst:  r.procSubst,
+		NullGlob:   r.opts.nullglob,
+		NoUnset:    r.opts.nounset,
+		DotGlob:    r.opts.dotglob,
+		GlobStar:   r.opts.globstar,
+		ExtGlob:    r.opts.extglob,
+		NoCaseGlob: r.opts.nocaseglob,
+	}
+	if !r.opts.noglob {
+		cfg.ReadDir2 = r.readDir
+	}
+	return cfg
+}
+
+type fdKey struct{}
+
+// FD returns the reader and writer of file descriptor n as the shell had
+// it open when it started the command whose Env.Ctx is ctx. It lets
+// commands use descriptors other than 0, 1 and 2 (for example after
+// "cmd 3<file"). ok is false when the descriptor is not open.
+func FD(ctx context.Context, n int) (rd io.Reader, w io.Writer, ok bool) {
+	fds, _ := ctx.Value(fdKey{}).(map[int]*fdesc)
+	d := fds[n]
+	if d == nil {
+		return nil, nil, false
+	}
+	return d.r, d.w, true
+}

@@ -1,0 +1,617 @@
+package shell
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+func echoBuiltin(r *Runner, args []string) int {
+	a := args[1:]
+	newline, escapes := true, r.opts.xpgEcho
+	for len(a) > 0 {
+		f := a[0]
+		if len(f) < 2 || f[0] != '-' || strings.Trim(f[1:], "neE") != "" {
+			break
+		}
+		for _, c := range f[1:] {
+			switch c {
+			case 'n':
+				newline = false
+			case 'e':
+				escapes = true
+			case 'E':
+				escapes = false
+			}
+		}
+		a = a[1:]
+	}
+	var b strings.Builder
+	for i, s := range a {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		if escapes {
+			out, stop := expandEscapes(s, true)
+			b.WriteString(out)
+			if stop {
+				newline = false
+				break
+			}
+		} else {
+			b.WriteString(s)
+		}
+	}
+	if newline {
+		b.WriteByte('\n')
+	}
+	if _, err := r.stdout().Write([]byte(b.String())); err != nil {
+		if err != errBrokenPipe {
+			r.builtinErr(1, "echo", "write error: %s", err)
+		}
+		return 1
+	}
+	return 0
+}
+
+// expandEscapes interprets backslash escapes as echo -e and printf %b do.
+// It reports whether \c was seen (stop all output).
+func expandEscapes(s string, echo bool) (string, bool) {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' || i+1 >= len(s) {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		switch e := s[i]; e {
+		case 'a':
+			b.WriteByte(7)
+		case 'b':
+			b.WriteByte(8)
+		case 'c':
+			return b.String(), true
+		case 'e', 'E':
+			b.WriteByte(27)
+		case 'f':
+			b.WriteByte(12)
+		case 'n':
+			b.WriteByte('\n')
+		case 'r':
+			b.WriteByte('\r')
+		case 't':
+			b.WriteByte('\t')
+		case 'v':
+			b.WriteByte(11)
+		case '\\':
+			b.WriteByte('\\')
+		case '0', '1', '2', '3', '4', '5', '6', '7':
+			max := 3
+			j := i
+			if e == '0' {
+				j++
+			} else if echo {
+				b.WriteByte('\\')
+				b.WriteByte(e)
+				continue
+			}
+			n := 0
+			k := 0
+			for ; k < max && j < len(s) && s[j] >= '0' && s[j] <= '7'; k++ {
+				n = n*8 + int(s[j]-'0')
+				j++
+			}
+			b.WriteByte(byte(n))
+			i = j - 1
+		case 'x':
+			n, k := 0, 0
+			j := i + 1
+			for ; k < 2 && j < len(s) && isHex(s[j]); k++ {
+				n = n*16 + hexVal(s[j])
+				j++
+			}
+			if k == 0 {
+				b.WriteString("\\x")
+				continue
+			}
+			b.WriteByte(byte(n))
+			i = j - 1
+		case 'u', 'U':
+			max := 4
+			if e == 'U' {
+				max = 8
+			}
+			n, k := 0, 0
+			j := i + 1
+			for ; k < max && j < len(s) && isHex(s[j]); k++ {
+				n = n*16 + hexVal(s[j])
+				j++
+			}
+			if k == 0 {
+				b.WriteByte('\\')
+				b.WriteByte(e)
+				continue
+			}
+			b.WriteRune(rune(n))
+			i = j - 1
+		default:
+			b.WriteByte('\\')
+			b.WriteByte(e)
+		}
+	}
+	return b.String(), false
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+func hexVal(c byte) int {
+	switch {
+	case c >= '0' && c <= '9':
+		return int(c - '0')
+	case c >= 'a' && c <= 'f':
+		return int(c-'a') + 10
+	default:
+		return int(c-'A') + 10
+	}
+}
+
+// formatEscape interprets one backslash escape of a printf format at s[i]
+// (s[i] == '\\'), returning the text and the next index.
+func formatEscape(s string, i int) (string, int) {
+	if i+1 >= len(s) {
+		return "\\", i + 1
+	}
+	e := s[i+1]
+	switch e {
+	case '"':
+		return "\"", i + 2
+	case '\'':
+		return "'", i + 2
+	case '?':
+		return "?", i + 2
+	case 'c':
+		return "\\c", i + 2
+	case '0', '1', '2', '3', '4', '5', '6', '7':
+		n, j := 0, i+1
+		for k := 0; k < 3 && j < len(s) && s[j] >= '0' && s[j] <= '7'; k++ {
+			n = n*8 + int(s[j]-'0')
+			j++
+		}
+		return string([]byte{byte(n)}), j
+	}
+	// find the end of this escape via expandEscapes on a bounded slice
+	end := i + 2
+	switch e {
+	case 'x':
+		for k := 0; k < 2 && end < len(s) && isHex(s[end]); k++ {
+			end++
+		}
+	case 'u':
+		for k := 0; k < 4 && end < len(s) && isHex(s[end]); k++ {
+			end++
+		}
+	case 'U':
+		for k := 0; k < 8 && end < len(s) && isHex(s[end]); k++ {
+			end++
+		}
+	}
+	out, _ := expandEscapes(s[i:end], false)
+	return out, end
+}
+
+type printfState struct {
+	r      *Runner
+	args   []string
+	used   int
+	status int
+}
+
+func (p *printfState) next() (string, bool) {
+	if p.used < len(p.args) {
+		p.used++
+		return p.args[p.used-1], true
+	}
+	return "", false
+}
+
+// parseNum parses a printf numeric argument like strtol.
+func (p *printfState) parseInt(s string) int64 {
+	t := strings.TrimLeft(s, " \t\n")
+	if t == "" {
+		return 0
+	}
+	if t[0] == '\'' || t[0] == '"' {
+		if len(t) < 2 {
+			return 0
+		}
+		rn, _ := utf8.DecodeRuneInString(t[1:])
+		return int64(rn)
+	}
+	neg := false
+	u := t
+	if u[0] == '+' || u[0] == '-' {
+		neg = u[0] == '-'
+		u = u[1:]
+	}
+	base := 10
+	digits := u
+	switch {
+	case strings.HasPrefix(u, "0x") || strings.HasPrefix(u, "0X"):
+		base = 16
+		digits = u[2:]
+	case strings.HasPrefix(u, "0") && len(u) > 1:
+		base = 8
+		digits = u[1:]
+	}
+	end := 0
+	for end < len(digits) {
+		c := digits[end]
+		var d int
+		switch {
+		case c >= '0' && c <= '9':
+			d = int(c - '0')
+		case c >= 'a' && c <= 'z':
+			d = int(c-'a') + 10
+		case c >= 'A' && c <= 'Z':
+			d = int(c-'A') + 10
+		default:
+			d = 99
+		}
+		if d >= base {
+			break
+		}
+		end++
+	}
+	n, err := strconv.ParseUint(digits[:end], base, 64)
+	if end == 0 && !(base == 8) {
+		p.r.builtinErr(1, "printf", "%s: invalid number", s)
+		p.status = 1
+		return 0
+	}
+	if err != nil {
+		p.r.builtinErr(1, "printf", "%s: Numerical result out of range", s)
+		p.status = 1
+		n = math.MaxInt64
+	}
+	if end < len(digits) {
+		p.r.builtinErr(1, "printf", "%s: invalid number", s)
+		p.status = 1
+	}
+	v := int64(n)
+	if neg {
+		v = -v
+	}
+	return v
+}
+
+func (p *printfState) parseFloat(s string) float64 {
+	t := strings.TrimSpace(s)
+	if t == "" {
+		return 0
+	}
+	if t[0] == '\'' || t[0] == '"' {
+		if len(t) < 2 {
+			return 0
+		}
+		rn, _ := utf8.DecodeRuneInString(t[1:])
+		return float64(rn)
+	}
+	f, err := strconv.ParseFloat(t, 64)
+	if err != nil {
+		if n, err2 := strconv.ParseInt(t, 0, 64); err2 == nil {
+			return float64(n)
+		}
+		p.r.builtinErr(1, "printf", "%s: invalid number", s)
+		p.status = 1
+		return 0
+	}
+	return f
+}
+
+// printfQuote quotes s like bash's printf %q.
+func printfQuote(s string) string {
+	if s == "" {
+		return "''"
+	}
+	needDollar := false
+	for _, c := range []byte(s) {
+		if c < 0x20 || c == 0x7f {
+			needDollar = true
+			break
+		}
+	}
+	if needDollar {
+		var b strings.Builder
+		b.WriteString("$'")
+		for _, c := range []byte(s) {
+			switch c {
+			case '\n':
+				b.WriteString(`\n`)
+			case '\t':
+				b.WriteString(`\t`)
+			case '\r':
+				b.WriteString(`\r`)
+			case 7:
+				b.WriteString(`\a`)
+			case 8:
+				b.WriteString(`\b`)
+			case 11:
+				b.WriteString(`\v`)
+			case 12:
+				b.WriteString(`\f`)
+			case 27:
+				b.WriteString(`\E`)
+			case '\'':
+				b.WriteString(`\'`)
+			case '\\':
+				b.WriteString(`\\`)
+			default:
+				if c < 0x20 || c == 0x7f {
+					fmt.Fprintf(&b, "\\%03o", c)
+				} else {
+					b.WriteByte(c)
+				}
+			}
+		}
+		b.WriteString("'")
+		return b.String()
+	}
+	var b strings.Builder
+	for i, c := range s {
+		if strings.ContainsRune(" \t|&;()<>{}[]*?$`'\"\\!#^,=", c) || (c == '~' && i == 0) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+func printfBuiltin(r *Runner, args []string) int {
+	a := args[1:]
+	varName := ""
+	for len(a) > 0 && strings.HasPrefix(a[0], "-") && len(a[0]) > 1 {
+		if a[0] == "--" {
+			a = a[1:]
+			break
+		}
+		if a[0] == "-v" {
+			if len(a) < 2 {
+				r.builtinErr(2, "printf", "-v: option requires an argument")
+				fmt.Fprintln(r.stderr(), "printf: usage: printf [-v var] format [arguments]")
+				return 2
+			}
+			varName = a[1]
+			a = a[2:]
+			continue
+		}
+		if strings.HasPrefix(a[0], "-v") {
+			varName = a[0][2:]
+			a = a[1:]
+			continue
+		}
+		r.builtinErr(2, "printf", "%s: invalid option", a[0][:2])
+		fmt.Fprintln(r.stderr(), "printf: usage: printf [-v var] format [arguments]")
+		return 2
+	}
+	if len(a) == 0 {
+		fmt.Fprintln(r.stderr(), "printf: usage: printf [-v var] format [arguments]")
+		return 2
+	}
+	format := a[0]
+	p := &printfState{r: r, args: a[1:]}
+	var out strings.Builder
+	for {
+		before := p.used
+		stop, bad := p.format(&out, format)
+		if bad {
+			p.status = 1
+			break
+		}
+		if stop || p.used >= len(p.args) || p.used == before {
+			break
+		}
+		if out.Len() > maxCaptured {
+			break
+		}
+		if r.ctxErr() != nil {
+			break
+		}
+	}
+	if varName != "" {
+		base := varName
+		if i := strings.IndexByte(varName, '['); i > 0 && strings.HasSuffix(varName, "]") {
+			base = varName[:i]
+		}
+		if !validName(base) {
+			return r.builtinErr(2, "printf", "`%s': not a valid identifier", varName)
+		}
+		if base != varName {
+			r.assignIndexString(base, varName[len(base)+1:len(varName)-1], out.String(), false)
+		} else if err := r.assign(varName, vstr(out.String()), false); err != nil {
+			return r.builtinErr(1, "printf", "%s", err)
+		}
+		return p.status
+	}
+	if _, err := r.stdout().Write([]byte(out.String())); err != nil {
+		return 1
+	}
+	return p.status
+}
+
+// format runs the format once. It reports whether \c stopped the output,
+// and whether the format was invalid.
+func (p *printfState) format(out *strings.Builder, f string) (stop, bad bool) {
+	for i := 0; i < len(f); {
+		c := f[i]
+		if c == '\\' {
+			s, j := formatEscape(f, i)
+			if s == "\\c" {
+				return true, false
+			}
+			out.WriteString(s)
+			i = j
+			continue
+		}
+		if c != '%' {
+			out.WriteByte(c)
+			i++
+			continue
+		}
+		if i+1 < len(f) && f[i+1] == '%' {
+			out.WriteByte('%')
+			i += 2
+			continue
+		}
+		j := i + 1
+		flags := ""
+		for j < len(f) && strings.IndexByte("-+ #0'", f[j]) >= 0 {
+			flags += string(f[j])
+			j++
+		}
+		width := ""
+		if j < len(f) && f[j] == '*' {
+			s, _ := p.next()
+			width = strconv.FormatInt(p.parseInt(s), 10)
+			j++
+		} else {
+			for j < len(f) && f[j] >= '0' && f[j] <= '9' {
+				width += string(f[j])
+				j++
+			}
+		}
+		prec := ""
+		hasPrec := false
+		if j < len(f) && f[j] == '.' {
+			hasPrec = true
+			j++
+			if j < len(f) && f[j] == '*' {
+				s, _ := p.next()
+				prec = strconv.FormatInt(p.parseInt(s), 10)
+				j++
+			} else {
+				for j < len(f) && f[j] >= '0' && f[j] <= '9' {
+					prec += string(f[j])
+					j++
+				}
+			}
+		}
+		for j < len(f) && strings.IndexByte("hlLjzt", f[j]) >= 0 {
+			j++
+		}
+		if j >= len(f) {
+			p.r.builtinErr(1, "printf", "`%s': missing format character", f[i:])
+			return false, true
+		}
+		conv := f[j]
+		j++
+		if strings.HasPrefix(width, "-") {
+			flags += "-"
+			width = width[1:]
+		}
+		spec := "%" + strings.ReplaceAll(flags, "'", "") + width
+		if hasPrec {
+			if strings.HasPrefix(prec, "-") {
+				hasPrec = false
+			} else {
+				spec += "." + prec
+			}
+		}
+		switch conv {
+		case 's':
+			s, _ := p.next()
+			fmt.Fprintf(out, spec+"s", s)
+		case 'b':
+			s, _ := p.next()
+			e, st := expandEscapes(s, false)
+			fmt.Fprintf(out, spec+"s", e)
+			if st {
+				return true, false
+			}
+		case 'q':
+			s, _ := p.next()
+			fmt.Fprintf(out, spec+"s", printfQuote(s))
+		case 'c':
+			s, _ := p.next()
+			if s != "" {
+				s = s[:1]
+			}
+			fmt.Fprintf(out, strings.Split(spec, ".")[0]+"s", s)
+		case 'd', 'i':
+			s, _ := p.next()
+			fmt.Fprintf(out, spec+"d", p.parseInt(s))
+		case 'u', 'o', 'x', 'X':
+			s, _ := p.next()
+			n := p.parseInt(s)
+			verb := string(conv)
+			if conv == 'u' {
+				verb = "d"
+			}
+			fs := spec
+			if strings.Contains(flags, "#") && conv == 'o' {
+				fs = strings.ReplaceAll(fs, "#", "")
+				if n != 0 {
+					fs += "O"
+					verb = ""
+					fs = strings.TrimSuffix(fs, "O")
+					str := fmt.Sprintf("0%o", uint64(n))
+					fmt.Fprintf(out, fs+"s", str)
+					continue
+				}
+			}
+			fmt.Fprintf(out, fs+verb, uint64(n))
+		case 'f', 'F', 'e', 'E', 'g', 'G', 'a', 'A':
+			s, _ := p.next()
+			v := p.parseFloat(s)
+			verb := string(conv)
+			if conv == 'F' {
+				verb = "f"
+			}
+			if conv == 'a' || conv == 'A' {
+				verb = "x"
+				if conv == 'A' {
+					verb = "X"
+				}
+			}
+			str := fmt.Sprintf(spec+verb, v)
+			if math.IsInf(v, 0) || math.IsNaN(v) {
+				str = strings.ToLower(str)
+				if conv == 'F' || conv == 'E' || conv == 'G' {
+					str = strings.ToUpper(str)
+				}
+			}
+			out.WriteString(str)
+		case '(':
+			end := strings.Index(f[j-1:], ")T")
+			if end < 0 {
+				p.r.builtinErr(1, "printf", "`%c': invalid format character", conv)
+				return false, true
+			}
+			s, _ := p.next()
+			_ = s
+			j = j - 1 + end + 2
+			out.WriteString(p.r.sh.now().Format("2006-01-02 15:04:05"))
+		default:
+			p.r.builtinErr(1, "printf", "`%c': invalid format character", conv)
+			return false, true
+		}
+		i = j
+	}
+	return false, false
+}
+
+func validName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, c := range s {
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}

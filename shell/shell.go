@@ -1,0 +1,350 @@
+package shell
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"time"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/cordonhq/cordon/shell/command"
+	"github.com/cordonhq/cordon/vfs"
+)
+
+// Config configures one run of a script.
+type Config struct {
+	// FS is the sandbox file system. It is required.
+	FS *vfs.FS
+	// Commands holds the external commands (cat, grep, ...). Builtins take
+	// precedence over them, and functions over both, as in bash.
+	Commands command.Registry
+	// Stdin is the script's standard input; nil means an empty input.
+	Stdin io.Reader
+	// Stdout and Stderr receive the script's output. Both are required.
+	Stdout, Stderr io.Writer
+	// Dir is the initial working directory; it defaults to "/workspace".
+	Dir string
+	// Env lists the initial exported variables as "NAME=value". The
+	// defaults HOME=/workspace, PATH=/usr/bin:/bin and PWD=<Dir> are set
+	// first, so given values win.
+	Env []string
+	// Now is the clock given to commands; it defaults to time.Now.
+	Now func() time.Time
+	// MaxDepth bounds the nesting of function calls, command
+	// substitutions, eval and source; it defaults to 1000.
+	MaxDepth int
+	// Args holds the positional parameters $1, $2, ...
+	Args []string
+}
+
+// CanceledStatus is the exit status Run returns together with a non-nil
+// error when the context stopped the script (128 + SIGINT, as bash).
+const CanceledStatus = 130
+
+// maxCaptured bounds the output a single command substitution may capture.
+const maxCaptured = 64 << 20
+
+// Run parses and runs script. The name is used as $0 and in messages
+// ("name: line 3: foo: command not found"). Run returns the script's exit
+// status. The error is non-nil only when ctx stopped the script; the status
+// is then CanceledStatus. Syntax errors are not Go errors: they are reported
+// on Stderr in bash's style and give status 2.
+func Run(ctx context.Context, cfg Config, name, script string) (status int, err error) {
+	if cfg.FS == nil {
+		return 2, errors.New("shell: Config.FS is required")
+	}
+	if cfg.Stdout == nil || cfg.Stderr == nil {
+		return 2, errors.New("shell: Config.Stdout and Config.Stderr are required")
+	}
+	r := newRunner(ctx, &cfg, name)
+	defer r.closeAll()
+	defer func() {
+		if p := recover(); p != nil {
+			fmt.Fprintf(cfg.Stderr, "%s: internal error: %v\n", name, p)
+			status, err = 2, nil
+		}
+	}()
+	st := r.runScript(script, true)
+	if err := r.ctxErr(); err != nil {
+		return CanceledStatus, err
+	}
+	return st, nil
+}
+
+// shared holds what all the subshells of one Run share.
+type shared struct {
+	ctx      context.Context
+	fs       *vfs.FS
+	commands command.Registry
+	now      func() time.Time
+	maxDepth int
+	deadline time.Time
+	polls    uint32
+	rand     uint32
+}
+
+// Runner is the state of one shell (or subshell).
+type Runner struct {
+	sh *shared
+
+	name    string
+	params  []string
+	dir     string
+	frames  []*frame
+	funcs   map[string]*syntax.Stmt
+	aliases map[string]string
+	opts    options
+	traps   map[string]string
+
+	fds    map[int]*fdesc
+	opened []io.Closer
+
+	status      int
+	substStatus int
+	pipestatus  []int
+	lastArg     string
+
+	// control flow
+	exiting   bool
+	returning bool
+	breakN    int
+	contN     int
+
+	depth         int
+	funcNames     []string
+	sources       []string
+	noErrExit     int
+	inSubst       bool
+	subLevel      int
+	lineno        int
+	optind        int
+	optsub        int
+	exitTrap      bool
+	aborting      bool
+	loopDepth     int
+	pipeOut       *pipeWriter
+	persistRedirs bool
+	traceW        io.Writer
+}
+
+// options holds the set and shopt options.
+type options struct {
+	errexit, nounset, pipefail, xtrace, noglob, noclobber, allexport, verbose, noexec bool
+	nullglob, extglob, dotglob, globstar, failglob, nocaseglob, nocasematch           bool
+	expandAliases, lastpipe, xpgEcho                                                  bool
+}
+
+func newRunner(ctx context.Context, cfg *Config, name string) *Runner {
+	sh := &shared{ctx: ctx, fs: cfg.FS, commands: cfg.Commands, now: cfg.Now, maxDepth: cfg.MaxDepth, rand: 12345}
+	if sh.now == nil {
+		sh.now = time.Now
+	}
+	if sh.maxDepth <= 0 {
+		sh.maxDepth = 1000
+	}
+	if d, ok := ctx.Deadline(); ok {
+		sh.deadline = d
+	}
+	if sh.commands == nil {
+		sh.commands = command.Registry{}
+	}
+	dir := cfg.Dir
+	if dir == "" {
+		dir = "/workspace"
+	}
+	r := &Runner{
+		sh:      sh,
+		name:    name,
+		params:  append([]string(nil), cfg.Args...),
+		dir:     dir,
+		frames:  []*frame{newFrame()},
+		funcs:   map[string]*syntax.Stmt{},
+		aliases: map[string]string{},
+		traps:   map[string]string{},
+		fds:     map[int]*fdesc{},
+		optind:  1,
+	}
+	var in io.Reader = strings.NewReader("")
+	if cfg.Stdin != nil {
+		in = cfg.Stdin
+	}
+	r.fds[0] = &fdesc{r: in}
+	r.fds[1] = &fdesc{w: cfg.Stdout}
+	r.fds[2] = &fdesc{w: cfg.Stderr}
+	env := []string{"HOME=/workspace", "PATH=/usr/bin:/bin", "PWD=" + dir}
+	env = append(env, cfg.Env...)
+	for _, kv := range env {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || !syntax.ValidName(k) {
+			continue
+		}
+		r.frames[0].vars[k] = &variable{Variable: vstr(v), exported: true}
+	}
+	r.setGlobal("OLDPWD", "", false)
+	delete(r.frames[0].vars, "OLDPWD")
+	for k, v := range map[string]string{"IFS": " \t\n", "OPTIND": "1", "PS4": "+ ", "SHELL": "/bin/bash",
+		"BASH_VERSION": "5.2.15(1)-release", "HOSTNAME": "cordon", "UID": "1000", "EUID": "1000", "PPID": "1", "SHLVL": "1"} {
+		if _, ok := r.frames[0].vars[k]; !ok {
+			r.frames[0].vars[k] = &variable{Variable: vstr(v)}
+		}
+	}
+	return r
+}
+
+// ctxErr reports whether the run must stop. It polls the context and,
+// because wasm has no preemption, yields now and then and checks the
+// deadline itself.
+func (r *Runner) ctxErr() error {
+	sh := r.sh
+	if err := sh.ctx.Err(); err != nil {
+		return err
+	}
+	sh.polls++
+	if sh.polls%256 == 0 {
+		yieldCPU()
+		if !sh.deadline.IsZero() && time.Now().After(sh.deadline) {
+			return context.DeadlineExceeded
+		}
+	}
+	return nil
+}
+
+// stopped reports whether the current statement list must stop running.
+func (r *Runner) stopped() bool {
+	return r.exiting || r.aborting || r.returning || r.breakN > 0 || r.contN > 0 || r.ctxErr() != nil
+}
+
+// closeAll closes the files opened by redirections that are still open.
+func (r *Runner) closeAll() {
+	for _, c := range r.opened {
+		c.Close()
+	}
+	r.opened = nil
+}
+
+// errf prints a message prefixed like bash's ("name: line N: ").
+func (r *Runner) errf(format string, args ...any) {
+	fmt.Fprintf(r.stderr(), "%s: line %d: %s\n", r.name, r.lineno, fmt.Sprintf(format, args...))
+}
+
+// builtinErr prints "name: line N: builtin: message" and returns status.
+func (r *Runner) builtinErr(status int, builtin, format string, args ...any) int {
+	r.errf("%s: %s", builtin, fmt.Sprintf(format, args...))
+	return status
+}
+
+func newParser() *syntax.Parser {
+	return syntax.NewParser(syntax.Variant(syntax.LangBash))
+}
+
+// runScript parses and runs src statement by statement, like bash reads
+// a script. top is true for the main script (syntax errors exit).
+func (r *Runner) runScript(src string, top bool) int {
+	perr := r.runSource(src, true, func() bool {
+		return r.exiting || r.ctxErr() != nil
+	})
+	if perr != nil && !r.exiting && r.ctxErr() == nil {
+		r.syntaxError(perr)
+		r.status = 2
+		if top {
+			r.exiting = true
+		}
+	}
+	if top {
+		r.runExitTrap()
+	}
+	return r.status
+}
+
+// syntaxError prints a parse error in bash's style.
+func (r *Runner) syntaxError(err error) {
+	line := r.lineno
+	msg := err.Error()
+	var pe syntax.ParseError
+	var le syntax.LangError
+	switch {
+	case errors.As(err, &pe):
+		line = int(pe.Pos.Line())
+		msg = "syntax error: " + pe.Text
+	case errors.As(err, &le):
+		line = int(le.Pos.Line())
+		msg = "syntax error: " + le.Feature + " is not supported"
+	}
+	fmt.Fprintf(r.stderr(), "%s: line %d: %s\n", r.name, line, msg)
+}
+
+func (r *Runner) runExitTrap() {
+	if r.exitTrap {
+		return
+	}
+	r.exitTrap = true
+	code, ok := r.traps["EXIT"]
+	if !ok || code == "" {
+		return
+	}
+	st := r.status
+	r.exiting = false
+	r.returning = false
+	r.breakN, r.contN = 0, 0
+	r.evalString(code)
+	if !r.exiting {
+		r.status = st
+	}
+	r.exiting = true
+}
+
+// sortedKeys returns the keys of m in order.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// runSource parses src and runs its statements line by line: a statement
+// runs once the parser has moved past its last line (so that here-document
+// bodies are read). after is called after each statement and reports
+// whether to stop. It returns the syntax error, if any.
+func (r *Runner) runSource(src string, top bool, after func() bool) error {
+	p := newParser()
+	var pending []*syntax.Stmt
+	stop := false
+	flush := func() {
+		for _, st := range pending {
+			if stop || r.aborting {
+				break
+			}
+			r.stmt(st)
+			stop = after()
+		}
+		pending = pending[:0]
+		if top {
+			r.aborting = false
+		}
+	}
+	var perr error
+	for stmt, err := range p.StmtsSeq(strings.NewReader(src)) {
+		if err != nil {
+			perr = err
+			break
+		}
+		if len(pending) > 0 && stmt.Pos().Line() > pending[len(pending)-1].End().Line() {
+			flush()
+			if stop {
+				return nil
+			}
+		}
+		pending = append(pending, stmt)
+	}
+	flush()
+	if stop {
+		return nil
+	}
+	return perr
+}

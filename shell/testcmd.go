@@ -1,0 +1,489 @@
+package shell
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/pattern"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// fileTest evaluates a unary file test operator on name.
+func (r *Runner) fileTest(op string, name string) bool {
+	switch name {
+	case "/dev/null", "/dev/stdin", "/dev/stdout", "/dev/stderr", "/dev/zero", "/dev/tty":
+		switch op {
+		case "-e", "-c", "-r", "-w":
+			return true
+		}
+		return false
+	}
+	if op == "-t" {
+		return false
+	}
+	if name == "" {
+		return false
+	}
+	fi, err := r.sh.fs.Stat(r.abs(name))
+	if err != nil {
+		return false
+	}
+	switch op {
+	case "-e", "-a":
+		return true
+	case "-f":
+		return !fi.IsDir()
+	case "-d":
+		return fi.IsDir()
+	case "-s":
+		return fi.Size() > 0
+	case "-r", "-w", "-O", "-G":
+		return true
+	case "-x":
+		return fi.IsDir() || fi.Mode()&0o111 != 0
+	case "-N":
+		return false
+	}
+	return false
+}
+
+func (r *Runner) fileCompare(op, a, b string) bool {
+	fa, ea := r.sh.fs.Stat(r.abs(a))
+	fb, eb := r.sh.fs.Stat(r.abs(b))
+	switch op {
+	case "-nt":
+		if ea != nil {
+			return false
+		}
+		return eb != nil || fa.ModTime().After(fb.ModTime())
+	case "-ot":
+		if eb != nil {
+			return false
+		}
+		return ea != nil || fa.ModTime().Before(fb.ModTime())
+	case "-ef":
+		return ea == nil && eb == nil && r.abs(a) == r.abs(b)
+	}
+	return false
+}
+
+var _ fs.FileInfo
+
+// errTestSyntax is a [ / test usage error (status 2).
+type errTestSyntax string
+
+func (e errTestSyntax) Error() string { return string(e) }
+
+func isUnaryTestOp(s string) bool {
+	switch s {
+	case "-e", "-a", "-f", "-d", "-s", "-r", "-w", "-x", "-b", "-c", "-p", "-S", "-L", "-h", "-k", "-g", "-u", "-G", "-O", "-N", "-t", "-z", "-n", "-v", "-o", "-R":
+		return true
+	}
+	return false
+}
+
+func isBinaryTestOp(s string) bool {
+	switch s {
+	case "=", "==", "!=", "<", ">", "-eq", "-ne", "-lt", "-le", "-gt", "-ge", "-nt", "-ot", "-ef":
+		return true
+	}
+	return false
+}
+
+// testInt parses an integer operand of test.
+func testInt(s string) (int64, error) {
+	t := strings.TrimSpace(s)
+	n, err := strconv.ParseInt(t, 10, 64)
+	if err != nil {
+		return 0, errTestSyntax(s + ": integer expression expected")
+	}
+	return n, nil
+}
+
+func (r *Runner) unaryTest(op, arg string) (bool, error) {
+	switch op {
+	case "-z":
+		return arg == "", nil
+	case "-n":
+		return arg != "", nil
+	case "-v":
+		return r.varIsSet(arg), nil
+	case "-o":
+		p := r.setOptPtr(arg)
+		return p != nil && *p, nil
+	case "-R":
+		return false, nil
+	case "-L", "-h", "-b", "-p", "-S", "-k", "-g", "-u":
+		return false, nil
+	case "-c":
+		return arg == "/dev/null" || arg == "/dev/zero" || arg == "/dev/tty", nil
+	}
+	return r.fileTest(op, arg), nil
+}
+
+// varIsSet implements -v, including name[index].
+func (r *Runner) varIsSet(arg string) bool {
+	name, idx, hasIdx := strings.Cut(arg, "[")
+	if !hasIdx {
+		return envView{r}.Get(arg).IsSet()
+	}
+	idx = strings.TrimSuffix(idx, "]")
+	v := envView{r}.Get(name)
+	if !v.IsSet() {
+		return false
+	}
+	switch v.Kind {
+	case expand.Associative:
+		_, ok := v.Map[idx]
+		return ok
+	case expand.Indexed:
+		if idx == "@" || idx == "*" {
+			return len(v.List) > 0
+		}
+		n, err := r.arithString(idx)
+		if err != nil {
+			return false
+		}
+		ix, _ := arrayItems(v)
+		if n < 0 && len(ix) > 0 {
+			n += ix[len(ix)-1] + 1
+		}
+		for _, k := range ix {
+			if k == n {
+				return true
+			}
+		}
+		return false
+	}
+	return idx == "0" || idx == "@" || idx == "*"
+}
+
+func (r *Runner) binaryTest(op, a, b string, arith bool) (bool, error) {
+	switch op {
+	case "=", "==":
+		return a == b, nil
+	case "!=":
+		return a != b, nil
+	case "<":
+		return a < b, nil
+	case ">":
+		return a > b, nil
+	case "-nt", "-ot", "-ef":
+		return r.fileCompare(op, a, b), nil
+	}
+	var x, y int64
+	if arith {
+		xi, err := r.arithString(a)
+		if err != nil {
+			return false, err
+		}
+		yi, err := r.arithString(b)
+		if err != nil {
+			return false, err
+		}
+		x, y = int64(xi), int64(yi)
+	} else {
+		var err error
+		if x, err = testInt(a); err != nil {
+			return false, err
+		}
+		if y, err = testInt(b); err != nil {
+			return false, err
+		}
+	}
+	switch op {
+	case "-eq":
+		return x == y, nil
+	case "-ne":
+		return x != y, nil
+	case "-lt":
+		return x < y, nil
+	case "-le":
+		return x <= y, nil
+	case "-gt":
+		return x > y, nil
+	case "-ge":
+		return x >= y, nil
+	}
+	return false, errTestSyntax(op + ": binary operator expected")
+}
+
+// testParser evaluates the arguments of test / [.
+type testParser struct {
+	r    *Runner
+	args []string
+	pos  int
+}
+
+func (p *testParser) peek() (string, bool) {
+	if p.pos < len(p.args) {
+		return p.args[p.pos], true
+	}
+	return "", false
+}
+
+func (p *testParser) orExpr() (bool, error) {
+	v, err := p.andExpr()
+	if err != nil {
+		return false, err
+	}
+	for {
+		t, ok := p.peek()
+		if !ok || t != "-o" {
+			return v, nil
+		}
+		p.pos++
+		w, err := p.andExpr()
+		if err != nil {
+			return false, err
+		}
+		v = v || w
+	}
+}
+
+func (p *testParser) andExpr() (bool, error) {
+	v, err := p.notExpr()
+	if err != nil {
+		return false, err
+	}
+	for {
+		t, ok := p.peek()
+		if !ok || t != "-a" {
+			return v, nil
+		}
+		p.pos++
+		w, err := p.notExpr()
+		if err != nil {
+			return false, err
+		}
+		v = v && w
+	}
+}
+
+func (p *testParser) notExpr() (bool, error) {
+	t, ok := p.peek()
+	if ok && t == "!" && p.pos+1 < len(p.args) {
+		p.pos++
+		v, err := p.notExpr()
+		return !v, err
+	}
+	return p.primary()
+}
+
+func (p *testParser) primary() (bool, error) {
+	t, ok := p.peek()
+	if !ok {
+		return false, errTestSyntax("argument expected")
+	}
+	if t == "(" {
+		p.pos++
+		v, err := p.orExpr()
+		if err != nil {
+			return false, err
+		}
+		if c, ok := p.peek(); !ok || c != ")" {
+			return false, errTestSyntax("`)' expected")
+		}
+		p.pos++
+		return v, nil
+	}
+	if p.pos+2 < len(p.args)+0 && isBinaryTestOp(p.args[p.pos+1]) {
+		a, op, b := p.args[p.pos], p.args[p.pos+1], p.args[p.pos+2]
+		p.pos += 3
+		return p.r.binaryTest(op, a, b, false)
+	}
+	if isUnaryTestOp(t) && p.pos+1 < len(p.args) {
+		p.pos += 2
+		return p.r.unaryTest(t, p.args[p.pos-1])
+	}
+	p.pos++
+	return t != "", nil
+}
+
+func (p *testParser) eval() (bool, error) {
+	a := p.args
+	switch len(a) {
+	case 0:
+		return false, nil
+	case 1:
+		return a[0] != "", nil
+	case 2:
+		if a[0] == "!" {
+			return a[1] == "", nil
+		}
+		if isUnaryTestOp(a[0]) {
+			return p.r.unaryTest(a[0], a[1])
+		}
+		return false, errTestSyntax(a[0] + ": unary operator expected")
+	case 3:
+		if isBinaryTestOp(a[1]) {
+			return p.r.binaryTest(a[1], a[0], a[2], false)
+		}
+		if a[1] == "-a" || a[1] == "-o" {
+			break
+		}
+		if a[0] == "!" {
+			q := &testParser{r: p.r, args: a[1:]}
+			v, err := q.eval()
+			return !v, err
+		}
+		if a[0] == "(" && a[2] == ")" {
+			return a[1] != "", nil
+		}
+		return false, errTestSyntax(a[1] + ": binary operator expected")
+	case 4:
+		if a[0] == "!" {
+			q := &testParser{r: p.r, args: a[1:]}
+			v, err := q.eval()
+			return !v, err
+		}
+		if a[0] == "(" && a[3] == ")" {
+			q := &testParser{r: p.r, args: a[1:3]}
+			return q.eval()
+		}
+	}
+	v, err := p.orExpr()
+	if err != nil {
+		return false, err
+	}
+	if p.pos < len(p.args) {
+		return false, errTestSyntax("too many arguments")
+	}
+	return v, nil
+}
+
+func testBuiltin(r *Runner, args []string) int {
+	name := args[0]
+	a := args[1:]
+	if name == "[" {
+		if len(a) == 0 || a[len(a)-1] != "]" {
+			return r.builtinErr(2, "[", "missing `]'")
+		}
+		a = a[:len(a)-1]
+	}
+	p := &testParser{r: r, args: a}
+	ok, err := p.eval()
+	if err != nil {
+		r.builtinErr(2, name, "%s", err)
+		return 2
+	}
+	return boolStatus(ok)
+}
+
+// testExpr evaluates a [[ ]] expression.
+func (r *Runner) testExpr(x syntax.TestExpr) (bool, error) {
+	switch x := x.(type) {
+	case *syntax.Word:
+		s, ok := r.literal(x)
+		if !ok {
+			return false, errReported
+		}
+		return s != "", nil
+	case *syntax.ParenTest:
+		return r.testExpr(x.X)
+	case *syntax.UnaryTest:
+		if x.Op == syntax.TsNot {
+			v, err := r.testExpr(x.X)
+			return !v, err
+		}
+		w, ok := x.X.(*syntax.Word)
+		if !ok {
+			return false, errors.New("unexpected test operand")
+		}
+		s, ok := r.literal(w)
+		if !ok {
+			return false, errReported
+		}
+		return r.unaryTest(x.Op.String(), s)
+	case *syntax.BinaryTest:
+		switch x.Op {
+		case syntax.AndTest:
+			v, err := r.testExpr(x.X)
+			if err != nil || !v {
+				return false, err
+			}
+			return r.testExpr(x.Y)
+		case syntax.OrTest:
+			v, err := r.testExpr(x.X)
+			if err != nil || v {
+				return v, err
+			}
+			return r.testExpr(x.Y)
+		}
+		lw, _ := x.X.(*syntax.Word)
+		rw, _ := x.Y.(*syntax.Word)
+		if lw == nil || rw == nil {
+			return false, errors.New("unexpected test operand")
+		}
+		left, ok := r.literal(lw)
+		if !ok {
+			return false, errReported
+		}
+		switch x.Op {
+		case syntax.TsMatch, syntax.TsMatchShort, syntax.TsNoMatch:
+			pat, ok := r.pattern(rw)
+			if !ok {
+				return false, errReported
+			}
+			m := r.match(pat, left)
+			if x.Op == syntax.TsNoMatch {
+				return !m, nil
+			}
+			return m, nil
+		case syntax.TsReMatch:
+			return r.regexMatch(left, rw)
+		}
+		right, ok := r.literal(rw)
+		if !ok {
+			return false, errReported
+		}
+		return r.binaryTest(x.Op.String(), left, right, true)
+	}
+	return false, fmt.Errorf("unsupported test expression %T", x)
+}
+
+// regexMatch implements [[ s =~ re ]]: quoted parts of re match literally.
+func (r *Runner) regexMatch(s string, w *syntax.Word) (bool, error) {
+	var b strings.Builder
+	for _, part := range w.Parts {
+		lit, ok := r.literal(&syntax.Word{Parts: []syntax.WordPart{part}})
+		if !ok {
+			return false, errReported
+		}
+		switch part.(type) {
+		case *syntax.SglQuoted, *syntax.DblQuoted:
+			b.WriteString(regexp.QuoteMeta(lit))
+		case *syntax.Lit:
+			b.WriteString(lit)
+		default:
+			b.WriteString(lit)
+		}
+	}
+	expr := b.String()
+	re, err := regexp.Compile(expr)
+	if err != nil {
+		return false, errReported
+	}
+	re.Longest()
+	m := re.FindStringSubmatch(s)
+	if m == nil {
+		r.unsetVar("BASH_REMATCH")
+		v := r.varFor("BASH_REMATCH", false)
+		v.Variable = makeIndexed(nil, nil)
+		return false, nil
+	}
+	idx := make([]int, len(m))
+	for i := range idx {
+		idx[i] = i
+	}
+	v := r.varFor("BASH_REMATCH", false)
+	v.Variable = makeIndexed(idx, m)
+	return true, nil
+}
+
+var _ = pattern.Regexp

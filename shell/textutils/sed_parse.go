@@ -1,0 +1,796 @@
+package textutils
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// sedAddrKind is the kind of a sed address.
+type sedAddrKind int
+
+const (
+	addrLine sedAddrKind = iota // a line number
+	addrLast                    // $
+	addrRE                      // /re/
+	addrStep                    // first~step
+	addrZero                    // 0 (only as 0,/re/)
+	addrPlus                    // +N (second address only)
+	addrMult                    // ~N (second address only)
+)
+
+// sedAddr is one address.
+type sedAddr struct {
+	kind sedAddrKind
+	n    int64
+	step int64
+	re   *regexp.Regexp // nil with kind addrRE: the last regex used
+}
+
+// sedRepl is one piece of an s command's replacement.
+type sedRepl struct {
+	lit   string
+	group int  // -1: literal; 0: &; 1-9: \N
+	conv  byte // case conversion before this piece: 'U', 'L', 'u', 'l', 'E' or 0
+}
+
+// sedCmd is one parsed command.
+type sedCmd struct {
+	a1, a2 *sedAddr
+	neg    bool
+	name   byte
+
+	// Range state.
+	active bool
+	end    int64
+
+	re     *regexp.Regexp // s: nil means the last regex used
+	repl   []sedRepl
+	global bool
+	nth    int
+	print  int
+	wfile  string
+
+	text  string // a, i, c
+	label string // :, b, t, T
+	jump  int    // b, t, T: target index; { : index of the matching }
+	fname string // r, R, w, W
+	ymap  map[rune]rune
+	num   int // q, Q: exit code; l: line length (-1 when unset)
+}
+
+// sedScript is a parsed script.
+type sedScript struct {
+	cmds    []*sedCmd
+	quiet   bool // "#n" on the first line
+	wfiles  []string
+	needsRE bool
+}
+
+// scriptPart is one -e expression or -f file of the script.
+type scriptPart struct {
+	text string
+	file string // "" for -e expressions
+}
+
+// sedSyntaxError is a script error with GNU's location prefix.
+type sedSyntaxError struct {
+	msg string
+}
+
+func (e *sedSyntaxError) Error() string { return e.msg }
+
+// sedParser parses the concatenation of the script parts.
+type sedParser struct {
+	src    string
+	pos    int
+	parts  []scriptPart
+	starts []int
+	ere    bool
+	script *sedScript
+	blocks []int
+}
+
+func parseSed(parts []scriptPart, ere bool) (*sedScript, error) {
+	p := &sedParser{parts: parts, ere: ere, script: &sedScript{}}
+	var b strings.Builder
+	for i, part := range parts {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		p.starts = append(p.starts, b.Len())
+		b.WriteString(part.text)
+	}
+	p.src = b.String()
+	if strings.HasPrefix(p.src, "#n\n") || p.src == "#n" {
+		p.script.quiet = true
+	}
+	if err := p.parse(); err != nil {
+		return nil, err
+	}
+	if len(p.blocks) > 0 {
+		p.pos = -1
+		return nil, p.errAt(len(p.src), "unmatched `{'", true)
+	}
+	// Resolve labels.
+	labels := map[string]int{}
+	for i, c := range p.script.cmds {
+		if c.name == ':' {
+			if _, dup := labels[c.label]; !dup {
+				labels[c.label] = i
+			}
+		}
+	}
+	for _, c := range p.script.cmds {
+		if c.name == 'b' || c.name == 't' || c.name == 'T' {
+			if c.label == "" {
+				c.jump = len(p.script.cmds)
+				continue
+			}
+			k, ok := labels[c.label]
+			if !ok {
+				return nil, &sedSyntaxError{fmt.Sprintf("can't find label for jump to `%s'", c.label)}
+			}
+			c.jump = k
+		}
+	}
+	return p.script, nil
+}
+
+// errAt builds an error located at src offset pos (the count of characters
+// consumed). zero makes GNU's "char 0" for errors found at the end.
+func (p *sedParser) errAt(pos int, msg string, zero bool) error {
+	k := 0
+	for i := range p.starts {
+		if p.starts[i] <= pos-1 || (pos == 0 && i == 0) {
+			k = i
+		}
+	}
+	if zero {
+		k = len(p.parts) - 1
+	}
+	local := pos - p.starts[k]
+	if zero {
+		local = 0
+	}
+	part := p.parts[k]
+	if part.file != "" {
+		line := strings.Count(part.text[:max(0, min(local, len(part.text)))], "\n") + 1
+		if zero {
+			line = strings.Count(part.text, "\n") + 1
+		}
+		return &sedSyntaxError{fmt.Sprintf("file %s line %d: %s", part.file, line, msg)}
+	}
+	n := 0
+	for i := 0; i <= k; i++ {
+		if p.parts[i].file == "" {
+			n++
+		}
+	}
+	return &sedSyntaxError{fmt.Sprintf("-e expression #%d, char %d: %s", n, local, msg)}
+}
+
+func (p *sedParser) fail(msg string) error { return p.errAt(p.pos, msg, false) }
+
+func (p *sedParser) eof() bool { return p.pos >= len(p.src) }
+
+func (p *sedParser) peek() byte {
+	if p.eof() {
+		return 0
+	}
+	return p.src[p.pos]
+}
+
+func (p *sedParser) get() (byte, bool) {
+	if p.eof() {
+		return 0, false
+	}
+	c := p.src[p.pos]
+	p.pos++
+	return c, true
+}
+
+func (p *sedParser) skipSpace() {
+	for !p.eof() && (p.src[p.pos] == ' ' || p.src[p.pos] == '\t') {
+		p.pos++
+	}
+}
+
+func (p *sedParser) parse() error {
+	for {
+		for !p.eof() && strings.IndexByte(" \t\n;", p.peek()) >= 0 {
+			p.pos++
+		}
+		if p.eof() {
+			return nil
+		}
+		if p.peek() == '#' {
+			for !p.eof() && p.peek() != '\n' {
+				p.pos++
+			}
+			continue
+		}
+		if err := p.command(); err != nil {
+			return err
+		}
+	}
+}
+
+func (p *sedParser) command() error {
+	c := &sedCmd{num: -1}
+	a1, err := p.address(false)
+	if err != nil {
+		return err
+	}
+	if a1 != nil {
+		c.a1 = a1
+		p.skipSpace()
+		if p.peek() == ',' {
+			p.pos++
+			p.skipSpace()
+			a2, err := p.address(true)
+			if err != nil {
+				return err
+			}
+			if a2 == nil {
+				return p.fail("unexpected `,'")
+			}
+			c.a2 = a2
+		}
+	}
+	p.skipSpace()
+	for p.peek() == '!' {
+		p.pos++
+		c.neg = true
+		p.skipSpace()
+	}
+	name, ok := p.get()
+	if !ok {
+		return p.fail("missing command")
+	}
+	c.name = name
+	if c.a1 != nil && c.a1.kind == addrZero && (c.a2 == nil || c.a2.kind != addrRE) {
+		return p.fail("invalid usage of line address 0")
+	}
+	oneAddr := func() error {
+		if c.a2 != nil {
+			return p.fail("command only uses one address")
+		}
+		return nil
+	}
+	switch name {
+	case '{':
+		p.blocks = append(p.blocks, len(p.script.cmds))
+		p.script.cmds = append(p.script.cmds, c)
+		return nil
+	case '}':
+		if c.a1 != nil {
+			return p.fail("} doesn't want any addresses")
+		}
+		if len(p.blocks) == 0 {
+			return p.fail("unexpected `}'")
+		}
+		open := p.blocks[len(p.blocks)-1]
+		p.blocks = p.blocks[:len(p.blocks)-1]
+		p.script.cmds[open].jump = len(p.script.cmds) + 1
+		p.script.cmds = append(p.script.cmds, c)
+		return p.endCommand()
+	case '#':
+		return p.fail("comments don't accept any addresses")
+	case ':':
+		if c.a1 != nil {
+			return p.fail(": doesn't want any addresses")
+		}
+		p.skipSpace()
+		c.label = p.labelText()
+		if c.label == "" {
+			return p.fail("\":\" lacks a label")
+		}
+	case '=', 'd', 'D', 'g', 'G', 'h', 'H', 'n', 'N', 'p', 'P', 'x', 'z', 'F':
+	case 'l', 'L', 'q', 'Q':
+		if name == 'q' || name == 'Q' {
+			if err := oneAddr(); err != nil {
+				return err
+			}
+		}
+		p.skipSpace()
+		start := p.pos
+		for !p.eof() && p.peek() >= '0' && p.peek() <= '9' {
+			p.pos++
+		}
+		if p.pos > start {
+			n, err := strconv.Atoi(p.src[start:p.pos])
+			if err != nil || n > 1<<20 {
+				n = 1 << 20
+			}
+			c.num = n
+		}
+	case 'b', 't', 'T':
+		p.skipSpace()
+		c.label = p.labelText()
+	case 'a', 'i', 'c':
+		if name != 'c' {
+			if err := oneAddr(); err != nil && false {
+				return err
+			}
+		}
+		t, err := p.textArg()
+		if err != nil {
+			return err
+		}
+		c.text = t
+		p.script.cmds = append(p.script.cmds, c)
+		return nil
+	case 'r', 'R', 'w', 'W':
+		f, err := p.fileArg()
+		if err != nil {
+			return err
+		}
+		c.fname = f
+		if name == 'w' || name == 'W' {
+			p.script.wfiles = append(p.script.wfiles, f)
+		}
+		p.script.cmds = append(p.script.cmds, c)
+		return nil
+	case 's':
+		if err := p.substitute(c); err != nil {
+			return err
+		}
+		p.script.cmds = append(p.script.cmds, c)
+		if c.wfile != "" {
+			return nil
+		}
+		return p.endCommand()
+	case 'y':
+		if err := p.translit(c); err != nil {
+			return err
+		}
+	case 'e':
+		return p.fail("e command disabled: executing commands is not allowed in the sandbox")
+	case 'v':
+		p.labelText()
+	default:
+		return p.fail(fmt.Sprintf("unknown command: `%c'", name))
+	}
+	p.script.cmds = append(p.script.cmds, c)
+	return p.endCommand()
+}
+
+// endCommand accepts what may follow a command: spaces, then ; newline } #
+// or the end.
+func (p *sedParser) endCommand() error {
+	p.skipSpace()
+	switch p.peek() {
+	case 0:
+		if p.eof() {
+			return nil
+		}
+	case ';', '\n':
+		p.pos++
+		return nil
+	case '}', '#':
+		return nil
+	}
+	p.pos++
+	return p.fail("extra characters after command")
+}
+
+func (p *sedParser) labelText() string {
+	start := p.pos
+	for !p.eof() && p.peek() != '\n' && p.peek() != ';' {
+		p.pos++
+	}
+	return strings.TrimRight(p.src[start:p.pos], " \t")
+}
+
+func (p *sedParser) fileArg() (string, error) {
+	p.skipSpace()
+	start := p.pos
+	for !p.eof() && p.peek() != '\n' {
+		p.pos++
+	}
+	name := p.src[start:p.pos]
+	if name == "" {
+		return "", p.fail("missing filename in r/R/w/W commands")
+	}
+	return name, nil
+}
+
+// textArg reads the text of a, i or c in its one-line or a\ forms.
+func (p *sedParser) textArg() (string, error) {
+	p.skipSpace()
+	if p.eof() {
+		return "", p.fail("expected \\ after `a', `c' or `i'")
+	}
+	if p.peek() == '\\' {
+		p.pos++
+		if p.peek() == '\n' {
+			p.pos++
+		}
+	}
+	var b strings.Builder
+	for !p.eof() {
+		c, _ := p.get()
+		if c == '\n' {
+			break
+		}
+		if c == '\\' {
+			d, ok := p.get()
+			if !ok {
+				break
+			}
+			b.WriteByte(d)
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return b.String(), nil
+}
+
+// address parses an optional address; second allows +N and ~N.
+func (p *sedParser) address(second bool) (*sedAddr, error) {
+	c := p.peek()
+	switch {
+	case c >= '0' && c <= '9':
+		n, err := p.number()
+		if err != nil {
+			return nil, err
+		}
+		if p.peek() == '~' && !second {
+			p.pos++
+			step := int64(0)
+			if d := p.peek(); d >= '0' && d <= '9' {
+				if step, err = p.number(); err != nil {
+					return nil, err
+				}
+			}
+			return &sedAddr{kind: addrStep, n: n, step: step}, nil
+		}
+		if n == 0 && !second {
+			return &sedAddr{kind: addrZero}, nil
+		}
+		if n == 0 {
+			return nil, p.fail("invalid usage of line address 0")
+		}
+		return &sedAddr{kind: addrLine, n: n}, nil
+	case c == '$':
+		p.pos++
+		return &sedAddr{kind: addrLast}, nil
+	case (c == '+' || c == '~') && second:
+		p.pos++
+		n, err := p.number()
+		if err != nil {
+			return nil, err
+		}
+		if c == '+' {
+			return &sedAddr{kind: addrPlus, n: n}, nil
+		}
+		return &sedAddr{kind: addrMult, n: n}, nil
+	case c == '/' || c == '\\':
+		p.pos++
+		delim := byte('/')
+		if c == '\\' {
+			d, ok := p.get()
+			if !ok || d == '\n' || d == '\\' {
+				return nil, p.fail("unterminated address regex")
+			}
+			delim = d
+		}
+		body, ok := p.delimited(delim, true)
+		if !ok {
+			return nil, p.fail("unterminated address regex")
+		}
+		flags := ""
+		for p.peek() == 'I' || p.peek() == 'M' {
+			flags += string(p.src[p.pos])
+			p.pos++
+		}
+		re, err := p.compile(body, flags)
+		if err != nil {
+			return nil, err
+		}
+		return &sedAddr{kind: addrRE, re: re}, nil
+	}
+	return nil, nil
+}
+
+func (p *sedParser) number() (int64, error) {
+	start := p.pos
+	for !p.eof() && p.peek() >= '0' && p.peek() <= '9' {
+		p.pos++
+	}
+	if start == p.pos {
+		return 0, p.fail("expected a number")
+	}
+	n, err := strconv.ParseInt(p.src[start:p.pos], 10, 64)
+	if err != nil {
+		n = 1<<63 - 1
+	}
+	return n, nil
+}
+
+// delimited reads up to the unescaped delimiter and consumes it. In a
+// regex (re true), "\delim" becomes delim and "\n" stays an escape; a
+// newline is allowed only escaped in replacements.
+func (p *sedParser) delimited(delim byte, re bool) (string, bool) {
+	var b strings.Builder
+	inBracket := false
+	for {
+		c, ok := p.get()
+		if !ok {
+			return "", false
+		}
+		if c == '\n' && re {
+			return "", false
+		}
+		if re && c == '[' && !inBracket {
+			// Copy a bracket expression verbatim: the delimiter is literal inside.
+			if end := bracketEnd(p.src, p.pos-1); end > 0 && strings.IndexByte(p.src[p.pos-1:end], '\n') < 0 {
+				b.WriteString(p.src[p.pos-1 : end])
+				p.pos = end
+				continue
+			}
+		}
+		if c == delim {
+			return b.String(), true
+		}
+		if c == '\\' {
+			d, ok := p.get()
+			if !ok {
+				return "", false
+			}
+			switch {
+			case d == delim:
+				b.WriteByte(d)
+			case d == '\n' && !re:
+				b.WriteString("\n")
+			default:
+				b.WriteByte('\\')
+				b.WriteByte(d)
+			}
+			continue
+		}
+		b.WriteByte(c)
+	}
+}
+
+// bracketEnd returns the offset just after the bracket expression starting
+// at s[i] == '[', or -1.
+func bracketEnd(s string, i int) int {
+	j := i + 1
+	if j < len(s) && s[j] == '^' {
+		j++
+	}
+	if j < len(s) && s[j] == ']' {
+		j++
+	}
+	for j < len(s) {
+		switch {
+		case s[j] == ']':
+			return j + 1
+		case s[j] == '[' && j+1 < len(s) && (s[j+1] == ':' || s[j+1] == '.' || s[j+1] == '='):
+			end := strings.Index(s[j+2:], string(s[j+1])+"]")
+			if end < 0 {
+				return -1
+			}
+			j += 2 + end + 2
+		default:
+			j++
+		}
+	}
+	return -1
+}
+
+func (p *sedParser) compile(body, flags string) (*regexp.Regexp, error) {
+	if body == "" {
+		if flags != "" {
+			return nil, p.fail("no previous regular expression")
+		}
+		p.script.needsRE = true
+		return nil, nil
+	}
+	o := reOpts{ere: p.ere, dotNL: true, sedEsc: true, icase: strings.ContainsAny(flags, "Ii")}
+	s, err := translateRE(body, o)
+	if err != nil {
+		return nil, p.fail(err.Error())
+	}
+	if strings.ContainsAny(flags, "Mm") {
+		s = "(?m)" + s
+	}
+	re, err := compileRE2(s)
+	if err != nil {
+		return nil, p.fail(err.Error())
+	}
+	return re, nil
+}
+
+func (p *sedParser) substitute(c *sedCmd) error {
+	delim, ok := p.get()
+	if !ok || delim == '\n' || delim == '\\' {
+		return p.fail("unterminated `s' command")
+	}
+	pat, ok := p.delimited(delim, true)
+	if !ok {
+		return p.fail("unterminated `s' command")
+	}
+	rep, ok := p.delimited(delim, false)
+	if !ok {
+		return p.fail("unterminated `s' command")
+	}
+	flags := ""
+	for !p.eof() {
+		f := p.peek()
+		switch {
+		case f == 'g':
+			if c.global {
+				p.pos++
+				return p.fail("multiple `g' options to `s' command")
+			}
+			c.global = true
+		case f == 'p':
+			if c.print > 0 {
+				p.pos++
+				return p.fail("multiple `p' options to `s' command")
+			}
+			c.print++
+		case f == 'i' || f == 'I':
+			flags += "I"
+		case f == 'm' || f == 'M':
+			flags += "M"
+		case f == 'e':
+			p.pos++
+			return p.fail("the `e' flag of `s' is disabled: executing commands is not allowed in the sandbox")
+		case f >= '0' && f <= '9':
+			if c.nth > 0 {
+				p.pos++
+				return p.fail("multiple number options to `s' command")
+			}
+			n, _ := p.number()
+			if n == 0 {
+				return p.fail("number option to `s' command may not be zero")
+			}
+			c.nth = int(min(n, 1<<30))
+			continue
+		case f == 'w':
+			p.pos++
+			name, err := p.fileArg()
+			if err != nil {
+				return err
+			}
+			c.wfile = name
+			p.script.wfiles = append(p.script.wfiles, name)
+			return p.finishS(c, pat, rep, flags)
+		case f == ';' || f == '\n' || f == '}' || f == '#' || f == ' ' || f == '\t':
+			return p.finishS(c, pat, rep, flags)
+		default:
+			p.pos++
+			return p.fail("unknown option to `s'")
+		}
+		p.pos++
+	}
+	return p.finishS(c, pat, rep, flags)
+}
+
+func (p *sedParser) finishS(c *sedCmd, pat, rep, flags string) error {
+	re, err := p.compile(pat, flags)
+	if err != nil {
+		return err
+	}
+	c.re = re
+	groups := 9
+	if re != nil {
+		groups = re.NumSubexp()
+	}
+	c.repl, err = parseRepl(rep, groups)
+	if err != nil {
+		return p.fail(err.Error())
+	}
+	return nil
+}
+
+// parseRepl parses the replacement of s.
+func parseRepl(s string, groups int) ([]sedRepl, error) {
+	var out []sedRepl
+	var lit strings.Builder
+	conv := byte(0)
+	flush := func() {
+		if lit.Len() > 0 || conv != 0 {
+			out = append(out, sedRepl{lit: lit.String(), group: -1, conv: conv})
+			lit.Reset()
+			conv = 0
+		}
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '&' {
+			flush()
+			out = append(out, sedRepl{group: 0})
+			continue
+		}
+		if c != '\\' || i+1 >= len(s) {
+			lit.WriteByte(c)
+			continue
+		}
+		i++
+		d := s[i]
+		switch {
+		case d >= '0' && d <= '9':
+			n := int(d - '0')
+			if n > groups {
+				return nil, fmt.Errorf("invalid reference \\%d on `s' command's RHS", n)
+			}
+			flush()
+			out = append(out, sedRepl{group: n})
+		case d == 'n':
+			lit.WriteByte('\n')
+		case d == 't':
+			lit.WriteByte('\t')
+		case strings.IndexByte("afvr", d) >= 0:
+			lit.WriteByte("\a\f\v\r"[strings.IndexByte("afvr", d)])
+		case d == 'c' && i+1 < len(s):
+			i++
+			lit.WriteByte(upper(s[i]) ^ 0x40)
+		case d == 'x' || d == 'o' || d == 'd':
+			b, n := numEscape(s[i+1:], d)
+			if n == 0 {
+				lit.WriteByte(d)
+				break
+			}
+			lit.WriteByte(b)
+			i += n
+		case d == 'U' || d == 'L' || d == 'u' || d == 'l' || d == 'E':
+			flush()
+			conv = d
+		default:
+			lit.WriteByte(d)
+		}
+	}
+	flush()
+	return out, nil
+}
+
+func (p *sedParser) translit(c *sedCmd) error {
+	delim, ok := p.get()
+	if !ok || delim == '\n' || delim == '\\' {
+		return p.fail("unterminated `y' command")
+	}
+	src, ok1 := p.delimited(delim, false)
+	dst, ok2 := "", false
+	if ok1 {
+		dst, ok2 = p.delimited(delim, false)
+	}
+	if !ok1 || !ok2 {
+		return p.fail("unterminated `y' command")
+	}
+	a, b := yUnescape(src), yUnescape(dst)
+	if len(a) != len(b) {
+		return p.fail("strings for `y' command are different lengths")
+	}
+	c.ymap = map[rune]rune{}
+	for i := range a {
+		c.ymap[a[i]] = b[i]
+	}
+	return nil
+}
+
+func yUnescape(s string) []rune {
+	var out []rune
+	rs := []rune(s)
+	for i := 0; i < len(rs); i++ {
+		if rs[i] == '\\' && i+1 < len(rs) {
+			i++
+			switch rs[i] {
+			case 'n':
+				out = append(out, '\n')
+			case 't':
+				out = append(out, '\t')
+			default:
+				out = append(out, rs[i])
+			}
+			continue
+		}
+		out = append(out, rs[i])
+	}
+	return out
+}

@@ -1,0 +1,187 @@
+// Package textutils implements cordon's text-processing shell commands:
+// grep (with egrep and fgrep), sed, sort, uniq, cut and tr. They follow the
+// GNU tools in their options, output and exit statuses, and run inside the
+// WebAssembly guest over the sandbox's in-memory file system.
+//
+// All commands assume the C locale (LC_ALL=C): sort compares bytes, and
+// character classes are those of ASCII. Regular expressions are translated
+// from POSIX syntax to Go's RE2 syntax, so they run in linear time; POSIX
+// back-references, which RE2 cannot express, are rejected with an error.
+//
+// Every command polls Env.Ctx while it reads or loops and stops with a
+// non-zero status once the context is done.
+package textutils
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/cordonhq/cordon/shell/command"
+)
+
+// Commands returns the text-processing commands, keyed by name.
+func Commands() command.Registry {
+	return command.Registry{
+		"grep":  grepMain,
+		"egrep": grepMain,
+		"fgrep": grepMain,
+		"sed":   sedMain,
+		"sort":  sortMain,
+		"uniq":  uniqMain,
+		"cut":   cutMain,
+		"tr":    trMain,
+	}
+}
+
+const (
+	readBufSize  = 256 << 10
+	writeBufSize = 64 << 10
+	// ctxEvery is how many lines may pass between two polls of Ctx.
+	ctxEvery = 256
+	// ctxBytes is how many bytes may pass between two polls of Ctx.
+	ctxBytes = 64 << 10
+)
+
+// errCanceled reports that Env.Ctx was done.
+var errCanceled = errors.New("canceled")
+
+// usageError prints a getopt error in GNU style followed by the usage lines
+// and returns status.
+func usageError(env *command.Env, status int, msg, usage string) int {
+	name := env.Args[0]
+	if msg != "" {
+		fmt.Fprintf(env.Stderr, "%s: %s\n", name, msg)
+	}
+	if usage != "" {
+		fmt.Fprintf(env.Stderr, "Usage: %s %s\n", name, usage)
+	}
+	fmt.Fprintf(env.Stderr, "Try '%s --help' for more information.\n", name)
+	return status
+}
+
+// lineReader reads lines of any length from r, polling ctx regularly.
+type lineReader struct {
+	r     *bufio.Reader
+	ctx   context.Context
+	long  []byte
+	lines int
+	bytes int
+	err   error
+	delim byte
+}
+
+func newLineReader(ctx context.Context, r io.Reader) *lineReader {
+	return &lineReader{r: bufio.NewReaderSize(r, readBufSize), ctx: ctx, delim: '\n'}
+}
+
+// next returns the next line without its newline and whether the newline
+// was present. The line is valid until the next call. ok is false at the
+// end of the input or on error (then lr.err is set, errCanceled when the
+// context is done).
+func (lr *lineReader) next() (line []byte, nl bool, ok bool) {
+	if lr.err != nil {
+		return nil, false, false
+	}
+	lr.lines++
+	if lr.lines >= ctxEvery || lr.bytes >= ctxBytes {
+		lr.lines, lr.bytes = 0, 0
+		if lr.ctx.Err() != nil {
+			lr.err = errCanceled
+			return nil, false, false
+		}
+	}
+	b, err := lr.r.ReadSlice(lr.delim)
+	if err == bufio.ErrBufferFull {
+		lr.long = append(lr.long[:0], b...)
+		for err == bufio.ErrBufferFull {
+			if lr.ctx.Err() != nil {
+				lr.err = errCanceled
+				return nil, false, false
+			}
+			b, err = lr.r.ReadSlice(lr.delim)
+			lr.long = append(lr.long, b...)
+		}
+		b = lr.long
+	}
+	lr.bytes += len(b)
+	if err != nil && err != io.EOF {
+		lr.err = err
+		return nil, false, false
+	}
+	if len(b) == 0 {
+		return nil, false, false
+	}
+	if b[len(b)-1] == lr.delim {
+		return b[:len(b)-1], true, true
+	}
+	return b, false, true
+}
+
+// openFile is Env.Open that also knows /dev/null.
+func openFile(env *command.Env, name string) (io.ReadCloser, error) {
+	if name == "/dev/null" {
+		return io.NopCloser(bytes.NewReader(nil)), nil
+	}
+	return env.Open(name)
+}
+
+// writeFile stores data in the named file; /dev/stdout, /dev/stderr and
+// /dev/null are the command's streams and the bit bucket.
+func writeFile(env *command.Env, name string, data []byte) error {
+	switch name {
+	case "/dev/stdout", "-":
+		_, err := env.Stdout.Write(data)
+		return err
+	case "/dev/stderr":
+		_, err := env.Stderr.Write(data)
+		return err
+	case "/dev/null":
+		return nil
+	}
+	return env.FS.WriteFile(env.Abs(name), data, 0)
+}
+
+// readAll reads all of r, polling ctx every 64 KiB.
+func readAll(ctx context.Context, r io.Reader) ([]byte, error) {
+	var buf bytes.Buffer
+	err := readInto(ctx, &buf, r)
+	return buf.Bytes(), err
+}
+
+// readInto appends all of r to buf, polling ctx every 64 KiB.
+func readInto(ctx context.Context, buf *bytes.Buffer, r io.Reader) error {
+	for {
+		if ctx.Err() != nil {
+			return errCanceled
+		}
+		buf.Grow(ctxBytes)
+		b := buf.AvailableBuffer()
+		n, err := r.Read(b[:min(cap(b), ctxBytes)])
+		buf.Write(b[:n])
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// output is a buffered writer on Stdout that remembers the first error.
+type output struct {
+	*bufio.Writer
+}
+
+func newOutput(w io.Writer) output {
+	return output{bufio.NewWriterSize(w, writeBufSize)}
+}
+
+// failed reports whether a write failed (for example a closed pipe).
+func (o output) failed() bool {
+	_, err := o.Write(nil)
+	return err != nil
+}

@@ -1,0 +1,346 @@
+package shell
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"mvdan.cc/sh/v3/expand"
+)
+
+// variable is a shell variable with the attributes expand does not know.
+type variable struct {
+	expand.Variable
+	exported bool
+	readonly bool
+	integer  bool
+	lower    bool
+	upper    bool
+}
+
+// frame is one scope: the global one or a function call's locals.
+type frame struct {
+	vars map[string]*variable
+}
+
+func newFrame() *frame { return &frame{vars: map[string]*variable{}} }
+
+func vstr(s string) expand.Variable {
+	return expand.Variable{Set: true, Kind: expand.String, Str: s}
+}
+
+func (v *variable) clone() *variable {
+	c := *v
+	c.List = slices.Clone(v.List)
+	c.Indexes = slices.Clone(v.Indexes)
+	if v.Map != nil {
+		c.Map = maps.Clone(v.Map)
+	}
+	return &c
+}
+
+// lookup finds the innermost variable named name, and its frame index.
+func (r *Runner) lookup(name string) (*variable, int) {
+	for i := len(r.frames) - 1; i >= 0; i-- {
+		if v, ok := r.frames[i].vars[name]; ok {
+			return v, i
+		}
+	}
+	return nil, -1
+}
+
+// getVar returns the string value of a variable ("" when unset).
+func (r *Runner) getVar(name string) string {
+	return envView{r}.Get(name).String()
+}
+
+// isSetVar reports whether a variable is set.
+func (r *Runner) isSetVar(name string) bool {
+	return envView{r}.Get(name).IsSet()
+}
+
+// errReadonly is returned when assigning to a readonly variable.
+type errReadonly string
+
+func (e errReadonly) Error() string { return string(e) + ": readonly variable" }
+
+// setGlobal sets a string variable in the scope where it lives.
+func (r *Runner) setGlobal(name, value string, export bool) error {
+	if err := r.assign(name, vstr(value), false); err != nil {
+		return err
+	}
+	if export {
+		v, _ := r.lookup(name)
+		v.exported = true
+	}
+	return nil
+}
+
+// assign sets the value of a variable in the innermost scope that has it
+// (or the global scope), keeping its attributes. local forces the
+// innermost scope.
+func (r *Runner) assign(name string, val expand.Variable, local bool) error {
+	switch name {
+	case "RANDOM":
+		n, _ := strconv.Atoi(val.String())
+		r.sh.rand = uint32(n)
+		return nil
+	}
+	v, fi := r.lookup(name)
+	if local && fi != len(r.frames)-1 {
+		nv := &variable{}
+		if v != nil && v.integer {
+			nv.integer = true
+		}
+		v = nv
+		r.frames[len(r.frames)-1].vars[name] = v
+	} else if v == nil {
+		v = &variable{}
+		r.frames[0].vars[name] = v
+	} else if v.readonly {
+		return errReadonly(name)
+	}
+	if val.Kind == expand.String {
+		s := val.Str
+		if v.integer {
+			n, err := r.arithString(s)
+			if err != nil {
+				return err
+			}
+			s = strconv.Itoa(n)
+		}
+		if v.lower {
+			s = strings.ToLower(s)
+		} else if v.upper {
+			s = strings.ToUpper(s)
+		}
+		val.Str = s
+	}
+	if v.Kind == expand.Indexed && val.Kind == expand.String && v.Set {
+		// a=x on an array sets element 0.
+		idx, vals := arrayItems(v.Variable)
+		idx, vals = setItem(idx, vals, 0, val.Str)
+		v.Variable = makeIndexed(idx, vals)
+	} else if v.Kind == expand.Associative && val.Kind == expand.String && v.Set {
+		v.Map["0"] = val.Str
+	} else {
+		v.Variable = expand.Variable{Set: true, Kind: val.Kind, Str: val.Str, List: val.List, Map: val.Map, Indexes: val.Indexes}
+		if val.Kind == expand.Unknown {
+			v.Kind = expand.String
+		}
+	}
+	if r.opts.allexport {
+		v.exported = true
+	}
+	return nil
+}
+
+// unsetVar removes a variable from the innermost scope that has it.
+func (r *Runner) unsetVar(name string) error {
+	v, fi := r.lookup(name)
+	if v == nil {
+		return nil
+	}
+	if v.readonly {
+		return fmt.Errorf("%s: cannot unset: readonly variable", name)
+	}
+	if fi > 0 {
+		// An unset local stays local but unset, like bash's "local"
+		// scope behaviour for the current function.
+		if fi == len(r.frames)-1 {
+			r.frames[fi].vars[name] = &variable{}
+			return nil
+		}
+	}
+	delete(r.frames[fi].vars, name)
+	return nil
+}
+
+// arrayItems returns the indexes and values of an indexed array (or a
+// string, as element 0).
+func arrayItems(v expand.Variable) ([]int, []string) {
+	switch v.Kind {
+	case expand.Indexed:
+		if v.Indexes != nil {
+			return slices.Clone(v.Indexes), slices.Clone(v.List)
+		}
+		idx := make([]int, len(v.List))
+		for i := range idx {
+			idx[i] = i
+		}
+		return idx, slices.Clone(v.List)
+	case expand.String:
+		if v.Set {
+			return []int{0}, []string{v.Str}
+		}
+	}
+	return nil, nil
+}
+
+// makeIndexed builds an indexed array variable from sorted indexes.
+func makeIndexed(idx []int, vals []string) expand.Variable {
+	dense := true
+	for i, n := range idx {
+		if n != i {
+			dense = false
+			break
+		}
+	}
+	v := expand.Variable{Set: true, Kind: expand.Indexed, List: vals}
+	if !dense {
+		v.Indexes = idx
+	}
+	if v.List == nil {
+		v.List = []string{}
+	}
+	return v
+}
+
+// setItem sets element n, keeping idx sorted.
+func setItem(idx []int, vals []string, n int, s string) ([]int, []string) {
+	i := sort.SearchInts(idx, n)
+	if i < len(idx) && idx[i] == n {
+		vals[i] = s
+		return idx, vals
+	}
+	idx = slices.Insert(idx, i, n)
+	vals = slices.Insert(vals, i, s)
+	return idx, vals
+}
+
+// envView adapts a Runner to expand.WriteEnviron.
+type envView struct{ r *Runner }
+
+func (e envView) Get(name string) expand.Variable {
+	r := e.r
+	switch name {
+	case "#":
+		return vstr(strconv.Itoa(len(r.params)))
+	case "@", "*":
+		return expand.Variable{Set: true, Kind: expand.Indexed, List: slices.Clone(r.params)}
+	case "?":
+		return vstr(strconv.Itoa(r.status))
+	case "$", "BASHPID":
+		return vstr("4242")
+	case "!":
+		return expand.Variable{}
+	case "-":
+		return vstr(r.optFlags())
+	case "0":
+		return vstr(r.name)
+	case "RANDOM":
+		r.sh.rand = r.sh.rand*1103515245 + 12345
+		return vstr(strconv.Itoa(int(r.sh.rand>>16) & 0x7fff))
+	case "LINENO":
+		return vstr(strconv.Itoa(r.lineno))
+	case "FUNCNAME":
+		if len(r.funcNames) == 0 {
+			return expand.Variable{}
+		}
+		l := make([]string, 0, len(r.funcNames)+1)
+		for i := len(r.funcNames) - 1; i >= 0; i-- {
+			l = append(l, r.funcNames[i])
+		}
+		l = append(l, "main")
+		return expand.Variable{Set: true, Kind: expand.Indexed, List: l}
+	case "PIPESTATUS":
+		l := make([]string, len(r.pipestatus))
+		for i, s := range r.pipestatus {
+			l[i] = strconv.Itoa(s)
+		}
+		return expand.Variable{Set: true, Kind: expand.Indexed, List: l}
+	case "SECONDS":
+		return vstr("0")
+	case "EPOCHSECONDS":
+		return vstr(strconv.FormatInt(r.sh.now().Unix(), 10))
+	}
+	if name != "" && name[0] >= '1' && name[0] <= '9' {
+		if n, err := strconv.Atoi(name); err == nil {
+			if n <= len(r.params) {
+				return vstr(r.params[n-1])
+			}
+			return expand.Variable{}
+		}
+	}
+	if v, _ := r.lookup(name); v != nil {
+		out := v.Variable
+		out.Exported = v.exported
+		out.ReadOnly = v.readonly
+		return out
+	}
+	return expand.Variable{}
+}
+
+func (e envView) Set(name string, vr expand.Variable) error {
+	if !vr.IsSet() {
+		return e.r.unsetVar(name)
+	}
+	if vr.Kind == expand.KeepValue {
+		return nil
+	}
+	return e.r.assign(name, vr, false)
+}
+
+func (e envView) Each(fn func(string, expand.Variable) bool) {
+	seen := map[string]bool{}
+	for i := len(e.r.frames) - 1; i >= 0; i-- {
+		for _, k := range sortedKeys(e.r.frames[i].vars) {
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+			v := e.r.frames[i].vars[k]
+			if !v.Set {
+				continue
+			}
+			if !fn(k, v.Variable) {
+				return
+			}
+		}
+	}
+}
+
+// environ returns the exported variables as sorted "NAME=value" pairs.
+func (r *Runner) environ() []string {
+	m := map[string]string{}
+	for i := 0; i < len(r.frames); i++ {
+		for k, v := range r.frames[i].vars {
+			if v.exported && v.Set && v.Kind == expand.String {
+				m[k] = v.Str
+			} else {
+				delete(m, k)
+			}
+		}
+	}
+	out := make([]string, 0, len(m))
+	for _, k := range sortedKeys(m) {
+		out = append(out, k+"="+m[k])
+	}
+	return out
+}
+
+// optFlags returns $-.
+func (r *Runner) optFlags() string {
+	var b strings.Builder
+	if r.opts.errexit {
+		b.WriteByte('e')
+	}
+	if r.opts.noglob {
+		b.WriteByte('f')
+	}
+	b.WriteByte('h')
+	if r.opts.nounset {
+		b.WriteByte('u')
+	}
+	if r.opts.xtrace {
+		b.WriteByte('x')
+	}
+	b.WriteByte('B')
+	if r.opts.noclobber {
+		b.WriteByte('C')
+	}
+	return b.String()
+}
