@@ -87,6 +87,10 @@ type Limits struct {
 	MaxOutputBytes int      `json:"max_output_bytes,omitempty"`
 	VFSBytes       int64    `json:"vfs_bytes,omitempty"`
 	VFSFiles       int      `json:"vfs_files,omitempty"`
+	MaxCallDepth   int      `json:"max_call_depth,omitempty"`
+	MaxToolCalls   int      `json:"max_tool_calls,omitempty"`
+	MaxParamBytes  int      `json:"max_param_bytes,omitempty"`
+	MaxResultBytes int      `json:"max_result_bytes,omitempty"`
 }
 
 // Duration is a time.Duration written as a Go duration string ("5s",
@@ -239,6 +243,14 @@ func (c *Config) validate() error {
 		return &Error{File: c.file, Key: "limits.vfs_bytes", Msg: "must not be negative"}
 	case l.VFSFiles < 0:
 		return &Error{File: c.file, Key: "limits.vfs_files", Msg: "must not be negative"}
+	case l.MaxCallDepth < 0 || l.MaxCallDepth > 100000:
+		return &Error{File: c.file, Key: "limits.max_call_depth", Msg: "must be between 1 and 100000"}
+	case l.MaxToolCalls < 0:
+		return &Error{File: c.file, Key: "limits.max_tool_calls", Msg: "must not be negative"}
+	case l.MaxParamBytes < 0:
+		return &Error{File: c.file, Key: "limits.max_param_bytes", Msg: "must not be negative"}
+	case l.MaxResultBytes < 0:
+		return &Error{File: c.file, Key: "limits.max_result_bytes", Msg: "must not be negative"}
 	}
 	if c.Capabilities != nil {
 		raw, _ := json.Marshal(c.Capabilities)
@@ -321,5 +333,9 @@ func (c *Config) SandboxLimits() engine.Limits {
 		MaxOutputBytes: c.Limits.MaxOutputBytes,
 		VFSBytes:       c.Limits.VFSBytes,
 		VFSFiles:       c.Limits.VFSFiles,
+		MaxCallDepth:   c.Limits.MaxCallDepth,
+		MaxToolCalls:   c.Limits.MaxToolCalls,
+		MaxParamBytes:  c.Limits.MaxParamBytes,
+		MaxResultBytes: c.Limits.MaxResultBytes,
 	}
 }

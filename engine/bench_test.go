@@ -3,6 +3,8 @@ package engine_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -90,6 +92,35 @@ func BenchmarkJSLoopNative(b *testing.B) {
 		v, err := rt.RunProgram(prog)
 		if err != nil || v.ToInteger() != 299995 {
 			b.Fatal(err, v)
+		}
+	}
+}
+
+// pipelineInput is about 10 MB of log lines, a third of them with "foo".
+func pipelineInput() []byte {
+	var buf []byte
+	words := []string{"alpha", "beta", "gamma", "delta", "foo", "epsilon", "zeta", "foo", "eta"}
+	for i := 0; len(buf) < 10<<20; i++ {
+		buf = fmt.Appendf(buf, "2026-11-21T12:%02d:%02d host%d %s user%d request %d done in %dms\n",
+			i/60%60, i%60, i%7, words[i%len(words)], i%113, i, i%997)
+	}
+	return buf
+}
+
+// BenchmarkShellPipeline10MB runs grep | sort | uniq -c | sort -rn | head
+// over a 10 MB file in the sandbox's VFS (the file is put in once).
+func BenchmarkShellPipeline10MB(b *testing.B) {
+	sb := newSandbox(b, engine.SandboxConfig{Limits: engine.Limits{Timeout: time.Minute}})
+	ctx := context.Background()
+	if err := sb.WriteFile(ctx, "/workspace/log.txt", pipelineInput()); err != nil {
+		b.Fatal(err)
+	}
+	const script = `grep foo log.txt | cut -d' ' -f4,5 | sort | uniq -c | sort -rn | head -3`
+	b.ResetTimer()
+	for b.Loop() {
+		res, err := sb.Execute(ctx, engine.Shell, script)
+		if err != nil || res.ExitCode != 0 || strings.Count(res.Stdout, "\n") != 3 {
+			b.Fatal(err, res)
 		}
 	}
 }

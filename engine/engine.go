@@ -54,6 +54,9 @@ const (
 	DefaultVFSBytes       = 64 << 20
 	DefaultVFSFiles       = 10000
 	DefaultMaxCallDepth   = 1000
+	DefaultMaxToolCalls   = 1000
+	DefaultMaxParamBytes  = 1 << 20
+	DefaultMaxResultBytes = 8 << 20
 	// DefaultMaxCalls is how many times each registered tool may be called
 	// per sandbox when no policy is configured.
 	DefaultMaxCalls = 100

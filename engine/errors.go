@@ -14,6 +14,14 @@ const (
 	KindTimeout Kind = "timeout"
 	// KindCanceled: the caller's context was canceled.
 	KindCanceled Kind = "canceled"
+	// KindOutput: the script wrote more than Limits.MaxOutputBytes.
+	KindOutput Kind = "output"
+	// KindToolCalls: the script made more than Limits.MaxToolCalls calls.
+	KindToolCalls Kind = "tool_calls"
+	// KindQuota: the script failed after a write hit a VFS quota.
+	KindQuota Kind = "quota"
+	// KindRecursion: the JS call stack passed Limits.MaxCallDepth.
+	KindRecursion Kind = "recursion"
 	// KindMemory: the guest ran out of memory; the sandbox is broken.
 	KindMemory Kind = "memory"
 	// KindCrash: the guest died (a trap, a fatal runtime error, a protocol
@@ -64,14 +72,18 @@ func (e *Error) Is(target error) bool {
 
 // Sentinel errors, one per kind, for errors.Is.
 var (
-	ErrTimeout  = &Error{Kind: KindTimeout}
-	ErrCanceled = &Error{Kind: KindCanceled}
-	ErrMemory   = &Error{Kind: KindMemory}
-	ErrCrash    = &Error{Kind: KindCrash}
-	ErrClosed   = &Error{Kind: KindClosed}
-	ErrInvalid  = &Error{Kind: KindInvalid}
-	ErrFile     = &Error{Kind: KindFile}
-	ErrNotExist = &Error{Kind: KindFile, Code: "ENOENT"}
+	ErrTimeout   = &Error{Kind: KindTimeout}
+	ErrCanceled  = &Error{Kind: KindCanceled}
+	ErrMemory    = &Error{Kind: KindMemory}
+	ErrOutput    = &Error{Kind: KindOutput}
+	ErrToolCalls = &Error{Kind: KindToolCalls}
+	ErrQuota     = &Error{Kind: KindQuota}
+	ErrRecursion = &Error{Kind: KindRecursion}
+	ErrCrash     = &Error{Kind: KindCrash}
+	ErrClosed    = &Error{Kind: KindClosed}
+	ErrInvalid   = &Error{Kind: KindInvalid}
+	ErrFile      = &Error{Kind: KindFile}
+	ErrNotExist  = &Error{Kind: KindFile, Code: "ENOENT"}
 )
 
 func errorf(kind Kind, format string, args ...any) *Error {

@@ -117,7 +117,7 @@ type Execution struct {
 	ctx       context.Context // for policy evaluation
 	out       *output
 	budget    time.Duration
-	forceStop Kind // set to end the execution at the next resume
+	forceStop Kind // set by Cancel to end the execution at the next resume
 	started   bool
 	done      bool
 	result    *Result
@@ -129,6 +129,9 @@ type Execution struct {
 	answers []abi.CallResult // answered since the guest last ran
 	records []*ToolCall
 	seen    map[uint32]bool
+	// limitStop is the limit that stopped the script (KindOutput,
+	// KindToolCalls), set from the guest's goroutine.
+	limitStop Kind
 }
 
 // Call is a tool call waiting for an answer.
@@ -168,8 +171,30 @@ func (sb *Sandbox) Start(ctx context.Context, lang Language, code string) (*Exec
 		pending: map[uint32]*Call{},
 		seen:    map[uint32]bool{},
 	}
+	x.out.onOverflow = func() { x.stopWith(KindOutput) }
 	sb.conn.setOutput(x.out)
 	return x, nil
+}
+
+// stopWith ends the execution because a limit was reached: the guest is
+// asked to stop now, and Next reports an error of kind k.
+func (x *Execution) stopWith(k Kind) {
+	x.mu.Lock()
+	if x.limitStop == "" {
+		x.limitStop = k
+	}
+	x.mu.Unlock()
+	x.sb.conn.requestStop()
+}
+
+// stopKind returns the stop requested by Cancel or a limit, if any.
+func (x *Execution) stopKind() Kind {
+	if x.forceStop != "" {
+		return x.forceStop
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.limitStop
 }
 
 // Next resumes the script with the answers given since the last Next and
@@ -185,7 +210,7 @@ func (x *Execution) Next(ctx context.Context) ([]*Call, error) {
 	if !x.started {
 		x.started = true
 		msg = abi.EncodeRequest(nil, &abi.Request{Op: abi.OpExec, Exec: &abi.Exec{Lang: string(x.lang), Name: scriptName(x.lang), Code: x.code}})
-	} else if x.forceStop != "" {
+	} else if x.stopKind() != "" {
 		msg = abi.EncodeResume(nil, &abi.Resume{Stop: true})
 	} else {
 		x.mu.Lock()
@@ -203,11 +228,11 @@ func (x *Execution) Next(ctx context.Context) ([]*Call, error) {
 		}
 		ev, stopKind, err := x.turn(ctx)
 		if stopKind == "" {
-			stopKind = x.forceStop
+			stopKind = x.stopKind()
 		}
 		if err != nil && stopKind != "" && KindOf(err) == KindCrash {
 			// The guest ignored the stop and was killed.
-			err = &Error{Kind: stopKind, Message: stopError(stopKind).(*Error).Message + fmt.Sprintf("; the guest did not stop within %v and was killed, so the sandbox is broken", stopGrace)}
+			err = &Error{Kind: stopKind, Message: x.stopError(stopKind).(*Error).Message + fmt.Sprintf("; the guest did not stop within %v and was killed, so the sandbox is broken", stopGrace)}
 		}
 		if err != nil {
 			return nil, x.finish(nil, err)
@@ -218,7 +243,7 @@ func (x *Execution) Next(ctx context.Context) ([]*Call, error) {
 			if err != nil {
 				return nil, x.finish(nil, x.sb.protocolError(err.Error()))
 			}
-			return nil, x.finish(resp, stopError(stopKind))
+			return nil, x.finish(resp, x.stopError(stopKind))
 		case evYield:
 			calls, err := abi.DecodeCalls(ev.data)
 			if err != nil {
@@ -231,6 +256,10 @@ func (x *Execution) Next(ctx context.Context) ([]*Call, error) {
 			}
 			if err := x.accept(calls); err != nil {
 				return nil, x.finish(nil, err)
+			}
+			if x.stopKind() != "" {
+				msg = abi.EncodeResume(nil, &abi.Resume{Stop: true})
+				continue
 			}
 			x.mu.Lock()
 			npending, answers := len(x.pending), x.answers
@@ -287,12 +316,17 @@ func (x *Execution) turn(ctx context.Context) (event, Kind, error) {
 	return ev, kind, err
 }
 
-func stopError(k Kind) error {
+func (x *Execution) stopError(k Kind) error {
+	l := x.sb.limits
 	switch k {
 	case "":
 		return nil
 	case KindTimeout:
-		return &Error{Kind: KindTimeout, Message: "the script ran past its time limit"}
+		return &Error{Kind: KindTimeout, Message: fmt.Sprintf("the script ran past its time limit of %v", l.Timeout)}
+	case KindOutput:
+		return &Error{Kind: KindOutput, Message: fmt.Sprintf("the script wrote more than %d bytes of output (write large data to a file in /workspace instead)", l.MaxOutputBytes)}
+	case KindToolCalls:
+		return &Error{Kind: KindToolCalls, Message: fmt.Sprintf("the script made more than %d tool calls", l.MaxToolCalls)}
 	default:
 		return &Error{Kind: KindCanceled, Message: "the execution was canceled"}
 	}
@@ -314,6 +348,15 @@ func (x *Execution) accept(calls []abi.Call) error {
 			rec.Reasons = reasons
 			rec.Error = msg
 			x.answers = append(x.answers, abi.CallResult{ID: ac.ID, ErrKind: kind, ErrMsg: msg, Reasons: reasons})
+		}
+		if len(x.records) > x.sb.limits.MaxToolCalls {
+			refuse("tool_calls", fmt.Sprintf("tool %s: the execution reached its limit of %d tool calls", ac.Method, x.sb.limits.MaxToolCalls), "too many tool calls")
+			x.limitStop = KindToolCalls
+			continue
+		}
+		if len(ac.Params) > x.sb.limits.MaxParamBytes {
+			refuse("too_large", fmt.Sprintf("tool %s: params of %d bytes are over the limit of %d", ac.Method, len(ac.Params), x.sb.limits.MaxParamBytes), "params too large")
+			continue
 		}
 		if _, ok := x.sb.tools[ac.Method]; !ok {
 			refuse("unknown_tool", fmt.Sprintf("tool %q is not registered (listTools() shows the tools)", ac.Method), "unknown tool")
@@ -364,6 +407,11 @@ func (c *Call) Resolve(result any) error {
 	b, err := json.Marshal(result)
 	if err != nil {
 		return fmt.Errorf("engine: resolve %s: result is not JSON: %w", c.Method, err)
+	}
+	if max := c.x.sb.limits.MaxResultBytes; len(b) > max {
+		msg := fmt.Sprintf("tool %s: its result of %d bytes is over the limit of %d", c.Method, len(b), max)
+		c.answer(abi.CallResult{ID: c.id, ErrKind: "too_large", ErrMsg: msg}, func(rec *ToolCall) { rec.Error = msg })
+		return fmt.Errorf("engine: resolve %s: result of %d bytes is over Limits.MaxResultBytes (%d); the script got a too_large error", c.Method, len(b), max)
 	}
 	if !c.answer(abi.CallResult{ID: c.id, OK: true, Value: b}, func(rec *ToolCall) { rec.Result, rec.Allowed = b, true }) {
 		return fmt.Errorf("engine: resolve %s: the call was already answered", c.Method)
@@ -489,6 +537,11 @@ func (x *Execution) finish(resp *abi.Response, err error) error {
 		case "", "interrupted":
 		case "exception":
 			res.Exception = resp.ErrMsg
+		case "recursion":
+			res.Exception = resp.ErrMsg
+			if err == nil {
+				err = &Error{Kind: KindRecursion, Message: fmt.Sprintf("the JavaScript call stack passed its limit of %d frames", sb.limits.MaxCallDepth)}
+			}
 		default:
 			if err == nil {
 				err = &Error{Kind: KindInternal, Message: resp.ErrCode + ": " + resp.ErrMsg}
@@ -499,6 +552,10 @@ func (x *Execution) finish(resp *abi.Response, err error) error {
 		}
 		if resp.Status != abi.StatusOK && err == nil {
 			err = &Error{Kind: KindInvalid, Message: resp.ErrMsg}
+		}
+		if resp.QuotaHit && err == nil && res.ExitCode != 0 {
+			l := sb.limits
+			err = &Error{Kind: KindQuota, Message: fmt.Sprintf("the script failed after a write hit a file-system quota (%d bytes, %d files)", l.VFSBytes, l.VFSFiles)}
 		}
 	}
 	x.result, x.err = res, err
@@ -512,28 +569,33 @@ type output struct {
 	max            int
 	stdout, stderr bytes.Buffer
 	truncated      bool
+	onOverflow     func() // called once, when a write first overflows
 }
 
 func newOutput(max int) *output { return &output{max: max} }
 
 func (o *output) write(fd int, p []byte) {
 	o.mu.Lock()
-	defer o.mu.Unlock()
 	buf := &o.stdout
 	if fd == 2 {
 		buf = &o.stderr
 	}
 	room := o.max - buf.Len()
-	if room <= 0 {
+	if o.truncated || len(p) <= room {
+		if !o.truncated {
+			buf.Write(p)
+		}
+		o.mu.Unlock()
 		return
 	}
-	if len(p) > room {
-		buf.Write(p[:room])
-		fmt.Fprintf(buf, "\n[cordon: output truncated at %d bytes]\n", o.max)
-		o.truncated = true
-		return
+	buf.Write(p[:max(room, 0)])
+	fmt.Fprintf(buf, "\n[cordon: output limit of %d bytes reached; the script was stopped]\n", o.max)
+	o.truncated = true
+	overflow := o.onOverflow
+	o.mu.Unlock()
+	if overflow != nil {
+		overflow()
 	}
-	buf.Write(p)
 }
 
 func (o *output) strings() (string, string, bool) {

@@ -25,15 +25,27 @@ type Limits struct {
 	// Timeout bounds one execution: the time the script runs plus, in
 	// Execute, the time its tool handlers take. Default 5s.
 	Timeout time.Duration
-	// MaxOutputBytes bounds stdout and stderr, each. Output past the limit is
-	// dropped and a marker line is added; the script keeps running (a log
-	// loop must not abort a half-done task). Default 1 MiB.
+	// MaxOutputBytes bounds stdout and stderr, each. A script that writes
+	// past it is stopped with an error of KindOutput; what it wrote up to
+	// the limit is kept, with a marker line. Default 1 MiB.
 	MaxOutputBytes int
 	// VFSBytes and VFSFiles are the VFS quotas. Defaults 64 MiB, 10000.
+	// A write past them fails inside the script (ENOSPC); a script that
+	// then fails is reported with KindQuota.
 	VFSBytes int64
 	VFSFiles int
-	// MaxCallDepth bounds the JS call stack. Default 1000.
+	// MaxCallDepth bounds the JS call stack and the shell's nesting of
+	// functions, command substitutions, eval and source. Default 1000.
 	MaxCallDepth int
+	// MaxToolCalls bounds the tool calls of one execution, allowed or not.
+	// The call past it stops the script with KindToolCalls. Default 1000.
+	MaxToolCalls int
+	// MaxParamBytes bounds the JSON params of one tool call, and
+	// MaxResultBytes the JSON result of one. A call past either fails in
+	// the script with a ToolError of kind "too_large" (the tool's handler
+	// does not run for oversized params). Defaults 1 MiB and 8 MiB.
+	MaxParamBytes  int
+	MaxResultBytes int
 }
 
 func (l Limits) withDefaults() Limits {
@@ -51,6 +63,15 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.MaxCallDepth <= 0 {
 		l.MaxCallDepth = DefaultMaxCallDepth
+	}
+	if l.MaxToolCalls <= 0 {
+		l.MaxToolCalls = DefaultMaxToolCalls
+	}
+	if l.MaxParamBytes <= 0 {
+		l.MaxParamBytes = DefaultMaxParamBytes
+	}
+	if l.MaxResultBytes <= 0 {
+		l.MaxResultBytes = DefaultMaxResultBytes
 	}
 	return l
 }

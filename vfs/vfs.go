@@ -168,6 +168,7 @@ type state struct {
 	now    func() time.Time
 	bytes  int64 // total len(data) of linked files
 	files  int   // linked nodes, excluding the built-ins
+	hits   int64 // operations refused by a quota
 }
 
 // node is a file or directory. All fields are guarded by state.mu.
@@ -209,6 +210,15 @@ func (f *FS) Usage() (bytes int64, files int) {
 	f.s.mu.Lock()
 	defer f.s.mu.Unlock()
 	return f.s.bytes, f.s.files
+}
+
+// QuotaHits returns how many operations a quota has refused since the FS
+// was created, so that a caller can tell a failure caused by a full file
+// system from another.
+func (f *FS) QuotaHits() int64 {
+	f.s.mu.Lock()
+	defer f.s.mu.Unlock()
+	return f.s.hits
 }
 
 // Limits returns the effective limits: zero fields of the Limits given to
@@ -371,9 +381,11 @@ func (s *state) lookupParent(p string) (*node, string, error) {
 // the limits.
 func (s *state) checkQuota(addBytes int64, addFiles int) error {
 	if max := s.limits.MaxBytes; addBytes > 0 && max >= 0 && addBytes > max-s.bytes {
+		s.hits++
 		return &QuotaError{Quota: "MaxBytes", Limit: max}
 	}
 	if max := s.limits.MaxFiles; addFiles > 0 && max >= 0 && addFiles > max-s.files {
+		s.hits++
 		return &QuotaError{Quota: "MaxFiles", Limit: int64(max)}
 	}
 	return nil

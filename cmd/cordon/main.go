@@ -63,6 +63,11 @@ run flags:
   --label K=V      a session label the policy sees as input.session.labels (repeatable)
   --timeout D      time limit per execution (default 5s, or the config's)
   --memory MB      guest memory limit in MiB (default 256, or the config's)
+  --max-output N   bytes of stdout, and of stderr, before the script is stopped (default 1 MiB)
+  --max-tool-calls N  tool calls per execution (default 1000)
+  --max-param-bytes N, --max-result-bytes N  size of one tool call's params / result (default 1 MiB / 8 MiB)
+  --vfs-bytes N, --vfs-files N  file-system quotas (default 64 MiB / 10000 files)
+  --max-depth N    JS call stack frames and shell function nesting (default 1000)
   --json           print one JSON object with output, exit code and tool calls
   --log            write the audit log (one JSON line per decision) to stderr
   --cache-dir DIR  compilation cache (default: $CORDON_CACHE_DIR or the user cache dir)
@@ -187,6 +192,7 @@ type runFlags struct {
 	config   string
 	timeout  time.Duration
 	memoryMB int
+	limits   engine.Limits // flags that override the config's limits
 	json     bool
 	cacheDir string
 	policies []string
@@ -202,6 +208,13 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	fs.StringVar(&f.config, "config", "", "")
 	fs.DurationVar(&f.timeout, "timeout", 0, "")
 	fs.IntVar(&f.memoryMB, "memory", 0, "")
+	fs.IntVar(&f.limits.MaxOutputBytes, "max-output", 0, "")
+	fs.IntVar(&f.limits.MaxToolCalls, "max-tool-calls", 0, "")
+	fs.IntVar(&f.limits.MaxParamBytes, "max-param-bytes", 0, "")
+	fs.IntVar(&f.limits.MaxResultBytes, "max-result-bytes", 0, "")
+	fs.Int64Var(&f.limits.VFSBytes, "vfs-bytes", 0, "")
+	fs.IntVar(&f.limits.VFSFiles, "vfs-files", 0, "")
+	fs.IntVar(&f.limits.MaxCallDepth, "max-depth", 0, "")
 	fs.BoolVar(&f.json, "json", false, "")
 	fs.BoolVar(&f.log, "log", false, "")
 	fs.StringVar(&f.cacheDir, "cache-dir", "", "")
@@ -226,6 +239,9 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	}
 	if f.memoryMB < 0 || f.memoryMB > 4096 {
 		return 0, usagef("run: --memory must be between 1 and 4096 (MiB)")
+	}
+	if l := f.limits; l.MaxOutputBytes < 0 || l.MaxToolCalls < 0 || l.MaxParamBytes < 0 || l.MaxResultBytes < 0 || l.VFSBytes < 0 || l.VFSFiles < 0 || l.MaxCallDepth < 0 {
+		return 0, usagef("run: limits must be positive numbers")
 	}
 	var name, code string
 	switch {
@@ -267,6 +283,20 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	limits := cfg.SandboxLimits()
 	if f.timeout > 0 {
 		limits.Timeout = f.timeout
+	}
+	override := func(dst *int, v int) {
+		if v > 0 {
+			*dst = v
+		}
+	}
+	override(&limits.MaxOutputBytes, f.limits.MaxOutputBytes)
+	override(&limits.MaxToolCalls, f.limits.MaxToolCalls)
+	override(&limits.MaxParamBytes, f.limits.MaxParamBytes)
+	override(&limits.MaxResultBytes, f.limits.MaxResultBytes)
+	override(&limits.VFSFiles, f.limits.VFSFiles)
+	override(&limits.MaxCallDepth, f.limits.MaxCallDepth)
+	if f.limits.VFSBytes > 0 {
+		limits.VFSBytes = f.limits.VFSBytes
 	}
 	memoryMB := cfg.Limits.MemoryMB
 	if f.memoryMB > 0 {

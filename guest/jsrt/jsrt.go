@@ -72,7 +72,8 @@ type Outcome struct {
 	HasValue bool
 	Value    []byte // JSON of the returned value
 	// ErrCode is "" for a normal end, "exception" for an uncaught error,
-	// "interrupted" when the host stopped the script.
+	// "recursion" when the call stack overflowed, "interrupted" when the
+	// host stopped the script.
 	ErrCode string
 	ErrMsg  string
 }
@@ -200,7 +201,7 @@ func (r *run) interrupted(err error) Outcome {
 	if errors.As(err, &so) {
 		msg := "RangeError: Maximum call stack size exceeded"
 		r.write(2, msg+"\n")
-		return Outcome{ExitCode: 1, ErrCode: "exception", ErrMsg: msg}
+		return Outcome{ExitCode: 1, ErrCode: "recursion", ErrMsg: msg}
 	}
 	return Outcome{ExitCode: 1, ErrCode: "interrupted", ErrMsg: "script interrupted"}
 }

@@ -78,8 +78,15 @@ func (s *state) handle(b []byte) *abi.Response {
 }
 
 func (s *state) exec(x *abi.Exec) *abi.Response {
+	hits := s.fs.QuotaHits()
+	resp := s.run(x)
+	resp.QuotaHit = s.fs.QuotaHits() > hits
+	return resp
+}
+
+func (s *state) run(x *abi.Exec) *abi.Response {
 	h := hub.New(s.host)
-	sh := shellrt.Options{Host: s.host, Hub: h, FS: s.fs, Tools: s.tools, MaxCallDepth: s.maxDepth}
+	sh := shellrt.Options{Host: s.host, Hub: h, FS: s.fs, Tools: s.tools, MaxCallDepth: s.maxDepth, MaxDepth: s.maxDepth}
 	switch x.Lang {
 	case "js":
 		out := jsrt.Run(jsrt.Options{Host: s.host, Hub: h, FS: s.fs, Tools: s.tools, MaxCallDepth: s.maxDepth, Shell: shellrt.Capture(sh)}, x.Name, x.Code)

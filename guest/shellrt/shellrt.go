@@ -45,6 +45,9 @@ type Options struct {
 	Stdout, Stderr io.Writer
 	// MaxCallDepth bounds JS call stacks of node -e (see jsrt.Options).
 	MaxCallDepth int
+	// MaxDepth bounds the shell's nesting of functions, command
+	// substitutions, eval and source (see shell.Config).
+	MaxDepth int
 	// Now is the clock for date and file times (default time.Now).
 	Now func() time.Time
 }
@@ -132,6 +135,7 @@ func (rt *runtime) run(ctx context.Context, dir string, stdin io.Reader, stdout,
 		Dir:      dir,
 		Now:      rt.opts.Now,
 		Args:     args,
+		MaxDepth: rt.opts.MaxDepth,
 	}, name, script)
 }
 

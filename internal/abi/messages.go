@@ -70,6 +70,8 @@ type Response struct {
 	HasValue bool
 	Value    []byte // JSON of the script's returned value
 	Files    []File // OpGetFiles
+	// QuotaHit is set when a VFS quota refused a write during an OpExec.
+	QuotaHit bool
 }
 
 // Call is one tool call that the guest asks the host to make.
@@ -188,6 +190,7 @@ func EncodeResponse(buf []byte, r *Response) []byte {
 	e.Bool(r.HasValue)
 	e.Bytes32(r.Value)
 	encodeFiles(e, r.Files)
+	e.Bool(r.QuotaHit)
 	return e.Bytes()
 }
 
@@ -203,6 +206,7 @@ func DecodeResponse(b []byte) (*Response, error) {
 		Value:    d.Bytes32(),
 	}
 	r.Files = decodeFiles(d)
+	r.QuotaHit = d.Bool()
 	if r.Status > StatusError {
 		d.fail("status %d", r.Status)
 	}

@@ -1,0 +1,115 @@
+package engine_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/cordonhq/cordon/engine"
+)
+
+// Each limit ends the script with its own error kind, in JS and in the
+// shell, and the sandbox stays usable.
+func TestLimitsReportTheirKind(t *testing.T) {
+	var ran atomic.Int32
+	sb := newSandbox(t, engine.SandboxConfig{
+		Tools: []engine.Tool{counting("t", &ran), {Name: "big", Handler: func(context.Context, json.RawMessage) (any, error) {
+			return strings.Repeat("x", 2000), nil
+		}}},
+		Limits: engine.Limits{Timeout: 2 * time.Second, MaxOutputBytes: 1000, MaxToolCalls: 5, MaxParamBytes: 500, MaxResultBytes: 1000, VFSBytes: 10000, MaxCallDepth: 200},
+	})
+	cases := []struct {
+		lang engine.Language
+		code string
+		kind engine.Kind
+	}{
+		{engine.JavaScript, `for (;;) console.log("flood")`, engine.KindOutput},
+		{engine.Shell, `while :; do echo flood; done`, engine.KindOutput},
+		{engine.Shell, `yes`, engine.KindOutput},
+		{engine.JavaScript, `for (let i = 0; i < 10; i++) await t({i})`, engine.KindToolCalls},
+		{engine.JavaScript, `await Promise.all(Array.from({length: 10}, (_, i) => t({i})))`, engine.KindToolCalls},
+		{engine.Shell, `for i in 1 2 3 4 5 6 7; do tool t; done`, engine.KindToolCalls},
+		{engine.JavaScript, `fs.writeFileSync("a", "x".repeat(20000))`, engine.KindQuota},
+		{engine.Shell, `set -e; head -c 20000 /dev/zero > a 2>/dev/null || yes | head -c 20000 > a; echo unreachable`, engine.KindQuota},
+		{engine.JavaScript, `function f(n) { return f(n + 1) + 1 } f(0)`, engine.KindRecursion},
+		{engine.JavaScript, `while (true) {}`, engine.KindTimeout},
+		{engine.Shell, `while true; do :; done`, engine.KindTimeout},
+	}
+	for _, c := range cases {
+		ran.Store(0)
+		start := time.Now()
+		res, err := sb.Execute(context.Background(), c.lang, c.code)
+		if engine.KindOf(err) != c.kind {
+			t.Errorf("%s: err %v, want kind %s", c.code, err, c.kind)
+			continue
+		}
+		if took := time.Since(start); c.kind != engine.KindTimeout && took > time.Second {
+			t.Errorf("%s: took %v", c.code, took)
+		}
+		if res == nil {
+			t.Errorf("%s: no result", c.code)
+			continue
+		}
+		switch c.kind {
+		case engine.KindOutput:
+			if !res.OutputTruncated || len(res.Stdout) > 1200 || !strings.Contains(res.Stdout, "output limit of 1000 bytes reached") {
+				t.Errorf("%s: stdout %d bytes %q", c.code, len(res.Stdout), res.Stdout[max(0, len(res.Stdout)-100):])
+			}
+		case engine.KindToolCalls:
+			// Sequential calls run up to the limit; a batch that crosses it
+			// is stopped before any of it runs.
+			if n := ran.Load(); n != 5 && !(n == 0 && strings.Contains(c.code, "Promise.all")) {
+				t.Errorf("%s: handler ran %d times", c.code, n)
+			}
+		}
+	}
+	// Per-call limits fail the call, not the execution.
+	res := run(t, sb, `const out = []
+try { await t({s: "x".repeat(600)}) } catch (e) { out.push(e.kind) }
+try { await big({}) } catch (e) { out.push(e.kind) }
+return out`)
+	if res.Stdout != `["too_large","too_large"]`+"\n" {
+		t.Errorf("per-call limits: %q %q", res.Stdout, res.Stderr)
+	}
+	sh := runSh(t, sb, `tool big; echo "status $?"`)
+	if !strings.Contains(sh.Stdout, "status 1") || !strings.Contains(sh.Stderr, "over the limit of 1000") {
+		t.Errorf("shell per-call limit: %q %q", sh.Stdout, sh.Stderr)
+	}
+	if res := run(t, sb, "return 1"); res.Stdout != "1\n" {
+		t.Errorf("after the limits: %q", res.Stdout)
+	}
+	if sb.Err() != nil {
+		t.Errorf("sandbox broken: %v", sb.Err())
+	}
+}
+
+// Files written before a failure or a timeout are kept and can be exported.
+func TestWorkspaceSurvivesFailures(t *testing.T) {
+	sb := newSandbox(t, engine.SandboxConfig{Limits: engine.Limits{Timeout: 300 * time.Millisecond}})
+	for _, c := range []struct {
+		lang engine.Language
+		code string
+	}{
+		{engine.JavaScript, `fs.writeFileSync("js.txt", "1"); while (true) {}`},
+		{engine.JavaScript, `fs.writeFileSync("js2.txt", "2"); throw new Error("boom")`},
+		{engine.Shell, `echo 3 > sh.txt; while :; do :; done`},
+		{engine.Shell, `echo 4 > sh2.txt; exit 7`},
+	} {
+		if _, err := sb.Execute(context.Background(), c.lang, c.code); err != nil && !errors.Is(err, engine.ErrTimeout) {
+			t.Fatalf("%s: %v", c.code, err)
+		}
+	}
+	var tar strings.Builder
+	if err := sb.ExportTar(context.Background(), &tar, "/workspace"); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"js.txt", "js2.txt", "sh.txt", "sh2.txt"} {
+		if !strings.Contains(tar.String(), name) {
+			t.Errorf("%s missing from the export", name)
+		}
+	}
+}
