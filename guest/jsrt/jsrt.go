@@ -116,11 +116,11 @@ type timer struct {
 }
 
 type run struct {
-	opts    Options
-	rt      *goja.Runtime
-	flag    *uint32
-	insp    *inspect.Funcs
-	cwd     string
+	opts      Options
+	rt        *goja.Runtime
+	flag      *uint32
+	insp      *inspect.Funcs
+	cwd       string
 	hub       *hub.Hub
 	inflight  int   // this runtime's calls not yet answered
 	settleErr error // an uncatchable error raised while settling a call
@@ -153,10 +153,10 @@ func Run(opts Options, filename, code string) (out Outcome) {
 		opts.MaxCallDepth = 1000
 	}
 	r := &run{
-		opts:    opts,
-		rt:      goja.New(),
-		cwd:     opts.Cwd,
-		timers:  map[int64]*timer{},
+		opts:   opts,
+		rt:     goja.New(),
+		cwd:    opts.Cwd,
+		timers: map[int64]*timer{},
 	}
 	r.flag = InterruptFlag(r.rt)
 	if r.flag == nil {
