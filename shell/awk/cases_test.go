@@ -518,6 +518,50 @@ not
 `, status: 0},
 	{name: "BEGIN { for (i = 0; i < 100; i++) a[i] =", args: []string{"BEGIN { for (i = 0; i < 100; i++) a[i] = i; for (i = 0; i < 90; i++) delete a[i]; n = 0; for (k in a) n += a[k]; print n, length(a) }"}, stdin: "", want: `945 10
 `, status: 0},
+	{name: "BEGIN { print 1 \" \" 2 < 3 }", args: []string{`BEGIN { print 1 " " 2 < 3 }`}, stdin: "", want: `1
+`, status: 0},
+	{name: "BEGIN { x = 1 \" \" 2 < 3; print x }", args: []string{`BEGIN { x = 1 " " 2 < 3; print x }`}, stdin: "", want: `1
+`, status: 0},
+	{name: "BEGIN { a[\"1 2\"]; print 1 \" \" 2 in a }", args: []string{`BEGIN { a["1 2"]; print 1 " " 2 in a }`}, stdin: "", want: `1
+`, status: 0},
+	{name: "BEGIN { while ((getline x < \"data1\" \".tx", args: []string{`BEGIN { while ((getline x < "data1" ".txt") > 0) n++; print n + 0 }`}, stdin: "", want: `0
+`, status: 0},
+	{name: "BEGIN { print 1 + 2 \" \" 3 + 4, 2 * 3 \"\" ", args: []string{`BEGIN { print 1 + 2 " " 3 + 4, 2 * 3 "" 4, -1 " " -2 }`}, stdin: "", want: `3 7 64 -1-2
+`, status: 0},
+	{name: "BEGIN { print 1 == 1 \" \", (1 == 1) \" \" }", args: []string{`BEGIN { print 1 == 1 " ", (1 == 1) " " }`}, stdin: "", want: `0 1 
+`, status: 0},
+	{name: "BEGIN { $0 = \"a b\"; print $1 $2, $1$2; i", args: []string{`BEGIN { $0 = "a b"; print $1 $2, $1$2; i = 1; print $i+1 }`}, stdin: "", want: `ab ab
+1
+`, status: 0},
+	{name: "BEGIN { print !x + 1, !(x + 1), -!x }", args: []string{"BEGIN { print !x + 1, !(x + 1), -!x }"}, stdin: "", want: `2 0 -1
+`, status: 0},
+	{name: "BEGIN { x = 3; y = -x ^ 2; print y, 2 ^ ", args: []string{"BEGIN { x = 3; y = -x ^ 2; print y, 2 ^ -2 }"}, stdin: "", want: `-9 0.25
+`, status: 0},
+	{name: "BEGIN { print 1 < 2 ? \"y\" : \"n\" }", args: []string{`BEGIN { print 1 < 2 ? "y" : "n" }`}, stdin: "", want: `y
+`, status: 0},
+	{name: "BEGIN { a = 1; a += a += 2; print a }", args: []string{"BEGIN { a = 1; a += a += 2; print a }"}, stdin: "", want: `6
+`, status: 0},
+	{name: "BEGIN { print length \"x\" }", args: []string{`BEGIN { print length "x" }`}, stdin: "", want: `0x
+`, status: 0},
+	{name: "BEGIN { x = \"5\"; print x * 2 \"\" x / 5 }", args: []string{`BEGIN { x = "5"; print x * 2 "" x / 5 }`}, stdin: "", want: `101
+`, status: 0},
+	{name: "BEGIN { print 1, 2 3, 4 }", args: []string{"BEGIN { print 1, 2 3, 4 }"}, stdin: "", want: `1 23 4
+`, status: 0},
+	{name: "BEGIN { print \"x\" (getline line < \"data1", args: []string{`BEGIN { print "x" (getline line < "data1.txt") line }`}, stdin: "", want: `x1x 1
+`, status: 0},
+	{name: "{ print NR == 2 ? \"two\" : $0 }", args: []string{`{ print NR == 2 ? "two" : $0 }`, "data1.txt"}, stdin: "", want: `x 1
+two
+x 3
+`, status: 0},
+	{name: "NR == 1 || /y/", args: []string{"NR == 1 || /y/", "data1.txt"}, stdin: "", want: `x 1
+y 2
+`, status: 0},
+	{name: "$2 % 2 == 1", args: []string{"$2 % 2 == 1", "data1.txt"}, stdin: "", want: `x 1
+x 3
+`, status: 0},
+	{name: "$2 ~ 1 || $1 ~ \"y\"", args: []string{`$2 ~ 1 || $1 ~ "y"`, "data1.txt"}, stdin: "", want: `x 1
+y 2
+`, status: 0},
 	{name: "function f(n) { return n <= 1 ? 1 : n * ", args: []string{"function f(n) { return n <= 1 ? 1 : n * f(n-1) } BEGIN { print f(10) }"}, stdin: "", want: `3628800
 `, status: 0},
 	{name: "function fill(arr, n,  i) { for (i=1;i<=", args: []string{`function fill(arr, n,  i) { for (i=1;i<=n;i++) arr[i]=i*i } BEGIN { fill(sq, 5); print sq[3], length(sq); print i "" }`}, stdin: "", want: `9 5

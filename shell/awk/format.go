@@ -52,20 +52,9 @@ func (in *interp) sprintf(format string, args []value) string {
 			}
 			width = clampWidth(w)
 			i++
-		} else {
-			w := 0
-			digits := false
-			for i < len(format) && format[i] >= '0' && format[i] <= '9' {
-				w = w*10 + int(format[i]-'0')
-				if w > maxWidth {
-					w = maxWidth + 1
-				}
-				digits = true
-				i++
-			}
-			if digits {
-				width = clampWidth(float64(w))
-			}
+		} else if w, next, ok := readDigits(format, i); ok {
+			width = clampWidth(float64(w))
+			i = next
 		}
 		if i < len(format) && format[i] == '.' {
 			i++
@@ -76,15 +65,9 @@ func (in *interp) sprintf(format string, args []value) string {
 				}
 				i++
 			} else {
-				p := 0
-				for i < len(format) && format[i] >= '0' && format[i] <= '9' {
-					p = p*10 + int(format[i]-'0')
-					if p > maxWidth {
-						p = maxWidth + 1
-					}
-					i++
-				}
+				p, next, _ := readDigits(format, i)
 				prec = clampWidth(float64(p))
+				i = next
 			}
 		}
 		// Length modifiers are accepted and ignored.
@@ -95,67 +78,95 @@ func (in *interp) sprintf(format string, args []value) string {
 			b.WriteString(format[start:])
 			break
 		}
-		verb := format[i]
-		spec := goSpec(flags, width, prec)
-		switch verb {
-		case '%':
-			b.WriteByte('%')
-		case 'd', 'i':
-			formatInteger(&b, nextArg().toNum(), flags, width, prec, spec)
-		case 'o', 'x', 'X', 'u':
-			formatUnsigned(&b, nextArg().toNum(), verb, flags, width, prec)
-		case 'e', 'E', 'f', 'F', 'g', 'G':
-			n := nextArg().toNum()
-			if s, ok := specialFloat(n); ok {
-				if verb == 'E' || verb == 'F' || verb == 'G' {
-					s = strings.ToUpper(s)
-				}
-				if !strings.HasPrefix(s, "-") {
-					if hasFlag(flags, '+') {
-						s = "+" + s
-					} else if hasFlag(flags, ' ') {
-						s = " " + s
-					}
-				}
-				b.WriteString(pad(s, width, hasFlag(flags, '-')))
-				break
-			}
-			if prec < 0 {
-				spec = goSpec(flags, width, 6)
-			}
-			v := verb
-			if v == 'F' {
-				v = 'f'
-			}
-			fmt.Fprintf(&b, spec+string(v), n)
-		case 'c':
-			a := nextArg()
-			var s string
-			if a.k == kNum || a.k == kStrnum {
-				r := int(a.n)
-				if r < 0 || r > utf8.MaxRune {
-					r &= 0xff
-				}
-				s = string(rune(r))
-			} else {
-				s = in.toStr(a)
-				if s != "" {
-					s = s[:runeLen(s)]
-				}
-			}
-			b.WriteString(pad(s, width, hasFlag(flags, '-')))
-		case 's':
-			s := in.toStr(nextArg())
-			if prec >= 0 && prec < len(s) {
-				s = s[:byteOffset(s, prec)]
-			}
-			b.WriteString(pad(s, width, hasFlag(flags, '-')))
-		default:
+		conv := fmtSpec{verb: format[i], flags: flags, width: width, prec: prec}
+		if !in.convert(&b, conv, nextArg) {
 			// Unknown conversions are copied as they are.
 			b.WriteString(format[start : i+1])
 		}
 	}
 	return b.String()
+}
+
+// fmtSpec is one parsed printf conversion.
+type fmtSpec struct {
+	verb        byte
+	flags       []byte
+	width, prec int
+}
+
+// convert formats one conversion into b; it returns false for an unknown
+// conversion character.
+func (in *interp) convert(b *strings.Builder, c fmtSpec, nextArg func() value) bool {
+	flags, width, prec := c.flags, c.width, c.prec
+	spec := goSpec(flags, width, prec)
+	switch verb := c.verb; verb {
+	case '%':
+		b.WriteByte('%')
+	case 'd', 'i':
+		formatInteger(b, nextArg().toNum(), flags, width, spec)
+	case 'o', 'x', 'X', 'u':
+		formatUnsigned(b, nextArg().toNum(), verb, flags, width, prec)
+	case 'e', 'E', 'f', 'F', 'g', 'G':
+		formatFloat(b, nextArg().toNum(), verb, flags, width, prec)
+	case 'c':
+		a := nextArg()
+		var s string
+		if a.k == kNum || a.k == kStrnum {
+			r := int(a.n)
+			if r < 0 || r > utf8.MaxRune {
+				r &= 0xff
+			}
+			s = string(rune(r))
+		} else if s = in.toStr(a); s != "" {
+			s = s[:runeLen(s)]
+		}
+		b.WriteString(pad(s, width, hasFlag(flags, '-')))
+	case 's':
+		s := in.toStr(nextArg())
+		if prec >= 0 && prec < len(s) {
+			s = s[:byteOffset(s, prec)]
+		}
+		b.WriteString(pad(s, width, hasFlag(flags, '-')))
+	default:
+		return false
+	}
+	return true
+}
+
+func formatFloat(b *strings.Builder, n float64, verb byte, flags []byte, width, prec int) {
+	if s, ok := specialFloat(n); ok {
+		if verb == 'E' || verb == 'F' || verb == 'G' {
+			s = strings.ToUpper(s)
+		}
+		if !strings.HasPrefix(s, "-") {
+			if hasFlag(flags, '+') {
+				s = "+" + s
+			} else if hasFlag(flags, ' ') {
+				s = " " + s
+			}
+		}
+		b.WriteString(pad(s, width, hasFlag(flags, '-')))
+		return
+	}
+	if prec < 0 {
+		prec = 6
+	}
+	if verb == 'F' {
+		verb = 'f'
+	}
+	fmt.Fprintf(b, goSpec(flags, width, prec)+string(verb), n)
+}
+
+// readDigits reads a decimal number at s[i:], saturating above maxWidth.
+func readDigits(s string, i int) (n, next int, ok bool) {
+	for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+		n = n*10 + int(s[i]-'0')
+		if n > maxWidth {
+			n = maxWidth + 1
+		}
+		ok = true
+	}
+	return n, i, ok
 }
 
 func clampWidth(w float64) int {
@@ -202,7 +213,7 @@ func goSpec(flags []byte, width, prec int) string {
 	return b.String()
 }
 
-func formatInteger(b *strings.Builder, n float64, flags []byte, width, prec int, spec string) {
+func formatInteger(b *strings.Builder, n float64, flags []byte, width int, spec string) {
 	if s, ok := specialFloat(n); ok {
 		if !strings.HasPrefix(s, "-") && hasFlag(flags, '+') {
 			s = "+" + s

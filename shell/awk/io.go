@@ -161,6 +161,21 @@ func (in *interp) closeAll() {
 	}
 }
 
+// abortOutputs saves what was written to files when the program fails;
+// commands of pending "| cmd" redirections are not run.
+func (in *interp) abortOutputs() {
+	for _, o := range in.outputs {
+		if o.f != nil {
+			o.w.Flush()
+			o.f.Close()
+		}
+	}
+	in.outputs = nil
+	if in.errOut != nil {
+		in.errOut.Flush()
+	}
+}
+
 func (in *interp) flush(name string) int {
 	if name == "/dev/stdout" {
 		if in.out.Flush() != nil {

@@ -48,6 +48,7 @@ func (p *Program) Run(ctx context.Context, env *command.Env, opts Options) (stat
 	defer func() {
 		if r := recover(); r != nil {
 			status, err = 2, recoveredError(r)
+			in.abortOutputs()
 		}
 		if ferr := in.out.Flush(); ferr != nil && err == nil {
 			status, err = 2, &writeError{ferr}

@@ -19,6 +19,7 @@ func TestOutputFiles(t *testing.T) {
 		{`BEGIN { printf "%d\n", 5 > "/tmp/p.txt"; close("/tmp/p.txt"); print 6 >> "/tmp/p.txt" }`, map[string]string{"/tmp/p.txt": "5\n6\n"}},
 		{`BEGIN { print "1" > "c.txt"; close("c.txt"); print "2" > "c.txt" }`, map[string]string{"c.txt": "2\n"}},
 		{`BEGIN { print "z\ny" | "sort > ignored" } END { }`, map[string]string{}},
+		{`BEGIN { print "saved" > "e.txt"; print 1/0 }`, map[string]string{"e.txt": "saved\n"}},
 		{`BEGIN { print "b\na" | "cat | sort"; close("cat | sort") }`, map[string]string{}},
 	}
 	for _, tt := range tests {

@@ -1,0 +1,551 @@
+package awk
+
+func (p *parser) exprList() []expr {
+	list := []expr{p.expr()}
+	for p.tok.kind == tComma {
+		p.next()
+		p.optNewlines()
+		list = append(list, p.expr())
+	}
+	return list
+}
+
+func isLvalue(e expr) bool {
+	switch e.(type) {
+	case *varExpr, *indexExpr, *fieldExpr:
+		return true
+	}
+	return false
+}
+
+func isAssignOp(k tokKind) bool {
+	switch k {
+	case tAssign, tAddAssign, tSubAssign, tMulAssign, tDivAssign, tModAssign, tPowAssign:
+		return true
+	}
+	return false
+}
+
+// expr parses an expression, including assignments.
+func (p *parser) expr() expr {
+	p.enter()
+	defer p.leave()
+	x := p.ternary()
+	if isAssignOp(p.tok.kind) && isLvalue(x) {
+		op := p.tok.kind
+		p.next()
+		p.optNewlines()
+		return &assignExpr{lhs: x, op: op, rhs: p.expr()}
+	}
+	return x
+}
+
+func (p *parser) ternary() expr {
+	c := p.or()
+	if p.tok.kind != tQuestion {
+		return c
+	}
+	p.next()
+	p.optNewlines()
+	y := p.expr()
+	p.optNewlines()
+	p.expect(tColon)
+	p.optNewlines()
+	n := p.expr()
+	return &condExpr{cond: c, yes: y, no: n}
+}
+
+func (p *parser) or() expr {
+	l := p.and()
+	for p.tok.kind == tOr {
+		defer p.leave()
+		p.enter()
+		p.next()
+		p.optNewlines()
+		l = &binaryExpr{op: tOr, l: l, r: p.and()}
+	}
+	return l
+}
+
+func (p *parser) and() expr {
+	l := p.in()
+	for p.tok.kind == tAnd {
+		defer p.leave()
+		p.enter()
+		p.next()
+		p.optNewlines()
+		l = &binaryExpr{op: tAnd, l: l, r: p.in()}
+	}
+	return l
+}
+
+func (p *parser) in() expr {
+	l := p.match()
+	for p.tok.kind == tIn {
+		defer p.leave()
+		p.enter()
+		p.next()
+		arr := p.arrayRef()
+		if m, ok := l.(*multiExpr); ok {
+			m.used = true
+			l = &inExpr{index: m.list, arr: arr}
+		} else {
+			l = &inExpr{index: []expr{l}, arr: arr}
+		}
+	}
+	return l
+}
+
+func (p *parser) match() expr {
+	l := p.comparison()
+	for p.tok.kind == tMatch || p.tok.kind == tNoMatch {
+		defer p.leave()
+		p.enter()
+		neg := p.tok.kind == tNoMatch
+		p.next()
+		l = &matchExpr{l: l, re: p.comparison(), neg: neg}
+	}
+	return l
+}
+
+func (p *parser) comparison() expr {
+	l := p.pipeGetline()
+	for {
+		switch p.tok.kind {
+		case tGT:
+			if p.noGT {
+				return l
+			}
+		case tLT, tLE, tGE, tEQ, tNE:
+		default:
+			return l
+		}
+		op := p.tok.kind
+		p.next()
+		p.enter()
+		defer p.leave()
+		l = &binaryExpr{op: op, l: l, r: p.pipeGetline()}
+	}
+}
+
+func (p *parser) pipeGetline() expr {
+	l := p.concat()
+	for p.tok.kind == tPipe && p.peek(1) == tGetline {
+		defer p.leave()
+		p.enter()
+		p.next()
+		p.next()
+		g := &getlineExpr{kind: getlineCmd, src: l}
+		if p.tok.kind == tName || p.tok.kind == tDollar {
+			g.lhs = p.lvalue()
+		}
+		l = g
+	}
+	return l
+}
+
+func startsConcat(k tokKind) bool {
+	switch k {
+	case tNumber, tString, tRegex, tName, tFuncName, tBuiltin, tDollar, tLparen, tIncr, tDecr:
+		return true
+	}
+	return false
+}
+
+func (p *parser) concat() expr {
+	l := p.additive()
+	var parts []expr
+	for startsConcat(p.tok.kind) {
+		if parts == nil {
+			parts = []expr{l}
+		}
+		parts = append(parts, p.additive())
+	}
+	if parts != nil {
+		return &concatExpr{parts: parts}
+	}
+	return l
+}
+
+func (p *parser) additive() expr {
+	l := p.mul()
+	for p.tok.kind == tAdd || p.tok.kind == tSub {
+		defer p.leave()
+		p.enter()
+		op := p.tok.kind
+		p.next()
+		l = &binaryExpr{op: op, l: l, r: p.mul()}
+	}
+	return l
+}
+
+func (p *parser) mul() expr {
+	l := p.unary()
+	for p.tok.kind == tMul || p.tok.kind == tDiv || p.tok.kind == tMod {
+		defer p.leave()
+		p.enter()
+		op := p.tok.kind
+		p.next()
+		l = &binaryExpr{op: op, l: l, r: p.unary()}
+	}
+	return l
+}
+
+func (p *parser) unary() expr {
+	switch p.tok.kind {
+	case tNot, tSub, tAdd:
+		p.enter()
+		defer p.leave()
+		op := p.tok.kind
+		p.next()
+		return &unaryExpr{op: op, x: p.unary()}
+	}
+	return p.pow()
+}
+
+func (p *parser) pow() expr {
+	base := p.postfix()
+	if p.tok.kind == tPow {
+		p.enter()
+		defer p.leave()
+		p.next()
+		// The exponent may carry a unary sign and is right-associative.
+		var e expr
+		switch p.tok.kind {
+		case tSub, tAdd, tNot:
+			op := p.tok.kind
+			p.next()
+			e = &unaryExpr{op: op, x: p.powOperand()}
+		default:
+			e = p.powOperand()
+		}
+		return &binaryExpr{op: tPow, l: base, r: e}
+	}
+	return base
+}
+
+func (p *parser) powOperand() expr {
+	switch p.tok.kind {
+	case tSub, tAdd, tNot:
+		p.enter()
+		defer p.leave()
+		op := p.tok.kind
+		p.next()
+		return &unaryExpr{op: op, x: p.powOperand()}
+	}
+	return p.pow()
+}
+
+func (p *parser) postfix() expr {
+	x := p.primary()
+	if (p.tok.kind == tIncr || p.tok.kind == tDecr) && isLvalue(x) {
+		d := 1.0
+		if p.tok.kind == tDecr {
+			d = -1
+		}
+		p.next()
+		return &incrExpr{lhs: x, delta: d}
+	}
+	return x
+}
+
+// lvalue parses a variable, an array element or a field.
+func (p *parser) lvalue() expr {
+	x := p.primary()
+	if !isLvalue(x) {
+		p.syntaxError()
+	}
+	return x
+}
+
+func (p *parser) primary() expr {
+	p.enter()
+	defer p.leave()
+	t := p.tok
+	switch t.kind {
+	case tNumber:
+		p.next()
+		return &numLit{v: num(t.n)}
+	case tString:
+		p.next()
+		return &strLit{v: str(t.s)}
+	case tRegex:
+		p.next()
+		re, err := compileRegex(t.s)
+		if err != nil {
+			p.failAt(t, "regular expression /%s/: %v", t.s, err)
+		}
+		return &regexLit{src: t.s, re: re}
+	case tLparen:
+		p.next()
+		save := p.noGT
+		p.noGT = false
+		p.optNewlines()
+		list := p.exprList()
+		p.optNewlines()
+		p.noGT = save
+		p.expect(tRparen)
+		if len(list) > 1 {
+			m := &multiExpr{list: list}
+			p.multis = append(p.multis, m)
+			return m
+		}
+		return &groupExpr{x: list[0]}
+	case tDollar:
+		p.next()
+		switch p.tok.kind {
+		case tIncr, tDecr, tSub, tAdd, tNot:
+			op := p.tok.kind
+			p.next()
+			x := p.primary()
+			if op == tIncr || op == tDecr {
+				if !isLvalue(x) {
+					p.syntaxError()
+				}
+				d := 1.0
+				if op == tDecr {
+					d = -1
+				}
+				return &fieldExpr{index: &incrExpr{lhs: x, pre: true, delta: d}}
+			}
+			return &fieldExpr{index: &unaryExpr{op: op, x: x}}
+		}
+		return &fieldExpr{index: p.primary()}
+	case tIncr, tDecr:
+		p.next()
+		x := p.primary()
+		if !isLvalue(x) {
+			p.syntaxError()
+		}
+		d := 1.0
+		if t.kind == tDecr {
+			d = -1
+		}
+		return &incrExpr{lhs: x, pre: true, delta: d}
+	case tNot, tSub, tAdd:
+		p.next()
+		return &unaryExpr{op: t.kind, x: p.unary()}
+	case tName:
+		p.next()
+		if p.tok.kind == tLbracket {
+			arr := p.arrayNamed(t)
+			return &indexExpr{arr: arr, index: p.subscript()}
+		}
+		v := p.variableAt(t)
+		p.markScalar(v)
+		return v
+	case tFuncName:
+		p.next()
+		return p.userCall(t)
+	case tBuiltin:
+		p.next()
+		return p.builtinCall(t)
+	case tGetline:
+		p.next()
+		g := &getlineExpr{kind: getlineMain}
+		if p.tok.kind == tName || p.tok.kind == tDollar {
+			g.lhs = p.lvalue()
+		}
+		if p.tok.kind == tLT {
+			p.next()
+			g.kind = getlineFile
+			g.src = p.postfix()
+		}
+		return g
+	}
+	p.syntaxError()
+	return nil
+}
+
+// subscript parses [expr, ...].
+func (p *parser) subscript() []expr {
+	p.expect(tLbracket)
+	save := p.noGT
+	p.noGT = false
+	list := p.exprList()
+	p.noGT = save
+	p.expect(tRbracket)
+	return list
+}
+
+// variable resolves a name to a variable slot.
+func (p *parser) variable(name string) *varExpr {
+	return p.variableAt(token{kind: tName, s: name, line: p.tok.line, col: p.tok.col})
+}
+
+func (p *parser) variableAt(t token) *varExpr {
+	name := t.s
+	if p.cur != nil {
+		if i, ok := p.locals[name]; ok {
+			return &varExpr{scope: scopeLocal, idx: i, name: name}
+		}
+	}
+	if name == "NF" {
+		return &varExpr{scope: scopeNF, name: name}
+	}
+	if _, ok := p.funcs[name]; ok {
+		p.failAt(t, "function `%s' called with space between name and `(',\nor used as a variable or an array", name)
+	}
+	i, ok := p.globals[name]
+	if !ok {
+		i = len(p.globalNames)
+		p.globals[name] = i
+		p.globalNames = append(p.globalNames, name)
+		p.globalArray = append(p.globalArray, false)
+		p.globalScalar = append(p.globalScalar, 0)
+	}
+	return &varExpr{scope: scopeGlobal, idx: i, name: name}
+}
+
+func (p *parser) markScalar(v *varExpr) {
+	switch v.scope {
+	case scopeLocal:
+		p.localUse[v.idx]++
+	case scopeGlobal:
+		p.globalScalar[v.idx]++
+	}
+}
+
+func (p *parser) unmarkScalar(v *varExpr) {
+	switch v.scope {
+	case scopeLocal:
+		p.localUse[v.idx]--
+	case scopeGlobal:
+		p.globalScalar[v.idx]--
+	}
+}
+
+// arrayRef parses a name used as an array.
+func (p *parser) arrayRef() *varExpr {
+	if p.tok.kind != tName {
+		p.syntaxError()
+	}
+	t := p.tok
+	p.next()
+	return p.arrayNamed(t)
+}
+
+func (p *parser) arrayNamed(t token) *varExpr {
+	v := p.variableAt(t)
+	p.markArray(v)
+	if v.scope == scopeNF {
+		p.failAt(t, "can't use NF as an array")
+	}
+	return v
+}
+
+func (p *parser) markArray(v *varExpr) {
+	switch v.scope {
+	case scopeLocal:
+		p.cur.isArray[v.idx] = true
+	case scopeGlobal:
+		p.globalArray[v.idx] = true
+	}
+}
+
+func (p *parser) callArgs() []expr {
+	p.expect(tLparen)
+	save := p.noGT
+	p.noGT = false
+	defer func() { p.noGT = save }()
+	p.optNewlines()
+	var args []expr
+	for p.tok.kind != tRparen {
+		args = append(args, p.expr())
+		p.optNewlines()
+		if p.tok.kind == tComma {
+			p.next()
+			p.optNewlines()
+		} else if p.tok.kind != tRparen {
+			p.syntaxError()
+		}
+	}
+	p.next()
+	return args
+}
+
+func (p *parser) userCall(t token) expr {
+	name := t.s
+	if p.cur != nil {
+		if _, ok := p.locals[name]; ok {
+			p.failAt(t, "attempt to use local `%s' as a function", name)
+		}
+	}
+	if i, ok := p.globals[name]; ok && i >= numSpecial {
+		p.failAt(t, "attempt to use variable `%s' as a function", name)
+	}
+	fd := p.funcs[name]
+	if fd == nil {
+		fd = &funcDef{name: name, line: t.line}
+		p.funcs[name] = fd
+		p.funcList = append(p.funcList, fd)
+	}
+	c := &userCall{name: name, fn: fd, line: t.line}
+	c.args = p.callArgs()
+	for j, a := range c.args {
+		if v, ok := a.(*varExpr); ok && v.scope != scopeNF {
+			p.unmarkScalar(v)
+			p.refs = append(p.refs, argRef{call: c, caller: p.cur, j: j, v: v})
+		}
+	}
+	p.calls = append(p.calls, c)
+	return c
+}
+
+func (p *parser) builtinCall(t token) expr {
+	c := &builtinCall{fn: t.b, name: t.s}
+	if p.tok.kind != tLparen {
+		if t.b == bLength {
+			return c
+		}
+		p.syntaxError()
+	}
+	c.args = p.callArgs()
+	n := len(c.args)
+	bad := false
+	switch t.b {
+	case bLength:
+		bad = n > 1
+		if n == 1 {
+			if v, ok := c.args[0].(*varExpr); ok && v.scope != scopeNF {
+				// length(x) accepts an array: decided at run time.
+				p.unmarkScalar(v)
+			}
+		}
+	case bSubstr:
+		bad = n < 2 || n > 3
+	case bIndex, bAtan2:
+		bad = n != 2
+	case bSplit:
+		bad = n < 2 || n > 3
+		if !bad {
+			v, ok := c.args[1].(*varExpr)
+			if !ok || v.scope == scopeNF {
+				p.failAt(t, "split: second argument is not an array")
+			}
+			p.unmarkScalar(v)
+			p.markArray(v)
+		}
+	case bSub, bGsub:
+		bad = n < 2 || n > 3
+		if n == 3 && !isLvalue(c.args[2]) {
+			if _, ok := c.args[2].(*groupExpr); !ok {
+				p.failAt(t, "%s third parameter is not a changeable object", t.s)
+			}
+		}
+	case bMatch:
+		bad = n != 2
+	case bSprintf:
+		bad = n < 1
+	case bSin, bCos, bExp, bLog, bSqrt, bInt, bTolower, bToupper, bSystem, bClose:
+		bad = n != 1
+	case bRand:
+		bad = n != 0
+	case bSrand, bFflush:
+		bad = n > 1
+	}
+	if bad {
+		p.failAt(t, "%d is invalid as number of arguments for %s", n, t.s)
+	}
+	return c
+}

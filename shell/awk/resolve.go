@@ -1,0 +1,69 @@
+package awk
+
+// resolve checks function calls and infers which parameters are arrays.
+func (p *parser) resolve() {
+	for _, c := range p.calls {
+		if !c.fn.defined {
+			p.failAt(token{line: c.line, col: -1}, "function `%s' never defined", c.name)
+		}
+		if len(c.args) > len(c.fn.params) {
+			p.failAt(token{line: c.line, col: -1}, "function `%s' called with more arguments than declared", c.name)
+		}
+	}
+	for name, fd := range p.funcs {
+		if _, ok := p.globals[name]; ok && fd.defined {
+			p.failAt(token{line: fd.line, col: -1}, "function name `%s' previously defined as a variable", name)
+		}
+		if _, ok := builtins[name]; ok {
+			p.failAt(token{line: fd.line, col: -1}, "function name `%s' is a builtin", name)
+		}
+	}
+	isArr := func(r argRef) bool {
+		switch r.v.scope {
+		case scopeLocal:
+			return r.caller.isArray[r.v.idx]
+		case scopeGlobal:
+			return p.globalArray[r.v.idx]
+		}
+		return false
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, r := range p.refs {
+			callee := r.call.fn
+			if r.j >= len(callee.params) {
+				continue
+			}
+			a, b := isArr(r), callee.isArray[r.j]
+			if b && !a {
+				switch r.v.scope {
+				case scopeLocal:
+					r.caller.isArray[r.v.idx] = true
+				case scopeGlobal:
+					p.globalArray[r.v.idx] = true
+				}
+				changed = true
+			} else if a && !b {
+				callee.isArray[r.j] = true
+				changed = true
+			}
+		}
+	}
+	for i, n := range p.globalScalar {
+		if n > 0 && p.globalArray[i] {
+			p.failAt(token{line: 1, col: -1}, "can't use array %s in scalar context", p.globalNames[i])
+		}
+	}
+	for _, fd := range p.funcList {
+		for i := range fd.params {
+			if fd.isArray[i] && fd.isScalar[i] {
+				p.failAt(token{line: fd.line, col: -1}, "function `%s': can't use array %s in scalar context", fd.name, fd.params[i])
+			}
+		}
+	}
+	for _, m := range p.multis {
+		if !m.used {
+			p.failAt(token{line: 1, col: -1}, "syntax error: (expression, expression) outside print or in")
+		}
+	}
+}
