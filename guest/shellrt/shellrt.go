@@ -97,7 +97,7 @@ func Run(opts Options, name, script string) Outcome {
 	}
 	defer leave()
 	rt := &runtime{opts: opts}
-	status, err := rt.run(opts.Hub.Context(), opts.Cwd, opts.Stdin, opts.Stdout, opts.Stderr, name, script, nil)
+	status, err := rt.run(opts.Hub.Context(), opts.Cwd, opts.Stdin, opts.Stdout, opts.Stderr, name, script, nil, nil)
 	if err != nil || opts.Hub.Interrupted() {
 		return Outcome{ExitCode: status, ErrCode: "interrupted", ErrMsg: "script interrupted"}
 	}
@@ -125,8 +125,9 @@ func (rt *runtime) registry() command.Registry {
 	return rt.commands
 }
 
-func (rt *runtime) run(ctx context.Context, dir string, stdin io.Reader, stdout, stderr io.Writer, name, script string, args []string) (int, error) {
+func (rt *runtime) run(ctx context.Context, dir string, stdin io.Reader, stdout, stderr io.Writer, name, script string, args, environ []string) (int, error) {
 	return shell.Run(ctx, shell.Config{
+		Env:      environ,
 		FS:       rt.opts.FS,
 		Commands: rt.registry(),
 		Stdin:    stdin,
@@ -178,7 +179,7 @@ func (rt *runtime) sh(env *command.Env) int {
 		return env.Errorf(2, "%v", err)
 	}
 	defer leave()
-	status, _ := rt.run(env.Ctx, env.Dir, env.Stdin, env.Stdout, env.Stderr, name, script, args)
+	status, _ := rt.run(env.Ctx, env.Dir, env.Stdin, env.Stdout, env.Stderr, name, script, args, env.Environ)
 	return status
 }
 
@@ -248,7 +249,7 @@ const maxCapture = 16 << 20
 func (rt *runtime) Capture(cmd, cwd string) (stdout, stderr []byte, exitCode int) {
 	var out, errb limitedBuffer
 	out.max, errb.max = maxCapture, maxCapture
-	status, err := rt.run(rt.opts.Hub.Context(), cwd, nil, &out, &errb, "shell", cmd, nil)
+	status, err := rt.run(rt.opts.Hub.Context(), cwd, nil, &out, &errb, "shell", cmd, nil, nil)
 	if err != nil && !errors.Is(err, context.Canceled) {
 		fmt.Fprintf(&errb, "shell: %v\n", err)
 	}

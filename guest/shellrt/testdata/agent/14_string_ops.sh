@@ -1,0 +1,12 @@
+path="/data/reports/2026/summary.final.csv"
+echo "${path##*/}"
+echo "${path%/*}"
+echo "${path##*.}"
+file=${path##*/}; echo "${file%%.*}"
+echo "${#path}"
+s="  padded  "; trimmed="$(echo "$s" | sed 's/^ *//;s/ *$//')"; echo "[$trimmed]"
+url="https://example.com/a/b?x=1"
+proto=${url%%://*}; rest=${url#*://}; host=${rest%%/*}
+echo "$proto $host"
+name="File Name.TXT"; echo "${name,,}" "${name// /_}"
+echo "${undefined:-default}" "${name:0:4}" "${name: -3}"
