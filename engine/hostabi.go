@@ -35,7 +35,8 @@ type conn struct {
 	kill      context.CancelFunc // ends the guest at its next loop back-edge
 	toGuest   chan []byte        // requests and resumes
 	fromGuest chan event
-	quit      chan struct{} // closed by Sandbox.Close: the guest must exit
+	quit      chan struct{} // closed by close: the guest must exit
+	quitOnce  sync.Once
 	done      chan struct{} // closed when the guest has stopped
 	exitErr   error
 	pending   []byte // the message recv copies into the guest
@@ -56,6 +57,22 @@ func newConn() *conn {
 		quit:      make(chan struct{}),
 		done:      make(chan struct{}),
 		diag:      limitedBuffer{max: 64 << 10},
+	}
+}
+
+// close ends the guest and frees it.
+func (c *conn) close() {
+	c.requestStop()
+	c.quitOnce.Do(func() { close(c.quit) })
+	if c.kill != nil {
+		c.kill()
+	}
+	select {
+	case <-c.done:
+	case <-time.After(time.Second):
+	}
+	if c.mod != nil {
+		_ = c.mod.Close(context.Background())
 	}
 }
 

@@ -192,17 +192,38 @@ func (e *Engine) NewSandbox(ctx context.Context, cfg SandboxConfig) (*Sandbox, e
 }
 
 func (sb *Sandbox) start(ctx context.Context) error {
-	c := newConn()
+	c := sb.e.pooledGuest()
+	if c == nil {
+		var err error
+		if c, err = sb.e.bootGuest(ctx); err != nil {
+			return err
+		}
+	}
 	sb.conn = c
-	mod, err := sb.e.runtime.InstantiateModule(ctx, sb.e.compiled,
+	setup := &abi.Request{Op: abi.OpSetup, Setup: &abi.Setup{
+		Tools:        sb.infos,
+		VFSMaxBytes:  sb.limits.VFSBytes,
+		VFSMaxFiles:  int64(sb.limits.VFSFiles),
+		MaxCallDepth: uint32(sb.limits.MaxCallDepth),
+	}}
+	_, err := sb.request(ctx, setup)
+	return err
+}
+
+// bootGuest instantiates a guest and waits until its Go runtime is up and it
+// asks for its first request.
+func (e *Engine) bootGuest(ctx context.Context) (*conn, error) {
+	c := newConn()
+	mod, err := e.runtime.InstantiateModule(ctx, e.compiled,
 		wazero.NewModuleConfig().WithName("").WithStartFunctions())
 	if err != nil {
-		return &Error{Kind: KindInternal, Message: "instantiating the guest", Err: err}
+		return nil, &Error{Kind: KindInternal, Message: "instantiating the guest", Err: err}
 	}
 	c.mod = mod
 	startFn := mod.ExportedFunction("_start")
 	if startFn == nil {
-		return errorf(KindInternal, "the guest has no _start")
+		_ = mod.Close(ctx)
+		return nil, errorf(KindInternal, "the guest has no _start")
 	}
 	// The guest's context lives as long as the sandbox; cancelling it (kill)
 	// closes the instance wherever it is running.
@@ -216,17 +237,15 @@ func (sb *Sandbox) start(ctx context.Context) error {
 		_ = mod.Close(context.Background())
 	}()
 	// The guest's first call is next(nothing): it is ready.
-	if _, err := sb.await(ctx, nil); err != nil {
-		return err
+	select {
+	case <-c.fromGuest:
+		return c, nil
+	case <-c.done:
+		return nil, &Error{Kind: KindCrash, Message: "the guest died while starting: " + c.diag.String(), Err: c.exitErr}
+	case <-ctx.Done():
+		c.close()
+		return nil, &Error{Kind: KindCanceled, Message: "starting the guest", Err: ctx.Err()}
 	}
-	setup := &abi.Request{Op: abi.OpSetup, Setup: &abi.Setup{
-		Tools:        sb.infos,
-		VFSMaxBytes:  sb.limits.VFSBytes,
-		VFSMaxFiles:  int64(sb.limits.VFSFiles),
-		MaxCallDepth: uint32(sb.limits.MaxCallDepth),
-	}}
-	_, err = sb.request(ctx, setup)
-	return err
 }
 
 // ID returns the session id of the sandbox.
@@ -238,18 +257,7 @@ func (sb *Sandbox) Close(ctx context.Context) error {
 	sb.closeOnce.Do(func() {
 		sb.setBroken(errorf(KindClosed, "sandbox is closed"))
 		if c := sb.conn; c != nil {
-			c.requestStop()
-			close(c.quit)
-			if c.kill != nil {
-				c.kill()
-			}
-			select {
-			case <-c.done:
-			case <-time.After(time.Second):
-			}
-			if c.mod != nil {
-				_ = c.mod.Close(ctx)
-			}
+			c.close()
 		}
 		sb.e.mu.Lock()
 		delete(sb.e.sandboxes, sb)

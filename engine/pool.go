@@ -1,0 +1,115 @@
+package engine
+
+import (
+	"context"
+	"sync"
+	"time"
+)
+
+// pool keeps guests booted ahead of time, so that NewSandbox only has to
+// send the sandbox's setup to one. A guest is booted (instantiated, with
+// its Go runtime initialized) but holds no sandbox state until it is taken:
+// pooled guests are interchangeable and never reused after a sandbox
+// closes.
+type pool struct {
+	size  int
+	ready chan *conn
+	wake  chan struct{}
+	quit  chan struct{}
+	wg    sync.WaitGroup
+}
+
+// refillDelay is how long the pool waits after a guest is taken before it
+// boots a replacement.
+const refillDelay = 20 * time.Millisecond
+
+// startPool starts the goroutine that keeps size guests ready.
+func (e *Engine) startPool(size int) {
+	p := &pool{size: size, ready: make(chan *conn, size), wake: make(chan struct{}, 1), quit: make(chan struct{})}
+	e.pool = p
+	p.wg.Add(1)
+	go func() {
+		defer p.wg.Done()
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		go func() {
+			<-p.quit
+			cancel()
+		}()
+		for {
+			for len(p.ready) < p.size {
+				c, err := e.bootGuest(ctx)
+				if err != nil {
+					select {
+					case <-p.quit:
+						return
+					default:
+					}
+					e.cfg.logger.Warn("cordon: booting a pooled guest failed", "err", err)
+					break
+				}
+				select {
+				case p.ready <- c:
+				case <-p.quit:
+					c.close()
+					return
+				}
+			}
+			select {
+			case <-p.wake:
+			case <-p.quit:
+				return
+			}
+		}
+	}()
+}
+
+// pooledGuest takes a ready guest from the pool, or returns nil when there
+// is none, and asks the pool to refill.
+func (e *Engine) pooledGuest() *conn {
+	p := e.pool
+	if p == nil {
+		return nil
+	}
+	// Refill a little later: booting a guest takes tens of milliseconds of
+	// CPU and memory bandwidth, and doing it at once would slow down the
+	// setup and first execution of the sandbox that was just taken (on 2
+	// cores: 1.7 ms instead of 0.17 ms for the setup alone).
+	time.AfterFunc(refillDelay, func() {
+		select {
+		case p.wake <- struct{}{}:
+		default:
+		}
+	})
+	for {
+		select {
+		case c := <-p.ready:
+			select {
+			case <-c.done: // died while waiting (should not happen): drop it
+				continue
+			default:
+				return c
+			}
+		default:
+			return nil
+		}
+	}
+}
+
+// closePool stops refilling and frees the guests that were never taken.
+func (e *Engine) closePool() {
+	p := e.pool
+	if p == nil {
+		return
+	}
+	close(p.quit)
+	p.wg.Wait()
+	for {
+		select {
+		case c := <-p.ready:
+			c.close()
+		default:
+			return
+		}
+	}
+}
