@@ -16,6 +16,8 @@ import (
 	"context"
 	"crypto/rand"
 	_ "embed"
+	"encoding/binary"
+	"hash/crc32"
 	"errors"
 	"fmt"
 	"io"
@@ -32,6 +34,41 @@ import (
 
 //go:embed guest.wasm.gz
 var guestWasmGz []byte
+
+// cachedGuestWasm returns the guest module, read from an uncompressed copy
+// in the cache directory when one is there, or decompressed (and the copy
+// written) when not. Decompressing costs about 100 ms per process; reading
+// the copy a few. The copy is checked against the length and CRC-32 that
+// the gzip trailer of the embedded module records. That catches a stale or
+// damaged copy. It is no defense against someone who can write the cache
+// directory, but neither is anything else: that directory already holds
+// the compiled native code that wazero runs.
+func cachedGuestWasm(dir string) ([]byte, error) {
+	n := len(guestWasmGz)
+	if dir == "" || n < 8 {
+		return GuestWasm()
+	}
+	crc := binary.LittleEndian.Uint32(guestWasmGz[n-8:])
+	size := binary.LittleEndian.Uint32(guestWasmGz[n-4:])
+	path := filepath.Join(dir, fmt.Sprintf("cordon-guest-%08x-%d.wasm", crc, size))
+	if b, err := os.ReadFile(path); err == nil && uint32(len(b)) == size && crc32.ChecksumIEEE(b) == crc {
+		return b, nil
+	}
+	b, err := GuestWasm()
+	if err != nil {
+		return nil, err
+	}
+	if os.MkdirAll(dir, 0o700) == nil {
+		if f, err := os.CreateTemp(dir, ".cordon-guest-*"); err == nil {
+			_, werr := f.Write(b)
+			if cerr := f.Close(); werr == nil && cerr == nil {
+				_ = os.Rename(f.Name(), path)
+			}
+			_ = os.Remove(f.Name())
+		}
+	}
+	return b, nil
+}
 
 // GuestWasm returns the uncompressed guest module that engines compile.
 func GuestWasm() ([]byte, error) {
@@ -152,7 +189,19 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 	if cfg.logger == nil {
 		cfg.logger = slog.Default()
 	}
-	wasm, err := GuestWasm()
+	var (
+		wasm []byte
+		err  error
+	)
+	if !cfg.noCache {
+		dir := cfg.cacheDir
+		if dir == "" {
+			dir, _ = DefaultCacheDir()
+		}
+		wasm, err = cachedGuestWasm(dir)
+	} else {
+		wasm, err = GuestWasm()
+	}
 	if err != nil {
 		return nil, err
 	}
