@@ -46,7 +46,7 @@ func (r *run) fsError(err error, syscallName, p string) *goja.Object {
 	if code == "ENOSPC" && errors.As(err, &pe) {
 		text += " (" + pe.Err.Error() + ")" // which quota
 	}
-	obj := r.rt.NewGoError(errors.New(code + ": " + text + ", " + syscallName + " '" + p + "'"))
+	obj := r.newError("Error", code+": "+text+", "+syscallName+" '"+p+"'")
 	_ = obj.Set("code", code)
 	_ = obj.Set("syscall", syscallName)
 	_ = obj.Set("path", p)
@@ -97,6 +97,7 @@ func (r *run) fsObject() *goja.Object {
 			return rt.ToValue(p)
 		})
 	}
+	nameFunctions(rt, obj, 1)
 	_ = obj.Set("promises", obj)
 	return obj
 }

@@ -97,7 +97,15 @@ func (r *run) install() error {
 	if r.opts.Shell != nil {
 		set("shell", r.shell)
 	}
-	return r.installTools()
+	// goja defines GoError for Go errors thrown into scripts; the sandbox
+	// throws only standard Errors, so the name is not part of its API.
+	g.Delete("GoError")
+	if err := r.installTools(); err != nil {
+		return err
+	}
+	nameFunctions(rt, g, 0)
+	nameFunctions(rt, g.Get("console").ToObject(rt), 0)
+	return nil
 }
 
 func (r *run) console() *goja.Object {
@@ -142,7 +150,7 @@ func (r *run) inspector() *inspect.Funcs {
 			if uncatchable(err) {
 				panic(err)
 			}
-			panic(r.rt.NewGoError(fmt.Errorf("jsrt: console formatting: %w", err)))
+			panic(r.newError("Error", "console formatting: "+err.Error()))
 		}
 		r.insp = insp
 	}
@@ -205,6 +213,7 @@ func (r *run) installTools() error {
 		}
 		fn := rt.ToValue(r.toolFunc(t.Name)).ToObject(rt)
 		flat := abi.FlatName(t.Name)
+		_ = fn.DefineDataProperty("name", rt.ToValue(flat), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
 		if g.Get(flat) == nil {
 			_ = g.Set(flat, fn)
 		}
@@ -395,7 +404,7 @@ func (r *run) btoa(call goja.FunctionCall) goja.Value {
 	b := make([]byte, 0, len(s))
 	for _, c := range s {
 		if c > 0xff {
-			panic(r.rt.NewGoError(fmt.Errorf("InvalidCharacterError: btoa: the string contains characters outside of the Latin1 range")))
+			panic(r.newError("InvalidCharacterError", "btoa: the string contains characters outside of the Latin1 range"))
 		}
 		b = append(b, byte(c))
 	}
@@ -414,7 +423,7 @@ func (r *run) atob(call goja.FunctionCall) goja.Value {
 	}
 	b, err := base64.StdEncoding.DecodeString(s)
 	if err != nil {
-		panic(r.rt.NewGoError(fmt.Errorf("InvalidCharacterError: atob: the string to be decoded is not correctly encoded")))
+		panic(r.newError("InvalidCharacterError", "atob: the string to be decoded is not correctly encoded"))
 	}
 	rs := make([]rune, len(b))
 	for i, c := range b {
@@ -444,4 +453,53 @@ func (r *run) shell(call goja.FunctionCall) goja.Value {
 		panic(err)
 	}
 	return rt.ToValue(p)
+}
+
+// newError returns a standard JS Error (from the script's own Error
+// constructor) with the given name and message. Go errors are never thrown
+// into scripts as they are: goja would wrap them in a GoError carrying a
+// Go-backed value.
+func (r *run) newError(name, msg string) *goja.Object {
+	ctor, ok := goja.AssertConstructor(r.rt.Get("Error"))
+	if !ok {
+		panic(r.rt.NewTypeError(msg))
+	}
+	obj, err := ctor(nil, r.rt.ToValue(msg))
+	if err != nil {
+		panic(err)
+	}
+	if name != "Error" {
+		_ = obj.DefineDataProperty("name", r.rt.ToValue(name), goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	}
+	return obj
+}
+
+// nameFunctions gives the native functions held by obj's own properties
+// the property's name (and, below the top level, those of nested objects).
+// goja names a function made from a Go func after the Go symbol
+// ("github.com/cordonhq/cordon/guest/jsrt.(*run).toolFunc.func1"), which
+// String(fn) and stack traces would show to the script.
+func nameFunctions(rt *goja.Runtime, obj *goja.Object, depth int) {
+	if obj == nil || depth > 8 {
+		return
+	}
+	for _, key := range obj.GetOwnPropertyNames() {
+		if key == "fs" && depth == 0 {
+			continue // built on first use, and named then
+		}
+		v := obj.Get(key)
+		o, ok := v.(*goja.Object)
+		if !ok {
+			continue
+		}
+		if _, isFn := goja.AssertFunction(o); isFn {
+			if name := o.Get("name"); name != nil && strings.ContainsAny(name.String(), "./(") {
+				_ = o.DefineDataProperty("name", rt.ToValue(key), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+			}
+			continue
+		}
+		if depth > 0 {
+			nameFunctions(rt, o, depth+1)
+		}
+	}
 }

@@ -28,6 +28,7 @@ import (
 	"github.com/cordonhq/cordon/internal/abi"
 	"github.com/cordonhq/cordon/vfs"
 	"github.com/dop251/goja"
+	jsast "github.com/dop251/goja/ast"
 )
 
 // Host is what the JS runtime needs from the world outside the guest.
@@ -231,11 +232,54 @@ func (r *run) trackRejection(p *goja.Promise, op goja.PromiseRejectionOperation)
 	}
 }
 
+// scriptPrefix and scriptSuffix wrap a script so that top-level await and
+// return work.
+const (
+	scriptPrefix = "(async function() {"
+	scriptSuffix = "\n})"
+)
+
+// compileScript compiles code as the body of an async function. The
+// wrapper is text, so a script could close it early ("}, function() {")
+// and run code beside it; the parse tree is checked to be exactly the
+// wrapper's function, ending where the wrapper ends, and anything else is
+// refused as a syntax error.
+func compileScript(filename, code string) (*goja.Program, error) {
+	src := scriptPrefix + code + scriptSuffix
+	ast, err := goja.Parse(filename, src)
+	if err != nil {
+		return nil, err
+	}
+	if !wrapsWholeScript(ast, len(src)) {
+		return nil, &goja.CompilerSyntaxError{CompilerError: goja.CompilerError{Message: filename + ": SyntaxError: Unexpected token '}'"}}
+	}
+	return goja.CompileAST(ast, false)
+}
+
+// wrapsWholeScript reports whether prog is one expression statement whose
+// expression is the async function literal that starts at offset 0 and
+// whose closing brace is the wrapper's (the next to last byte of src).
+func wrapsWholeScript(prog *jsast.Program, srcLen int) bool {
+	if len(prog.Body) != 1 {
+		return false
+	}
+	st, ok := prog.Body[0].(*jsast.ExpressionStatement)
+	if !ok {
+		return false
+	}
+	fn, ok := st.Expression.(*jsast.FunctionLiteral)
+	if !ok || !fn.Async || fn.Body == nil {
+		return false
+	}
+	// file.Idx is 1-based: the brace at 0-based offset srcLen-2.
+	return int(fn.Body.RightBrace) == srcLen-1
+}
+
 // main compiles and runs the script, then drives the event loop.
 func (r *run) main(filename, code string) Outcome {
 	// The wrapper starts on the script's first line so that line numbers in
 	// errors match the source.
-	prog, err := goja.Compile(filename, "(async function() {"+code+"\n})", false)
+	prog, err := compileScript(filename, code)
 	if err != nil {
 		msg := syntaxMessage(err)
 		r.write(2, msg+"\n")
@@ -254,8 +298,8 @@ func (r *run) main(filename, code string) Outcome {
 		return r.fail(err)
 	}
 	p, ok := pv.Export().(*goja.Promise)
-	if !ok {
-		return Outcome{ExitCode: 1, ErrCode: "internal", ErrMsg: "jsrt: script wrapper did not return a promise"}
+	if !ok { // cannot happen once compileScript accepted the script
+		return Outcome{ExitCode: 1, ErrCode: "exception", ErrMsg: "SyntaxError: the script is not a function body"}
 	}
 	r.mainPromise = p
 	r.dropMainFromUnhandled()
@@ -481,7 +525,7 @@ func (r *run) newToolError(method, kind, msg string, reasons []string) goja.Valu
 	ctor, _ := goja.AssertConstructor(r.toolError)
 	obj, err := ctor(nil, r.rt.ToValue(msg), r.rt.ToValue(method), r.rt.ToValue(kind), r.rt.ToValue(reasons))
 	if err != nil {
-		return r.rt.NewGoError(errors.New(msg))
+		return r.newError("Error", msg)
 	}
 	return obj
 }

@@ -245,3 +245,42 @@ func TestReturnValuesWithoutJSON(t *testing.T) {
 		}
 	}
 }
+
+// A script cannot close the async wrapper early and run code beside it.
+func TestWrapperCannotBeEscaped(t *testing.T) {
+	for _, code := range []string{
+		`}, function() {`,
+		`}); globalThis.x = 1; (async function() {`,
+		`})(); (async function() {`,
+		`} + function() {`,
+	} {
+		h := &fakeHost{}
+		out := runJS(t, h, nil, code)
+		if out.ErrCode != "exception" || !strings.Contains(out.ErrMsg, "SyntaxError") {
+			t.Errorf("%q: %+v", code, out)
+		}
+	}
+	// Line numbers still match the source.
+	h := &fakeHost{}
+	out := runJS(t, h, nil, "\n\nnull.x")
+	if !strings.Contains(h.stderr.String(), "script.js:3") && !strings.Contains(h.stderr.String(), ":3:") {
+		t.Errorf("stack %q (%+v)", h.stderr.String(), out)
+	}
+}
+
+// Scripts see standard Errors with JS names, never Go values or symbols.
+func TestNoGoValuesVisible(t *testing.T) {
+	h := &fakeHost{}
+	out := runJS(t, h, []abi.ToolInfo{{Name: "weather/current"}}, `
+const seen = []
+try { fs.readFileSync("nope") } catch (e) { seen.push(e.name, e.code, typeof e.value, e instanceof Error) }
+try { atob("%%") } catch (e) { seen.push(e.name, e instanceof Error) }
+seen.push(typeof GoError)
+for (const f of [weather.current, weather_current, fs.readFileSync, console.log, setTimeout, listTools])
+  seen.push(String(f).includes("github.com") || String(f).includes("func1"))
+return seen`)
+	want := `["Error","ENOENT","undefined",true,"InvalidCharacterError",true,"undefined",false,false,false,false,false,false]` + "\n"
+	if h.stdout.String() != want {
+		t.Errorf("got %s want %s (%+v %s)", h.stdout.String(), want, out, h.stderr.String())
+	}
+}
