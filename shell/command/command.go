@@ -24,6 +24,7 @@ import (
 	"io"
 	"io/fs"
 	"path"
+	"strings"
 	"time"
 
 	"github.com/cordonhq/cordon/vfs"
@@ -78,10 +79,18 @@ func (e *Env) Abs(name string) string {
 }
 
 // Open opens a file for reading, resolving it against the working
-// directory. The name "-" means Stdin; closing it then does nothing.
+// directory. The name "-" (and /dev/stdin) means Stdin; closing it then
+// does nothing. The VFS has no /dev, so /dev/null (empty) and /dev/zero
+// (endless zero bytes) are emulated here, as the shell emulates them for
+// redirections.
 func (e *Env) Open(name string) (io.ReadCloser, error) {
-	if name == "-" {
+	switch name {
+	case "-", "/dev/stdin", "/dev/fd/0":
 		return io.NopCloser(e.Stdin), nil
+	case "/dev/null":
+		return io.NopCloser(strings.NewReader("")), nil
+	case "/dev/zero":
+		return io.NopCloser(zeros{}), nil
 	}
 	f, err := e.FS.OpenFile(e.Abs(name), vfs.O_RDONLY, 0)
 	if err != nil {
@@ -96,6 +105,14 @@ func (e *Env) Open(name string) (io.ReadCloser, error) {
 }
 
 var errIsDir = errors.New("Is a directory")
+
+// zeros reads as endless zero bytes.
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
+}
 
 // Errorf writes "NAME: message" and a newline to Stderr, where NAME is
 // Args[0], and returns status. It is the usual way to fail:

@@ -1,7 +1,9 @@
 package command
 
 import (
+	"io"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -30,6 +32,22 @@ func TestGetopt(t *testing.T) {
 		}
 		if err != nil || !reflect.DeepEqual(opts, c.opts) || !reflect.DeepEqual(rest, c.rest) {
 			t.Errorf("%q: got %v %q %v", c.args, opts, rest, err)
+		}
+	}
+}
+
+func TestOpenDevices(t *testing.T) {
+	env := &Env{Stdin: strings.NewReader("in"), Dir: "/workspace"}
+	for name, want := range map[string]string{"-": "in", "/dev/null": "", "/dev/zero": "\x00\x00\x00"} {
+		env.Stdin = strings.NewReader("in")
+		f, err := env.Open(name)
+		if err != nil {
+			t.Fatal(name, err)
+		}
+		buf := make([]byte, 3)
+		n, _ := io.ReadFull(f, buf)
+		if string(buf[:n]) != want {
+			t.Errorf("%s: %q", name, buf[:n])
 		}
 	}
 }
