@@ -21,27 +21,31 @@ type arithError struct {
 	fatal bool // the shell must exit (nounset)
 }
 
+// Error returns the message.
 func (e *arithError) Error() string { return e.msg }
 
 // arith evaluates an arithmetic expression.
-func (r *Runner) arith(x syntax.ArithmExpr) (int, error) {
+func (r *runner) arith(x syntax.ArithmExpr) (int, error) {
 	ev := &arithEval{r: r}
 	n, err := ev.eval(x)
 	return int(n), err
 }
 
+// arithEval evaluates one arithmetic expression (depth counts recursion
+// through variables holding expressions).
 type arithEval struct {
-	r     *Runner
+	r     *runner
 	depth int
 }
 
 // arithString evaluates the arithmetic expression in s.
-func (r *Runner) arithString(s string) (int, error) {
+func (r *runner) arithString(s string) (int, error) {
 	ev := &arithEval{r: r}
 	n, err := ev.evalString(s)
 	return int(n), err
 }
 
+// evalString evaluates the arithmetic expression in s.
 func (ev *arithEval) evalString(s string) (int64, error) {
 	t := strings.TrimSpace(s)
 	if t == "" {
@@ -57,6 +61,9 @@ func (ev *arithEval) evalString(s string) (int64, error) {
 	defer func() { ev.depth-- }()
 	if ev.depth > maxArithDepth {
 		return 0, &arithError{msg: t + ": expression recursion level exceeded"}
+	}
+	if tooDeep(s) {
+		return 0, &arithError{msg: t + ": expression nesting too deep"}
 	}
 	p := newParser()
 	w, err := p.Document(strings.NewReader("$((" + s + "))"))
@@ -174,6 +181,7 @@ type lvalue struct {
 	index syntax.ArithmExpr
 }
 
+// lvalueOf returns the variable an assignment operator applies to.
 func (ev *arithEval) lvalueOf(x syntax.ArithmExpr) (*lvalue, error) {
 	w, ok := x.(*syntax.Word)
 	if !ok {
@@ -201,6 +209,7 @@ func (ev *arithEval) lvalueOf(x syntax.ArithmExpr) (*lvalue, error) {
 	return nil, &arithError{msg: fmt.Sprintf("%s: attempted assignment to non-variable", s)}
 }
 
+// getLvalue returns the numeric value of an lvalue.
 func (ev *arithEval) getLvalue(lv *lvalue) (int64, error) {
 	if lv.index == nil {
 		return ev.varValue(lv.name)
@@ -232,12 +241,12 @@ func (ev *arithEval) element(name string, index syntax.ArithmExpr) (string, bool
 	}
 	idx, vals := arrayItems(vr)
 	if n < 0 {
-		if len(idx) == 0 {
-			return "", false, &arithError{msg: fmt.Sprintf("%s[%d]: bad array subscript", name, n)}
+		if len(idx) > 0 {
+			n += int64(idx[len(idx)-1]) + 1
 		}
-		n += int64(idx[len(idx)-1]) + 1
 		if n < 0 {
-			return "", false, &arithError{msg: fmt.Sprintf("%s: bad array subscript", name)}
+			ev.r.errf("%s: bad array subscript", name)
+			return "", false, nil
 		}
 	}
 	i := sort.SearchInts(idx, int(n))
@@ -247,6 +256,7 @@ func (ev *arithEval) element(name string, index syntax.ArithmExpr) (string, bool
 	return "", false, nil
 }
 
+// setLvalue assigns a number to an lvalue.
 func (ev *arithEval) setLvalue(lv *lvalue, v int64) error {
 	s := strconv.FormatInt(v, 10)
 	if lv.index == nil {
@@ -284,6 +294,7 @@ func (ev *arithEval) setLvalue(lv *lvalue, v int64) error {
 	return nil
 }
 
+// word evaluates an operand: a number, a name, a[i] or an expansion.
 func (ev *arithEval) word(w *syntax.Word) (int64, error) {
 	if len(w.Parts) == 1 {
 		switch p := w.Parts[0].(type) {
@@ -313,6 +324,7 @@ func (ev *arithEval) word(w *syntax.Word) (int64, error) {
 	return ev.evalString(s)
 }
 
+// eval evaluates an expression node.
 func (ev *arithEval) eval(x syntax.ArithmExpr) (int64, error) {
 	if err := ev.r.ctxErr(); err != nil {
 		return 0, err
@@ -368,6 +380,7 @@ func (ev *arithEval) eval(x syntax.ArithmExpr) (int64, error) {
 	return 0, &arithError{msg: fmt.Sprintf("unsupported arithmetic expression %T", x)}
 }
 
+// b2i converts a truth value to 1 or 0.
 func b2i(b bool) int64 {
 	if b {
 		return 1
@@ -375,6 +388,7 @@ func b2i(b bool) int64 {
 	return 0
 }
 
+// binary evaluates binary operators, assignments, ?: and comma.
 func (ev *arithEval) binary(x *syntax.BinaryArithm) (int64, error) {
 	switch x.Op {
 	case syntax.Assgn, syntax.AddAssgn, syntax.SubAssgn, syntax.MulAssgn, syntax.QuoAssgn,
@@ -458,6 +472,7 @@ func (ev *arithEval) binary(x *syntax.BinaryArithm) (int64, error) {
 
 var errDivZero = &arithError{msg: "division by 0"}
 
+// arithOp applies a binary operator with bash's 64-bit semantics.
 func arithOp(op syntax.BinAritOperator, l, r int64) (int64, error) {
 	switch op {
 	case syntax.Add:
@@ -532,7 +547,7 @@ func isArithFatal(err error) bool {
 // preArith returns a copy of w where every $((...)) (outside command
 // substitutions) was evaluated by the shell's own arithmetic and replaced
 // by its value, so that expand sees only literals.
-func (r *Runner) preArith(w *syntax.Word) (*syntax.Word, error) {
+func (r *runner) preArith(w *syntax.Word) (*syntax.Word, error) {
 	if w == nil || !hasArithExp(w) {
 		return w, nil
 	}
@@ -543,6 +558,8 @@ func (r *Runner) preArith(w *syntax.Word) (*syntax.Word, error) {
 	return &syntax.Word{Parts: parts}, nil
 }
 
+// hasArithExp reports whether n holds ${...} subscripts or slices that
+// preArith must evaluate (outside command substitutions).
 func hasArithExp(n syntax.Node) bool {
 	found := false
 	syntax.Walk(n, func(n syntax.Node) bool {
@@ -559,7 +576,8 @@ func hasArithExp(n syntax.Node) bool {
 	return found
 }
 
-func (r *Runner) preArithParts(parts []syntax.WordPart) ([]syntax.WordPart, error) {
+// preArithParts is preArith for a list of word parts.
+func (r *runner) preArithParts(parts []syntax.WordPart) ([]syntax.WordPart, error) {
 	out := make([]syntax.WordPart, len(parts))
 	for i, p := range parts {
 		switch p := p.(type) {
@@ -621,6 +639,7 @@ func (r *Runner) preArithParts(parts []syntax.WordPart) ([]syntax.WordPart, erro
 	return out, nil
 }
 
+// isAtStar reports whether a subscript is @ or *.
 func isAtStar(x syntax.ArithmExpr) bool {
 	w, ok := x.(*syntax.Word)
 	if !ok {
@@ -630,13 +649,14 @@ func isAtStar(x syntax.ArithmExpr) bool {
 	return l == "@" || l == "*"
 }
 
+// litWord returns a word holding the literal s.
 func litWord(s string) *syntax.Word {
 	return &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: s}}}
 }
 
 // preIndex evaluates the subscript of ${name[index]} for an indexed array
 // (negative subscripts count from the end).
-func (r *Runner) preIndex(name string, index syntax.ArithmExpr) (syntax.ArithmExpr, bool, error) {
+func (r *runner) preIndex(name string, index syntax.ArithmExpr) (syntax.ArithmExpr, bool, error) {
 	vr := envView{r}.Get(name)
 	if vr.Kind == expand.Associative {
 		return nil, false, nil

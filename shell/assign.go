@@ -12,7 +12,7 @@ import (
 
 // assignStmt runs one assignment word (name=value, name+=value,
 // name[i]=value, name=(...)). It reports false after printing an error.
-func (r *Runner) assignStmt(as *syntax.Assign, local bool) bool {
+func (r *runner) assignStmt(as *syntax.Assign, local bool) bool {
 	if as.Name == nil {
 		return true
 	}
@@ -27,7 +27,7 @@ func (r *Runner) assignStmt(as *syntax.Assign, local bool) bool {
 	case as.Array != nil:
 		return r.assignArray(name, as.Array, as.Append, local)
 	case as.Index != nil:
-		val, ok := r.literal(as.Value)
+		val, ok := r.assignValue(as.Value)
 		if !ok {
 			return false
 		}
@@ -79,7 +79,7 @@ func (r *Runner) assignStmt(as *syntax.Assign, local bool) bool {
 // varFor returns the variable to modify for name, creating it (unset) in
 // the innermost scope that has it, the current scope when local, or the
 // global scope.
-func (r *Runner) varFor(name string, local bool) *variable {
+func (r *runner) varFor(name string, local bool) *variable {
 	v, fi := r.lookup(name)
 	if v != nil && (!local || fi == len(r.frames)-1) {
 		return v
@@ -94,7 +94,7 @@ func (r *Runner) varFor(name string, local bool) *variable {
 }
 
 // indexOf evaluates an indexed-array subscript (negative counts from the end).
-func (r *Runner) indexOf(v *variable, x syntax.ArithmExpr) (int, error) {
+func (r *runner) indexOf(v *variable, x syntax.ArithmExpr) (int, error) {
 	n, err := r.arith(x)
 	if err != nil {
 		return 0, err
@@ -114,7 +114,7 @@ func (r *Runner) indexOf(v *variable, x syntax.ArithmExpr) (int, error) {
 }
 
 // assocKey evaluates an associative-array subscript.
-func (r *Runner) assocKey(x syntax.ArithmExpr) (string, bool) {
+func (r *runner) assocKey(x syntax.ArithmExpr) (string, bool) {
 	if w, ok := x.(*syntax.Word); ok {
 		return r.literal(w)
 	}
@@ -123,7 +123,8 @@ func (r *Runner) assocKey(x syntax.ArithmExpr) (string, bool) {
 	return b.String(), true
 }
 
-func (r *Runner) assignIndex(name string, x syntax.ArithmExpr, val string, app, local bool) bool {
+// assignIndex assigns name[x]=val (or +=).
+func (r *runner) assignIndex(name string, x syntax.ArithmExpr, val string, app, local bool) bool {
 	v := r.varFor(name, local)
 	if v.readonly {
 		r.errf("%s: readonly variable", name)
@@ -170,7 +171,8 @@ func (r *Runner) assignIndex(name string, x syntax.ArithmExpr, val string, app, 
 	return true
 }
 
-func (r *Runner) assignArray(name string, arr *syntax.ArrayExpr, app, local bool) bool {
+// assignArray assigns name=(...) (or +=).
+func (r *runner) assignArray(name string, arr *syntax.ArrayExpr, app, local bool) bool {
 	v := r.varFor(name, local)
 	if v.readonly {
 		r.errf("%s: readonly variable", name)
@@ -180,6 +182,29 @@ func (r *Runner) assignArray(name string, arr *syntax.ArrayExpr, app, local bool
 		m := map[string]string{}
 		if app && v.Map != nil {
 			m = v.Map
+		}
+		if len(arr.Elems) > 0 && arr.Elems[0].Index == nil {
+			// bash 5.1+: assoc=(key1 value1 key2 value2 ...)
+			var words []string
+			for _, el := range arr.Elems {
+				if el.Value == nil {
+					continue
+				}
+				fs, ok := r.fields(el.Value)
+				if !ok {
+					return false
+				}
+				words = append(words, fs...)
+			}
+			for i := 0; i < len(words); i += 2 {
+				val := ""
+				if i+1 < len(words) {
+					val = words[i+1]
+				}
+				m[words[i]] = val
+			}
+			v.Variable = expand.Variable{Set: true, Kind: expand.Associative, Map: m}
+			return true
 		}
 		for _, el := range arr.Elems {
 			val, ok := r.literal(el.Value)
@@ -198,6 +223,26 @@ func (r *Runner) assignArray(name string, arr *syntax.ArrayExpr, app, local bool
 		}
 		v.Variable = expand.Variable{Set: true, Kind: expand.Associative, Map: m}
 		return true
+	}
+	if app && v.Set && v.Kind == expand.Indexed && v.Indexes == nil && !v.integer {
+		// fast path: appending plain elements to a dense array
+		plain := true
+		for _, el := range arr.Elems {
+			plain = plain && el.Index == nil
+		}
+		if plain {
+			for _, el := range arr.Elems {
+				if el.Value == nil {
+					continue
+				}
+				fs, ok := r.fields(el.Value)
+				if !ok {
+					return false
+				}
+				v.List = append(v.List, fs...)
+			}
+			return true
+		}
 	}
 	var idx []int
 	var vals []string
@@ -255,7 +300,7 @@ type declItem struct {
 }
 
 // declClause runs declare, typeset, local, export, readonly.
-func (r *Runner) declClause(c *syntax.DeclClause) {
+func (r *runner) declClause(c *syntax.DeclClause) {
 	variant := c.Variant.Value
 	var flags []string
 	var items []declItem
@@ -297,7 +342,7 @@ func (r *Runner) declClause(c *syntax.DeclClause) {
 }
 
 // declareBuiltin runs declare and friends called with plain arguments.
-func declareBuiltin(r *Runner, args []string) int {
+func declareBuiltin(r *runner, args []string) int {
 	var flags []string
 	var items []declItem
 	for _, a := range args[1:] {
@@ -311,7 +356,8 @@ func declareBuiltin(r *Runner, args []string) int {
 	return r.declare(args[0], flags, items)
 }
 
-func (r *Runner) declare(variant string, flagArgs []string, items []declItem) int {
+// declare implements declare, typeset, local, export and readonly.
+func (r *runner) declare(variant string, flagArgs []string, items []declItem) int {
 	on := map[byte]bool{}
 	off := map[byte]bool{}
 	for _, f := range flagArgs {
@@ -357,6 +403,22 @@ func (r *Runner) declare(variant string, flagArgs []string, items []declItem) in
 	case "declare", "typeset":
 		local = inFunc && !on['g']
 	}
+	if variant == "export" && on['f'] {
+		// export -f: child shells (sh, bash, scripts) get the function.
+		st := 0
+		for _, it := range items {
+			if _, ok := r.funcs[it.name]; !ok {
+				r.builtinErr(1, variant, "%s: not a function", it.name)
+				st = 1
+				continue
+			}
+			if r.exportedFuncs == nil {
+				r.exportedFuncs = map[string]bool{}
+			}
+			r.exportedFuncs[it.name] = !off['f']
+		}
+		return st
+	}
 	if on['f'] || on['F'] {
 		return r.declareFuncs(items, on['F'])
 	}
@@ -367,7 +429,7 @@ func (r *Runner) declare(variant string, flagArgs []string, items []declItem) in
 		st := 0
 		for _, it := range items {
 			v, _ := r.lookup(it.name)
-			if v == nil || (!v.Set && v.Kind == expand.Unknown && !v.exported && !v.readonly && !v.integer) {
+			if v == nil {
 				r.builtinErr(1, variant, "%s: not found", it.name)
 				st = 1
 				continue
@@ -388,6 +450,23 @@ func (r *Runner) declare(variant string, flagArgs []string, items []declItem) in
 				status = 1
 				continue
 			}
+		}
+		if on['n'] {
+			target := it.val
+			if it.as != nil && it.as.Value != nil {
+				t, ok := r.literal(it.as.Value)
+				if !ok {
+					return 1
+				}
+				target = t
+			}
+			nv := &variable{Variable: expand.Variable{Set: target != "", Kind: expand.NameRef, Str: target}}
+			if local {
+				r.frames[len(r.frames)-1].vars[name] = nv
+			} else {
+				r.frames[0].vars[name] = nv
+			}
+			continue
 		}
 		v, fi := r.lookup(name)
 		if v == nil || (local && fi != len(r.frames)-1) {
@@ -488,7 +567,11 @@ func (r *Runner) declare(variant string, flagArgs []string, items []declItem) in
 	return status
 }
 
-func (r *Runner) assignIndexString(name, index, val string, app bool) bool {
+// assignIndexString assigns name[index]=val with index given as text.
+func (r *runner) assignIndexString(name, index, val string, app bool) bool {
+	if tooDeep(index) {
+		return false
+	}
 	p := newParser()
 	w, err := p.Document(strings.NewReader(index))
 	if err != nil {
@@ -497,7 +580,8 @@ func (r *Runner) assignIndexString(name, index, val string, app bool) bool {
 	return r.assignIndex(name, w, val, app, false)
 }
 
-func (r *Runner) declareFuncs(items []declItem, namesOnly bool) int {
+// declareFuncs implements declare -f and -F.
+func (r *runner) declareFuncs(items []declItem, namesOnly bool) int {
 	if len(items) == 0 {
 		for _, k := range sortedKeys(r.funcs) {
 			if namesOnly {
@@ -523,14 +607,16 @@ func (r *Runner) declareFuncs(items []declItem, namesOnly bool) int {
 	return st
 }
 
-func (r *Runner) printFunc(name string) {
+// printFunc prints a function definition.
+func (r *runner) printFunc(name string) {
 	body := r.funcs[name]
 	var b strings.Builder
 	syntax.NewPrinter(syntax.Indent(4)).Print(&b, &syntax.FuncDecl{Name: &syntax.Lit{Value: name}, Body: body, Parens: true})
 	fmt.Fprintln(r.stdout(), b.String())
 }
 
-func (r *Runner) printVars(variant string, on map[byte]bool) int {
+// printVars lists variables for declare, export -p, readonly -p and set.
+func (r *runner) printVars(variant string, on map[byte]bool) int {
 	names := map[string]*variable{}
 	for _, f := range r.frames {
 		for k, v := range f.vars {
@@ -569,7 +655,7 @@ func (r *Runner) printVars(variant string, on map[byte]bool) int {
 }
 
 // printDecl prints a variable the way declare -p does.
-func (r *Runner) printDecl(name string, v *variable) {
+func (r *runner) printDecl(name string, v *variable) {
 	flags := ""
 	switch v.Kind {
 	case expand.Indexed:
@@ -622,6 +708,7 @@ func (r *Runner) printDecl(name string, v *variable) {
 	fmt.Fprintln(r.stdout(), b.String())
 }
 
+// assocKeyQuote quotes an associative-array key for declare -p.
 func assocKeyQuote(k string) string {
 	if k != "" && !strings.ContainsAny(k, " \t\n\"'\\$`;&|<>()*?[]") {
 		return k

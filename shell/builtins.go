@@ -14,15 +14,16 @@ import (
 
 // builtin is a shell builtin: it gets its arguments (args[0] is the name)
 // and returns its exit status.
-type builtin func(r *Runner, args []string) int
+type builtin func(r *runner, args []string) int
 
 var builtins map[string]builtin
 
+// init fills the builtins table (it refers to functions that use it).
 func init() {
 	builtins = map[string]builtin{
-		":":         func(*Runner, []string) int { return 0 },
-		"true":      func(*Runner, []string) int { return 0 },
-		"false":     func(*Runner, []string) int { return 1 },
+		":":         func(*runner, []string) int { return 0 },
+		"true":      func(*runner, []string) int { return 0 },
+		"false":     func(*runner, []string) int { return 1 },
 		"echo":      echoBuiltin,
 		"printf":    printfBuiltin,
 		"cd":        cdBuiltin,
@@ -51,23 +52,23 @@ func init() {
 		"builtin":   builtinBuiltin,
 		"trap":      trapBuiltin,
 		"getopts":   getoptsBuiltin,
-		"hash":      func(*Runner, []string) int { return 0 },
-		"wait":      func(*Runner, []string) int { return 0 },
+		"hash":      func(*runner, []string) int { return 0 },
+		"wait":      func(*runner, []string) int { return 0 },
 		"umask":     umaskBuiltin,
 		"let":       letBuiltin,
 		"alias":     aliasBuiltin,
-		"unalias":   func(*Runner, []string) int { return 0 },
+		"unalias":   func(*runner, []string) int { return 0 },
 		"times":     timesBuiltin,
 		"mapfile":   mapfileBuiltin,
 		"readarray": mapfileBuiltin,
-		"jobs":      func(*Runner, []string) int { return 0 },
-		"ulimit":    func(r *Runner, a []string) int { fmt.Fprintln(r.stdout(), "unlimited"); return 0 },
-		"enable":    func(*Runner, []string) int { return 0 },
+		"jobs":      func(*runner, []string) int { return 0 },
+		"ulimit":    func(r *runner, a []string) int { fmt.Fprintln(r.stdout(), "unlimited"); return 0 },
+		"enable":    func(*runner, []string) int { return 0 },
 	}
 	for _, name := range []string{"fg", "bg", "disown", "kill", "suspend", "exec", "coproc", "logout", "history", "fc", "bind", "complete", "compgen", "compopt", "dirs", "pushd", "popd"} {
 		n := name
 		if _, ok := builtins[n]; !ok {
-			builtins[n] = func(r *Runner, args []string) int {
+			builtins[n] = func(r *runner, args []string) int {
 				if n == "exec" {
 					return execBuiltin(r, args)
 				}
@@ -82,7 +83,7 @@ func init() {
 
 // execBuiltin supports "exec" with only redirections (which persist) and
 // "exec cmd" (run, then exit).
-func execBuiltin(r *Runner, args []string) int {
+func execBuiltin(r *runner, args []string) int {
 	if len(args) == 1 {
 		// The redirections of this statement persist: drop the saved
 		// state by marking them permanent.
@@ -101,12 +102,14 @@ func execBuiltin(r *Runner, args []string) int {
 	return r.status
 }
 
-func timesBuiltin(r *Runner, _ []string) int {
+// timesBuiltin prints zero times: there are no processes.
+func timesBuiltin(r *runner, _ []string) int {
 	fmt.Fprintln(r.stdout(), "0m0.000s 0m0.000s\n0m0.000s 0m0.000s")
 	return 0
 }
 
-func pwdBuiltin(r *Runner, args []string) int {
+// pwdBuiltin prints the working directory.
+func pwdBuiltin(r *runner, args []string) int {
 	for _, a := range args[1:] {
 		if a != "-L" && a != "-P" {
 			if strings.HasPrefix(a, "-") {
@@ -120,7 +123,8 @@ func pwdBuiltin(r *Runner, args []string) int {
 	return 0
 }
 
-func cdBuiltin(r *Runner, args []string) int {
+// cdBuiltin changes the working directory (cd, cd -, cd DIR).
+func cdBuiltin(r *runner, args []string) int {
 	a := args[1:]
 	for len(a) > 0 && (a[0] == "-L" || a[0] == "-P" || a[0] == "-e" || a[0] == "-@") {
 		a = a[1:]
@@ -169,7 +173,8 @@ func cdBuiltin(r *Runner, args []string) int {
 	return 0
 }
 
-func exitBuiltin(r *Runner, args []string) int {
+// exitBuiltin ends the shell (or subshell).
+func exitBuiltin(r *runner, args []string) int {
 	st := r.status
 	if len(args) > 1 {
 		n, err := strconv.Atoi(strings.TrimSpace(args[1]))
@@ -187,7 +192,8 @@ func exitBuiltin(r *Runner, args []string) int {
 	return st
 }
 
-func returnBuiltin(r *Runner, args []string) int {
+// returnBuiltin returns from a function or sourced file.
+func returnBuiltin(r *runner, args []string) int {
 	st := r.status
 	if len(args) > 1 {
 		n, err := strconv.Atoi(strings.TrimSpace(args[1]))
@@ -205,7 +211,8 @@ func returnBuiltin(r *Runner, args []string) int {
 	return st
 }
 
-func breakBuiltin(r *Runner, args []string) int {
+// breakBuiltin implements break and continue.
+func breakBuiltin(r *runner, args []string) int {
 	n := 1
 	if len(args) > 2 {
 		r.builtinErr(1, args[0], "too many arguments")
@@ -227,6 +234,7 @@ func breakBuiltin(r *Runner, args []string) int {
 		n = k
 	}
 	if r.loopDepth == 0 {
+		r.builtinErr(0, args[0], "only meaningful in a `for', `while', or `until' loop")
 		return 0
 	}
 	if n > r.loopDepth {
@@ -241,15 +249,21 @@ func breakBuiltin(r *Runner, args []string) int {
 }
 
 // evalString runs src as shell code in the current shell.
-func (r *Runner) evalString(src string) int {
+func (r *runner) evalString(src string) int {
 	if r.depth >= r.sh.maxDepth {
 		r.errf("eval: maximum nesting level exceeded (%d)", r.sh.maxDepth)
 		return 1
 	}
 	r.depth++
 	defer func() { r.depth-- }()
-	r.status = 0
-	perr := r.runSource(src, false, r.stopped)
+	ran := false
+	perr := r.runSource(src, false, func() bool {
+		ran = true
+		return r.stopped()
+	})
+	if !ran && perr == nil {
+		r.status = 0
+	}
 	if perr != nil && !r.stopped() {
 		r.syntaxError(perr)
 		return 2
@@ -257,7 +271,8 @@ func (r *Runner) evalString(src string) int {
 	return r.status
 }
 
-func evalBuiltin(r *Runner, args []string) int {
+// evalBuiltin runs its arguments as shell code.
+func evalBuiltin(r *runner, args []string) int {
 	a := args[1:]
 	if len(a) > 0 && a[0] == "--" {
 		a = a[1:]
@@ -268,7 +283,8 @@ func evalBuiltin(r *Runner, args []string) int {
 	return st
 }
 
-func sourceBuiltin(r *Runner, args []string) int {
+// sourceBuiltin runs a file of the VFS in the current shell.
+func sourceBuiltin(r *runner, args []string) int {
 	a := args[1:]
 	if len(a) > 0 && a[0] == "--" {
 		a = a[1:]
@@ -281,7 +297,8 @@ func sourceBuiltin(r *Runner, args []string) int {
 	name := a[0]
 	data, err := r.sh.fs.ReadFile(r.abs(name))
 	if err != nil {
-		return r.builtinErr(1, args[0], "%s: %s", name, command.Strerror(err))
+		r.errf("%s: %s", name, command.Strerror(err))
+		return 1
 	}
 	if r.depth >= r.sh.maxDepth {
 		return r.builtinErr(1, args[0], "maximum nesting level exceeded (%d)", r.sh.maxDepth)
@@ -304,7 +321,8 @@ func sourceBuiltin(r *Runner, args []string) int {
 	return st
 }
 
-func unsetBuiltin(r *Runner, args []string) int {
+// unsetBuiltin unsets variables, array elements and functions.
+func unsetBuiltin(r *runner, args []string) int {
 	mode := ""
 	a := args[1:]
 	for len(a) > 0 && strings.HasPrefix(a[0], "-") && len(a[0]) > 1 {
@@ -355,7 +373,8 @@ func unsetBuiltin(r *Runner, args []string) int {
 	return st
 }
 
-func (r *Runner) unsetIndex(name, index string) bool {
+// unsetIndex unsets one element of an array.
+func (r *runner) unsetIndex(name, index string) bool {
 	v, _ := r.lookup(name)
 	if v == nil || !v.Set {
 		return true
@@ -391,7 +410,10 @@ func (r *Runner) unsetIndex(name, index string) bool {
 }
 
 // expandString expands s as the inside of a double-quoted word.
-func (r *Runner) expandString(s string) (string, bool) {
+func (r *runner) expandString(s string) (string, bool) {
+	if tooDeep(s) {
+		return s, false
+	}
 	p := newParser()
 	w, err := p.Document(strings.NewReader(s))
 	if err != nil {
@@ -400,7 +422,8 @@ func (r *Runner) expandString(s string) (string, bool) {
 	return r.literal(w)
 }
 
-func shiftBuiltin(r *Runner, args []string) int {
+// shiftBuiltin shifts the positional parameters.
+func shiftBuiltin(r *runner, args []string) int {
 	n := 1
 	if len(args) > 1 {
 		k, err := strconv.Atoi(args[1])
@@ -421,7 +444,8 @@ func shiftBuiltin(r *Runner, args []string) int {
 
 var setOptNames = []string{"allexport", "errexit", "noclobber", "noexec", "noglob", "nounset", "pipefail", "verbose", "xtrace", "braceexpand", "hashall", "interactive-comments", "monitor", "posix", "vi", "emacs", "notify", "ignoreeof", "histexpand", "history", "errtrace", "functrace", "keyword", "onecmd", "physical", "privileged", "nolog"}
 
-func (r *Runner) setOptPtr(name string) *bool {
+// setOptPtr returns the flag of a set option (long or one-letter name).
+func (r *runner) setOptPtr(name string) *bool {
 	switch name {
 	case "allexport", "a":
 		return &r.opts.allexport
@@ -447,7 +471,8 @@ func (r *Runner) setOptPtr(name string) *bool {
 
 var dummyOpt bool
 
-func setBuiltin(r *Runner, args []string) int {
+// setBuiltin sets options and positional parameters.
+func setBuiltin(r *runner, args []string) int {
 	a := args[1:]
 	if len(a) == 0 {
 		return r.printVars("set", map[byte]bool{})
@@ -512,7 +537,8 @@ func setBuiltin(r *Runner, args []string) int {
 	return 0
 }
 
-func (r *Runner) printSetO(minus bool) {
+// printSetO prints the options for set -o / set +o.
+func (r *runner) printSetO(minus bool) {
 	names := append([]string(nil), setOptNames...)
 	sort.Strings(names)
 	for _, n := range names {
@@ -538,7 +564,8 @@ func (r *Runner) printSetO(minus bool) {
 	}
 }
 
-func (r *Runner) shoptPtr(name string) *bool {
+// shoptPtr returns the flag of a shopt option.
+func (r *runner) shoptPtr(name string) *bool {
 	switch name {
 	case "nullglob":
 		return &r.opts.nullglob
@@ -566,7 +593,8 @@ func (r *Runner) shoptPtr(name string) *bool {
 
 var shoptOthers = map[string]bool{"checkwinsize": true, "cmdhist": true, "complete_fullquote": true, "extquote": true, "force_fignore": true, "globasciiranges": true, "hostcomplete": true, "interactive_comments": true, "progcomp": true, "promptvars": true, "sourcepath": true, "inherit_errexit": false, "huponexit": false, "histappend": false, "nocasematch": false, "assoc_expand_once": false, "autocd": false, "cdable_vars": false, "cdspell": false, "checkhash": false, "checkjobs": false, "compat31": false, "direxpand": false, "dirspell": false, "execfail": false, "extdebug": false, "gnu_errfmt": false, "histreedit": false, "histverify": false, "lithist": false, "localvar_inherit": false, "localvar_unset": false, "login_shell": false, "mailwarn": false, "no_empty_cmd_completion": false, "progcomp_alias": false, "shift_verbose": false, "varredir_close": false, "patsub_replacement": true, "globskipdots": true, "noexpand_translation": false}
 
-func shoptBuiltin(r *Runner, args []string) int {
+// shoptBuiltin sets, unsets and queries shopt options.
+func shoptBuiltin(r *runner, args []string) int {
 	set, unset, quiet, useO := false, false, false, false
 	a := args[1:]
 	for len(a) > 0 && strings.HasPrefix(a[0], "-") {
@@ -637,7 +665,8 @@ func shoptBuiltin(r *Runner, args []string) int {
 	return st
 }
 
-func typeBuiltin(r *Runner, args []string) int {
+// typeBuiltin describes command names.
+func typeBuiltin(r *runner, args []string) int {
 	a := args[1:]
 	tflag, pflag, aflag := false, false, false
 	for len(a) > 0 && strings.HasPrefix(a[0], "-") && len(a[0]) > 1 {
@@ -696,7 +725,7 @@ func typeBuiltin(r *Runner, args []string) int {
 var keywords = map[string]bool{"if": true, "then": true, "else": true, "elif": true, "fi": true, "case": true, "esac": true, "for": true, "select": true, "while": true, "until": true, "do": true, "done": true, "in": true, "function": true, "time": true, "{": true, "}": true, "!": true, "[[": true, "]]": true, "coproc": true}
 
 // kindOf returns what a command name denotes for type -t.
-func (r *Runner) kindOf(name string) string {
+func (r *runner) kindOf(name string) string {
 	if r.aliases[name] != "" {
 		return "alias"
 	}
@@ -712,7 +741,7 @@ func (r *Runner) kindOf(name string) string {
 	if _, ok := r.sh.commands[name]; ok {
 		return "file"
 	}
-	if r.pathLookup(name) != "" {
+	if r.pathLookup(name) != "" || name == "sh" || name == "bash" {
 		return "file"
 	}
 	if strings.Contains(name, "/") {
@@ -723,7 +752,8 @@ func (r *Runner) kindOf(name string) string {
 	return ""
 }
 
-func commandBuiltin(r *Runner, args []string) int {
+// commandBuiltin runs a command skipping functions, or describes it (-v, -V).
+func commandBuiltin(r *runner, args []string) int {
 	a := args[1:]
 	vflag, Vflag := false, false
 	for len(a) > 0 && strings.HasPrefix(a[0], "-") && len(a[0]) > 1 {
@@ -783,7 +813,8 @@ func commandBuiltin(r *Runner, args []string) int {
 	return r.status
 }
 
-func builtinBuiltin(r *Runner, args []string) int {
+// builtinBuiltin runs a builtin skipping functions.
+func builtinBuiltin(r *runner, args []string) int {
 	if len(args) < 2 {
 		return 0
 	}
@@ -794,7 +825,8 @@ func builtinBuiltin(r *Runner, args []string) int {
 	return b(r, args[1:])
 }
 
-func trapBuiltin(r *Runner, args []string) int {
+// trapBuiltin records traps; only EXIT ever runs.
+func trapBuiltin(r *runner, args []string) int {
 	a := args[1:]
 	if len(a) > 0 && a[0] == "--" {
 		a = a[1:]
@@ -836,14 +868,16 @@ func trapBuiltin(r *Runner, args []string) int {
 	return st
 }
 
-func umaskBuiltin(r *Runner, args []string) int {
+// umaskBuiltin reports a fixed mask: the VFS does not use one.
+func umaskBuiltin(r *runner, args []string) int {
 	if len(args) == 1 {
 		fmt.Fprintln(r.stdout(), "0022")
 	}
 	return 0
 }
 
-func letBuiltin(r *Runner, args []string) int {
+// letBuiltin evaluates arithmetic expressions.
+func letBuiltin(r *runner, args []string) int {
 	if len(args) < 2 {
 		return r.builtinErr(1, "let", "expression expected")
 	}
@@ -859,7 +893,8 @@ func letBuiltin(r *Runner, args []string) int {
 	return st
 }
 
-func aliasBuiltin(r *Runner, args []string) int {
+// aliasBuiltin records aliases (they are not expanded).
+func aliasBuiltin(r *runner, args []string) int {
 	if len(args) == 1 {
 		for _, k := range sortedKeys(r.aliases) {
 			fmt.Fprintf(r.stdout(), "alias %s=%s\n", k, shQuote(r.aliases[k]))
@@ -883,9 +918,10 @@ func aliasBuiltin(r *Runner, args []string) int {
 	return st
 }
 
-func getoptsBuiltin(r *Runner, args []string) int {
+// getoptsBuiltin parses options like POSIX getopts.
+func getoptsBuiltin(r *runner, args []string) int {
 	if len(args) < 3 {
-		r.builtinErr(2, "getopts", "usage: getopts optstring name [arg ...]")
+		fmt.Fprintln(r.stderr(), "getopts: usage: getopts optstring name [arg ...]")
 		return 2
 	}
 	optstr, name := args[1], args[2]

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"path"
 	"runtime"
 	"strings"
@@ -17,10 +18,11 @@ import (
 	"github.com/cordonhq/cordon/vfs"
 )
 
+// yieldCPU lets other goroutines run (wasm has no preemption).
 func yieldCPU() { runtime.Gosched() }
 
 // stmts runs a list of statements.
-func (r *Runner) stmts(list []*syntax.Stmt) {
+func (r *runner) stmts(list []*syntax.Stmt) {
 	for _, st := range list {
 		if r.stopped() {
 			return
@@ -31,15 +33,15 @@ func (r *Runner) stmts(list []*syntax.Stmt) {
 
 // unsupported reports a construct the sandbox cannot run. It is fatal,
 // like a syntax error, so that a script never goes on with a wrong result.
-func (r *Runner) unsupported(what string) {
+func (r *runner) unsupported(what string) {
 	r.errf("%s are not supported in this sandbox", what)
 	r.status = 2
 	r.exiting = true
 }
 
 // stmt runs one statement with its redirections.
-func (r *Runner) stmt(st *syntax.Stmt) {
-	if r.stopped() {
+func (r *runner) stmt(st *syntax.Stmt) {
+	if st == nil || r.stopped() {
 		return
 	}
 	r.lineno = int(st.Position.Line())
@@ -71,6 +73,9 @@ func (r *Runner) stmt(st *syntax.Stmt) {
 		}
 		if !ok {
 			r.restoreFds(saved, openedBefore)
+			if r.exiting {
+				return
+			}
 			r.status = 1
 			if st.Negated {
 				r.status = 0
@@ -106,7 +111,7 @@ func (r *Runner) stmt(st *syntax.Stmt) {
 		}
 		return
 	}
-	if r.pipeOut != nil && r.pipeOut.broken {
+	if r.pipeOut != nil && r.pipeOut.broken.Load() {
 		r.status = 141
 		r.exiting = true
 		return
@@ -115,7 +120,7 @@ func (r *Runner) stmt(st *syntax.Stmt) {
 }
 
 // checkErrExit implements set -e after a statement.
-func (r *Runner) checkErrExit(st *syntax.Stmt) {
+func (r *runner) checkErrExit(st *syntax.Stmt) {
 	if !r.opts.errexit || r.status == 0 || r.noErrExit > 0 || r.exiting || r.returning {
 		return
 	}
@@ -131,7 +136,7 @@ func (r *Runner) checkErrExit(st *syntax.Stmt) {
 }
 
 // cmd runs one command.
-func (r *Runner) cmd(c syntax.Command) {
+func (r *runner) cmd(c syntax.Command) {
 	if err := r.ctxErr(); err != nil {
 		return
 	}
@@ -145,7 +150,7 @@ func (r *Runner) cmd(c syntax.Command) {
 	case *syntax.Subshell:
 		child := r.subshell()
 		child.stmts(c.Stmts)
-		child.runExitTrapSub()
+		child.runExitTrap()
 		child.closeAll()
 		r.status = child.status
 	case *syntax.IfClause:
@@ -159,9 +164,18 @@ func (r *Runner) cmd(c syntax.Command) {
 	case *syntax.BinaryCmd:
 		r.binaryCmd(c)
 	case *syntax.FuncDecl:
-		r.funcs[c.Name.Value] = c.Body
+		names := c.Names
+		if c.Name != nil {
+			names = []*syntax.Lit{c.Name}
+		}
+		for _, n := range names {
+			r.funcs[n.Value] = c.Body
+		}
 		r.status = 0
 	case *syntax.ArithmCmd:
+		if r.opts.xtrace {
+			r.traceText("(( " + wordSourceNode(c.X) + " ))")
+		}
 		n, err := r.arith(c.X)
 		if err != nil {
 			r.arithErr(err)
@@ -202,7 +216,11 @@ func (r *Runner) cmd(c syntax.Command) {
 			r.status = boolStatus(n != 0)
 		}
 	case *syntax.TimeClause:
-		r.stmt(c.Stmt)
+		if c.Stmt != nil {
+			r.stmt(c.Stmt)
+		} else {
+			r.status = 0
+		}
 		fmt.Fprintf(r.stderr(), "\nreal\t0m0.000s\nuser\t0m0.000s\nsys\t0m0.000s\n")
 	case *syntax.CoprocClause:
 		r.unsupported("coprocesses")
@@ -214,7 +232,7 @@ func (r *Runner) cmd(c syntax.Command) {
 }
 
 // arithErr reports an error of (( )), let or for (( )).
-func (r *Runner) arithErr(err error) {
+func (r *runner) arithErr(err error) {
 	if err == errReported || r.exiting {
 		r.status = 1
 		return
@@ -226,11 +244,13 @@ func (r *Runner) arithErr(err error) {
 	}
 }
 
+// isLit reports whether p is a literal.
 func isLit(p syntax.WordPart) bool {
 	_, ok := p.(*syntax.Lit)
 	return ok
 }
 
+// boolStatus converts a truth value to an exit status.
 func boolStatus(ok bool) int {
 	if ok {
 		return 0
@@ -238,14 +258,16 @@ func boolStatus(ok bool) int {
 	return 1
 }
 
-func (r *Runner) cond(list []*syntax.Stmt) bool {
+// cond runs a condition list (where set -e does not apply).
+func (r *runner) cond(list []*syntax.Stmt) bool {
 	r.noErrExit++
 	r.stmts(list)
 	r.noErrExit--
 	return r.status == 0
 }
 
-func (r *Runner) ifClause(c *syntax.IfClause) {
+// ifClause runs if/elif/else.
+func (r *runner) ifClause(c *syntax.IfClause) {
 	for c != nil {
 		if !c.ThenPos.IsValid() {
 			// the final "else" branch
@@ -267,7 +289,7 @@ func (r *Runner) ifClause(c *syntax.IfClause) {
 
 // loopControl handles break and continue after a loop body; it reports
 // whether the loop must stop.
-func (r *Runner) loopControl() bool {
+func (r *runner) loopControl() bool {
 	if r.breakN > 0 {
 		r.breakN--
 		return true
@@ -279,7 +301,8 @@ func (r *Runner) loopControl() bool {
 	return r.exiting || r.returning || r.aborting || r.ctxErr() != nil
 }
 
-func (r *Runner) whileClause(c *syntax.WhileClause) {
+// whileClause runs while and until loops.
+func (r *runner) whileClause(c *syntax.WhileClause) {
 	r.loopDepth++
 	defer func() { r.loopDepth-- }()
 	status := 0
@@ -308,7 +331,8 @@ func (r *Runner) whileClause(c *syntax.WhileClause) {
 	}
 }
 
-func (r *Runner) forClause(c *syntax.ForClause) {
+// forClause runs both forms of for loops.
+func (r *runner) forClause(c *syntax.ForClause) {
 	if c.Select {
 		r.unsupported("select loops")
 		return
@@ -383,7 +407,8 @@ func (r *Runner) forClause(c *syntax.ForClause) {
 	}
 }
 
-func (r *Runner) caseClause(c *syntax.CaseClause) {
+// caseClause runs case, with ;; ;& and ;;&.
+func (r *runner) caseClause(c *syntax.CaseClause) {
 	word, ok := r.literal(c.Word)
 	if !ok {
 		return
@@ -421,7 +446,7 @@ func (r *Runner) caseClause(c *syntax.CaseClause) {
 }
 
 // match reports whether s matches the shell pattern pat (whole string).
-func (r *Runner) match(pat, s string) bool {
+func (r *runner) match(pat, s string) bool {
 	mode := pattern.EntireString
 	if r.opts.extglob {
 		mode |= pattern.ExtendedOperators
@@ -436,7 +461,8 @@ func (r *Runner) match(pat, s string) bool {
 	return re.MatchString(s)
 }
 
-func (r *Runner) binaryCmd(c *syntax.BinaryCmd) {
+// binaryCmd runs && || and pipelines.
+func (r *runner) binaryCmd(c *syntax.BinaryCmd) {
 	switch c.Op {
 	case syntax.AndStmt, syntax.OrStmt:
 		r.noErrExit++
@@ -454,7 +480,7 @@ func (r *Runner) binaryCmd(c *syntax.BinaryCmd) {
 }
 
 // call runs a simple command.
-func (r *Runner) call(ce *syntax.CallExpr) {
+func (r *runner) call(ce *syntax.CallExpr) {
 	r.substStatus = 0
 	if len(ce.Args) == 0 {
 		for _, as := range ce.Assigns {
@@ -489,6 +515,9 @@ func (r *Runner) call(ce *syntax.CallExpr) {
 		// Temporary assignments: a frame of exported variables.
 		fr := newFrame()
 		for _, as := range ce.Assigns {
+			if as.Name == nil {
+				continue
+			}
 			if old, _ := r.lookup(as.Name.Value); old != nil && old.readonly {
 				r.errf("%s: readonly variable", as.Name.Value)
 				r.status = 1
@@ -497,6 +526,9 @@ func (r *Runner) call(ce *syntax.CallExpr) {
 		}
 		r.frames = append(r.frames, fr)
 		for _, as := range ce.Assigns {
+			if as.Name == nil {
+				continue
+			}
 			s := ""
 			if as.Value != nil {
 				v, ok := r.assignValue(as.Value)
@@ -536,14 +568,15 @@ func (r *Runner) call(ce *syntax.CallExpr) {
 }
 
 // traceOut is where set -x writes.
-func (r *Runner) traceOut() io.Writer {
+func (r *runner) traceOut() io.Writer {
 	if r.traceW != nil {
 		return r.traceW
 	}
 	return r.stderr()
 }
 
-func (r *Runner) traceAssigns(as []*syntax.Assign) {
+// traceAssigns prints assignments for set -x.
+func (r *runner) traceAssigns(as []*syntax.Assign) {
 	for _, a := range as {
 		if a.Name == nil {
 			continue
@@ -553,15 +586,26 @@ func (r *Runner) traceAssigns(as []*syntax.Assign) {
 	}
 }
 
-func (r *Runner) ps4() string {
-	v, _ := r.lookup("PS4")
-	if v == nil {
-		return "+ "
+// ps4 returns the xtrace prefix: PS4 with its first character repeated
+// once more per level of command substitution, as bash does.
+func (r *runner) ps4() string {
+	p := "+ "
+	if v, _ := r.lookup("PS4"); v != nil {
+		p = v.String()
 	}
-	return v.String()
+	if p != "" && r.substLevel > 0 {
+		p = strings.Repeat(p[:1], r.substLevel) + p
+	}
+	return p
 }
 
-func (r *Runner) trace(args []string) {
+// traceText writes one raw xtrace line.
+func (r *runner) traceText(s string) {
+	fmt.Fprintf(r.traceOut(), "%s%s\n", r.ps4(), s)
+}
+
+// trace prints a command for set -x.
+func (r *runner) trace(args []string) {
 	q := make([]string, len(args))
 	for i, a := range args {
 		q[i] = shQuote(a)
@@ -588,7 +632,7 @@ func shQuote(s string) string {
 }
 
 // exec runs a command given its expanded arguments.
-func (r *Runner) exec(args []string) {
+func (r *runner) exec(args []string) {
 	if err := r.ctxErr(); err != nil {
 		return
 	}
@@ -605,7 +649,7 @@ func (r *Runner) exec(args []string) {
 }
 
 // external runs a registered command (or a script file given by path).
-func (r *Runner) external(args []string) {
+func (r *runner) external(args []string) {
 	name := args[0]
 	if fn, ok := r.sh.commands[name]; ok && !strings.Contains(name, "/") {
 		r.status = r.runCommand(fn, args)
@@ -643,6 +687,10 @@ func (r *Runner) external(args []string) {
 		r.status = r.runChildScript(name, string(data), args[1:])
 		return
 	}
+	if name == "sh" || name == "bash" {
+		r.status = r.shellCommand(args)
+		return
+	}
 	if p := r.pathLookup(name); p != "" {
 		data, err := r.sh.fs.ReadFile(p)
 		if err == nil {
@@ -656,7 +704,7 @@ func (r *Runner) external(args []string) {
 
 // pathLookup finds a script named name in the $PATH directories of the
 // VFS (executable files first, like execvp).
-func (r *Runner) pathLookup(name string) string {
+func (r *runner) pathLookup(name string) string {
 	if name == "" || strings.Contains(name, "/") {
 		return ""
 	}
@@ -680,14 +728,77 @@ func (r *Runner) pathLookup(name string) string {
 	return fallback
 }
 
+// shellCommand emulates running "sh" or "bash" (when no registered command
+// has that name): "-c script [name [args...]]", "file [args...]", or a
+// script read from standard input, in a fresh shell state. The options
+// -e -u -x -f -C and -o NAME are honored.
+func (r *runner) shellCommand(args []string) int {
+	a := args[1:]
+	var set []string
+	cmdMode := false
+	for len(a) > 0 && len(a[0]) > 1 && (a[0][0] == '-' || a[0][0] == '+') {
+		opt := a[0]
+		a = a[1:]
+		if opt == "--" || opt == "-" {
+			break
+		}
+		for _, c := range opt[1:] {
+			switch c {
+			case 'c':
+				cmdMode = true
+			case 'o':
+				if len(a) > 0 {
+					set = append(set, string(opt[0])+"o", a[0])
+					a = a[1:]
+				}
+			case 'e', 'u', 'x', 'f', 'C', 'v', 'a', 'n':
+				set = append(set, string(opt[0])+string(c))
+			case 's', 'i', 'l', 'p', 'r':
+			default:
+				r.errf("%s: -%c: invalid option", args[0], c)
+				return 2
+			}
+		}
+	}
+	var name, src string
+	var params []string
+	switch {
+	case cmdMode:
+		if len(a) == 0 {
+			r.errf("%s: -c: option requires an argument", args[0])
+			return 2
+		}
+		src, name = a[0], args[0]
+		if len(a) > 1 {
+			name, params = a[1], a[2:]
+		}
+	case len(a) > 0:
+		data, err := r.sh.fs.ReadFile(r.abs(a[0]))
+		if err != nil {
+			fmt.Fprintf(r.stderr(), "%s: %s: %s\n", args[0], a[0], command.Strerror(err))
+			return 127
+		}
+		src, name, params = string(data), a[0], a[1:]
+	default:
+		var b strings.Builder
+		if _, err := io.Copy(&limitWriter{w: &b, max: maxCaptured}, r.reader(0)); err != nil {
+			r.errf("%s: %s", args[0], err)
+			return 1
+		}
+		src, name = b.String(), args[0]
+	}
+	return r.runChildScript(name, src, params, set...)
+}
+
 // runChildScript runs a script like a new bash process: a fresh state
 // with only the exported variables.
-func (r *Runner) runChildScript(name, src string, args []string) int {
+// setArgs are applied with the set builtin first.
+func (r *runner) runChildScript(name, src string, args []string, setArgs ...string) int {
 	if r.depth >= r.sh.maxDepth {
 		r.errf("%s: maximum function nesting level exceeded (%d)", name, r.sh.maxDepth)
 		return 1
 	}
-	child := &Runner{
+	child := &runner{
 		sh: r.sh, name: name, params: args, dir: r.dir,
 		frames: []*frame{newFrame()}, funcs: map[string]*syntax.Stmt{}, aliases: map[string]string{},
 		traps: map[string]string{}, fds: map[int]*fdesc{}, optind: 1, depth: r.depth + 1,
@@ -699,9 +810,23 @@ func (r *Runner) runChildScript(name, src string, args []string) int {
 		k, v, _ := strings.Cut(kv, "=")
 		child.frames[0].vars[k] = &variable{Variable: vstr(v), exported: true}
 	}
+	for name, on := range r.exportedFuncs {
+		if body, ok := r.funcs[name]; ok && on {
+			child.funcs[name] = body
+			if child.exportedFuncs == nil {
+				child.exportedFuncs = map[string]bool{}
+			}
+			child.exportedFuncs[name] = true
+		}
+	}
 	for k, v := range map[string]string{"IFS": " \t\n", "PS4": "+ ", "OPTIND": "1"} {
 		if _, ok := child.frames[0].vars[k]; !ok {
 			child.frames[0].vars[k] = &variable{Variable: vstr(v)}
+		}
+	}
+	if len(setArgs) > 0 {
+		if st := setBuiltin(child, append([]string{"set"}, setArgs...)); st != 0 {
+			return st
 		}
 	}
 	st := child.runScript(src, true)
@@ -710,7 +835,7 @@ func (r *Runner) runChildScript(name, src string, args []string) int {
 }
 
 // runCommand runs a registered command, recovering its panics.
-func (r *Runner) runCommand(fn command.Func, args []string) (status int) {
+func (r *runner) runCommand(fn command.Func, args []string) (status int) {
 	stdin := r.reader(0)
 	stdout := r.writer(1)
 	stderr := r.writer(2)
@@ -720,7 +845,7 @@ func (r *Runner) runCommand(fn command.Func, args []string) (status int) {
 		stderr = &pipeGuardWriter{w: stderr, pw: pw}
 	}
 	env := &command.Env{
-		Ctx:     context.WithValue(r.sh.ctx, fdKey{}, r.saveFds()),
+		Ctx:     context.WithValue(r.sh.commandCtx(), fdKey{}, r.saveFds()),
 		Args:    args,
 		Stdin:   stdin,
 		Stdout:  stdout,
@@ -736,7 +861,7 @@ func (r *Runner) runCommand(fn command.Func, args []string) (status int) {
 			fmt.Fprintf(r.stderr(), "%s: internal error: %v\n", args[0], p)
 			status = 2
 		}
-		if sigpipe != nil && sigpipe.broken {
+		if sigpipe != nil && sigpipe.broken.Load() {
 			status = 141
 		}
 	}()
@@ -748,9 +873,12 @@ func (r *Runner) runCommand(fn command.Func, args []string) (status int) {
 }
 
 // execCallback implements command.Env.Exec.
-func (r *Runner) execCallback(_ context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func (r *runner) execCallback(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		return 0
+	}
+	if ctx != nil && ctx.Err() != nil {
+		return CanceledStatus
 	}
 	child := r.subshell()
 	child.fds[0] = &fdesc{r: stdin}
@@ -761,7 +889,7 @@ func (r *Runner) execCallback(_ context.Context, args []string, stdin io.Reader,
 }
 
 // callFunc calls a shell function.
-func (r *Runner) callFunc(name string, body *syntax.Stmt, args []string) {
+func (r *runner) callFunc(name string, body *syntax.Stmt, args []string) {
 	if r.depth >= r.sh.maxDepth || len(r.funcNames) >= r.sh.maxDepth {
 		r.errf("%s: maximum function nesting level exceeded (%d)", name, r.sh.maxDepth)
 		r.status = 1
@@ -786,7 +914,7 @@ func (r *Runner) callFunc(name string, body *syntax.Stmt, args []string) {
 }
 
 // subshell returns a copy of r for a subshell.
-func (r *Runner) subshell() *Runner {
+func (r *runner) subshell() *runner {
 	c := *r
 	c.frames = make([]*frame, len(r.frames))
 	for i, f := range r.frames {
@@ -796,6 +924,7 @@ func (r *Runner) subshell() *Runner {
 		}
 		c.frames[i] = nf
 	}
+	c.exportedFuncs = maps.Clone(r.exportedFuncs)
 	c.funcs = make(map[string]*syntax.Stmt, len(r.funcs))
 	for k, v := range r.funcs {
 		c.funcs[k] = v
@@ -808,15 +937,14 @@ func (r *Runner) subshell() *Runner {
 	c.funcNames = append([]string(nil), r.funcNames...)
 	c.subLevel++
 	c.loopDepth = 0
+	c.argAssign = false
 	c.exitTrap = false
 	c.pipestatus = nil
 	return &c
 }
 
-func (r *Runner) runExitTrapSub() {}
-
 // abs resolves a path against the working directory.
-func (r *Runner) abs(p string) string {
+func (r *runner) abs(p string) string {
 	if path.IsAbs(p) {
 		return path.Clean(p)
 	}
@@ -824,12 +952,12 @@ func (r *Runner) abs(p string) string {
 }
 
 // readDir lists a directory of the VFS for globbing.
-func (r *Runner) readDir(p string) ([]fs.DirEntry, error) {
+func (r *runner) readDir(p string) ([]fs.DirEntry, error) {
 	return r.sh.fs.ReadDir(r.abs(p))
 }
 
 // ecfg returns the expansion configuration for the current state.
-func (r *Runner) ecfg() *expand.Config {
+func (r *runner) ecfg() *expand.Config {
 	cfg := &expand.Config{
 		Env:        envView{r},
 		CmdSubst:   r.cmdSubst,
@@ -847,6 +975,7 @@ func (r *Runner) ecfg() *expand.Config {
 	return cfg
 }
 
+// fdKey is the context key of the descriptor table given to commands.
 type fdKey struct{}
 
 // FD returns the reader and writer of file descriptor n as the shell had

@@ -13,7 +13,7 @@ import (
 )
 
 // fields expands words into fields (with splitting and globbing).
-func (r *Runner) fields(words ...*syntax.Word) ([]string, bool) {
+func (r *runner) fields(words ...*syntax.Word) ([]string, bool) {
 	ws := make([]*syntax.Word, len(words))
 	for i, w := range words {
 		if !r.checkWord(w) {
@@ -35,7 +35,7 @@ func (r *Runner) fields(words ...*syntax.Word) ([]string, bool) {
 }
 
 // literal expands a word to a single string (no splitting or globbing).
-func (r *Runner) literal(w *syntax.Word) (string, bool) {
+func (r *runner) literal(w *syntax.Word) (string, bool) {
 	if w == nil {
 		return "", true
 	}
@@ -56,7 +56,7 @@ func (r *Runner) literal(w *syntax.Word) (string, bool) {
 }
 
 // assignValue expands the value of an assignment word.
-func (r *Runner) assignValue(w *syntax.Word) (string, bool) {
+func (r *runner) assignValue(w *syntax.Word) (string, bool) {
 	if w == nil {
 		return "", true
 	}
@@ -77,7 +77,7 @@ func (r *Runner) assignValue(w *syntax.Word) (string, bool) {
 }
 
 // pattern expands a word as a shell pattern.
-func (r *Runner) pattern(w *syntax.Word) (string, bool) {
+func (r *runner) pattern(w *syntax.Word) (string, bool) {
 	if !r.checkWord(w) {
 		return "", false
 	}
@@ -95,7 +95,7 @@ func (r *Runner) pattern(w *syntax.Word) (string, bool) {
 }
 
 // checkWord rejects unsupported constructs inside a word.
-func (r *Runner) checkWord(w *syntax.Word) bool {
+func (r *runner) checkWord(w *syntax.Word) bool {
 	ok := true
 	syntax.Walk(w, func(n syntax.Node) bool {
 		switch n.(type) {
@@ -107,13 +107,13 @@ func (r *Runner) checkWord(w *syntax.Word) bool {
 		return ok
 	})
 	if !ok {
-		r.unsupported("process substitutions <(...) and >(...)")
+		r.unsupported(`process substitutions <(...) and >(...) (except in "< <(cmd)")`)
 	}
 	return ok
 }
 
 // expandErr reports an expansion error the way bash does.
-func (r *Runner) expandErr(err error) {
+func (r *runner) expandErr(err error) {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || r.ctxErr() != nil {
 		r.status = CanceledStatus
 		r.exiting = true

@@ -4,9 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
@@ -24,6 +26,7 @@ var errBrokenPipe error = errnoText("Broken pipe")
 // errnoText is an error whose text is a C library error message.
 type errnoText string
 
+// Error returns the message.
 func (e errnoText) Error() string { return string(e) }
 
 // fdesc is an open file descriptor of the shell.
@@ -32,7 +35,8 @@ type fdesc struct {
 	w io.Writer
 }
 
-func (r *Runner) saveFds() map[int]*fdesc {
+// saveFds returns a copy of the descriptor table.
+func (r *runner) saveFds() map[int]*fdesc {
 	m := make(map[int]*fdesc, len(r.fds))
 	for k, v := range r.fds {
 		m[k] = v
@@ -40,7 +44,9 @@ func (r *Runner) saveFds() map[int]*fdesc {
 	return m
 }
 
-func (r *Runner) restoreFds(saved map[int]*fdesc, openedBefore int) {
+// restoreFds closes the files opened since openedBefore and puts back a
+// saved descriptor table.
+func (r *runner) restoreFds(saved map[int]*fdesc, openedBefore int) {
 	for _, c := range r.opened[openedBefore:] {
 		c.Close()
 	}
@@ -49,7 +55,7 @@ func (r *Runner) restoreFds(saved map[int]*fdesc, openedBefore int) {
 }
 
 // reader returns the reader of fd n (an empty reader when closed).
-func (r *Runner) reader(n int) io.Reader {
+func (r *runner) reader(n int) io.Reader {
 	if d := r.fds[n]; d != nil && d.r != nil {
 		return d.r
 	}
@@ -57,39 +63,67 @@ func (r *Runner) reader(n int) io.Reader {
 }
 
 // writer returns the writer of fd n (one that fails when closed).
-func (r *Runner) writer(n int) io.Writer {
+func (r *runner) writer(n int) io.Writer {
 	if d := r.fds[n]; d != nil && d.w != nil {
 		return d.w
 	}
 	return badFdWriter{n}
 }
 
-func (r *Runner) stdout() io.Writer { return r.writer(1) }
-func (r *Runner) stderr() io.Writer { return r.writer(2) }
+// stdout returns the writer of descriptor 1.
+func (r *runner) stdout() io.Writer { return r.writer(1) }
 
+// stderr returns the writer of descriptor 2.
+func (r *runner) stderr() io.Writer { return r.writer(2) }
+
+// badFdReader is a closed descriptor being read.
 type badFdReader struct{ n int }
 
+// Read fails.
 func (b badFdReader) Read([]byte) (int, error) { return 0, errnoText("Bad file descriptor") }
 
+// badFdWriter is a closed descriptor being written.
 type badFdWriter struct{ n int }
 
+// Write fails.
 func (b badFdWriter) Write([]byte) (int, error) { return 0, errnoText("Bad file descriptor") }
 
 // zeroReader reads zero bytes forever (/dev/zero).
 type zeroReader struct{}
 
+// Read fills p with zeros.
 func (zeroReader) Read(p []byte) (int, error) {
 	clear(p)
 	return len(p), nil
 }
 
 // redirect applies one redirection to r.fds.
-func (r *Runner) redirect(rd *syntax.Redirect) error {
+func (r *runner) redirect(rd *syntax.Redirect) error {
 	fd := -1
 	if rd.N != nil {
 		n, err := strconv.Atoi(rd.N.Value)
 		if err != nil {
-			return fmt.Errorf("{varname} redirections are not supported in this sandbox")
+			// {varname}>file: the shell picks a free descriptor >= 10
+			// and stores it in varname; {varname}>&- closes it.
+			name := strings.TrimSuffix(strings.TrimPrefix(rd.N.Value, "{"), "}")
+			if !syntax.ValidName(name) {
+				return fmt.Errorf("%s: bad variable name", rd.N.Value)
+			}
+			if (rd.Op == syntax.DplOut || rd.Op == syntax.DplIn) && rd.Word != nil && rd.Word.Lit() == "-" {
+				k, err := strconv.Atoi(r.getVar(name))
+				if err != nil {
+					return fmt.Errorf("%s: ambiguous redirect", r.getVar(name))
+				}
+				delete(r.fds, k)
+				return nil
+			}
+			n = 10
+			for r.fds[n] != nil {
+				n++
+			}
+			if err := r.assign(name, vstr(strconv.Itoa(n)), false); err != nil {
+				return err
+			}
 		}
 		fd = n
 	}
@@ -136,6 +170,15 @@ func (r *Runner) redirect(rd *syntax.Redirect) error {
 		}
 		r.fds[fd] = &fdesc{r: strings.NewReader(s + "\n")}
 		return nil
+	}
+	if rd.Op == syntax.RdrIn && rd.Word != nil && len(rd.Word.Parts) == 1 {
+		if ps, ok := rd.Word.Parts[0].(*syntax.ProcSubst); ok && ps.Op == syntax.CmdIn {
+			if fd < 0 {
+				fd = 0
+			}
+			r.fds[fd] = &fdesc{r: r.startProcSubst(ps)}
+			return nil
+		}
 	}
 	target, ok := r.redirTarget(rd.Word)
 	if !ok {
@@ -224,7 +267,7 @@ func (r *Runner) redirect(rd *syntax.Redirect) error {
 }
 
 // redirTarget expands the word of a redirection to exactly one field.
-func (r *Runner) redirTarget(w *syntax.Word) (string, bool) {
+func (r *runner) redirTarget(w *syntax.Word) (string, bool) {
 	fields, ok := r.fields(w)
 	if !ok {
 		return "", false
@@ -252,7 +295,7 @@ func wordSource(w *syntax.Word) string {
 }
 
 // openFile opens a redirection target, emulating the /dev names.
-func (r *Runner) openFile(name string, flag int, clobberCheck bool) (*fdesc, error) {
+func (r *runner) openFile(name string, flag int, clobberCheck bool) (*fdesc, error) {
 	switch name {
 	case "/dev/null":
 		return &fdesc{r: strings.NewReader(""), w: io.Discard}, nil
@@ -281,6 +324,9 @@ func (r *Runner) openFile(name string, flag int, clobberCheck bool) (*fdesc, err
 	}
 	f, err := r.sh.fs.OpenFile(p, flag, 0o644)
 	if err != nil {
+		if _, serr := r.sh.fs.Stat(path.Dir(p)); serr != nil {
+			err = serr
+		}
 		return nil, fmt.Errorf("%s: %s", name, command.Strerror(err))
 	}
 	if fi, err := f.Stat(); err == nil && fi.IsDir() {
@@ -298,7 +344,8 @@ func (r *Runner) openFile(name string, flag int, clobberCheck bool) (*fdesc, err
 	return d, nil
 }
 
-func (r *Runner) dupFd(n int) (*fdesc, error) {
+// dupFd returns descriptor n for /dev/fd/n and friends.
+func (r *runner) dupFd(n int) (*fdesc, error) {
 	d := r.fds[n]
 	if d == nil {
 		return nil, fmt.Errorf("/dev/fd/%d: No such file or directory", n)
@@ -311,16 +358,14 @@ func (r *Runner) dupFd(n int) (*fdesc, error) {
 // status 141 as if killed by SIGPIPE.
 type pipeWriter struct {
 	pw     *io.PipeWriter
-	mu     sync.Mutex
-	broken bool
+	broken atomic.Bool
 }
 
+// Write writes to the pipe and records a broken pipe.
 func (p *pipeWriter) Write(b []byte) (int, error) {
 	n, err := p.pw.Write(b)
 	if err != nil {
-		p.mu.Lock()
-		p.broken = true
-		p.mu.Unlock()
+		p.broken.Store(true)
 		return n, errBrokenPipe
 	}
 	return n, nil
@@ -333,15 +378,16 @@ type pipeGuardWriter struct {
 	pw *pipeWriter
 }
 
+// Write forwards b unless the command's output pipe broke.
 func (g *pipeGuardWriter) Write(b []byte) (int, error) {
-	if g.pw.broken {
+	if g.pw.broken.Load() {
 		return len(b), nil
 	}
 	return g.w.Write(b)
 }
 
 // pipeline runs the stages of a pipeline concurrently.
-func (r *Runner) pipeline(c *syntax.BinaryCmd) {
+func (r *runner) pipeline(c *syntax.BinaryCmd) {
 	var stages []*syntax.Stmt
 	var all []bool
 	var flatten func(st *syntax.Stmt, pipeAll bool)
@@ -358,6 +404,13 @@ func (r *Runner) pipeline(c *syntax.BinaryCmd) {
 	flatten(c.Y, false)
 
 	n := len(stages)
+	if int(r.sh.stages.Add(int32(n))) > maxStages {
+		r.sh.stages.Add(int32(-n))
+		r.errf("pipeline: too many concurrent pipeline stages (%d)", maxStages)
+		r.status = 1
+		return
+	}
+	defer r.sh.stages.Add(int32(-n))
 	statuses := make([]int, n)
 	readers := make([]*io.PipeReader, n-1)
 	writers := make([]*io.PipeWriter, n-1)
@@ -391,7 +444,7 @@ func (r *Runner) pipeline(c *syntax.BinaryCmd) {
 			child.pipeOut = nil
 		}
 		wg.Add(1)
-		go func(i int, child *Runner, st *syntax.Stmt) {
+		go func(i int, child *runner, st *syntax.Stmt) {
 			defer wg.Done()
 			defer func() {
 				if i < n-1 {
@@ -408,9 +461,10 @@ func (r *Runner) pipeline(c *syntax.BinaryCmd) {
 				}
 			}()
 			child.stmt(st)
+			child.runExitTrap()
 			child.closeAll()
 			statuses[i] = child.status
-			if child.pipeOut != nil && child.pipeOut.broken {
+			if child.pipeOut != nil && child.pipeOut.broken.Load() {
 				statuses[i] = 141
 			}
 		}(i, child, st)
@@ -425,17 +479,28 @@ func (r *Runner) pipeline(c *syntax.BinaryCmd) {
 		case <-done:
 		}
 	}()
-	if lastpipe {
-		saved := r.fds[0]
-		r.fds[0] = &fdesc{r: readers[n-2]}
-		r.stmt(stages[n-1])
-		r.fds[0] = saved
-		readers[n-2].CloseWithError(errBrokenPipe)
-		statuses[n-1] = r.status
+	var once sync.Once
+	finish := func() {
+		once.Do(func() {
+			wg.Wait()
+			close(done)
+			<-watchDone
+		})
 	}
-	wg.Wait()
-	close(done)
-	<-watchDone
+	defer finish()
+	if lastpipe {
+		func() {
+			saved := r.fds[0]
+			defer func() {
+				r.fds[0] = saved
+				readers[n-2].CloseWithError(errBrokenPipe)
+			}()
+			r.fds[0] = &fdesc{r: readers[n-2]}
+			r.stmt(stages[n-1])
+			statuses[n-1] = r.status
+		}()
+	}
+	finish()
 	r.pipestatus = statuses
 	r.status = statuses[n-1]
 	if r.opts.pipefail {
@@ -455,6 +520,7 @@ type limitWriter struct {
 	max int64
 }
 
+// Write fails once the limit is reached.
 func (l *limitWriter) Write(b []byte) (int, error) {
 	if l.n+int64(len(b)) > l.max {
 		return 0, errors.New("command substitution output too large")
@@ -464,7 +530,7 @@ func (l *limitWriter) Write(b []byte) (int, error) {
 }
 
 // cmdSubst runs $(...) in a subshell, writing its output to w.
-func (r *Runner) cmdSubst(w io.Writer, cs *syntax.CmdSubst) error {
+func (r *runner) cmdSubst(w io.Writer, cs *syntax.CmdSubst) error {
 	if err := r.ctxErr(); err != nil {
 		return err
 	}
@@ -476,6 +542,8 @@ func (r *Runner) cmdSubst(w io.Writer, cs *syntax.CmdSubst) error {
 	child := r.subshell()
 	child.depth++
 	child.inSubst = true
+	child.substLevel++
+	child.opts.errexit = false // bash's default without inherit_errexit
 	child.fds[1] = &fdesc{w: &limitWriter{w: w, max: maxCaptured}}
 	// $(< file)
 	if len(cs.Stmts) == 1 {
@@ -499,6 +567,7 @@ func (r *Runner) cmdSubst(w io.Writer, cs *syntax.CmdSubst) error {
 		}
 	}
 	child.stmts(cs.Stmts)
+	child.runExitTrap()
 	child.closeAll()
 	r.substStatus = child.status
 	r.status = child.status
@@ -508,13 +577,15 @@ func (r *Runner) cmdSubst(w io.Writer, cs *syntax.CmdSubst) error {
 	return nil
 }
 
-func (r *Runner) procSubst(*syntax.ProcSubst) (string, error) {
+// procSubst refuses process substitutions.
+func (r *runner) procSubst(*syntax.ProcSubst) (string, error) {
 	return "", errUnsupported("process substitution <(...) and >(...)")
 }
 
 // errUnsupported is an expansion error for unsupported constructs.
 type errUnsupported string
 
+// Error returns the message.
 func (e errUnsupported) Error() string { return string(e) + " is not supported in this sandbox" }
 
 // hdocQuoted reports whether a here-document delimiter was quoted (then
@@ -534,4 +605,44 @@ func hdocQuoted(w *syntax.Word) bool {
 		}
 	}
 	return false
+}
+
+// procSubstReader is the reading end of "< <(cmd)": cmd runs concurrently
+// in a subshell writing into a pipe, as with bash's /dev/fd/N.
+type procSubstReader struct {
+	*io.PipeReader
+	done chan struct{}
+}
+
+// Close closes the pipe (the writer then ends as if by SIGPIPE) and waits
+// for the subshell to finish, so that no goroutine outlives the command.
+func (p *procSubstReader) Close() error {
+	p.PipeReader.CloseWithError(errBrokenPipe)
+	<-p.done
+	return nil
+}
+
+// startProcSubst starts the command of an input process substitution used
+// as a redirection ("< <(cmd)") and returns its output.
+func (r *runner) startProcSubst(ps *syntax.ProcSubst) io.Reader {
+	pr, pw := io.Pipe()
+	child := r.subshell()
+	w := &pipeWriter{pw: pw}
+	child.fds[1] = &fdesc{w: w}
+	child.pipeOut = w
+	p := &procSubstReader{PipeReader: pr, done: make(chan struct{})}
+	r.opened = append(r.opened, p)
+	go func() {
+		defer close(p.done)
+		defer pw.Close()
+		defer func() {
+			if e := recover(); e != nil {
+				fmt.Fprintf(r.stderr(), "%s: internal error: %v\n", r.name, e)
+			}
+		}()
+		child.stmts(ps.Stmts)
+		child.runExitTrap()
+		child.closeAll()
+	}()
+	return p
 }

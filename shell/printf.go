@@ -2,13 +2,17 @@ package shell
 
 import (
 	"fmt"
+
+	"github.com/cordonhq/cordon/shell/command"
 	"math"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
-func echoBuiltin(r *Runner, args []string) int {
+// echoBuiltin implements echo with -n, -e and -E.
+func echoBuiltin(r *runner, args []string) int {
 	a := args[1:]
 	newline, escapes := true, r.opts.xpgEcho
 	for len(a) > 0 {
@@ -49,7 +53,7 @@ func echoBuiltin(r *Runner, args []string) int {
 	}
 	if _, err := r.stdout().Write([]byte(b.String())); err != nil {
 		if err != errBrokenPipe {
-			r.builtinErr(1, "echo", "write error: %s", err)
+			r.builtinErr(1, "echo", "write error: %s", command.Strerror(err))
 		}
 		return 1
 	}
@@ -145,10 +149,12 @@ func expandEscapes(s string, echo bool) (string, bool) {
 	return b.String(), false
 }
 
+// isHex reports whether c is a hexadecimal digit.
 func isHex(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
 }
 
+// hexVal returns the value of a hexadecimal digit.
 func hexVal(c byte) int {
 	switch {
 	case c >= '0' && c <= '9':
@@ -204,13 +210,15 @@ func formatEscape(s string, i int) (string, int) {
 	return out, end
 }
 
+// printfState holds the arguments of one printf call.
 type printfState struct {
-	r      *Runner
+	r      *runner
 	args   []string
 	used   int
 	status int
 }
 
+// next returns the next argument, or "" when none is left.
 func (p *printfState) next() (string, bool) {
 	if p.used < len(p.args) {
 		p.used++
@@ -273,14 +281,16 @@ func (p *printfState) parseInt(s string) int64 {
 		p.status = 1
 		return 0
 	}
-	if err != nil {
-		p.r.builtinErr(1, "printf", "%s: Numerical result out of range", s)
-		p.status = 1
-		n = math.MaxInt64
-	}
 	if end < len(digits) {
 		p.r.builtinErr(1, "printf", "%s: invalid number", s)
 		p.status = 1
+	}
+	if err != nil || (!neg && n > math.MaxInt64) || (neg && n > 1<<63) {
+		p.r.builtinErr(1, "printf", "%s: Numerical result out of range", s)
+		if neg {
+			return math.MinInt64
+		}
+		return math.MaxInt64
 	}
 	v := int64(n)
 	if neg {
@@ -289,6 +299,36 @@ func (p *printfState) parseInt(s string) int64 {
 	return v
 }
 
+// parseUint parses an argument of %u %o %x %X, which may use the whole
+// unsigned range.
+func (p *printfState) parseUint(s string) uint64 {
+	t := strings.TrimSpace(s)
+	if t != "" && t[0] != '-' && t[0] != '\'' && t[0] != '"' {
+		if n, err := strconv.ParseUint(strings.TrimPrefix(t, "+"), 0, 64); err == nil {
+			if !(len(t) > 1 && t[0] == '0' && t[1] != 'x' && t[1] != 'X') {
+				return n
+			}
+		} else if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
+			p.r.builtinErr(1, "printf", "%s: Numerical result out of range", s)
+			return math.MaxUint64
+		}
+	}
+	return uint64(p.parseInt(s))
+}
+
+// noZero removes the 0 flag, which does not apply to strings.
+// maxPrintfWidth is the largest field width or precision printf accepts.
+const maxPrintfWidth = 1_000_000
+
+func noZero(spec string) string {
+	i := 1
+	for i < len(spec) && strings.IndexByte("-+ #0", spec[i]) >= 0 {
+		i++
+	}
+	return "%" + strings.ReplaceAll(spec[1:i], "0", "") + spec[i:]
+}
+
+// parseFloat parses an argument of the floating-point conversions.
 func (p *printfState) parseFloat(s string) float64 {
 	t := strings.TrimSpace(s)
 	if t == "" {
@@ -371,7 +411,8 @@ func printfQuote(s string) string {
 	return b.String()
 }
 
-func printfBuiltin(r *Runner, args []string) int {
+// printfBuiltin implements printf, reusing the format for extra arguments.
+func printfBuiltin(r *runner, args []string) int {
 	a := args[1:]
 	varName := ""
 	for len(a) > 0 && strings.HasPrefix(a[0], "-") && len(a[0]) > 1 {
@@ -438,6 +479,9 @@ func printfBuiltin(r *Runner, args []string) int {
 		return p.status
 	}
 	if _, err := r.stdout().Write([]byte(out.String())); err != nil {
+		if err != errBrokenPipe {
+			r.builtinErr(1, "printf", "write error: %s", command.Strerror(err))
+		}
 		return 1
 	}
 	return p.status
@@ -509,6 +553,15 @@ func (p *printfState) format(out *strings.Builder, f string) (stop, bad bool) {
 		}
 		conv := f[j]
 		j++
+		// Go's fmt refuses widths and precisions above a million (it prints
+		// %!(NOVERB)); refuse them clearly instead of printing that, or a
+		// gigabyte of padding.
+		for _, n := range []string{strings.TrimPrefix(width, "-"), strings.TrimPrefix(prec, "-")} {
+			if v, err := strconv.ParseInt(n, 10, 64); (err != nil && n != "") || v > maxPrintfWidth {
+				p.r.builtinErr(1, "printf", "%s: field width or precision too large (at most %d)", n, maxPrintfWidth)
+				return false, true
+			}
+		}
 		if strings.HasPrefix(width, "-") {
 			flags += "-"
 			width = width[1:]
@@ -524,17 +577,17 @@ func (p *printfState) format(out *strings.Builder, f string) (stop, bad bool) {
 		switch conv {
 		case 's':
 			s, _ := p.next()
-			fmt.Fprintf(out, spec+"s", s)
+			fmt.Fprintf(out, noZero(spec)+"s", s)
 		case 'b':
 			s, _ := p.next()
 			e, st := expandEscapes(s, false)
-			fmt.Fprintf(out, spec+"s", e)
+			fmt.Fprintf(out, noZero(spec)+"s", e)
 			if st {
 				return true, false
 			}
 		case 'q':
 			s, _ := p.next()
-			fmt.Fprintf(out, spec+"s", printfQuote(s))
+			fmt.Fprintf(out, noZero(spec)+"s", printfQuote(s))
 		case 'c':
 			s, _ := p.next()
 			if s != "" {
@@ -546,24 +599,16 @@ func (p *printfState) format(out *strings.Builder, f string) (stop, bad bool) {
 			fmt.Fprintf(out, spec+"d", p.parseInt(s))
 		case 'u', 'o', 'x', 'X':
 			s, _ := p.next()
-			n := p.parseInt(s)
+			n := p.parseUint(s)
 			verb := string(conv)
 			if conv == 'u' {
 				verb = "d"
 			}
 			fs := spec
-			if strings.Contains(flags, "#") && conv == 'o' {
+			if n == 0 {
 				fs = strings.ReplaceAll(fs, "#", "")
-				if n != 0 {
-					fs += "O"
-					verb = ""
-					fs = strings.TrimSuffix(fs, "O")
-					str := fmt.Sprintf("0%o", uint64(n))
-					fmt.Fprintf(out, fs+"s", str)
-					continue
-				}
 			}
-			fmt.Fprintf(out, fs+verb, uint64(n))
+			fmt.Fprintf(out, fs+verb, n)
 		case 'f', 'F', 'e', 'E', 'g', 'G', 'a', 'A':
 			s, _ := p.next()
 			v := p.parseFloat(s)
@@ -591,10 +636,21 @@ func (p *printfState) format(out *strings.Builder, f string) (stop, bad bool) {
 				p.r.builtinErr(1, "printf", "`%c': invalid format character", conv)
 				return false, true
 			}
+			tf := f[j : j-1+end]
 			s, _ := p.next()
-			_ = s
 			j = j - 1 + end + 2
-			out.WriteString(p.r.sh.now().Format("2006-01-02 15:04:05"))
+			t := p.r.sh.now()
+			if s != "" && s != "-1" && s != "-2" {
+				t = time.Unix(p.parseInt(s), 0)
+			}
+			if tz, ok := p.r.exportedVar("TZ"); ok {
+				if loc, err := time.LoadLocation(tz); err == nil {
+					t = t.In(loc)
+				}
+			} else {
+				t = t.In(time.UTC)
+			}
+			fmt.Fprintf(out, noZero(spec)+"s", strftime(tf, t))
 		default:
 			p.r.builtinErr(1, "printf", "`%c': invalid format character", conv)
 			return false, true
@@ -604,6 +660,7 @@ func (p *printfState) format(out *strings.Builder, f string) (stop, bad bool) {
 	return false, false
 }
 
+// validName reports whether s is a valid variable name.
 func validName(s string) bool {
 	if s == "" {
 		return false
@@ -614,4 +671,136 @@ func validName(s string) bool {
 		}
 	}
 	return true
+}
+
+// ansiC decodes the escapes of a $'...' string.
+func ansiC(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' || i+1 >= len(s) {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		e := s[i]
+		switch e {
+		case '\'', '"', '?', '\\':
+			b.WriteByte(e)
+		case 'c':
+			if i+1 < len(s) {
+				i++
+				b.WriteByte(s[i] & 0x1f)
+			} else {
+				b.WriteString("\\c")
+			}
+		case '0', '1', '2', '3', '4', '5', '6', '7':
+			n, j := 0, i
+			for k := 0; k < 3 && j < len(s) && s[j] >= '0' && s[j] <= '7'; k++ {
+				n = n*8 + int(s[j]-'0')
+				j++
+			}
+			b.WriteByte(byte(n))
+			i = j - 1
+		default:
+			_, n := formatEscape(s, i-1)
+			out, _ := expandEscapes(s[i-1:n], false)
+			b.WriteString(out)
+			i = n - 1
+		}
+	}
+	r := b.String()
+	if k := strings.IndexByte(r, 0); k >= 0 {
+		r = r[:k]
+	}
+	return r
+}
+
+// strftime formats t like C's strftime for the common conversions.
+func strftime(format string, t time.Time) string {
+	var b strings.Builder
+	for i := 0; i < len(format); i++ {
+		c := format[i]
+		if c != '%' || i+1 >= len(format) {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		switch format[i] {
+		case 'Y':
+			fmt.Fprintf(&b, "%d", t.Year())
+		case 'C':
+			fmt.Fprintf(&b, "%02d", t.Year()/100)
+		case 'y':
+			fmt.Fprintf(&b, "%02d", t.Year()%100)
+		case 'm':
+			fmt.Fprintf(&b, "%02d", int(t.Month()))
+		case 'd':
+			fmt.Fprintf(&b, "%02d", t.Day())
+		case 'e':
+			fmt.Fprintf(&b, "%2d", t.Day())
+		case 'H':
+			fmt.Fprintf(&b, "%02d", t.Hour())
+		case 'I':
+			h := t.Hour() % 12
+			if h == 0 {
+				h = 12
+			}
+			fmt.Fprintf(&b, "%02d", h)
+		case 'M':
+			fmt.Fprintf(&b, "%02d", t.Minute())
+		case 'S':
+			fmt.Fprintf(&b, "%02d", t.Second())
+		case 'p':
+			if t.Hour() < 12 {
+				b.WriteString("AM")
+			} else {
+				b.WriteString("PM")
+			}
+		case 'j':
+			fmt.Fprintf(&b, "%03d", t.YearDay())
+		case 's':
+			fmt.Fprintf(&b, "%d", t.Unix())
+		case 'F':
+			b.WriteString(t.Format("2006-01-02"))
+		case 'T':
+			b.WriteString(t.Format("15:04:05"))
+		case 'D':
+			b.WriteString(t.Format("01/02/06"))
+		case 'R':
+			b.WriteString(t.Format("15:04"))
+		case 'a':
+			b.WriteString(t.Format("Mon"))
+		case 'A':
+			b.WriteString(t.Format("Monday"))
+		case 'b', 'h':
+			b.WriteString(t.Format("Jan"))
+		case 'B':
+			b.WriteString(t.Format("January"))
+		case 'c':
+			b.WriteString(t.Format("Mon Jan  2 15:04:05 2006"))
+		case 'u':
+			wd := int(t.Weekday())
+			if wd == 0 {
+				wd = 7
+			}
+			fmt.Fprintf(&b, "%d", wd)
+		case 'w':
+			fmt.Fprintf(&b, "%d", int(t.Weekday()))
+		case 'Z':
+			b.WriteString(t.Format("MST"))
+		case 'z':
+			b.WriteString(t.Format("-0700"))
+		case 'n':
+			b.WriteByte('\n')
+		case 't':
+			b.WriteByte('\t')
+		case '%':
+			b.WriteByte('%')
+		default:
+			b.WriteByte('%')
+			b.WriteByte(format[i])
+		}
+	}
+	return b.String()
 }

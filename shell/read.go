@@ -25,12 +25,14 @@ func readByte(rd io.Reader, buf []byte) (byte, error) {
 // maxReadLine bounds one line read by the read builtin.
 const maxReadLine = 64 << 20
 
+// rchar is a byte read by read, and whether a backslash escaped it.
 type rchar struct {
 	c   byte
 	esc bool
 }
 
-func readBuiltin(r *Runner, args []string) int {
+// readBuiltin implements read (-r -a -d -n -N -p -s -t -u).
+func readBuiltin(r *runner, args []string) int {
 	raw := false
 	arrName := ""
 	delim := byte('\n')
@@ -279,7 +281,8 @@ func splitRead(line []rchar, ifs string, n int) []string {
 	return out
 }
 
-func mapfileBuiltin(r *Runner, args []string) int {
+// mapfileBuiltin implements mapfile/readarray (-t -d -n -s -O -u).
+func mapfileBuiltin(r *runner, args []string) int {
 	a := args[1:]
 	strip := false
 	delim := byte('\n')

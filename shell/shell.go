@@ -7,8 +7,10 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 
+	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/cordonhq/cordon/shell/command"
@@ -22,7 +24,9 @@ type Config struct {
 	// Commands holds the external commands (cat, grep, ...). Builtins take
 	// precedence over them, and functions over both, as in bash.
 	Commands command.Registry
-	// Stdin is the script's standard input; nil means an empty input.
+	// Stdin is the script's standard input; nil means an empty input. Its
+	// Read should not block forever: a command blocked in it cannot be
+	// stopped by the context.
 	Stdin io.Reader
 	// Stdout and Stderr receive the script's output. Both are required.
 	Stdout, Stderr io.Writer
@@ -83,22 +87,30 @@ type shared struct {
 	now      func() time.Time
 	maxDepth int
 	deadline time.Time
-	polls    uint32
-	rand     uint32
+	polls    atomic.Uint32
+	rand     atomic.Uint32
+	stages   atomic.Int32 // pipeline stages running
+	expired  atomic.Bool  // the deadline passed (seen by ctxErr)
 }
 
-// Runner is the state of one shell (or subshell).
-type Runner struct {
+// maxStages bounds the pipeline stages running at once (a fork bomb like
+// "f() { f | f; }; f" would otherwise start goroutines without end).
+const maxStages = 2048
+
+// runner is the state of one shell (or subshell).
+type runner struct {
 	sh *shared
 
-	name    string
-	params  []string
-	dir     string
-	frames  []*frame
-	funcs   map[string]*syntax.Stmt
-	aliases map[string]string
-	opts    options
-	traps   map[string]string
+	name   string
+	params []string
+	dir    string
+	frames []*frame
+	funcs  map[string]*syntax.Stmt
+	// exportedFuncs holds the functions marked with export -f.
+	exportedFuncs map[string]bool
+	aliases       map[string]string
+	opts          options
+	traps         map[string]string
 
 	fds    map[int]*fdesc
 	opened []io.Closer
@@ -119,6 +131,7 @@ type Runner struct {
 	sources       []string
 	noErrExit     int
 	inSubst       bool
+	substLevel    int
 	subLevel      int
 	lineno        int
 	optind        int
@@ -129,6 +142,9 @@ type Runner struct {
 	pipeOut       *pipeWriter
 	persistRedirs bool
 	traceW        io.Writer
+	// argAssign is set while expanding an argument that looks like an
+	// assignment (NAME=value), whose value gets assignment tildes.
+	argAssign bool
 }
 
 // options holds the set and shopt options.
@@ -138,8 +154,10 @@ type options struct {
 	expandAliases, lastpipe, xpgEcho                                                  bool
 }
 
-func newRunner(ctx context.Context, cfg *Config, name string) *Runner {
-	sh := &shared{ctx: ctx, fs: cfg.FS, commands: cfg.Commands, now: cfg.Now, maxDepth: cfg.MaxDepth, rand: 12345}
+// newRunner returns the state of a new shell for cfg.
+func newRunner(ctx context.Context, cfg *Config, name string) *runner {
+	sh := &shared{ctx: ctx, fs: cfg.FS, commands: cfg.Commands, now: cfg.Now, maxDepth: cfg.MaxDepth}
+	sh.rand.Store(12345)
 	if sh.now == nil {
 		sh.now = time.Now
 	}
@@ -156,7 +174,7 @@ func newRunner(ctx context.Context, cfg *Config, name string) *Runner {
 	if dir == "" {
 		dir = "/workspace"
 	}
-	r := &Runner{
+	r := &runner{
 		sh:      sh,
 		name:    name,
 		params:  append([]string(nil), cfg.Args...),
@@ -186,7 +204,10 @@ func newRunner(ctx context.Context, cfg *Config, name string) *Runner {
 	}
 	r.setGlobal("OLDPWD", "", false)
 	delete(r.frames[0].vars, "OLDPWD")
-	for k, v := range map[string]string{"IFS": " \t\n", "OPTIND": "1", "PS4": "+ ", "SHELL": "/bin/bash",
+	r.frames[0].vars["BASH_VERSINFO"] = &variable{Variable: expand.Variable{Set: true, Kind: expand.Indexed,
+		List: []string{"5", "2", "15", "1", "release", "x86_64-pc-linux-gnu"}}, readonly: true}
+	for k, v := range map[string]string{"IFS": " \t\n", "OPTIND": "1", "PS4": "+ ", "SHELL": "/bin/bash", "BASH": "/bin/bash",
+		"BASHOPTS":     "checkwinsize:cmdhist:complete_fullquote:extquote:force_fignore:globasciiranges:globskipdots:hostcomplete:interactive_comments:patsub_replacement:progcomp:promptvars:sourcepath",
 		"BASH_VERSION": "5.2.15(1)-release", "HOSTNAME": "cordon", "UID": "1000", "EUID": "1000", "PPID": "1", "SHLVL": "1"} {
 		if _, ok := r.frames[0].vars[k]; !ok {
 			r.frames[0].vars[k] = &variable{Variable: vstr(v)}
@@ -198,15 +219,19 @@ func newRunner(ctx context.Context, cfg *Config, name string) *Runner {
 // ctxErr reports whether the run must stop. It polls the context and,
 // because wasm has no preemption, yields now and then and checks the
 // deadline itself.
-func (r *Runner) ctxErr() error {
+func (r *runner) ctxErr() error {
 	sh := r.sh
 	if err := sh.ctx.Err(); err != nil {
 		return err
 	}
-	sh.polls++
-	if sh.polls%256 == 0 {
+	if sh.expired.Load() {
+		return context.DeadlineExceeded
+	}
+	if sh.polls.Add(1)%256 == 0 {
 		yieldCPU()
 		if !sh.deadline.IsZero() && time.Now().After(sh.deadline) {
+			// Sticky: the context's own timer may not have fired yet.
+			sh.expired.Store(true)
 			return context.DeadlineExceeded
 		}
 	}
@@ -214,12 +239,12 @@ func (r *Runner) ctxErr() error {
 }
 
 // stopped reports whether the current statement list must stop running.
-func (r *Runner) stopped() bool {
+func (r *runner) stopped() bool {
 	return r.exiting || r.aborting || r.returning || r.breakN > 0 || r.contN > 0 || r.ctxErr() != nil
 }
 
 // closeAll closes the files opened by redirections that are still open.
-func (r *Runner) closeAll() {
+func (r *runner) closeAll() {
 	for _, c := range r.opened {
 		c.Close()
 	}
@@ -227,23 +252,63 @@ func (r *Runner) closeAll() {
 }
 
 // errf prints a message prefixed like bash's ("name: line N: ").
-func (r *Runner) errf(format string, args ...any) {
+func (r *runner) errf(format string, args ...any) {
 	fmt.Fprintf(r.stderr(), "%s: line %d: %s\n", r.name, r.lineno, fmt.Sprintf(format, args...))
 }
 
 // builtinErr prints "name: line N: builtin: message" and returns status.
-func (r *Runner) builtinErr(status int, builtin, format string, args ...any) int {
+func (r *runner) builtinErr(status int, builtin, format string, args ...any) int {
 	r.errf("%s: %s", builtin, fmt.Sprintf(format, args...))
 	return status
 }
 
+// maxNesting bounds the nesting of brackets in source text given to the
+// parser, whose recursion would otherwise grow without bound on hostile
+// input such as 100000 nested parentheses.
+const maxNesting = 1000
+
+// errTooDeep is reported for source text nested deeper than maxNesting.
+var errTooDeep = errors.New("syntax error: nesting too deep")
+
+// tooDeep reports whether src nests brackets deeper than maxNesting.
+func tooDeep(src string) bool {
+	depth := 0
+	inSingle := false
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		if inSingle {
+			if c == '\'' {
+				inSingle = false
+			}
+			continue
+		}
+		switch c {
+		case '\\':
+			i++
+		case '\'':
+			inSingle = true
+		case '(', '{', '[':
+			depth++
+			if depth > maxNesting {
+				return true
+			}
+		case ')', '}', ']':
+			if depth > 0 {
+				depth--
+			}
+		}
+	}
+	return false
+}
+
+// newParser returns a parser for bash syntax.
 func newParser() *syntax.Parser {
 	return syntax.NewParser(syntax.Variant(syntax.LangBash))
 }
 
 // runScript parses and runs src statement by statement, like bash reads
 // a script. top is true for the main script (syntax errors exit).
-func (r *Runner) runScript(src string, top bool) int {
+func (r *runner) runScript(src string, top bool) int {
 	perr := r.runSource(src, true, func() bool {
 		return r.exiting || r.ctxErr() != nil
 	})
@@ -261,8 +326,8 @@ func (r *Runner) runScript(src string, top bool) int {
 }
 
 // syntaxError prints a parse error in bash's style.
-func (r *Runner) syntaxError(err error) {
-	line := r.lineno
+func (r *runner) syntaxError(err error) {
+	line := max(r.lineno, 1)
 	msg := err.Error()
 	var pe syntax.ParseError
 	var le syntax.LangError
@@ -277,7 +342,8 @@ func (r *Runner) syntaxError(err error) {
 	fmt.Fprintf(r.stderr(), "%s: line %d: %s\n", r.name, line, msg)
 }
 
-func (r *Runner) runExitTrap() {
+// runExitTrap runs the EXIT trap once, keeping the exit status.
+func (r *runner) runExitTrap() {
 	if r.exitTrap {
 		return
 	}
@@ -311,7 +377,10 @@ func sortedKeys[V any](m map[string]V) []string {
 // runs once the parser has moved past its last line (so that here-document
 // bodies are read). after is called after each statement and reports
 // whether to stop. It returns the syntax error, if any.
-func (r *Runner) runSource(src string, top bool, after func() bool) error {
+func (r *runner) runSource(src string, top bool, after func() bool) error {
+	if tooDeep(src) {
+		return errTooDeep
+	}
 	p := newParser()
 	var pending []*syntax.Stmt
 	stop := false
@@ -329,15 +398,20 @@ func (r *Runner) runSource(src string, top bool, after func() bool) error {
 		}
 	}
 	var perr error
+	// The loop never breaks early: mvdan's iterator may call yield again
+	// after a false return (when it reports a trailing error).
 	for stmt, err := range p.StmtsSeq(strings.NewReader(src)) {
+		if stop || perr != nil {
+			continue
+		}
 		if err != nil {
 			perr = err
-			break
+			continue
 		}
 		if len(pending) > 0 && stmt.Pos().Line() > pending[len(pending)-1].End().Line() {
 			flush()
 			if stop {
-				return nil
+				continue
 			}
 		}
 		pending = append(pending, stmt)
@@ -347,4 +421,41 @@ func (r *Runner) runSource(src string, top bool, after func() bool) error {
 		return nil
 	}
 	return perr
+}
+
+// deadlineCtx is the context given to commands. Its Err also compares the
+// clock with the deadline and yields now and then: on wasm there is no
+// preemption, so the parent's timer may not fire while a command loops
+// polling Err.
+type deadlineCtx struct {
+	context.Context
+	sh *shared
+}
+
+// Err returns the parent's error, or DeadlineExceeded once the deadline
+// has passed.
+func (c deadlineCtx) Err() error {
+	if err := c.Context.Err(); err != nil {
+		return err
+	}
+	sh := c.sh
+	if sh.expired.Load() {
+		return context.DeadlineExceeded
+	}
+	if sh.polls.Add(1)%256 == 0 {
+		yieldCPU()
+		if time.Now().After(sh.deadline) {
+			sh.expired.Store(true)
+			return context.DeadlineExceeded
+		}
+	}
+	return nil
+}
+
+// commandCtx returns the context for a command.
+func (sh *shared) commandCtx() context.Context {
+	if sh.deadline.IsZero() {
+		return sh.ctx
+	}
+	return deadlineCtx{Context: sh.ctx, sh: sh}
 }

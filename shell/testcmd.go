@@ -14,7 +14,7 @@ import (
 )
 
 // fileTest evaluates a unary file test operator on name.
-func (r *Runner) fileTest(op string, name string) bool {
+func (r *runner) fileTest(op string, name string) bool {
 	switch name {
 	case "/dev/null", "/dev/stdin", "/dev/stdout", "/dev/stderr", "/dev/zero", "/dev/tty":
 		switch op {
@@ -52,7 +52,8 @@ func (r *Runner) fileTest(op string, name string) bool {
 	return false
 }
 
-func (r *Runner) fileCompare(op, a, b string) bool {
+// fileCompare implements -nt, -ot and -ef.
+func (r *runner) fileCompare(op, a, b string) bool {
 	fa, ea := r.sh.fs.Stat(r.abs(a))
 	fb, eb := r.sh.fs.Stat(r.abs(b))
 	switch op {
@@ -77,8 +78,10 @@ var _ fs.FileInfo
 // errTestSyntax is a [ / test usage error (status 2).
 type errTestSyntax string
 
+// Error returns the message.
 func (e errTestSyntax) Error() string { return string(e) }
 
+// isUnaryTestOp reports whether s is a unary operator of test.
 func isUnaryTestOp(s string) bool {
 	switch s {
 	case "-e", "-a", "-f", "-d", "-s", "-r", "-w", "-x", "-b", "-c", "-p", "-S", "-L", "-h", "-k", "-g", "-u", "-G", "-O", "-N", "-t", "-z", "-n", "-v", "-o", "-R":
@@ -87,6 +90,7 @@ func isUnaryTestOp(s string) bool {
 	return false
 }
 
+// isBinaryTestOp reports whether s is a binary operator of test.
 func isBinaryTestOp(s string) bool {
 	switch s {
 	case "=", "==", "!=", "<", ">", "-eq", "-ne", "-lt", "-le", "-gt", "-ge", "-nt", "-ot", "-ef":
@@ -105,7 +109,8 @@ func testInt(s string) (int64, error) {
 	return n, nil
 }
 
-func (r *Runner) unaryTest(op, arg string) (bool, error) {
+// unaryTest evaluates a unary test operator.
+func (r *runner) unaryTest(op, arg string) (bool, error) {
 	switch op {
 	case "-z":
 		return arg == "", nil
@@ -127,7 +132,7 @@ func (r *Runner) unaryTest(op, arg string) (bool, error) {
 }
 
 // varIsSet implements -v, including name[index].
-func (r *Runner) varIsSet(arg string) bool {
+func (r *runner) varIsSet(arg string) bool {
 	name, idx, hasIdx := strings.Cut(arg, "[")
 	if !hasIdx {
 		return envView{r}.Get(arg).IsSet()
@@ -163,7 +168,9 @@ func (r *Runner) varIsSet(arg string) bool {
 	return idx == "0" || idx == "@" || idx == "*"
 }
 
-func (r *Runner) binaryTest(op, a, b string, arith bool) (bool, error) {
+// binaryTest evaluates a binary test operator; arith makes -eq and friends
+// evaluate their operands as arithmetic ([[ ]]).
+func (r *runner) binaryTest(op, a, b string, arith bool) (bool, error) {
 	switch op {
 	case "=", "==":
 		return a == b, nil
@@ -215,11 +222,12 @@ func (r *Runner) binaryTest(op, a, b string, arith bool) (bool, error) {
 
 // testParser evaluates the arguments of test / [.
 type testParser struct {
-	r    *Runner
+	r    *runner
 	args []string
 	pos  int
 }
 
+// peek returns the current argument.
 func (p *testParser) peek() (string, bool) {
 	if p.pos < len(p.args) {
 		return p.args[p.pos], true
@@ -227,6 +235,7 @@ func (p *testParser) peek() (string, bool) {
 	return "", false
 }
 
+// orExpr parses expr -o expr.
 func (p *testParser) orExpr() (bool, error) {
 	v, err := p.andExpr()
 	if err != nil {
@@ -246,6 +255,7 @@ func (p *testParser) orExpr() (bool, error) {
 	}
 }
 
+// andExpr parses expr -a expr.
 func (p *testParser) andExpr() (bool, error) {
 	v, err := p.notExpr()
 	if err != nil {
@@ -265,6 +275,7 @@ func (p *testParser) andExpr() (bool, error) {
 	}
 }
 
+// notExpr parses ! expr.
 func (p *testParser) notExpr() (bool, error) {
 	t, ok := p.peek()
 	if ok && t == "!" && p.pos+1 < len(p.args) {
@@ -275,6 +286,7 @@ func (p *testParser) notExpr() (bool, error) {
 	return p.primary()
 }
 
+// primary parses ( expr ), unary and binary tests and single strings.
 func (p *testParser) primary() (bool, error) {
 	t, ok := p.peek()
 	if !ok {
@@ -305,6 +317,7 @@ func (p *testParser) primary() (bool, error) {
 	return t != "", nil
 }
 
+// eval evaluates the arguments with POSIX's rules by argument count.
 func (p *testParser) eval() (bool, error) {
 	a := p.args
 	switch len(a) {
@@ -357,7 +370,8 @@ func (p *testParser) eval() (bool, error) {
 	return v, nil
 }
 
-func testBuiltin(r *Runner, args []string) int {
+// testBuiltin implements test and [.
+func testBuiltin(r *runner, args []string) int {
 	name := args[0]
 	a := args[1:]
 	if name == "[" {
@@ -376,12 +390,15 @@ func testBuiltin(r *Runner, args []string) int {
 }
 
 // testExpr evaluates a [[ ]] expression.
-func (r *Runner) testExpr(x syntax.TestExpr) (bool, error) {
+func (r *runner) testExpr(x syntax.TestExpr) (bool, error) {
 	switch x := x.(type) {
 	case *syntax.Word:
 		s, ok := r.literal(x)
 		if !ok {
 			return false, errReported
+		}
+		if r.opts.xtrace {
+			r.traceText("[[ " + s + " ]]")
 		}
 		return s != "", nil
 	case *syntax.ParenTest:
@@ -398,6 +415,9 @@ func (r *Runner) testExpr(x syntax.TestExpr) (bool, error) {
 		s, ok := r.literal(w)
 		if !ok {
 			return false, errReported
+		}
+		if r.opts.xtrace {
+			r.traceText("[[ " + x.Op.String() + " " + s + " ]]")
 		}
 		return r.unaryTest(x.Op.String(), s)
 	case *syntax.BinaryTest:
@@ -424,6 +444,15 @@ func (r *Runner) testExpr(x syntax.TestExpr) (bool, error) {
 		if !ok {
 			return false, errReported
 		}
+		if r.opts.xtrace {
+			right := wordSource(rw)
+			if x.Op != syntax.TsReMatch && x.Op != syntax.TsMatch && x.Op != syntax.TsMatchShort && x.Op != syntax.TsNoMatch {
+				right, _ = r.literal(rw)
+			} else if pat, ok := r.pattern(rw); ok {
+				right = pat
+			}
+			r.traceText("[[ " + left + " " + x.Op.String() + " " + right + " ]]")
+		}
 		switch x.Op {
 		case syntax.TsMatch, syntax.TsMatchShort, syntax.TsNoMatch:
 			pat, ok := r.pattern(rw)
@@ -448,7 +477,7 @@ func (r *Runner) testExpr(x syntax.TestExpr) (bool, error) {
 }
 
 // regexMatch implements [[ s =~ re ]]: quoted parts of re match literally.
-func (r *Runner) regexMatch(s string, w *syntax.Word) (bool, error) {
+func (r *runner) regexMatch(s string, w *syntax.Word) (bool, error) {
 	var b strings.Builder
 	for _, part := range w.Parts {
 		lit, ok := r.literal(&syntax.Word{Parts: []syntax.WordPart{part}})

@@ -26,12 +26,15 @@ type frame struct {
 	vars map[string]*variable
 }
 
+// newFrame returns an empty scope.
 func newFrame() *frame { return &frame{vars: map[string]*variable{}} }
 
+// vstr returns a set string variable.
 func vstr(s string) expand.Variable {
 	return expand.Variable{Set: true, Kind: expand.String, Str: s}
 }
 
+// clone returns a deep copy of v.
 func (v *variable) clone() *variable {
 	c := *v
 	c.List = slices.Clone(v.List)
@@ -43,7 +46,21 @@ func (v *variable) clone() *variable {
 }
 
 // lookup finds the innermost variable named name, and its frame index.
-func (r *Runner) lookup(name string) (*variable, int) {
+// It follows namerefs (declare -n).
+func (r *runner) lookup(name string) (*variable, int) {
+	for range 8 {
+		v, i := r.lookupRaw(name)
+		if v == nil || v.Kind != expand.NameRef || !v.Set || v.Str == "" || v.Str == name {
+			return v, i
+		}
+		name = v.Str
+	}
+	return nil, -1
+}
+
+// lookupRaw finds the innermost variable named name without following
+// namerefs.
+func (r *runner) lookupRaw(name string) (*variable, int) {
 	for i := len(r.frames) - 1; i >= 0; i-- {
 		if v, ok := r.frames[i].vars[name]; ok {
 			return v, i
@@ -53,22 +70,23 @@ func (r *Runner) lookup(name string) (*variable, int) {
 }
 
 // getVar returns the string value of a variable ("" when unset).
-func (r *Runner) getVar(name string) string {
+func (r *runner) getVar(name string) string {
 	return envView{r}.Get(name).String()
 }
 
 // isSetVar reports whether a variable is set.
-func (r *Runner) isSetVar(name string) bool {
+func (r *runner) isSetVar(name string) bool {
 	return envView{r}.Get(name).IsSet()
 }
 
 // errReadonly is returned when assigning to a readonly variable.
 type errReadonly string
 
+// Error returns bash's message.
 func (e errReadonly) Error() string { return string(e) + ": readonly variable" }
 
 // setGlobal sets a string variable in the scope where it lives.
-func (r *Runner) setGlobal(name, value string, export bool) error {
+func (r *runner) setGlobal(name, value string, export bool) error {
 	if err := r.assign(name, vstr(value), false); err != nil {
 		return err
 	}
@@ -82,11 +100,11 @@ func (r *Runner) setGlobal(name, value string, export bool) error {
 // assign sets the value of a variable in the innermost scope that has it
 // (or the global scope), keeping its attributes. local forces the
 // innermost scope.
-func (r *Runner) assign(name string, val expand.Variable, local bool) error {
+func (r *runner) assign(name string, val expand.Variable, local bool) error {
 	switch name {
 	case "RANDOM":
 		n, _ := strconv.Atoi(val.String())
-		r.sh.rand = uint32(n)
+		r.sh.rand.Store(uint32(n))
 		return nil
 	}
 	v, fi := r.lookup(name)
@@ -139,7 +157,7 @@ func (r *Runner) assign(name string, val expand.Variable, local bool) error {
 }
 
 // unsetVar removes a variable from the innermost scope that has it.
-func (r *Runner) unsetVar(name string) error {
+func (r *runner) unsetVar(name string) error {
 	v, fi := r.lookup(name)
 	if v == nil {
 		return nil
@@ -147,13 +165,11 @@ func (r *Runner) unsetVar(name string) error {
 	if v.readonly {
 		return fmt.Errorf("%s: cannot unset: readonly variable", name)
 	}
-	if fi > 0 {
-		// An unset local stays local but unset, like bash's "local"
-		// scope behaviour for the current function.
-		if fi == len(r.frames)-1 {
-			r.frames[fi].vars[name] = &variable{}
-			return nil
-		}
+	if fi > 0 && fi == len(r.frames)-1 {
+		// Unsetting a local of the current function leaves it local and
+		// unset (bash without localvar_unset).
+		r.frames[fi].vars[name] = &variable{}
+		return nil
 	}
 	delete(r.frames[fi].vars, name)
 	return nil
@@ -211,9 +227,10 @@ func setItem(idx []int, vals []string, n int, s string) ([]int, []string) {
 	return idx, vals
 }
 
-// envView adapts a Runner to expand.WriteEnviron.
-type envView struct{ r *Runner }
+// envView adapts a runner to expand.WriteEnviron.
+type envView struct{ r *runner }
 
+// Get returns a variable, including the special parameters.
 func (e envView) Get(name string) expand.Variable {
 	r := e.r
 	switch name {
@@ -232,8 +249,9 @@ func (e envView) Get(name string) expand.Variable {
 	case "0":
 		return vstr(r.name)
 	case "RANDOM":
-		r.sh.rand = r.sh.rand*1103515245 + 12345
-		return vstr(strconv.Itoa(int(r.sh.rand>>16) & 0x7fff))
+		n := r.sh.rand.Load()*1103515245 + 12345
+		r.sh.rand.Store(n)
+		return vstr(strconv.Itoa(int(n>>16) & 0x7fff))
 	case "LINENO":
 		return vstr(strconv.Itoa(r.lineno))
 	case "FUNCNAME":
@@ -252,6 +270,10 @@ func (e envView) Get(name string) expand.Variable {
 			l[i] = strconv.Itoa(s)
 		}
 		return expand.Variable{Set: true, Kind: expand.Indexed, List: l}
+	case "_":
+		return vstr(r.lastArg)
+	case "BASH_SUBSHELL":
+		return vstr(strconv.Itoa(r.subLevel))
 	case "SECONDS":
 		return vstr("0")
 	case "EPOCHSECONDS":
@@ -274,6 +296,7 @@ func (e envView) Get(name string) expand.Variable {
 	return expand.Variable{}
 }
 
+// Set sets or unsets a variable (used by expand for ${x=...}).
 func (e envView) Set(name string, vr expand.Variable) error {
 	if !vr.IsSet() {
 		return e.r.unsetVar(name)
@@ -284,6 +307,7 @@ func (e envView) Set(name string, vr expand.Variable) error {
 	return e.r.assign(name, vr, false)
 }
 
+// Each calls fn for every set variable, innermost scope first.
 func (e envView) Each(fn func(string, expand.Variable) bool) {
 	seen := map[string]bool{}
 	for i := len(e.r.frames) - 1; i >= 0; i-- {
@@ -304,7 +328,7 @@ func (e envView) Each(fn func(string, expand.Variable) bool) {
 }
 
 // environ returns the exported variables as sorted "NAME=value" pairs.
-func (r *Runner) environ() []string {
+func (r *runner) environ() []string {
 	m := map[string]string{}
 	for i := 0; i < len(r.frames); i++ {
 		for k, v := range r.frames[i].vars {
@@ -323,7 +347,7 @@ func (r *Runner) environ() []string {
 }
 
 // optFlags returns $-.
-func (r *Runner) optFlags() string {
+func (r *runner) optFlags() string {
 	var b strings.Builder
 	if r.opts.errexit {
 		b.WriteByte('e')
@@ -343,4 +367,13 @@ func (r *Runner) optFlags() string {
 		b.WriteByte('C')
 	}
 	return b.String()
+}
+
+// exportedVar returns the value of an exported variable.
+func (r *runner) exportedVar(name string) (string, bool) {
+	v, _ := r.lookup(name)
+	if v == nil || !v.exported || !v.Set {
+		return "", false
+	}
+	return v.String(), true
 }

@@ -1,16 +1,10 @@
 package shell
 
 import (
-	"errors"
-	"io/fs"
-	"path"
-	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/expand"
-	"mvdan.cc/sh/v3/pattern"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -25,6 +19,7 @@ type piece struct {
 	quoted bool // protected from splitting and globbing
 	split  bool // result of an unquoted expansion: subject to splitting
 	brk    bool
+	sep    bool // separator between the elements of an unquoted $@
 }
 
 // wfield is a field being built: its bytes and which are quoted.
@@ -34,6 +29,7 @@ type wfield struct {
 	exists bool
 }
 
+// add appends text with its quoting.
 func (f *wfield) add(s string, quoted bool) {
 	f.b = append(f.b, s...)
 	for range len(s) {
@@ -43,7 +39,7 @@ func (f *wfield) add(s string, quoted bool) {
 
 // expandFields expands words into fields (brace expansion, parameter and
 // command substitution, arithmetic, splitting, globbing).
-func (r *Runner) expandFields(words []*syntax.Word) ([]string, error) {
+func (r *runner) expandFields(words []*syntax.Word) ([]string, error) {
 	var out []string
 	cfg := r.ecfg()
 	for _, w := range words {
@@ -70,8 +66,12 @@ func (r *Runner) expandFields(words []*syntax.Word) ([]string, error) {
 	return out, nil
 }
 
-func (r *Runner) expandOneWord(w *syntax.Word) ([]string, error) {
-	pieces, err := r.wordPiecesCtx(w.Parts, false, false, true, looksLikeAssign(w))
+// expandOneWord expands one word (after brace expansion) into fields.
+func (r *runner) expandOneWord(w *syntax.Word) ([]string, error) {
+	assignLike := looksLikeAssign(w)
+	r.argAssign = assignLike
+	pieces, err := r.wordPiecesCtx(w.Parts, false, false, true, assignLike)
+	r.argAssign = false
 	if err != nil {
 		return nil, err
 	}
@@ -103,8 +103,10 @@ func (r *Runner) expandOneWord(w *syntax.Word) ([]string, error) {
 	return out, nil
 }
 
+// errFailglob is the error of a pattern without match under failglob.
 type errFailglob string
 
+// Error returns the message.
 func (e errFailglob) Error() string { return "no match: " + string(e) }
 
 // looksLikeAssign reports whether a word starts with NAME=.
@@ -121,23 +123,24 @@ func looksLikeAssign(w *syntax.Word) bool {
 }
 
 // expandLiteral expands a word to one string (no splitting or globbing).
-func (r *Runner) expandLiteral(w *syntax.Word) (string, error) {
+func (r *runner) expandLiteral(w *syntax.Word) (string, error) {
 	return r.expandLiteralCtx(w, false)
 }
 
 // expandAssign expands the value of an assignment (tildes after = and :).
-func (r *Runner) expandAssign(w *syntax.Word) (string, error) {
+func (r *runner) expandAssign(w *syntax.Word) (string, error) {
 	return r.expandLiteralCtx(w, true)
 }
 
-func (r *Runner) expandLiteralCtx(w *syntax.Word, assign bool) (string, error) {
+// expandLiteralCtx expands a word to one string.
+func (r *runner) expandLiteralCtx(w *syntax.Word, assign bool) (string, error) {
 	pieces, err := r.wordPiecesCtx(w.Parts, false, false, true, assign)
 	if err != nil {
 		return "", err
 	}
 	var b strings.Builder
 	for _, p := range pieces {
-		if p.brk {
+		if p.brk || p.sep {
 			b.WriteByte(' ')
 			continue
 		}
@@ -146,7 +149,8 @@ func (r *Runner) expandLiteralCtx(w *syntax.Word, assign bool) (string, error) {
 	return b.String(), nil
 }
 
-func (r *Runner) ifs() string {
+// ifs returns the field separators (the default when IFS is unset).
+func (r *runner) ifs() string {
 	v := envView{r}.Get("IFS")
 	if !v.IsSet() {
 		return " \t\n"
@@ -155,7 +159,7 @@ func (r *Runner) ifs() string {
 }
 
 // splitPieces splits the pieces of a word into fields by IFS.
-func (r *Runner) splitPieces(pieces []piece) []*wfield {
+func (r *runner) splitPieces(pieces []piece) []*wfield {
 	ifs := r.ifs()
 	var out []*wfield
 	cur := &wfield{}
@@ -212,181 +216,6 @@ func (r *Runner) splitPieces(pieces []piece) []*wfield {
 	return out
 }
 
-func hasGlobMeta(f *wfield, extglob bool) bool {
-	for i, c := range f.b {
-		if f.quoted[i] {
-			continue
-		}
-		switch c {
-		case '*', '?', '[':
-			return true
-		case '+', '@', '!':
-			if extglob && i+1 < len(f.b) && f.b[i+1] == '(' {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// globPattern builds a pattern where quoted bytes are escaped.
-func globPattern(f *wfield) string {
-	var b strings.Builder
-	for i, c := range f.b {
-		if f.quoted[i] && strings.IndexByte(`*?[]\!+@(){}|`, c) >= 0 {
-			b.WriteByte('\\')
-		}
-		b.WriteByte(c)
-	}
-	return b.String()
-}
-
-// unescapeGlob removes pattern escapes from a literal component.
-func unescapeGlob(s string) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) {
-			i++
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
-}
-
-// maxGlobMatches bounds the number of paths one pattern may produce.
-const maxGlobMatches = 100000
-
-// glob expands a pattern against the VFS.
-func (r *Runner) glob(pat string) ([]string, error) {
-	mode := pattern.Filenames | pattern.EntireString
-	if r.opts.extglob {
-		mode |= pattern.ExtendedOperators
-	}
-	if r.opts.nocaseglob {
-		mode |= pattern.NoGlobCase
-	}
-	if r.opts.dotglob {
-		mode |= pattern.GlobLeadingDot
-	}
-	if !r.opts.globstar {
-		mode |= pattern.NoGlobStar
-	}
-	abs := strings.HasPrefix(pat, "/")
-	trailingSlash := strings.HasSuffix(pat, "/")
-	parts := strings.Split(strings.Trim(pat, "/"), "/")
-	cur := []cand{{"", r.dir}}
-	if abs {
-		cur = []cand{{"/", "/"}}
-	}
-	join := func(a, b string) string {
-		if a == "" {
-			return b
-		}
-		if strings.HasSuffix(a, "/") {
-			return a + b
-		}
-		return a + "/" + b
-	}
-	for i, part := range parts {
-		last := i == len(parts)-1
-		if part == "" {
-			continue
-		}
-		var next []cand
-		if !pattern.HasMeta(part, 0) && !(r.opts.extglob && strings.Contains(part, "(")) {
-			lit := unescapeGlob(part)
-			for _, c := range cur {
-				full := path.Join(c.full, lit)
-				fi, err := r.sh.fs.Stat(full)
-				if err != nil || (!last && !fi.IsDir()) {
-					continue
-				}
-				next = append(next, cand{join(c.rel, lit), full})
-			}
-			cur = next
-			continue
-		}
-		if r.opts.globstar && part == "**" {
-			for _, c := range cur {
-				next = append(next, c)
-				r.walkDirs(c.rel, c.full, join, &next, 0)
-			}
-			cur = next
-			continue
-		}
-		expr, err := pattern.Regexp(part, mode)
-		if err != nil {
-			return nil, err
-		}
-		re, err := compilePattern(part, mode)
-		if err != nil {
-			return nil, err
-		}
-		_ = expr
-		for _, c := range cur {
-			ents, err := r.sh.fs.ReadDir(c.full)
-			if err != nil {
-				continue
-			}
-			for _, e := range ents {
-				name := e.Name()
-				if name[0] == '.' && !strings.HasPrefix(part, ".") && !r.opts.dotglob {
-					continue
-				}
-				if !re.MatchString(name) {
-					continue
-				}
-				if (!last || trailingSlash) && !e.IsDir() {
-					continue
-				}
-				next = append(next, cand{join(c.rel, name), path.Join(c.full, name)})
-				if len(next) > maxGlobMatches {
-					return nil, errors.New("too many glob matches")
-				}
-			}
-		}
-		cur = next
-		if r.ctxErr() != nil {
-			return nil, r.ctxErr()
-		}
-	}
-	out := make([]string, 0, len(cur))
-	for _, c := range cur {
-		s := c.rel
-		if trailingSlash {
-			s += "/"
-		}
-		out = append(out, s)
-	}
-	sort.Strings(out)
-	return out, nil
-}
-
-type cand struct{ rel, full string }
-
-func (r *Runner) walkDirs(rel, full string, join func(a, b string) string, out *[]cand, depth int) {
-	if depth > 64 || len(*out) > maxGlobMatches {
-		return
-	}
-	ents, err := r.sh.fs.ReadDir(full)
-	if err != nil {
-		return
-	}
-	for _, e := range ents {
-		if !e.IsDir() || (e.Name()[0] == '.' && !r.opts.dotglob) {
-			continue
-		}
-		c := cand{join(rel, e.Name()), path.Join(full, e.Name())}
-		*out = append(*out, c)
-		r.walkDirs(c.rel, c.full, join, out, depth+1)
-	}
-}
-
-var _ fs.DirEntry
-
 // unquoteLit processes backslashes of a literal outside quotes. It
 // returns pieces where escaped characters are quoted.
 func unquoteLit(s string, split bool) []piece {
@@ -439,7 +268,7 @@ func unquoteDblLit(s string) string {
 }
 
 // tildePrefix expands a leading ~ in an unquoted literal.
-func (r *Runner) tildePrefix(s string) (string, string, bool) {
+func (r *runner) tildePrefix(s string) (string, string, bool) {
 	if !strings.HasPrefix(s, "~") {
 		return "", s, false
 	}
@@ -470,7 +299,7 @@ func (r *Runner) tildePrefix(s string) (string, string, bool) {
 // wordPieces expands word parts. quoted is true inside double quotes;
 // operand is true inside the word of ${x-word} (where literal text is
 // split too); first is true at the start of a word (for tilde).
-func (r *Runner) wordPieces(parts []syntax.WordPart, quoted, operand, first bool) ([]piece, error) {
+func (r *runner) wordPieces(parts []syntax.WordPart, quoted, operand, first bool) ([]piece, error) {
 	return r.wordPiecesCtx(parts, quoted, operand, first, false)
 }
 
@@ -502,8 +331,15 @@ func mergeLits(parts []syntax.WordPart) []syntax.WordPart {
 
 // assignTilde expands the tildes of an assignment's literal text: at its
 // start (when first) and after each colon.
-func (r *Runner) assignTilde(s string, first bool) []piece {
+func (r *runner) assignTilde(s string, first bool) []piece {
 	var out []piece
+	if first && r.argAssign {
+		// an argument like NAME=~/x: the value starts after "="
+		if name, rest, ok := strings.Cut(s, "="); ok && syntax.ValidName(name) {
+			out = append(out, piece{s: name + "="})
+			s = rest
+		}
+	}
 	segs := strings.Split(s, ":")
 	for i, seg := range segs {
 		if i > 0 {
@@ -520,7 +356,8 @@ func (r *Runner) assignTilde(s string, first bool) []piece {
 	return out
 }
 
-func (r *Runner) wordPiecesCtx(parts []syntax.WordPart, quoted, operand, first, assign bool) ([]piece, error) {
+// wordPiecesCtx is wordPieces; assign is true in assignment values.
+func (r *runner) wordPiecesCtx(parts []syntax.WordPart, quoted, operand, first, assign bool) ([]piece, error) {
 	var out []piece
 	cfg := r.ecfg()
 	parts = mergeLits(parts)
@@ -554,11 +391,7 @@ func (r *Runner) wordPiecesCtx(parts []syntax.WordPart, quoted, operand, first, 
 			}
 			s := p.Value
 			if p.Dollar {
-				v, err := expand.Literal(cfg, &syntax.Word{Parts: []syntax.WordPart{p}})
-				if err != nil {
-					return nil, err
-				}
-				s = v
+				s = ansiC(s)
 			}
 			out = append(out, piece{s: s, quoted: true})
 		case *syntax.DblQuoted:
@@ -611,325 +444,9 @@ func (r *Runner) wordPiecesCtx(parts []syntax.WordPart, quoted, operand, first, 
 	return out, nil
 }
 
-// isMulti reports whether a parameter expansion yields several values
-// ($@, $*, ${a[@]}, ${a[*]}, ${!prefix@}, ${!a[@]}).
-func isMulti(p *syntax.ParamExp) bool {
-	if p.Length || p.Param == nil {
-		return false
-	}
-	if p.Names != 0 {
-		return true
-	}
-	if p.Excl && p.Index == nil {
-		return false
-	}
-	if p.Index != nil {
-		return isAtStar(p.Index)
-	}
-	return p.Param.Value == "@" || p.Param.Value == "*"
-}
-
-// isStar reports whether a multi-valued expansion uses * (joined).
-func isStar(p *syntax.ParamExp) bool {
-	if p.Names == syntax.NamesPrefix {
-		return true
-	}
-	if p.Index != nil {
-		if w, ok := p.Index.(*syntax.Word); ok {
-			return w.Lit() == "*"
-		}
-	}
-	return p.Param.Value == "*" && p.Index == nil
-}
-
-// paramPieces expands one ${...}.
-func (r *Runner) paramPieces(p *syntax.ParamExp, quoted bool) ([]piece, error) {
-	return r.paramPiecesCtx(p, quoted, false)
-}
-
-func (r *Runner) paramPiecesCtx(p *syntax.ParamExp, quoted, assign bool) ([]piece, error) {
-	cfg := r.ecfg()
-	if p.Excl && p.Names == 0 && p.Index == nil && p.Param != nil {
-		// ${!ref...}: resolve the reference, then expand the target.
-		target := r.getVar(p.Param.Value)
-		if !(envView{r}).Get(p.Param.Value).IsSet() {
-			if r.opts.nounset {
-				return nil, expand.UnsetParameterError{Node: p, Message: "unbound variable"}
-			}
-			target = ""
-		}
-		tw, err := newParser().Document(strings.NewReader("${" + target + "}"))
-		var tp *syntax.ParamExp
-		if err == nil && len(tw.Parts) == 1 {
-			tp, _ = tw.Parts[0].(*syntax.ParamExp)
-		}
-		if tp == nil || tp.Exp != nil || tp.Slice != nil || tp.Repl != nil || tp.Length || tp.Excl || tp.Names != 0 {
-			if target == "" && p.Exp != nil {
-				tp = &syntax.ParamExp{Param: &syntax.Lit{Value: "__cordon_unset__"}}
-			} else {
-				return nil, errors.New("${!" + p.Param.Value + "}: bad substitution")
-			}
-		}
-		np := *p
-		np.Excl = false
-		np.Param = tp.Param
-		np.Index = tp.Index
-		if np.Index != nil && !isAtStar(np.Index) {
-			if idx, ok, err := r.preIndex(np.Param.Value, np.Index); err != nil {
-				return nil, err
-			} else if ok {
-				np.Index = idx
-			}
-		}
-		return r.paramPieces(&np, quoted)
-	}
-	if p.Exp != nil && !p.Excl {
-		switch p.Exp.Op {
-		case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AlternateUnset, syntax.AlternateUnsetOrNull:
-			base := *p
-			base.Exp = nil
-			set, null, err := r.paramState(&base)
-			if err != nil {
-				return nil, err
-			}
-			var useWord bool
-			switch p.Exp.Op {
-			case syntax.DefaultUnset:
-				useWord = !set
-			case syntax.DefaultUnsetOrNull:
-				useWord = !set || null
-			case syntax.AlternateUnset:
-				useWord = set
-			case syntax.AlternateUnsetOrNull:
-				useWord = set && !null
-			}
-			isAlt := p.Exp.Op == syntax.AlternateUnset || p.Exp.Op == syntax.AlternateUnsetOrNull
-			if useWord {
-				if p.Exp.Word == nil {
-					if quoted {
-						return []piece{{s: "", quoted: true}}, nil
-					}
-					return nil, nil
-				}
-				ps, err := r.wordPiecesCtx(p.Exp.Word.Parts, quoted, !quoted, !quoted, assign && !quoted)
-				if err != nil {
-					return nil, err
-				}
-				if quoted {
-					ps = append([]piece{{s: "", quoted: true}}, ps...)
-				}
-				return ps, nil
-			}
-			if isAlt {
-				if quoted {
-					return []piece{{s: "", quoted: true}}, nil
-				}
-				return nil, nil
-			}
-			if r.opts.nounset && !set && p.Exp.Op == syntax.DefaultUnset {
-				return nil, nil
-			}
-			return r.paramPieces(&base, quoted)
-		}
-	}
-	if p.Length && p.Param != nil && (isAtStar(p.Index) || (p.Index == nil && (p.Param.Value == "@" || p.Param.Value == "*"))) {
-		base := *p
-		base.Length = false
-		elems, err := r.multiElems(&base)
-		if err != nil {
-			return nil, err
-		}
-		return []piece{{s: strconv.Itoa(len(elems)), quoted: quoted, split: !quoted}}, nil
-	}
-	if p.Repl != nil && p.Param != nil {
-		base := *p
-		base.Repl = nil
-		var vals []string
-		multi := isMulti(&base)
-		if multi {
-			elems, err := r.multiElems(&base)
-			if err != nil {
-				return nil, err
-			}
-			vals = elems
-		} else {
-			v, err := expand.Literal(cfg, &syntax.Word{Parts: []syntax.WordPart{&syntax.DblQuoted{Parts: []syntax.WordPart{&base}}}})
-			if err != nil {
-				return nil, err
-			}
-			vals = []string{v}
-		}
-		vals, err := r.patsub(vals, p.Repl)
-		if err != nil {
-			return nil, err
-		}
-		if !multi || (quoted && isStar(p)) {
-			sep := " "
-			if isStar(p) {
-				sep = ""
-				if ifs := r.ifs(); ifs != "" {
-					sep = ifs[:1]
-				}
-			}
-			v := strings.Join(vals, sep)
-			if quoted {
-				return []piece{{s: v, quoted: true}}, nil
-			}
-			return []piece{{s: v, split: true}}, nil
-		}
-		return r.elemPieces(vals, quoted), nil
-	}
-	if isMulti(p) && !(quoted && isStar(p)) {
-		elems, err := r.multiElems(p)
-		if err != nil {
-			return nil, err
-		}
-		return r.elemPieces(elems, quoted), nil
-	}
-	v, err := expand.Literal(cfg, &syntax.Word{Parts: []syntax.WordPart{&syntax.DblQuoted{Parts: []syntax.WordPart{p}}}})
-	if err != nil {
-		return nil, err
-	}
-	if quoted {
-		return []piece{{s: v, quoted: true}}, nil
-	}
-	return []piece{{s: v, split: true}}, nil
-}
-
-// multiElems returns the values of a multi-valued expansion.
-func (r *Runner) multiElems(p *syntax.ParamExp) ([]string, error) {
-	if p.Names == 0 && !p.Excl {
-		var base []string
-		if p.Index == nil {
-			base = r.params
-		} else {
-			vr := envView{r}.Get(p.Param.Value)
-			switch vr.Kind {
-			case expand.Associative:
-				for _, k := range sortedKeys(vr.Map) {
-					base = append(base, vr.Map[k])
-				}
-			default:
-				if vr.IsSet() {
-					_, base = arrayItems(vr)
-				}
-			}
-		}
-		if len(base) == 0 {
-			return nil, nil
-		}
-		if p.Slice == nil && p.Repl == nil && p.Exp == nil {
-			return append([]string(nil), base...), nil
-		}
-	}
-	c := *p
-	if c.Names == syntax.NamesPrefix {
-		c.Names = syntax.NamesPrefixWords
-	}
-	if c.Index != nil {
-		if w, ok := c.Index.(*syntax.Word); ok && w.Lit() == "*" {
-			c.Index = litWord("@")
-		}
-	} else if c.Param.Value == "*" {
-		pc := *c.Param
-		pc.Value = "@"
-		c.Param = &pc
-	}
-	w := &syntax.Word{Parts: []syntax.WordPart{&syntax.DblQuoted{Parts: []syntax.WordPart{&c}}}}
-	return expand.Fields(r.ecfgNoGlob(), w)
-}
-
-func (r *Runner) ecfgNoGlob() *expand.Config {
-	cfg := r.ecfg()
-	cfg.ReadDir2 = nil
-	return cfg
-}
-
-// paramState reports whether a parameter is set and whether it is null.
-func (r *Runner) paramState(p *syntax.ParamExp) (set, null bool, err error) {
-	if isMulti(p) {
-		elems, err := r.multiElems(p)
-		if err != nil {
-			return false, false, err
-		}
-		if len(elems) == 0 {
-			return false, true, nil
-		}
-		return true, strings.Join(elems, "") == "", nil
-	}
-	if p.Param != nil && p.Index == nil && !p.Excl && !p.Length && p.Slice == nil && p.Repl == nil && p.Exp == nil {
-		vr := envView{r}.Get(p.Param.Value)
-		if !vr.IsSet() {
-			return false, true, nil
-		}
-		s := vr.String()
-		switch vr.Kind {
-		case expand.Indexed:
-			idx, vals := arrayItems(vr)
-			if len(idx) == 0 || idx[0] != 0 {
-				return false, true, nil
-			}
-			s = vals[0]
-		case expand.Associative:
-			v, ok := vr.Map["0"]
-			if !ok {
-				return false, true, nil
-			}
-			s = v
-		}
-		return true, s == "", nil
-	}
-	if p.Index != nil && p.Param != nil && !p.Excl {
-		vr := envView{r}.Get(p.Param.Value)
-		if vr.Kind == expand.Associative {
-			key, ok := r.assocKey(p.Index)
-			if !ok {
-				return false, false, errReported
-			}
-			v, ok := vr.Map[key]
-			return ok, v == "", nil
-		}
-	}
-	cfg := r.ecfg()
-	cfg.NoUnset = false
-	v, err := expand.Literal(cfg, &syntax.Word{Parts: []syntax.WordPart{&syntax.DblQuoted{Parts: []syntax.WordPart{p}}}})
-	if err != nil {
-		return false, false, err
-	}
-	if v != "" {
-		return true, false, nil
-	}
-	// distinguish unset from empty for indexed elements
-	if p.Index != nil && p.Param != nil {
-		vr := envView{r}.Get(p.Param.Value)
-		if !vr.IsSet() {
-			return false, true, nil
-		}
-		n, err := r.arith(p.Index)
-		if err != nil {
-			return false, false, err
-		}
-		idx, _ := arrayItems(vr)
-		i := sort.SearchInts(idx, n)
-		return i < len(idx) && idx[i] == n, true, nil
-	}
-	return true, true, nil
-}
-
-// hasQuotedMulti reports whether double-quoted parts hold "$@" or
-// "${a[@]}", which yield no field at all when empty.
-func hasQuotedMulti(parts []syntax.WordPart) bool {
-	for _, p := range parts {
-		if pe, ok := p.(*syntax.ParamExp); ok && isMulti(pe) && !isStar(pe) {
-			return true
-		}
-	}
-	return false
-}
-
 // expandPattern expands a word as a shell pattern: quoted characters are
 // escaped so that they match literally.
-func (r *Runner) expandPattern(w *syntax.Word) (string, error) {
+func (r *runner) expandPattern(w *syntax.Word) (string, error) {
 	pieces, err := r.wordPieces(w.Parts, false, false, true)
 	if err != nil {
 		return "", err
@@ -952,117 +469,4 @@ func (r *Runner) expandPattern(w *syntax.Word) (string, error) {
 		}
 	}
 	return b.String(), nil
-}
-
-// elemPieces turns the values of a multi-valued expansion into pieces.
-func (r *Runner) elemPieces(elems []string, quoted bool) []piece {
-	var out []piece
-	if quoted {
-		for i, e := range elems {
-			if i > 0 {
-				out = append(out, piece{brk: true})
-			}
-			out = append(out, piece{s: e, quoted: true})
-		}
-		return out
-	}
-	ifs := r.ifs()
-	for i, e := range elems {
-		if i > 0 {
-			if ifs == "" {
-				out = append(out, piece{brk: true})
-			} else {
-				out = append(out, piece{s: ifs[:1], split: true})
-			}
-		}
-		out = append(out, piece{s: e, split: true})
-	}
-	return out
-}
-
-// patsub implements ${x/pat/rep}, ${x//pat/rep}, ${x/#pat/rep} and
-// ${x/%pat/rep} on each value.
-func (r *Runner) patsub(vals []string, repl *syntax.Replace) ([]string, error) {
-	orig := repl.Orig
-	anchor := byte(0)
-	if orig != nil && len(orig.Parts) > 0 {
-		if l, ok := orig.Parts[0].(*syntax.Lit); ok && l.Value != "" && (l.Value[0] == '#' || l.Value[0] == '%') {
-			anchor = l.Value[0]
-			parts := append([]syntax.WordPart{&syntax.Lit{Value: l.Value[1:]}}, orig.Parts[1:]...)
-			orig = &syntax.Word{Parts: parts}
-		}
-	}
-	pat := ""
-	if orig != nil {
-		var err error
-		if pat, err = r.expandPattern(orig); err != nil {
-			return nil, err
-		}
-	}
-	if pat == "" && anchor == 0 {
-		return vals, nil
-	}
-	// the replacement: quote removal, and & stands for the match
-	var withPieces []piece
-	if repl.With != nil {
-		var err error
-		if withPieces, err = r.wordPieces(repl.With.Parts, false, false, false); err != nil {
-			return nil, err
-		}
-	}
-	expr, err := pattern.Regexp(pat, 0)
-	if err != nil {
-		return vals, nil
-	}
-	switch anchor {
-	case '#':
-		expr = "^(?:" + expr + ")"
-	case '%':
-		expr = "(?:" + expr + ")$"
-	}
-	re, err := regexp.Compile("(?s)" + expr)
-	if err != nil {
-		return vals, nil
-	}
-	re.Longest()
-	with := func(match string) string {
-		var b strings.Builder
-		for _, p := range withPieces {
-			if p.quoted || !strings.Contains(p.s, "&") {
-				b.WriteString(p.s)
-				continue
-			}
-			b.WriteString(strings.ReplaceAll(p.s, "&", match))
-		}
-		return b.String()
-	}
-	out := make([]string, len(vals))
-	for i, v := range vals {
-		var b strings.Builder
-		pos := 0
-		for pos <= len(v) {
-			loc := re.FindStringIndex(v[pos:])
-			if loc == nil {
-				break
-			}
-			start, end := pos+loc[0], pos+loc[1]
-			b.WriteString(v[pos:start])
-			b.WriteString(with(v[start:end]))
-			if end == start {
-				if end < len(v) {
-					b.WriteByte(v[end])
-				}
-				end++
-			}
-			pos = end
-			if !repl.All || anchor != 0 {
-				break
-			}
-		}
-		if pos < len(v) {
-			b.WriteString(v[pos:])
-		}
-		out[i] = b.String()
-	}
-	return out, nil
 }

@@ -2,7 +2,8 @@
 // shell evaluator (package shell) to the sandbox: the commands of
 // shell/coreutils, shell/textutils and shell/awk, the `tool` command that
 // calls host tools through the policy, `node`/`js` that run JavaScript in
-// the same sandbox, and `sh`/`bash` that run a script in a child shell.
+// the same sandbox. `sh` and `bash` are the shell package's own: they run a
+// script in a fresh child shell state.
 //
 // Shell state (variables, functions, the working directory) lives for one
 // execution; only the file system persists between executions.
@@ -118,8 +119,6 @@ func (rt *runtime) registry() command.Registry {
 		r["tool"] = tc.run
 		r["node"] = rt.node
 		r["js"] = rt.node
-		r["sh"] = rt.sh
-		r["bash"] = rt.sh
 		rt.commands = r
 	})
 	return rt.commands
@@ -138,49 +137,6 @@ func (rt *runtime) run(ctx context.Context, dir string, stdin io.Reader, stdout,
 		Args:     args,
 		MaxDepth: rt.opts.MaxDepth,
 	}, name, script)
-}
-
-// sh runs `sh -c SCRIPT [NAME [ARGS...]]` or `sh FILE [ARGS...]` (or a
-// script on stdin) in a child shell: a fresh shell state over the same
-// file system.
-func (rt *runtime) sh(env *command.Env) int {
-	args := env.Args[1:]
-	for len(args) > 0 && (args[0] == "-e" || args[0] == "-u" || args[0] == "-x" || args[0] == "--") {
-		args = args[1:] // accepted; the script can set them itself
-	}
-	name, script := env.Args[0], ""
-	switch {
-	case len(args) > 0 && args[0] == "-c":
-		if len(args) < 2 {
-			return env.Errorf(2, "-c: option requires an argument")
-		}
-		script, args = args[1], args[2:]
-		if len(args) > 0 {
-			name, args = args[0], args[1:]
-		}
-	case len(args) > 0 && !strings.HasPrefix(args[0], "-"):
-		b, err := env.FS.ReadFile(env.Abs(args[0]))
-		if err != nil {
-			return env.Errorf(127, "%s: %s", args[0], command.Strerror(err))
-		}
-		name, script, args = args[0], string(b), args[1:]
-	case len(args) == 0 || args[0] == "-s":
-		b, err := io.ReadAll(io.LimitReader(env.Stdin, 16<<20))
-		if err != nil {
-			return env.Errorf(2, "reading the script: %v", err)
-		}
-		script = string(b)
-	default:
-		return env.Errorf(2, "%s: invalid option", args[0])
-	}
-	var flag uint32
-	leave, err := rt.opts.Hub.Enter(&flag)
-	if err != nil {
-		return env.Errorf(2, "%v", err)
-	}
-	defer leave()
-	status, _ := rt.run(env.Ctx, env.Dir, env.Stdin, env.Stdout, env.Stderr, name, script, args, env.Environ)
-	return status
 }
 
 // node runs JavaScript in the same sandbox: `node -e CODE`, `node -p EXPR`

@@ -20,14 +20,12 @@ import (
 
 // registry builds the commands available to the spec cases: the Oils
 // helpers plus minimal private versions of the external tools the cases
-// use. When shell/coreutils, shell/textutils and shell/awk exist, replace
+// use ("sh" and "bash" are provided by the shell package itself). When shell/coreutils, shell/textutils and shell/awk exist, replace
 // basicCommands() by their Commands() registries here (the Oils helpers
 // stay).
 func registry() command.Registry {
 	r := command.Registry{}
 	r.Merge(basicCommands(), oilsHelpers())
-	r["sh"] = shCommand
-	r["bash"] = shCommand
 	r["python2"] = python2Print
 	return r
 }
@@ -166,40 +164,6 @@ func oilsHelpers() command.Registry {
 			return 0
 		},
 	}
-}
-
-// shCommand runs "sh -c script [name args...]" or "sh file" in a fresh
-// shell state of our own evaluator.
-func shCommand(env *command.Env) int {
-	args := env.Args[1:]
-	var script, name string
-	var params []string
-	for len(args) > 0 && strings.HasPrefix(args[0], "-") && args[0] != "-c" {
-		args = args[1:]
-	}
-	switch {
-	case len(args) >= 2 && args[0] == "-c":
-		script = args[1]
-		name = env.Args[0]
-		if len(args) > 2 {
-			name = args[2]
-			params = args[3:]
-		}
-	case len(args) >= 1 && args[0] != "-c":
-		data, err := env.FS.ReadFile(env.Abs(args[0]))
-		if err != nil {
-			return env.FileError(127, args[0], err)
-		}
-		script, name, params = string(data), args[0], args[1:]
-	default:
-		data, _ := io.ReadAll(env.Stdin)
-		script, name = string(data), env.Args[0]
-	}
-	st, _ := shell.Run(env.Ctx, shell.Config{
-		FS: env.FS, Commands: registry(), Stdin: env.Stdin, Stdout: env.Stdout, Stderr: env.Stderr,
-		Dir: env.Dir, Env: env.Environ, Now: env.Now, Args: params,
-	}, name, script)
-	return st
 }
 
 func readInputs(env *command.Env, files []string, fn func([]byte) bool) int {
@@ -373,57 +337,73 @@ func basicCommands() command.Registry {
 			return st
 		},
 		"od": func(env *command.Env) int {
-			hex := false
+			var types []string
 			var files []string
 			args := env.Args[1:]
 			for i := 0; i < len(args); i++ {
 				switch args[i] {
-				case "-A", "-t":
-					if args[i] == "-t" && i+1 < len(args) && args[i+1] == "x1" {
-						hex = true
+				case "-A":
+					i++
+				case "-t":
+					if i+1 < len(args) {
+						types = append(types, args[i+1])
 					}
 					i++
 				case "-c":
+					types = append(types, "c")
 				default:
 					files = append(files, args[i])
 				}
 			}
+			if len(types) == 0 {
+				types = []string{"o2"}
+			}
 			var all []byte
 			readInputs(env, files, func(b []byte) bool { all = append(all, b...); return true })
+			width := 3
+			for _, t := range types {
+				if t == "c" {
+					width = 4
+				}
+			}
 			for i := 0; i < len(all); i += 16 {
 				end := min(i+16, len(all))
-				var b strings.Builder
-				for _, c := range all[i:end] {
-					if hex {
-						fmt.Fprintf(&b, " %02x", c)
-						continue
-					}
-					switch c {
-					case 0:
-						b.WriteString("  \\0")
-					case 7:
-						b.WriteString("  \\a")
-					case 8:
-						b.WriteString("  \\b")
-					case '\t':
-						b.WriteString("  \\t")
-					case '\n':
-						b.WriteString("  \\n")
-					case 11:
-						b.WriteString("  \\v")
-					case 12:
-						b.WriteString("  \\f")
-					case '\r':
-						b.WriteString("  \\r")
-					default:
-						if c >= 0x20 && c < 0x7f {
-							fmt.Fprintf(&b, "   %c", c)
+				for _, t := range types {
+					var b strings.Builder
+					for _, c := range all[i:end] {
+						var f string
+						if t == "x1" {
+							f = fmt.Sprintf("%02x", c)
 						} else {
-							fmt.Fprintf(&b, " %03o", c)
+							switch c {
+							case 0:
+								f = `\0`
+							case 7:
+								f = `\a`
+							case 8:
+								f = `\b`
+							case '\t':
+								f = `\t`
+							case '\n':
+								f = `\n`
+							case 11:
+								f = `\v`
+							case 12:
+								f = `\f`
+							case '\r':
+								f = `\r`
+							default:
+								if c >= 0x20 && c < 0x7f {
+									f = string(rune(c))
+								} else {
+									f = fmt.Sprintf("%03o", c)
+								}
+							}
 						}
+						fmt.Fprintf(&b, "%*s", width, f)
 					}
+					fmt.Fprintln(env.Stdout, b.String())
 				}
-				fmt.Fprintln(env.Stdout, b.String())
 			}
 			return 0
 		},
@@ -486,26 +466,35 @@ func basicCommands() command.Registry {
 					files = append(files, a)
 				}
 			}
-			rd := env.Stdin
-			if len(files) > 0 {
-				rc, err := env.Open(files[0])
-				if err != nil {
-					return env.FileError(1, files[0], err)
-				}
-				defer rc.Close()
-				rd = rc
+			if len(files) == 0 {
+				files = []string{"-"}
 			}
-			br := bufio.NewReader(rd)
-			for i := 0; i < n; i++ {
-				line, err := br.ReadString('\n')
-				if line != "" {
-					io.WriteString(env.Stdout, line)
-				}
+			st := 0
+			for k, f := range files {
+				rc, err := env.Open(f)
 				if err != nil {
-					break
+					st = env.Errorf(1, "cannot open '%s' for reading: %s", f, command.Strerror(err))
+					continue
 				}
+				if len(files) > 1 {
+					if k > 0 {
+						fmt.Fprintln(env.Stdout)
+					}
+					fmt.Fprintf(env.Stdout, "==> %s <==\n", f)
+				}
+				br := bufio.NewReader(rc)
+				for i := 0; i < n; i++ {
+					line, err := br.ReadString('\n')
+					if line != "" {
+						io.WriteString(env.Stdout, line)
+					}
+					if err != nil {
+						break
+					}
+				}
+				rc.Close()
 			}
-			return 0
+			return st
 		},
 		"tail": func(env *command.Env) int {
 			n := 10

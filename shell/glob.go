@@ -1,0 +1,195 @@
+package shell
+
+import (
+	"errors"
+	"path"
+	"sort"
+	"strings"
+
+	"mvdan.cc/sh/v3/pattern"
+)
+
+// This file does pathname expansion (globbing) against the VFS.
+
+// hasGlobMeta reports whether a field has unquoted pattern characters.
+func hasGlobMeta(f *wfield, extglob bool) bool {
+	lastClose := -1
+	for i := len(f.b) - 1; i >= 0; i-- {
+		if f.b[i] == ']' && !f.quoted[i] {
+			lastClose = i
+			break
+		}
+	}
+	for i, c := range f.b {
+		if f.quoted[i] {
+			continue
+		}
+		switch c {
+		case '*', '?':
+			return true
+		case '[':
+			if lastClose > i {
+				return true
+			}
+		case '+', '@', '!':
+			if extglob && i+1 < len(f.b) && f.b[i+1] == '(' {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// globPattern builds a pattern where quoted bytes are escaped.
+func globPattern(f *wfield) string {
+	var b strings.Builder
+	for i, c := range f.b {
+		if f.quoted[i] && strings.IndexByte(`*?[]\!+@(){}|`, c) >= 0 {
+			b.WriteByte('\\')
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// unescapeGlob removes pattern escapes from a literal component.
+func unescapeGlob(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			i++
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// maxGlobMatches bounds the number of paths one pattern may produce.
+const maxGlobMatches = 100000
+
+// glob expands a pattern against the VFS.
+func (r *runner) glob(pat string) ([]string, error) {
+	mode := pattern.Filenames | pattern.EntireString
+	if r.opts.extglob {
+		mode |= pattern.ExtendedOperators
+	}
+	if r.opts.nocaseglob {
+		mode |= pattern.NoGlobCase
+	}
+	if r.opts.dotglob {
+		mode |= pattern.GlobLeadingDot
+	}
+	if !r.opts.globstar {
+		mode |= pattern.NoGlobStar
+	}
+	abs := strings.HasPrefix(pat, "/")
+	trailingSlash := strings.HasSuffix(pat, "/")
+	parts := strings.Split(strings.Trim(pat, "/"), "/")
+	cur := []cand{{"", r.dir}}
+	if abs {
+		cur = []cand{{"/", "/"}}
+	}
+	join := func(a, b string) string {
+		if a == "" {
+			return b
+		}
+		if strings.HasSuffix(a, "/") {
+			return a + b
+		}
+		return a + "/" + b
+	}
+	for i, part := range parts {
+		last := i == len(parts)-1
+		if part == "" {
+			continue
+		}
+		var next []cand
+		if !pattern.HasMeta(part, 0) && !(r.opts.extglob && strings.Contains(part, "(")) {
+			lit := unescapeGlob(part)
+			for _, c := range cur {
+				full := path.Join(c.full, lit)
+				fi, err := r.sh.fs.Stat(full)
+				if err != nil || (!last && !fi.IsDir()) {
+					continue
+				}
+				next = append(next, cand{join(c.rel, lit), full})
+			}
+			cur = next
+			continue
+		}
+		if r.opts.globstar && part == "**" {
+			for _, c := range cur {
+				next = append(next, c)
+				r.walkDirs(c.rel, c.full, join, &next, 0)
+			}
+			cur = next
+			continue
+		}
+		re, err := compilePattern(part, mode)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range cur {
+			ents, err := r.sh.fs.ReadDir(c.full)
+			if err != nil {
+				continue
+			}
+			for _, e := range ents {
+				name := e.Name()
+				if name[0] == '.' && !strings.HasPrefix(part, ".") && !r.opts.dotglob {
+					continue
+				}
+				if !re.MatchString(name) {
+					continue
+				}
+				if (!last || trailingSlash) && !e.IsDir() {
+					continue
+				}
+				next = append(next, cand{join(c.rel, name), path.Join(c.full, name)})
+				if len(next) > maxGlobMatches {
+					return nil, errors.New("too many glob matches")
+				}
+			}
+		}
+		cur = next
+		if r.ctxErr() != nil {
+			return nil, r.ctxErr()
+		}
+	}
+	out := make([]string, 0, len(cur))
+	for _, c := range cur {
+		s := c.rel
+		if trailingSlash {
+			s += "/"
+		}
+		out = append(out, s)
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// cand is a glob candidate: the path as it will be printed and its
+// absolute form.
+type cand struct{ rel, full string }
+
+// walkDirs adds the directories below full (for **).
+func (r *runner) walkDirs(rel, full string, join func(a, b string) string, out *[]cand, depth int) {
+	if depth > 64 || len(*out) > maxGlobMatches {
+		return
+	}
+	ents, err := r.sh.fs.ReadDir(full)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		if !e.IsDir() || (e.Name()[0] == '.' && !r.opts.dotglob) {
+			continue
+		}
+		c := cand{join(rel, e.Name()), path.Join(full, e.Name())}
+		*out = append(*out, c)
+		r.walkDirs(c.rel, c.full, join, out, depth+1)
+	}
+}

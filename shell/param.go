@@ -1,0 +1,684 @@
+package shell
+
+import (
+	"errors"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/pattern"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// This file expands ${...}: it decides set/null tests, indirection,
+// multi-valued forms and the operators that need bash's quoting rules,
+// and leaves the plain value lookups to expand.
+
+// paramPieces expands one ${...}.
+func (r *runner) paramPieces(p *syntax.ParamExp, quoted bool) ([]piece, error) {
+	return r.paramPiecesCtx(p, quoted, false)
+}
+
+// paramPiecesCtx expands one ${...}; assign is true in the value of an
+// assignment (for tildes in ${x-word}).
+func (r *runner) paramPiecesCtx(p *syntax.ParamExp, quoted, assign bool) ([]piece, error) {
+	if p.Param == nil {
+		return nil, errors.New("bad substitution")
+	}
+	if p.Excl && p.Names == 0 && p.Index == nil {
+		return r.indirectPieces(p, quoted)
+	}
+	if p.Exp != nil && !p.Excl {
+		switch p.Exp.Op {
+		case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AlternateUnset, syntax.AlternateUnsetOrNull:
+			return r.defaultPieces(p, quoted, assign)
+		case syntax.OtherParamOps:
+			return r.transformPieces(p, quoted, true, r.atOperator(p))
+		case syntax.RemSmallPrefix, syntax.RemLargePrefix, syntax.RemSmallSuffix, syntax.RemLargeSuffix:
+			pat := ""
+			if p.Exp.Word != nil {
+				var err error
+				if pat, err = r.expandPattern(p.Exp.Word); err != nil {
+					return nil, err
+				}
+			}
+			op := p.Exp.Op
+			return r.transformPieces(p, quoted, false, func(v string) (string, error) {
+				return r.stripPattern(v, pat, op), nil
+			})
+		}
+	}
+	if p.Length && (isAtStar(p.Index) || (p.Index == nil && (p.Param.Value == "@" || p.Param.Value == "*"))) {
+		base := *p
+		base.Length = false
+		elems, err := r.multiElems(&base)
+		if err != nil {
+			return nil, err
+		}
+		return []piece{{s: strconv.Itoa(len(elems)), quoted: quoted, split: !quoted}}, nil
+	}
+	if p.Repl != nil {
+		return r.patsubPieces(p, quoted)
+	}
+	if isMulti(p) && !(quoted && isStar(p)) {
+		elems, err := r.multiElems(p)
+		if err != nil {
+			return nil, err
+		}
+		return r.elemPieces(elems, quoted, p.Names == syntax.NamesPrefix, isStar(p)), nil
+	}
+	v, err := r.scalarValue(p)
+	if err != nil {
+		return nil, err
+	}
+	return []piece{{s: v, quoted: quoted, split: !quoted}}, nil
+}
+
+// scalarValue returns the value of a single-valued ${...} from expand.
+func (r *runner) scalarValue(p *syntax.ParamExp) (string, error) {
+	w := &syntax.Word{Parts: []syntax.WordPart{&syntax.DblQuoted{Parts: []syntax.WordPart{p}}}}
+	return expand.Literal(r.ecfg(), w)
+}
+
+// emptyPieces is what an expansion to nothing gives.
+func emptyPieces(quoted bool) []piece {
+	if quoted {
+		return []piece{{s: "", quoted: true}}
+	}
+	return nil
+}
+
+// indirectPieces expands ${!ref...}: it resolves the reference, then
+// expands the target with the same operators.
+func (r *runner) indirectPieces(p *syntax.ParamExp, quoted bool) ([]piece, error) {
+	target := r.getVar(p.Param.Value)
+	if !(envView{r}).Get(p.Param.Value).IsSet() {
+		if r.opts.nounset {
+			return nil, expand.UnsetParameterError{Node: p, Message: "unbound variable"}
+		}
+		target = ""
+	}
+	bad := errors.New("${!" + p.Param.Value + "}: bad substitution")
+	if tooDeep(target) {
+		return nil, bad
+	}
+	tw, err := newParser().Document(strings.NewReader("${" + target + "}"))
+	var tp *syntax.ParamExp
+	if err == nil && len(tw.Parts) == 1 {
+		tp, _ = tw.Parts[0].(*syntax.ParamExp)
+	}
+	if tp == nil || tp.Param == nil || tp.Exp != nil || tp.Slice != nil || tp.Repl != nil || tp.Length || tp.Excl || tp.Names != 0 {
+		if target != "" || p.Exp == nil {
+			return nil, bad
+		}
+		// an unset reference with an operator: test an unset name
+		tp = &syntax.ParamExp{Param: &syntax.Lit{Value: "__cordon_unset__"}}
+	}
+	np := *p
+	np.Excl = false
+	np.Param = tp.Param
+	np.Index = tp.Index
+	if np.Index != nil && !isAtStar(np.Index) {
+		idx, ok, err := r.preIndex(np.Param.Value, np.Index)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			np.Index = idx
+		}
+	}
+	return r.paramPieces(&np, quoted)
+}
+
+// defaultPieces expands ${x-w} ${x:-w} ${x+w} ${x:+w}; the word keeps its
+// own quoting (it may yield several fields).
+func (r *runner) defaultPieces(p *syntax.ParamExp, quoted, assign bool) ([]piece, error) {
+	base := *p
+	base.Exp = nil
+	set, null, err := r.paramState(&base, quoted)
+	if err != nil {
+		return nil, err
+	}
+	var useWord bool
+	switch p.Exp.Op {
+	case syntax.DefaultUnset:
+		useWord = !set
+	case syntax.DefaultUnsetOrNull:
+		useWord = !set || null
+	case syntax.AlternateUnset:
+		useWord = set
+	case syntax.AlternateUnsetOrNull:
+		useWord = set && !null
+	}
+	if useWord {
+		if p.Exp.Word == nil {
+			return emptyPieces(quoted), nil
+		}
+		ps, err := r.wordPiecesCtx(p.Exp.Word.Parts, quoted, !quoted, !quoted, assign && !quoted)
+		if err != nil {
+			return nil, err
+		}
+		if quoted {
+			ps = append([]piece{{s: "", quoted: true}}, ps...)
+		}
+		return ps, nil
+	}
+	if p.Exp.Op == syntax.AlternateUnset || p.Exp.Op == syntax.AlternateUnsetOrNull {
+		return emptyPieces(quoted), nil
+	}
+	if r.opts.nounset && !set {
+		return nil, nil
+	}
+	return r.paramPieces(&base, quoted)
+}
+
+// baseValues returns the values of p without its operators: the elements
+// of a multi-valued expansion, or one value.
+func (r *runner) baseValues(base *syntax.ParamExp) (vals []string, multi bool, err error) {
+	if isMulti(base) {
+		vals, err = r.multiElems(base)
+		return vals, true, err
+	}
+	v, err := r.scalarValue(base)
+	return []string{v}, false, err
+}
+
+// valuePieces turns transformed values back into pieces, joining them
+// like ${a[*]} or splitting them like ${a[@]}.
+func (r *runner) valuePieces(p *syntax.ParamExp, vals []string, multi, quoted bool) []piece {
+	if multi && !(quoted && isStar(p)) {
+		return r.elemPieces(vals, quoted, p.Names == syntax.NamesPrefix, isStar(p))
+	}
+	sep := " "
+	if isStar(p) {
+		sep = ""
+		if ifs := r.ifs(); ifs != "" {
+			sep = ifs[:1]
+		}
+	}
+	v := strings.Join(vals, sep)
+	return []piece{{s: v, quoted: quoted, split: !quoted}}
+}
+
+// transformPieces applies fn to each value of p (without its Exp).
+// skipUnset makes an unset scalar expand to nothing (for ${x@Q}).
+func (r *runner) transformPieces(p *syntax.ParamExp, quoted, skipUnset bool, fn func(string) (string, error)) ([]piece, error) {
+	base := *p
+	base.Exp = nil
+	if skipUnset && !isMulti(&base) {
+		set, _, err := r.paramState(&base, true)
+		if err != nil {
+			return nil, err
+		}
+		if !set {
+			return emptyPieces(quoted), nil
+		}
+	}
+	vals, multi, err := r.baseValues(&base)
+	if err != nil {
+		return nil, err
+	}
+	for i, v := range vals {
+		if vals[i], err = fn(v); err != nil {
+			return nil, err
+		}
+	}
+	return r.valuePieces(p, vals, multi, quoted), nil
+}
+
+// atOperator returns the transformation of ${x@OP}.
+func (r *runner) atOperator(p *syntax.ParamExp) func(string) (string, error) {
+	op := ""
+	if p.Exp.Word != nil {
+		op = p.Exp.Word.Lit()
+	}
+	name := p.Param.Value
+	return func(v string) (string, error) {
+		switch op {
+		case "Q":
+			return atQuote(v), nil
+		case "E":
+			return ansiC(v), nil
+		case "U":
+			return strings.ToUpper(v), nil
+		case "L":
+			return strings.ToLower(v), nil
+		case "u":
+			if v == "" {
+				return v, nil
+			}
+			rs := []rune(v)
+			return strings.ToUpper(string(rs[0])) + string(rs[1:]), nil
+		case "a":
+			if vr, _ := r.lookup(name); vr != nil {
+				return attrFlags(vr), nil
+			}
+			return "", nil
+		case "P", "K", "k", "A":
+			return v, nil
+		}
+		return "", errors.New("${" + name + "@" + op + "}: bad substitution")
+	}
+}
+
+// patsubPieces expands ${x/pat/rep} and friends.
+func (r *runner) patsubPieces(p *syntax.ParamExp, quoted bool) ([]piece, error) {
+	base := *p
+	base.Repl = nil
+	vals, multi, err := r.baseValues(&base)
+	if err != nil {
+		return nil, err
+	}
+	if vals, err = r.patsub(vals, p.Repl); err != nil {
+		return nil, err
+	}
+	return r.valuePieces(p, vals, multi, quoted), nil
+}
+
+// isMulti reports whether a parameter expansion yields several values
+// ($@, $*, ${a[@]}, ${a[*]}, ${!prefix@}, ${!a[@]}).
+func isMulti(p *syntax.ParamExp) bool {
+	if p.Length || p.Param == nil {
+		return false
+	}
+	if p.Names != 0 {
+		return true
+	}
+	if p.Excl && p.Index == nil {
+		return false
+	}
+	if p.Index != nil {
+		return isAtStar(p.Index)
+	}
+	return p.Param.Value == "@" || p.Param.Value == "*"
+}
+
+// isStar reports whether a multi-valued expansion uses * (joined).
+func isStar(p *syntax.ParamExp) bool {
+	if p.Names == syntax.NamesPrefix {
+		return true
+	}
+	if p.Index != nil {
+		if w, ok := p.Index.(*syntax.Word); ok {
+			return w.Lit() == "*"
+		}
+	}
+	return p.Param.Value == "*" && p.Index == nil
+}
+
+// multiElems returns the values of a multi-valued expansion.
+func (r *runner) multiElems(p *syntax.ParamExp) ([]string, error) {
+	if p.Names == 0 && !p.Excl {
+		var base []string
+		if p.Index == nil {
+			base = r.params
+		} else {
+			vr := envView{r}.Get(p.Param.Value)
+			switch vr.Kind {
+			case expand.Associative:
+				for _, k := range sortedKeys(vr.Map) {
+					base = append(base, vr.Map[k])
+				}
+			default:
+				if vr.IsSet() {
+					_, base = arrayItems(vr)
+				}
+			}
+		}
+		if len(base) == 0 {
+			return nil, nil
+		}
+		if p.Slice == nil && p.Repl == nil && p.Exp == nil {
+			return append([]string(nil), base...), nil
+		}
+	}
+	c := *p
+	if c.Names == syntax.NamesPrefix {
+		c.Names = syntax.NamesPrefixWords
+	}
+	if c.Index != nil {
+		if w, ok := c.Index.(*syntax.Word); ok && w.Lit() == "*" {
+			c.Index = litWord("@")
+		}
+	} else if c.Param.Value == "*" {
+		pc := *c.Param
+		pc.Value = "@"
+		c.Param = &pc
+	}
+	w := &syntax.Word{Parts: []syntax.WordPart{&syntax.DblQuoted{Parts: []syntax.WordPart{&c}}}}
+	return expand.Fields(r.ecfgNoGlob(), w)
+}
+
+// ecfgNoGlob is ecfg without pathname expansion.
+func (r *runner) ecfgNoGlob() *expand.Config {
+	cfg := r.ecfg()
+	cfg.ReadDir2 = nil
+	return cfg
+}
+
+// paramState reports whether a parameter is set and whether it is null.
+func (r *runner) paramState(p *syntax.ParamExp, quoted bool) (set, null bool, err error) {
+	if isMulti(p) {
+		elems, err := r.multiElems(p)
+		if err != nil {
+			return false, false, err
+		}
+		if len(elems) == 0 {
+			return false, true, nil
+		}
+		sep := " "
+		if isStar(p) && quoted {
+			if v := (envView{r}).Get("IFS"); v.IsSet() {
+				sep = v.String()
+				if sep != "" {
+					sep = sep[:1]
+				}
+			}
+		}
+		return true, strings.Join(elems, sep) == "", nil
+	}
+	if p.Param != nil && p.Index == nil && !p.Excl && !p.Length && p.Slice == nil && p.Repl == nil && p.Exp == nil {
+		vr := envView{r}.Get(p.Param.Value)
+		if !vr.IsSet() {
+			return false, true, nil
+		}
+		s := vr.String()
+		switch vr.Kind {
+		case expand.Indexed:
+			idx, vals := arrayItems(vr)
+			if len(idx) == 0 || idx[0] != 0 {
+				return false, true, nil
+			}
+			s = vals[0]
+		case expand.Associative:
+			v, ok := vr.Map["0"]
+			if !ok {
+				return false, true, nil
+			}
+			s = v
+		}
+		return true, s == "", nil
+	}
+	if p.Index != nil && p.Param != nil && !p.Excl {
+		vr := envView{r}.Get(p.Param.Value)
+		if vr.Kind == expand.Associative {
+			key, ok := r.assocKey(p.Index)
+			if !ok {
+				return false, false, errReported
+			}
+			v, ok := vr.Map[key]
+			return ok, v == "", nil
+		}
+	}
+	cfg := r.ecfg()
+	cfg.NoUnset = false
+	v, err := expand.Literal(cfg, &syntax.Word{Parts: []syntax.WordPart{&syntax.DblQuoted{Parts: []syntax.WordPart{p}}}})
+	if err != nil {
+		return false, false, err
+	}
+	if v != "" {
+		return true, false, nil
+	}
+	// distinguish unset from empty for indexed elements
+	if p.Index != nil && p.Param != nil {
+		vr := envView{r}.Get(p.Param.Value)
+		if !vr.IsSet() {
+			return false, true, nil
+		}
+		n, err := r.arith(p.Index)
+		if err != nil {
+			return false, false, err
+		}
+		idx, _ := arrayItems(vr)
+		i := sort.SearchInts(idx, n)
+		return i < len(idx) && idx[i] == n, true, nil
+	}
+	return true, true, nil
+}
+
+// hasQuotedMulti reports whether double-quoted parts hold "$@" or
+// "${a[@]}", which yield no field at all when empty.
+func hasQuotedMulti(parts []syntax.WordPart) bool {
+	for _, p := range parts {
+		if pe, ok := p.(*syntax.ParamExp); ok && isMulti(pe) && !isStar(pe) {
+			return true
+		}
+	}
+	return false
+}
+
+// elemPieces turns the values of a multi-valued expansion into pieces.
+func (r *runner) elemPieces(elems []string, quoted, star, anyStar bool) []piece {
+	var out []piece
+	if quoted {
+		for i, e := range elems {
+			if i > 0 {
+				out = append(out, piece{brk: true})
+			}
+			out = append(out, piece{s: e, quoted: true})
+		}
+		return out
+	}
+	ifs := r.ifs()
+	for i, e := range elems {
+		if i > 0 {
+			if ifs == "" && star {
+				// joined with nothing into one field
+			} else if ifs == "" {
+				out = append(out, piece{brk: true})
+			} else {
+				out = append(out, piece{s: ifs[:1], split: true, sep: !anyStar})
+			}
+		}
+		out = append(out, piece{s: e, split: true})
+	}
+	return out
+}
+
+// patsub implements ${x/pat/rep}, ${x//pat/rep}, ${x/#pat/rep} and
+// ${x/%pat/rep} on each value.
+func (r *runner) patsub(vals []string, repl *syntax.Replace) ([]string, error) {
+	orig := repl.Orig
+	with := repl.With
+	if (orig == nil || len(orig.Parts) == 0) && with != nil && len(with.Parts) > 0 {
+		// ${x////c} is parsed with an empty pattern and "/c"; bash reads
+		// the pattern "/" and the replacement "c".
+		if l, ok := with.Parts[0].(*syntax.Lit); ok && strings.HasPrefix(l.Value, "/") {
+			orig = litWord("/")
+			with = &syntax.Word{Parts: append([]syntax.WordPart{&syntax.Lit{Value: l.Value[1:]}}, with.Parts[1:]...)}
+		}
+	}
+	anchor := byte(0)
+	if orig != nil && len(orig.Parts) > 0 {
+		if l, ok := orig.Parts[0].(*syntax.Lit); ok && l.Value != "" && (l.Value[0] == '#' || l.Value[0] == '%') {
+			anchor = l.Value[0]
+			parts := append([]syntax.WordPart{&syntax.Lit{Value: l.Value[1:]}}, orig.Parts[1:]...)
+			orig = &syntax.Word{Parts: parts}
+		}
+	}
+	pat := ""
+	if orig != nil {
+		var err error
+		if pat, err = r.expandPattern(orig); err != nil {
+			return nil, err
+		}
+	}
+	if pat == "" && anchor == 0 {
+		return vals, nil
+	}
+	// the replacement: quote removal, and & stands for the match
+	var withPieces []piece
+	if with != nil {
+		var err error
+		if withPieces, err = r.wordPieces(with.Parts, false, false, true); err != nil {
+			return nil, err
+		}
+	}
+	expr, err := pattern.Regexp(pat, 0)
+	if err != nil {
+		return vals, nil
+	}
+	switch anchor {
+	case '#':
+		expr = "^(?:" + expr + ")"
+	case '%':
+		expr = "(?:" + expr + ")$"
+	}
+	re, err := regexp.Compile("(?s)" + expr)
+	if err != nil {
+		return vals, nil
+	}
+	re.Longest()
+	withText := func(match string) string {
+		var b strings.Builder
+		for _, p := range withPieces {
+			if p.quoted || !strings.Contains(p.s, "&") {
+				b.WriteString(p.s)
+				continue
+			}
+			b.WriteString(strings.ReplaceAll(p.s, "&", match))
+		}
+		return b.String()
+	}
+	out := make([]string, len(vals))
+	for i, v := range vals {
+		var b strings.Builder
+		pos := 0
+		for pos <= len(v) {
+			loc := re.FindStringIndex(v[pos:])
+			if loc == nil {
+				break
+			}
+			start, end := pos+loc[0], pos+loc[1]
+			b.WriteString(v[pos:start])
+			b.WriteString(withText(v[start:end]))
+			if end == len(v) && end > start {
+				pos = end
+				break
+			}
+			if end == start {
+				if end < len(v) {
+					b.WriteByte(v[end])
+				}
+				end++
+			}
+			pos = end
+			if !repl.All || anchor != 0 {
+				break
+			}
+		}
+		if pos < len(v) {
+			b.WriteString(v[pos:])
+		}
+		out[i] = b.String()
+	}
+	return out, nil
+}
+
+// stripPattern implements ${x#pat} ${x##pat} ${x%pat} ${x%%pat}.
+func (r *runner) stripPattern(v, pat string, op syntax.ParExpOperator) string {
+	if pat == "" {
+		return v
+	}
+	if !pattern.HasMeta(pat, 0) && !(r.opts.extglob && strings.ContainsAny(pat, "()")) {
+		lit := unescapeGlob(pat)
+		switch op {
+		case syntax.RemSmallPrefix, syntax.RemLargePrefix:
+			return strings.TrimPrefix(v, lit)
+		default:
+			return strings.TrimSuffix(v, lit)
+		}
+	}
+	mode := pattern.EntireString
+	if r.opts.extglob {
+		mode |= pattern.ExtendedOperators
+	}
+	re, err := compilePattern(pat, mode)
+	if err != nil {
+		return v
+	}
+	// candidate cut points are rune boundaries
+	bounds := make([]int, 0, len(v)+1)
+	for i := range v {
+		bounds = append(bounds, i)
+	}
+	bounds = append(bounds, len(v))
+	switch op {
+	case syntax.RemSmallPrefix:
+		for k, i := range bounds {
+			if k%1024 == 0 && r.ctxErr() != nil {
+				return v
+			}
+			if re.MatchString(v[:i]) {
+				return v[i:]
+			}
+		}
+	case syntax.RemLargePrefix:
+		for k := len(bounds) - 1; k >= 0; k-- {
+			if k%1024 == 0 && r.ctxErr() != nil {
+				return v
+			}
+			if re.MatchString(v[:bounds[k]]) {
+				return v[bounds[k]:]
+			}
+		}
+	case syntax.RemSmallSuffix:
+		for k := len(bounds) - 1; k >= 0; k-- {
+			if k%1024 == 0 && r.ctxErr() != nil {
+				return v
+			}
+			if re.MatchString(v[bounds[k]:]) {
+				return v[:bounds[k]]
+			}
+		}
+	case syntax.RemLargeSuffix:
+		for k, i := range bounds {
+			if k%1024 == 0 && r.ctxErr() != nil {
+				return v
+			}
+			if re.MatchString(v[i:]) {
+				return v[:i]
+			}
+		}
+	}
+	return v
+}
+
+// atQuote quotes a value the way ${x@Q} does.
+func atQuote(s string) string {
+	for _, c := range []byte(s) {
+		if c < 0x20 || c == 0x7f {
+			return printfQuote(s)
+		}
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// attrFlags returns the attribute letters of ${x@a}.
+func attrFlags(v *variable) string {
+	f := ""
+	switch v.Kind {
+	case expand.Indexed:
+		f += "a"
+	case expand.Associative:
+		f += "A"
+	}
+	if v.integer {
+		f += "i"
+	}
+	if v.lower {
+		f += "l"
+	}
+	if v.readonly {
+		f += "r"
+	}
+	if v.upper {
+		f += "u"
+	}
+	if v.exported {
+		f += "x"
+	}
+	return f
+}
