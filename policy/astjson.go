@@ -116,7 +116,13 @@ func (p *jsonParser) value(depth int) (*ast.Term, error) {
 		for p.i < len(p.b) && strings.IndexByte("+-0123456789.eE", p.b[p.i]) >= 0 {
 			p.i++
 		}
-		return ast.NumberTerm(json.Number(p.b[start:p.i])), nil
+		// OPA refuses numbers whose exponent is out of its range; so must
+		// this reader, or the two would disagree.
+		n, err := ast.NumberChecked(string(p.b[start:p.i]))
+		if err != nil {
+			return nil, err
+		}
+		return ast.NewTerm(n), nil
 	}
 }
 

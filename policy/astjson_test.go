@@ -11,7 +11,7 @@ import (
 var paramsSeeds = []string{
 	`{}`, `{"a": 1}`, `{"a": [1, 2.5e3, -0.0, true, false, null, {"b": "c"}]}`, `{"s": "\u00e9\ud83d\ude00\n\"\\"}`,
 	`{"a": 1, "a": 2}`, "{\"bad\": \"\xff\xfe\"}", `{"n": 12345678901234567890123456789}`, `  {"x" : [ ] , "y" : { } }  `,
-	`{"k\u0000": "v"}`, `[1]`, `"s"`, `1`, `null`, `{"a": }`, `{"a": 1} x`, `{`, ``,
+	`{"k\u0000": "v"}`, `{"big": 1E100000}`, `1E100000`, `{"a": [1e-400000]}`, `[1]`, `"s"`, `1`, `null`, `{"a": }`, `{"a": 1} x`, `{`, ``,
 }
 
 // TestParamsValueMatchesOPA checks the fast params reader against OPA's own

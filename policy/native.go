@@ -9,6 +9,7 @@ import (
 	"sort"
 
 	"github.com/cordonhq/cordon/dsl"
+	"github.com/open-policy-agent/opa/v1/ast"
 )
 
 // native decides in Go for a policy made only of compiled capabilities and
@@ -52,7 +53,36 @@ func decodeParams(b []byte) (any, error) {
 	if _, ok := v.(map[string]any); !ok {
 		return nil, fmt.Errorf("params are %s, not an object", jsonKind(v))
 	}
+	if err := checkNumbers(v, 0); err != nil {
+		return nil, err
+	}
 	return v, nil
+}
+
+// checkNumbers refuses what OPA's input reader refuses: numbers with an
+// out-of-range exponent, so that both evaluators deny such params alike.
+func checkNumbers(v any, depth int) error {
+	if depth > maxParamDepth {
+		return fmt.Errorf("params are nested more than %d levels deep", maxParamDepth)
+	}
+	switch v := v.(type) {
+	case json.Number:
+		_, err := ast.NumberChecked(string(v))
+		return err
+	case []any:
+		for _, e := range v {
+			if err := checkNumbers(e, depth+1); err != nil {
+				return err
+			}
+		}
+	case map[string]any:
+		for _, e := range v {
+			if err := checkNumbers(e, depth+1); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 func jsonKind(v any) string {

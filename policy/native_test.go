@@ -57,7 +57,7 @@ var nativeParams = []string{
 	`{"customer": {"id": "cus_1", "email": "a@example.com"}}`, `{"customer": {"id": 1}}`, `{"tags": ["vip"]}`, `{"tags": ["blocked", "vip"]}`,
 	`{"tags": "vip"}`, `{"mode": "test", "amount": 7}`, `{"mode": "live", "amount": 101}`, `{"region": "us", "flag": true, "nested": {"a": {"b": null}}}`,
 	`{"region": "cn", "flag": true, "nested": {"a": {"b": 1}}}`, `{"name": "xyz"}`, `{"name": ["x"]}`, `{"amount": 5, "amount": 50000}`,
-	`{"amount": 5} x`, `{"name": "\u00e9x\ud83d\ude00"}`, `{"amount": 12345678901234567890123}`, `{"amount": -0.0}`,
+	`{"amount": 5} x`, `{"name": "\u00e9x\ud83d\ude00"}`, `{"amount": 12345678901234567890123}`, `{"amount": -0.0}`, `{"amount": 1E100000}`, `{"x": [1e-999999]}`,
 }
 
 // TestNativeAgreesWithRego checks that the Go evaluator and OPA give the
