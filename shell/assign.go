@@ -115,12 +115,48 @@ func (r *runner) indexOf(v *variable, x syntax.ArithmExpr) (int, error) {
 
 // assocKey evaluates an associative-array subscript.
 func (r *runner) assocKey(x syntax.ArithmExpr) (string, bool) {
-	if w, ok := x.(*syntax.Word); ok {
-		return r.literal(w)
-	}
 	var b strings.Builder
-	syntax.NewPrinter().Print(&b, x)
+	if !r.arithKeyText(&b, x) {
+		return "", false
+	}
 	return b.String(), true
+}
+
+// arithKeyText writes the text of a subscript that the parser read as
+// arithmetic, with its words expanded, as bash uses it for an associative
+// array's key (a[$x+1] is "5+1" when x is 5). Spaces between operators are
+// not kept: the tree does not record them.
+func (r *runner) arithKeyText(b *strings.Builder, x syntax.ArithmExpr) bool {
+	switch x := x.(type) {
+	case *syntax.Word:
+		s, ok := r.literal(x)
+		b.WriteString(s)
+		return ok
+	case *syntax.BinaryArithm:
+		if !r.arithKeyText(b, x.X) {
+			return false
+		}
+		b.WriteString(x.Op.String())
+		return r.arithKeyText(b, x.Y)
+	case *syntax.UnaryArithm:
+		if x.Post {
+			if !r.arithKeyText(b, x.X) {
+				return false
+			}
+			b.WriteString(x.Op.String())
+			return true
+		}
+		b.WriteString(x.Op.String())
+		return r.arithKeyText(b, x.X)
+	case *syntax.ParenArithm:
+		b.WriteByte('(')
+		if !r.arithKeyText(b, x.X) {
+			return false
+		}
+		b.WriteByte(')')
+		return true
+	}
+	return false
 }
 
 // assignIndex assigns name[x]=val (or +=).

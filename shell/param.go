@@ -27,6 +27,7 @@ func (r *runner) paramPiecesCtx(p *syntax.ParamExp, quoted, assign bool) ([]piec
 	if p.Param == nil {
 		return nil, errors.New("bad substitution")
 	}
+	p = r.assocIndexWord(p)
 	if p.Excl && p.Names == 0 && p.Index == nil {
 		return r.indirectPieces(p, quoted)
 	}
@@ -681,4 +682,28 @@ func attrFlags(v *variable) string {
 		f += "x"
 	}
 	return f
+}
+
+// assocIndexWord returns p with its subscript as a literal word when p
+// indexes an associative array. The parser reads a subscript such as
+// a[1+1] as arithmetic because it cannot know, before the script runs, that
+// a is associative; mvdan.cc/sh's expand package expects a word there (and
+// panics on anything else), and bash uses the subscript's text as the key.
+func (r *runner) assocIndexWord(p *syntax.ParamExp) *syntax.ParamExp {
+	if p.Index == nil || p.Param == nil {
+		return p
+	}
+	if _, isWord := p.Index.(*syntax.Word); isWord {
+		return p
+	}
+	if vr := (envView{r}).Get(p.Param.Value); vr.Kind != expand.Associative {
+		return p
+	}
+	key, ok := r.assocKey(p.Index)
+	if !ok {
+		return p
+	}
+	q := *p
+	q.Index = &syntax.Word{Parts: []syntax.WordPart{&syntax.SglQuoted{Value: key}}}
+	return &q
 }

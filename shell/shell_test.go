@@ -293,3 +293,12 @@ func TestPrintfHugeWidth(t *testing.T) {
 		t.Errorf("%q %q", res.stdout, res.stderr)
 	}
 }
+
+// An associative array's subscript is a string, even when it looks like
+// arithmetic (the parser cannot know the array's kind).
+func TestAssocSubscriptLooksArithmetic(t *testing.T) {
+	res := run(t, `declare -A a; a[1+1]=x; a[-1]=y; a[k]=z; echo "${a[1+1]}|${a[-1]}|${a[!0]}|${#a[1+1]}|${a[1,2]:-none}|${a[k]}"; [[ -v a[1+1] ]] && echo set`)
+	if res.stdout != "x|y||1|none|z\nset\n" || res.stderr != "" {
+		t.Errorf("%q %q", res.stdout, res.stderr)
+	}
+}

@@ -13,6 +13,7 @@ type catOptions struct {
 	number, nonblank, squeeze, ends, tabs, nonprint bool
 }
 
+// plain reports whether cat can copy its input unchanged.
 func (o catOptions) plain() bool {
 	return !o.number && !o.nonblank && !o.squeeze && !o.ends && !o.tabs && !o.nonprint
 }

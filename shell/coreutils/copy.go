@@ -13,8 +13,8 @@ import (
 
 // copyOptions are the options shared by cp and mv.
 type copyOptions struct {
-	recursive, preserve, noClobber, verbose, force, noTargetDir bool
-	target                                                      string
+	recursive, preserve, noClobber, verbose, force, noTargetDir, update bool
+	target                                                              string
 }
 
 // parseCopyArgs parses the options of cp (mv when isMv) and splits the
@@ -45,6 +45,8 @@ func parseCopyArgs(env *command.Env, isMv bool) (o copyOptions, srcs []string, d
 			o.verbose = true
 		case "t", "target-directory":
 			o.target = op.Value
+		case "u", "update":
+			o.update = true
 		case "T", "no-target-directory":
 			o.noTargetDir = true
 		}
@@ -72,6 +74,15 @@ func parseCopyArgs(env *command.Env, isMv bool) (o copyOptions, srcs []string, d
 	srcs = operands[:len(operands)-1]
 	fi, err := stat(env, dst)
 	dstIsDir = err == nil && fi.IsDir() && !o.noTargetDir
+	if strings.HasSuffix(dst, "/") && !dstIsDir && len(srcs) == 1 {
+		// "DIR/" must name a directory.
+		if sfi, serr := stat(env, srcs[0]); serr == nil && !sfi.IsDir() {
+			if isMv {
+				return o, nil, "", false, env.Errorf(1, "cannot move '%s' to '%s': Not a directory", srcs[0], dst), false
+			}
+			return o, nil, "", false, env.Errorf(1, "cannot create regular file '%s': Not a directory", dst), false
+		}
+	}
 	if len(srcs) > 1 && !dstIsDir {
 		if err != nil {
 			return o, nil, "", false, env.Errorf(1, "target '%s': %s", dst, command.Strerror(err)), false
@@ -185,7 +196,7 @@ func copyTree(env *command.Env, src, dst string, fi fs.FileInfo, o copyOptions) 
 // copyFile copies one regular file.
 func copyFile(env *command.Env, src, dst string, fi fs.FileInfo, o copyOptions) int {
 	if dfi, err := stat(env, dst); err == nil {
-		if o.noClobber {
+		if o.noClobber || (o.update && !fi.ModTime().After(dfi.ModTime())) {
 			return 0
 		}
 		if dfi.IsDir() {
@@ -243,8 +254,11 @@ func cmdMv(env *command.Env) int {
 			status = env.Errorf(1, "cannot move '%s' to a subdirectory of itself, '%s'", src, to)
 			continue
 		}
-		if o.noClobber && exists(env, to) {
-			continue
+		if dfi, err := stat(env, to); err == nil {
+			sfi, _ := stat(env, src)
+			if o.noClobber || (o.update && sfi != nil && !sfi.ModTime().After(dfi.ModTime())) {
+				continue
+			}
 		}
 		if err := env.FS.Rename(sa, da); err != nil {
 			switch vfs.Code(err) {

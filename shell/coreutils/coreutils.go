@@ -1,19 +1,38 @@
 // Package coreutils implements the file, text, data and miscellaneous
-// commands of cordon's sandbox shell (cat, head, tail, wc, ls, cp, find,
-// date, seq, xargs, jq and others) in Go, over the sandbox's in-memory file
-// system.
+// commands of cordon's sandbox shell in Go, over the sandbox's in-memory
+// file system: cat, head, tail, wc, tee, rev, nl, paste, comm, fold,
+// expand, ls,
+// mkdir, rm, rmdir, cp, mv, touch, mktemp, realpath, readlink, stat, du,
+// find, xargs, basename, dirname, date, base64, sha256sum, sha1sum, md5sum,
+// seq, env, sleep, yes and jq (with github.com/itchyny/gojq as the engine).
 //
-// The commands follow GNU coreutils (and findutils, jq 1.7) closely in their
-// options, output and exit statuses, with these general differences:
+// The commands follow GNU coreutils 9, GNU findutils 4.9 and jq 1.7 in their
+// options, output, messages and exit statuses, with these differences:
 //
 //   - The file system has no users, links or special files: ls -l shows every
-//     file as owned by "user user" with one link, realpath and readlink -f
-//     only clean paths, and find -type l never matches.
-//   - Directory listings (ls, find, du, cp -r) are in byte-wise lexical
-//     order, where GNU find uses the unsorted directory order.
-//   - Every command polls Env.Ctx and stops with status 130 (and no message)
-//     once it is canceled.
-//   - Times are shown in UTC.
+//     file as owned by "user user", with one link (directories: two plus
+//     their subdirectories), directory sizes are 4096 and block counts
+//     assume 4 KiB blocks; realpath and readlink -f only resolve "." and
+//     ".."; readlink without -f/-e/-m always fails; find -type l never
+//     matches.
+//   - Directory contents are listed in byte-wise lexical order everywhere
+//     (ls, find, du, cp -r, rm -r), where GNU find, du, cp and rm use the
+//     unsorted directory order.
+//   - Times are in UTC. date cannot set the clock; date -d understands the
+//     common forms listed at parseDate, not every GNU form.
+//   - tail -f is refused; xargs runs commands one at a time (-P is ignored)
+//     and -p is refused; env cannot run a command with a changed
+//     environment (Env.Exec has no environment parameter).
+//   - jq: objects built or changed by a program print with sorted keys
+//     (gojq's objects are Go maps); objects read from the input keep their
+//     order while unchanged. Error messages are gojq's where gojq words
+//     them differently, --stream is not supported and modules cannot be
+//     imported.
+//   - Standard output is never a terminal: ls prints one name per line and
+//     jq never colors its output.
+//   - Every command polls Env.Ctx and stops with status 130, without a
+//     message, once it is canceled; a command whose output is closed by
+//     its reader stops with status 141, like a process killed by SIGPIPE.
 package coreutils
 
 import (
@@ -23,6 +42,8 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"runtime"
+	"sync/atomic"
 
 	"github.com/cordonhq/cordon/shell/command"
 	"github.com/cordonhq/cordon/vfs"
@@ -37,7 +58,7 @@ const brokenPipeStatus = 141
 
 // Commands returns the commands of this package, keyed by name.
 func Commands() command.Registry {
-	return command.Registry{
+	reg := command.Registry{
 		"cat":       cmdCat,
 		"head":      cmdHead,
 		"tail":      cmdTail,
@@ -73,7 +94,28 @@ func Commands() command.Registry {
 		"paste":     cmdPaste,
 		"comm":      cmdComm,
 		"fold":      cmdFold,
+		"expand":    cmdExpand,
 		"jq":        cmdJq,
+	}
+	for name, f := range reg {
+		reg[name] = recoverPanics(f)
+	}
+	return reg
+}
+
+// internalErrorStatus is returned by a command that hit a bug (a panic).
+const internalErrorStatus = 70
+
+// recoverPanics turns a panic of f into an error message and status 70, so
+// that a bug triggered by hostile input cannot bring down the shell.
+func recoverPanics(f command.Func) command.Func {
+	return func(env *command.Env) (status int) {
+		defer func() {
+			if r := recover(); r != nil {
+				status = env.Errorf(internalErrorStatus, "internal error: %v", r)
+			}
+		}()
+		return f(env)
 	}
 }
 
@@ -82,7 +124,24 @@ var errCanceled = errors.New("canceled")
 
 // canceled reports whether the command must stop.
 func canceled(env *command.Env) bool {
-	return env.Ctx != nil && env.Ctx.Err() != nil
+	return ctxErr(env.Ctx) != nil
+}
+
+// pollCount counts the cancellation checks of all commands.
+var pollCount atomic.Uint32
+
+// ctxErr returns ctx.Err(). Every 256th call also yields the processor:
+// WebAssembly has no preemption and a single thread, so a command that
+// never blocks would otherwise keep the timers that cancel contexts (and
+// every other goroutine) from ever running.
+func ctxErr(ctx context.Context) error {
+	if ctx == nil {
+		return nil
+	}
+	if pollCount.Add(1)&255 == 0 {
+		runtime.Gosched()
+	}
+	return ctx.Err()
 }
 
 // getopt parses the options of env.Args with command.Getopt. On a usage error
@@ -109,8 +168,9 @@ type ctxReader struct {
 	r   io.Reader
 }
 
+// Read reads at most 64 KiB, failing once the context is canceled.
 func (c ctxReader) Read(p []byte) (int, error) {
-	if c.ctx != nil && c.ctx.Err() != nil {
+	if ctxErr(c.ctx) != nil {
 		return 0, errCanceled
 	}
 	if len(p) > 64<<10 {
@@ -125,8 +185,9 @@ type ctxWriter struct {
 	w   io.Writer
 }
 
+// Write writes p unless the context is canceled.
 func (c ctxWriter) Write(p []byte) (int, error) {
-	if c.ctx != nil && c.ctx.Err() != nil {
+	if ctxErr(c.ctx) != nil {
 		return 0, errCanceled
 	}
 	return c.w.Write(p)
@@ -150,6 +211,7 @@ func openInput(env *command.Env, name string) (*input, bool) {
 	return &input{name: name, r: ctxReader{env.Ctx, rc}, c: rc}, true
 }
 
+// Close closes the operand (standard input is left open).
 func (in *input) Close() { in.c.Close() }
 
 // isCanceled reports whether err comes from a canceled context.
@@ -206,6 +268,7 @@ type lineReader struct {
 	buf []byte
 }
 
+// newLineReader returns a lineReader with a 64 KiB buffer.
 func newLineReader(r io.Reader) *lineReader {
 	return &lineReader{br: bufio.NewReaderSize(r, 64<<10)}
 }

@@ -105,6 +105,7 @@ func cmdDate(env *command.Env) int {
 	return 0
 }
 
+// Day and month names as date prints them.
 var (
 	dayNames   = []string{"Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"}
 	monthNames = []string{"January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"}
@@ -220,6 +221,7 @@ func padStrftime(s string, natural int, defPad, pad byte, width int) string {
 	return s
 }
 
+// boolInt returns 1 for true and 0 for false.
 func boolInt(b bool) int {
 	if b {
 		return 1
@@ -338,6 +340,7 @@ func strftimeField(c byte, colons, width int, t time.Time) (string, int, byte) {
 	return "\x00", 0, 0
 }
 
+// Patterns of the date forms parseAbsoluteDate and applyRelative accept.
 var (
 	reISODate  = regexp.MustCompile(`^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)? ?(Z|UTC|[+-]\d{2}:?\d{2})?$`)
 	reRelative = regexp.MustCompile(`^([+-]?\d+)?\s*(sec|second|min|minute|hour|day|week|fortnight|month|year)s?(\s+ago)?$`)
@@ -345,72 +348,141 @@ var (
 )
 
 // parseDate parses the date strings that date -d and touch -d accept most
-// often: "@EPOCH", ISO 8601 dates and times, "now", "today", "yesterday",
-// "tomorrow", "HH:MM[:SS]", and relative items such as "2 days ago" or
-// "+3 hours", optionally after a date. Times without a zone are UTC.
+// often: "@EPOCH"; an absolute date such as "2024-01-02 03:04:05+02:00",
+// "2024-01-02T03:04:05Z", "20240102", "01/02/2024", "Jan 2 2024",
+// "2 January 2024", the output of date and date -R, "HH:MM[:SS]", "now",
+// "today", "yesterday", "tomorrow" or a weekday ("monday", "next friday",
+// "last sun"); optionally followed by relative items such as "2 days ago",
+// "+3 hours" or "- 1 week". Times without a zone are UTC.
 func parseDate(s string, now time.Time) (time.Time, error) {
 	s = strings.TrimSpace(s)
 	now = now.UTC()
 	bad := fmt.Errorf("invalid date")
 	if strings.HasPrefix(s, "@") {
-		v := s[1:]
-		sec, frac, _ := strings.Cut(v, ".")
-		n, err := strconv.ParseInt(sec, 10, 64)
-		if err != nil || n > 1e13 || n < -1e13 {
+		return parseEpoch(s[1:])
+	}
+	if s == "" {
+		return now, nil
+	}
+	fields := strings.Fields(s)
+	if len(fields) > 24 {
+		return time.Time{}, bad
+	}
+	for n := len(fields); n >= 0; n-- {
+		base := now
+		if n > 0 {
+			b, ok := parseAbsoluteDate(strings.Join(fields[:n], " "), now)
+			if !ok {
+				continue
+			}
+			base = b
+		}
+		if n == len(fields) {
+			return base, nil
+		}
+		if t, ok := applyRelative(base, strings.ToLower(strings.Join(fields[n:], " "))); ok {
+			return t, nil
+		}
+	}
+	return time.Time{}, bad
+}
+
+// parseEpoch parses the seconds of "@SECONDS[.FRACTION]".
+func parseEpoch(v string) (time.Time, error) {
+	bad := fmt.Errorf("invalid date")
+	sec, frac, _ := strings.Cut(v, ".")
+	n, err := strconv.ParseInt(sec, 10, 64)
+	if err != nil || n > 1e13 || n < -1e13 {
+		return time.Time{}, bad
+	}
+	ns := 0
+	if frac != "" {
+		frac = (frac + "000000000")[:9]
+		ns, err = strconv.Atoi(frac)
+		if err != nil {
 			return time.Time{}, bad
 		}
-		ns := 0
-		if frac != "" {
-			for len(frac) < 9 {
-				frac += "0"
-			}
-			ns, err = strconv.Atoi(frac[:9])
-			if err != nil {
-				return time.Time{}, bad
-			}
-		}
-		return time.Unix(n, int64(ns)).UTC(), nil
 	}
+	if strings.HasPrefix(sec, "-") && ns > 0 {
+		n--
+		ns = 1e9 - ns
+	}
+	return time.Unix(n, int64(ns)).UTC(), nil
+}
+
+// dateLayouts are the other absolute forms parseDate accepts.
+var dateLayouts = []string{
+	time.RFC1123Z, "Mon, 2 Jan 2006 15:04:05 -0700", time.RFC1123, "Mon, 2 Jan 2006 15:04:05 MST",
+	"Mon Jan 2 15:04:05 MST 2006", "Mon Jan 2 15:04:05 2006", "Mon Jan 2 15:04:05 -0700 2006",
+	"Jan 2 2006", "Jan 2, 2006", "January 2 2006", "January 2, 2006", "2 Jan 2006", "2 January 2006",
+	"Jan 2 2006 15:04", "Jan 2 2006 15:04:05", "2 Jan 2006 15:04", "2 Jan 2006 15:04:05",
+	"01/02/2006", "01/02/2006 15:04", "01/02/2006 15:04:05", "20060102", "20060102 15:04", "20060102 15:04:05",
+	"2006-01-02 15:04:05 -0700", "2006-01-02 15:04:05 MST", "2006-01-02 15:04 MST",
+}
+
+// weekdays maps the abbreviations of weekday names (without "day").
+var weekdays = map[string]time.Weekday{
+	"sun": time.Sunday, "mon": time.Monday, "tue": time.Tuesday, "tues": time.Tuesday, "wed": time.Wednesday,
+	"wednes": time.Wednesday, "thu": time.Thursday, "thur": time.Thursday, "thurs": time.Thursday,
+	"fri": time.Friday, "sat": time.Saturday, "satur": time.Saturday,
+}
+
+// parseAbsoluteDate parses one absolute date or time of day.
+func parseAbsoluteDate(s string, now time.Time) (time.Time, bool) {
 	lower := strings.ToLower(s)
+	midnight := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
 	switch lower {
-	case "", "now", "today":
-		return now, nil
+	case "now", "today":
+		return now, true
 	case "yesterday":
-		return now.AddDate(0, 0, -1), nil
+		return now.AddDate(0, 0, -1), true
 	case "tomorrow":
-		return now.AddDate(0, 0, 1), nil
+		return now.AddDate(0, 0, 1), true
 	}
 	if m := reISODate.FindStringSubmatch(s); m != nil {
-		return isoDate(m)
+		t, err := isoDate(m)
+		return t, err == nil
 	}
 	if m := reTimeOnly.FindStringSubmatch(s); m != nil {
 		h, _ := strconv.Atoi(m[1])
 		mi, _ := strconv.Atoi(m[2])
 		sec, _ := strconv.Atoi(m[3])
 		if h > 23 || mi > 59 || sec > 60 {
-			return time.Time{}, bad
+			return time.Time{}, false
 		}
-		return time.Date(now.Year(), now.Month(), now.Day(), h, mi, sec, 0, time.UTC), nil
+		return midnight.Add(time.Duration(h)*time.Hour + time.Duration(mi)*time.Minute + time.Duration(sec)*time.Second), true
 	}
-	// A date followed by relative items, or relative items alone.
-	base := now
-	rest := lower
-	if fields := strings.Fields(s); len(fields) > 1 {
-		if m := reISODate.FindStringSubmatch(fields[0]); m != nil {
-			t, err := isoDate(m)
-			if err != nil {
-				return t, err
+	// Weekdays: "monday" is today or the next one, "next monday" the
+	// next one after today, "last monday" the previous one.
+	words := strings.Fields(lower)
+	if len(words) <= 2 {
+		which := ""
+		if len(words) == 2 {
+			which = words[0]
+		}
+		name := strings.TrimSuffix(strings.TrimSuffix(words[len(words)-1], "day"), ",")
+		if wd, ok := weekdays[name]; ok && (which == "" || which == "this" || which == "next" || which == "last") {
+			diff := (int(wd) - int(now.Weekday()) + 7) % 7
+			switch which {
+			case "next":
+				if diff == 0 {
+					diff = 7
+				}
+			case "last":
+				diff -= 7
 			}
-			base, rest = t, strings.ToLower(strings.Join(fields[1:], " "))
+			return midnight.AddDate(0, 0, diff), true
 		}
 	}
-	t, ok := applyRelative(base, rest)
-	if !ok {
-		return time.Time{}, bad
+	for _, layout := range dateLayouts {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t.UTC(), true
+		}
 	}
-	return t, nil
+	return time.Time{}, false
 }
 
+// isoDate builds the time matched by reISODate.
 func isoDate(m []string) (time.Time, error) {
 	atoi := func(s string) int { v, _ := strconv.Atoi(s); return v }
 	y, mo, d := atoi(m[1]), atoi(m[2]), atoi(m[3])
@@ -446,7 +518,14 @@ func isoDate(m []string) (time.Time, error) {
 func applyRelative(t time.Time, s string) (time.Time, bool) {
 	s = strings.ReplaceAll(s, "next ", "1 ")
 	s = strings.ReplaceAll(s, "last ", "-1 ")
-	words := strings.Fields(s)
+	var words []string
+	for _, w := range strings.Fields(s) {
+		if n := len(words); n > 0 && (words[n-1] == "+" || words[n-1] == "-") {
+			words[n-1] += w
+			continue
+		}
+		words = append(words, w)
+	}
 	if len(words) == 0 {
 		return t, false
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -18,12 +19,19 @@ func cmdMkdir(env *command.Env) int {
 		return st
 	}
 	parents, verbose := false, false
+	var perm fs.FileMode
 	for _, o := range opts {
 		switch o.Name {
 		case "p", "parents":
 			parents = true
 		case "v", "verbose":
 			verbose = true
+		case "m", "mode":
+			n, err := strconv.ParseUint(o.Value, 8, 32)
+			if err != nil || n > 0o7777 {
+				return env.Errorf(1, "invalid mode ‘%s’", o.Value)
+			}
+			perm = fs.FileMode(n) & fs.ModePerm
 		}
 	}
 	if len(dirs) == 0 {
@@ -35,7 +43,7 @@ func cmdMkdir(env *command.Env) int {
 			return canceledStatus
 		}
 		if !parents {
-			if err := env.FS.Mkdir(env.Abs(d), 0); err != nil {
+			if err := env.FS.Mkdir(env.Abs(d), perm); err != nil {
 				status = env.Errorf(1, "cannot create directory ‘%s’: %s", d, command.Strerror(err))
 				continue
 			}
@@ -44,7 +52,7 @@ func cmdMkdir(env *command.Env) int {
 			}
 			continue
 		}
-		if st := mkdirParents(env, d, verbose); st != 0 {
+		if st := mkdirParents(env, d, verbose, perm); st != 0 {
 			status = st
 		}
 	}
@@ -52,7 +60,8 @@ func cmdMkdir(env *command.Env) int {
 }
 
 // mkdirParents creates d and its missing parents, like mkdir -p.
-func mkdirParents(env *command.Env, d string, verbose bool) int {
+// The mode applies to d itself; parents get the default mode.
+func mkdirParents(env *command.Env, d string, verbose bool, perm fs.FileMode) int {
 	var prefix string
 	if strings.HasPrefix(d, "/") {
 		prefix = "/"
@@ -79,7 +88,11 @@ func mkdirParents(env *command.Env, d string, verbose bool) int {
 			}
 			continue
 		}
-		if err := env.FS.Mkdir(env.Abs(prefix), 0); err != nil {
+		mode := fs.FileMode(0)
+		if i == len(parts)-1 {
+			mode = perm
+		}
+		if err := env.FS.Mkdir(env.Abs(prefix), mode); err != nil {
 			return env.Errorf(1, "cannot create directory ‘%s’: %s", prefix, command.Strerror(err))
 		}
 		if verbose {
@@ -137,6 +150,7 @@ func cmdRmdir(env *command.Env) int {
 	return status
 }
 
+// rmdirOne removes the empty directory d.
 func rmdirOne(env *command.Env, d string) error {
 	fi, err := stat(env, d)
 	if err != nil {
@@ -206,6 +220,7 @@ func cmdRm(env *command.Env) int {
 	return status
 }
 
+// rmOne removes name, recursively with -r.
 func rmOne(env *command.Env, name string, o rmOptions) int {
 	fi, err := stat(env, name)
 	if err != nil {
@@ -245,6 +260,7 @@ func rmOne(env *command.Env, name string, o rmOptions) int {
 	return rmRemove(env, name, false, o)
 }
 
+// rmRemove removes one file or empty directory and reports it with -v.
 func rmRemove(env *command.Env, name string, dir bool, o rmOptions) int {
 	if err := env.FS.Remove(env.Abs(name)); err != nil {
 		if o.force && isNotExist(err) {

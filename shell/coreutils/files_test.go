@@ -73,6 +73,7 @@ func TestFileCommands(t *testing.T) {
 		{args: []string{"cp", "f"}, out: "", err: "cp: missing destination file operand after 'f'", status: 1},
 		{args: []string{"cp", "-v", "-t", "d", "f", "g"}, out: "'f' -> 'd/f'\n'g' -> 'd/g'\n"},
 		{args: []string{"cp", "-r", "d", "f"}, out: "", err: "cp: cannot overwrite non-directory 'f' with directory 'd'", status: 1},
+		{args: []string{"cp", "f", "nodir/"}, out: "", err: "cp: cannot create regular file 'nodir/': Not a directory", status: 1},
 		// mv
 		{args: []string{"mv", "nope", "x"}, out: "", err: "mv: cannot stat 'nope': No such file or directory", status: 1},
 		{args: []string{"mv", "f", "f"}, out: "", err: "mv: 'f' and 'f' are the same file", status: 1},
@@ -85,6 +86,7 @@ func TestFileCommands(t *testing.T) {
 		{args: []string{"mv", "f", "g", "nope"}, out: "", err: "mv: target 'nope': No such file or directory", status: 1},
 		{args: []string{"mv", "d", "f"}, out: "", err: "mv: cannot overwrite non-directory 'f' with directory 'd'", status: 1},
 		{args: []string{"mv", "f", "e"}, out: ""},
+		{args: []string{"mv", "f", "nodir/"}, out: "", err: "mv: cannot move 'f' to 'nodir/': Not a directory", status: 1},
 		// touch
 		{args: []string{"touch", "-c", "zz"}, out: ""},
 		{args: []string{"touch", "nope/x"}, out: "", err: "touch: cannot touch 'nope/x': No such file or directory", status: 1},
@@ -162,7 +164,9 @@ func TestFileEffects(t *testing.T) {
 		{[]string{"cp", "-r", "d", "e"}, func(fsys *vfs.FS) bool { return readFile(fsys, "e/d/sub/y.c") == "yy\n" }},
 		{[]string{"cp", "-R", "d", "new"}, func(fsys *vfs.FS) bool { return readFile(fsys, "new/sub/y.c") == "yy\n" }},
 		{[]string{"cp", "-a", "d/", "new"}, func(fsys *vfs.FS) bool { return readFile(fsys, "new/x.txt") == "x\n" }},
-		{[]string{"cp", "f", "g", "d"}, func(fsys *vfs.FS) bool { return readFile(fsys, "d/f") == "a\nb\nc\n" && readFile(fsys, "d/g") == "hello world\n" }},
+		{[]string{"cp", "f", "g", "d"}, func(fsys *vfs.FS) bool {
+			return readFile(fsys, "d/f") == "a\nb\nc\n" && readFile(fsys, "d/g") == "hello world\n"
+		}},
 		{[]string{"mv", "f", "h"}, func(fsys *vfs.FS) bool { return !exists(fsys, "f") && readFile(fsys, "h") == "a\nb\nc\n" }},
 		{[]string{"mv", "f", "g"}, func(fsys *vfs.FS) bool { return readFile(fsys, "g") == "a\nb\nc\n" }},
 		{[]string{"mv", "-n", "f", "g"}, func(fsys *vfs.FS) bool { return readFile(fsys, "g") == "hello world\n" && exists(fsys, "f") }},
@@ -170,6 +174,15 @@ func TestFileEffects(t *testing.T) {
 		{[]string{"mv", "d", "e"}, func(fsys *vfs.FS) bool { return readFile(fsys, "e/d/x.txt") == "x\n" }},
 		{[]string{"mv", "d", "dd"}, func(fsys *vfs.FS) bool { return readFile(fsys, "dd/x.txt") == "x\n" && !exists(fsys, "d") }},
 		{[]string{"touch", "new"}, func(fsys *vfs.FS) bool { return readFile(fsys, "new") == "" }},
+		{[]string{"mkdir", "-m", "700", "m"}, func(fsys *vfs.FS) bool {
+			fi, err := fsys.Stat("/workspace/m")
+			return err == nil && fi.IsDir() && fi.Mode().Perm() == 0o700
+		}},
+		{[]string{"mkdir", "-p", "-m", "700", "m/n"}, func(fsys *vfs.FS) bool {
+			fi, err := fsys.Stat("/workspace/m/n")
+			pfi, _ := fsys.Stat("/workspace/m")
+			return err == nil && fi.Mode().Perm() == 0o700 && pfi.Mode().Perm() == 0o755
+		}},
 		{[]string{"touch", "-c", "new"}, func(fsys *vfs.FS) bool { return !exists(fsys, "new") }},
 		{[]string{"touch", "f"}, func(fsys *vfs.FS) bool { return readFile(fsys, "f") == "a\nb\nc\n" }},
 	}
@@ -178,6 +191,26 @@ func TestFileEffects(t *testing.T) {
 		if r.status != 0 || r.err != "" || !c.check(r.fs) {
 			t.Errorf("%q: status %d, stderr %q, check failed", c.args, r.status, r.err)
 		}
+	}
+}
+
+func TestUpdateOnly(t *testing.T) {
+	for _, cmd := range []string{"cp", "mv"} {
+		fsys := setupFS(t, stdFiles)
+		fsys.Chtimes("/workspace/f", testNow.Add(-time.Hour)) // f is older than g
+		if r := run(t, fsys, nil, "", cmd, "-u", "f", "g"); r.status != 0 || readFile(fsys, "g") != "hello world\n" {
+			t.Errorf("%s -u older: %d %q %q", cmd, r.status, r.err, readFile(fsys, "g"))
+		}
+		fsys.Chtimes("/workspace/f", testNow.Add(time.Hour))
+		if r := run(t, fsys, nil, "", cmd, "-u", "f", "g"); r.status != 0 || readFile(fsys, "g") != "a\nb\nc\n" {
+			t.Errorf("%s -u newer: %d %q %q", cmd, r.status, r.err, readFile(fsys, "g"))
+		}
+	}
+	fsys := setupFS(t, stdFiles)
+	fsys.Chtimes("/workspace/f", time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC))
+	r := run(t, fsys, nil, "", "find", ".", "-type", "f", "-newermt", "2021-01-01", "-name", "[fg]")
+	if r.out != "./g\n" {
+		t.Errorf("find -newermt: %q %q", r.out, r.err)
 	}
 }
 

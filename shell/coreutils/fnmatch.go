@@ -77,6 +77,7 @@ func fnmatch(pat, name string, fold bool) bool {
 	return true
 }
 
+// charClasses are the [:class:] names of bracket expressions.
 var charClasses = map[string]func(rune) bool{
 	"alpha":  unicode.IsLetter,
 	"digit":  func(r rune) bool { return r >= '0' && r <= '9' },

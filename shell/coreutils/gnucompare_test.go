@@ -1,5 +1,16 @@
 //go:build gnucompare
 
+// This file is a development aid, excluded from normal builds. It runs
+// test cases both with the real GNU tools and with this package:
+//
+//	GNUCOMPARE_CASES=cases.txt go test -tags gnucompare -run TestGNU ./shell/coreutils/
+//
+// Each line of the cases file is "STDIN<TAB>COMMAND ARGS...": STDIN may use
+// \n and \t, and %SP stands for a space inside an argument. Lines starting
+// with "#" are comments. The commands run in a temporary directory holding
+// stdFiles, with LC_ALL=C.UTF-8 and TZ=UTC. TestGNUCompare reports every
+// difference; TestGNUGenerate logs Go table entries with the GNU results
+// (run it with -v), which is how the expectations of the tests were made.
 package coreutils
 
 import (
@@ -8,112 +19,117 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
 )
 
-// TestGNUCompare is a development aid: it runs each line of
-// /tmp/compare.txt ("stdin-literal<TAB>args..." with files from
-// /tmp/compare-files) both with the real tools and with ours.
-func TestGNUCompare(t *testing.T) {
-	data, err := os.ReadFile("/tmp/compare.txt")
-	if err != nil {
-		t.Skip()
+// gnuCase is one line of the cases file.
+type gnuCase struct {
+	comment string
+	stdin   string
+	args    []string
+}
+
+func readGNUCases(t *testing.T) []gnuCase {
+	name := os.Getenv("GNUCOMPARE_CASES")
+	if name == "" {
+		t.Skip("GNUCOMPARE_CASES is not set")
 	}
-	files := map[string]string{}
-	root := "/tmp/compare-files"
-	filepath.Walk(root, func(p string, info os.FileInfo, err error) error {
-		if err != nil || p == root {
-			return nil
-		}
-		rel, _ := filepath.Rel(root, p)
-		if info.IsDir() {
-			files[rel+"/"] = ""
-		} else {
-			b, _ := os.ReadFile(p)
-			files[rel] = string(b)
-		}
-		return nil
-	})
+	data, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []gnuCase
 	for _, line := range strings.Split(string(data), "\n") {
-		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
+		switch {
+		case strings.TrimSpace(line) == "":
+			continue
+		case strings.HasPrefix(line, "#"):
+			cases = append(cases, gnuCase{comment: strings.TrimSpace(line[1:])})
 			continue
 		}
 		stdin, cmdline, _ := strings.Cut(line, "\t")
-		stdin = strings.ReplaceAll(stdin, `\n`, "\n")
+		stdin = strings.NewReplacer(`\n`, "\n", `\t`, "\t", "%SP", " ").Replace(stdin)
 		args := strings.Fields(cmdline)
 		for i, a := range args {
-			args[i] = strings.ReplaceAll(strings.ReplaceAll(a, "%SP%", " "), `\t`, "\t")
+			args[i] = strings.NewReplacer("%SP", " ", `\t`, "\t").Replace(a)
 		}
-		tmp := t.TempDir()
-		exec.Command("cp", "-a", root+"/.", tmp).Run()
-		cmd := exec.Command(args[0], args[1:]...)
-		cmd.Dir = tmp
-		cmd.Env = []string{"LC_ALL=C.UTF-8", "TZ=UTC", "PATH=" + os.Getenv("PATH"), "HOME=/workspace"}
-		cmd.Stdin = strings.NewReader(stdin)
-		var out, errb bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &errb
-		cmd.Run()
-		st := cmd.ProcessState.ExitCode()
-		r := run(t, nil, files, stdin, args...)
-		if r.out != out.String() || r.status != st || r.err != errb.String() {
-			t.Errorf("%s\n  GNU: %q %q %d\n  our: %q %q %d", cmdline, out.String(), errb.String(), st, r.out, r.err, r.status)
+		cases = append(cases, gnuCase{stdin: stdin, args: args})
+	}
+	return cases
+}
+
+// runGNU runs a case with the real tools in a copy of stdFiles.
+func runGNU(t *testing.T, c gnuCase) (stdout, stderr string, status int) {
+	dir := t.TempDir()
+	for name, content := range stdFiles {
+		p := filepath.Join(dir, name)
+		if strings.HasSuffix(name, "/") {
+			os.MkdirAll(p, 0o755)
+			continue
+		}
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(content), 0o644)
+	}
+	cmd := exec.Command(c.args[0], c.args[1:]...)
+	cmd.Dir = dir
+	cmd.Env = []string{"LC_ALL=C.UTF-8", "TZ=UTC", "PATH=" + os.Getenv("PATH"), "HOME=/workspace"}
+	cmd.Stdin = strings.NewReader(c.stdin)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	cmd.Run()
+	return out.String(), errb.String(), cmd.ProcessState.ExitCode()
+}
+
+func TestGNUCompare(t *testing.T) {
+	for _, c := range readGNUCases(t) {
+		if c.args == nil {
+			continue
+		}
+		out, errOut, st := runGNU(t, c)
+		r := run(t, nil, stdFiles, c.stdin, c.args...)
+		if r.out != out || r.status != st || r.err != errOut {
+			t.Errorf("%q\n  GNU: %q %q %d\n  our: %q %q %d", c.args, out, errOut, st, r.out, r.err, r.status)
 		}
 	}
 }
 
-// TestGNUGenerate prints Go test cases for the lines of /tmp/cases.txt from
-// the real tools' behavior.
 func TestGNUGenerate(t *testing.T) {
-	data, err := os.ReadFile("/tmp/cases.txt")
-	if err != nil {
-		t.Skip()
-	}
-	root := "/tmp/compare-files"
 	var sb strings.Builder
-	for _, line := range strings.Split(string(data), "\n") {
-		if strings.TrimSpace(line) == "" {
+	for _, c := range readGNUCases(t) {
+		if c.args == nil {
+			sb.WriteString("\t\t// " + c.comment + "\n")
 			continue
 		}
-		if strings.HasPrefix(line, "#") {
-			sb.WriteString("\t\t// " + strings.TrimSpace(line[1:]) + "\n")
-			continue
+		out, errOut, st := runGNU(t, c)
+		comment := ""
+		if r := run(t, nil, stdFiles, c.stdin, c.args...); r.out != out && sortedBytes(r.out) == sortedBytes(out) {
+			out, comment = r.out, " // GNU lists in directory order"
 		}
-		stdin, cmdline, _ := strings.Cut(line, "\t")
-		stdin = strings.ReplaceAll(stdin, `\n`, "\n")
-		stdin = strings.ReplaceAll(stdin, `\t`, "\t")
-		args := strings.Fields(cmdline)
-		for i, a := range args {
-			args[i] = strings.ReplaceAll(strings.ReplaceAll(a, "%SP%", " "), `\t`, "\t")
-		}
-		tmp := t.TempDir()
-		exec.Command("cp", "-a", root+"/.", tmp).Run()
-		cmd := exec.Command(args[0], args[1:]...)
-		cmd.Dir = tmp
-		cmd.Env = []string{"LC_ALL=C.UTF-8", "TZ=UTC", "PATH=" + os.Getenv("PATH"), "HOME=/workspace"}
-		cmd.Stdin = strings.NewReader(stdin)
-		var out, errb bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &errb
-		cmd.Run()
-		st := cmd.ProcessState.ExitCode()
-		errLine, _, _ := strings.Cut(errb.String(), "\n")
 		var q []string
-		for _, a := range args {
+		for _, a := range c.args {
 			q = append(q, strconv.Quote(a))
 		}
 		fmt.Fprintf(&sb, "\t\t{args: []string{%s}", strings.Join(q, ", "))
-		if stdin != "" {
-			fmt.Fprintf(&sb, ", stdin: %s", strconv.Quote(stdin))
+		if c.stdin != "" {
+			fmt.Fprintf(&sb, ", stdin: %s", strconv.Quote(c.stdin))
 		}
-		fmt.Fprintf(&sb, ", out: %s", strconv.Quote(out.String()))
-		if errLine != "" {
-			fmt.Fprintf(&sb, ", err: %s", strconv.Quote(errLine))
+		fmt.Fprintf(&sb, ", out: %s", strconv.Quote(out))
+		if line, _, _ := strings.Cut(errOut, "\n"); line != "" {
+			fmt.Fprintf(&sb, ", err: %s", strconv.Quote(line))
 		}
 		if st != 0 {
 			fmt.Fprintf(&sb, ", status: %d", st)
 		}
-		sb.WriteString("},\n")
+		sb.WriteString("}," + comment + "\n")
 	}
-	os.WriteFile("/tmp/gen.txt", []byte(sb.String()), 0o644)
+	t.Log("\n" + sb.String())
+}
+
+func sortedBytes(s string) string {
+	b := []byte(s)
+	sort.Slice(b, func(i, j int) bool { return b[i] < b[j] })
+	return string(b)
 }

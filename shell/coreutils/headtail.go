@@ -15,6 +15,7 @@ import (
 // maxCount caps line and byte counts; larger values behave as "everything".
 const maxCount = math.MaxInt64 / 4
 
+// legacyCount matches the obsolete count options "-5", "-5c" and "+5".
 var legacyCount = regexp.MustCompile(`^[-+][0-9]+[cbkmlqv]*$`)
 
 // rewriteLegacyCount turns the obsolete "-5" / "-5c" / "+5" forms of head and
@@ -51,6 +52,7 @@ func rewriteLegacyCount(args []string, allowPlus bool) []string {
 	return out
 }
 
+// sizeSuffixes are the multipliers of head and tail counts.
 var sizeSuffixes = map[string]int64{
 	"": 1, "b": 512, "c": 1, "w": 2,
 	"k": 1 << 10, "K": 1 << 10, "KiB": 1 << 10, "kB": 1000, "KB": 1000,
@@ -89,6 +91,7 @@ type countSpec struct {
 	sign  byte // '-' or '+' when given, else 0
 }
 
+// parseCountSpec parses the argument of -n or -c.
 func parseCountSpec(env *command.Env, v string, bytes bool) (countSpec, bool) {
 	c := countSpec{bytes: bytes}
 	if v != "" && (v[0] == '-' || v[0] == '+') {
@@ -114,6 +117,7 @@ type headerWriter struct {
 	first bool
 }
 
+// header prints the "==> NAME <==" line, after a blank line but for the first.
 func (h *headerWriter) header(name string) {
 	if name == "-" {
 		name = "standard input"
@@ -133,6 +137,7 @@ type headTail struct {
 	files   []string
 }
 
+// parseHeadTail parses the options of head (tail when tail is true).
 func parseHeadTail(env *command.Env, tail bool) (headTail, int, bool) {
 	env2 := *env
 	env2.Args = rewriteLegacyCount(env.Args, tail)
@@ -181,6 +186,7 @@ func cmdTail(env *command.Env) int {
 	return runHeadTail(env, true)
 }
 
+// runHeadTail runs head or tail over the operands.
 func runHeadTail(env *command.Env, tail bool) int {
 	ht, st, ok := parseHeadTail(env, tail)
 	if !ok {
@@ -194,13 +200,22 @@ func runHeadTail(env *command.Env, tail bool) int {
 			return canceledStatus
 		}
 		rc, err := env.Open(name)
-		if err != nil {
+		if err != nil && command.Strerror(err) != "Is a directory" {
 			env.Errorf(1, "cannot open '%s' for reading: %s", name, command.Strerror(err))
 			status = 1
 			continue
 		}
 		if (len(ht.files) > 1 && !ht.quiet) || ht.verbose {
 			hw.header(name)
+		}
+		if err != nil {
+			// GNU opens directories and fails on the first read.
+			if werr := w.Flush(); werr != nil {
+				return writeError(env, werr)
+			}
+			env.Errorf(1, "error reading '%s': Is a directory", name)
+			status = 1
+			continue
 		}
 		r := ctxReader{env.Ctx, rc}
 		if tail {
@@ -291,6 +306,7 @@ func allButLastLines(w *bufio.Writer, r io.Reader, n int64) error {
 	return err
 }
 
+// lastIndexByte returns the index of the last c in b, or -1.
 func lastIndexByte(b []byte, c byte) int {
 	for i := len(b) - 1; i >= 0; i-- {
 		if b[i] == c {

@@ -92,7 +92,7 @@ func run(t testing.TB, fsys *vfs.FS, files map[string]string, stdin string, args
 		t.Fatalf("no command %q", args[0])
 	}
 	var out, errb bytes.Buffer
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	env := &command.Env{
 		Ctx: ctx, Args: args, Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb,
@@ -168,4 +168,31 @@ func readFile(fsys *vfs.FS, name string) string {
 		return "<missing>"
 	}
 	return string(b)
+}
+
+// newTestEnv returns an Env on a new standard fixture with empty input and
+// discarded output.
+func newTestEnv(t testing.TB, args ...string) *command.Env {
+	fsys := setupFS(t, stdFiles)
+	return &command.Env{
+		Ctx: context.Background(), Args: args, Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard,
+		Dir: "/workspace", FS: fsys, Now: func() time.Time { return testNow },
+		Exec: testExec(fsys, "/workspace"),
+	}
+}
+
+// limitWriter accepts limit bytes, then fails like a pipe whose reader is
+// gone.
+type limitWriter struct {
+	buf   bytes.Buffer
+	limit int
+}
+
+func (w *limitWriter) Write(p []byte) (int, error) {
+	if w.buf.Len()+len(p) > w.limit {
+		n := w.limit - w.buf.Len()
+		w.buf.Write(p[:n])
+		return n, io.ErrClosedPipe
+	}
+	return w.buf.Write(p)
 }

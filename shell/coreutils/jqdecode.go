@@ -16,8 +16,9 @@ const maxJSONDepth = 10000
 // byte slice into the value types gojq uses (nil, bool, int, float64,
 // *big.Int, string, []any, map[string]any).
 type jsonDecoder struct {
-	data []byte
-	pos  int
+	data  []byte
+	pos   int
+	order *keyOrder // records the key order of objects when not nil
 	// lines counts the newlines in data[:linePos], so that line is
 	// amortized linear over the whole input.
 	lines, linePos int
@@ -30,6 +31,7 @@ type jsonError struct {
 	eof       bool // the error was found at the end of the input
 }
 
+// Error returns the message in jq's form.
 func (e *jsonError) Error() string {
 	if e.eof {
 		return fmt.Sprintf("%s at EOF at line %d, column %d", e.msg, e.line, e.col)
@@ -52,6 +54,7 @@ func (d *jsonDecoder) line() int {
 	return d.lines + 1
 }
 
+// fail returns an error at the current position.
 func (d *jsonDecoder) fail(msg string) error {
 	line, col := 1, 0
 	end := min(d.pos, len(d.data))
@@ -73,6 +76,7 @@ func (d *jsonDecoder) failEOF() error {
 	return err
 }
 
+// skipSpace skips JSON white space.
 func (d *jsonDecoder) skipSpace() {
 	for d.pos < len(d.data) {
 		switch d.data[d.pos] {
@@ -99,8 +103,15 @@ func (d *jsonDecoder) next() (v any, ok bool, err error) {
 	return v, true, nil
 }
 
+// isLiteralByte reports whether c can be part of a bare word or number: as
+// in jq's tokenizer, anything but white space, structural characters and
+// quotes.
 func isLiteralByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '+' || c == '.'
+	switch c {
+	case ' ', '\t', '\n', '\r', '[', ']', '{', '}', ',', ':', '"':
+		return false
+	}
+	return true
 }
 
 func (d *jsonDecoder) value(depth int) (any, error) {
@@ -136,6 +147,7 @@ func (d *jsonDecoder) value(depth int) (any, error) {
 	return d.literal()
 }
 
+// literal parses a bare word: null, true, false, nan or a number.
 func (d *jsonDecoder) literal() (any, error) {
 	start := d.pos
 	for d.pos < len(d.data) && isLiteralByte(d.data[d.pos]) {
@@ -159,14 +171,19 @@ func (d *jsonDecoder) literal() (any, error) {
 	if v, ok := parseJSONNumber(tok); ok {
 		return v, nil
 	}
-	// Like jq, report a bad bare word after the byte that ends it.
+	// Like jq, report a bad bare word after the byte that ends it; words
+	// that start like true, false or null are "literals", others numbers.
+	msg := "Invalid numeric literal"
+	if c := tok[0]; c == 't' || c == 'f' || c == 'n' {
+		msg = "Invalid literal"
+	}
 	if d.pos >= len(d.data) {
-		err := d.fail("Invalid numeric literal").(*jsonError)
+		err := d.fail(msg).(*jsonError)
 		err.eof = true
 		return nil, err
 	}
 	d.pos++
-	return nil, d.fail("Invalid numeric literal")
+	return nil, d.fail(msg)
 }
 
 // parseJSONNumber converts a JSON number to int, *big.Int or float64.
@@ -210,12 +227,13 @@ func parseJSONNumber(tok string) (any, bool) {
 			return int(n), true
 		}
 	}
-	// Other numbers keep their literal text, as jq 1.7 does: gojq
-	// computes with json.Number values and the encoder prints them in
-	// canonical decimal form.
-	return json.Number(tok), true
+	// Other numbers keep their literal value, as jq 1.7 does: gojq
+	// computes with json.Number values, which hold the canonical decimal
+	// form jq prints (1.000 stays 1.000, 1e2 becomes 1E+2).
+	return json.Number(decimalString(tok)), true
 }
 
+// array parses an array; the current byte is '['.
 func (d *jsonDecoder) array(depth int) (any, error) {
 	d.pos++
 	arr := []any{}
@@ -237,16 +255,47 @@ func (d *jsonDecoder) array(depth int) (any, error) {
 		switch d.data[d.pos] {
 		case ',':
 			d.pos++
+			d.skipSpace()
+			if d.pos < len(d.data) && d.data[d.pos] == ']' {
+				d.pos++
+				return nil, d.fail("Expected another array element")
+			}
 		case ']':
 			d.pos++
 			return arr, nil
 		default:
-			d.pos++
-			return nil, d.fail("Expected separator between values")
+			return nil, d.separatorError()
 		}
 	}
 }
 
+// separatorError reports a value that follows another without a comma,
+// after consuming the offending token as jq's tokenizer does.
+func (d *jsonDecoder) separatorError() error {
+	c := d.data[d.pos]
+	switch {
+	case isLiteralByte(c):
+		for d.pos < len(d.data) && isLiteralByte(d.data[d.pos]) {
+			d.pos++
+		}
+		if d.pos >= len(d.data) {
+			return d.failEOF()
+		}
+		d.pos++
+	case c == '"':
+		if _, err := d.str(); err != nil {
+			return err
+		}
+	default:
+		d.pos++
+		if c == ']' || c == '}' || c == ':' {
+			return d.fail("Objects must consist of key:value pairs")
+		}
+	}
+	return d.fail("Expected separator between values")
+}
+
+// object parses an object; the current byte is '{'.
 func (d *jsonDecoder) object(depth int) (any, error) {
 	d.pos++
 	obj := map[string]any{}
@@ -255,12 +304,21 @@ func (d *jsonDecoder) object(depth int) (any, error) {
 		d.pos++
 		return obj, nil
 	}
+	var keys []string
 	for {
 		d.skipSpace()
 		if d.pos >= len(d.data) {
 			return nil, d.failEOF()
 		}
-		if d.data[d.pos] != '"' {
+		switch d.data[d.pos] {
+		case '"':
+		case ',':
+			d.pos++
+			return nil, d.fail("Expected value before ','")
+		case '}':
+			d.pos++
+			return nil, d.fail("Expected another key-value pair")
+		default:
 			d.pos++
 			return nil, d.fail("Object keys must be strings")
 		}
@@ -273,15 +331,18 @@ func (d *jsonDecoder) object(depth int) (any, error) {
 			return nil, d.failEOF()
 		}
 		if d.data[d.pos] != ':' {
-			d.pos++
-			return nil, d.fail("Objects must consist of key:value pairs")
+			return nil, d.separatorError()
 		}
 		d.pos++
 		v, err := d.value(depth + 1)
 		if err != nil {
 			return nil, err
 		}
-		obj[k.(string)] = v
+		key := k.(string)
+		if _, dup := obj[key]; !dup && d.order != nil {
+			keys = append(keys, key)
+		}
+		obj[key] = v
 		d.skipSpace()
 		if d.pos >= len(d.data) {
 			return nil, d.failEOF()
@@ -291,14 +352,15 @@ func (d *jsonDecoder) object(depth int) (any, error) {
 			d.pos++
 		case '}':
 			d.pos++
+			d.order.record(obj, keys)
 			return obj, nil
 		default:
-			d.pos++
-			return nil, d.fail("Expected separator between values")
+			return nil, d.separatorError()
 		}
 	}
 }
 
+// str parses a string; invalid UTF-8 becomes U+FFFD.
 func (d *jsonDecoder) str() (any, error) {
 	d.pos++
 	start := d.pos
@@ -331,7 +393,7 @@ func (d *jsonDecoder) str() (any, error) {
 		case '\\':
 			d.pos++
 			if d.pos >= len(d.data) {
-				return nil, d.failEOF()
+				return nil, d.failString()
 			}
 			e := d.data[d.pos]
 			d.pos++
@@ -351,7 +413,7 @@ func (d *jsonDecoder) str() (any, error) {
 			case 'u':
 				r, ok := d.hex4()
 				if !ok {
-					return nil, d.fail("Invalid escape")
+					return nil, d.invalidEscape()
 				}
 				if utf16.IsSurrogate(r) {
 					r2 := rune(utf8.RuneError)
@@ -368,16 +430,40 @@ func (d *jsonDecoder) str() (any, error) {
 				}
 				buf = utf8.AppendRune(buf, r)
 			default:
-				return nil, d.fail("Invalid escape")
+				return nil, d.invalidEscape()
 			}
 		default:
 			buf = append(buf, c)
 			d.pos++
 		}
 	}
-	return nil, d.failEOF()
+	return nil, d.failString()
 }
 
+// failString reports input that ends inside a string.
+func (d *jsonDecoder) failString() error {
+	err := d.fail("Unfinished string").(*jsonError)
+	err.eof = true
+	return err
+}
+
+// invalidEscape reports a bad escape after the end of its string, where
+// jq notices it.
+func (d *jsonDecoder) invalidEscape() error {
+	for d.pos < len(d.data) && d.data[d.pos] != '"' {
+		if d.data[d.pos] == '\\' {
+			d.pos++
+		}
+		d.pos++
+	}
+	if d.pos >= len(d.data) {
+		return d.failString()
+	}
+	d.pos++
+	return d.fail("Invalid escape")
+}
+
+// hex4 parses the four hex digits of a \u escape.
 func (d *jsonDecoder) hex4() (rune, bool) {
 	if d.pos+4 > len(d.data) {
 		return 0, false

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"math"
 	"math/big"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -20,12 +19,15 @@ type jqEncoder struct {
 	w      *bufio.Writer
 	indent string // "" for compact output
 	ascii  bool
+	order  *keyOrder // original key order of input objects (nil with -S)
 }
 
+// encode writes one value (without the trailing newline).
 func (e *jqEncoder) encode(v any) {
 	e.value(v, 0)
 }
 
+// newline starts a new line indented for depth.
 func (e *jqEncoder) newline(depth int) {
 	e.w.WriteByte('\n')
 	for i := 0; i < depth; i++ {
@@ -33,6 +35,7 @@ func (e *jqEncoder) newline(depth int) {
 	}
 }
 
+// value writes v nested at depth.
 func (e *jqEncoder) value(v any, depth int) {
 	if depth > maxPrintDepth {
 		e.w.WriteString("<stripped: exceeds max depth>")
@@ -81,11 +84,7 @@ func (e *jqEncoder) value(v any, depth int) {
 			e.w.WriteString("{}")
 			return
 		}
-		keys := make([]string, 0, len(v))
-		for k := range v {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
+		keys := e.order.orderedKeys(v)
 		e.w.WriteByte('{')
 		for i, k := range keys {
 			if i > 0 {
@@ -173,6 +172,7 @@ func (e *jqEncoder) str(s string) {
 	w.WriteByte('"')
 }
 
+// writeU writes r as a \uXXXX escape.
 func writeU(w *bufio.Writer, r rune) {
 	const hex = "0123456789abcdef"
 	w.WriteString(`\u`)

@@ -41,55 +41,9 @@ func cmdLs(env *command.Env) int {
 			env2.Args = append(env2.Args, a)
 		}
 	}
-	opts, names, st, ok := getopt(&env2, "1aAdFhlRrStUpgoCmxi", []string{"all", "almost-all", "directory", "classify", "human-readable", "recursive", "reverse", "sort=", "time=", "group-directories-first", "full-time", "indicator-style="}, false)
+	o, names, st, ok := parseLsOptions(&env2)
 	if !ok {
-		return usageStatus(st, 2)
-	}
-	o := lsOptions{sortBy: 'n', now: env.Now()}
-	for _, op := range opts {
-		switch op.Name {
-		case "a", "all":
-			o.all, o.almostAll = true, false
-		case "A", "almost-all":
-			o.almostAll, o.all = true, false
-		case "d", "directory":
-			o.dirs = true
-		case "F", "classify":
-			o.classify = true
-		case "p":
-			o.slash = true
-		case "h", "human-readable":
-			o.human = true
-		case "l":
-			o.long = true
-		case "g":
-			o.long, o.noGroup = true, true
-		case "o":
-			o.long = true
-		case "R", "recursive":
-			o.recursive = true
-		case "r", "reverse":
-			o.reverse = true
-		case "S":
-			o.sortBy = 'S'
-		case "t":
-			o.sortBy = 't'
-		case "U":
-			o.sortBy = 'U'
-		case "i":
-			o.inode = true
-		case "sort":
-			switch op.Value {
-			case "size":
-				o.sortBy = 'S'
-			case "time":
-				o.sortBy = 't'
-			case "none":
-				o.sortBy = 'U'
-			case "name":
-				o.sortBy = 'n'
-			}
-		}
+		return st
 	}
 	if len(names) == 0 {
 		names = []string{"."}
@@ -136,6 +90,61 @@ func cmdLs(env *command.Env) int {
 		return writeError(env, err)
 	}
 	return status
+}
+
+// parseLsOptions parses the options of ls.
+func parseLsOptions(env *command.Env) (o lsOptions, names []string, status int, ok bool) {
+	opts, names, st, ok := getopt(env, "1aAdFhlRrStUpgoCmxi", []string{"all", "almost-all", "directory", "classify", "human-readable", "recursive", "reverse", "sort=", "time=", "group-directories-first", "full-time", "indicator-style="}, false)
+	if !ok {
+		return o, nil, usageStatus(st, 2), false
+	}
+	o = lsOptions{sortBy: 'n', now: env.Now()}
+	for _, op := range opts {
+		switch op.Name {
+		case "a", "all":
+			o.all, o.almostAll = true, false
+		case "A", "almost-all":
+			o.almostAll, o.all = true, false
+		case "d", "directory":
+			o.dirs = true
+		case "F", "classify":
+			o.classify = true
+		case "p":
+			o.slash = true
+		case "h", "human-readable":
+			o.human = true
+		case "l":
+			o.long = true
+		case "g":
+			o.long, o.noGroup = true, true
+		case "o":
+			o.long = true
+		case "R", "recursive":
+			o.recursive = true
+		case "r", "reverse":
+			o.reverse = true
+		case "S":
+			o.sortBy = 'S'
+		case "t":
+			o.sortBy = 't'
+		case "U":
+			o.sortBy = 'U'
+		case "i":
+			o.inode = true
+		case "sort":
+			switch op.Value {
+			case "size":
+				o.sortBy = 'S'
+			case "time":
+				o.sortBy = 't'
+			case "none":
+				o.sortBy = 'U'
+			case "name":
+				o.sortBy = 'n'
+			}
+		}
+	}
+	return o, names, 0, true
 }
 
 // usageStatus maps the generic usage status 1 to the command's own.
@@ -211,6 +220,7 @@ func lsDir(env *command.Env, w *bufio.Writer, d lsEntry, o lsOptions, header boo
 	return status
 }
 
+// lsBlocks returns the 1 KiB blocks of a file, in 4 KiB allocation units.
 func lsBlocks(fi fs.FileInfo) int64 {
 	if fi.IsDir() {
 		return 4
@@ -218,6 +228,7 @@ func lsBlocks(fi fs.FileInfo) int64 {
 	return (fi.Size() + 4095) / 4096 * 4
 }
 
+// lsSize returns the size ls shows (4096 for directories).
 func lsSize(fi fs.FileInfo) int64 {
 	if fi.IsDir() {
 		return 4096
@@ -248,6 +259,7 @@ func lsSort(entries []lsEntry, o lsOptions) {
 	})
 }
 
+// cmpInt compares two integers.
 func cmpInt(a, b int64) int {
 	switch {
 	case a < b:
@@ -301,6 +313,7 @@ func lsPrint(env *command.Env, w *bufio.Writer, entries []lsEntry, o lsOptions, 
 	}
 }
 
+// lsSuffix returns the -F or -p indicator of a file.
 func lsSuffix(fi fs.FileInfo, o lsOptions) string {
 	if fi.IsDir() && (o.classify || o.slash) {
 		return "/"

@@ -18,6 +18,7 @@ type seqNumber struct {
 	width int  // length as written (for -w)
 }
 
+// parseSeqNumber parses an operand of seq and notes how it is written.
 func parseSeqNumber(s string) (seqNumber, bool) {
 	t := strings.TrimSpace(s)
 	if t == "" || strings.ContainsAny(t, "xXpP_") {
@@ -46,156 +47,158 @@ func parseSeqNumber(s string) (seqNumber, bool) {
 	return n, true
 }
 
-// cmdSeq implements seq [-s SEP] [-w] [-f FORMAT] [FIRST [INCR]] LAST.
-func cmdSeq(env *command.Env) int {
-	// Negative numbers are operands, not options.
-	var optArgs, nums []string
-	args := env.Args[1:]
+// seqConfig is a parsed seq command line.
+type seqConfig struct {
+	first, incr, last seqNumber
+	nums              []string // the operands as written
+	sep               string
+	goFormat          string // the -f format converted for fmt, or ""
+	equal             bool   // -w
+	width             int    // the width of -w
+	prec              int    // the digits after the decimal point
+}
+
+// splitSeqArgs separates options from operands, treating negative numbers
+// as operands.
+func splitSeqArgs(args []string) (optArgs, nums []string) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
-		if a == "--" {
-			nums = append(nums, args[i+1:]...)
-			break
-		}
-		if len(a) > 1 && a[0] == '-' && (a[1] >= '0' && a[1] <= '9' || a[1] == '.') {
+		switch {
+		case a == "--":
+			return optArgs, append(nums, args[i+1:]...)
+		case len(a) > 1 && a[0] == '-' && (a[1] >= '0' && a[1] <= '9' || a[1] == '.'):
 			nums = append(nums, a)
-			continue
-		}
-		if strings.HasPrefix(a, "-") && len(a) > 1 {
+		case len(a) > 1 && a[0] == '-':
 			optArgs = append(optArgs, a)
 			if (a == "-s" || a == "-f" || a == "--separator" || a == "--format") && i+1 < len(args) {
 				i++
 				optArgs = append(optArgs, args[i])
 			}
-			continue
+		default:
+			nums = append(nums, a)
 		}
-		nums = append(nums, a)
 	}
+	return optArgs, nums
+}
+
+// parseSeq parses the command line; on failure it returns ok false and the
+// status.
+func parseSeq(env *command.Env) (*seqConfig, int, bool) {
+	optArgs, nums := splitSeqArgs(env.Args[1:])
 	env2 := *env
 	env2.Args = append([]string{env.Args[0]}, optArgs...)
 	opts, extra, st, ok := getopt(&env2, "s:f:w", []string{"separator=", "format=", "equal-width"}, false)
 	if !ok {
-		return st
+		return nil, st, false
 	}
-	nums = append(extra, nums...)
-	sep, format, equal := "\n", "", false
+	c := &seqConfig{nums: append(extra, nums...), sep: "\n"}
+	format := ""
 	for _, o := range opts {
 		switch o.Name {
 		case "s", "separator":
-			sep = o.Value
+			c.sep = o.Value
 		case "f", "format":
 			format = o.Value
 		case "w", "equal-width":
-			equal = true
+			c.equal = true
 		}
 	}
 	switch {
-	case len(nums) == 0:
-		return usage(env, 1, "missing operand")
-	case len(nums) > 3:
-		return usage(env, 1, fmt.Sprintf("extra operand ‘%s’", nums[3]))
+	case len(c.nums) == 0:
+		return nil, usage(env, 1, "missing operand"), false
+	case len(c.nums) > 3:
+		return nil, usage(env, 1, fmt.Sprintf("extra operand ‘%s’", c.nums[3])), false
 	}
-	parsed := make([]seqNumber, len(nums))
-	for i, s := range nums {
+	parsed := make([]seqNumber, len(c.nums))
+	for i, s := range c.nums {
 		n, ok := parseSeqNumber(s)
 		if !ok {
-			return usage(env, 1, fmt.Sprintf("invalid floating point argument: ‘%s’", s))
+			return nil, usage(env, 1, fmt.Sprintf("invalid floating point argument: ‘%s’", s)), false
 		}
 		parsed[i] = n
 	}
-	first, incr := seqNumber{v: 1, isInt: true, width: 1}, seqNumber{v: 1, isInt: true, width: 1}
-	last := parsed[len(parsed)-1]
+	c.first, c.incr = seqNumber{v: 1, isInt: true, width: 1}, seqNumber{v: 1, isInt: true, width: 1}
+	c.last = parsed[len(parsed)-1]
 	switch len(parsed) {
 	case 2:
-		first = parsed[0]
+		c.first = parsed[0]
 	case 3:
-		first, incr = parsed[0], parsed[1]
+		c.first, c.incr = parsed[0], parsed[1]
 	}
-	if incr.v == 0 {
-		return usage(env, 1, fmt.Sprintf("invalid Zero increment value: ‘%s’", nums[1]))
+	if c.incr.v == 0 {
+		return nil, usage(env, 1, fmt.Sprintf("invalid Zero increment value: ‘%s’", c.nums[1])), false
 	}
-	if format != "" && equal {
-		return usage(env, 1, "format string may not be specified when printing equal width strings")
+	if format != "" && c.equal {
+		return nil, usage(env, 1, "format string may not be specified when printing equal width strings"), false
 	}
-	prec := max(first.prec, incr.prec)
-	var goFormat string
+	c.prec = min(max(c.first.prec, c.incr.prec), 4096)
 	if format != "" {
 		f, msg := seqFormat(format)
 		if msg != "" {
-			return env.Errorf(1, "format ‘%s’ %s", format, msg)
+			return nil, env.Errorf(1, "format ‘%s’ %s", format, msg), false
 		}
-		goFormat = f
+		c.goFormat = f
 	}
-	width := 0
-	if equal {
-		width = max(len(strconv.FormatFloat(first.v, 'f', prec, 64)), len(strconv.FormatFloat(last.v, 'f', prec, 64)))
+	if c.equal {
+		c.width = max(len(strconv.FormatFloat(c.first.v, 'f', c.prec, 64)), len(strconv.FormatFloat(c.last.v, 'f', c.prec, 64)))
+	}
+	return c, 0, true
+}
+
+// pad applies -w's zero padding.
+func (c *seqConfig) pad(s string) string {
+	if !c.equal {
+		return s
+	}
+	neg := strings.HasPrefix(s, "-")
+	digits := strings.TrimPrefix(s, "-")
+	if n := c.width - len(digits) - boolInt(neg); n > 0 {
+		digits = strings.Repeat("0", n) + digits
+	}
+	if neg {
+		digits = "-" + digits
+	}
+	return digits
+}
+
+// formatFloat formats one value of the floating-point sequence.
+func (c *seqConfig) formatFloat(v float64) string {
+	if c.goFormat != "" {
+		return fmt.Sprintf(c.goFormat, v)
+	}
+	s := strconv.FormatFloat(v, 'f', c.prec, 64)
+	if s == "-0" {
+		s = "0"
+	}
+	return c.pad(s)
+}
+
+// cmdSeq implements seq [-s SEP] [-w] [-f FORMAT] [FIRST [INCR]] LAST.
+func cmdSeq(env *command.Env) int {
+	c, st, ok := parseSeq(env)
+	if !ok {
+		return st
 	}
 	w := newWriter(env)
 	emit := func(s string, i int64) bool {
 		if i > 0 {
-			w.WriteString(sep)
+			w.WriteString(c.sep)
 		}
 		_, err := w.WriteString(s)
 		return err == nil
 	}
-	fmtFloat := func(v float64) string {
-		if goFormat != "" {
-			return fmt.Sprintf(goFormat, v)
-		}
-		s := strconv.FormatFloat(v, 'f', prec, 64)
-		if s == "-0" {
-			s = "0"
-		}
-		if equal {
-			neg := strings.HasPrefix(s, "-")
-			digits := strings.TrimPrefix(s, "-")
-			for len(digits)+boolInt(neg) < width {
-				digits = "0" + digits
-			}
-			if neg {
-				digits = "-" + digits
-			}
-			s = digits
-		}
-		return s
-	}
 	var count int64
-	if first.isInt && incr.isInt && last.isInt && goFormat == "" && math.Abs(first.v) < 1e18 && math.Abs(incr.v) < 1e18 && math.Abs(last.v) < 1e18 {
-		i0, s0, l0 := int64(first.v), int64(incr.v), int64(last.v)
-		for v := i0; (s0 > 0 && v <= l0) || (s0 < 0 && v >= l0); v += s0 {
-			if count&1023 == 0 && canceled(env) {
-				return canceledStatus
-			}
-			if !emit(fmtFloat(float64(v)), count) {
-				break
-			}
-			count++
-			if (s0 > 0 && v > math.MaxInt64-s0) || (s0 < 0 && v < math.MinInt64-s0) {
-				break
-			}
-		}
-	} else if first.isInt && incr.isInt && last.isInt && goFormat == "" {
-		c, st := seqBig(env, nums, len(parsed), emit)
-		if st != 0 {
-			return st
-		}
-		count = c
-	} else {
-		prev := math.NaN()
-		for i := int64(0); ; i++ {
-			v := first.v + float64(i)*incr.v
-			if (incr.v > 0 && v > last.v) || (incr.v < 0 && v < last.v) || v == prev {
-				break
-			}
-			prev = v
-			if i&1023 == 0 && canceled(env) {
-				return canceledStatus
-			}
-			if !emit(fmtFloat(v), count) {
-				break
-			}
-			count++
-		}
+	integers := c.first.isInt && c.incr.isInt && c.last.isInt && c.goFormat == ""
+	switch {
+	case integers && math.Abs(c.first.v) < 1e18 && math.Abs(c.incr.v) < 1e18 && math.Abs(c.last.v) < 1e18:
+		count, st = c.countInts(env, emit)
+	case integers:
+		count, st = seqBig(env, c.nums, emit)
+	default:
+		count, st = c.countFloats(env, emit)
+	}
+	if st != 0 {
+		return st
 	}
 	if count > 0 {
 		w.WriteString("\n")
@@ -209,8 +212,75 @@ func cmdSeq(env *command.Env) int {
 	return 0
 }
 
+// countInts prints an integer sequence that fits in int64.
+func (c *seqConfig) countInts(env *command.Env, emit func(string, int64) bool) (int64, int) {
+	first, _ := strconv.ParseInt(strings.TrimPrefix(strings.TrimSpace(c.nums[0]), "+"), 10, 64)
+	if len(c.nums) == 1 {
+		first = 1
+	}
+	incr := int64(1)
+	if len(c.nums) == 3 {
+		incr, _ = strconv.ParseInt(strings.TrimPrefix(strings.TrimSpace(c.nums[1]), "+"), 10, 64)
+	}
+	last, _ := strconv.ParseInt(strings.TrimPrefix(strings.TrimSpace(c.nums[len(c.nums)-1]), "+"), 10, 64)
+	var count int64
+	for v := first; (incr > 0 && v <= last) || (incr < 0 && v >= last); v += incr {
+		if count&1023 == 0 && canceled(env) {
+			return count, canceledStatus
+		}
+		if !emit(c.pad(strconv.FormatInt(v, 10)), count) {
+			break
+		}
+		count++
+		if (incr > 0 && v > math.MaxInt64-incr) || (incr < 0 && v < math.MinInt64-incr) {
+			break
+		}
+	}
+	return count, 0
+}
+
+// countFloats prints a floating-point sequence; it stops when the values
+// no longer change (an increment too small for their magnitude).
+func (c *seqConfig) countFloats(env *command.Env, emit func(string, int64) bool) (int64, int) {
+	prev := math.NaN()
+	var count int64
+	for i := int64(0); ; i++ {
+		v := c.first.v + float64(i)*c.incr.v
+		if (c.incr.v > 0 && v > c.last.v) || (c.incr.v < 0 && v < c.last.v) || v == prev {
+			break
+		}
+		prev = v
+		if i&1023 == 0 && canceled(env) {
+			return count, canceledStatus
+		}
+		if !emit(c.formatFloat(v), count) {
+			break
+		}
+		count++
+	}
+	return count, 0
+}
+
+// seqHugeNumber reports whether a conversion spec holds a width or
+// precision above 4096, which would let one line take gigabytes.
+func seqHugeNumber(spec string) bool {
+	n := 0
+	for _, c := range spec {
+		if c >= '0' && c <= '9' {
+			n = n*10 + int(c-'0')
+			if n > 4096 {
+				return true
+			}
+		} else {
+			n = 0
+		}
+	}
+	return false
+}
+
 // seqBig counts with arbitrary-precision integers.
-func seqBig(env *command.Env, nums []string, n int, emit func(string, int64) bool) (int64, int) {
+func seqBig(env *command.Env, nums []string, emit func(string, int64) bool) (int64, int) {
+	n := len(nums)
 	parse := func(s string) *big.Int {
 		b, ok := new(big.Int).SetString(strings.TrimPrefix(strings.TrimSpace(s), "+"), 10)
 		if !ok {
@@ -270,6 +340,9 @@ func seqFormat(f string) (string, string) {
 			return "", "has unknown %" + string(f[j]) + " directive"
 		}
 		spec := strings.ReplaceAll(f[i:j], "'", "")
+		if seqHugeNumber(spec) {
+			return "", "has a field width or precision that is too large"
+		}
 		verb := f[j]
 		if (verb == 'g' || verb == 'G') && !strings.Contains(spec, ".") {
 			spec += ".6"

@@ -11,6 +11,27 @@ import (
 
 func TestTextCommands(t *testing.T) {
 	runCases(t, []tcase{
+		{args: []string{"comm", "-3", "u", "u"}, files: map[string]string{"u": "b\na\n"}, out: ""},
+		{args: []string{"comm", "u", "w"}, files: map[string]string{"u": "b\na\n", "w": "c\na\n"}, out: "b\na\n\tc\n\ta\n", err: "comm: file 1 is not in sorted order", status: 1},
+		{args: []string{"comm", "--check-order", "u", "w"}, files: map[string]string{"u": "b\na\n", "w": "c\na\n"}, out: "b\n", err: "comm: file 1 is not in sorted order", status: 1},
+		{args: []string{"comm", "--nocheck-order", "u", "w"}, files: map[string]string{"u": "b\na\n", "w": "c\na\n"}, out: "b\na\n\tc\n\ta\n"},
+		// expand
+		{args: []string{"expand"}, stdin: "a\tb\n\tc\td\n", out: "a       b\n        c       d\n"},
+		{args: []string{"expand", "-t", "4"}, stdin: "a\tb\n", out: "a   b\n"},
+		{args: []string{"expand", "-t", "2,5"}, stdin: "a\tbb\tc\n", out: "a bb c\n"},
+		{args: []string{"expand", "-i"}, stdin: "\ta\tb\n", out: "        a\tb\n"},
+		{args: []string{"expand", "-t", "0"}, out: "", err: "expand: tab size cannot be 0", status: 1},
+		{args: []string{"expand", "-t", "3,2"}, out: "", err: "expand: tab sizes must be ascending", status: 1},
+		{args: []string{"expand", "-t", "2,4"}, stdin: "a\tb\tc\td\n", out: "a b c d\n"},
+		{args: []string{"expand", "-t", "2,/4"}, stdin: "a\tb\tc\n", out: "a b c\n"},
+		{args: []string{"expand", "-t", "2,+4"}, stdin: "a\tb\tc\n", out: "a b   c\n"},
+		{args: []string{"expand", "-4"}, stdin: "a\tb\n", out: "a   b\n"},
+		{args: []string{"expand", "v"}, out: "a       b\x01\n\n\n\nc\x80 \r\n"},
+		{args: []string{"expand", "--tabs=3"}, stdin: "a\tb", out: "a  b"},
+		{args: []string{"expand"}, stdin: "ab\bc\td\n", out: "ab\bc      d\n"},
+		{args: []string{"head", "d", "f"}, out: "==> d <==\n\n==> f <==\na\nb\nc\n", err: "head: error reading 'd': Is a directory", status: 1},
+		{args: []string{"tail", "-n1", "f", "d"}, out: "==> f <==\nc\n\n==> d <==\n", err: "tail: error reading 'd': Is a directory", status: 1},
+		{args: []string{"sha256sum", "d"}, err: "sha256sum: d: Is a directory", status: 1},
 		// cat
 		{args: []string{"cat", "f", "g"}, out: "a\nb\nc\nhello world\n"},
 		{args: []string{"cat", "-n", "f", "nonl", "g"}, out: "     1\ta\n     2\tb\n     3\tc\n     4\tno newlinehello world\n"},

@@ -214,6 +214,7 @@ func wcWidth(env *command.Env, files []string, nshow int) int {
 	return max(len(strconv.FormatInt(total, 10)), minWidth)
 }
 
+// wcPrint prints one line of counts.
 func wcPrint(w io.StringWriter, c wcCounts, show [5]bool, width int, label string) {
 	vals := [5]int64{c.lines, c.words, c.chars, c.bytes, c.maxLine}
 	var sb strings.Builder

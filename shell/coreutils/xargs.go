@@ -152,6 +152,7 @@ type xargsItem struct {
 	endLine bool
 }
 
+// run reads the items and runs the command lines.
 func (x *xargsRun) run() int {
 	var batch []string
 	size, lines := 0, 0
@@ -203,6 +204,7 @@ func (x *xargsRun) run() int {
 	return x.status
 }
 
+// replaceArgs returns the command with -I's string replaced by item.
 func (x *xargsRun) replaceArgs(item string) []string {
 	argv := make([]string, len(x.cmd))
 	for i, a := range x.cmd {
@@ -366,6 +368,7 @@ func (x *xargsRun) restOfLineBlank() bool {
 	}
 }
 
+// finish returns a word, or io.EOF for the -E end-of-file string.
 func (x *xargsRun) finish(s string, endLine bool) (*xargsItem, error) {
 	if x.o.eof != "" && s == x.o.eof {
 		x.eof = true

@@ -1,0 +1,155 @@
+package coreutils
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/cordonhq/cordon/shell/command"
+)
+
+// cmdBase64 implements base64 [-d] [-i] [-w COLS] [FILE].
+func cmdBase64(env *command.Env) int {
+	opts, files, st, ok := getopt(env, "diw:", []string{"decode", "ignore-garbage", "wrap="}, false)
+	if !ok {
+		return st
+	}
+	decode, ignore, wrap := false, false, 76
+	for _, o := range opts {
+		switch o.Name {
+		case "d", "decode":
+			decode = true
+		case "i", "ignore-garbage":
+			ignore = true
+		case "w", "wrap":
+			n, err := strconv.Atoi(o.Value)
+			if err != nil || n < 0 {
+				return env.Errorf(1, "invalid wrap size: ‘%s’", o.Value)
+			}
+			wrap = n
+		}
+	}
+	if len(files) > 1 {
+		return usage(env, 1, fmt.Sprintf("extra operand ‘%s’", files[1]))
+	}
+	name := "-"
+	if len(files) == 1 {
+		name = files[0]
+	}
+	in, ok := openInput(env, name)
+	if !ok {
+		return 1
+	}
+	defer in.Close()
+	w := newWriter(env)
+	status := 0
+	if decode {
+		data, err := io.ReadAll(in.r)
+		if err != nil {
+			return readError(env, name, err)
+		}
+		status = base64Decode(env, w, data, ignore)
+	} else if err := base64Encode(w, in.r, wrap); err != nil {
+		if isCanceled(err) {
+			return canceledStatus
+		}
+		if werr := w.Flush(); werr != nil {
+			return writeError(env, werr)
+		}
+		return readError(env, name, err)
+	}
+	if err := w.Flush(); err != nil {
+		return writeError(env, err)
+	}
+	return status
+}
+
+// base64Encode encodes r to w as it reads, wrapping lines at wrap columns
+// (never when wrap is 0).
+func base64Encode(w *bufio.Writer, r io.Reader, wrap int) error {
+	buf := make([]byte, 48<<10) // a multiple of 3
+	enc := make([]byte, base64.StdEncoding.EncodedLen(len(buf)))
+	col := 0
+	fill := 0
+	put := func(data []byte) {
+		n := base64.StdEncoding.EncodedLen(len(data))
+		base64.StdEncoding.Encode(enc, data)
+		out := enc[:n]
+		for len(out) > 0 {
+			k := len(out)
+			if wrap > 0 && k > wrap-col {
+				k = wrap - col
+			}
+			w.Write(out[:k])
+			out = out[k:]
+			col += k
+			if wrap > 0 && col == wrap {
+				w.WriteByte('\n')
+				col = 0
+			}
+		}
+	}
+	for {
+		n, err := r.Read(buf[fill:])
+		fill += n
+		if fill == len(buf) {
+			put(buf)
+			fill = 0
+		}
+		if err == io.EOF {
+			if fill > 0 {
+				put(buf[:fill])
+			}
+			if wrap > 0 && col > 0 {
+				w.WriteByte('\n')
+			}
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if _, werr := w.Write(nil); werr != nil {
+			return werr
+		}
+	}
+}
+
+// base64Decode writes the decoded data, or as much of it as is valid
+// followed by an "invalid input" error (status 1).
+func base64Decode(env *command.Env, w io.Writer, data []byte, ignore bool) int {
+	clean := make([]byte, 0, len(data))
+	for _, c := range data {
+		switch {
+		case c == '\n' || c == '\r':
+		case ignore && !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '='):
+		default:
+			clean = append(clean, c)
+		}
+	}
+	out := make([]byte, base64.StdEncoding.DecodedLen(len(clean)))
+	n, err := base64.StdEncoding.Decode(out, clean)
+	if err == nil {
+		w.Write(out[:n])
+		return 0
+	}
+	var ce base64.CorruptInputError
+	if errors.As(err, &ce) {
+		good := int(ce) / 4 * 4
+		n, _ := base64.StdEncoding.Decode(out, clean[:good])
+		w.Write(out[:n])
+		tail := clean[good:]
+		if len(tail) < 4 && !bytes.ContainsAny(tail, "=") {
+			if m, err := base64.RawStdEncoding.Decode(out, tail); err == nil {
+				w.Write(out[:m])
+			}
+		}
+	}
+	if wf, ok := w.(interface{ Flush() error }); ok {
+		wf.Flush()
+	}
+	return env.Errorf(1, "invalid input")
+}

@@ -1,0 +1,236 @@
+package coreutils
+
+import (
+	"bytes"
+	"context"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/cordonhq/cordon/shell/command"
+)
+
+// endless is an infinite input of "y\n" lines.
+type endless struct{}
+
+func (endless) Read(p []byte) (int, error) {
+	for i := range p {
+		if i%2 == 0 {
+			p[i] = 'y'
+		} else {
+			p[i] = '\n'
+		}
+	}
+	return len(p), nil
+}
+
+// syncBuffer is a bytes.Buffer safe for concurrent use, capped so that
+// endless output does not exhaust memory.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.buf.Len() < 1<<20 {
+		b.buf.Write(p)
+	}
+	return len(p), nil
+}
+
+// longRunning lists, for every command, arguments that make it run for a
+// long time (or forever) on the endless input, and whether it must then
+// report cancellation with a non-zero status (quick commands may finish).
+var longRunning = map[string]struct {
+	args []string
+	long bool
+}{
+	"cat":       {[]string{"cat"}, true},
+	"head":      {[]string{"head", "-n", "1000000000000"}, true},
+	"tail":      {[]string{"tail"}, true},
+	"wc":        {[]string{"wc"}, true},
+	"tee":       {[]string{"tee", "out"}, true},
+	"ls":        {[]string{"ls", "-lR", "/"}, true},
+	"mkdir":     {[]string{"mkdir", "-p", "a/b/c"}, true},
+	"rm":        {[]string{"rm", "-r", "d"}, true},
+	"rmdir":     {[]string{"rmdir", "e"}, true},
+	"cp":        {[]string{"cp", "-r", "d", "d2"}, true},
+	"mv":        {[]string{"mv", "d", "d2"}, true},
+	"touch":     {[]string{"touch", "new"}, true},
+	"find":      {[]string{"find", "/"}, true},
+	"basename":  {[]string{"basename", "a/b"}, false},
+	"dirname":   {[]string{"dirname", "a/b"}, false},
+	"date":      {[]string{"date"}, false},
+	"base64":    {[]string{"base64"}, true},
+	"sha256sum": {[]string{"sha256sum"}, true},
+	"sha1sum":   {[]string{"sha1sum"}, true},
+	"md5sum":    {[]string{"md5sum"}, true},
+	"seq":       {[]string{"seq", "1", "1000000000000"}, true},
+	"env":       {[]string{"env"}, false},
+	"sleep":     {[]string{"sleep", "1000"}, true},
+	"yes":       {[]string{"yes"}, true},
+	"xargs":     {[]string{"xargs", "echo"}, true},
+	"mktemp":    {[]string{"mktemp"}, false},
+	"realpath":  {[]string{"realpath", "f"}, false},
+	"readlink":  {[]string{"readlink", "-f", "f"}, false},
+	"stat":      {[]string{"stat", "f"}, false},
+	"du":        {[]string{"du", "-a", "/"}, true},
+	"rev":       {[]string{"rev"}, true},
+	"nl":        {[]string{"nl"}, true},
+	"paste":     {[]string{"paste", "-", "f"}, true},
+	"comm":      {[]string{"comm", "-", "-"}, true},
+	"fold":      {[]string{"fold", "-w", "1"}, true},
+	"expand":    {[]string{"expand"}, true},
+	"jq":        {[]string{"jq", "-n", "range(1e18)"}, true},
+}
+
+// runWithin runs a command on the endless input and fails the test if it
+// does not return within the limit.
+func runWithin(t *testing.T, ctx context.Context, limit time.Duration, args []string) int {
+	t.Helper()
+	fsys := setupFS(t, stdFiles)
+	var out, errb syncBuffer
+	env := &command.Env{
+		Ctx: ctx, Args: args, Stdin: endless{}, Stdout: &out, Stderr: &errb,
+		Dir: "/workspace", FS: fsys, Now: func() time.Time { return testNow },
+		Environ: []string{"HOME=/workspace"}, Exec: testExec(fsys, "/workspace"),
+	}
+	done := make(chan int, 1)
+	go func() { done <- Commands()[args[0]](env) }()
+	select {
+	case st := <-done:
+		return st
+	case <-time.After(limit):
+		t.Fatalf("%q did not stop within %v", args, limit)
+		return 0
+	}
+}
+
+func TestCanceledContext(t *testing.T) {
+	for name := range Commands() {
+		c, ok := longRunning[name]
+		if !ok {
+			t.Errorf("command %q has no cancellation test case", name)
+			continue
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		st := runWithin(t, ctx, 10*time.Second, c.args)
+		if c.long && st == 0 {
+			t.Errorf("%q: status 0 on a canceled context", c.args)
+		}
+	}
+}
+
+func TestCancelWhileRunning(t *testing.T) {
+	cases := [][]string{
+		{"yes"},
+		{"seq", "1", "1000000000000"},
+		{"seq", "0", "0.5", "1e300"},
+		{"seq", "1", "1", "100000000000000000000000"},
+		{"cat"},
+		{"cat", "-n"},
+		{"tail", "-n", "2"},
+		{"tail", "-c", "5"},
+		{"wc", "-l"},
+		{"sha256sum"},
+		{"base64"},
+		{"tee"},
+		{"rev"},
+		{"fold", "-w", "3"},
+		{"nl"},
+		{"xargs", "-n", "1", "true"},
+		{"sleep", "infinity"},
+		{"jq", "-n", "range(1e18)"},
+		{"jq", "-n", "[limit(1e9; repeat(1))] | length"},
+		{"jq", "-n", "def f: f; f"},
+		{"jq", "-n", "last(range(1e18))"},
+		{"jq", "-R", "."},
+		{"find", "/", "-exec", "true", "{}", ";", "-name", "nothing"},
+	}
+	for _, args := range cases {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
+		st := runWithin(t, ctx, 10*time.Second, args)
+		cancel()
+		if st == 0 && args[0] != "find" {
+			t.Errorf("%q: status 0 after cancellation", args)
+		}
+	}
+}
+
+func TestStopOnClosedOutput(t *testing.T) {
+	for _, args := range [][]string{{"yes"}, {"seq", "1000000000000"}, {"cat"}, {"jq", "-n", "range(1e18)"}} {
+		env := newTestEnv(t, args...)
+		env.Stdin = endless{}
+		w := &limitWriter{limit: 1000}
+		env.Stdout = w
+		done := make(chan int, 1)
+		go func() { done <- Commands()[args[0]](env) }()
+		select {
+		case st := <-done:
+			if st == 0 {
+				t.Errorf("%q: status 0 on a closed output", args)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%q did not stop on a closed output", args)
+		}
+	}
+}
+
+func TestHostileInputs(t *testing.T) {
+	// Huge lines, many lines and odd bytes must not break the commands.
+	big := strings.Repeat("x", 3<<20) + "\n" + strings.Repeat("a b\n", 100000)
+	for _, args := range [][]string{
+		{"cat", "-A"}, {"head", "-n", "-1"}, {"tail", "-n", "1"}, {"wc"}, {"rev"}, {"nl"}, {"fold", "-w", "7"},
+		{"base64"}, {"sha1sum"}, {"jq", "-R", "length"}, {"paste", "-s", "-"}, {"find", "."},
+	} {
+		start := time.Now()
+		r := run(t, nil, nil, big, args...)
+		if r.status != 0 {
+			t.Errorf("%q: status %d %q", args, r.status, r.err)
+		}
+		if d := time.Since(start); d > 30*time.Second {
+			t.Errorf("%q: took %v", args, d)
+		}
+	}
+	// GNU xargs rejects arguments longer than its buffer in the same way.
+	if r := run(t, nil, nil, big, "xargs", "true"); r.status != 1 || r.err != "xargs: argument line too long\n" {
+		t.Errorf("xargs: status %d %q", r.status, r.err)
+	}
+	deep := strings.Repeat("[", 20000) + strings.Repeat("]", 20000)
+	r := run(t, nil, nil, deep, "jq", "-c", ".")
+	if r.status == 0 || !strings.Contains(r.err, "Exceeds depth limit") {
+		t.Errorf("deep JSON: %d %q", r.status, r.err)
+	}
+	r = run(t, nil, nil, "", "jq", "-nc", "reduce range(20000) as $i (0; [.])|length")
+	if r.status != 0 {
+		t.Errorf("deep value: %d %q", r.status, r.err)
+	}
+	r = run(t, nil, nil, "", "jq", "-nc", "reduce range(20000) as $i (0; [.])")
+	if r.status != 0 || !strings.Contains(r.out, "<stripped: exceeds max depth>") {
+		t.Errorf("deep output: %d %q", r.status, r.err)
+	}
+}
+
+func TestJqLargeInput(t *testing.T) {
+	var sb strings.Builder
+	for i := 0; i < 30000; i++ {
+		sb.WriteString(`{"id":` + strconv.Itoa(i) + `,"name":"item","tags":["a","b"],"nested":{"z":1,"y":[1.5,2]}}` + "\n")
+	}
+	start := time.Now()
+	r := run(t, nil, nil, sb.String(), "jq", "-c", "{id, n: .name} | select(.id % 2 == 0)")
+	if r.status != 0 || strings.Count(r.out, "\n") != 15000 || !strings.HasPrefix(r.out, `{"id":0,"n":"item"}`) {
+		t.Errorf("status %d, %d lines, %.100q", r.status, strings.Count(r.out, "\n"), r.out)
+	}
+	r = run(t, nil, nil, sb.String(), "jq", ".")
+	if r.status != 0 || !strings.HasPrefix(r.out, "{\n  \"id\": 0,\n  \"name\": \"item\",") {
+		t.Errorf("status %d, %.100q", r.status, r.out)
+	}
+	if d := time.Since(start); d > 30*time.Second {
+		t.Errorf("took %v", d)
+	}
+}

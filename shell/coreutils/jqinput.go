@@ -1,0 +1,202 @@
+package coreutils
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/cordonhq/cordon/shell/command"
+)
+
+// jqInputs iterates over the input values of all files, which jq reads as
+// one continuous stream; it implements gojq.Iter for input and inputs.
+type jqInputs struct {
+	env      *command.Env
+	o        *jqOptions
+	files    []string
+	opened   bool
+	dec      *jsonDecoder  // JSON mode: the concatenated input
+	segments []jqSegment   // JSON mode: where each file starts in dec.data
+	raw      *bufio.Reader // -R mode
+	closers  []io.Closer
+	status   int    // 2 after a file could not be read
+	where    string // "<stdin>:N" of the last value, for error messages
+	done     bool
+	name     string // the file of the last value, for input_filename
+	// nextNL caches the offset of the first newline at or after the
+	// decoder's position, to compute positions in linear time.
+	nextNL int
+}
+
+// jqSegment is one input file within the concatenated input.
+type jqSegment struct {
+	name  string
+	start int
+}
+
+// open opens all input files; files that cannot be opened are reported.
+func (in *jqInputs) open() error {
+	in.opened = true
+	var readers []io.Reader
+	var data []byte
+	for _, name := range in.files {
+		rc, err := in.env.Open(name)
+		if err != nil {
+			fmt.Fprintf(in.env.Stderr, "jq: error: Could not open file %s: %s\n", name, command.Strerror(err))
+			in.status = jqExitUsage
+			continue
+		}
+		shown := name
+		if name == "-" {
+			shown = "<stdin>"
+		}
+		r := ctxReader{in.env.Ctx, rc}
+		if in.o.rawInput {
+			readers = append(readers, r)
+			in.closers = append(in.closers, rc)
+			in.segments = append(in.segments, jqSegment{name: shown})
+			continue
+		}
+		in.segments = append(in.segments, jqSegment{name: shown, start: len(data)})
+		b, err := io.ReadAll(r)
+		rc.Close()
+		if err != nil {
+			return err
+		}
+		data = append(data, b...)
+	}
+	if in.o.rawInput {
+		in.raw = bufio.NewReaderSize(io.MultiReader(readers...), 64<<10)
+		if len(in.segments) > 0 {
+			in.name = in.segments[0].name
+		}
+		return nil
+	}
+	in.dec = &jsonDecoder{data: data, order: in.o.order}
+	in.nextNL = -1
+	return nil
+}
+
+// close closes the files of -R mode.
+func (in *jqInputs) close() {
+	for _, c := range in.closers {
+		c.Close()
+	}
+	in.closers = nil
+}
+
+// position returns "FILE:LINE" for the value that ends at the decoder's
+// position the way jq reports it: the number of lines of the file read so
+// far, counting the line that holds the end of the value when it is
+// terminated.
+func (in *jqInputs) position() string {
+	d := in.dec
+	pos := d.pos
+	seg := in.segments[0]
+	for _, s := range in.segments {
+		if s.start < pos || (s.start == pos && pos == 0) {
+			seg = s
+		}
+	}
+	in.name = seg.name
+	if in.nextNL < pos {
+		k := bytes.IndexByte(d.data[pos:], '\n')
+		if k < 0 {
+			in.nextNL = len(d.data)
+		} else {
+			in.nextNL = pos + k
+		}
+	}
+	lines := d.line() - 1 // newlines before pos
+	if in.nextNL < len(d.data) {
+		lines++
+	}
+	// Lines are counted per file.
+	if seg.start > 0 {
+		saved := d.pos
+		d.pos = seg.start
+		lines -= d.line() - 1
+		d.pos = saved
+		d.line()
+	}
+	return fmt.Sprintf("%s:%d", seg.name, lines)
+}
+
+// Next returns the next input value, or an error value for a parse error.
+func (in *jqInputs) Next() (any, bool) {
+	if in.done {
+		return nil, false
+	}
+	if canceled(in.env) {
+		in.done = true
+		return errCanceled, true
+	}
+	if !in.opened {
+		if err := in.open(); err != nil {
+			in.done = true
+			return err, true
+		}
+	}
+	if in.raw != nil {
+		line, err := in.raw.ReadString('\n')
+		if err != nil && err != io.EOF {
+			in.done = true
+			return err, true
+		}
+		if line == "" && err == io.EOF {
+			in.done = true
+			in.close()
+			return nil, false
+		}
+		return strings.TrimSuffix(line, "\n"), true
+	}
+	if in.dec == nil {
+		in.done = true
+		return nil, false
+	}
+	v, ok, err := in.dec.next()
+	if err != nil {
+		in.done = true
+		return err, true
+	}
+	if !ok {
+		in.done = true
+		return nil, false
+	}
+	in.where = in.position()
+	return v, true
+}
+
+// slurp collects all remaining inputs: an array of values, or one string
+// with -R.
+func (in *jqInputs) slurp() (any, error) {
+	if in.o.rawInput {
+		if !in.opened {
+			if err := in.open(); err != nil {
+				return nil, err
+			}
+		}
+		defer in.close()
+		var sb strings.Builder
+		if in.raw != nil {
+			if _, err := io.Copy(&sb, in.raw); err != nil {
+				return nil, err
+			}
+		}
+		in.done = true
+		return sb.String(), nil
+	}
+	vals := []any{}
+	for {
+		v, ok := in.Next()
+		if !ok {
+			return vals, nil
+		}
+		if err, isErr := v.(error); isErr {
+			return nil, err
+		}
+		vals = append(vals, v)
+	}
+}
