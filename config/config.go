@@ -18,6 +18,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
+	"regexp"
+	"sort"
 	"strings"
 	"time"
 
@@ -59,7 +62,7 @@ type Config struct {
 	Tools []Tool `json:"tools"`
 	// Capabilities are the DSL capabilities (see package dsl), kept as raw
 	// JSON and parsed by dsl.ParseCapabilities when the config is loaded.
-	Capabilities []json.RawMessage `json:"capabilities,omitempty"`
+	Capabilities []json.RawMessage `json:"capabilities,omitzero"`
 	// Policies are Rego files, directories, data files or OPA bundles,
 	// relative to the config file.
 	Policies []string `json:"policies,omitempty"`
@@ -112,9 +115,17 @@ func (d *Duration) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &secs); err != nil {
 		return fmt.Errorf("%s is not a duration (use e.g. \"5s\" or a number of seconds)", b)
 	}
+	// Beyond about 292 years the conversion to nanoseconds would overflow.
+	if secs > maxDurationSeconds || secs < -maxDurationSeconds {
+		return fmt.Errorf("%s seconds is too long a duration", b)
+	}
 	*d = Duration(secs * float64(time.Second))
 	return nil
 }
+
+// maxDurationSeconds is the longest duration, in seconds, a number may give
+// (time.Duration holds about 292 years).
+const maxDurationSeconds = 9e9
 
 // MarshalJSON implements json.Marshaler.
 func (d Duration) MarshalJSON() ([]byte, error) { return json.Marshal(time.Duration(d).String()) }
@@ -153,9 +164,18 @@ func Parse(file string, data []byte) (*Config, error) {
 	if len(data) > MaxSize {
 		return nil, &Error{File: file, Msg: fmt.Sprintf("larger than %d bytes", MaxSize)}
 	}
+	if err := singleDocument(data); err != nil {
+		return nil, &Error{File: file, Msg: err.Error()}
+	}
 	js, err := yaml.YAMLToJSON(data)
 	if err != nil {
 		return nil, &Error{File: file, Msg: "not valid YAML or JSON: " + strings.TrimPrefix(err.Error(), "error converting YAML to JSON: ")}
+	}
+	var tree any
+	if err := json.Unmarshal(js, &tree); err == nil {
+		if err := checkKeys(tree, reflect.TypeOf(Config{}), ""); err != nil {
+			return nil, &Error{File: file, Msg: err.Error()}
+		}
 	}
 	c := &Config{file: file}
 	if bytes.Equal(bytes.TrimSpace(js), []byte("null")) {
@@ -181,6 +201,9 @@ func decodeError(file string, err error) error {
 		key := te.Field
 		if key == "" {
 			key = "(top level)"
+		}
+		if n, isNum := strings.CutPrefix(te.Value, "number "); isNum && strings.Contains(te.Type.Kind().String(), "int") {
+			return &Error{File: file, Key: key, Msg: fmt.Sprintf("%s is not a whole number in range", n)}
 		}
 		return &Error{File: file, Key: key, Msg: fmt.Sprintf("expected %s, got %s", typeName(te.Type.Kind().String()), te.Value)}
 	}
@@ -338,4 +361,109 @@ func (c *Config) SandboxLimits() engine.Limits {
 		MaxParamBytes:  c.Limits.MaxParamBytes,
 		MaxResultBytes: c.Limits.MaxResultBytes,
 	}
+}
+
+// docMarker matches a YAML document marker at the start of a line.
+var docMarker = regexp.MustCompile(`(?m)^(---|\.\.\.)([ \t].*)?$`)
+
+// singleDocument refuses a file with several YAML documents (or several
+// JSON values), whose later ones the YAML library would silently drop. A
+// marker can only stand at the start of a line: inside a block scalar it
+// would be indented.
+func singleDocument(data []byte) error {
+	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] == '{' {
+		dec := json.NewDecoder(bytes.NewReader(t))
+		var v any
+		if dec.Decode(&v) == nil {
+			if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+				return errors.New("more than one JSON value; a config is one object")
+			}
+		}
+		return nil
+	}
+	content := false
+	pos := 0
+	for _, m := range docMarker.FindAllIndex(data, -1) {
+		if hasContent(data[pos:m[0]]) {
+			content = true
+		}
+		if content && hasContent(data[m[1]:]) {
+			return errors.New("more than one YAML document; a config is one document")
+		}
+		pos = m[1]
+	}
+	return nil
+}
+
+// hasContent reports whether b holds a line that is neither blank nor a
+// comment.
+func hasContent(b []byte) bool {
+	for _, line := range bytes.Split(b, []byte("\n")) {
+		if t := bytes.TrimSpace(line); len(t) > 0 && t[0] != '#' {
+			return true
+		}
+	}
+	return false
+}
+
+// checkKeys reports a key of the parsed document that matches no field of
+// t exactly. encoding/json matches keys regardless of case, so without this
+// "Tools:" would load as "tools:", and of two keys differing only in case
+// one would silently win.
+func checkKeys(v any, t reflect.Type, path string) error {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == reflect.TypeOf(json.RawMessage{}) {
+		return nil // parsed and checked by its own reader
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil // a type error, reported by the decoder
+		}
+		fields := map[string]reflect.Type{}
+		for i := 0; i < t.NumField(); i++ {
+			f := t.Field(i)
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if f.IsExported() && name != "" && name != "-" {
+				fields[name] = f.Type
+			}
+		}
+		keys := make([]string, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			sub := m[k]
+			ft, ok := fields[k]
+			if !ok {
+				key := k
+				if path != "" {
+					key = path + "." + k
+				}
+				return fmt.Errorf("unknown key %q", key)
+			}
+			p := k
+			if path != "" {
+				p = path + "." + k
+			}
+			if err := checkKeys(sub, ft, p); err != nil {
+				return err
+			}
+		}
+	case reflect.Slice:
+		list, ok := v.([]any)
+		if !ok {
+			return nil
+		}
+		for i, e := range list {
+			if err := checkKeys(e, t.Elem(), fmt.Sprintf("%s[%d]", path, i)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

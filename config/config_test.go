@@ -48,7 +48,7 @@ func TestParse(t *testing.T) {
 func TestParseErrors(t *testing.T) {
 	for _, tc := range []struct{ yaml, want string }{
 		{"toolz: []", `config c.yaml: unknown key "toolz"`},
-		{"tools: [{name: a, echo: true, mokc: 1}]", `unknown key "mokc"`},
+		{"tools: [{name: a, echo: true, mokc: 1}]", `unknown key "tools[0].mokc"`},
 		{"tools: [{name: a}]", "tools[0] (a): needs a result"},
 		{"tools: [{echo: true}]", "tools[0].name: missing"},
 		{"tools: [{name: a, echo: true, mock: 1}]", "has both mock and echo"},
@@ -66,5 +66,47 @@ func TestParseErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) || !errors.Is(err, config.ErrInvalid) {
 			t.Errorf("%s: err %v, want %q", tc.yaml, err, tc.want)
 		}
+	}
+}
+
+// Findings of FuzzLoad: nothing may be silently dropped or misread.
+func TestParseStrictness(t *testing.T) {
+	bad := map[string]string{
+		"TOOLS: [{name: a, echo: true}]":                                    `unknown key "TOOLS"`,
+		"tools: [{NAME: a, Echo: true}]":                                    `unknown key "tools[0].Echo"`,
+		"tools: [{name: a, echo: true}]\nTools: [{name: b, echo: true}]":    `unknown key "Tools"`,
+		"tools: [{name: a, echo: true}]\n---\ntoolz: 5\n":                   "more than one YAML document",
+		"---\ntools: []\n...\n---\nlimits: {}\n":                            "more than one YAML document",
+		`{"tools": []}` + "\n" + `{"limits": {}}`:                           "more than one JSON value",
+		"limits: {timeout: 1e10}":                                           "too long a duration",
+		"limits: {vfs_bytes: 18446744073709551616}":                         "not a whole number in range",
+		"tools: [{name: pay, echo: true}]\nCapabilities: [{method: pay}]\n": `unknown key "Capabilities"`,
+	}
+	for src, want := range bad {
+		_, err := config.Parse("x.yaml", []byte(src))
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want %q", src, err, want)
+		}
+	}
+	good := []string{
+		"---\ntools: [{name: a, echo: true}]\n",
+		"# comment\n---\ntools:\n  - name: a\n    echo: true\n    description: |\n      text\n      ---\n      more\n",
+		"tools: [{name: a, description: \"x\", echo: true}]\n...\n",
+	}
+	for _, src := range good {
+		if _, err := config.Parse("x.yaml", []byte(src)); err != nil {
+			t.Errorf("%q: %v", src, err)
+		}
+	}
+	// An explicit empty capabilities list (allow nothing) survives a round
+	// trip through JSON.
+	c, err := config.Parse("x.yaml", []byte("tools: [{name: pay, echo: true}]\ncapabilities: []\n"))
+	if err != nil || !c.HasPolicy() {
+		t.Fatal(err)
+	}
+	js, _ := json.Marshal(c)
+	c2, err := config.Parse("x.json", js)
+	if err != nil || !c2.HasPolicy() {
+		t.Errorf("round trip lost the empty capabilities: %s %v", js, err)
 	}
 }
