@@ -49,7 +49,7 @@ func testCommands() command.Registry {
 			panic("boom")
 		},
 		"run": func(env *command.Env) int {
-			return env.Exec(env.Ctx, env.Args[1:], env.Stdin, env.Stdout, env.Stderr)
+			return env.Exec(env.Ctx, env.Args[1:], nil, env.Stdin, env.Stdout, env.Stderr)
 		},
 	}
 }

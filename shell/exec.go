@@ -873,7 +873,7 @@ func (r *runner) runCommand(fn command.Func, args []string) (status int) {
 }
 
 // execCallback implements command.Env.Exec.
-func (r *runner) execCallback(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func (r *runner) execCallback(ctx context.Context, args, environ []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		return 0
 	}
@@ -881,6 +881,9 @@ func (r *runner) execCallback(ctx context.Context, args []string, stdin io.Reade
 		return CanceledStatus
 	}
 	child := r.subshell()
+	if environ != nil {
+		child.replaceEnviron(environ)
+	}
 	child.fds[0] = &fdesc{r: stdin}
 	child.fds[1] = &fdesc{w: stdout}
 	child.fds[2] = &fdesc{w: stderr}

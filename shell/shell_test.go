@@ -302,3 +302,38 @@ func TestAssocSubscriptLooksArithmetic(t *testing.T) {
 		t.Errorf("%q %q", res.stdout, res.stderr)
 	}
 }
+
+// env K=V cmd runs cmd with the changed environment, in the real shell.
+func TestEnvChangesTheCommandsEnvironment(t *testing.T) {
+	res := run(t, `export A=1 B=2; env -u B C=3 sh -c 'echo "$A-${B:-unset}-$C"'; env -i D=4 sh -c 'echo "[$A][$D]"'; echo "$A$B"`, func(c *Config) {
+		c.Commands = command.Registry{"env": func(env *command.Env) int {
+			// a minimal env: NAME=VALUE... cmd, with -i and -u
+			vars := append([]string(nil), env.Environ...)
+			args := env.Args[1:]
+			for len(args) > 0 {
+				switch {
+				case args[0] == "-i":
+					vars = []string{}
+				case args[0] == "-u":
+					args = args[1:]
+					out := vars[:0]
+					for _, kv := range vars {
+						if !strings.HasPrefix(kv, args[0]+"=") {
+							out = append(out, kv)
+						}
+					}
+					vars = out
+				case strings.Contains(args[0], "="):
+					vars = append(vars, args[0])
+				default:
+					return env.Exec(env.Ctx, args, vars, env.Stdin, env.Stdout, env.Stderr)
+				}
+				args = args[1:]
+			}
+			return 0
+		}}
+	})
+	if res.stdout != "1-unset-3\n[][4]\n12\n" {
+		t.Errorf("%q %q", res.stdout, res.stderr)
+	}
+}

@@ -327,6 +327,29 @@ func (e envView) Each(fn func(string, expand.Variable) bool) {
 	}
 }
 
+// replaceEnviron makes environ ("NAME=value" pairs) the exported
+// variables, as env does for the command it runs: every other exported
+// variable is unset.
+func (r *runner) replaceEnviron(environ []string) {
+	for _, kv := range r.environ() {
+		name, _, _ := strings.Cut(kv, "=")
+		for i := range r.frames {
+			if v := r.frames[i].vars[name]; v != nil && v.exported {
+				delete(r.frames[i].vars, name)
+			}
+		}
+	}
+	for _, kv := range environ {
+		name, val, ok := strings.Cut(kv, "=")
+		if !ok || name == "" {
+			continue
+		}
+		v := &variable{exported: true}
+		v.Set, v.Kind, v.Str = true, expand.String, val
+		r.frames[0].vars[name] = v
+	}
+}
+
 // environ returns the exported variables as sorted "NAME=value" pairs.
 func (r *runner) environ() []string {
 	m := map[string]string{}

@@ -106,11 +106,11 @@ func (in *interp) runCommand(cmd string, stdin io.Reader) int {
 	for i, args := range stages {
 		in.poll()
 		if i == len(stages)-1 {
-			status = in.env.Exec(in.ctx, args, stdin, in.env.Stdout, in.env.Stderr)
+			status = in.env.Exec(in.ctx, args, nil, stdin, in.env.Stdout, in.env.Stderr)
 			break
 		}
 		var buf bytes.Buffer
-		in.env.Exec(in.ctx, args, stdin, &buf, in.env.Stderr)
+		in.env.Exec(in.ctx, args, nil, stdin, &buf, in.env.Stderr)
 		stdin = &buf
 	}
 	return status

@@ -23,7 +23,7 @@ var testFiles = map[string]string{
 
 // fakeExec runs a few commands the way the shell would: cat, sort, true
 // and false.
-func fakeExec(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func fakeExec(ctx context.Context, args, environ []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "cat":
 		io.Copy(stdout, stdin)

@@ -53,11 +53,13 @@ type Env struct {
 	Environ []string
 	// Now returns the current time (the host clock; fixed in tests).
 	Now func() time.Time
-	// Exec runs another command line (for xargs and find -exec): args[0] is
-	// looked up like any other command (builtins and functions included).
-	// It returns the exit status; 127 means "command not found" and the
-	// message has already been written to stderr.
-	Exec func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int
+	// Exec runs another command line (for xargs, find -exec and env): args[0]
+	// is looked up like any other command (builtins and functions
+	// included). environ, when not nil, replaces the exported variables the
+	// command sees ("NAME=value" pairs, as env passes them). It returns the
+	// exit status; 127 means "command not found" and the message has
+	// already been written to stderr.
+	Exec func(ctx context.Context, args, environ []string, stdin io.Reader, stdout, stderr io.Writer) int
 }
 
 // Getenv returns the value of an exported variable and whether it is set.

@@ -681,7 +681,7 @@ func basicCommands() command.Registry {
 				}
 				return 0
 			}
-			return env.Exec(env.Ctx, a, env.Stdin, env.Stdout, env.Stderr)
+			return env.Exec(env.Ctx, a, nil, env.Stdin, env.Stdout, env.Stderr)
 		},
 		"printenv": func(env *command.Env) int {
 			st := 0

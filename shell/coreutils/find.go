@@ -294,7 +294,7 @@ func (f *finder) exec(argv []string) int {
 		f.env.Errorf(1, "%s: command execution is not available", argv[0])
 		return 127
 	}
-	st := f.env.Exec(f.env.Ctx, argv, f.env.Stdin, f.env.Stdout, f.env.Stderr)
+	st := f.env.Exec(f.env.Ctx, argv, nil, f.env.Stdin, f.env.Stdout, f.env.Stderr)
 	if st == 126 || st == 127 {
 		// The command could not run: GNU find then exits with status 1.
 		f.status = 1

@@ -56,10 +56,10 @@ func setupFS(t testing.TB, files map[string]string) *vfs.FS {
 
 // testExec runs commands of this package, plus echo, true, false and exit
 // stand-ins, for xargs, env and find -exec.
-func testExec(fsys *vfs.FS, dir string) func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func testExec(fsys *vfs.FS, dir string) func(ctx context.Context, args, environ []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	reg := Commands()
-	var exec func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int
-	exec = func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	var exec func(ctx context.Context, args, environ []string, stdin io.Reader, stdout, stderr io.Writer) int
+	exec = func(ctx context.Context, args, environ []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		switch args[0] {
 		case "echo":
 			io.WriteString(stdout, strings.Join(args[1:], " ")+"\n")
@@ -76,7 +76,7 @@ func testExec(fsys *vfs.FS, dir string) func(ctx context.Context, args []string,
 			io.WriteString(stderr, "sh: "+args[0]+": command not found\n")
 			return 127
 		}
-		return f(&command.Env{Ctx: ctx, Args: args, Stdin: stdin, Stdout: stdout, Stderr: stderr, Dir: dir, FS: fsys, Now: func() time.Time { return testNow }, Environ: []string{"HOME=/workspace", "PATH=/bin"}, Exec: exec})
+		return f(&command.Env{Ctx: ctx, Args: args, Stdin: stdin, Stdout: stdout, Stderr: stderr, Dir: dir, FS: fsys, Now: func() time.Time { return testNow }, Environ: envOr(environ, []string{"HOME=/workspace", "PATH=/bin"}), Exec: exec})
 	}
 	return exec
 }
@@ -195,4 +195,11 @@ func (w *limitWriter) Write(p []byte) (int, error) {
 		return n, io.ErrClosedPipe
 	}
 	return w.buf.Write(p)
+}
+
+func envOr(environ, def []string) []string {
+	if environ != nil {
+		return environ
+	}
+	return def
 }

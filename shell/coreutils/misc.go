@@ -54,13 +54,17 @@ func cmdEnv(env *command.Env) int {
 		}
 		return 0
 	}
-	if changed {
-		return env.Errorf(125, "running a command with a modified environment is not supported; use 'NAME=VALUE command' instead")
-	}
 	if env.Exec == nil {
 		return env.Errorf(126, "%s: command execution is not available", rest[0])
 	}
-	return env.Exec(env.Ctx, rest, env.Stdin, env.Stdout, env.Stderr)
+	var environ []string
+	if changed {
+		environ = vars
+		if environ == nil {
+			environ = []string{} // env -i: nothing, not "inherit"
+		}
+	}
+	return env.Exec(env.Ctx, rest, environ, env.Stdin, env.Stdout, env.Stderr)
 }
 
 // setVar replaces the variable name in place, or appends it.

@@ -224,7 +224,7 @@ func (x *xargsRun) exec(argv []string) {
 		x.status, x.stop = 127, true
 		return
 	}
-	st := x.env.Exec(x.env.Ctx, argv, strings.NewReader(""), x.env.Stdout, x.env.Stderr)
+	st := x.env.Exec(x.env.Ctx, argv, nil, strings.NewReader(""), x.env.Stdout, x.env.Stderr)
 	switch {
 	case st == 0:
 	case st == 127 || st == 126:
