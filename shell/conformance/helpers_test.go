@@ -4,6 +4,9 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"github.com/cordonhq/cordon/shell/awk"
+	"github.com/cordonhq/cordon/shell/coreutils"
+	"github.com/cordonhq/cordon/shell/textutils"
 	"io"
 	"io/fs"
 	"path"
@@ -24,8 +27,10 @@ import (
 // basicCommands() by their Commands() registries here (the Oils helpers
 // stay).
 func registry() command.Registry {
+	// The sandbox's own commands, over small private ones for the few the
+	// sandbox does not have (od, say), plus the Oils helpers.
 	r := command.Registry{}
-	r.Merge(basicCommands(), oilsHelpers())
+	r.Merge(basicCommands(), coreutils.Commands(), textutils.Commands(), awk.Commands(), oilsHelpers())
 	r["python2"] = python2Print
 	return r
 }
