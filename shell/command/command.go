@@ -106,7 +106,7 @@ func (e *Env) Open(name string) (io.ReadCloser, error) {
 	return f, nil
 }
 
-var errIsDir = errors.New("Is a directory")
+var errIsDir = errors.New("is a directory")
 
 // zeros reads as endless zero bytes.
 type zeros struct{}

@@ -99,6 +99,7 @@ func TestRefusals(t *testing.T) {
 		{[]string{"sed", "e ls"}, 1, "sed: -e expression #1, char 1: e command disabled: executing commands is not allowed in the sandbox\n"},
 		{[]string{"sed", "s/a/ls/e"}, 1, "sed: -e expression #1, char 8: the `e' flag of `s' is disabled: executing commands is not allowed in the sandbox\n"},
 		{[]string{"grep", "a{1001}", "-E"}, 2, "grep: Regular expression too big\n"},
+		{[]string{"sed", ":a;G;H;ba"}, 4, "sed: pattern space too large\n"},
 	}
 	for _, c := range cases {
 		out, errs, code, _ := runCmd(context.Background(), nil, "aa\n", c.args...)
@@ -219,6 +220,8 @@ func TestCancel(t *testing.T) {
 		{"uniq", "-c"},
 		{"cut", "-d", " ", "-f2"},
 		{"tr", "a-z", "A-Z"},
+		{"column", "-t"},
+		{"column"},
 	}
 	for _, args := range cmds {
 		ctx, cancel := context.WithCancel(context.Background())
@@ -276,10 +279,17 @@ func TestHostile(t *testing.T) {
 		{"tr", "[a*99999999999]", "x"},
 		{"tr", "a", "[b*99999999999]"},
 		{"uniq", "-w", "99999999999999999999"},
+		{"column", "-t", "-s", ""},
+		{"column", "-c", "1"},
+		{"column", "-x", "-c", "99999999999"},
 	}
 	for _, args := range cases {
+		start := time.Now()
 		for _, in := range []string{"", "\n", "a\x00b\n", long, "x\ny\n" + long + "\n"} {
 			runCmd(context.Background(), nil, in, args...)
+		}
+		if d := time.Since(start); d > time.Second {
+			t.Logf("%q took %v", args, d)
 		}
 	}
 }
@@ -314,3 +324,63 @@ func BenchmarkSort(b *testing.B)      { benchCmd(b, "sort") }
 func BenchmarkSortN(b *testing.B)     { benchCmd(b, "sort", "-rn", "-k2") }
 func BenchmarkUniq(b *testing.B)      { benchCmd(b, "uniq", "-c") }
 func BenchmarkSed(b *testing.B)       { benchCmd(b, "sed", "s/foo/bar/g") }
+
+// BenchmarkPipeline runs grep foo | sort | uniq -c | sort -rn stage by
+// stage over the 10 MB input.
+func BenchmarkPipeline(b *testing.B) {
+	in := bigInput()
+	b.SetBytes(int64(len(in)))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		data := in
+		for _, args := range [][]string{{"grep", "foo"}, {"sort"}, {"uniq", "-c"}, {"sort", "-rn"}} {
+			var out bytes.Buffer
+			env := &command.Env{
+				Ctx: context.Background(), Args: args, Stdin: strings.NewReader(data), Stdout: &out,
+				Stderr: io.Discard, Dir: "/workspace", FS: vfs.New(vfs.Limits{}), Now: time.Now,
+			}
+			if code := Commands()[args[0]](env); code != 0 {
+				b.Fatalf("%q: status %d", args, code)
+			}
+			data = out.String()
+		}
+	}
+}
+
+// TestSortRandom checks sort -R: a permutation of the input that keeps
+// equal keys together and depends on the clock's seed.
+func TestSortRandom(t *testing.T) {
+	var in strings.Builder
+	for i := 0; i < 200; i++ {
+		fmt.Fprintf(&in, "line%d\n", i%50)
+	}
+	orders := map[string]bool{}
+	for seed := 0; seed < 3; seed++ {
+		var out, errb bytes.Buffer
+		env := &command.Env{
+			Ctx: context.Background(), Args: []string{"sort", "-R"}, Stdin: strings.NewReader(in.String()),
+			Stdout: &out, Stderr: &errb, Dir: "/workspace", FS: vfs.New(vfs.Limits{}),
+			Now: func() time.Time { return time.Unix(int64(seed), 0) },
+		}
+		if code := Commands()["sort"](env); code != 0 {
+			t.Fatalf("status %d: %s", code, errb.String())
+		}
+		lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+		if len(lines) != 200 {
+			t.Fatalf("got %d lines", len(lines))
+		}
+		runs := 1
+		for i := 1; i < len(lines); i++ {
+			if lines[i] != lines[i-1] {
+				runs++
+			}
+		}
+		if runs != 50 {
+			t.Errorf("seed %d: equal lines not adjacent (%d runs)", seed, runs)
+		}
+		orders[out.String()] = true
+	}
+	if len(orders) < 2 {
+		t.Errorf("sort -R gave the same order for different seeds")
+	}
+}

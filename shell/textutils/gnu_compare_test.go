@@ -1,5 +1,14 @@
 //go:build gnucompare
 
+// This file is a development tool, not part of the normal tests: it runs
+// the cases of defs_test.go with the real GNU tools (LC_ALL=C) and with our
+// commands, reports differences, and writes the table of GNU's outputs to
+// the file named by $GEN_OUT, from which cases_test.go is made:
+//
+//	GEN_OUT=/tmp/gen.go go test -tags gnucompare -run GNUCompare ./shell/textutils/
+//
+// It needs GNU grep, sed, coreutils and util-linux column on the host.
+
 package textutils
 
 import (
@@ -47,10 +56,15 @@ func TestGNUCompare(t *testing.T) {
 			}
 			c.out, c.code = out.String(), code
 			fmt.Fprintf(&gen, "\t{")
+			named := false
 			for name, m := range map[string]map[string]string{"gfiles": gfiles, "sfiles": sfiles, "tfiles": tfiles} {
 				if c.files != nil && reflect.DeepEqual(c.files, m) {
 					fmt.Fprintf(&gen, "files: %s, ", name)
+					named = true
 				}
+			}
+			if c.files != nil && !named {
+				fmt.Fprintf(&gen, "files: %#v, ", c.files)
 			}
 			if c.stdin != "" {
 				fmt.Fprintf(&gen, "stdin: %q, ", c.stdin)

@@ -72,7 +72,12 @@ func translateRE(pat string, o reOpts) (string, error) {
 	return t.out.String(), nil
 }
 
-func compileRE2(s string) (*regexp.Regexp, error) {
+// compileRE2 compiles an RE2 pattern with POSIX leftmost-longest matching.
+func compileRE2(s string) (*regexp.Regexp, error) { return compileGo(s, true) }
+
+// compileGo compiles an RE2 pattern, leftmost-longest when longest is set
+// and leftmost-first (Perl's rule) otherwise.
+func compileGo(s string, longest bool) (*regexp.Regexp, error) {
 	re, err := regexp.Compile(s)
 	if err != nil {
 		if strings.Contains(err.Error(), "repeat") || strings.Contains(err.Error(), "too") {
@@ -80,7 +85,9 @@ func compileRE2(s string) (*regexp.Regexp, error) {
 		}
 		return nil, reErr(err.Error())
 	}
-	re.Longest()
+	if longest {
+		re.Longest()
+	}
 	return re, nil
 }
 

@@ -43,6 +43,7 @@ type sedCmd struct {
 
 	// Range state.
 	active bool
+	closed bool // a range whose first address is a line number has ended
 	end    int64
 
 	re     *regexp.Regexp // s: nil means the last regex used
@@ -310,11 +311,6 @@ func (p *sedParser) command() error {
 		p.skipSpace()
 		c.label = p.labelText()
 	case 'a', 'i', 'c':
-		if name != 'c' {
-			if err := oneAddr(); err != nil && false {
-				return err
-			}
-		}
 		t, err := p.textArg()
 		if err != nil {
 			return err

@@ -1,15 +1,27 @@
 // Package textutils implements cordon's text-processing shell commands:
-// grep (with egrep and fgrep), sed, sort, uniq, cut and tr. They follow the
-// GNU tools in their options, output and exit statuses, and run inside the
+// grep (with egrep and fgrep), sed, sort, uniq, cut, tr and column. They
+// follow GNU grep 3.8, GNU sed 4.9, GNU coreutils 9.1 and util-linux 2.38
+// (column) in their options, output and exit statuses, and run inside the
 // WebAssembly guest over the sandbox's in-memory file system.
 //
-// All commands assume the C locale (LC_ALL=C): sort compares bytes, and
-// character classes are those of ASCII. Regular expressions are translated
-// from POSIX syntax to Go's RE2 syntax, so they run in linear time; POSIX
-// back-references, which RE2 cannot express, are rejected with an error.
+// All commands assume the C locale (LC_ALL=C): sort compares bytes, case
+// folding and character classes are those of ASCII, and cut -c counts
+// bytes. Regular expressions are translated from POSIX syntax (basic or
+// extended) to Go's RE2 syntax and matched leftmost-longest, so they run in
+// linear time; POSIX back-references, which RE2 cannot express, are
+// rejected with an error, as are sed's e command and the e flag of s,
+// which would execute commands.
 //
-// Every command polls Env.Ctx while it reads or loops and stops with a
-// non-zero status once the context is done.
+// grep -P takes Go's RE2 syntax, which covers Perl's common constructs
+// (\d, \w, \s, non-greedy quantifiers, (?i)) but not look-around or \K.
+// Other known differences from GNU: grep -r lists directories in name
+// order where GNU uses the on-disk order, and \< and \> both mean a word
+// boundary (\b).
+//
+// Every command polls Env.Ctx while it reads or loops, yielding to the
+// scheduler when it does so, and stops with a non-zero status once the
+// context is done. Inputs are streamed line by line except where the
+// command needs them whole (sort; sed -i buffers each file's output).
 package textutils
 
 import (
@@ -19,6 +31,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 
 	"github.com/cordonhq/cordon/shell/command"
 )
@@ -26,14 +39,15 @@ import (
 // Commands returns the text-processing commands, keyed by name.
 func Commands() command.Registry {
 	return command.Registry{
-		"grep":  grepMain,
-		"egrep": grepMain,
-		"fgrep": grepMain,
-		"sed":   sedMain,
-		"sort":  sortMain,
-		"uniq":  uniqMain,
-		"cut":   cutMain,
-		"tr":    trMain,
+		"grep":   grepMain,
+		"egrep":  grepMain,
+		"fgrep":  grepMain,
+		"sed":    sedMain,
+		"sort":   sortMain,
+		"uniq":   uniqMain,
+		"cut":    cutMain,
+		"tr":     trMain,
+		"column": columnMain,
 	}
 }
 
@@ -45,6 +59,14 @@ const (
 	// ctxBytes is how many bytes may pass between two polls of Ctx.
 	ctxBytes = 64 << 10
 )
+
+// done reports whether ctx is canceled. It first yields to the scheduler:
+// on WebAssembly there is no preemption, so without yielding the timer
+// behind a context deadline would never get to cancel it.
+func done(ctx context.Context) bool {
+	runtime.Gosched()
+	return ctx.Err() != nil
+}
 
 // errCanceled reports that Env.Ctx was done.
 var errCanceled = errors.New("canceled")
@@ -89,7 +111,7 @@ func (lr *lineReader) next() (line []byte, nl bool, ok bool) {
 	lr.lines++
 	if lr.lines >= ctxEvery || lr.bytes >= ctxBytes {
 		lr.lines, lr.bytes = 0, 0
-		if lr.ctx.Err() != nil {
+		if done(lr.ctx) {
 			lr.err = errCanceled
 			return nil, false, false
 		}
@@ -98,7 +120,7 @@ func (lr *lineReader) next() (line []byte, nl bool, ok bool) {
 	if err == bufio.ErrBufferFull {
 		lr.long = append(lr.long[:0], b...)
 		for err == bufio.ErrBufferFull {
-			if lr.ctx.Err() != nil {
+			if done(lr.ctx) {
 				lr.err = errCanceled
 				return nil, false, false
 			}
@@ -121,10 +143,13 @@ func (lr *lineReader) next() (line []byte, nl bool, ok bool) {
 	return b, false, true
 }
 
-// openFile is Env.Open that also knows /dev/null.
+// openFile is Env.Open that also knows /dev/null and /dev/stdin.
 func openFile(env *command.Env, name string) (io.ReadCloser, error) {
-	if name == "/dev/null" {
+	switch name {
+	case "/dev/null":
 		return io.NopCloser(bytes.NewReader(nil)), nil
+	case "/dev/stdin":
+		return env.Open("-")
 	}
 	return env.Open(name)
 }
@@ -155,7 +180,7 @@ func readAll(ctx context.Context, r io.Reader) ([]byte, error) {
 // readInto appends all of r to buf, polling ctx every 64 KiB.
 func readInto(ctx context.Context, buf *bytes.Buffer, r io.Reader) error {
 	for {
-		if ctx.Err() != nil {
+		if done(ctx) {
 			return errCanceled
 		}
 		buf.Grow(ctxBytes)

@@ -151,7 +151,7 @@ func trRun(env *command.Env, table [256]byte, del1, sq [256]bool, del, squeeze b
 	res := make([]byte, 0, ctxBytes)
 	last := -1
 	for {
-		if env.Ctx.Err() != nil {
+		if done(env.Ctx) {
 			return 1
 		}
 		n, err := env.Stdin.Read(buf)
