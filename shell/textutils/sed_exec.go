@@ -1,0 +1,423 @@
+package textutils
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+)
+
+// selected reports whether c applies to the current line.
+func (r *sedRun) selected(c *sedCmd) (bool, bool) {
+	if c.a1 == nil {
+		return !c.neg, true
+	}
+	m, ok := r.inRange(c)
+	return m != c.neg, ok
+}
+
+func (r *sedRun) addr(a *sedAddr) (bool, bool) {
+	switch a.kind {
+	case addrLine:
+		return r.lineNo == a.n, true
+	case addrLast:
+		return !r.more(), true
+	case addrRE:
+		return r.match(a.re, r.ps)
+	case addrStep:
+		if a.step <= 0 {
+			return r.lineNo == a.n, true
+		}
+		return r.lineNo >= a.n && (r.lineNo-a.n)%a.step == 0, true
+	}
+	return false, true
+}
+
+func (r *sedRun) inRange(c *sedCmd) (bool, bool) {
+	a1, a2 := c.a1, c.a2
+	if a2 == nil {
+		return r.addr(a1)
+	}
+	if !c.active {
+		if a1.kind == addrZero {
+			// 0,/re/ is active from the first line on, once per file.
+			if c.end != 0 {
+				return false, true
+			}
+			c.end, c.active = -1, true
+		} else {
+			// A numeric first address starts the range at the first line
+			// at or after it that reaches the command (once), like GNU.
+			m, ok := !c.closed && r.lineNo >= a1.n, true
+			if a1.kind != addrLine {
+				m, ok = r.addr(a1)
+			}
+			if !m || !ok {
+				return false, ok
+			}
+			c.active = true
+			switch a2.kind {
+			case addrRE:
+				return true, true // a range covers at least two lines
+			case addrLine:
+				if r.lineNo >= a2.n {
+					c.active, c.closed = false, true
+				}
+				return r.lineNo <= a2.n || a1.kind != addrLine || r.lineNo == a1.n, true
+			case addrPlus, addrMult:
+				if a2.n <= 0 {
+					c.active, c.closed = false, true
+					return true, true
+				}
+				c.end = r.lineNo + a2.n
+				if a2.kind == addrMult {
+					c.end -= r.lineNo % a2.n
+				}
+				return true, true
+			}
+		}
+	}
+	// The range is active: does it end on this line?
+	switch a2.kind {
+	case addrLine:
+		if r.lineNo >= a2.n {
+			c.active, c.closed = false, true
+		}
+		return r.lineNo <= a2.n, true
+	case addrPlus, addrMult:
+		if c.end <= r.lineNo {
+			c.active, c.closed = false, true
+		}
+		return true, true
+	}
+	m, ok := r.addr(a2)
+	if !ok {
+		return false, false
+	}
+	if m {
+		c.active, c.closed = false, true
+	}
+	return true, true
+}
+
+// rangeEnded reports whether c has no range or its range just ended.
+func rangeEnded(c *sedCmd) bool { return c.a2 == nil || !c.active }
+
+// exec runs the script over the pattern space.
+func (r *sedRun) exec() sedStop {
+	cmds := r.s.cmds
+	for pc := 0; pc < len(cmds); {
+		r.steps++
+		if r.steps&255 == 0 && done(r.env.Ctx) {
+			r.status = 1
+			return stopError
+		}
+		c := cmds[pc]
+		sel, ok := r.selected(c)
+		if !ok {
+			return stopError
+		}
+		if !sel {
+			if c.name == '{' {
+				pc = c.jump
+				continue
+			}
+			pc++
+			continue
+		}
+		pc++
+		switch c.name {
+		case '{', '}', ':':
+		// With -z, GNU ends the output of =, i and c with a NUL but the
+		// text appended by a with a newline.
+		case '=':
+			r.out.line([]byte(strconv.FormatInt(r.lineNo, 10)), true)
+		case 'a':
+			if c.text != "" {
+				r.appendQ = append(r.appendQ, []byte(c.text+"\n"))
+			}
+		case 'i':
+			r.out.line([]byte(c.text), true)
+		case 'c':
+			if (c.neg || rangeEnded(c)) && c.text != "" {
+				r.out.line([]byte(c.text), true)
+			}
+			return stopDelete
+		case 'b':
+			pc = c.jump
+		case 't', 'T':
+			if r.tflag == (c.name == 't') {
+				pc = c.jump
+			}
+			r.tflag = false
+		case 'd':
+			return stopDelete
+		case 'D':
+			k := bytes.IndexByte(r.ps, r.delim)
+			if k < 0 {
+				return stopDelete
+			}
+			r.ps = append(r.ps[:0], r.ps[k+1:]...)
+			r.dumpAppend()
+			return stopRestart
+		case 'e':
+		case 'F':
+			name := r.curName
+			r.out.line([]byte(name), true)
+		// Like GNU, the "ends with a newline" state travels with the
+		// text between the pattern and hold spaces.
+		case 'g':
+			r.ps, r.psNL = append(r.ps[:0], r.hold...), r.holdNL
+		case 'G':
+			r.ps, r.psNL = append(append(r.ps, r.delim), r.hold...), r.holdNL
+		case 'h':
+			r.hold, r.holdNL = append(r.hold[:0], r.ps...), r.psNL
+		case 'H':
+			r.hold, r.holdNL = append(append(r.hold, r.delim), r.ps...), r.psNL
+		case 'x':
+			r.ps, r.hold = r.hold, r.ps
+			r.psNL, r.holdNL = r.holdNL, r.psNL
+		case 'z':
+			r.ps = r.ps[:0]
+		case 'l':
+			r.list(c.num)
+		case 'n':
+			if !r.more() {
+				return stopEOF
+			}
+			if !r.quiet {
+				r.out.line(r.ps, r.psNL)
+			}
+			r.dumpAppend()
+			line, nl, _ := r.nextLine()
+			r.ps = append(r.ps[:0], line...)
+			r.psNL = nl
+		case 'N':
+			if !r.more() {
+				return stopEOF
+			}
+			r.dumpAppend()
+			line, nl, _ := r.nextLine()
+			r.ps = append(append(r.ps, r.delim), line...)
+			r.psNL = nl
+		case 'p':
+			r.out.line(r.ps, r.psNL)
+		case 'P':
+			if k := bytes.IndexByte(r.ps, r.delim); k >= 0 {
+				r.out.line(r.ps[:k], true)
+			} else {
+				r.out.line(r.ps, r.psNL)
+			}
+		case 'q':
+			r.status = max(c.num, 0)
+			return stopQuit
+		case 'Q':
+			r.status = max(c.num, 0)
+			return stopQuitNow
+		case 'r':
+			if data, err := r.readWhole(c.fname); err == nil && len(data) > 0 {
+				r.appendQ = append(r.appendQ, data)
+			}
+		case 'R':
+			r.readOneLine(c.fname)
+		case 's':
+			if !r.subst(c) {
+				return stopError
+			}
+		case 'w':
+			r.wfiles[c.fname].line(r.ps, r.psNL)
+		case 'W':
+			if k := bytes.IndexByte(r.ps, r.delim); k >= 0 {
+				r.wfiles[c.fname].line(r.ps[:k], true)
+			} else {
+				r.wfiles[c.fname].line(r.ps, r.psNL)
+			}
+		case 'y':
+			r.ps = bytes.Map(func(x rune) rune {
+				if y, ok := c.ymap[x]; ok {
+					return y
+				}
+				return x
+			}, r.ps)
+		}
+		if max(len(r.ps), len(r.hold)) > r.maxSpace() {
+			r.env.Errorf(4, "pattern space too large")
+			r.status = 4
+			return stopError
+		}
+	}
+	return stopNone
+}
+
+func (r *sedRun) readWhole(name string) ([]byte, error) {
+	if name == "/dev/stdin" {
+		name = "-"
+	}
+	f, err := openFile(r.env, name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readAll(r.env.Ctx, f)
+}
+
+func (r *sedRun) readOneLine(name string) {
+	if r.rfiles == nil {
+		r.rfiles = map[string]*lineReader{}
+	}
+	lr, ok := r.rfiles[name]
+	if !ok {
+		f, err := openFile(r.env, name)
+		if err != nil {
+			r.rfiles[name] = nil
+			return
+		}
+		lr = newLineReader(r.env.Ctx, f)
+		r.rfiles[name] = lr
+	}
+	if lr == nil {
+		return
+	}
+	line, _, ok := lr.next()
+	if ok {
+		r.appendQ = append(r.appendQ, append(append([]byte(nil), line...), '\n'))
+	}
+}
+
+// list implements l: the pattern space with escapes, wrapped.
+func (r *sedRun) list(n int) {
+	width := r.lineLen
+	if n >= 0 {
+		width = n
+	}
+	var b []byte
+	col := 0
+	for _, c := range r.ps {
+		var esc string
+		switch c {
+		case '\\':
+			esc = `\\`
+		case '\a':
+			esc = `\a`
+		case '\b':
+			esc = `\b`
+		case '\f':
+			esc = `\f`
+		case '\n':
+			esc = `\n`
+		case '\r':
+			esc = `\r`
+		case '\t':
+			esc = `\t`
+		case '\v':
+			esc = `\v`
+		default:
+			if c < 32 || c >= 127 {
+				esc = fmt.Sprintf(`\%03o`, c)
+			} else {
+				esc = string(c)
+			}
+		}
+		if width > 0 && col+len(esc) >= width {
+			b = append(b, '\\', r.delim)
+			col = 0
+		}
+		b = append(b, esc...)
+		col += len(esc)
+	}
+	b = append(b, '$')
+	r.out.line(b, true)
+}
+
+// subst runs an s command; it returns false on a fatal error.
+func (r *sedRun) subst(c *sedCmd) bool {
+	re := c.re
+	if re == nil {
+		if r.lastRE == nil {
+			r.env.Errorf(1, "-e expression #1, char 0: no previous regular expression")
+			r.status = 1
+			return false
+		}
+		re = r.lastRE
+	}
+	r.lastRE = re
+	limit := -1
+	if !c.global {
+		limit = max(c.nth, 1)
+	}
+	locs := re.FindAllSubmatchIndex(r.ps, limit)
+	if len(locs) == 0 {
+		return true
+	}
+	first := max(c.nth, 1)
+	if len(locs) < first {
+		return true
+	}
+	out := r.scratch[:0]
+	prev := 0
+	for i, loc := range locs {
+		if i+1 < first {
+			continue
+		}
+		out = append(out, r.ps[prev:loc[0]]...)
+		out = expandRepl(out, c.repl, r.ps, loc)
+		prev = loc[1]
+		if len(out) > r.maxSpace() {
+			break
+		}
+	}
+	out = append(out, r.ps[prev:]...)
+	r.ps, r.scratch = out, r.ps
+	r.tflag = true
+	if c.print > 0 {
+		r.out.line(r.ps, r.psNL)
+	}
+	if c.wfile != "" {
+		r.wfiles[c.wfile].line(r.ps, r.psNL)
+	}
+	return true
+}
+
+// expandRepl appends the replacement for the match loc in src to out.
+func expandRepl(out []byte, repl []sedRepl, src []byte, loc []int) []byte {
+	mode, once := byte(0), byte(0)
+	for _, p := range repl {
+		switch p.conv {
+		case 'U', 'L':
+			mode, once = p.conv, 0
+		case 'E':
+			mode, once = 0, 0
+		case 'u', 'l':
+			once = p.conv
+		}
+		var text []byte
+		if p.group < 0 {
+			text = []byte(p.lit)
+		} else if 2*p.group+1 < len(loc) && loc[2*p.group] >= 0 {
+			text = src[loc[2*p.group]:loc[2*p.group+1]]
+		}
+		if len(text) == 0 {
+			continue
+		}
+		start := len(out)
+		out = append(out, text...)
+		if mode != 0 {
+			convCase(out[start:], mode == 'U')
+		}
+		if once != 0 {
+			convCase(out[start:start+1], once == 'u')
+			once = 0
+		}
+	}
+	return out
+}
+
+// convCase converts ASCII letters in b to upper or lower case in place.
+func convCase(b []byte, upper bool) {
+	for i, c := range b {
+		if upper && c >= 'a' && c <= 'z' {
+			b[i] = c - 32
+		} else if !upper && c >= 'A' && c <= 'Z' {
+			b[i] = c + 32
+		}
+	}
+}
