@@ -76,8 +76,12 @@ func (r *run) install() error {
 	r.toolError = te
 	g := rt.GlobalObject()
 	set := func(name string, v any) {
+		val := rt.ToValue(v)
+		if o, ok := val.(*goja.Object); ok {
+			nameFunction(rt, o, name)
+		}
 		// Built-in API is not enumerable, like Node's globals.
-		_ = g.DefineDataProperty(name, rt.ToValue(v), goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+		_ = g.DefineDataProperty(name, val, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
 	}
 	set("ToolError", te)
 	set("console", r.console())
@@ -103,8 +107,6 @@ func (r *run) install() error {
 	if err := r.installTools(); err != nil {
 		return err
 	}
-	nameFunctions(rt, g, 0)
-	nameFunctions(rt, g.Get("console").ToObject(rt), 0)
 	return nil
 }
 
@@ -138,6 +140,7 @@ func (r *run) console() *goja.Object {
 		r.write(2, msg+"\n")
 		return goja.Undefined()
 	})
+	nameFunctions(r.rt, c, 1)
 	return c
 }
 
@@ -474,6 +477,17 @@ func (r *run) newError(name, msg string) *goja.Object {
 	return obj
 }
 
+// nameFunction gives a native function the JS name name, when goja named
+// it after its Go symbol.
+func nameFunction(rt *goja.Runtime, o *goja.Object, name string) {
+	if _, isFn := goja.AssertFunction(o); !isFn {
+		return
+	}
+	if n := o.Get("name"); n != nil && strings.ContainsAny(n.String(), "./(") {
+		_ = o.DefineDataProperty("name", rt.ToValue(name), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	}
+}
+
 // nameFunctions gives the native functions held by obj's own properties
 // the property's name (and, below the top level, those of nested objects).
 // goja names a function made from a Go func after the Go symbol
@@ -484,18 +498,13 @@ func nameFunctions(rt *goja.Runtime, obj *goja.Object, depth int) {
 		return
 	}
 	for _, key := range obj.GetOwnPropertyNames() {
-		if key == "fs" && depth == 0 {
-			continue // built on first use, and named then
-		}
 		v := obj.Get(key)
 		o, ok := v.(*goja.Object)
 		if !ok {
 			continue
 		}
 		if _, isFn := goja.AssertFunction(o); isFn {
-			if name := o.Get("name"); name != nil && strings.ContainsAny(name.String(), "./(") {
-				_ = o.DefineDataProperty("name", rt.ToValue(key), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
-			}
+			nameFunction(rt, o, key)
 			continue
 		}
 		if depth > 0 {
