@@ -56,6 +56,11 @@ func (r *runner) expandFields(words []*syntax.Word) ([]string, error) {
 			if err != nil {
 				return nil, err
 			}
+			// Thousands of words can come out of one brace expansion; a
+			// timeout must be able to stop it (wasm cannot preempt).
+			if err := r.ctxErr(); err != nil {
+				return nil, err
+			}
 			fs, err := r.expandOneWord(bw)
 			if err != nil {
 				return nil, err
