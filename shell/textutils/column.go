@@ -55,6 +55,9 @@ func columnMain(env *command.Env) int {
 			return 0
 		}
 	}
+	if o.table && o.fillRows {
+		return env.Errorf(1, "mutually exclusive arguments: --table --fillrows")
+	}
 	if len(operands) == 0 {
 		operands = []string{"-"}
 	}
@@ -73,7 +76,7 @@ func columnMain(env *command.Env) int {
 			if !ok {
 				break
 			}
-			if len(line) == 0 && !(o.table && o.keepEmpty) {
+			if len(line) == 0 && !o.keepEmpty {
 				continue
 			}
 			lines = append(lines, string(line))
@@ -182,16 +185,17 @@ func (o *columnOpts) writeColumns(out output, entries []string) {
 	if o.fillRows {
 		chcnt, col, endcol := 0, 0, maxLen
 		for _, e := range entries {
+			if col > 0 {
+				chcnt = pad(chcnt, endcol)
+				endcol += maxLen
+			}
 			out.WriteString(e)
 			chcnt += len(e)
 			col++
 			if col == numCols {
 				chcnt, col, endcol = 0, 0, maxLen
 				out.WriteByte('\n')
-				continue
 			}
-			chcnt = pad(chcnt, endcol)
-			endcol += maxLen
 		}
 		if col > 0 {
 			out.WriteByte('\n')

@@ -23,7 +23,8 @@ var sortLong = []string{
 type sortFlags struct {
 	blankStart, blankEnd bool
 	dict, fold, nonprint bool
-	kind                 byte // 0 text, 'n', 'g', 'h', 'M', 'V'
+	kind                 byte   // 0 text, 'n', 'g', 'h', 'M', 'V' or 'R'
+	kinds                string // every kind given, to detect conflicts
 	reverse              bool
 }
 
@@ -47,24 +48,24 @@ type keyVal struct {
 
 // sorter holds one sort run.
 type sorter struct {
-	env     *command.Env
-	keys    []sortKey
-	global  sortFlags
-	tab     int // -1 for blank separation
-	unique  bool
-	stable  bool
-	merge   bool
-	salt    uint64 // -R: seeds the key hashes
-	check   byte   // 0, 'c' or 'C'
-	output  string
-	delim   byte
-	data    []byte
-	starts  []uint32 // offset of each line, and one past the last
-	vals    []keyVal
-	floats  []float64 // -g values, parallel to vals
-	plain   bool      // one whole-line byte comparison: no precomputed keys
-	nkeys   int
-	compErr bool
+	env    *command.Env
+	keys   []sortKey
+	global sortFlags
+	tab    int // -1 for blank separation
+	unique bool
+	stable bool
+	merge  bool
+	salt   uint64 // -R: seeds the key hashes
+	check  byte   // 0, 'c' or 'C'
+	output string
+	delim  byte
+	data   []byte
+	starts []uint32 // offset of each line, and one past the last
+	vals   []keyVal
+	floats []float64 // -g values, parallel to vals
+	plain  bool      // one whole-line byte comparison: no precomputed keys
+	aux    []byte    // translated -V keys
+	nkeys  int
 }
 
 func sortMain(env *command.Env) int {
@@ -79,23 +80,23 @@ func sortMain(env *command.Env) int {
 	for _, o := range opts {
 		switch o.Name {
 		case "n", "numeric-sort":
-			s.global.kind = setKind(s.global.kind, 'n', &s.compErr)
+			s.global.setKind('n')
 		case "g", "general-numeric-sort":
-			s.global.kind = setKind(s.global.kind, 'g', &s.compErr)
+			s.global.setKind('g')
 		case "h", "human-numeric-sort":
-			s.global.kind = setKind(s.global.kind, 'h', &s.compErr)
+			s.global.setKind('h')
 		case "M", "month-sort":
-			s.global.kind = setKind(s.global.kind, 'M', &s.compErr)
+			s.global.setKind('M')
 		case "V", "version-sort":
-			s.global.kind = setKind(s.global.kind, 'V', &s.compErr)
+			s.global.setKind('V')
 		case "R", "random-sort":
-			s.global.kind = setKind(s.global.kind, 'R', &s.compErr)
+			s.global.setKind('R')
 		case "sort":
 			k := map[string]byte{"numeric": 'n', "general-numeric": 'g', "human-numeric": 'h', "month": 'M', "version": 'V', "random": 'R'}[o.Value]
 			if k == 0 {
 				return env.Errorf(2, "invalid argument '%s' for '--sort'", o.Value)
 			}
-			s.global.kind = setKind(s.global.kind, k, &s.compErr)
+			s.global.setKind(k)
 		case "r", "reverse":
 			s.global.reverse = true
 		case "f", "ignore-case":
@@ -124,6 +125,7 @@ func sortMain(env *command.Env) int {
 		case "o", "output":
 			s.output = o.Value
 		case "t", "field-separator":
+			old := s.tab
 			switch {
 			case o.Value == `\0`:
 				s.tab = 0
@@ -133,6 +135,9 @@ func sortMain(env *command.Env) int {
 				return env.Errorf(2, "empty tab")
 			default:
 				return env.Errorf(2, "multi-character tab '%s'", o.Value)
+			}
+			if old >= 0 && old != s.tab {
+				return env.Errorf(2, "incompatible tabs")
 			}
 		case "k", "key":
 			k, msg := parseSortKey(o.Value)
@@ -145,15 +150,24 @@ func sortMain(env *command.Env) int {
 			return 0
 		}
 	}
-	if s.compErr {
-		return env.Errorf(2, "options '-%s' are incompatible", incompatible(opts))
-	}
 	for i := range s.keys {
 		if !s.keys[i].flags.any() {
 			b := s.keys[i].flags
 			s.keys[i].flags = s.global
 			s.keys[i].flags.blankStart = s.global.blankStart || b.blankStart
 			s.keys[i].flags.blankEnd = s.global.blankEnd || b.blankEnd
+		}
+	}
+	effective := []sortFlags{s.global}
+	if len(s.keys) > 0 {
+		effective = effective[:0]
+		for _, k := range s.keys {
+			effective = append(effective, k.flags)
+		}
+	}
+	for _, f := range effective {
+		if bad := f.incompatible(); bad != "" {
+			return env.Errorf(2, "options '-%s' are incompatible", bad)
 		}
 	}
 	if len(operands) == 0 {
@@ -165,23 +179,38 @@ func sortMain(env *command.Env) int {
 	return s.run(operands)
 }
 
-func setKind(old, k byte, bad *bool) byte {
-	if old != 0 && old != k {
-		*bad = true
+// setKind records an ordering kind (n, g, h, M, V or R).
+func (f *sortFlags) setKind(k byte) {
+	f.kind = k
+	if strings.IndexByte(f.kinds, k) < 0 {
+		f.kinds += string(k)
 	}
-	return k
 }
 
-func incompatible(opts []command.Opt) string {
-	var b strings.Builder
-	for _, o := range opts {
-		if len(o.Name) == 1 && strings.Contains("ghMnRV", o.Name) && !strings.Contains(b.String(), o.Name) {
-			b.WriteString(o.Name)
+// incompatible returns GNU's letters for conflicting ordering options of
+// one key ("gn", "dn", "MV"), or "".
+func (f *sortFlags) incompatible() string {
+	numeric := 0
+	for _, k := range f.kinds {
+		if strings.ContainsRune("ghMn", k) {
+			numeric++
 		}
 	}
-	s := []byte(b.String())
-	slices.Sort(s)
-	return string(s)
+	version := strings.IndexByte(f.kinds, 'V') >= 0
+	n := numeric
+	if version {
+		n++
+	}
+	if n <= 1 && !(numeric > 0 && (f.dict || f.nonprint)) {
+		return ""
+	}
+	var b []byte
+	for _, c := range []byte("dghiMnV") {
+		if c == 'd' && f.dict || c == 'i' && f.nonprint || strings.IndexByte(f.kinds, c) >= 0 {
+			b = append(b, c)
+		}
+	}
+	return string(b)
 }
 
 // parseSortKey parses POS1[,POS2].
@@ -222,7 +251,7 @@ func parseSortKey(spec string) (sortKey, string) {
 			case 'i':
 				k.flags.nonprint = true
 			case 'n', 'g', 'h', 'M', 'V', 'R':
-				k.flags.kind = p[0]
+				k.flags.setKind(p[0])
 			case 'r':
 				k.flags.reverse = true
 			default:
@@ -391,6 +420,15 @@ func (s *sorter) off(x []byte) uint32 {
 }
 
 func (s *sorter) text(a, b uint32) []byte { return s.data[a:b] }
+
+// versionText returns the text of a -V key, which with -f, -d or -i was
+// translated into s.aux.
+func (s *sorter) versionText(v *keyVal) []byte {
+	if v.aux == 1 {
+		return s.aux[v.s0:v.s1]
+	}
+	return s.data[v.s0:v.s1]
+}
 
 func (s *sorter) write(idx []int32) int {
 	var out output

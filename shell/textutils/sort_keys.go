@@ -9,11 +9,15 @@ import (
 
 func isBlank(c byte) bool { return c == ' ' || c == '\t' }
 
+// blank reports whether c separates fields: a space or tab, and with -z
+// also a newline, as in GNU sort.
+func (s *sorter) blank(c byte) bool { return isBlank(c) || c == '\n' && s.delim == 0 }
+
 // extract returns the part of line that key k selects.
 func (s *sorter) extract(line []byte, k *sortKey) []byte {
 	start := s.fieldStart(line, k.sfield)
 	if k.flags.blankStart {
-		for start < len(line) && isBlank(line[start]) {
+		for start < len(line) && s.blank(line[start]) {
 			start++
 		}
 	}
@@ -21,16 +25,16 @@ func (s *sorter) extract(line []byte, k *sortKey) []byte {
 	end := len(line)
 	if k.efield > 0 {
 		e := s.fieldStart(line, k.efield)
-		fe := s.fieldEnd(line, e)
 		if k.echar == 0 {
-			e = fe
+			e = s.fieldEnd(line, e)
 		} else {
+			// Like GNU, the end character may lie beyond the end field.
 			if k.flags.blankEnd {
-				for e < fe && isBlank(line[e]) {
+				for e < len(line) && s.blank(line[e]) {
 					e++
 				}
 			}
-			e = min(fe, e+k.echar)
+			e = min(len(line), e+k.echar)
 		}
 		end = e
 	}
@@ -51,10 +55,10 @@ func (s *sorter) fieldStart(line []byte, n int) int {
 			}
 			p += k + 1
 		} else {
-			for p < len(line) && isBlank(line[p]) {
+			for p < len(line) && s.blank(line[p]) {
 				p++
 			}
-			for p < len(line) && !isBlank(line[p]) {
+			for p < len(line) && !s.blank(line[p]) {
 				p++
 			}
 		}
@@ -70,10 +74,10 @@ func (s *sorter) fieldEnd(line []byte, p int) int {
 		}
 		return p + k
 	}
-	for p < len(line) && isBlank(line[p]) {
+	for p < len(line) && s.blank(line[p]) {
 		p++
 	}
-	for p < len(line) && !isBlank(line[p]) {
+	for p < len(line) && !s.blank(line[p]) {
 		p++
 	}
 	return p
@@ -90,7 +94,25 @@ func (s *sorter) fillKey(k int, text []byte, kind byte) {
 			v.f0, v.f1 = s.off(fp), s.off(fp)+uint32(len(fp))
 		}
 	}
+	f := &s.keys[k%s.nkeys].flags
 	switch kind {
+	case 'V':
+		if f.fold || f.dict || f.nonprint {
+			// Keep the translated key in s.aux (GNU translates first).
+			start := len(s.aux)
+			for _, c := range text {
+				if f.dict && !(isBlank(c) || isAlnum(c)) || f.nonprint && (c < 32 || c > 126) {
+					continue
+				}
+				if f.fold {
+					c = upper(c)
+				}
+				s.aux = append(s.aux, c)
+			}
+			v.s0, v.s1, v.aux = uint32(start), uint32(len(s.aux)), 1
+			return
+		}
+		set(text, nil)
 	case 'n':
 		sign, ip, fp, _ := parseNum(text)
 		v.aux = sign
@@ -99,7 +121,11 @@ func (s *sorter) fillKey(k int, text []byte, kind byte) {
 		sign, ip, fp, rest := parseNum(text)
 		suffix := int32(0)
 		if len(rest) > 0 {
-			suffix = int32(strings.IndexByte("KMGTPEZYRQ", upper(rest[0])) + 1)
+			c := rest[0]
+			if f.fold {
+				c = upper(c) // GNU folds the key before parsing it
+			}
+			suffix = int32(strings.IndexByte("KMGTPEZYRQ", c) + 1)
 			if rest[0] == 'k' {
 				suffix = 1
 			}
@@ -133,7 +159,7 @@ func upper(c byte) byte {
 // leading zeros, the fraction digits without trailing zeros, and the rest.
 func parseNum(b []byte) (sign int32, ip, fp, rest []byte) {
 	i := 0
-	for i < len(b) && isBlank(b[i]) {
+	for i < len(b) && (isBlank(b[i]) || b[i] == '\n') {
 		i++
 	}
 	neg := false
@@ -202,7 +228,7 @@ func compareNum(sa int32, ia, fa []byte, sb int32, ib, fb []byte) int {
 // The class is 0 for no number, 1 for NaN and 2 for a number.
 func parseFloatPrefix(b []byte) (int32, float64) {
 	i := 0
-	for i < len(b) && isBlank(b[i]) {
+	for i < len(b) && (isBlank(b[i]) || b[i] == '\n') {
 		i++
 	}
 	s := string(b[i : i+floatPrefixLen(b[i:])])
@@ -271,7 +297,7 @@ var months = []string{"JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "S
 
 func month(b []byte) int32 {
 	i := 0
-	for i < len(b) && isBlank(b[i]) {
+	for i < len(b) && (isBlank(b[i]) || b[i] == '\n') {
 		i++
 	}
 	if len(b)-i < 3 {
@@ -332,7 +358,7 @@ func (s *sorter) compareKeys(a, b int) int {
 				c = compareInt(int(va.f1), int(vb.f1))
 			}
 		case 'V':
-			c = versionCompare(s.text(va.s0, va.s1), s.text(vb.s0, vb.s1))
+			c = versionCompare(s.versionText(va), s.versionText(vb))
 		default:
 			if f.fold || f.dict || f.nonprint {
 				c = compareText(s.text(va.s0, va.s1), s.text(vb.s0, vb.s1), f)
@@ -408,10 +434,66 @@ func boolInt(b bool) int {
 	return 0
 }
 
-// versionCompare compares like GNU's version sort: runs of digits
+// versionCompare orders like GNU's version sort (gnulib's filevercmp): the
+// empty string, "." and ".." first, then names starting with a dot, then
+// the rest; names are compared without their file suffix (".tar.gz") first
+// and whole only to break a tie.
+func versionCompare(a, b []byte) int {
+	if bytes.Equal(a, b) {
+		return 0
+	}
+	for _, special := range []string{"", ".", ".."} {
+		if string(a) == special {
+			return -1
+		}
+		if string(b) == special {
+			return 1
+		}
+	}
+	ha, hb := a[0] == '.', b[0] == '.'
+	if ha != hb {
+		if ha {
+			return -1
+		}
+		return 1
+	}
+	if ha {
+		a, b = a[1:], b[1:]
+	}
+	pa, pb := a[:suffixStart(a)], b[:suffixStart(b)]
+	if c := verrevcmp(pa, pb); c != 0 || bytes.Equal(pa, a) && bytes.Equal(pb, b) {
+		return c
+	}
+	return verrevcmp(a, b)
+}
+
+// suffixStart returns where the file suffix of s begins: the longest tail
+// matching (\.[A-Za-z~][A-Za-z0-9~]*)*.
+func suffixStart(s []byte) int {
+	start := len(s)
+	i := len(s)
+	for i > 0 {
+		// Find the start of a candidate ".xxx" component ending at i.
+		j := i
+		for j > 0 && (isAlnum(s[j-1]) || s[j-1] == '~') {
+			j--
+		}
+		if j == 0 || s[j-1] != '.' || j == i || !(isAlpha(s[j]) || s[j] == '~') {
+			break
+		}
+		start = j - 1
+		i = j - 1
+	}
+	return start
+}
+
+func isAlpha(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+func isAlnum(c byte) bool { return isAlpha(c) || isDigit(c) }
+
+// verrevcmp compares like Debian's version comparison: runs of digits
 // numerically, other characters with letters before other characters and
 // '~' before everything.
-func versionCompare(a, b []byte) int {
+func verrevcmp(a, b []byte) int {
 	order := func(c byte) int {
 		switch {
 		case c >= '0' && c <= '9':

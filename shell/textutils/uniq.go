@@ -128,73 +128,18 @@ func uniqMain(env *command.Env) int {
 	}
 	lr := newLineReader(env.Ctx, f)
 	lr.delim = delim
-	var prev []byte
-	have := false
-	n := int64(0)
-	groups := 0 // groups printed with -D or --group
-	sep := func() {
-		m := o.method
-		if groups > 0 && m != "none" || groups == 0 && (m == "prepend" || m == "both") {
-			out.WriteByte(delim)
+	if o.group {
+		if st := uniqGroups(lr, out, &o, delim); st != 0 {
+			return st
 		}
-		groups++
-	}
-	flush := func() {
-		if !have || o.all || o.group {
-			return
-		}
-		if o.repeated && n < 2 || o.unique && n > 1 {
-			return
-		}
-		if o.count {
-			fmt.Fprintf(out, "%7d ", n)
-		}
-		out.Write(prev)
-		out.WriteByte(delim)
-	}
-	for {
-		line, _, ok := lr.next()
-		if !ok {
-			break
-		}
-		if have && o.equal(prev, line) {
-			n++
-			if o.all {
-				if n == 2 {
-					sep()
-					out.Write(prev)
-					out.WriteByte(delim)
-				}
-				out.Write(line)
-				out.WriteByte(delim)
-			}
-			if o.group {
-				out.Write(line)
-				out.WriteByte(delim)
-			}
-			continue
-		}
-		flush()
-		if o.group {
-			sep()
-			out.Write(line)
-			out.WriteByte(delim)
-		}
-		prev = append(prev[:0], line...)
-		have, n = true, 1
-		if out.failed() {
-			return 1
-		}
+	} else if st := uniqLines(lr, out, &o, delim); st != 0 {
+		return st
 	}
 	if lr.err == errCanceled {
 		return 1
 	}
 	if lr.err != nil {
 		return env.FileError(1, in, lr.err)
-	}
-	flush()
-	if o.group && groups > 0 && (o.method == "append" || o.method == "both") {
-		out.WriteByte(delim)
 	}
 	if err := out.Flush(); err != nil {
 		return 1
@@ -232,4 +177,90 @@ func (o *uniqOpts) equal(a, b []byte) bool {
 		return bytes.EqualFold(ka, kb)
 	}
 	return bytes.Equal(ka, kb)
+}
+
+// uniqLines is uniq's main loop, with GNU's rules for which lines -d, -u
+// and -D print: the first line of a group of one (unique), the first line of
+// a larger group, and its later lines.
+func uniqLines(lr *lineReader, out output, o *uniqOpts, delim byte) int {
+	outUnique := !o.repeated && !o.all
+	outFirst := !o.unique
+	outLater := o.all
+	firstDelim := true
+	var prev []byte
+	have := false
+	count := int64(0) // lines equal to prev after it
+	write := func(line []byte, match bool, n int64) {
+		switch {
+		case n == 0 && !outUnique, n > 0 && !match && !outFirst, match && !outLater:
+			return
+		}
+		if o.count {
+			fmt.Fprintf(out, "%7d ", n+1)
+		}
+		out.Write(line)
+		out.WriteByte(delim)
+	}
+	for {
+		line, _, ok := lr.next()
+		if !ok {
+			break
+		}
+		if !have {
+			prev, have = append(prev[:0], line...), true
+			continue
+		}
+		match := o.equal(prev, line)
+		if match {
+			count++
+		}
+		if o.all && o.method != "none" {
+			if !match && count > 0 {
+				firstDelim = false
+			} else if match && count == 1 && (o.method == "prepend" || o.method == "separate" && !firstDelim) {
+				out.WriteByte(delim)
+			}
+		}
+		if !match || outLater {
+			write(prev, match, count)
+			prev = append(prev[:0], line...)
+			if !match {
+				count = 0
+			}
+		}
+		if out.failed() {
+			return 1
+		}
+	}
+	if have {
+		write(prev, false, count)
+	}
+	return 0
+}
+
+// uniqGroups implements --group: every line, with a delimiter line
+// between (or around) the groups.
+func uniqGroups(lr *lineReader, out output, o *uniqOpts, delim byte) int {
+	var prev []byte
+	have := false
+	m := o.method
+	for {
+		line, _, ok := lr.next()
+		if !ok {
+			break
+		}
+		if !have && (m == "prepend" || m == "both") || have && !o.equal(prev, line) {
+			out.WriteByte(delim)
+		}
+		out.Write(line)
+		out.WriteByte(delim)
+		prev, have = append(prev[:0], line...), true
+		if out.failed() {
+			return 1
+		}
+	}
+	if have && (m == "append" || m == "both") {
+		out.WriteByte(delim)
+	}
+	return 0
 }
