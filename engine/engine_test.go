@@ -461,9 +461,12 @@ func TestStepCancel(t *testing.T) {
 
 func TestOutputLimit(t *testing.T) {
 	sb := newSandbox(t, engine.SandboxConfig{Limits: engine.Limits{MaxOutputBytes: 100}})
-	res := run(t, sb, `for (let i = 0; i < 1000; i++) console.log("line " + i); return "done"`)
-	if !res.OutputTruncated || !strings.Contains(res.Stdout, "[cordon: output truncated at 100 bytes]") || len(res.Stdout) > 200 {
-		t.Errorf("stdout %q", res.Stdout)
+	res, err := sb.Execute(context.Background(), engine.JavaScript, `for (let i = 0; i < 1000; i++) console.log("line " + i); return "done"`)
+	if !errors.Is(err, engine.ErrOutput) || res == nil {
+		t.Fatalf("err %v, want an output-limit error", err)
+	}
+	if !res.OutputTruncated || !strings.Contains(res.Stdout, "[cordon: output limit of 100 bytes reached; the script was stopped]") || len(res.Stdout) > 200 || res.Value != nil {
+		t.Errorf("stdout %q value %s", res.Stdout, res.Value)
 	}
 }
 
