@@ -692,28 +692,7 @@ func (r *runner) printVars(variant string, on map[byte]bool) int {
 
 // printDecl prints a variable the way declare -p does.
 func (r *runner) printDecl(name string, v *variable) {
-	flags := ""
-	switch v.Kind {
-	case expand.Indexed:
-		flags += "a"
-	case expand.Associative:
-		flags += "A"
-	}
-	if v.integer {
-		flags += "i"
-	}
-	if v.lower {
-		flags += "l"
-	}
-	if v.readonly {
-		flags += "r"
-	}
-	if v.upper {
-		flags += "u"
-	}
-	if v.exported {
-		flags += "x"
-	}
+	flags := attrFlags(v)
 	if flags == "" {
 		flags = "-"
 	}
