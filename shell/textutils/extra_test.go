@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -382,5 +383,17 @@ func TestSortRandom(t *testing.T) {
 	}
 	if len(orders) < 2 {
 		t.Errorf("sort -R gave the same order for different seeds")
+	}
+}
+
+// The 8-byte prefix shortcut of a plain sort orders like bytes.Compare,
+// short lines, NUL bytes and high bytes included.
+func TestSortPrefixOrder(t *testing.T) {
+	lines := []string{"ab", "ab\x00", "ab\x01", "abc", "a", "", "abcdefgh", "abcdefgh\x00", "abcdefgi", "\xffz", "abcdefg", "b", "ab\x00\x00\x00\x00\x00\x00\x00"}
+	want := slices.Clone(lines)
+	slices.Sort(want)
+	out, _, status, _ := runCmd(context.Background(), nil, strings.Join(lines, "\n")+"\n", "sort")
+	if status != 0 || out != strings.Join(want, "\n")+"\n" {
+		t.Errorf("got %q\nwant %q", out, strings.Join(want, "\n")+"\n")
 	}
 }

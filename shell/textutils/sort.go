@@ -2,6 +2,7 @@ package textutils
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"io/fs"
 	"slices"
@@ -64,6 +65,7 @@ type sorter struct {
 	vals   []keyVal
 	floats []float64 // -g values, parallel to vals
 	plain  bool      // one whole-line byte comparison: no precomputed keys
+	prefix []uint64  // plain: each line's first 8 bytes, big-endian, zero-padded
 	aux    []byte    // translated -V keys
 	nkeys  int
 }
@@ -491,6 +493,15 @@ func (s *sorter) precompute() bool {
 	s.plain = len(keys) == 1 && k0.sfield == 1 && k0.schar == 1 && k0.efield == 0 &&
 		k0.flags == sortFlags{reverse: k0.flags.reverse}
 	if s.plain {
+		// Most comparisons are settled by the first 8 bytes, compared as one
+		// integer; bytes.Compare is a byte loop in WebAssembly.
+		s.prefix = make([]uint64, len(s.starts)-1)
+		var b [8]byte
+		for i := range s.prefix {
+			clear(b[:])
+			copy(b[:], s.line(i))
+			s.prefix[i] = binary.BigEndian.Uint64(b[:])
+		}
 		return true
 	}
 	n := len(s.starts) - 1

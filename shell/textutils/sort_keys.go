@@ -2,6 +2,7 @@ package textutils
 
 import (
 	"bytes"
+	"cmp"
 	"slices"
 	"strconv"
 	"strings"
@@ -321,7 +322,10 @@ func (s *sorter) compare(a, b int) int {
 
 func (s *sorter) compareKeys(a, b int) int {
 	if s.plain {
-		c := bytes.Compare(s.line(a), s.line(b))
+		c := cmp.Compare(s.prefix[a], s.prefix[b])
+		if c == 0 {
+			c = bytes.Compare(s.line(a), s.line(b))
+		}
 		if s.keys[0].flags.reverse {
 			return -c
 		}
