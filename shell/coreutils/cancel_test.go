@@ -70,6 +70,7 @@ var longRunning = map[string]struct {
 	"sha1sum":   {[]string{"sha1sum"}, true},
 	"md5sum":    {[]string{"md5sum"}, true},
 	"seq":       {[]string{"seq", "1", "1000000000000"}, true},
+	"printenv":  {[]string{"printenv"}, false},
 	"env":       {[]string{"env"}, false},
 	"sleep":     {[]string{"sleep", "1000"}, true},
 	"yes":       {[]string{"yes"}, true},

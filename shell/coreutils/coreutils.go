@@ -81,6 +81,7 @@ func Commands() command.Registry {
 		"md5sum":    hashCommand("md5"),
 		"seq":       cmdSeq,
 		"env":       cmdEnv,
+		"printenv":  cmdPrintenv,
 		"sleep":     cmdSleep,
 		"yes":       cmdYes,
 		"xargs":     cmdXargs,

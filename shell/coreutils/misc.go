@@ -178,3 +178,34 @@ func cmdYes(env *command.Env) int {
 		}
 	}
 }
+
+// cmdPrintenv implements printenv [-0] [NAME]...: the exported variables, or
+// the values of the named ones (status 1 when one is not set).
+func cmdPrintenv(env *command.Env) int {
+	opts, names, err := command.Getopt(env.Args[1:], "0", []string{"null"}, false)
+	if err != nil {
+		return env.Errorf(2, "%v", err)
+	}
+	end := "\n"
+	if len(opts) > 0 {
+		end = "\x00"
+	}
+	var b strings.Builder
+	status := 0
+	if len(names) == 0 {
+		for _, kv := range env.Environ {
+			b.WriteString(kv + end)
+		}
+	}
+	for _, name := range names {
+		if v, ok := env.Getenv(name); ok && !strings.Contains(name, "=") {
+			b.WriteString(v + end)
+		} else {
+			status = 1
+		}
+	}
+	if _, err := io.WriteString(env.Stdout, b.String()); err != nil {
+		return writeError(env, err)
+	}
+	return status
+}
