@@ -39,20 +39,7 @@ func (r *runner) literal(w *syntax.Word) (string, bool) {
 	if w == nil {
 		return "", true
 	}
-	if !r.checkWord(w) {
-		return "", false
-	}
-	w, err := r.preArith(w)
-	if err != nil {
-		r.expandErr(err)
-		return "", false
-	}
-	s, err := r.expandLiteral(w)
-	if err != nil {
-		r.expandErr(err)
-		return "", false
-	}
-	return s, true
+	return r.expandWith(w, r.expandLiteral)
 }
 
 // assignValue expands the value of an assignment word.
@@ -60,24 +47,18 @@ func (r *runner) assignValue(w *syntax.Word) (string, bool) {
 	if w == nil {
 		return "", true
 	}
-	if !r.checkWord(w) {
-		return "", false
-	}
-	w, err := r.preArith(w)
-	if err != nil {
-		r.expandErr(err)
-		return "", false
-	}
-	s, err := r.expandAssign(w)
-	if err != nil {
-		r.expandErr(err)
-		return "", false
-	}
-	return s, true
+	return r.expandWith(w, r.expandAssign)
 }
 
 // pattern expands a word as a shell pattern.
 func (r *runner) pattern(w *syntax.Word) (string, bool) {
+	return r.expandWith(w, r.expandPattern)
+}
+
+// expandWith checks w for unsupported constructs, evaluates its
+// arithmetic, and expands it with expand; an error is reported and gives
+// false.
+func (r *runner) expandWith(w *syntax.Word, expand func(*syntax.Word) (string, error)) (string, bool) {
 	if !r.checkWord(w) {
 		return "", false
 	}
@@ -86,7 +67,7 @@ func (r *runner) pattern(w *syntax.Word) (string, bool) {
 		r.expandErr(err)
 		return "", false
 	}
-	s, err := r.expandPattern(w)
+	s, err := expand(w)
 	if err != nil {
 		r.expandErr(err)
 		return "", false

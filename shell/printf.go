@@ -227,18 +227,27 @@ func (p *printfState) next() (string, bool) {
 	return "", false
 }
 
+// charConst reads a numeric argument written as a quote and a character
+// ('a or "a), whose value is the character's code; a lone quote is 0.
+func charConst(t string) (rune, bool) {
+	if t == "" || (t[0] != '\'' && t[0] != '"') {
+		return 0, false
+	}
+	rn, _ := utf8.DecodeRuneInString(t[1:])
+	if len(t) < 2 {
+		rn = 0
+	}
+	return rn, true
+}
+
 // parseNum parses a printf numeric argument like strtol.
 func (p *printfState) parseInt(s string) int64 {
 	t := strings.TrimLeft(s, " \t\n")
 	if t == "" {
 		return 0
 	}
-	if t[0] == '\'' || t[0] == '"' {
-		if len(t) < 2 {
-			return 0
-		}
-		rn, _ := utf8.DecodeRuneInString(t[1:])
-		return int64(rn)
+	if c, ok := charConst(t); ok {
+		return int64(c)
 	}
 	neg := false
 	u := t
@@ -334,12 +343,8 @@ func (p *printfState) parseFloat(s string) float64 {
 	if t == "" {
 		return 0
 	}
-	if t[0] == '\'' || t[0] == '"' {
-		if len(t) < 2 {
-			return 0
-		}
-		rn, _ := utf8.DecodeRuneInString(t[1:])
-		return float64(rn)
+	if c, ok := charConst(t); ok {
+		return float64(c)
 	}
 	f, err := strconv.ParseFloat(t, 64)
 	if err != nil {

@@ -212,13 +212,6 @@ func (h *Hub) Interrupted() bool {
 	return false
 }
 
-// Depth reports how many interpreters are running.
-func (h *Hub) Depth() int {
-	h.flagMu.Lock()
-	defer h.flagMu.Unlock()
-	return len(h.flags)
-}
-
 // Context returns a context whose Err reports the execution's interruption.
 // Go on WebAssembly cannot preempt, so nothing closes Done by itself: the
 // shell and its commands poll Err, which closes Done when it first sees the

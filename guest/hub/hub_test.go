@@ -71,7 +71,7 @@ func TestEnterLeave(t *testing.T) {
 	var outer, inner uint32
 	leaveOuter, _ := hb.Enter(&outer)
 	leaveInner, _ := hb.Enter(&inner)
-	if h.watched != &inner || hb.Depth() != 2 {
+	if h.watched != &inner || len(hb.flags) != 2 {
 		t.Fatal("host does not watch the inner flag")
 	}
 	atomic.StoreUint32(&inner, 1)

@@ -24,7 +24,9 @@ import (
 	"io"
 	"io/fs"
 	"path"
+	"runtime"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/cordonhq/cordon/vfs"
@@ -175,4 +177,22 @@ func (r Registry) Merge(others ...Registry) Registry {
 		}
 	}
 	return r
+}
+
+// polls counts Err calls across all commands.
+var polls atomic.Uint32
+
+// Err returns ctx.Err() (nil for a nil ctx). Every 256th call also yields
+// the processor: WebAssembly has no preemption, so a command that never
+// blocks would otherwise keep every other goroutine, the timer behind a
+// context deadline included, from running. Commands poll it once per line
+// or buffer.
+func Err(ctx context.Context) error {
+	if ctx == nil {
+		return nil
+	}
+	if polls.Add(1)&255 == 0 {
+		runtime.Gosched()
+	}
+	return ctx.Err()
 }

@@ -42,8 +42,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"runtime"
-	"sync/atomic"
 
 	"github.com/cordonhq/cordon/shell/command"
 	"github.com/cordonhq/cordon/vfs"
@@ -128,22 +126,8 @@ func canceled(env *command.Env) bool {
 	return ctxErr(env.Ctx) != nil
 }
 
-// pollCount counts the cancellation checks of all commands.
-var pollCount atomic.Uint32
-
-// ctxErr returns ctx.Err(). Every 256th call also yields the processor:
-// WebAssembly has no preemption and a single thread, so a command that
-// never blocks would otherwise keep the timers that cancel contexts (and
-// every other goroutine) from ever running.
-func ctxErr(ctx context.Context) error {
-	if ctx == nil {
-		return nil
-	}
-	if pollCount.Add(1)&255 == 0 {
-		runtime.Gosched()
-	}
-	return ctx.Err()
-}
+// ctxErr returns ctx.Err(), yielding now and then (see command.Err).
+func ctxErr(ctx context.Context) error { return command.Err(ctx) }
 
 // getopt parses the options of env.Args with command.Getopt. On a usage error
 // it prints the GNU message and the "Try ... --help" line and returns ok

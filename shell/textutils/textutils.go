@@ -31,7 +31,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"runtime"
 
 	"github.com/cordonhq/cordon/shell/command"
 )
@@ -60,13 +59,9 @@ const (
 	ctxBytes = 64 << 10
 )
 
-// done reports whether ctx is canceled. It first yields to the scheduler:
-// on WebAssembly there is no preemption, so without yielding the timer
-// behind a context deadline would never get to cancel it.
-func done(ctx context.Context) bool {
-	runtime.Gosched()
-	return ctx.Err() != nil
-}
+// done reports whether ctx is canceled, yielding now and then (see
+// command.Err).
+func done(ctx context.Context) bool { return command.Err(ctx) != nil }
 
 // errCanceled reports that Env.Ctx was done.
 var errCanceled = errors.New("canceled")
