@@ -228,3 +228,35 @@ return out`
 		t.Errorf("broken policy: exit %d stderr %q", code, stderr)
 	}
 }
+
+// Limit flags and config keys reach the sandbox, and --lang sh runs the
+// shell; each limit shows as its kind in --json.
+func TestLimitFlagsAndShell(t *testing.T) {
+	cases := []struct {
+		args []string
+		kind string
+	}{
+		{[]string{"--max-tool-calls", "1", "-e", `await weather.current({city: "a"}); await weather.current({city: "b"})`}, "tool_calls"},
+		{[]string{"--max-output", "50", "--lang", "sh", "-e", `yes`}, "output"},
+		{[]string{"--vfs-bytes", "100", "--lang", "sh", "-e", `set -e; seq 1000 > a`}, "quota"},
+		{[]string{"--max-depth", "50", "-e", `function f() { f() } f()`}, "recursion"},
+	}
+	for _, c := range cases {
+		_, stdout, stderr := cli(t, "", append([]string{"run", "--json"}, c.args...)...)
+		var out struct {
+			Error *struct{ Kind string } `json:"error"`
+		}
+		if err := json.Unmarshal([]byte(stdout), &out); err != nil || out.Error == nil || out.Error.Kind != c.kind {
+			t.Errorf("%v: %s %s, want kind %s", c.args, stdout, stderr, c.kind)
+		}
+	}
+	cfg := writeFile(t, "c.yaml", "tools: [{name: t, echo: true}]\nlimits: {max_tool_calls: 1}\n")
+	_, stdout, _ := cli(t, "", "run", "--json", "--config", cfg, "--lang", "sh", "-e", "tool t; tool t")
+	if !strings.Contains(stdout, `"kind":"tool_calls"`) {
+		t.Errorf("config limit: %s", stdout)
+	}
+	code, stdout, _ := cli(t, "", "run", "--lang", "sh", "-e", `tool weather/current --city Oslo | jq -r .unit; exit 3`)
+	if code != 3 || stdout != "F\n" {
+		t.Errorf("shell: %d %q", code, stdout)
+	}
+}
