@@ -166,6 +166,7 @@ func DefaultCacheDir() (string, error) {
 type Engine struct {
 	cfg      Config
 	runtime  wazero.Runtime
+	image    *imageStore // the guest's data segments, or nil (dataimage.go)
 	compiled wazero.CompiledModule
 	cache    wazero.CompilationCache
 
@@ -243,16 +244,30 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 		return nil, err
 	}
 	start := time.Now()
+	// The data segments become one image that every sandbox maps copy on
+	// write (dataimage.go). Where that fails the module is used whole.
+	if stripped, img, serr := splitData(wasm); serr == nil {
+		if e.image, serr = newImageStore(img); serr == nil {
+			wasm = stripped
+		} else {
+			cfg.logger.Warn("cordon: no shared data image; each sandbox copies the guest's data", "err", serr)
+		}
+	}
+	fail := func(err error) (*Engine, error) {
+		e.runtime.Close(ctx)
+		if e.image != nil {
+			e.image.close()
+		}
+		return nil, err
+	}
 	// Compiling is parallel: the first compile of the 27 MB guest is the
 	// slowest thing a new user sees (RATIONALE.md, "First compile").
 	e.compiled, err = e.runtime.CompileModule(experimental.WithCompilationWorkers(ctx, runtime.GOMAXPROCS(0)), wasm)
 	if err != nil {
-		e.runtime.Close(ctx)
-		return nil, &Error{Kind: KindInternal, Message: "compiling the guest", Err: err}
+		return fail(&Error{Kind: KindInternal, Message: "compiling the guest", Err: err})
 	}
 	if err := instantiateWASI(ctx, e); err != nil {
-		e.runtime.Close(ctx)
-		return nil, err
+		return fail(err)
 	}
 	cfg.logger.Debug("cordon: guest compiled", "took", time.Since(start), "cached", cached)
 	if cfg.poolSize > 0 {
@@ -297,6 +312,9 @@ func (e *Engine) Close(ctx context.Context) error {
 		errs = append(errs, sb.Close(ctx))
 	}
 	errs = append(errs, e.runtime.Close(ctx))
+	if e.image != nil {
+		e.image.close() // mappings still in use keep their own reference
+	}
 	if e.cache != nil {
 		errs = append(errs, e.cache.Close(ctx))
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/cordonhq/cordon/internal/abi"
 	"github.com/cordonhq/cordon/policy"
 	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/experimental"
 )
 
 // Limits bound what one sandbox may use. A zero field means its default.
@@ -214,12 +215,17 @@ func (sb *Sandbox) start(ctx context.Context) error {
 // asks for its first request.
 func (e *Engine) bootGuest(ctx context.Context) (*conn, error) {
 	c := newConn()
-	mod, err := e.runtime.InstantiateModule(ctx, e.compiled,
+	var mem *guestMemory
+	mod, err := e.runtime.InstantiateModule(experimental.WithMemoryAllocator(ctx, memoryAllocator(&mem, e.image)), e.compiled,
 		wazero.NewModuleConfig().WithName("").WithStartFunctions())
 	if err != nil {
 		return nil, &Error{Kind: KindInternal, Message: "instantiating the guest", Err: err}
 	}
 	c.mod = mod
+	if mem != nil {
+		// The mapping must outlive the guest's code (see guestMemory).
+		mem.pin()
+	}
 	startFn := mod.ExportedFunction("_start")
 	if startFn == nil {
 		_ = mod.Close(ctx)
@@ -233,8 +239,12 @@ func (e *Engine) bootGuest(ctx context.Context) (*conn, error) {
 		defer kill()
 		_, err := startFn.Call(life)
 		c.exitErr = err
+		c.endTurn() // the host must not write to the interrupt flag any more
 		close(c.done)
 		_ = mod.Close(context.Background())
+		if mem != nil {
+			mem.unpin()
+		}
 	}()
 	// The guest's first call is next(nothing): it is ready.
 	select {
