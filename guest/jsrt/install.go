@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -35,78 +36,63 @@ var (
 	preludeErr  error
 )
 
-// setLazy defines a global that is built on first access: building fs costs
-// more than most scripts spend using it.
-func (r *run) setLazy(name string, build func() *goja.Object) {
-	g := r.rt.GlobalObject()
-	define := func(v goja.Value) {
-		_ = g.DefineDataProperty(name, v, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+// toolErrorCtor returns this run's ToolError class, defining it on first
+// use; it is called from JS (reading the global), where a failure throws.
+func (r *run) toolErrorCtor() goja.Value {
+	te, err := r.toolErrorClass()
+	if err != nil {
+		panic(err)
 	}
-	getter := r.rt.ToValue(func(goja.FunctionCall) goja.Value {
-		v := build()
-		define(v)
-		return v
-	})
-	setter := r.rt.ToValue(func(call goja.FunctionCall) goja.Value {
-		define(call.Argument(0))
-		return goja.Undefined()
-	})
-	_ = g.DefineAccessorProperty(name, getter, setter, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	return te
 }
 
-// install puts the sandbox API into the fresh runtime.
-func (r *run) install() error {
-	rt := r.rt
-	jsonObj := rt.Get("JSON").ToObject(rt)
-	var ok bool
-	if r.jsonStringify, ok = goja.AssertFunction(jsonObj.Get("stringify")); !ok {
-		return fmt.Errorf("jsrt: JSON.stringify missing")
-	}
-	if r.jsonParse, ok = goja.AssertFunction(jsonObj.Get("parse")); !ok {
-		return fmt.Errorf("jsrt: JSON.parse missing")
+func (r *run) toolErrorClass() (goja.Value, error) {
+	if r.toolError != nil {
+		return r.toolError, nil
 	}
 	preludeOnce.Do(func() { preludeProg, preludeErr = goja.Compile("prelude.js", prelude, true) })
 	if preludeErr != nil {
-		return preludeErr
+		return nil, preludeErr
 	}
-	te, err := rt.RunProgram(preludeProg)
+	te, err := r.rt.RunProgram(preludeProg)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	r.toolError = te
-	g := rt.GlobalObject()
-	set := func(name string, v any) {
-		val := rt.ToValue(v)
-		if o, ok := val.(*goja.Object); ok {
-			nameFunction(rt, o, name)
+	return te, nil
+}
+
+// json returns JSON.stringify and JSON.parse as the runtime had them when
+// first asked (a script that replaces them does not change how the sandbox
+// passes values).
+func (r *run) json() (stringify, parse goja.Callable) {
+	if r.jsonStringify == nil {
+		jsonObj := r.rt.Get("JSON").ToObject(r.rt)
+		var ok1, ok2 bool
+		r.jsonStringify, ok1 = goja.AssertFunction(jsonObj.Get("stringify"))
+		r.jsonParse, ok2 = goja.AssertFunction(jsonObj.Get("parse"))
+		if !ok1 || !ok2 {
+			panic(r.newError("Error", "jsrt: JSON is missing"))
 		}
-		// Built-in API is not enumerable, like Node's globals.
-		_ = g.DefineDataProperty(name, val, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
 	}
-	set("ToolError", te)
-	set("console", r.console())
-	r.setLazy("fs", r.fsObject)
-	set("listTools", r.listTools)
-	set("getToolInfo", r.getToolInfo)
-	set("setTimeout", r.setTimer(false))
-	set("setInterval", r.setTimer(true))
-	set("setImmediate", func(call goja.FunctionCall) goja.Value {
-		return r.addTimer(call.Argument(0), 0, false, call.Arguments[min(1, len(call.Arguments)):])
-	})
-	set("clearTimeout", r.clearTimer)
-	set("clearInterval", r.clearTimer)
-	set("queueMicrotask", r.queueMicrotask)
-	set("btoa", r.btoa)
-	set("atob", r.atob)
-	if r.opts.Shell != nil {
-		set("shell", r.shell)
+	return r.jsonStringify, r.jsonParse
+}
+
+// install puts the sandbox API into the fresh runtime: behind the global
+// object's prototype, built on first use (globals.go).
+func (r *run) install() error {
+	rt := r.rt
+	g := rt.GlobalObject()
+	r.api = &apiGlobals{r: r}
+	if err := g.SetPrototype(rt.NewDynamicObject(r.api)); err != nil {
+		return fmt.Errorf("jsrt: installing the API: %w", err)
 	}
+	// JSON is fetched now, before the script can replace it.
+	r.json()
 	// goja defines GoError for Go errors thrown into scripts; the sandbox
 	// throws only standard Errors, so the name is not part of its API.
 	g.Delete("GoError")
-	if err := r.installTools(); err != nil {
-		return err
-	}
+	r.installTools()
 	return nil
 }
 
@@ -120,16 +106,16 @@ func (r *run) console() *goja.Object {
 		}
 	}
 	for _, name := range []string{"log", "info", "debug"} {
-		_ = c.Set(name, out(1))
+		_ = c.Set(name, r.fn(name, out(1)))
 	}
 	for _, name := range []string{"error", "warn", "trace"} {
-		_ = c.Set(name, out(2))
+		_ = c.Set(name, r.fn(name, out(2)))
 	}
-	_ = c.Set("dir", func(call goja.FunctionCall) goja.Value {
+	_ = c.Set("dir", r.fn("dir", func(call goja.FunctionCall) goja.Value {
 		r.write(1, r.inspector().Inspect(call.Argument(0))+"\n")
 		return goja.Undefined()
-	})
-	_ = c.Set("assert", func(call goja.FunctionCall) goja.Value {
+	}))
+	_ = c.Set("assert", r.fn("assert", func(call goja.FunctionCall) goja.Value {
 		if call.Argument(0).ToBoolean() {
 			return goja.Undefined()
 		}
@@ -139,8 +125,7 @@ func (r *run) console() *goja.Object {
 		}
 		r.write(2, msg+"\n")
 		return goja.Undefined()
-	})
-	nameFunctions(r.rt, c, 1)
+	}))
 	return c
 }
 
@@ -206,14 +191,69 @@ func formatPrimitives(args []goja.Value) (string, bool) {
 	return b.String(), true
 }
 
-// installTools defines each tool as a namespaced function and a flat alias.
-func (r *run) installTools() error {
-	rt := r.rt
-	g := rt.GlobalObject()
+// installTools makes each tool a namespaced function and a flat alias.
+// Most are left to the API prototype, which builds a tool's global on first
+// use (toolRoot). Tools whose global name is taken by goja, by
+// Object.prototype or by the API, and the tools that share a name with
+// those, are installed on the global object now, as they always were.
+func (r *run) installTools() {
+	var eager []abi.ToolInfo
+	taken := map[string]bool{}
+	rest := []abi.ToolInfo{}
 	for _, t := range sortedTools(r.opts.Tools) {
-		if abi.ValidateToolName(t.Name) != nil {
-			continue // the host refuses such names; never expose them
+		if abi.ValidateToolName(t.Name) == nil { // the host refuses other names; never expose them
+			rest = append(rest, t)
 		}
+	}
+	for changed := true; changed; {
+		changed = false
+		kept := rest[:0]
+		for _, t := range rest {
+			names := toolGlobals(t.Name)
+			hit := false
+			for _, n := range names {
+				hit = hit || reservedRoot(n) || taken[n]
+			}
+			if !hit {
+				kept = append(kept, t)
+				continue
+			}
+			for _, n := range names {
+				taken[n] = true
+			}
+			eager = append(eager, t)
+			changed = true
+		}
+		rest = kept
+	}
+	r.lazyTools = rest
+	if len(eager) > 0 {
+		sort.Slice(eager, func(i, j int) bool { return eager[i].Name < eager[j].Name })
+		r.installToolsOn(r.rt.GlobalObject(), eager)
+	}
+}
+
+// toolGlobals returns the global names a tool defines: its flat alias and
+// the first segment of a namespaced name.
+func toolGlobals(name string) []string {
+	names := []string{abi.FlatName(name)}
+	if i := strings.IndexByte(name, '/'); i >= 0 && name[:i] != names[0] {
+		names = append(names, name[:i])
+	}
+	return names
+}
+
+// toolRoot builds the global called key from the tools that define it.
+func (r *run) toolRoot(key string, tools []abi.ToolInfo) goja.Value {
+	holder := r.rt.CreateObject(nil)
+	r.installToolsOn(holder, tools)
+	return holder.Get(key)
+}
+
+// installToolsOn defines tools (sorted by name) on g, a global object.
+func (r *run) installToolsOn(g *goja.Object, tools []abi.ToolInfo) {
+	rt := r.rt
+	for _, t := range tools {
 		fn := rt.ToValue(r.toolFunc(t.Name)).ToObject(rt)
 		flat := abi.FlatName(t.Name)
 		_ = fn.DefineDataProperty("name", rt.ToValue(flat), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
@@ -244,7 +284,6 @@ func (r *run) installTools() error {
 		}
 		_ = parent.Set(last, fn)
 	}
-	return nil
 }
 
 // toolFunc returns the JS function for one tool: it takes one plain object

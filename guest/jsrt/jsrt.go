@@ -19,6 +19,7 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 	"unsafe"
@@ -131,7 +132,9 @@ type run struct {
 
 	jsonStringify goja.Callable
 	jsonParse     goja.Callable
-	toolError     goja.Value // constructor
+	toolError     goja.Value // constructor, once defined (toolErrorClass)
+	api           *apiGlobals
+	lazyTools     []abi.ToolInfo // tools the API prototype defines on first use
 
 	mainPromise *goja.Promise
 	unhandled   []*goja.Promise
@@ -245,6 +248,57 @@ const (
 // wrapper's function, ending where the wrapper ends, and anything else is
 // refused as a syntax error.
 func compileScript(filename, code string) (*goja.Program, error) {
+	key := filename + "\x00" + code
+	if p := programs.get(key); p != nil {
+		return p, nil
+	}
+	p, err := compileFresh(filename, code)
+	if err == nil && len(key) <= maxCachedScript {
+		programs.put(key, p)
+	}
+	return p, err
+}
+
+// Agents run the same script again (a retry, a poll), and compiling is
+// about a tenth of a short execution in the guest. A goja Program is
+// immutable and may run in any runtime, so the last few are kept.
+const (
+	cachedPrograms  = 16
+	maxCachedScript = 64 << 10
+)
+
+var programs programCache
+
+type programCache struct {
+	mu    sync.Mutex
+	byKey map[string]*goja.Program
+	order []string // oldest first
+}
+
+func (c *programCache) get(key string) *goja.Program {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.byKey[key]
+}
+
+func (c *programCache) put(key string, p *goja.Program) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.byKey == nil {
+		c.byKey = map[string]*goja.Program{}
+	}
+	if _, ok := c.byKey[key]; ok {
+		return
+	}
+	if len(c.order) == cachedPrograms {
+		delete(c.byKey, c.order[0])
+		c.order = append(c.order[:0], c.order[1:]...)
+	}
+	c.byKey[key] = p
+	c.order = append(c.order, key)
+}
+
+func compileFresh(filename, code string) (*goja.Program, error) {
 	src := scriptPrefix + code + scriptSuffix
 	ast, err := goja.Parse(filename, src)
 	if err != nil {
@@ -503,8 +557,10 @@ func (r *run) settle(pc *pendingCall, c abi.CallResult) {
 	r.inflight--
 	var err error
 	if c.OK {
-		var v goja.Value
-		v, err = r.jsonParse(goja.Undefined(), r.rt.ToValue(string(c.Value)))
+		v, ok := r.parseJSON(c.Value)
+		if !ok {
+			v, err = r.jsonParse(goja.Undefined(), r.rt.ToValue(string(c.Value)))
+		}
 		if err == nil {
 			err = pc.resolve(v)
 		} else if !uncatchable(err) {
@@ -522,7 +578,11 @@ func (r *run) newToolError(method, kind, msg string, reasons []string) goja.Valu
 	if reasons == nil {
 		reasons = []string{}
 	}
-	ctor, _ := goja.AssertConstructor(r.toolError)
+	te, err := r.toolErrorClass()
+	if err != nil {
+		return r.newError("Error", msg)
+	}
+	ctor, _ := goja.AssertConstructor(te)
 	obj, err := ctor(nil, r.rt.ToValue(msg), r.rt.ToValue(method), r.rt.ToValue(kind), r.rt.ToValue(reasons))
 	if err != nil {
 		return r.newError("Error", msg)

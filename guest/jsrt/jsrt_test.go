@@ -1,6 +1,7 @@
 package jsrt
 
 import (
+	"fmt"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -282,5 +283,70 @@ return seen`)
 	want := `["Error","ENOENT","undefined",true,"InvalidCharacterError",true,"undefined",false,false,false,false,false,false]` + "\n"
 	if h.stdout.String() != want {
 		t.Errorf("got %s want %s (%+v %s)", h.stdout.String(), want, out, h.stderr.String())
+	}
+}
+
+func TestProgramCacheKeepsScriptsApart(t *testing.T) {
+	var c programCache
+	a, _ := compileFresh("a.js", "return 1")
+	for i := 0; i < cachedPrograms+5; i++ {
+		c.put(fmt.Sprint(i), a)
+	}
+	if len(c.byKey) != cachedPrograms || len(c.order) != cachedPrograms || c.get("0") != nil || c.get(fmt.Sprint(cachedPrograms+4)) != a {
+		t.Fatalf("cache holds %d/%d entries", len(c.byKey), len(c.order))
+	}
+	// The same code under another name, or other code, is not a hit.
+	h := &fakeHost{}
+	runJS(t, h, nil, "return 40 + 2")
+	out := Run(Options{Host: h, FS: vfs.New(vfs.Limits{})}, "other.js", "return 40 + 3")
+	if string(out.Value) != "43" {
+		t.Fatalf("got %s", out.Value)
+	}
+	h = &fakeHost{}
+	out = Run(Options{Host: h, FS: vfs.New(vfs.Limits{})}, "other.js", "null.x")
+	if !strings.Contains(h.stderr.String(), "other.js") || out.ExitCode != 1 {
+		t.Fatalf("stderr %q", h.stderr.String())
+	}
+	// A cached program runs in a fresh runtime: nothing carries over.
+	for i := 0; i < 2; i++ {
+		h = &fakeHost{}
+		out = Run(Options{Host: h, FS: vfs.New(vfs.Limits{})}, "s.js", "globalThis.n = (globalThis.n || 0) + 1; return n")
+		if string(out.Value) != "1" {
+			t.Fatalf("run %d: got %s", i, out.Value)
+		}
+	}
+}
+
+// The API lives on the global object's prototype and is built on first use
+// (globals.go): scripts must see it as they would eager globals, except
+// that the names are inherited: deleting one from globalThis removes only a
+// script's own shadowing value. Tool roots that are JS globals ("Math/extra",
+// "fs/x") are refused by the host's name check and never exposed.
+func TestAPIGlobalsBehaveAsGlobals(t *testing.T) {
+	h := &fakeHost{answer: func(c abi.Call) abi.CallResult {
+		return abi.CallResult{ID: c.ID, ErrKind: "denied", ErrMsg: "no", Reasons: []string{"r"}}
+	}}
+	tools := []abi.ToolInfo{{Name: "weather/current"}, {Name: "weather"}, {Name: "a/b/c"}, {Name: "Math/extra"}, {Name: "toString"}, {Name: "fs/x"}}
+	out := runJS(t, h, tools, `
+const seen = []
+for (const n of ["console", "fs", "setTimeout", "listTools", "ToolError", "weather", "weather_current", "a", "a_b_c", "shell"])
+  seen.push(n + ":" + typeof globalThis[n] + ":" + (n in globalThis))
+seen.push(console === console, fs === globalThis.fs, weather.current === weather.current, typeof weather.current, typeof a.b.c)
+seen.push(Object.keys(globalThis).length, typeof Math.extra, toString === Object.prototype.toString, typeof fs.x)
+try { await weather_current() } catch (e) { seen.push(e instanceof ToolError, e.name, e.kind) }
+globalThis.setTimeout = 5
+seen.push(setTimeout)
+delete globalThis.setTimeout
+seen.push(typeof setTimeout)
+delete globalThis.listTools
+seen.push(typeof listTools, "listTools" in globalThis)
+Object.getPrototypeOf(globalThis).mine = 1
+seen.push(mine, Object.keys(Object.getPrototypeOf(globalThis)).join())
+seen.push(typeof nosuch)
+try { nosuch } catch (e) { seen.push(e.name) }
+return seen`)
+	want := `["console:object:true","fs:object:true","setTimeout:function:true","listTools:function:true","ToolError:function:true","weather:function:true","weather_current:function:true","a:object:true","a_b_c:function:true","shell:undefined:false",true,true,true,"function","function",0,"undefined",true,"undefined",true,"ToolError","denied",5,"function","function",true,1,"mine","undefined","ReferenceError"]` + "\n"
+	if h.stdout.String() != want {
+		t.Errorf("got  %s\nwant %s(%+v %s)", h.stdout.String(), want, out, h.stderr.String())
 	}
 }
