@@ -3,6 +3,7 @@ package jsrt
 import (
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -62,20 +63,29 @@ func (r *run) toolErrorClass() (goja.Value, error) {
 	return te, nil
 }
 
-// json returns JSON.stringify and JSON.parse as the runtime had them when
-// first asked (a script that replaces them does not change how the sandbox
-// passes values).
-func (r *run) json() (stringify, parse goja.Callable) {
-	if r.jsonStringify == nil {
-		jsonObj := r.rt.Get("JSON").ToObject(r.rt)
-		var ok1, ok2 bool
-		r.jsonStringify, ok1 = goja.AssertFunction(jsonObj.Get("stringify"))
-		r.jsonParse, ok2 = goja.AssertFunction(jsonObj.Get("parse"))
-		if !ok1 || !ok2 {
-			panic(r.newError("Error", "jsrt: JSON is missing"))
-		}
+// stringify returns JSON.stringify, fetched from the global JSON when it is
+// first needed (materializing JSON was a seventh of a short execution). A
+// script that replaced it by then has its own function serialize its own
+// tool parameters and return value, which the host checks as it checks
+// anything from the guest. Tool results never go through the script's JSON
+// (parseJSON).
+func (r *run) stringify() (goja.Callable, error) {
+	if r.jsonStringify != nil {
+		return r.jsonStringify, nil
 	}
-	return r.jsonStringify, r.jsonParse
+	var f goja.Callable
+	if ex := r.rt.Try(func() {
+		if j, ok := r.rt.Get("JSON").(*goja.Object); ok {
+			f, _ = goja.AssertFunction(j.Get("stringify"))
+		}
+	}); ex != nil {
+		return nil, ex
+	}
+	if f == nil {
+		return nil, errors.New("JSON.stringify is not a function")
+	}
+	r.jsonStringify = f
+	return f, nil
 }
 
 // install puts the sandbox API into the fresh runtime: behind the global
@@ -87,8 +97,6 @@ func (r *run) install() error {
 	if err := g.SetPrototype(rt.NewDynamicObject(r.api)); err != nil {
 		return fmt.Errorf("jsrt: installing the API: %w", err)
 	}
-	// JSON is fetched now, before the script can replace it.
-	r.json()
 	// goja defines GoError for Go errors thrown into scripts; the sandbox
 	// throws only standard Errors, so the name is not part of its API.
 	g.Delete("GoError")
@@ -301,7 +309,11 @@ func (r *run) toolFunc(method string) func(goja.FunctionCall) goja.Value {
 			if !ok || obj.ClassName() == "Array" || obj.ClassName() == "Function" {
 				panic(rt.NewTypeError("%s: takes one object argument with the parameters, got %s", method, describe(arg)))
 			}
-			js, err := r.jsonStringify(goja.Undefined(), obj)
+			stringify, err := r.stringify()
+			var js goja.Value
+			if err == nil {
+				js, err = stringify(goja.Undefined(), obj)
+			}
 			if err != nil {
 				if uncatchable(err) {
 					panic(err)

@@ -2,12 +2,15 @@ package jsrt
 
 import (
 	"encoding/json"
+	"fmt"
+	"math"
 	"strconv"
 
 	"github.com/dop251/goja"
 )
 
-// parseJSON builds the JS value of a JSON text, a tool's result, directly:
+// parseJSON builds the JS value of a JSON text, a tool's result, directly
+// (and independently of the script's JSON global):
 // goja's JSON.parse goes through encoding/json's token stream, which was a
 // sixth of the guest's work per tool call. It gives exactly what JSON.parse
 // gives (the differential tests and FuzzParseJSON hold it to that): strings
@@ -15,26 +18,32 @@ import (
 // made into JS numbers the same way, and keys become own data properties in
 // order, a repeated key keeping its first place and its last value.
 //
-// ok is false for anything this reader leaves to JSON.parse: invalid JSON
-// (so that the error is JSON.parse's), numbers out of float64's range, and
-// nesting deeper than maxJSONDepth.
-func (r *run) parseJSON(b []byte) (v goja.Value, ok bool) {
+// It refuses what JSON.parse refuses (numbers out of float64's range
+// included), and also nesting deeper than maxJSONDepth, where JSON.parse
+// would recurse until the guest's stack ran out.
+func (r *run) parseJSON(b []byte) (goja.Value, error) {
 	p := jsonReader{rt: r.rt, b: b}
 	p.ws()
-	v, ok = p.value(0)
-	if !ok {
-		return nil, false
+	v, ok := p.value(0)
+	if ok {
+		p.ws()
+		if p.i == len(b) {
+			return v, nil
+		}
 	}
-	p.ws()
-	return v, p.i == len(b)
+	if p.deep {
+		return nil, fmt.Errorf("JSON nested more than %d deep", maxJSONDepth)
+	}
+	return nil, fmt.Errorf("invalid JSON at offset %d", p.i)
 }
 
-const maxJSONDepth = 256
+const maxJSONDepth = 1000
 
 type jsonReader struct {
-	rt *goja.Runtime
-	b  []byte
-	i  int
+	rt   *goja.Runtime
+	b    []byte
+	i    int
+	deep bool // stopped at maxJSONDepth
 }
 
 func (p *jsonReader) ws() {
@@ -49,7 +58,11 @@ func (p *jsonReader) ws() {
 }
 
 func (p *jsonReader) value(depth int) (goja.Value, bool) {
-	if p.i >= len(p.b) || depth > maxJSONDepth {
+	if depth > maxJSONDepth {
+		p.deep = true
+		return nil, false
+	}
+	if p.i >= len(p.b) {
 		return nil, false
 	}
 	switch c := p.b[p.i]; {
@@ -233,4 +246,27 @@ func (p *jsonReader) number() (goja.Value, bool) {
 		return nil, false
 	}
 	return p.rt.ToValue(f), true
+}
+
+// primitiveJSON is JSON.stringify of a number, a boolean or null, without
+// going through the script's JSON.
+func primitiveJSON(v goja.Value) (string, bool) {
+	if _, isObj := v.(*goja.Object); isObj {
+		return "", false
+	}
+	if goja.IsNull(v) {
+		return "null", true
+	}
+	switch x := v.Export().(type) {
+	case bool:
+		return strconv.FormatBool(x), true
+	case int64:
+		return strconv.FormatInt(x, 10), true
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return "null", true
+		}
+		return v.String(), true // JS's number to string, as JSON.stringify uses
+	}
+	return "", false
 }

@@ -1,8 +1,11 @@
 package jsrt
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
+	"github.com/cordonhq/cordon/internal/abi"
 	"github.com/dop251/goja"
 )
 
@@ -21,24 +24,27 @@ const deepSame = `(function same(a, b) {
   return true
 })`
 
-// compareJSON parses text with parseJSON and with JSON.parse; it reports
-// whether parseJSON took it, and fails the test if the two disagree.
+// compareJSON parses text with parseJSON and with JSON.parse, fails the test
+// if they disagree, and reports whether the text parsed.
 func compareJSON(t *testing.T, text string) bool {
 	t.Helper()
 	r := &run{rt: goja.New()}
-	r.json()
 	sv, err := r.rt.RunString(deepSame)
 	if err != nil {
 		t.Fatal(err)
 	}
 	same, _ := goja.AssertFunction(sv)
-	got, ok := r.parseJSON([]byte(text))
-	want, err := r.jsonParse(goja.Undefined(), r.rt.ToValue(text))
-	if !ok {
-		return false
+	parse, _ := goja.AssertFunction(r.rt.Get("JSON").ToObject(r.rt).Get("parse"))
+	got, gerr := r.parseJSON([]byte(text))
+	if gerr != nil && strings.Contains(gerr.Error(), "nested") {
+		return false // JSON.parse would recurse; parseJSON refuses
 	}
-	if err != nil {
-		t.Fatalf("%q: parseJSON accepted what JSON.parse refuses: %v", text, err)
+	want, werr := parse(goja.Undefined(), r.rt.ToValue(text))
+	if (gerr == nil) != (werr == nil) {
+		t.Fatalf("%q: parseJSON error %v, JSON.parse error %v", text, gerr, werr)
+	}
+	if gerr != nil {
+		return false
 	}
 	eq, err := same(goja.Undefined(), got, want)
 	if err != nil || !eq.ToBoolean() {
@@ -53,16 +59,19 @@ func TestParseJSONMatchesJSONParse(t *testing.T) {
 		`"plain"`, `"esc\"ape\\\/\b\f\n\r\t\u0041\u00e9\ud83d\ude00"`, `"caf\u00e9 ü 日本"`, `[]`, `{}`, `[[],[{}],{"":""}]`,
 		`{"a":1,"b":2,"a":3}`, `{"__proto__":{"x":1}}`, `{"0":"z","1":"y","b":1,"2":"x"}`, `{"constructor":1,"toString":2}`,
 		`-0`, `0.1`, `1.0`, `9007199254740993`, `true`, `false`, `null`, `"\u0000"`, `"x\u2028y"`,
+		`"\ud800"`, "\"\xff\"", // both become U+FFFD, as encoding/json decodes them
 	} {
 		if !compareJSON(t, text) {
-			t.Errorf("%q: parseJSON left valid JSON to JSON.parse", text)
+			t.Errorf("%q: parseJSON refused valid JSON", text)
 		}
 	}
 	for _, text := range []string{
 		``, ` `, `{`, `{"a"}`, `{"a":}`, `{"a":1,}`, `[1,]`, `[1 2]`, `01`, `1.`, `.5`, `+1`, `1e`, `-`, `tru`, `nul`,
-		`"abc`, "\"a\tb\"", `"\x"`, `{} {}`, `1e400`, `"\ud800"`, "\"\xff\"", `NaN`, `{"a" 1}`,
+		`"abc`, "\"a\tb\"", `"\x"`, `{} {}`, `1e400`, `NaN`, `{"a" 1}`,
 	} {
-		compareJSON(t, text) // may fall back; must never disagree
+		if compareJSON(t, text) {
+			t.Errorf("%q: parsed invalid JSON", text)
+		}
 	}
 	deep := ""
 	for i := 0; i < maxJSONDepth+10; i++ {
@@ -71,8 +80,9 @@ func TestParseJSONMatchesJSONParse(t *testing.T) {
 	for i := 0; i < maxJSONDepth+10; i++ {
 		deep += "]"
 	}
-	if compareJSON(t, deep) {
-		t.Error("nesting past maxJSONDepth was not left to JSON.parse")
+	r := &run{rt: goja.New()}
+	if _, err := r.parseJSON([]byte(deep)); err == nil || !strings.Contains(err.Error(), "nested more than 1000") {
+		t.Errorf("nesting past maxJSONDepth: %v", err)
 	}
 }
 
@@ -83,4 +93,49 @@ func FuzzParseJSON(f *testing.F) {
 	f.Fuzz(func(t *testing.T, text string) {
 		compareJSON(t, text)
 	})
+}
+
+func TestPrimitiveJSONMatchesStringify(t *testing.T) {
+	rt := goja.New()
+	stringify, _ := goja.AssertFunction(rt.Get("JSON").ToObject(rt).Get("stringify"))
+	vals, err := rt.RunString(`[0, -0, 1, -1.5, 1e21, 1e-7, 123456789012, 2**53+2, NaN, Infinity, -Infinity, true, false, null, 0.1+0.2]`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	arr := vals.ToObject(rt)
+	n := int(arr.Get("length").ToInteger())
+	for i := 0; i < n; i++ {
+		v := arr.Get(fmt.Sprint(i))
+		got, ok := primitiveJSON(v)
+		want, _ := stringify(goja.Undefined(), v)
+		if !ok || got != want.String() {
+			t.Errorf("%v: primitiveJSON %q (%v), JSON.stringify %q", v, got, ok, want)
+		}
+	}
+	for _, src := range []string{`new Number(5)`, `({})`, `"s"`, `10n`, `Symbol()`} {
+		v, _ := rt.RunString(src)
+		if _, ok := primitiveJSON(v); ok {
+			t.Errorf("%s: primitiveJSON took it", src)
+		}
+	}
+}
+
+// A script that breaks its JSON global breaks only its own values, and
+// never the guest.
+func TestHostileJSONGlobal(t *testing.T) {
+	for code, want := range map[string]string{
+		`JSON = undefined; return {a: 1}`: "[uninspectable value]\n", // the formatter needs JSON too
+		`JSON = undefined; return 5`:      "5\n",
+		`JSON = undefined; try { await t({a: 1}) } catch (e) { return e.name + ": " + e.message }`:                                                         "TypeError: t: parameters cannot be converted to JSON: JSON.stringify is not a function\n",
+		`Object.defineProperty(JSON, "stringify", {get() { throw new Error("no") }}); try { await t({}) } catch (e) { return e.message.split(" at ")[0] }`: "t: parameters cannot be converted to JSON: Error: no\n",
+		`JSON.parse = () => { throw new Error("unused") }; return (await t()).ok`:                                                                          "true\n",
+	} {
+		h := &fakeHost{answer: func(c abi.Call) abi.CallResult {
+			return abi.CallResult{ID: c.ID, OK: true, Value: []byte(`{"ok":true}`)}
+		}}
+		out := runJS(t, h, []abi.ToolInfo{{Name: "t"}}, code)
+		if h.stdout.String() != want || out.ExitCode != 0 {
+			t.Errorf("%s: stdout %q, %+v, stderr %q", code, h.stdout.String(), out, h.stderr.String())
+		}
+	}
 }

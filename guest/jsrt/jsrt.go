@@ -130,9 +130,8 @@ type run struct {
 	timers   map[int64]*timer
 	timerSeq int64
 
-	jsonStringify goja.Callable
-	jsonParse     goja.Callable
-	toolError     goja.Value // constructor, once defined (toolErrorClass)
+	jsonStringify goja.Callable // JSON.stringify, once fetched (stringify)
+	toolError     goja.Value    // constructor, once defined (toolErrorClass)
 	api           *apiGlobals
 	lazyTools     []abi.ToolInfo // tools the API prototype defines on first use
 
@@ -509,7 +508,16 @@ func (r *run) finish(v goja.Value) Outcome {
 		out.HasValue, out.Value = true, b
 		return out
 	}
-	js, err := r.jsonStringify(goja.Undefined(), v)
+	if s, ok := primitiveJSON(v); ok {
+		r.write(1, s+"\n")
+		out.HasValue, out.Value = true, []byte(s)
+		return out
+	}
+	stringify, err := r.stringify()
+	var js goja.Value
+	if err == nil {
+		js, err = stringify(goja.Undefined(), v)
+	}
 	var ex *goja.Exception
 	if err != nil && errors.As(err, &ex) && !isJSONShapeError(ex) {
 		return r.uncaught(ex.Value()) // a toJSON or getter threw
@@ -557,14 +565,10 @@ func (r *run) settle(pc *pendingCall, c abi.CallResult) {
 	r.inflight--
 	var err error
 	if c.OK {
-		v, ok := r.parseJSON(c.Value)
-		if !ok {
-			v, err = r.jsonParse(goja.Undefined(), r.rt.ToValue(string(c.Value)))
-		}
-		if err == nil {
+		if v, perr := r.parseJSON(c.Value); perr == nil {
 			err = pc.resolve(v)
-		} else if !uncatchable(err) {
-			err = pc.reject(r.newToolError(pc.method, "invalid_result", "tool "+pc.method+" returned invalid JSON", nil))
+		} else {
+			err = pc.reject(r.newToolError(pc.method, "invalid_result", "tool "+pc.method+" returned "+perr.Error(), nil))
 		}
 	} else {
 		err = pc.reject(r.newToolError(pc.method, c.ErrKind, c.ErrMsg, c.Reasons))
