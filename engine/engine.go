@@ -28,6 +28,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cordonhq/cordon/internal/wasmtick"
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/experimental"
 )
@@ -211,12 +212,16 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 	rc := wazero.NewRuntimeConfig().
 		WithMemoryLimitPages(uint32(cfg.memoryMB) * 16). // 64 KiB pages
 		// Compiled wasm cannot be preempted by the Go runtime. Without
-		// these checks at loop back-edges a spinning guest would block
-		// every stop-the-world of the host GC, and with it the timer that
-		// is meant to stop the guest: the whole process would hang (see
-		// TestHostGCWhileGuestSpins and RATIONALE.md). They also give a
-		// hard stop for code that never checks the interpreter's flag.
-		WithCloseOnContextDone(true)
+		// regular returns to Go a spinning guest would block every
+		// stop-the-world of the host GC, and with it the timer that is
+		// meant to stop the guest: the whole process would hang (see
+		// TestHostGCWhileGuestSpins and RATIONALE.md). The embedded guest
+		// is instrumented to call the host every few thousand loop
+		// iterations (internal/wasmtick, hostTick), which also gives a hard
+		// stop for code that never checks the interpreter's flag. A module
+		// without that instrumentation gets wazero's own checks, which
+		// leave compiled code at every loop back-edge and cost 5-18x.
+		WithCloseOnContextDone(!wasmtick.IsInstrumented(wasm))
 	e := &Engine{cfg: cfg, sandboxes: map[*Sandbox]struct{}{}}
 	cached := false
 	if !cfg.noCache {

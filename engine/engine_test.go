@@ -70,7 +70,7 @@ func run(t *testing.T, sb *engine.Sandbox, code string) *engine.Result {
 
 func TestGuestImportsOnlyTheABIAndHarmlessWASI(t *testing.T) {
 	allowed := map[string]bool{
-		"cordon.next": true, "cordon.yield": true, "cordon.recv": true, "cordon.write": true, "cordon.interrupt": true,
+		"cordon.next": true, "cordon.yield": true, "cordon.recv": true, "cordon.write": true, "cordon.interrupt": true, "cordon.tick": true,
 		// WASI functions the Go runtime links; the engine implements each
 		// without authority (see wasi.go).
 		"wasi_snapshot_preview1.args_get": true, "wasi_snapshot_preview1.args_sizes_get": true,

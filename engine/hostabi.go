@@ -10,7 +10,7 @@ import (
 )
 
 // This file is the host side of the guest ABI (see guest/main.go): module
-// "cordon" with next, yield, recv, write and interrupt. Each function finds
+// "cordon" with next, yield, recv, write, interrupt and tick. Each function finds
 // its sandbox's conn through the context of the guest's _start call.
 
 type connKey struct{}
@@ -241,6 +241,21 @@ func (c *conn) setOutput(o *output) {
 	c.mu.Unlock()
 }
 
+// hostTick is the call that instrumented guest code makes every few
+// thousand loop iterations (internal/wasmtick). Entering Go here is what lets
+// the host's scheduler and GC stop this goroutine; and a guest that must
+// end (its sandbox is being killed or closed) ends here, as wazero's own
+// loop checks would have ended it.
+func hostTick(ctx context.Context, mod api.Module, _ []uint64) {
+	if ctx.Err() != nil {
+		_ = mod.CloseWithExitCode(context.Background(), sys.ExitCodeContextCanceled)
+		panic(sys.NewExitError(sys.ExitCodeContextCanceled))
+	}
+	if mod.IsClosed() {
+		panic(sys.NewExitError(0))
+	}
+}
+
 func instantiateHostModules(ctx context.Context, e *Engine) error {
 	i32 := api.ValueTypeI32
 	b := e.runtime.NewHostModuleBuilder("cordon")
@@ -249,6 +264,7 @@ func instantiateHostModules(ctx context.Context, e *Engine) error {
 	b.NewFunctionBuilder().WithGoModuleFunction(api.GoModuleFunc(hostRecv), []api.ValueType{i32}, nil).Export("recv")
 	b.NewFunctionBuilder().WithGoModuleFunction(api.GoModuleFunc(hostWrite), []api.ValueType{i32, i32, i32}, nil).Export("write")
 	b.NewFunctionBuilder().WithGoModuleFunction(api.GoModuleFunc(hostInterrupt), []api.ValueType{i32}, nil).Export("interrupt")
+	b.NewFunctionBuilder().WithGoModuleFunction(api.GoModuleFunc(hostTick), nil, nil).Export("tick")
 	if _, err := b.Instantiate(ctx); err != nil {
 		return &Error{Kind: KindInternal, Message: "instantiating the cordon host module", Err: err}
 	}

@@ -3,6 +3,8 @@ package engine
 import (
 	"testing"
 	"unsafe"
+
+	"github.com/cordonhq/cordon/internal/wasmtick"
 )
 
 func TestGuestMemoryGrowsInPlace(t *testing.T) {
@@ -55,5 +57,17 @@ func TestGuestMemoryOutlivesRunningGuest(t *testing.T) {
 	mem.unpin()
 	if mem.region != nil {
 		t.Fatal("memory not unmapped after the guest stopped")
+	}
+}
+
+// The embedded guest must carry the loop instrumentation, or the engine
+// falls back to wazero's checks and the guest runs 5-18x slower.
+func TestEmbeddedGuestIsInstrumented(t *testing.T) {
+	wasm, err := GuestWasm()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !wasmtick.IsInstrumented(wasm) {
+		t.Fatal("the embedded guest is not instrumented: run go generate ./engine")
 	}
 }

@@ -89,7 +89,7 @@ func TestShellTimeout(t *testing.T) {
 	for _, code := range []string{
 		`while true; do :; done`,
 		`yes | grep -c y`,
-		`f() { echo x; f; }; f | cat > /dev/null`,
+		`f() { echo x; }; while :; do f; done | cat > /dev/null`,
 		`node -e 'for (;;) {}'`,
 		`sleep 100`,
 	} {

@@ -19,6 +19,9 @@
 //	write(fd, ptr, len)      script output: fd 1 stdout, 2 stderr
 //	interrupt(ptr)           the address of the interpreter's interrupt flag
 //	                         (0: none); the host stores 1 there to stop it
+//	tick()                   called by the instrumented code every few
+//	                         thousand loop iterations (internal/wasmtick):
+//	                         the host's preemption point and hard stop
 package main
 
 import (
@@ -44,6 +47,12 @@ func hostWrite(fd uint32, ptr unsafe.Pointer, size uint32)
 
 //go:wasmimport cordon interrupt
 func hostInterrupt(ptr unsafe.Pointer)
+
+// hostTick is called by the loops that buildguest instruments; the guest
+// calls it once itself so that the linker keeps the import.
+//
+//go:wasmimport cordon tick
+func hostTick()
 
 func ptrOf(b []byte) unsafe.Pointer {
 	if len(b) == 0 {
@@ -88,6 +97,7 @@ func main() {
 	// A runaway recursion in Go code (deeply nested JSON, say) must end in a
 	// clean crash report, not eat the whole memory limit first.
 	debug.SetMaxStack(64 << 20)
+	hostTick()
 	if err := server.Serve(&host{}); err != nil {
 		os.Stderr.WriteString("guest: " + err.Error() + "\n")
 		os.Exit(1)

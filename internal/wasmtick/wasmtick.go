@@ -1,0 +1,486 @@
+// Package wasmtick instruments a WebAssembly module so that compiled code
+// returns to the host every so many loop iterations, cheaply.
+//
+// Why: the Go runtime cannot preempt a goroutine that runs wazero-compiled
+// code, so a guest that spins would block every stop-the-world of the host
+// (its GC) until it returned to Go, and the timer meant to stop it could not
+// run: the host process would hang. wazero's WithCloseOnContextDone solves
+// that by leaving compiled code for Go at every loop back-edge, which made
+// the guest 5-18 times slower (RATIONALE.md). Instrumented code instead
+// counts down a global at the top of every loop and calls one imported
+// host function when the count reaches zero. That call is the host's
+// preemption point and its chance to end a guest that must stop; between
+// calls the guest runs at full speed.
+//
+// Instrument adds, at the start of every loop body:
+//
+//	global.get $ticks ; i32.const 1 ; i32.sub ; global.set $ticks
+//	global.get $ticks ; i32.eqz
+//	if
+//	  call $tick ; i32.const interval ; global.set $ticks
+//	end
+//
+// $ticks is a new mutable i32 global appended after the module's own, and
+// $tick is a function the module already imports (the guest declares it
+// with go:wasmimport), so no index in the module moves. Every non-leaf
+// function Go compiles to wasm has a loop (its resume dispatch), so calls,
+// recursion included, count too: no code runs long without a tick. The
+// result carries a custom section named Marker.
+package wasmtick
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+)
+
+// Marker names the custom section that marks an instrumented module.
+const Marker = "cordon.wasmtick"
+
+// Instrument returns wasm with every loop counting down to a call of the
+// imported function module.name, which must have type () -> ().
+func Instrument(wasm []byte, module, name string, interval uint32) ([]byte, error) {
+	if interval == 0 || interval > 1<<30 {
+		return nil, fmt.Errorf("wasmtick: interval %d out of range", interval)
+	}
+	secs, err := sections(wasm)
+	if err != nil {
+		return nil, err
+	}
+	var (
+		tick      = -1
+		nGlobals  uint32
+		haveGlobs bool
+	)
+	for _, s := range secs {
+		switch s.id {
+		case 0:
+			if n, _, ok := readName(s.body); ok && n == Marker {
+				return nil, errors.New("wasmtick: module is already instrumented")
+			}
+		case 2:
+			if tick, err = findImport(s.body, module, name); err != nil {
+				return nil, err
+			}
+		case 6:
+			n, _, err := u32(s.body, 0)
+			if err != nil {
+				return nil, fmt.Errorf("wasmtick: global section: %w", err)
+			}
+			nGlobals, haveGlobs = n, true
+		}
+	}
+	if tick < 0 {
+		return nil, fmt.Errorf("wasmtick: the module does not import %s.%s", module, name)
+	}
+	// Imported globals come first in the index space.
+	for _, s := range secs {
+		if s.id == 2 {
+			g, err := countImportedGlobals(s.body)
+			if err != nil {
+				return nil, err
+			}
+			nGlobals += g
+		}
+	}
+	check := checkSequence(nGlobals, uint32(tick), interval)
+	out := append([]byte(nil), wasm[:8]...)
+	wroteGlobal := false
+	emit := func(id byte, body []byte) {
+		out = append(out, id)
+		out = binary.AppendUvarint(out, uint64(len(body)))
+		out = append(out, body...)
+	}
+	newGlobal := func() []byte {
+		// (global (mut i32) (i32.const interval))
+		g := []byte{0x7f, 0x01, 0x41}
+		g = appendSleb(g, int64(interval))
+		return append(g, 0x0b)
+	}
+	for _, s := range secs {
+		switch {
+		case s.id == 6:
+			n, off, _ := u32(s.body, 0)
+			body := binary.AppendUvarint(nil, uint64(n+1))
+			body = append(body, s.body[off:]...)
+			body = append(body, newGlobal()...)
+			emit(6, body)
+			wroteGlobal = true
+		case s.id == 10:
+			body, err := instrumentCode(s.body, check)
+			if err != nil {
+				return nil, err
+			}
+			emit(10, body)
+		case !haveGlobs && !wroteGlobal && s.id >= 7:
+			// No global section: put one before the first later section.
+			emit(6, append([]byte{1}, newGlobal()...))
+			wroteGlobal = true
+			emit(s.id, s.body)
+		default:
+			emit(s.id, s.body)
+		}
+	}
+	if !wroteGlobal {
+		return nil, errors.New("wasmtick: module has no section to place the counter before")
+	}
+	marker := binary.AppendUvarint(nil, uint64(len(Marker)))
+	marker = append(marker, Marker...)
+	marker = binary.AppendUvarint(marker, uint64(interval))
+	emit(0, marker)
+	return out, nil
+}
+
+// IsInstrumented reports whether wasm carries the Marker section.
+func IsInstrumented(wasm []byte) bool {
+	secs, err := sections(wasm)
+	if err != nil {
+		return false
+	}
+	for _, s := range secs {
+		if s.id == 0 {
+			if n, _, ok := readName(s.body); ok && n == Marker {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func checkSequence(global, tick, interval uint32) []byte {
+	var b []byte
+	gget := func() { b = append(b, 0x23); b = binary.AppendUvarint(b, uint64(global)) }
+	gset := func() { b = append(b, 0x24); b = binary.AppendUvarint(b, uint64(global)) }
+	gget()
+	b = append(b, 0x41, 0x01, 0x6b) // i32.const 1; i32.sub
+	gset()
+	gget()
+	b = append(b, 0x45, 0x04, 0x40) // i32.eqz; if (no result)
+	b = append(b, 0x10)             // call $tick
+	b = binary.AppendUvarint(b, uint64(tick))
+	b = append(b, 0x41)
+	b = appendSleb(b, int64(interval))
+	gset()
+	return append(b, 0x0b) // end
+}
+
+type section struct {
+	id   byte
+	body []byte
+}
+
+func sections(wasm []byte) ([]section, error) {
+	if len(wasm) < 8 || !bytes.Equal(wasm[:4], []byte("\x00asm")) || !bytes.Equal(wasm[4:8], []byte{1, 0, 0, 0}) {
+		return nil, errors.New("wasmtick: not a version 1 wasm module")
+	}
+	var out []section
+	for pos := 8; pos < len(wasm); {
+		id := wasm[pos]
+		size, n, err := u32(wasm, pos+1)
+		if err != nil {
+			return nil, fmt.Errorf("wasmtick: section at %d: %w", pos, err)
+		}
+		start := pos + 1 + n
+		end := start + int(size)
+		if end > len(wasm) {
+			return nil, fmt.Errorf("wasmtick: section at %d runs past the module", pos)
+		}
+		out = append(out, section{id, wasm[start:end]})
+		pos = end
+	}
+	return out, nil
+}
+
+func readName(b []byte) (string, int, bool) {
+	if len(b) == 0 {
+		return "", 0, false
+	}
+	n, off, err := u32(b, 0)
+	if err != nil || off+int(n) > len(b) {
+		return "", 0, false
+	}
+	return string(b[off : off+int(n)]), off + int(n), true
+}
+
+// findImport returns the function index of the import module.name.
+func findImport(b []byte, module, name string) (int, error) {
+	found := -1
+	err := eachImport(b, func(mod, nm string, kind byte, funcIndex int) {
+		if kind == 0 && mod == module && nm == name && found < 0 {
+			found = funcIndex
+		}
+	})
+	return found, err
+}
+
+func countImportedGlobals(b []byte) (uint32, error) {
+	var n uint32
+	err := eachImport(b, func(_, _ string, kind byte, _ int) {
+		if kind == 3 {
+			n++
+		}
+	})
+	return n, err
+}
+
+func eachImport(b []byte, f func(mod, name string, kind byte, funcIndex int)) error {
+	count, pos, err := u32(b, 0)
+	if err != nil {
+		return fmt.Errorf("wasmtick: import section: %w", err)
+	}
+	funcs := 0
+	for i := uint32(0); i < count; i++ {
+		if pos > len(b) {
+			return errors.New("wasmtick: import section: truncated")
+		}
+		mod, n, ok := readName(b[pos:])
+		if !ok {
+			return errors.New("wasmtick: import section: bad module name")
+		}
+		pos += n
+		nm, n, ok := readName(b[pos:])
+		if !ok {
+			return errors.New("wasmtick: import section: bad name")
+		}
+		pos += n
+		if pos >= len(b) {
+			return errors.New("wasmtick: import section: truncated")
+		}
+		kind := b[pos]
+		pos++
+		f(mod, nm, kind, funcs)
+		switch kind {
+		case 0: // func: typeidx
+			_, n, err = u32(b, pos)
+			funcs++
+		case 1: // table: reftype, limits
+			pos++
+			n, err = limits(b, pos)
+		case 2: // memory: limits
+			n, err = limits(b, pos)
+		case 3: // global: valtype, mut
+			n = 2
+		default:
+			return fmt.Errorf("wasmtick: import kind %d", kind)
+		}
+		if err != nil {
+			return fmt.Errorf("wasmtick: import section: %w", err)
+		}
+		pos += n
+	}
+	return nil
+}
+
+func limits(b []byte, pos int) (int, error) {
+	if pos >= len(b) {
+		return 0, errors.New("truncated limits")
+	}
+	flag := b[pos]
+	_, n, err := u32(b, pos+1)
+	if err != nil {
+		return 0, err
+	}
+	size := 1 + n
+	if flag&1 != 0 {
+		_, m, err := u32(b, pos+size)
+		if err != nil {
+			return 0, err
+		}
+		size += m
+	}
+	return size, nil
+}
+
+// instrumentCode copies the code section, inserting check after the block
+// type of every loop.
+func instrumentCode(b []byte, check []byte) ([]byte, error) {
+	count, pos, err := u32(b, 0)
+	if err != nil {
+		return nil, fmt.Errorf("wasmtick: code section: %w", err)
+	}
+	out := binary.AppendUvarint(make([]byte, 0, len(b)+len(b)/8), uint64(count))
+	var fn []byte
+	for i := uint32(0); i < count; i++ {
+		size, n, err := u32(b, pos)
+		if err != nil {
+			return nil, fmt.Errorf("wasmtick: function %d: %w", i, err)
+		}
+		pos += n
+		end := pos + int(size)
+		if end > len(b) {
+			return nil, fmt.Errorf("wasmtick: function %d runs past the code section", i)
+		}
+		fn, err = instrumentBody(fn[:0], b[pos:end], check)
+		if err != nil {
+			return nil, fmt.Errorf("wasmtick: function %d: %w", i, err)
+		}
+		out = binary.AppendUvarint(out, uint64(len(fn)))
+		out = append(out, fn...)
+		pos = end
+	}
+	if pos != len(b) {
+		return nil, errors.New("wasmtick: code section: trailing bytes")
+	}
+	return out, nil
+}
+
+func instrumentBody(out, b, check []byte) ([]byte, error) {
+	// Locals: vec(count, valtype).
+	n, pos, err := u32(b, 0)
+	if err != nil {
+		return nil, err
+	}
+	for i := uint32(0); i < n; i++ {
+		_, m, err := u32(b, pos)
+		if err != nil {
+			return nil, err
+		}
+		pos += m + 1
+	}
+	if pos > len(b) {
+		return nil, errors.New("locals run past the body")
+	}
+	out = append(out, b[:pos]...)
+	for pos < len(b) {
+		start := pos
+		op := b[pos]
+		pos++
+		var err error
+		switch {
+		case op == 0x02 || op == 0x04: // block, if
+			pos, err = blockType(b, pos)
+		case op == 0x03: // loop
+			if pos, err = blockType(b, pos); err == nil {
+				out = append(out, b[start:pos]...)
+				out = append(out, check...)
+				continue
+			}
+		case op == 0x0c || op == 0x0d || op == 0x10 || op == 0x12 || op == 0xd2 || op == 0x25 || op == 0x26 ||
+			op >= 0x20 && op <= 0x24: // one index
+			pos, err = skipU32(b, pos, 1)
+		case op == 0x11 || op == 0x13: // call_indirect: type, table
+			pos, err = skipU32(b, pos, 2)
+		case op == 0x0e: // br_table
+			var k uint32
+			var m int
+			if k, m, err = u32(b, pos); err == nil {
+				pos, err = skipU32(b, pos+m, int(k)+1)
+			}
+		case op == 0x1c: // select t*
+			var k uint32
+			var m int
+			if k, m, err = u32(b, pos); err == nil {
+				pos += m + int(k)
+			}
+		case op >= 0x28 && op <= 0x3e: // memarg
+			var align uint32
+			var m int
+			if align, m, err = u32(b, pos); err == nil {
+				pos += m
+				if align&0x40 != 0 { // memory index
+					pos, err = skipU32(b, pos, 1)
+				}
+				if err == nil {
+					pos, err = skipU32(b, pos, 1)
+				}
+			}
+		case op == 0x3f || op == 0x40: // memory.size, memory.grow
+			pos, err = skipU32(b, pos, 1)
+		case op == 0x41:
+			pos, err = skipLeb(b, pos, 5)
+		case op == 0x42:
+			pos, err = skipLeb(b, pos, 10)
+		case op == 0x43:
+			pos += 4
+		case op == 0x44:
+			pos += 8
+		case op == 0xd0: // ref.null t
+			pos++
+		case op == 0xfc:
+			var sub uint32
+			var m int
+			if sub, m, err = u32(b, pos); err == nil {
+				pos += m
+				switch {
+				case sub <= 7: // saturating truncations
+				case sub == 8 || sub == 10 || sub == 12 || sub == 14: // two immediates
+					pos, err = skipU32(b, pos, 2)
+				case sub == 9 || sub == 11 || sub == 13 || sub == 15 || sub == 16 || sub == 17:
+					pos, err = skipU32(b, pos, 1)
+				default:
+					err = fmt.Errorf("unknown 0xfc opcode %d", sub)
+				}
+			}
+		case op == 0x00 || op == 0x01 || op == 0x05 || op == 0x0b || op == 0x0f || op == 0x1a || op == 0x1b ||
+			op >= 0x45 && op <= 0xc4 || op == 0xd1:
+			// no immediates
+		default:
+			err = fmt.Errorf("opcode 0x%02x at %d is not supported", op, start)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if pos > len(b) {
+			return nil, fmt.Errorf("instruction at %d runs past the body", start)
+		}
+		out = append(out, b[start:pos]...)
+	}
+	return out, nil
+}
+
+func blockType(b []byte, pos int) (int, error) {
+	if pos >= len(b) {
+		return 0, errors.New("truncated block type")
+	}
+	switch c := b[pos]; c {
+	case 0x40, 0x7f, 0x7e, 0x7d, 0x7c, 0x7b, 0x70, 0x6f:
+		return pos + 1, nil
+	}
+	return skipLeb(b, pos, 5) // a type index (s33)
+}
+
+func skipU32(b []byte, pos, n int) (int, error) {
+	for ; n > 0; n-- {
+		_, m, err := u32(b, pos)
+		if err != nil {
+			return 0, err
+		}
+		pos += m
+	}
+	return pos, nil
+}
+
+func skipLeb(b []byte, pos, max int) (int, error) {
+	for i := 0; i < max; i++ {
+		if pos+i >= len(b) {
+			return 0, errors.New("truncated LEB128")
+		}
+		if b[pos+i]&0x80 == 0 {
+			return pos + i + 1, nil
+		}
+	}
+	return 0, errors.New("LEB128 too long")
+}
+
+func u32(b []byte, pos int) (uint32, int, error) {
+	if pos > len(b) {
+		return 0, 0, errors.New("truncated LEB128")
+	}
+	v, n := binary.Uvarint(b[pos:])
+	if n <= 0 || n > 5 || v > 1<<32-1 {
+		return 0, 0, errors.New("bad LEB128")
+	}
+	return uint32(v), n, nil
+}
+
+func appendSleb(b []byte, v int64) []byte {
+	for {
+		c := byte(v & 0x7f)
+		v >>= 7
+		if v == 0 && c&0x40 == 0 || v == -1 && c&0x40 != 0 {
+			return append(b, c)
+		}
+		b = append(b, c|0x80)
+	}
+}
