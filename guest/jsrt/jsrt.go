@@ -177,6 +177,11 @@ func Run(opts Options, filename, code string) (out Outcome) {
 		return Outcome{ExitCode: 1, ErrCode: "exception", ErrMsg: msg}
 	}
 	defer func() {
+		if out.ErrCode == "interrupted" {
+			// goja clears its flag as it unwinds; the stop must still
+			// reach the interpreters this one runs inside.
+			r.hub.Interrupt()
+		}
 		leave()
 		runtime.KeepAlive(r.rt)
 	}()
@@ -235,11 +240,18 @@ func (r *run) trackRejection(p *goja.Promise, op goja.PromiseRejectionOperation)
 }
 
 // scriptPrefix and scriptSuffix wrap a script so that top-level await and
-// return work.
+// return work. A script that never says "await" gets a plain function
+// (syncPrefix, as long, so that columns match): the async machinery (a
+// promise and a generator) was a quarter of a short execution, and run
+// treats such a script's result as the async wrapper would (see main).
 const (
 	scriptPrefix = "(async function() {"
+	syncPrefix   = "(function()       {"
 	scriptSuffix = "\n})"
 )
+
+// needsAsync reports whether code may use await at its top level.
+func needsAsync(code string) bool { return strings.Contains(code, "await") }
 
 // compileScript compiles code as the body of an async function. The
 // wrapper is text, so a script could close it early ("}, function() {")
@@ -298,21 +310,27 @@ func (c *programCache) put(key string, p *goja.Program) {
 }
 
 func compileFresh(filename, code string) (*goja.Program, error) {
-	src := scriptPrefix + code + scriptSuffix
+	async := needsAsync(code)
+	prefix := syncPrefix
+	if async {
+		prefix = scriptPrefix
+	}
+	src := prefix + code + scriptSuffix
 	ast, err := goja.Parse(filename, src)
 	if err != nil {
 		return nil, err
 	}
-	if !wrapsWholeScript(ast, len(src)) {
+	if !wrapsWholeScript(ast, len(src), async) {
 		return nil, &goja.CompilerSyntaxError{CompilerError: goja.CompilerError{Message: filename + ": SyntaxError: Unexpected token '}'"}}
 	}
 	return goja.CompileAST(ast, false)
 }
 
 // wrapsWholeScript reports whether prog is one expression statement whose
-// expression is the async function literal that starts at offset 0 and
-// whose closing brace is the wrapper's (the next to last byte of src).
-func wrapsWholeScript(prog *jsast.Program, srcLen int) bool {
+// expression is the wrapper's function literal (async or not, as asked)
+// that starts at offset 0 and whose closing brace is the wrapper's (the next
+// to last byte of src).
+func wrapsWholeScript(prog *jsast.Program, srcLen int, async bool) bool {
 	if len(prog.Body) != 1 {
 		return false
 	}
@@ -321,7 +339,7 @@ func wrapsWholeScript(prog *jsast.Program, srcLen int) bool {
 		return false
 	}
 	fn, ok := st.Expression.(*jsast.FunctionLiteral)
-	if !ok || !fn.Async || fn.Body == nil {
+	if !ok || fn.Async != async || fn.Body == nil {
 		return false
 	}
 	// file.Idx is 1-based: the brace at 0-based offset srcLen-2.
@@ -346,16 +364,32 @@ func (r *run) main(filename, code string) Outcome {
 	if !ok {
 		return Outcome{ExitCode: 1, ErrCode: "internal", ErrMsg: "jsrt: script wrapper is not a function"}
 	}
+	// A plain wrapper's throw or value is held until the event loop has
+	// run, as the async wrapper's rejection or resolution would be.
+	var thrown, result goja.Value
 	pv, err := fn(goja.Undefined())
 	if err != nil {
-		return r.fail(err)
+		// A script's throw is an *Exception itself (errors.As would call
+		// its Unwrap, which exports the thrown value: a Proxy's traps);
+		// interrupts and stack overflows are other types.
+		ex, isThrow := err.(*goja.Exception)
+		if !isThrow || needsAsync(code) {
+			return r.fail(err)
+		}
+		thrown = ex.Value()
 	}
-	p, ok := pv.Export().(*goja.Promise)
-	if !ok { // cannot happen once compileScript accepted the script
-		return Outcome{ExitCode: 1, ErrCode: "exception", ErrMsg: "SyntaxError: the script is not a function body"}
+	if thrown == nil {
+		p, isPromise, err := r.asPromise(pv, needsAsync(code))
+		if err != nil {
+			return r.fail(err)
+		}
+		if isPromise {
+			r.mainPromise = p
+			r.dropMainFromUnhandled()
+		} else {
+			result = pv
+		}
 	}
-	r.mainPromise = p
-	r.dropMainFromUnhandled()
 
 	for {
 		if out, done := r.checkUnhandled(); done {
@@ -375,6 +409,13 @@ func (r *run) main(filename, code string) Outcome {
 		}
 		break
 	}
+	p := r.mainPromise
+	if p == nil {
+		if thrown != nil {
+			return r.uncaught(thrown)
+		}
+		return r.finish(result)
+	}
 	switch p.State() {
 	case goja.PromiseStateRejected:
 		return r.uncaught(p.Result())
@@ -385,6 +426,40 @@ func (r *run) main(filename, code string) Outcome {
 		r.write(2, msg+"\n")
 		return Outcome{ExitCode: 13, ErrCode: "exception", ErrMsg: msg}
 	}
+}
+
+var promiseType = reflect.TypeOf((*goja.Promise)(nil))
+
+// asPromise returns the promise that v, the wrapper's result, settles as.
+// The async wrapper always returns a promise. A plain wrapper's value is
+// one if it is a promise, or a thenable (which Promise.resolve adopts, as
+// an async function's return would); anything else is the result itself.
+func (r *run) asPromise(v goja.Value, async bool) (*goja.Promise, bool, error) {
+	o, isObj := v.(*goja.Object)
+	if isObj && o.ExportType() == promiseType {
+		if p, ok := o.Export().(*goja.Promise); ok {
+			return p, true, nil
+		}
+	}
+	if async {
+		// Cannot happen once compileScript accepted the script.
+		return nil, false, errors.New("jsrt: the script wrapper returned no promise")
+	}
+	if !isObj {
+		return nil, false, nil
+	}
+	var then goja.Value
+	if ex := r.rt.Try(func() { then = o.Get("then") }); ex != nil {
+		return nil, false, ex
+	}
+	if _, callable := goja.AssertFunction(then); !callable {
+		return nil, false, nil
+	}
+	p, resolve, _ := r.rt.NewPromise()
+	if err := resolve(v); err != nil {
+		return nil, false, err
+	}
+	return p, true, nil
 }
 
 func (r *run) dropMainFromUnhandled() {

@@ -350,3 +350,37 @@ return seen`)
 		t.Errorf("got  %s\nwant %s(%+v %s)", h.stdout.String(), want, out, h.stderr.String())
 	}
 }
+
+// A script that never says "await" runs in a plain function wrapper
+// (needsAsync); it must behave exactly as under the async wrapper, which a
+// trailing comment with the word forces.
+func TestPlainWrapperMatchesAsync(t *testing.T) {
+	for _, code := range []string{
+		`return 1`,
+		`return "s"`,
+		`console.log("x")`,
+		`setTimeout(() => console.log("t"), 1); throw new Error("x")`,
+		`throw 5`,
+		`return Promise.resolve(5)`,
+		`return Promise.reject(new TypeError("no"))`,
+		`return {then(r) { r(7) }}`,
+		`return {then(r, j) { j(new Error("thenable")) }}`,
+		`return new Promise(() => {})`,
+		`let x = ;`,
+		`null.x`,
+		`t({a: 1}).then(v => console.log(JSON.stringify(v)))`,
+		`Promise.reject(new Error("unhandled")); return 1`,
+		`return Object.defineProperty({}, "then", {get() { throw new Error("getter") }})`,
+		`function f() { f() } f()`,
+	} {
+		var got [2]string
+		for i, c := range []string{code, code + "\n// await"} {
+			h := &fakeHost{answer: func(c abi.Call) abi.CallResult { return abi.CallResult{ID: c.ID, OK: true, Value: []byte(`{"ok":1}`)} }}
+			out := Run(Options{Host: h, FS: vfs.New(vfs.Limits{}), Tools: []abi.ToolInfo{{Name: "t"}}}, "s.js", c)
+			got[i] = fmt.Sprintf("%+v\nstdout %q\nstderr %q", out, h.stdout.String(), h.stderr.String())
+		}
+		if got[0] != got[1] {
+			t.Errorf("%s:\nplain: %s\nasync: %s", code, got[0], got[1])
+		}
+	}
+}
