@@ -68,22 +68,24 @@ func (sb *Sandbox) Execute(ctx context.Context, lang Language, code string) (*Re
 		if err != nil || calls == nil {
 			return x.Result(), err
 		}
-		var wg sync.WaitGroup
+		// One goroutine per call; the batch is done when each has said so
+		// (a buffered channel, so a late handler never blocks).
+		handled := make(chan struct{}, len(calls))
 		for _, c := range calls {
-			wg.Add(1)
 			go func() {
-				defer wg.Done()
+				defer func() { handled <- struct{}{} }()
 				if c.Ask && !sb.approve(ctx, c) {
 					return
 				}
 				c.Run(ctx)
 			}()
 		}
-		handled := make(chan struct{})
-		go func() { wg.Wait(); close(handled) }()
-		select {
-		case <-handled:
-		case <-ctx.Done():
+		for range calls {
+			select {
+			case <-handled:
+				continue
+			case <-ctx.Done():
+			}
 			// A handler that ignores its context must not hold the script
 			// past its limit: stop now; late answers are dropped.
 			kind := KindCanceled
