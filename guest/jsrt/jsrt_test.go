@@ -384,3 +384,35 @@ func TestPlainWrapperMatchesAsync(t *testing.T) {
 		}
 	}
 }
+
+// A script may do anything to the API prototype; the worst it gets is a
+// TypeError or an API it broke for itself, never a Go panic.
+func TestAPIPrototypeSurvivesHostileScripts(t *testing.T) {
+	for _, code := range []string{
+		`const p = Object.getPrototypeOf(globalThis); Object.freeze(p); return typeof console`,
+		`const p = Object.getPrototypeOf(globalThis); Object.preventExtensions(p); p.x = 1; return typeof p.x`,
+		`const p = Object.getPrototypeOf(globalThis); Object.defineProperty(p, "g", {get() { return 1 }}); return g`,
+		`const p = Object.getPrototypeOf(globalThis); p[Symbol.iterator] = 1; return 1`,
+		`const p = Object.getPrototypeOf(globalThis); return Reflect.ownKeys(p).length`,
+		`const p = Object.getPrototypeOf(globalThis); return JSON.stringify(p)`,
+		`const p = Object.getPrototypeOf(globalThis); Object.setPrototypeOf(p, null); return typeof toString`,
+		`Object.setPrototypeOf(globalThis, null); return typeof console`,
+		`const p = Object.getPrototypeOf(globalThis); return Object.getOwnPropertyDescriptor(p, "console")`,
+		`const p = Object.getPrototypeOf(globalThis); delete p.console; return typeof console`,
+		`const p = Object.getPrototypeOf(globalThis); return Object.isFrozen(p) + " " + Object.isExtensible(p)`,
+		`const p = Object.getPrototypeOf(globalThis); p.console = 5; return console`,
+		`const p = Object.getPrototypeOf(globalThis); return p.hasOwnProperty("fs")`,
+		`const p = Object.getPrototypeOf(globalThis); return new Proxy(p, {}).fs === fs`,
+		`const p = Object.getPrototypeOf(globalThis); const o = Object.create(p); return typeof o.console`,
+		`const p = Object.getPrototypeOf(globalThis); return structuredClone ? 1 : 2`,
+		`const p = Object.getPrototypeOf(globalThis); p[0] = 1; p[1e9] = 2; return p[0] + p[1e9]`,
+		`const p = Object.getPrototypeOf(globalThis); Object.defineProperty(p, "fs", {value: 3, writable: false}); return fs`,
+		`const p = Object.getPrototypeOf(globalThis); Object.assign(p, {a: 1}); return a`,
+	} {
+		h := &fakeHost{}
+		out := Run(Options{Host: h, FS: vfs.New(vfs.Limits{})}, "s.js", code)
+		if out.ErrCode == "internal" {
+			t.Errorf("internal error: %s", out.ErrMsg)
+		}
+	}
+}
