@@ -126,18 +126,10 @@ func (p *jsonReader) object(depth int) (goja.Value, bool) {
 		if obj.DefineDataProperty(key, v, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE) != nil {
 			return nil, false
 		}
-		p.ws()
-		if p.i >= len(p.b) {
+		if more, ok := p.sep('}'); !ok {
 			return nil, false
-		}
-		switch p.b[p.i] {
-		case ',':
-			p.i++
-		case '}':
-			p.i++
+		} else if !more {
 			return obj, true
-		default:
-			return nil, false
 		}
 	}
 }
@@ -157,20 +149,30 @@ func (p *jsonReader) array(depth int) (goja.Value, bool) {
 			return nil, false
 		}
 		items = append(items, v)
-		p.ws()
-		if p.i >= len(p.b) {
+		if more, ok := p.sep(']'); !ok {
 			return nil, false
-		}
-		switch p.b[p.i] {
-		case ',':
-			p.i++
-		case ']':
-			p.i++
+		} else if !more {
 			return p.rt.NewArray(items...), true
-		default:
-			return nil, false
 		}
 	}
+}
+
+// sep reads the separator after a member: ',' (more follows) or the closing
+// bracket; ok is false for anything else.
+func (p *jsonReader) sep(closing byte) (more, ok bool) {
+	p.ws()
+	if p.i >= len(p.b) {
+		return false, false
+	}
+	switch p.b[p.i] {
+	case ',':
+		p.i++
+		return true, true
+	case closing:
+		p.i++
+		return false, true
+	}
+	return false, false
 }
 
 // str reads a string token. Plain ASCII is taken as it is; anything with
