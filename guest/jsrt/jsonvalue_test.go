@@ -124,11 +124,15 @@ func TestPrimitiveJSONMatchesStringify(t *testing.T) {
 // never the guest.
 func TestHostileJSONGlobal(t *testing.T) {
 	for code, want := range map[string]string{
-		`JSON = undefined; return {a: 1}`: "[uninspectable value]\n", // the formatter needs JSON too
-		`JSON = undefined; return 5`:      "5\n",
-		`JSON = undefined; try { await t({a: 1}) } catch (e) { return e.name + ": " + e.message }`:                                                         "TypeError: t: parameters cannot be converted to JSON: JSON.stringify is not a function\n",
-		`Object.defineProperty(JSON, "stringify", {get() { throw new Error("no") }}); try { await t({}) } catch (e) { return e.message.split(" at ")[0] }`: "t: parameters cannot be converted to JSON: Error: no\n",
-		`JSON.parse = () => { throw new Error("unused") }; return (await t()).ok`:                                                                          "true\n",
+		`JSON = undefined; return {a: 1}`:               "[uninspectable value]\n", // the formatter needs JSON too
+		`JSON = undefined; return 5`:                    "5\n",
+		`JSON = undefined; return (await t({a: 1})).ok`: "true\n", // parameters never go through the script's JSON
+		`Object.defineProperty(JSON, "stringify", {get() { throw new Error("no") }}); return (await t({})).ok`:  "true\n",
+		`try { await t({toJSON() { throw new Error("no") }}) } catch (e) { return e.message.split(" at ")[0] }`: "t: parameters cannot be converted to JSON: Error: no\n",
+		`try { await t({n: 10n}) } catch (e) { return e.name }`:                                                 "TypeError\n",
+		`const a = {}; a.a = a; try { await t(a) } catch (e) { return e.name }`:                                 "TypeError\n",
+		`try { await t({toJSON() { return 5 }}) } catch (e) { return e.message }`:                               "t: parameters must be a plain object, got an object\n",
+		`JSON.parse = () => { throw new Error("unused") }; return (await t()).ok`:                               "true\n",
 	} {
 		h := &fakeHost{answer: func(c abi.Call) abi.CallResult {
 			return abi.CallResult{ID: c.ID, OK: true, Value: []byte(`{"ok":true}`)}
