@@ -2,11 +2,11 @@
 
 package engine
 
-import "syscall"
+import "golang.org/x/sys/unix"
 
 // mapInto makes dst accessible and copies the image there.
 func (s *imageStore) mapInto(dst []byte) error {
-	if err := syscall.Mprotect(dst, syscall.PROT_READ|syscall.PROT_WRITE); err != nil {
+	if err := unix.Mprotect(dst, unix.PROT_READ|unix.PROT_WRITE); err != nil {
 		return err
 	}
 	copy(dst, s.img)

@@ -5,7 +5,8 @@ package engine
 import (
 	"fmt"
 	"os"
-	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // haveRegions reports whether guest memory is a non-moving mapping.
@@ -24,7 +25,7 @@ func reserve(max uint64, img *imageStore) (region, error) {
 	if max == 0 || max > 1<<40 {
 		return nil, fmt.Errorf("engine: memory reservation of %d bytes", max)
 	}
-	buf, err := syscall.Mmap(-1, 0, int(max), syscall.PROT_NONE, syscall.MAP_PRIVATE|syscall.MAP_ANON)
+	buf, err := unix.Mmap(-1, 0, int(max), unix.PROT_NONE, unix.MAP_PRIVATE|unix.MAP_ANON)
 	if err != nil {
 		return nil, fmt.Errorf("engine: reserving %d bytes of guest memory: %w", max, err)
 	}
@@ -55,7 +56,7 @@ func (r *mmapRegion) grow(size uint64) []byte {
 	}
 	if size > r.committed {
 		end := min(roundPage(size), uint64(len(r.buf)))
-		if err := syscall.Mprotect(r.buf[r.committed:end], syscall.PROT_READ|syscall.PROT_WRITE); err != nil {
+		if err := unix.Mprotect(r.buf[r.committed:end], unix.PROT_READ|unix.PROT_WRITE); err != nil {
 			return nil
 		}
 		r.committed = end
@@ -64,6 +65,6 @@ func (r *mmapRegion) grow(size uint64) []byte {
 }
 
 func (r *mmapRegion) unmap() {
-	_ = syscall.Munmap(r.buf)
+	_ = unix.Munmap(r.buf)
 	r.buf = nil
 }
