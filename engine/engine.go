@@ -64,13 +64,26 @@ func cachedGuestWasm(dir string) ([]byte, error) {
 	if os.MkdirAll(dir, 0o700) == nil {
 		if f, err := os.CreateTemp(dir, ".cordon-guest-*"); err == nil {
 			_, werr := f.Write(b)
-			if cerr := f.Close(); werr == nil && cerr == nil {
-				_ = os.Rename(f.Name(), path)
+			if cerr := f.Close(); werr == nil && cerr == nil && os.Rename(f.Name(), path) == nil {
+				removeOtherGuestCopies(dir, path)
 			}
 			_ = os.Remove(f.Name())
 		}
 	}
 	return b, nil
+}
+
+// removeOtherGuestCopies deletes the copies other cordon versions left (27
+// MB each), so that upgrades do not pile them up. A version still in use
+// writes its copy again on its next start; a process reading one keeps it
+// open until it is done.
+func removeOtherGuestCopies(dir, keep string) {
+	old, _ := filepath.Glob(filepath.Join(dir, "cordon-guest-*.wasm"))
+	for _, p := range old {
+		if p != keep {
+			_ = os.Remove(p)
+		}
+	}
 }
 
 // GuestWasm returns the uncompressed guest module that engines compile.

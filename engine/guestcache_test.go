@@ -15,12 +15,15 @@ func TestCachedGuestWasm(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
+	// A copy another version left is removed when this one writes its own.
+	stale := filepath.Join(dir, "cordon-guest-00000000-12.wasm")
+	os.WriteFile(stale, []byte("old version"), 0o600)
 	got, err := cachedGuestWasm(dir)
 	if err != nil || !bytes.Equal(got, want) {
 		t.Fatalf("first read: %v", err)
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "cordon-guest-*.wasm"))
-	if len(files) != 1 {
+	if len(files) != 1 || files[0] == stale {
 		t.Fatalf("copies: %v", files)
 	}
 	// A damaged copy (same length) is not used, and is rewritten.
