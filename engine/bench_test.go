@@ -69,6 +69,30 @@ func BenchmarkToolCall(b *testing.B) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/100, "ns/call")
 }
 
+// BenchmarkToolCallBatch is BenchmarkToolCall with the 100 calls made ten
+// at a time (Promise.all): the guest hands each ten to the host in one
+// batch, and the host runs their handlers concurrently.
+func BenchmarkToolCallBatch(b *testing.B) {
+	tools := []engine.Tool{{Name: "t", Handler: func(context.Context, json.RawMessage) (any, error) {
+		return json.RawMessage(`{"ok":true}`), nil
+	}}}
+	ctx := context.Background()
+	code := `for (let i = 0; i < 10; i++) await Promise.all(Array.from({length: 10}, (_, j) => t({i, j})))`
+	for b.Loop() {
+		b.StopTimer()
+		sb := newSandbox(b, engine.SandboxConfig{Limits: engine.Limits{Timeout: time.Minute}, Tools: tools})
+		b.StartTimer()
+		res, err := sb.Execute(ctx, engine.JavaScript, code)
+		if err != nil || res.ExitCode != 0 || len(res.ToolCalls) != 100 {
+			b.Fatal(err, res.Stderr)
+		}
+		b.StopTimer()
+		sb.Close(ctx)
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/100, "ns/call")
+}
+
 const loopScript = `let s = 0; for (let i = 0; i < 100000; i++) { s += i % 7 } return s`
 
 // BenchmarkJSLoop and BenchmarkJSLoopNative run the same loop in the
