@@ -79,7 +79,8 @@ func dataSegments(b []byte) (dataImage, error) {
 		off  uint32
 		data []byte
 	}
-	segs := make([]seg, 0, count)
+	// A segment takes at least 5 bytes: the count cannot size the slice.
+	segs := make([]seg, 0, min(count, uint64(len(b)/5)))
 	var top uint64
 	for i := uint64(0); i < count; i++ {
 		// Only the MVP form: flags 0 (active, memory 0), offset
