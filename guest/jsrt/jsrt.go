@@ -264,7 +264,7 @@ func compileScript(filename, code string) (*goja.Program, error) {
 		return p, nil
 	}
 	p, err := compileFresh(filename, code)
-	if err == nil && len(key) <= maxCachedScript {
+	if err == nil {
 		programs.put(key, p)
 	}
 	return p, err
@@ -272,10 +272,15 @@ func compileScript(filename, code string) (*goja.Program, error) {
 
 // Agents run the same script again (a retry, a poll), and compiling is
 // about a tenth of a short execution in the guest. A goja Program is
-// immutable and may run in any runtime, so the last few are kept.
+// immutable and may run in any runtime, so the last few are kept: at most
+// cachedPrograms of them, of scripts up to maxCachedScript bytes, and
+// maxCachedBytes of source in all. Each sandbox has its own cache (its own
+// guest), and a compiled program is several times its source, so the bounds
+// keep the cache to a few MiB a sandbox even when every script is large.
 const (
 	cachedPrograms  = 16
-	maxCachedScript = 64 << 10
+	maxCachedScript = 16 << 10
+	maxCachedBytes  = 64 << 10
 )
 
 var programs programCache
@@ -284,6 +289,7 @@ type programCache struct {
 	mu    sync.Mutex
 	byKey map[string]*goja.Program
 	order []string // oldest first
+	bytes int      // total length of the keys held
 }
 
 func (c *programCache) get(key string) *goja.Program {
@@ -298,15 +304,17 @@ func (c *programCache) put(key string, p *goja.Program) {
 	if c.byKey == nil {
 		c.byKey = map[string]*goja.Program{}
 	}
-	if _, ok := c.byKey[key]; ok {
+	if _, ok := c.byKey[key]; ok || len(key) > maxCachedScript {
 		return
 	}
-	if len(c.order) == cachedPrograms {
+	for len(c.order) > 0 && (len(c.order) >= cachedPrograms || c.bytes+len(key) > maxCachedBytes) {
+		c.bytes -= len(c.order[0])
 		delete(c.byKey, c.order[0])
 		c.order = append(c.order[:0], c.order[1:]...)
 	}
 	c.byKey[key] = p
 	c.order = append(c.order, key)
+	c.bytes += len(key)
 }
 
 func compileFresh(filename, code string) (*goja.Program, error) {

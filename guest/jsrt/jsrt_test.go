@@ -295,6 +295,18 @@ func TestProgramCacheKeepsScriptsApart(t *testing.T) {
 	if len(c.byKey) != cachedPrograms || len(c.order) != cachedPrograms || c.get("0") != nil || c.get(fmt.Sprint(cachedPrograms+4)) != a {
 		t.Fatalf("cache holds %d/%d entries", len(c.byKey), len(c.order))
 	}
+	// Large scripts: none over maxCachedScript, and no more than
+	// maxCachedBytes in all.
+	c.put(strings.Repeat("x", maxCachedScript+1), a)
+	if c.get(strings.Repeat("x", maxCachedScript+1)) != nil {
+		t.Fatal("a script over maxCachedScript was cached")
+	}
+	for i := 0; i < 10; i++ {
+		c.put(fmt.Sprint(i)+strings.Repeat("y", maxCachedScript-10), a)
+	}
+	if c.bytes > maxCachedBytes || len(c.byKey) != len(c.order) || c.get("9"+strings.Repeat("y", maxCachedScript-10)) != a {
+		t.Fatalf("cache holds %d bytes in %d entries", c.bytes, len(c.order))
+	}
 	// The same code under another name, or other code, is not a hit.
 	h := &fakeHost{}
 	runJS(t, h, nil, "return 40 + 2")
