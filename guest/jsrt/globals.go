@@ -64,7 +64,7 @@ var apiBuilders = map[string]func(r *run) goja.Value{
 // Go symbol).
 func (r *run) fn(name string, f func(goja.FunctionCall) goja.Value) goja.Value {
 	o := r.rt.ToValue(f).(*goja.Object)
-	_ = o.DefineDataProperty("name", r.rt.ToValue(name), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	setName(r.rt, o, name)
 	return o
 }
 

@@ -264,7 +264,7 @@ func (r *run) installToolsOn(g *goja.Object, tools []abi.ToolInfo) {
 	for _, t := range tools {
 		fn := rt.ToValue(r.toolFunc(t.Name)).ToObject(rt)
 		flat := abi.FlatName(t.Name)
-		_ = fn.DefineDataProperty("name", rt.ToValue(flat), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+		setName(rt, fn, flat)
 		if g.Get(flat) == nil {
 			_ = g.Set(flat, fn)
 		}
@@ -534,8 +534,14 @@ func nameFunction(rt *goja.Runtime, o *goja.Object, name string) {
 		return
 	}
 	if n := o.Get("name"); n != nil && strings.ContainsAny(n.String(), "./(") {
-		_ = o.DefineDataProperty("name", rt.ToValue(name), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+		setName(rt, o, name)
 	}
+}
+
+// setName defines a function's name property as JS does for its own
+// functions (read-only, configurable).
+func setName(rt *goja.Runtime, o *goja.Object, name string) {
+	_ = o.DefineDataProperty("name", rt.ToValue(name), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
 }
 
 // nameFunctions gives the native functions held by obj's own properties

@@ -375,19 +375,20 @@ func (r *run) main(filename, code string) Outcome {
 	// A plain wrapper's throw or value is held until the event loop has
 	// run, as the async wrapper's rejection or resolution would be.
 	var thrown, result goja.Value
+	async := needsAsync(code)
 	pv, err := fn(goja.Undefined())
 	if err != nil {
 		// A script's throw is an *Exception itself (errors.As would call
 		// its Unwrap, which exports the thrown value: a Proxy's traps);
 		// interrupts and stack overflows are other types.
 		ex, isThrow := err.(*goja.Exception)
-		if !isThrow || needsAsync(code) {
+		if !isThrow || async {
 			return r.fail(err)
 		}
 		thrown = ex.Value()
 	}
 	if thrown == nil {
-		p, isPromise, err := r.asPromise(pv, needsAsync(code))
+		p, isPromise, err := r.asPromise(pv, async)
 		if err != nil {
 			return r.fail(err)
 		}
