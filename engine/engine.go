@@ -16,10 +16,8 @@ import (
 	"context"
 	"crypto/rand"
 	_ "embed"
-	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"log/slog"
 	"os"
@@ -37,54 +35,6 @@ import (
 
 //go:embed guest.wasm.gz
 var guestWasmGz []byte
-
-// cachedGuestWasm returns the guest module, read from an uncompressed copy
-// in the cache directory when one is there, or decompressed (and the copy
-// written) when not. Decompressing costs about 100 ms per process; reading
-// the copy a few. The copy is checked against the length and CRC-32 that
-// the gzip trailer of the embedded module records. That catches a stale or
-// damaged copy. It is no defense against someone who can write the cache
-// directory, but neither is anything else: that directory already holds
-// the compiled native code that wazero runs.
-func cachedGuestWasm(dir string) ([]byte, error) {
-	n := len(guestWasmGz)
-	if dir == "" || n < 8 {
-		return GuestWasm()
-	}
-	crc := binary.LittleEndian.Uint32(guestWasmGz[n-8:])
-	size := binary.LittleEndian.Uint32(guestWasmGz[n-4:])
-	path := filepath.Join(dir, fmt.Sprintf("cordon-guest-%08x-%d.wasm", crc, size))
-	if b, err := os.ReadFile(path); err == nil && uint32(len(b)) == size && crc32.ChecksumIEEE(b) == crc {
-		return b, nil
-	}
-	b, err := GuestWasm()
-	if err != nil {
-		return nil, err
-	}
-	if os.MkdirAll(dir, 0o700) == nil {
-		if f, err := os.CreateTemp(dir, ".cordon-guest-*"); err == nil {
-			_, werr := f.Write(b)
-			if cerr := f.Close(); werr == nil && cerr == nil && os.Rename(f.Name(), path) == nil {
-				removeOtherGuestCopies(dir, path)
-			}
-			_ = os.Remove(f.Name())
-		}
-	}
-	return b, nil
-}
-
-// removeOtherGuestCopies deletes the copies other cordon versions left (27
-// MB each), so that upgrades do not pile them up. A version still in use
-// writes its copy again on its next start; a process reading one keeps it
-// open until it is done.
-func removeOtherGuestCopies(dir, keep string) {
-	old, _ := filepath.Glob(filepath.Join(dir, "cordon-guest-*.wasm"))
-	for _, p := range old {
-		if p != keep {
-			_ = os.Remove(p)
-		}
-	}
-}
 
 // GuestWasm returns the uncompressed guest module that engines compile.
 func GuestWasm() ([]byte, error) {
@@ -206,22 +156,18 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 	if cfg.logger == nil {
 		cfg.logger = slog.Default()
 	}
-	var (
-		wasm []byte
-		err  error
-	)
+	copyDir := ""
 	if !cfg.noCache {
-		dir := cfg.cacheDir
-		if dir == "" {
-			dir, _ = DefaultCacheDir()
+		copyDir = cfg.cacheDir
+		if copyDir == "" {
+			copyDir, _ = DefaultCacheDir()
 		}
-		wasm, err = cachedGuestWasm(dir)
-	} else {
-		wasm, err = GuestWasm()
 	}
+	guest, err := loadGuest(copyDir)
 	if err != nil {
 		return nil, err
 	}
+	defer guest.release()
 	rc := wazero.NewRuntimeConfig().
 		WithMemoryLimitPages(uint32(cfg.memoryMB) * 16). // 64 KiB pages
 		// Compiled wasm cannot be preempted by the Go runtime. Without
@@ -234,7 +180,7 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 		// stop for code that never checks the interpreter's flag. A module
 		// without that instrumentation gets wazero's own checks, which
 		// leave compiled code at every loop back-edge and cost 5-18x.
-		WithCloseOnContextDone(!wasmtick.IsInstrumented(wasm))
+		WithCloseOnContextDone(!wasmtick.IsInstrumented(guest.module))
 	e := &Engine{cfg: cfg, sandboxes: map[*Sandbox]struct{}{}}
 	cached := false
 	if !cfg.noCache {
@@ -264,11 +210,15 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 	start := time.Now()
 	// The data segments become one image that every sandbox maps copy on
 	// write (dataimage.go). Where that fails the module is used whole.
-	if stripped, img, serr := splitData(wasm); serr == nil {
-		if e.image, serr = newImageStore(img); serr == nil {
-			wasm = stripped
-		} else {
+	wasm := guest.module
+	if guest.image != nil {
+		var serr error
+		if e.image, serr = newImageStore(guest.image); serr != nil {
 			cfg.logger.Warn("cordon: no shared data image; each sandbox copies the guest's data", "err", serr)
+			if wasm, err = GuestWasm(); err != nil {
+				e.runtime.Close(ctx)
+				return nil, err
+			}
 		}
 	}
 	fail := func(err error) (*Engine, error) {
@@ -280,7 +230,14 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 	}
 	// Compiling is parallel: the first compile of the 27 MB guest is the
 	// slowest thing a new user sees (RATIONALE.md, "First compile").
-	e.compiled, err = e.runtime.CompileModule(experimental.WithCompilationWorkers(ctx, runtime.GOMAXPROCS(0)), wasm)
+	// wasm may be a mapped file: a fault while wazero decodes it is an
+	// error, not a crash (guestcopy.go).
+	if ferr := faultsAsErrors(func() {
+		e.compiled, err = e.runtime.CompileModule(experimental.WithCompilationWorkers(ctx, runtime.GOMAXPROCS(0)), wasm)
+	}); ferr != nil {
+		err = ferr
+	}
+	guest.release()
 	if err != nil {
 		return fail(&Error{Kind: KindInternal, Message: "compiling the guest", Err: err})
 	}

@@ -9,8 +9,10 @@ type imageStore struct {
 	img  dataImage
 }
 
+// newImageStore copies img: it may be a mapping that is released once the
+// engine is built.
 func newImageStore(img dataImage) (*imageStore, error) {
-	return &imageStore{size: uint64(len(img)), img: img}, nil
+	return &imageStore{size: uint64(len(img)), img: append(dataImage(nil), img...)}, nil
 }
 
 func (s *imageStore) close() {}

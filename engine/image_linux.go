@@ -65,3 +65,7 @@ func (s *imageStore) close() {
 		s.fd = -1
 	}
 }
+
+// mapPopulate makes mapFile map the whole file up front: one call instead
+// of a page fault per page.
+const mapPopulate = unix.MAP_POPULATE

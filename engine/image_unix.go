@@ -12,3 +12,7 @@ func (s *imageStore) mapInto(dst []byte) error {
 	copy(dst, s.img)
 	return nil
 }
+
+// mapPopulate is Linux's; here the pages of a mapped file fault in as they
+// are read.
+const mapPopulate = 0

@@ -1,0 +1,34 @@
+//go:build linux || darwin || freebsd
+
+package engine
+
+import (
+	"errors"
+	"os"
+	"sync"
+
+	"golang.org/x/sys/unix"
+)
+
+// mapFile maps the file at path read-only. release unmaps it; calling it
+// again does nothing.
+func mapFile(path string) (b []byte, release func(), err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, nil, err
+	}
+	if st.Size() <= 0 || st.Size() > 1<<32 {
+		return nil, nil, errors.New("engine: unexpected file size")
+	}
+	b, err = unix.Mmap(int(f.Fd()), 0, int(st.Size()), unix.PROT_READ, unix.MAP_PRIVATE|mapPopulate)
+	if err != nil {
+		return nil, nil, err
+	}
+	var once sync.Once
+	return b, func() { once.Do(func() { _ = unix.Munmap(b) }) }, nil
+}
