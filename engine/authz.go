@@ -104,6 +104,15 @@ func (sb *Sandbox) audit(rec AuditRecord) {
 	if rec.Decision == "deny" {
 		level = slog.LevelWarn
 	}
+	if logger := sb.e.cfg.logger; logger.Enabled(context.Background(), level) {
+		sb.log(logger, level, rec)
+	}
+	if sb.onAudit != nil {
+		sb.onAudit(rec)
+	}
+}
+
+func (sb *Sandbox) log(logger *slog.Logger, level slog.Level, rec AuditRecord) {
 	attrs := []slog.Attr{
 		slog.String("session", rec.Session),
 		slog.String("method", rec.Method),
@@ -116,10 +125,7 @@ func (sb *Sandbox) audit(rec AuditRecord) {
 	if rec.Err != nil {
 		attrs = append(attrs, slog.String("error", rec.Err.Error()))
 	}
-	sb.e.cfg.logger.LogAttrs(context.Background(), level, "cordon: tool call decision", attrs...)
-	if sb.onAudit != nil {
-		sb.onAudit(rec)
-	}
+	logger.LogAttrs(context.Background(), level, "cordon: tool call decision", attrs...)
 }
 
 // approve asks the sandbox's Approver about a call the policy asked about.
