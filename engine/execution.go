@@ -395,12 +395,17 @@ func (x *Execution) accept(calls []abi.Call) error {
 func (x *Execution) Pending() []*Call {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	out := make([]*Call, 0, len(x.order))
+	// Answered ids leave the order here, so that a long execution does
+	// not walk every call it ever made each time it waits.
+	out := make([]*Call, 0, len(x.pending))
+	keep := x.order[:0]
 	for _, id := range x.order {
 		if c := x.pending[id]; c != nil {
 			out = append(out, c)
+			keep = append(keep, id)
 		}
 	}
+	x.order = keep
 	return out
 }
 

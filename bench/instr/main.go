@@ -1,0 +1,73 @@
+// Command instr runs one JavaScript snippet, in a cordon sandbox or in
+// native goja, for bench/instructions to count the instructions it takes
+// under valgrind. The snippet is the body of a function: `return 1`.
+//
+//	go run ./bench/instr [-native] [-cache-dir DIR] CODE
+//
+// The sandbox has one tool, t, whose handler answers {"ok":true} (at most
+// 100 calls, the default without a policy), and a logger that drops
+// everything, as an embedder's would in production.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"time"
+
+	"github.com/cordonhq/cordon/engine"
+	"github.com/dop251/goja"
+)
+
+func main() {
+	native := flag.Bool("native", false, "run in goja on the host instead of a sandbox")
+	cacheDir := flag.String("cache-dir", "", "compilation cache directory")
+	flag.Parse()
+	if flag.NArg() != 1 {
+		fmt.Fprintln(os.Stderr, "usage: instr [-native] [-cache-dir DIR] CODE")
+		os.Exit(2)
+	}
+	code := flag.Arg(0)
+	if *native {
+		if _, err := goja.New().RunString("(function () {" + code + "\n})()"); err != nil {
+			fmt.Fprintln(os.Stderr, "instr:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if err := inSandbox(context.Background(), *cacheDir, code); err != nil {
+		fmt.Fprintln(os.Stderr, "instr:", err)
+		os.Exit(1)
+	}
+}
+
+func inSandbox(ctx context.Context, cacheDir, code string) error {
+	cfg := engine.NewConfig().WithLogger(slog.New(slog.DiscardHandler))
+	if cacheDir != "" {
+		cfg = cfg.WithCacheDir(cacheDir)
+	}
+	e, err := engine.New(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer e.Close(ctx)
+	ok := func(context.Context, json.RawMessage) (any, error) { return json.RawMessage(`{"ok":true}`), nil }
+	sb, err := e.NewSandbox(ctx, engine.SandboxConfig{
+		Limits: engine.Limits{Timeout: 10 * time.Minute, MaxToolCalls: 1000},
+		Tools:  []engine.Tool{{Name: "t", Handler: ok}},
+	})
+	if err != nil {
+		return err
+	}
+	res, err := sb.Execute(ctx, engine.JavaScript, code)
+	if err != nil {
+		return err
+	}
+	if res.ExitCode != 0 {
+		return fmt.Errorf("exit %d: %s", res.ExitCode, res.Stderr)
+	}
+	return nil
+}
