@@ -705,16 +705,17 @@ func TestEscapeNetwork(t *testing.T) {
 	escAlive(t, next(), before)
 }
 
-// The globals a script may see: ECMAScript's (as goja provides them) and
-// the documented sandbox API. Anything else is a hidden, possibly
-// Go-backed, object.
+// The globals a script may see: ECMAScript's (as goja provides them, with
+// its GoError, an Error subclass that the README documents) and the
+// documented sandbox API. Anything else is a hidden, possibly Go-backed,
+// object.
 var escStandardGlobals = strings.Fields(`globalThis Object Function Array String Number BigInt Boolean Symbol
 Date RegExp Error AggregateError EvalError RangeError ReferenceError SyntaxError TypeError URIError
 Math JSON Reflect Proxy Promise Map Set WeakMap WeakSet WeakRef FinalizationRegistry
 ArrayBuffer SharedArrayBuffer DataView Int8Array Uint8Array Uint8ClampedArray Int16Array Uint16Array
 Int32Array Uint32Array Float32Array Float64Array BigInt64Array BigUint64Array
 NaN Infinity undefined eval isNaN isFinite parseFloat parseInt decodeURI decodeURIComponent
-encodeURI encodeURIComponent escape unescape Atomics Iterator
+encodeURI encodeURIComponent escape unescape Atomics Iterator GoError
 ToolError console fs listTools getToolInfo setTimeout setInterval setImmediate clearTimeout
 clearInterval queueMicrotask btoa atob shell`)
 

@@ -2,7 +2,9 @@
 // native goja, for bench/instructions to count the instructions it takes
 // under valgrind. The snippet is the body of a function: `return 1`.
 //
-//	go run ./bench/instr [-native] [-cache-dir DIR] CODE
+//	go run ./bench/instr [-native] [-cache-dir DIR] [-n N] CODE
+//
+// With -n the snippet runs N times, in one sandbox (or one goja runtime).
 //
 // The sandbox has one tool, t, whose handler answers {"ok":true} (at most
 // 100 calls, the default without a policy), and a logger that drops
@@ -25,26 +27,30 @@ import (
 func main() {
 	native := flag.Bool("native", false, "run in goja on the host instead of a sandbox")
 	cacheDir := flag.String("cache-dir", "", "compilation cache directory")
+	n := flag.Int("n", 1, "how many times to run the snippet")
 	flag.Parse()
 	if flag.NArg() != 1 {
-		fmt.Fprintln(os.Stderr, "usage: instr [-native] [-cache-dir DIR] CODE")
+		fmt.Fprintln(os.Stderr, "usage: instr [-native] [-cache-dir DIR] [-n N] CODE")
 		os.Exit(2)
 	}
 	code := flag.Arg(0)
 	if *native {
-		if _, err := goja.New().RunString("(function () {" + code + "\n})()"); err != nil {
-			fmt.Fprintln(os.Stderr, "instr:", err)
-			os.Exit(1)
+		rt := goja.New()
+		for range *n {
+			if _, err := rt.RunString("(function () {" + code + "\n})()"); err != nil {
+				fmt.Fprintln(os.Stderr, "instr:", err)
+				os.Exit(1)
+			}
 		}
 		return
 	}
-	if err := inSandbox(context.Background(), *cacheDir, code); err != nil {
+	if err := inSandbox(context.Background(), *cacheDir, code, *n); err != nil {
 		fmt.Fprintln(os.Stderr, "instr:", err)
 		os.Exit(1)
 	}
 }
 
-func inSandbox(ctx context.Context, cacheDir, code string) error {
+func inSandbox(ctx context.Context, cacheDir, code string, n int) error {
 	cfg := engine.NewConfig().WithLogger(slog.New(slog.DiscardHandler))
 	if cacheDir != "" {
 		cfg = cfg.WithCacheDir(cacheDir)
@@ -62,12 +68,14 @@ func inSandbox(ctx context.Context, cacheDir, code string) error {
 	if err != nil {
 		return err
 	}
-	res, err := sb.Execute(ctx, engine.JavaScript, code)
-	if err != nil {
-		return err
-	}
-	if res.ExitCode != 0 {
-		return fmt.Errorf("exit %d: %s", res.ExitCode, res.Stderr)
+	for range n {
+		res, err := sb.Execute(ctx, engine.JavaScript, code)
+		if err != nil {
+			return err
+		}
+		if res.ExitCode != 0 {
+			return fmt.Errorf("exit %d: %s", res.ExitCode, res.Stderr)
+		}
 	}
 	return nil
 }

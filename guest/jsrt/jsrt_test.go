@@ -276,11 +276,12 @@ func TestNoGoValuesVisible(t *testing.T) {
 const seen = []
 try { fs.readFileSync("nope") } catch (e) { seen.push(e.name, e.code, typeof e.value, e instanceof Error) }
 try { atob("%%") } catch (e) { seen.push(e.name, e instanceof Error) }
-seen.push(typeof GoError)
+const ge = new GoError("x")
+seen.push(ge instanceof Error, ge.name, typeof ge.value)
 for (const f of [weather.current, weather_current, fs.readFileSync, console.log, setTimeout, listTools])
   seen.push(String(f).includes("github.com") || String(f).includes("func1"))
 return seen`)
-	want := `["Error","ENOENT","undefined",true,"InvalidCharacterError",true,"undefined",false,false,false,false,false,false]` + "\n"
+	want := `["Error","ENOENT","undefined",true,"InvalidCharacterError",true,true,"GoError","undefined",false,false,false,false,false,false]` + "\n"
 	if h.stdout.String() != want {
 		t.Errorf("got %s want %s (%+v %s)", h.stdout.String(), want, out, h.stderr.String())
 	}
@@ -426,5 +427,23 @@ func TestAPIPrototypeSurvivesHostileScripts(t *testing.T) {
 		if out.ErrCode == "internal" {
 			t.Errorf("internal error: %s", out.ErrMsg)
 		}
+	}
+}
+
+// A fresh runtime costs only what the script uses: `return 1` allocates
+// about 40 objects in the guest. Building goja's Error and GoError first
+// (as deleting GoError did) took it to 107; a full API install, to many
+// hundreds.
+func TestReturn1StaysCheap(t *testing.T) {
+	h := &fakeHost{}
+	fs := vfs.New(vfs.Limits{})
+	Run(Options{Host: h, FS: fs}, "warm.js", `return 1`) // fill the program cache
+	n := testing.AllocsPerRun(20, func() {
+		if out := Run(Options{Host: h, FS: fs}, "c.js", `return 1`); out.ExitCode != 0 {
+			t.Fatal(out)
+		}
+	})
+	if n > 60 {
+		t.Errorf("Run(`return 1`) allocates %v times, want at most 60", n)
 	}
 }
