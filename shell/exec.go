@@ -857,6 +857,7 @@ func (r *runner) runCommand(fn command.Func, args []string) (status int) {
 		Exec:    r.execCallback,
 	}
 	defer func() {
+		env.Release()
 		if p := recover(); p != nil {
 			fmt.Fprintf(r.stderr(), "%s: internal error: %v\n", args[0], p)
 			status = 2

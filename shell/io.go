@@ -483,7 +483,8 @@ func (r *runner) pipeline(c *syntax.BinaryCmd) {
 			child.fds[0] = &fdesc{r: readers[i-1]}
 		}
 		if i < n-1 {
-			pw := &pipeWriter{pw: writers[i], buf: make([]byte, 0, pipeBuffer)}
+			// The buffer grows as the stage writes: most write a few lines.
+			pw := &pipeWriter{pw: writers[i]}
 			pws[i] = pw
 			child.fds[1] = &fdesc{w: pw}
 			child.pipeOut = pw

@@ -175,11 +175,13 @@ func newRunner(ctx context.Context, cfg *Config, name string) *runner {
 		dir = "/workspace"
 	}
 	r := &runner{
-		sh:      sh,
-		name:    name,
-		params:  append([]string(nil), cfg.Args...),
-		dir:     dir,
-		frames:  []*frame{newFrame()},
+		sh:     sh,
+		name:   name,
+		params: append([]string(nil), cfg.Args...),
+		dir:    dir,
+		// The global frame starts with about 20 variables: room for them
+		// and a script's own, so that the map does not grow while filling.
+		frames:  []*frame{{vars: make(map[string]*variable, 32)}},
 		funcs:   map[string]*syntax.Stmt{},
 		aliases: map[string]string{},
 		traps:   map[string]string{},
@@ -206,14 +208,19 @@ func newRunner(ctx context.Context, cfg *Config, name string) *runner {
 	delete(r.frames[0].vars, "OLDPWD")
 	r.frames[0].vars["BASH_VERSINFO"] = &variable{Variable: expand.Variable{Set: true, Kind: expand.Indexed,
 		List: []string{"5", "2", "15", "1", "release", "x86_64-pc-linux-gnu"}}, readonly: true}
-	for k, v := range map[string]string{"IFS": " \t\n", "OPTIND": "1", "PS4": "+ ", "SHELL": "/bin/bash", "BASH": "/bin/bash",
-		"BASHOPTS":     "checkwinsize:cmdhist:complete_fullquote:extquote:force_fignore:globasciiranges:globskipdots:hostcomplete:interactive_comments:patsub_replacement:progcomp:promptvars:sourcepath",
-		"BASH_VERSION": "5.2.15(1)-release", "HOSTNAME": "cordon", "UID": "1000", "EUID": "1000", "PPID": "1", "SHLVL": "1"} {
-		if _, ok := r.frames[0].vars[k]; !ok {
-			r.frames[0].vars[k] = &variable{Variable: vstr(v)}
+	for _, d := range shellDefaults {
+		if _, ok := r.frames[0].vars[d.name]; !ok {
+			r.frames[0].vars[d.name] = &variable{Variable: vstr(d.value)}
 		}
 	}
 	return r
+}
+
+// shellDefaults are the variables bash sets that the environment did not.
+var shellDefaults = [...]struct{ name, value string }{
+	{"IFS", " \t\n"}, {"OPTIND", "1"}, {"PS4", "+ "}, {"SHELL", "/bin/bash"}, {"BASH", "/bin/bash"},
+	{"BASHOPTS", "checkwinsize:cmdhist:complete_fullquote:extquote:force_fignore:globasciiranges:globskipdots:hostcomplete:interactive_comments:patsub_replacement:progcomp:promptvars:sourcepath"},
+	{"BASH_VERSION", "5.2.15(1)-release"}, {"HOSTNAME", "cordon"}, {"UID", "1000"}, {"EUID", "1000"}, {"PPID", "1"}, {"SHLVL", "1"},
 }
 
 // ctxErr reports whether the run must stop. It polls the context and,

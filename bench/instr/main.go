@@ -2,9 +2,10 @@
 // native goja, for bench/instructions to count the instructions it takes
 // under valgrind. The snippet is the body of a function: `return 1`.
 //
-//	go run ./bench/instr [-native] [-cache-dir DIR] [-n N] CODE
+//	go run ./bench/instr [-native] [-sh] [-cache-dir DIR] [-n N] CODE
 //
-// With -n the snippet runs N times, in one sandbox (or one goja runtime).
+// With -n the snippet runs N times, in one sandbox (or one goja runtime);
+// with -sh it is a shell script.
 //
 // The sandbox has one tool, t, whose handler answers {"ok":true} (at most
 // 100 calls, the default without a policy), and a logger that drops
@@ -28,9 +29,10 @@ func main() {
 	native := flag.Bool("native", false, "run in goja on the host instead of a sandbox")
 	cacheDir := flag.String("cache-dir", "", "compilation cache directory")
 	n := flag.Int("n", 1, "how many times to run the snippet")
+	sh := flag.Bool("sh", false, "the snippet is a shell script (sandbox only)")
 	flag.Parse()
 	if flag.NArg() != 1 {
-		fmt.Fprintln(os.Stderr, "usage: instr [-native] [-cache-dir DIR] [-n N] CODE")
+		fmt.Fprintln(os.Stderr, "usage: instr [-native] [-sh] [-cache-dir DIR] [-n N] CODE")
 		os.Exit(2)
 	}
 	code := flag.Arg(0)
@@ -44,13 +46,17 @@ func main() {
 		}
 		return
 	}
-	if err := inSandbox(context.Background(), *cacheDir, code, *n); err != nil {
+	lang := engine.JavaScript
+	if *sh {
+		lang = engine.Shell
+	}
+	if err := inSandbox(context.Background(), *cacheDir, lang, code, *n); err != nil {
 		fmt.Fprintln(os.Stderr, "instr:", err)
 		os.Exit(1)
 	}
 }
 
-func inSandbox(ctx context.Context, cacheDir, code string, n int) error {
+func inSandbox(ctx context.Context, cacheDir string, lang engine.Language, code string, n int) error {
 	cfg := engine.NewConfig().WithLogger(slog.New(slog.DiscardHandler))
 	if cacheDir != "" {
 		cfg = cfg.WithCacheDir(cacheDir)
@@ -69,7 +75,7 @@ func inSandbox(ctx context.Context, cacheDir, code string, n int) error {
 		return err
 	}
 	for range n {
-		res, err := sb.Execute(ctx, engine.JavaScript, code)
+		res, err := sb.Execute(ctx, lang, code)
 		if err != nil {
 			return err
 		}

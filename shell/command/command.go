@@ -62,6 +62,8 @@ type Env struct {
 	// exit status; 127 means "command not found" and the message has
 	// already been written to stderr.
 	Exec func(ctx context.Context, args, environ []string, stdin io.Reader, stdout, stderr io.Writer) int
+
+	taken []taken // buffers to give back on Release (buffers.go)
 }
 
 // Getenv returns the value of an exported variable and whether it is set.

@@ -94,7 +94,7 @@ type catState struct {
 
 // catFormat copies r to w applying the numbering and display options.
 func catFormat(env *command.Env, w *bufio.Writer, r io.Reader, o catOptions, s *catState) error {
-	lr := newLineReader(r)
+	lr := newLineReader(env, r)
 	for {
 		line, err := lr.next('\n')
 		if err != nil {

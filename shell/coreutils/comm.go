@@ -64,7 +64,7 @@ func cmdComm(env *command.Env) int {
 			return 1
 		}
 		defer in.Close()
-		c.rs[i] = newLineReader(in.r)
+		c.rs[i] = newLineReader(env, in.r)
 	}
 	for col := 2; col <= 3; col++ {
 		c.prefix[col] = c.prefix[col-1]

@@ -228,7 +228,7 @@ func writeError(env *command.Env, err error) int {
 // newWriter returns a buffered writer on standard output that fails once
 // the context is canceled.
 func newWriter(env *command.Env) *bufio.Writer {
-	return bufio.NewWriterSize(ctxWriter{env.Ctx, env.Stdout}, 32<<10)
+	return env.NewWriter(ctxWriter{env.Ctx, env.Stdout}, 32<<10)
 }
 
 // stat returns the file information of a name relative to the working
@@ -253,9 +253,10 @@ type lineReader struct {
 	buf []byte
 }
 
-// newLineReader returns a lineReader with a 64 KiB buffer.
-func newLineReader(r io.Reader) *lineReader {
-	return &lineReader{br: bufio.NewReaderSize(r, 64<<10)}
+// newLineReader returns a lineReader with a 64 KiB buffer, the command's
+// until it returns.
+func newLineReader(env *command.Env, r io.Reader) *lineReader {
+	return &lineReader{br: env.NewReader(r, 64<<10)}
 }
 
 // next returns the next line with its terminator; the slice is valid until

@@ -219,9 +219,9 @@ func runHeadTail(env *command.Env, tail bool) int {
 		}
 		r := ctxReader{env.Ctx, rc}
 		if tail {
-			err = doTail(w, r, ht.count)
+			err = doTail(env, w, r, ht.count)
 		} else {
-			err = doHead(w, r, ht.count)
+			err = doHead(env, w, r, ht.count)
 		}
 		rc.Close()
 		if err != nil {
@@ -242,7 +242,7 @@ func runHeadTail(env *command.Env, tail bool) int {
 }
 
 // doHead copies the head of r described by c.
-func doHead(w *bufio.Writer, r io.Reader, c countSpec) error {
+func doHead(env *command.Env, w *bufio.Writer, r io.Reader, c countSpec) error {
 	switch {
 	case c.bytes && c.sign != '-':
 		_, err := io.Copy(w, io.LimitReader(r, c.n))
@@ -250,7 +250,7 @@ func doHead(w *bufio.Writer, r io.Reader, c countSpec) error {
 	case c.bytes:
 		return allButLastBytes(w, r, c.n)
 	case c.sign != '-':
-		lr := newLineReader(r)
+		lr := newLineReader(env, r)
 		for i := int64(0); i < c.n; i++ {
 			line, err := lr.next('\n')
 			if err == io.EOF {
@@ -317,7 +317,7 @@ func lastIndexByte(b []byte, c byte) int {
 }
 
 // doTail copies the tail of r described by c.
-func doTail(w *bufio.Writer, r io.Reader, c countSpec) error {
+func doTail(env *command.Env, w *bufio.Writer, r io.Reader, c countSpec) error {
 	if c.sign == '+' {
 		skip := c.n - 1
 		if skip < 0 {
@@ -333,7 +333,7 @@ func doTail(w *bufio.Writer, r io.Reader, c countSpec) error {
 			_, err := io.Copy(w, r)
 			return err
 		}
-		lr := newLineReader(r)
+		lr := newLineReader(env, r)
 		for i := int64(0); ; i++ {
 			line, err := lr.next('\n')
 			if err == io.EOF {

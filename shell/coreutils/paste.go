@@ -103,7 +103,7 @@ func pasteParallel(env *command.Env, w *bufio.Writer, files []string, delims []s
 	for i, name := range files {
 		if name == "-" {
 			if stdinReader == nil {
-				stdinReader = newLineReader(ctxReader{env.Ctx, env.Stdin})
+				stdinReader = newLineReader(env, ctxReader{env.Ctx, env.Stdin})
 			}
 			readers[i] = stdinReader
 			continue
@@ -113,7 +113,7 @@ func pasteParallel(env *command.Env, w *bufio.Writer, files []string, delims []s
 			return 1
 		}
 		defer in.Close()
-		readers[i] = newLineReader(in.r)
+		readers[i] = newLineReader(env, in.r)
 	}
 	for {
 		if canceled(env) {

@@ -25,7 +25,7 @@ func forEachLine(env *command.Env, files []string, fn func(line []byte, hasNL bo
 			status = 1
 			continue
 		}
-		lr := newLineReader(in.r)
+		lr := newLineReader(env, in.r)
 		for {
 			line, err := lr.next('\n')
 			if err == io.EOF {

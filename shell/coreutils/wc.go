@@ -19,9 +19,8 @@ type wcCounts struct {
 
 // wcCount counts r. Words are maximal runs of non-space bytes; characters are
 // UTF-8 sequences (invalid bytes are not counted, as in GNU wc).
-func wcCount(ctx context.Context, r io.Reader, linesOnly bool) (wcCounts, error) {
+func wcCount(ctx context.Context, buf []byte, r io.Reader, linesOnly bool) (wcCounts, error) {
 	var c wcCounts
-	buf := make([]byte, 64<<10)
 	if linesOnly {
 		// Lines and bytes only: count newlines a chunk at a time (much
 		// faster than the byte loop below, above all in WebAssembly).
@@ -153,6 +152,7 @@ func cmdWc(env *command.Env) int {
 	}
 	width := wcWidth(env, files, nshow)
 	w := newWriter(env)
+	buf := env.Buffer(64 << 10)
 	status := 0
 	var total wcCounts
 	for _, name := range files {
@@ -171,7 +171,7 @@ func cmdWc(env *command.Env) int {
 			}
 			continue
 		}
-		c, err := wcCount(env.Ctx, in.r, !show[1] && !show[2] && !show[4])
+		c, err := wcCount(env.Ctx, buf, in.r, !show[1] && !show[2] && !show[4])
 		in.Close()
 		if err != nil {
 			if isCanceled(err) {

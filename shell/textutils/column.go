@@ -70,7 +70,7 @@ func columnMain(env *command.Env) int {
 			status = 1
 			continue
 		}
-		lr := newLineReader(env.Ctx, f)
+		lr := newLineReader(env, f)
 		for {
 			line, _, ok := lr.next()
 			if !ok {
@@ -90,7 +90,7 @@ func columnMain(env *command.Env) int {
 			status = 1
 		}
 	}
-	out := newOutput(env.Stdout)
+	out := newOutput(env, env.Stdout)
 	defer out.Flush()
 	if o.table {
 		o.writeTable(out, lines)

@@ -97,7 +97,7 @@ func cutMain(env *command.Env) int {
 	if len(operands) == 0 {
 		operands = []string{"-"}
 	}
-	out := newOutput(env.Stdout)
+	out := newOutput(env, env.Stdout)
 	defer out.Flush()
 	status := 0
 	for _, name := range operands {
@@ -108,7 +108,7 @@ func cutMain(env *command.Env) int {
 			status = 1
 			continue
 		}
-		lr := newLineReader(env.Ctx, f)
+		lr := newLineReader(env, f)
 		lr.delim = c.eol
 		for {
 			line, _, ok := lr.next()

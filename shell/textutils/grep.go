@@ -93,7 +93,7 @@ func grepMain(env *command.Env) int {
 	if g.nothingSelected() {
 		return 1
 	}
-	g.out = newOutput(env.Stdout)
+	g.out = newOutput(env, env.Stdout)
 	defer g.out.Flush()
 	if len(operands) == 0 {
 		if g.o.recursive {

@@ -34,7 +34,7 @@ func (g *grep) search(r io.Reader, name string) {
 	if g.m.lit == nil {
 		size = ctxBytes
 	}
-	buf := make([]byte, size)
+	buf := g.env.Buffer(size)
 	n := 0
 	eof := false
 	for !eof && !g.stop {

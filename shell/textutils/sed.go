@@ -235,7 +235,7 @@ const (
 )
 
 func (r *sedRun) run() int {
-	w := bufio.NewWriterSize(r.env.Stdout, writeBufSize)
+	w := r.env.NewWriter(r.env.Stdout, writeBufSize)
 	r.stdout = &sedOut{w: w, delim: r.delim}
 	r.out = r.stdout
 	defer w.Flush()
@@ -364,7 +364,7 @@ func (r *sedRun) openNext() bool {
 			continue
 		}
 		r.closer = f
-		r.lr = newLineReader(r.env.Ctx, f)
+		r.lr = newLineReader(r.env, f)
 		r.lr.delim = r.delim
 		r.curName = name
 		if r.inPlace {

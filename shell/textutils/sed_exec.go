@@ -271,7 +271,7 @@ func (r *sedRun) readOneLine(name string) {
 			r.rfiles[name] = nil
 			return
 		}
-		lr = newLineReader(r.env.Ctx, f)
+		lr = newLineReader(r.env, f)
 		r.rfiles[name] = lr
 	}
 	if lr == nil {

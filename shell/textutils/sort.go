@@ -437,9 +437,9 @@ func (s *sorter) write(idx []int32) int {
 	var buf *bytes.Buffer
 	if s.output != "" {
 		buf = &bytes.Buffer{}
-		out = newOutput(buf)
+		out = newOutput(s.env, buf)
 	} else {
-		out = newOutput(s.env.Stdout)
+		out = newOutput(s.env, s.env.Stdout)
 	}
 	for i, k := range idx {
 		if i&1023 == 0 && (done(s.env.Ctx) || out.failed()) {

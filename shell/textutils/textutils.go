@@ -91,8 +91,9 @@ type lineReader struct {
 	delim byte
 }
 
-func newLineReader(ctx context.Context, r io.Reader) *lineReader {
-	return &lineReader{r: bufio.NewReaderSize(r, readBufSize), ctx: ctx, delim: '\n'}
+// newLineReader returns a lineReader on r, the command's until it returns.
+func newLineReader(env *command.Env, r io.Reader) *lineReader {
+	return &lineReader{r: env.NewReader(r, readBufSize), ctx: env.Ctx, delim: '\n'}
 }
 
 // next returns the next line without its newline and whether the newline
@@ -172,13 +173,15 @@ func readAll(ctx context.Context, r io.Reader) ([]byte, error) {
 	return buf.Bytes(), err
 }
 
-// readInto appends all of r to buf, polling ctx every 64 KiB.
+// readInto appends all of r to buf, polling ctx every 64 KiB. It reads in
+// growing chunks, from 4 KiB: most inputs are small, and a first 64 KiB
+// block is a lot to clear for a few lines.
 func readInto(ctx context.Context, buf *bytes.Buffer, r io.Reader) error {
 	for {
 		if done(ctx) {
 			return errCanceled
 		}
-		buf.Grow(ctxBytes)
+		buf.Grow(min(max(buf.Len(), 4<<10), ctxBytes))
 		b := buf.AvailableBuffer()
 		n, err := r.Read(b[:min(cap(b), ctxBytes)])
 		buf.Write(b[:n])
@@ -196,8 +199,9 @@ type output struct {
 	*bufio.Writer
 }
 
-func newOutput(w io.Writer) output {
-	return output{bufio.NewWriterSize(w, writeBufSize)}
+// newOutput returns an output on w, the command's until it returns.
+func newOutput(env *command.Env, w io.Writer) output {
+	return output{env.NewWriter(w, writeBufSize)}
 }
 
 // failed reports whether a write failed (for example a closed pipe).

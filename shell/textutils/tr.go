@@ -145,10 +145,10 @@ func checkClasses(e1, e2 []trElem, comp bool) string {
 }
 
 func trRun(env *command.Env, table [256]byte, del1, sq [256]bool, del, squeeze bool) int {
-	out := newOutput(env.Stdout)
+	out := newOutput(env, env.Stdout)
 	defer out.Flush()
-	buf := make([]byte, ctxBytes)
-	res := make([]byte, 0, ctxBytes)
+	buf := env.Buffer(ctxBytes)
+	res := env.Buffer(ctxBytes)[:0]
 	last := -1
 	for {
 		if done(env.Ctx) {

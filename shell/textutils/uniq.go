@@ -121,12 +121,12 @@ func uniqMain(env *command.Env) int {
 	}
 	defer f.Close()
 	var dst *bytes.Buffer
-	out := newOutput(env.Stdout)
+	out := newOutput(env, env.Stdout)
 	if len(operands) == 2 && operands[1] != "-" {
 		dst = &bytes.Buffer{}
-		out = newOutput(dst)
+		out = newOutput(env, dst)
 	}
-	lr := newLineReader(env.Ctx, f)
+	lr := newLineReader(env, f)
 	lr.delim = delim
 	if o.group {
 		if st := uniqGroups(lr, out, &o, delim); st != 0 {
