@@ -98,8 +98,8 @@ func main() {
 	// clean crash report, not eat the whole memory limit first.
 	debug.SetMaxStack(64 << 20)
 	hostTick()
-	if err := server.Serve(&host{}); err != nil {
-		os.Stderr.WriteString("guest: " + err.Error() + "\n")
-		os.Exit(1)
-	}
+	// Serve returns only when the link to the host fails.
+	err := server.Serve(&host{})
+	os.Stderr.WriteString("guest: " + err.Error() + "\n")
+	os.Exit(1)
 }
