@@ -20,8 +20,8 @@
 //   host.stringWidth(str)     Terminal column width of a (NFC) string, from
 //                             the same East Asian Width / emoji tables that
 //                             Node's ICU-backed getStringWidth uses.
-//   host.builtInObjects       Null-prototype object whose keys are the global
-//                             names that look like built-in constructors.
+//   host.isBuiltInObject(name)  Whether name is a global of a fresh runtime
+//                             that looks like a built-in constructor.
 //
 // The factory returns { inspect, format, formatWithOptions }.
 //
@@ -174,9 +174,15 @@
     lazyUncurryThisGetter('TypedArray', SymbolToStringTag);
   const WeakMapPrototypeHas = lazyUncurryThis('WeakMap', 'has');
   const WeakSetPrototypeHas = lazyUncurryThis('WeakSet', 'has');
-  const ErrorConstructor = Error;
-  const MapConstructor = Map;
-  const SetConstructor = Set;
+  // goja: Error, Map and Set are looked up when first needed: goja builds a
+  // constructor and its prototype on first access, and few values need them.
+  const lazyGlobal = (name) => {
+    let value;
+    return () => (value === undefined ? (value = globalObject[name]) : value);
+  };
+  const ErrorConstructor = lazyGlobal('Error');
+  const MapConstructor = lazyGlobal('Map');
+  const SetConstructor = lazyGlobal('Set');
   const globalObject = globalThis;
 
   // ---------------------------------------------------------------------
@@ -251,7 +257,7 @@
 
   // Node: internal/util isError.
   function isError(value, kind) {
-    return kind === 'Error' || isInstanceof(value, ErrorConstructor);
+    return kind === 'Error' || isInstanceof(value, ErrorConstructor());
   }
 
   // Node: internalBinding('util').getOwnNonIndexProperties. Returns the
@@ -379,13 +385,10 @@
   const customInspectSymbol = Symbol.for('nodejs.util.inspect.custom');
 
   // Node: builtInObjects, the global names matching /^[A-Z][a-zA-Z0-9]+$/
-  // when the module loads. goja: host.builtInObjects is that set, computed
-  // in Go when the script is installed (before user code can add globals),
-  // as a null-prototype object whose keys are the names.
-  const builtInObjects = host.builtInObjects;
-  function isBuiltInObject(name) {
-    return typeof name === 'string' && builtInObjects[name] === true;
-  }
+  // when the module loads. goja: host.isBuiltInObject(name) tests a name
+  // against that set, taken once per process from a fresh runtime, so
+  // globals that user code adds never count.
+  const isBuiltInObject = host.isBuiltInObject;
 
   // These options must stay in sync with `getUserOptions`. So if any option will
   // be added or removed, `getUserOptions` must also be updated accordingly.
@@ -595,83 +598,90 @@
   // Set Graphics Rendition https://en.wikipedia.org/wiki/ANSI_escape_code#graphics
   // Each color consists of an array with the color code as first entry and the
   // reset code as second entry.
-  const defaultFG = 39;
-  const defaultBG = 49;
-  inspect.colors = {
-    __proto__: null,
-    reset: [0, 0],
-    bold: [1, 22],
-    dim: [2, 22], // Alias: faint
-    italic: [3, 23],
-    underline: [4, 24],
-    blink: [5, 25],
-    // Swap foreground and background colors
-    inverse: [7, 27], // Alias: swapcolors, swapColors
-    hidden: [8, 28], // Alias: conceal
-    strikethrough: [9, 29], // Alias: strikeThrough, crossedout, crossedOut
-    doubleunderline: [21, 24], // Alias: doubleUnderline
-    black: [30, defaultFG],
-    red: [31, defaultFG],
-    green: [32, defaultFG],
-    yellow: [33, defaultFG],
-    blue: [34, defaultFG],
-    magenta: [35, defaultFG],
-    cyan: [36, defaultFG],
-    white: [37, defaultFG],
-    bgBlack: [40, defaultBG],
-    bgRed: [41, defaultBG],
-    bgGreen: [42, defaultBG],
-    bgYellow: [43, defaultBG],
-    bgBlue: [44, defaultBG],
-    bgMagenta: [45, defaultBG],
-    bgCyan: [46, defaultBG],
-    bgWhite: [47, defaultBG],
-    framed: [51, 54],
-    overlined: [53, 55],
-    gray: [90, defaultFG], // Alias: grey, blackBright
-    redBright: [91, defaultFG],
-    greenBright: [92, defaultFG],
-    yellowBright: [93, defaultFG],
-    blueBright: [94, defaultFG],
-    magentaBright: [95, defaultFG],
-    cyanBright: [96, defaultFG],
-    whiteBright: [97, defaultFG],
-    bgGray: [100, defaultBG], // Alias: bgGrey, bgBlackBright
-    bgRedBright: [101, defaultBG],
-    bgGreenBright: [102, defaultBG],
-    bgYellowBright: [103, defaultBG],
-    bgBlueBright: [104, defaultBG],
-    bgMagentaBright: [105, defaultBG],
-    bgCyanBright: [106, defaultBG],
-    bgWhiteBright: [107, defaultBG],
-  };
-
-  function defineColorAlias(target, alias) {
-    ObjectDefineProperty(inspect.colors, alias, {
+  // goja: the table is built the first time a value is printed in color,
+  // not each time the script is installed: its twelve alias accessors were
+  // a tenth of installing it, and console output is never colored.
+  let colorsDefined = false;
+  function defineColors() {
+    colorsDefined = true;
+    const defaultFG = 39;
+    const defaultBG = 49;
+    inspect.colors = {
       __proto__: null,
-      get() {
-        return this[target];
-      },
-      set(value) {
-        this[target] = value;
-      },
-      configurable: true,
-      enumerable: false,
-    });
-  }
+      reset: [0, 0],
+      bold: [1, 22],
+      dim: [2, 22], // Alias: faint
+      italic: [3, 23],
+      underline: [4, 24],
+      blink: [5, 25],
+      // Swap foreground and background colors
+      inverse: [7, 27], // Alias: swapcolors, swapColors
+      hidden: [8, 28], // Alias: conceal
+      strikethrough: [9, 29], // Alias: strikeThrough, crossedout, crossedOut
+      doubleunderline: [21, 24], // Alias: doubleUnderline
+      black: [30, defaultFG],
+      red: [31, defaultFG],
+      green: [32, defaultFG],
+      yellow: [33, defaultFG],
+      blue: [34, defaultFG],
+      magenta: [35, defaultFG],
+      cyan: [36, defaultFG],
+      white: [37, defaultFG],
+      bgBlack: [40, defaultBG],
+      bgRed: [41, defaultBG],
+      bgGreen: [42, defaultBG],
+      bgYellow: [43, defaultBG],
+      bgBlue: [44, defaultBG],
+      bgMagenta: [45, defaultBG],
+      bgCyan: [46, defaultBG],
+      bgWhite: [47, defaultBG],
+      framed: [51, 54],
+      overlined: [53, 55],
+      gray: [90, defaultFG], // Alias: grey, blackBright
+      redBright: [91, defaultFG],
+      greenBright: [92, defaultFG],
+      yellowBright: [93, defaultFG],
+      blueBright: [94, defaultFG],
+      magentaBright: [95, defaultFG],
+      cyanBright: [96, defaultFG],
+      whiteBright: [97, defaultFG],
+      bgGray: [100, defaultBG], // Alias: bgGrey, bgBlackBright
+      bgRedBright: [101, defaultBG],
+      bgGreenBright: [102, defaultBG],
+      bgYellowBright: [103, defaultBG],
+      bgBlueBright: [104, defaultBG],
+      bgMagentaBright: [105, defaultBG],
+      bgCyanBright: [106, defaultBG],
+      bgWhiteBright: [107, defaultBG],
+    };
 
-  defineColorAlias('gray', 'grey');
-  defineColorAlias('gray', 'blackBright');
-  defineColorAlias('bgGray', 'bgGrey');
-  defineColorAlias('bgGray', 'bgBlackBright');
-  defineColorAlias('dim', 'faint');
-  defineColorAlias('strikethrough', 'crossedout');
-  defineColorAlias('strikethrough', 'strikeThrough');
-  defineColorAlias('strikethrough', 'crossedOut');
-  defineColorAlias('hidden', 'conceal');
-  defineColorAlias('inverse', 'swapColors');
-  defineColorAlias('inverse', 'swapcolors');
-  defineColorAlias('doubleunderline', 'doubleUnderline');
+    function defineColorAlias(target, alias) {
+      ObjectDefineProperty(inspect.colors, alias, {
+        __proto__: null,
+        get() {
+          return this[target];
+        },
+        set(value) {
+          this[target] = value;
+        },
+        configurable: true,
+        enumerable: false,
+      });
+    }
+
+    defineColorAlias('gray', 'grey');
+    defineColorAlias('gray', 'blackBright');
+    defineColorAlias('bgGray', 'bgGrey');
+    defineColorAlias('bgGray', 'bgBlackBright');
+    defineColorAlias('dim', 'faint');
+    defineColorAlias('strikethrough', 'crossedout');
+    defineColorAlias('strikethrough', 'strikeThrough');
+    defineColorAlias('strikethrough', 'crossedOut');
+    defineColorAlias('hidden', 'conceal');
+    defineColorAlias('inverse', 'swapColors');
+    defineColorAlias('inverse', 'swapcolors');
+    defineColorAlias('doubleunderline', 'doubleUnderline');
+  }
 
   // TODO(BridgeAR): Add function style support for more complex styles.
   // Don't use 'blue' not visible on cmd.exe
@@ -796,6 +806,9 @@
   }
 
   function stylizeWithColor(str, styleType) {
+    if (!colorsDefined) {
+      defineColors();
+    }
     const style = inspect.styles[styleType];
     if (style !== undefined) {
       const color = inspect.colors[style];
@@ -916,7 +929,7 @@
       }
 
       if (depth === 0) {
-        keySet = new SetConstructor();
+        keySet = new (SetConstructor())();
       } else {
         ArrayPrototypeForEach(keys, (key) => SetPrototypeAdd(keySet, key));
       }
@@ -1080,7 +1093,7 @@
     if (ArrayPrototypeIncludes(ctx.seen, value)) {
       let index = 1;
       if (ctx.circular === undefined) {
-        ctx.circular = new MapConstructor();
+        ctx.circular = new (MapConstructor())();
         MapPrototypeSet(ctx.circular, value, index);
       } else {
         index = MapPrototypeGet(ctx.circular, value);
