@@ -35,47 +35,61 @@ type taken struct {
 	v    any
 }
 
+// maxTaken bounds the blocks one command holds from the pools. A command
+// that opens a new reader per file (grep PATTERN *) would otherwise hold
+// every one until it returns; past the bound it gets blocks the garbage
+// collector takes back, as before there were pools.
+const maxTaken = 8
+
+// take returns a pooled value of the pool (nil when there is none free, or
+// when the command holds maxTaken already) and records what it must give
+// back.
+func (e *Env) take(kind byte, size int, v func(pooled any) any) any {
+	if len(e.taken) >= maxTaken {
+		return v(nil)
+	}
+	p := poolFor(kind, size)
+	x := v(p.Get())
+	e.taken = append(e.taken, taken{p, x})
+	return x
+}
+
 // NewReader returns a bufio.Reader of size bytes on r. It belongs to the
 // command until the command returns; do not keep it, or anything it
 // returned, past that.
 func (e *Env) NewReader(r io.Reader, size int) *bufio.Reader {
-	p := poolFor('r', size)
-	br, _ := p.Get().(*bufio.Reader)
-	if br == nil {
-		br = bufio.NewReaderSize(r, size)
-	} else {
-		br.Reset(r)
-	}
-	e.taken = append(e.taken, taken{p, br})
-	return br
+	return e.take('r', size, func(pooled any) any {
+		if br, ok := pooled.(*bufio.Reader); ok {
+			br.Reset(r)
+			return br
+		}
+		return bufio.NewReaderSize(r, size)
+	}).(*bufio.Reader)
 }
 
 // NewWriter returns a bufio.Writer of size bytes on w, on the same terms as
 // NewReader. Flush it before returning: what is still buffered then is
 // lost.
 func (e *Env) NewWriter(w io.Writer, size int) *bufio.Writer {
-	p := poolFor('w', size)
-	bw, _ := p.Get().(*bufio.Writer)
-	if bw == nil {
-		bw = bufio.NewWriterSize(w, size)
-	} else {
-		bw.Reset(w)
-	}
-	e.taken = append(e.taken, taken{p, bw})
-	return bw
+	return e.take('w', size, func(pooled any) any {
+		if bw, ok := pooled.(*bufio.Writer); ok {
+			bw.Reset(w)
+			return bw
+		}
+		return bufio.NewWriterSize(w, size)
+	}).(*bufio.Writer)
 }
 
 // Buffer returns a scratch slice of size bytes (not cleared), on the same
 // terms as NewReader.
 func (e *Env) Buffer(size int) []byte {
-	p := poolFor('b', size)
-	b, _ := p.Get().(*[]byte)
-	if b == nil {
-		s := make([]byte, size)
-		b = &s
-	}
-	e.taken = append(e.taken, taken{p, b})
-	return *b
+	return *e.take('b', size, func(pooled any) any {
+		if b, ok := pooled.(*[]byte); ok {
+			return b
+		}
+		b := make([]byte, size)
+		return &b
+	}).(*[]byte)
 }
 
 // Release gives back the buffers the command took. The shell calls it when

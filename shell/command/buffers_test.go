@@ -45,3 +45,20 @@ func TestBuffersAreReusedClean(t *testing.T) {
 	}
 	next.Release()
 }
+
+// A command that opens a reader per file holds at most maxTaken pooled
+// blocks; the rest are ordinary garbage, so `grep x *` over thousands of
+// files does not keep a block per file until it returns.
+func TestBuffersHeldAreBounded(t *testing.T) {
+	env := &Env{}
+	for range 100 {
+		env.NewReader(strings.NewReader("x"), 256<<10)
+	}
+	if len(env.taken) != maxTaken {
+		t.Errorf("the command holds %d pooled blocks, want %d", len(env.taken), maxTaken)
+	}
+	if b := env.Buffer(16); len(b) != 16 {
+		t.Errorf("an unpooled scratch of %d bytes", len(b))
+	}
+	env.Release()
+}
