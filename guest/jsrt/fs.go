@@ -56,28 +56,32 @@ func (r *run) fsError(err error, syscallName, p string) *goja.Object {
 func (r *run) fsObject() *goja.Object {
 	rt := r.rt
 	obj := rt.NewObject()
-	ops := map[string]fsOp{
-		"readFile":   r.fsReadFile,
-		"writeFile":  r.fsWriteFile(false),
-		"appendFile": r.fsWriteFile(true),
-		"readdir":    r.fsReaddir,
-		"mkdir":      r.fsMkdir,
-		"stat":       r.fsStat,
-		"lstat":      r.fsStat,
-		"unlink":     r.fsUnlink,
-		"rmdir":      r.fsRmdir,
-		"rm":         r.fsRm,
-		"rename":     r.fsRename,
-		"copyFile":   r.fsCopyFile,
-		"access":     r.fsAccess,
-		"exists":     r.fsExists,
+	// A slice, not a map: the properties keep one order from run to run.
+	ops := []struct {
+		name string
+		op   fsOp
+	}{
+		{"readFile", r.fsReadFile},
+		{"writeFile", r.fsWriteFile(false)},
+		{"appendFile", r.fsWriteFile(true)},
+		{"readdir", r.fsReaddir},
+		{"mkdir", r.fsMkdir},
+		{"stat", r.fsStat},
+		{"lstat", r.fsStat},
+		{"unlink", r.fsUnlink},
+		{"rmdir", r.fsRmdir},
+		{"rm", r.fsRm},
+		{"rename", r.fsRename},
+		{"copyFile", r.fsCopyFile},
+		{"access", r.fsAccess},
+		{"exists", r.fsExists},
 	}
-	for name, op := range ops {
-		name, op := name, op
-		_ = obj.Set(name+"Sync", func(call goja.FunctionCall) goja.Value {
+	for _, o := range ops {
+		name, op := o.name, o.op
+		_ = obj.Set(name+"Sync", r.fn(name+"Sync", func(call goja.FunctionCall) goja.Value {
 			return op(call)
-		})
-		_ = obj.Set(name, func(call goja.FunctionCall) goja.Value {
+		}))
+		_ = obj.Set(name, r.fn(name, func(call goja.FunctionCall) goja.Value {
 			if n := len(call.Arguments); n > 0 {
 				if _, isFn := goja.AssertFunction(call.Arguments[n-1]); isFn {
 					panic(rt.NewTypeError("fs.%s returns a promise in the sandbox; callbacks are not supported: use await fs.%s(...) or fs.%sSync(...)", name, name, name))
@@ -95,9 +99,8 @@ func (r *run) fsObject() *goja.Object {
 				panic(err)
 			}
 			return rt.ToValue(p)
-		})
+		}))
 	}
-	nameFunctions(rt, obj, 1)
 	_ = obj.Set("promises", obj)
 	return obj
 }

@@ -528,44 +528,8 @@ func (r *run) newError(name, msg string) *goja.Object {
 	return obj
 }
 
-// nameFunction gives a native function the JS name name, when goja named
-// it after its Go symbol.
-func nameFunction(rt *goja.Runtime, o *goja.Object, name string) {
-	if _, isFn := goja.AssertFunction(o); !isFn {
-		return
-	}
-	if n := o.Get("name"); n != nil && strings.ContainsAny(n.String(), "./(") {
-		setName(rt, o, name)
-	}
-}
-
 // setName defines a function's name property as JS does for its own
 // functions (read-only, configurable).
 func setName(rt *goja.Runtime, o *goja.Object, name string) {
 	_ = o.DefineDataProperty("name", rt.ToValue(name), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
-}
-
-// nameFunctions gives the native functions held by obj's own properties
-// the property's name (and, below the top level, those of nested objects).
-// goja names a function made from a Go func after the Go symbol
-// ("github.com/cordonhq/cordon/guest/jsrt.(*run).toolFunc.func1"), which
-// String(fn) and stack traces would show to the script.
-func nameFunctions(rt *goja.Runtime, obj *goja.Object, depth int) {
-	if obj == nil || depth > 8 {
-		return
-	}
-	for _, key := range obj.GetOwnPropertyNames() {
-		v := obj.Get(key)
-		o, ok := v.(*goja.Object)
-		if !ok {
-			continue
-		}
-		if _, isFn := goja.AssertFunction(o); isFn {
-			nameFunction(rt, o, key)
-			continue
-		}
-		if depth > 0 {
-			nameFunctions(rt, o, depth+1)
-		}
-	}
 }

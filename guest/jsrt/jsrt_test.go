@@ -447,3 +447,17 @@ func TestReturn1StaysCheap(t *testing.T) {
 		t.Errorf("Run(`return 1`) allocates %v times, want at most 60", n)
 	}
 }
+
+// fs's properties come in one order, every run (they were set from a Go
+// map, so Object.keys(fs) and console.log(fs) changed from run to run),
+// and its functions carry their JS names.
+func TestFSShapeIsStable(t *testing.T) {
+	want := `["readFileSync","readFile","writeFileSync","writeFile","appendFileSync","appendFile","readdirSync","readdir","mkdirSync","mkdir","statSync","stat","lstatSync","lstat","unlinkSync","unlink","rmdirSync","rmdir","rmSync","rm","renameSync","rename","copyFileSync","copyFile","accessSync","access","existsSync","exists","promises"],readFile,existsSync` + "\n"
+	for range 5 {
+		h := &fakeHost{}
+		runJS(t, h, nil, `return JSON.stringify(Object.keys(fs)) + "," + fs.readFile.name + "," + fs.promises.existsSync.name`)
+		if h.stdout.String() != want {
+			t.Fatalf("got %s", h.stdout.String())
+		}
+	}
+}
