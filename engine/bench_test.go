@@ -23,6 +23,21 @@ func BenchmarkExecuteReturn1(b *testing.B) {
 	}
 }
 
+// BenchmarkExecuteLogObject is the most expensive common path left: a
+// script that prints an object installs the Node-style formatter in its
+// fresh runtime (RATIONALE.md, "A fresh interpreter per execution").
+func BenchmarkExecuteLogObject(b *testing.B) {
+	sb := newSandbox(b, engine.SandboxConfig{})
+	ctx := context.Background()
+	b.ResetTimer()
+	for b.Loop() {
+		res, err := sb.Execute(ctx, engine.JavaScript, "console.log({a: 1})")
+		if err != nil || res.Stdout != "{ a: 1 }\n" {
+			b.Fatal(err, res.Stdout)
+		}
+	}
+}
+
 func BenchmarkNewSandbox(b *testing.B) {
 	e := testEngine(b)
 	ctx := context.Background()
