@@ -94,7 +94,8 @@ func (e *Env) Buffer(size int) []byte {
 
 // Release gives back the buffers the command took. The shell calls it when
 // the command has returned; an Env that is never released only loses the
-// reuse.
+// reuse. A copy of an Env (made to rewrite Args for getopt, say) shares
+// the record of what was taken: only the shell's own Env is released.
 func (e *Env) Release() {
 	for _, t := range e.taken {
 		switch v := t.v.(type) {
