@@ -185,7 +185,8 @@ func TestNestingIsBounded(t *testing.T) {
 // A short script does not pay for the large blocks that make big pipelines
 // fast: each command's buffers come back to a pool when it returns
 // (command.Env.Release), and a pipe's buffer grows with what goes through
-// it. It allocated about 1 MB a run before; about 80 KB now.
+// it. It allocated about 1 MB a run before, 190 KB with fixed 32 KiB pipe
+// buffers, about 80 KB now.
 func TestShortScriptsAllocateLittle(t *testing.T) {
 	fs := vfs.New(vfs.Limits{})
 	fs.WriteFile("/workspace/a.txt", []byte("b\na\nc\na\n"), 0o644)
@@ -204,7 +205,27 @@ func TestShortScriptsAllocateLittle(t *testing.T) {
 		// some of what it is given back.
 		least = min(least, ms.TotalAlloc-before)
 	}
-	if least > 300<<10 {
-		t.Errorf("a short pipeline script allocates %d KiB a run, want at most 300", least>>10)
+	bound := uint64(150 << 10)
+	if raceEnabled {
+		bound = 300 << 10
+	}
+	if least > bound {
+		t.Errorf("a short pipeline script allocates %d KiB a run, want at most %d", least>>10, bound>>10)
+	}
+}
+
+// A run does not rebuild what every run shares: the registry of built-in
+// commands and the shell's default variables (echo took 176 allocations
+// when they were built per run; about 117 now).
+func TestEchoStaysCheap(t *testing.T) {
+	fs := vfs.New(vfs.Limits{})
+	h := &fakeHost{}
+	n := testing.AllocsPerRun(20, func() {
+		if out := Run(Options{Host: h, FS: fs}, "s.sh", "echo hi"); out.ExitCode != 0 {
+			t.Fatal(out)
+		}
+	})
+	if n > 140 {
+		t.Errorf("echo hi allocates %v times a run, want at most 140", n)
 	}
 }

@@ -1,0 +1,5 @@
+//go:build !race
+
+package shellrt
+
+const raceEnabled = false
