@@ -199,7 +199,7 @@ func (ev *arithEval) lvalueOf(x syntax.ArithmExpr) (*lvalue, error) {
 			}
 		}
 	}
-	s, err := expand.Literal(ev.r.ecfg(), w)
+	s, err := ev.r.lit(w)
 	if err != nil {
 		return nil, err
 	}
@@ -310,14 +310,14 @@ func (ev *arithEval) word(w *syntax.Word) (int64, error) {
 				return ev.getLvalue(&lvalue{name: p.Param.Value, index: p.Index})
 			}
 		case *syntax.SglQuoted, *syntax.DblQuoted:
-			s, err := expand.Literal(ev.r.ecfg(), w)
+			s, err := ev.r.lit(w)
 			if err != nil {
 				return 0, err
 			}
 			return 0, &arithError{msg: fmt.Sprintf("%s: syntax error: operand expected (error token is \"%s\")", s, s)}
 		}
 	}
-	s, err := expand.Literal(ev.r.ecfg(), w)
+	s, err := ev.r.lit(w)
 	if err != nil {
 		return 0, err
 	}
@@ -561,6 +561,16 @@ func (r *runner) preArith(w *syntax.Word) (*syntax.Word, error) {
 // hasArithExp reports whether n holds ${...} subscripts or slices that
 // preArith must evaluate (outside command substitutions).
 func hasArithExp(n syntax.Node) bool {
+	switch n := n.(type) {
+	case *syntax.Word:
+		if plainParts(n.Parts) {
+			return false
+		}
+	case *syntax.DblQuoted:
+		if plainParts(n.Parts) {
+			return false
+		}
+	}
 	found := false
 	syntax.Walk(n, func(n syntax.Node) bool {
 		switch n := n.(type) {

@@ -961,22 +961,67 @@ func (r *runner) readDir(p string) ([]fs.DirEntry, error) {
 }
 
 // ecfg returns the expansion configuration for the current state.
+//
+// Every word of every command is expanded, so the configurations are
+// reused: putEcfg gives one back. A configuration holds expand's scratch
+// buffers, so one is never shared by two expansions in progress (an
+// expansion can start another: brace expansion, arithmetic); ecfg hands
+// out a free one or makes one. The free list belongs to the runner that
+// made it: a copy of the runner (subshell) starts its own, as its
+// configurations must call back into the copy.
 func (r *runner) ecfg() *expand.Config {
-	cfg := &expand.Config{
-		Env:        envView{r},
-		CmdSubst:   r.cmdSubst,
-		ProcSubst:  r.procSubst,
-		NullGlob:   r.opts.nullglob,
-		NoUnset:    r.opts.nounset,
-		DotGlob:    r.opts.dotglob,
-		GlobStar:   r.opts.globstar,
-		ExtGlob:    r.opts.extglob,
-		NoCaseGlob: r.opts.nocaseglob,
+	var cfg *expand.Config
+	if r.ecfgOwner != r {
+		r.ecfgOwner, r.ecfgFree = r, nil
+		r.ecfgFns = ecfgFns{cmdSubst: r.cmdSubst, procSubst: r.procSubst, readDir: r.readDir}
 	}
+	if n := len(r.ecfgFree); n > 0 {
+		cfg = r.ecfgFree[n-1]
+		r.ecfgFree = r.ecfgFree[:n-1]
+	} else {
+		cfg = &expand.Config{}
+	}
+	cfg.Env = envView{r}
+	cfg.CmdSubst = r.ecfgFns.cmdSubst
+	cfg.ProcSubst = r.ecfgFns.procSubst
+	cfg.ReadDir = nil
+	cfg.ReadDir2 = nil
 	if !r.opts.noglob {
-		cfg.ReadDir2 = r.readDir
+		cfg.ReadDir2 = r.ecfgFns.readDir
 	}
+	cfg.NullGlob = r.opts.nullglob
+	cfg.NoUnset = r.opts.nounset
+	cfg.DotGlob = r.opts.dotglob
+	cfg.GlobStar = r.opts.globstar
+	cfg.ExtGlob = r.opts.extglob
+	cfg.NoCaseGlob = r.opts.nocaseglob
 	return cfg
+}
+
+// putEcfg gives back a configuration from ecfg once its expansion is done.
+func (r *runner) putEcfg(cfg *expand.Config) {
+	if r.ecfgOwner == r && len(r.ecfgFree) < maxFreeEcfgs {
+		r.ecfgFree = append(r.ecfgFree, cfg)
+	}
+}
+
+// maxFreeEcfgs bounds the configurations a runner keeps (nesting is
+// shallow: an expansion inside a brace expansion, say).
+const maxFreeEcfgs = 4
+
+// ecfgFns are the runner's callbacks for expand, made once per runner.
+type ecfgFns struct {
+	cmdSubst  func(io.Writer, *syntax.CmdSubst) error
+	procSubst func(*syntax.ProcSubst) (string, error)
+	readDir   func(string) ([]fs.DirEntry, error)
+}
+
+// lit expands w with expand.Literal.
+func (r *runner) lit(w *syntax.Word) (string, error) {
+	cfg := r.ecfg()
+	s, err := expand.Literal(cfg, w)
+	r.putEcfg(cfg)
+	return s, err
 }
 
 // fdKey is the context key of the descriptor table given to commands.

@@ -77,6 +77,9 @@ func (r *runner) expandWith(w *syntax.Word, expand func(*syntax.Word) (string, e
 
 // checkWord rejects unsupported constructs inside a word.
 func (r *runner) checkWord(w *syntax.Word) bool {
+	if plainParts(w.Parts) {
+		return true
+	}
 	ok := true
 	syntax.Walk(w, func(n syntax.Node) bool {
 		switch n.(type) {
@@ -171,4 +174,50 @@ func compilePattern(pat string, mode pattern.Mode) (*regexp.Regexp, error) {
 	patCache[key] = re
 	patMu.Unlock()
 	return re, nil
+}
+
+// plainParts reports whether parts certainly hold neither a process
+// substitution nor a ${...} subscript or slice outside command
+// substitutions: the two things checkWord and hasArithExp look for. It
+// answers from the node types of a typical word without walking the tree
+// (Walk allocates, and every word of every command is checked); false
+// means "not known", and the caller walks.
+func plainParts(parts []syntax.WordPart) bool {
+	for _, p := range parts {
+		switch p := p.(type) {
+		case *syntax.Lit, *syntax.SglQuoted, *syntax.CmdSubst:
+			// Neither walk looks inside a command substitution.
+		case *syntax.DblQuoted:
+			if !plainParts(p.Parts) {
+				return false
+			}
+		case *syntax.ParamExp:
+			if p.Flags != nil || p.NestedParam != nil || p.Index != nil || p.Slice != nil ||
+				p.Repl != nil || p.Exp != nil || len(p.Modifiers) != 0 {
+				return false
+			}
+		case *syntax.ArithmExp:
+			if !plainArithm(p.X) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// plainArithm is plainParts for an arithmetic expression.
+func plainArithm(x syntax.ArithmExpr) bool {
+	switch x := x.(type) {
+	case *syntax.BinaryArithm:
+		return plainArithm(x.X) && plainArithm(x.Y)
+	case *syntax.UnaryArithm:
+		return plainArithm(x.X)
+	case *syntax.ParenArithm:
+		return plainArithm(x.X)
+	case *syntax.Word:
+		return plainParts(x.Parts)
+	}
+	return false
 }

@@ -144,7 +144,9 @@ func (r *runner) redirect(rd *syntax.Redirect) error {
 				s = b.String()
 			} else {
 				var err error
-				s, err = expand.Document(r.ecfg(), rd.Hdoc)
+				cfg := r.ecfg()
+				s, err = expand.Document(cfg, rd.Hdoc)
+				r.putEcfg(cfg)
 				if err != nil {
 					r.expandErr(err)
 					return errReported

@@ -70,6 +70,9 @@ func (r *runner) paramPiecesCtx(p *syntax.ParamExp, quoted, assign bool) ([]piec
 		}
 		return r.elemPieces(elems, quoted, p.Names == syntax.NamesPrefix, isStar(p)), nil
 	}
+	if v, ok := r.plainValue(p); ok {
+		return []piece{{s: v, quoted: quoted, split: !quoted}}, nil
+	}
 	v, err := r.scalarValue(p)
 	if err != nil {
 		return nil, err
@@ -77,10 +80,28 @@ func (r *runner) paramPiecesCtx(p *syntax.ParamExp, quoted, assign bool) ([]piec
 	return []piece{{s: v, quoted: quoted, split: !quoted}}, nil
 }
 
+// plainValue returns the value of $name or ${name} when name is a set
+// string variable, the commonest expansion, without going through expand
+// (which needs a word built around p); ok is false for everything else
+// (operators, arrays, namerefs, unset names, special parameters), which
+// scalarValue handles.
+func (r *runner) plainValue(p *syntax.ParamExp) (string, bool) {
+	if p.Excl || p.Length || p.Width || p.Flags != nil || p.NestedParam != nil || p.Index != nil ||
+		p.Slice != nil || p.Repl != nil || p.Names != 0 || p.Exp != nil || len(p.Modifiers) != 0 ||
+		!syntax.ValidName(p.Param.Value) {
+		return "", false
+	}
+	vr := envView{r}.Get(p.Param.Value)
+	if vr.Kind != expand.String || !vr.IsSet() {
+		return "", false
+	}
+	return vr.Str, true
+}
+
 // scalarValue returns the value of a single-valued ${...} from expand.
 func (r *runner) scalarValue(p *syntax.ParamExp) (string, error) {
 	w := &syntax.Word{Parts: []syntax.WordPart{&syntax.DblQuoted{Parts: []syntax.WordPart{p}}}}
-	return expand.Literal(r.ecfg(), w)
+	return r.lit(w)
 }
 
 // emptyPieces is what an expansion to nothing gives.
@@ -349,14 +370,11 @@ func (r *runner) multiElems(p *syntax.ParamExp) ([]string, error) {
 		c.Param = &pc
 	}
 	w := &syntax.Word{Parts: []syntax.WordPart{&syntax.DblQuoted{Parts: []syntax.WordPart{&c}}}}
-	return expand.Fields(r.ecfgNoGlob(), w)
-}
-
-// ecfgNoGlob is ecfg without pathname expansion.
-func (r *runner) ecfgNoGlob() *expand.Config {
 	cfg := r.ecfg()
-	cfg.ReadDir2 = nil
-	return cfg
+	cfg.ReadDir2 = nil // no pathname expansion
+	fields, err := expand.Fields(cfg, w)
+	r.putEcfg(cfg)
+	return fields, err
 }
 
 // paramState reports whether a parameter is set and whether it is null.
@@ -416,6 +434,7 @@ func (r *runner) paramState(p *syntax.ParamExp, quoted bool) (set, null bool, er
 	cfg := r.ecfg()
 	cfg.NoUnset = false
 	v, err := expand.Literal(cfg, &syntax.Word{Parts: []syntax.WordPart{&syntax.DblQuoted{Parts: []syntax.WordPart{p}}}})
+	r.putEcfg(cfg)
 	if err != nil {
 		return false, false, err
 	}

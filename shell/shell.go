@@ -145,6 +145,12 @@ type runner struct {
 	// argAssign is set while expanding an argument that looks like an
 	// assignment (NAME=value), whose value gets assignment tildes.
 	argAssign bool
+
+	// Expansion configurations to reuse (ecfg), and the runner they call
+	// back into.
+	ecfgOwner *runner
+	ecfgFree  []*expand.Config
+	ecfgFns   ecfgFns
 }
 
 // options holds the set and shopt options.

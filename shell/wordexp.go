@@ -41,7 +41,6 @@ func (f *wfield) add(s string, quoted bool) {
 // command substitution, arithmetic, splitting, globbing).
 func (r *runner) expandFields(words []*syntax.Word) ([]string, error) {
 	var out []string
-	cfg := r.ecfg()
 	for _, w := range words {
 		wc := *w
 		if !syntax.SplitBraces(&wc) {
@@ -52,21 +51,32 @@ func (r *runner) expandFields(words []*syntax.Word) ([]string, error) {
 			out = append(out, fs...)
 			continue
 		}
-		for bw, err := range expand.BracesSeq(cfg, &wc) {
-			if err != nil {
-				return nil, err
-			}
-			// Thousands of words can come out of one brace expansion; a
-			// timeout must be able to stop it (wasm cannot preempt).
-			if err := r.ctxErr(); err != nil {
-				return nil, err
-			}
-			fs, err := r.expandOneWord(bw)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, fs...)
+		var err error
+		if out, err = r.expandBraces(&wc, out); err != nil {
+			return nil, err
 		}
+	}
+	return out, nil
+}
+
+// expandBraces appends the fields of a word with brace expansions to out.
+func (r *runner) expandBraces(w *syntax.Word, out []string) ([]string, error) {
+	cfg := r.ecfg()
+	defer r.putEcfg(cfg)
+	for bw, err := range expand.BracesSeq(cfg, w) {
+		if err != nil {
+			return nil, err
+		}
+		// Thousands of words can come out of one brace expansion; a
+		// timeout must be able to stop it (wasm cannot preempt).
+		if err := r.ctxErr(); err != nil {
+			return nil, err
+		}
+		fs, err := r.expandOneWord(bw)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, fs...)
 	}
 	return out, nil
 }
@@ -79,6 +89,12 @@ func (r *runner) expandOneWord(w *syntax.Word) ([]string, error) {
 	r.argAssign = false
 	if err != nil {
 		return nil, err
+	}
+	if f, n, ok := r.singleField(pieces); ok {
+		if n == 0 {
+			return nil, nil
+		}
+		return []string{f}, nil
 	}
 	fields := r.splitPieces(pieces)
 	var out []string
@@ -161,6 +177,34 @@ func (r *runner) ifs() string {
 		return " \t\n"
 	}
 	return v.String()
+}
+
+// singleField expands the commonest word, one piece that neither splits
+// nor globs (echo hi, "$x", $i holding a number), without building fields
+// byte by byte. It returns the word's fields, of which there are n (0 or
+// 1); ok is false when the word needs splitPieces and globbing.
+func (r *runner) singleField(pieces []piece) (field string, n int, ok bool) {
+	if len(pieces) != 1 {
+		return "", 0, false
+	}
+	p := pieces[0]
+	if p.brk || p.sep {
+		return "", 0, false
+	}
+	if p.split {
+		if p.s == "" {
+			return "", 0, true // an unquoted empty expansion leaves no field
+		}
+		if ifs := r.ifs(); ifs != "" && strings.ContainsAny(p.s, ifs) {
+			return "", 0, false
+		}
+	} else if !p.quoted && p.s == "" {
+		return "", 0, true
+	}
+	if !p.quoted && !r.opts.noglob && strings.ContainsAny(p.s, "*?[+@!") {
+		return "", 0, false // may be a pattern: hasGlobMeta decides
+	}
+	return p.s, 1, true
 }
 
 // splitPieces splits the pieces of a word into fields by IFS.
@@ -364,7 +408,6 @@ func (r *runner) assignTilde(s string, first bool) []piece {
 // wordPiecesCtx is wordPieces; assign is true in assignment values.
 func (r *runner) wordPiecesCtx(parts []syntax.WordPart, quoted, operand, first, assign bool) ([]piece, error) {
 	var out []piece
-	cfg := r.ecfg()
 	parts = mergeLits(parts)
 	for i, part := range parts {
 		switch p := part.(type) {
@@ -401,7 +444,7 @@ func (r *runner) wordPiecesCtx(parts []syntax.WordPart, quoted, operand, first, 
 			out = append(out, piece{s: s, quoted: true})
 		case *syntax.DblQuoted:
 			if p.Dollar {
-				v, err := expand.Literal(cfg, &syntax.Word{Parts: []syntax.WordPart{p}})
+				v, err := r.lit(&syntax.Word{Parts: []syntax.WordPart{p}})
 				if err != nil {
 					return nil, err
 				}
@@ -429,7 +472,7 @@ func (r *runner) wordPiecesCtx(parts []syntax.WordPart, quoted, operand, first, 
 			}
 			out = append(out, piece{s: strconv.Itoa(n), quoted: quoted, split: !quoted})
 		case *syntax.CmdSubst:
-			v, err := expand.Literal(cfg, &syntax.Word{Parts: []syntax.WordPart{&syntax.DblQuoted{Parts: []syntax.WordPart{p}}}})
+			v, err := r.lit(&syntax.Word{Parts: []syntax.WordPart{&syntax.DblQuoted{Parts: []syntax.WordPart{p}}}})
 			if err != nil {
 				return nil, err
 			}
@@ -439,7 +482,7 @@ func (r *runner) wordPiecesCtx(parts []syntax.WordPart, quoted, operand, first, 
 		case *syntax.ProcSubst:
 			return nil, errUnsupported("process substitution <(...) and >(...)")
 		default:
-			v, err := expand.Literal(cfg, &syntax.Word{Parts: []syntax.WordPart{p}})
+			v, err := r.lit(&syntax.Word{Parts: []syntax.WordPart{p}})
 			if err != nil {
 				return nil, err
 			}
