@@ -129,7 +129,7 @@ func (r *jqRunner) run() int {
 	o := r.o
 	switch {
 	case o.nullInput:
-		r.inputs.where = ""
+		r.inputs.wherePos = -1
 		r.runOne(nil)
 	case o.slurp:
 		v, err := r.inputs.slurp()
@@ -201,7 +201,7 @@ func (r *jqRunner) runOne(v any) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	iter := r.code.RunWithContext(yieldingContext{ctx}, v, r.values...)
+	iter := r.code.RunWithContext(&yieldingContext{Context: ctx}, v, r.values...)
 	for {
 		if canceled(r.env) {
 			return
@@ -250,8 +250,8 @@ func (r *jqRunner) handleError(err error) bool {
 		return true
 	}
 	where := "<unknown>"
-	if r.inputs.where != "" && !r.o.nullInput {
-		where = r.inputs.where
+	if w := r.inputs.where(); w != "" && !r.o.nullInput {
+		where = w
 	}
 	var ve gojq.ValueError
 	if errors.As(err, &ve) {
@@ -321,16 +321,21 @@ func jqErrorText(msg string) string {
 	return msg
 }
 
-// yieldingContext is a context whose Done also yields the processor now and
-// then. gojq checks Done before every instruction; yielding lets the timers
-// that cancel the context run on WebAssembly, which has no preemption (see
-// ctxErr).
+// yieldingContext is a context whose Done also polls the parent's Err (which
+// closes the shell's Done channel when the execution is interrupted) and
+// yields the processor now and then: see ctxErr. gojq checks Done before
+// every instruction, so the poll is made on every 64th call only; a
+// filter is stopped within 64 instructions of an interruption.
 type yieldingContext struct {
 	context.Context
+	calls uint32
 }
 
-// Done returns the parent's Done channel, sometimes yielding (see ctxErr).
-func (c yieldingContext) Done() <-chan struct{} {
-	ctxErr(c.Context)
+// Done returns the parent's Done channel, polling it now and then.
+func (c *yieldingContext) Done() <-chan struct{} {
+	if c.calls&63 == 0 {
+		ctxErr(c.Context)
+	}
+	c.calls++
 	return c.Context.Done()
 }

@@ -22,7 +22,9 @@ type jqInputs struct {
 	raw      *bufio.Reader // -R mode
 	closers  []io.Closer
 	status   int    // 2 after a file could not be read
-	where    string // "<stdin>:N" of the last value, for error messages
+	// wherePos is the decoder's position after the last value (-1: none),
+	// from which where computes "<stdin>:N" for an error message.
+	wherePos int
 	done     bool
 	name     string // the file of the last value, for input_filename
 	// nextNL caches the offset of the first newline at or after the
@@ -76,6 +78,7 @@ func (in *jqInputs) open() error {
 	}
 	in.dec = &jsonDecoder{data: data, order: in.o.order}
 	in.nextNL = -1
+	in.wherePos = -1
 	return nil
 }
 
@@ -87,6 +90,31 @@ func (in *jqInputs) close() {
 	in.closers = nil
 }
 
+// segmentAt returns the input file that holds the value ending at pos.
+func (in *jqInputs) segmentAt(pos int) jqSegment {
+	seg := in.segments[0]
+	for _, s := range in.segments {
+		if s.start < pos || (s.start == pos && pos == 0) {
+			seg = s
+		}
+	}
+	return seg
+}
+
+// where returns "FILE:LINE" for the last value read, for an error message,
+// or "" when none was.
+func (in *jqInputs) where() string {
+	if in.dec == nil || in.wherePos < 0 {
+		return ""
+	}
+	d := in.dec
+	saved := d.pos
+	d.pos = in.wherePos
+	s := in.position()
+	d.pos = saved
+	return s
+}
+
 // position returns "FILE:LINE" for the value that ends at the decoder's
 // position the way jq reports it: the number of lines of the file read so
 // far, counting the line that holds the end of the value when it is
@@ -94,13 +122,7 @@ func (in *jqInputs) close() {
 func (in *jqInputs) position() string {
 	d := in.dec
 	pos := d.pos
-	seg := in.segments[0]
-	for _, s := range in.segments {
-		if s.start < pos || (s.start == pos && pos == 0) {
-			seg = s
-		}
-	}
-	in.name = seg.name
+	seg := in.segmentAt(pos)
 	if in.nextNL < pos {
 		k := bytes.IndexByte(d.data[pos:], '\n')
 		if k < 0 {
@@ -165,7 +187,10 @@ func (in *jqInputs) Next() (any, bool) {
 		in.done = true
 		return nil, false
 	}
-	in.where = in.position()
+	// The position is worked out only for an error message (where), but
+	// input_filename needs the file now.
+	in.wherePos = in.dec.pos
+	in.name = in.segmentAt(in.wherePos).name
 	return v, true
 }
 
