@@ -21,7 +21,7 @@ type jqInputs struct {
 	segments []jqSegment   // JSON mode: where each file starts in dec.data
 	raw      *bufio.Reader // -R mode
 	closers  []io.Closer
-	status   int    // 2 after a file could not be read
+	status   int // 2 after a file could not be read
 	// wherePos is the decoder's position after the last value (-1: none),
 	// from which where computes "<stdin>:N" for an error message.
 	wherePos int
