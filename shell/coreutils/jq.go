@@ -28,15 +28,6 @@ func cmdJq(env *command.Env) int {
 	if !ok {
 		return st
 	}
-	q, err := gojq.Parse(o.filter)
-	if err != nil {
-		return jqCompileError(env, o.filter, err)
-	}
-	if !o.sortKeys {
-		if err := orderObjects(q); err != nil {
-			return jqCompileError(env, o.filter, err)
-		}
-	}
 	named := make(map[string]any, len(o.named))
 	for k, v := range o.named {
 		named[k] = v
@@ -63,22 +54,12 @@ func cmdJq(env *command.Env) int {
 		files = []string{"-"}
 	}
 	inputs := &jqInputs{env: env, o: o, files: files}
-	options := append(o.order.orderFunctions(),
-		gojq.WithVariables(names),
-		gojq.WithEnvironLoader(func() []string { return append([]string(nil), env.Environ...) }),
-		gojq.WithInputIter(inputs),
-		gojq.WithFunction("input_filename", 0, 0, func(any, []any) any {
-			if inputs.name == "" || inputs.name == "<stdin>" || o.nullInput {
-				return nil
-			}
-			return inputs.name
-		}),
-	)
-	code, err := gojq.Compile(q, options...)
+	prog, err := jqProgramFor(o, names, jqBinding{inputs: inputs, order: o.order, environ: env.Environ, nullInput: o.nullInput})
 	if err != nil {
 		return jqCompileError(env, o.filter, err)
 	}
-	r := &jqRunner{env: env, o: o, code: code, values: values, inputs: inputs, w: newWriter(env)}
+	defer returnJqProgram(prog)
+	r := &jqRunner{env: env, o: o, code: prog.code, values: values, inputs: inputs, w: newWriter(env)}
 	r.enc = &jqEncoder{w: r.w, ascii: o.ascii}
 	if !o.sortKeys {
 		r.enc.order = o.order

@@ -195,8 +195,8 @@ func wrapObject(t *gojq.Term) {
 }
 
 // orderFunctions returns the compiler options that define the
-// order-aware functions.
-func (k *keyOrder) orderFunctions() []gojq.CompilerOption {
+// order-aware functions, which use the key order that cur returns.
+func orderFunctions(cur func() *keyOrder) []gojq.CompilerOption {
 	type parsedSpec struct {
 		keys   []*string
 		static []string // the keys when all are static and distinct
@@ -222,7 +222,7 @@ func (k *keyOrder) orderFunctions() []gojq.CompilerOption {
 				}
 				specs[spec] = ps
 			}
-			k.recordTransient(obj, constructionOrder(obj, ps.keys, ps.static))
+			cur().recordTransient(obj, constructionOrder(obj, ps.keys, ps.static))
 			return v
 		}),
 		gojq.WithFunction(jqKeysFunc, 0, 0, func(v any, _ []any) any {
@@ -230,7 +230,7 @@ func (k *keyOrder) orderFunctions() []gojq.CompilerOption {
 			if !ok {
 				return gojqKeys(v)
 			}
-			keys := k.orderedKeys(obj)
+			keys := cur().orderedKeys(obj)
 			out := make([]any, len(keys))
 			for i, key := range keys {
 				out[i] = key
@@ -238,7 +238,7 @@ func (k *keyOrder) orderFunctions() []gojq.CompilerOption {
 			return out
 		}),
 		gojq.WithFunction(jqFromEntriesFunc, 0, 0, func(v any, _ []any) any {
-			return k.fromEntries(v)
+			return cur().fromEntries(v)
 		}),
 	}
 }
