@@ -922,11 +922,7 @@ func (r *runner) subshell() *runner {
 	c := *r
 	c.frames = make([]*frame, len(r.frames))
 	for i, f := range r.frames {
-		nf := newFrame()
-		for k, v := range f.vars {
-			nf.vars[k] = v.clone()
-		}
-		c.frames[i] = nf
+		c.frames[i] = f.clone()
 	}
 	c.exportedFuncs = maps.Clone(r.exportedFuncs)
 	c.funcs = make(map[string]*syntax.Stmt, len(r.funcs))

@@ -29,20 +29,33 @@ type frame struct {
 // newFrame returns an empty scope.
 func newFrame() *frame { return &frame{vars: map[string]*variable{}} }
 
+// clone returns a deep copy of f. Its variables are made in one block: a
+// subshell (every pipeline stage is one) copies every variable.
+func (f *frame) clone() *frame {
+	nf := &frame{vars: make(map[string]*variable, len(f.vars))}
+	block := make([]variable, len(f.vars))
+	i := 0
+	for k, v := range f.vars {
+		v.cloneInto(&block[i])
+		nf.vars[k] = &block[i]
+		i++
+	}
+	return nf
+}
+
 // vstr returns a set string variable.
 func vstr(s string) expand.Variable {
 	return expand.Variable{Set: true, Kind: expand.String, Str: s}
 }
 
-// clone returns a deep copy of v.
-func (v *variable) clone() *variable {
-	c := *v
+// cloneInto makes c a deep copy of v.
+func (v *variable) cloneInto(c *variable) {
+	*c = *v
 	c.List = slices.Clone(v.List)
 	c.Indexes = slices.Clone(v.Indexes)
 	if v.Map != nil {
 		c.Map = maps.Clone(v.Map)
 	}
-	return &c
 }
 
 // lookup finds the innermost variable named name, and its frame index.
