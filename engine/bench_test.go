@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -161,5 +162,36 @@ func BenchmarkShellPipeline10MB(b *testing.B) {
 		if err != nil || res.ExitCode != 0 || strings.Count(res.Stdout, "\n") != 3 {
 			b.Fatal(err, res)
 		}
+	}
+}
+
+// BenchmarkShellWorkloads runs the scripts of bench/shell-workloads.txt,
+// which bench/run also runs in just-bash, each in a sandbox that has run it
+// once already (just-bash's run also reuses its interpreter).
+func BenchmarkShellWorkloads(b *testing.B) {
+	data, err := os.ReadFile("../bench/shell-workloads.txt")
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	for line := range strings.SplitSeq(string(data), "\n") {
+		name, script, ok := strings.Cut(line, "\t")
+		if !ok || strings.HasPrefix(line, "#") {
+			continue
+		}
+		b.Run(name, func(b *testing.B) {
+			sb := newSandbox(b, engine.SandboxConfig{Limits: engine.Limits{Timeout: time.Minute}})
+			res, err := sb.Execute(ctx, engine.Shell, script)
+			if err != nil || res.ExitCode != 0 || res.Stdout == "" {
+				b.Fatal(err, res)
+			}
+			want := res.Stdout
+			for b.Loop() {
+				res, err := sb.Execute(ctx, engine.Shell, script)
+				if err != nil || res.ExitCode != 0 || res.Stdout != want {
+					b.Fatal(err, res)
+				}
+			}
+		})
 	}
 }
