@@ -23,6 +23,13 @@
 //
 // Install adds nothing to the global object.
 //
+// Installing the port costs about 2,750 allocations per runtime. For
+// console.log of plain data (primitives, and objects and arrays of them),
+// InstallFast installs fast.js instead, a cut-down copy of the port's code
+// for exactly those values that costs about 290; its TryFormat declines
+// everything else, with no side effect, for the port to format. Tests
+// compare the two on the Node corpus and on generated data.
+//
 // # Differences from Node
 //
 // testdata/cases.js holds a corpus of values compared byte for byte with the
@@ -356,11 +363,6 @@ func mustSet(o *goja.Object, name string, v any) {
 	}
 }
 
-// globalNames returns the names of the global object's own string-keyed
-// properties. It goes through JavaScript's Object.getOwnPropertyNames rather
-// than (*goja.Object).GetOwnPropertyNames: goja creates its built-ins on
-// first access, and the Go method would create all of them while the
-// JavaScript one only lists their names.
 // builtInNames is the set of global names of a fresh runtime that match
 // /^[A-Z][a-zA-Z0-9]+$/ (Node's builtInObjects), taken once per process:
 // the globals a script adds must not count, and listing them per runtime

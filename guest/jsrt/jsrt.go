@@ -122,6 +122,7 @@ type run struct {
 	rt        *goja.Runtime
 	flag      *uint32
 	insp      *inspect.Funcs
+	fastFmt   *inspect.Fast
 	cwd       string
 	hub       *hub.Hub
 	inflight  int   // this runtime's calls not yet answered
