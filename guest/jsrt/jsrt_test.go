@@ -220,6 +220,23 @@ func BenchmarkRunReturn1(b *testing.B) {
 	}
 }
 
+// BenchmarkToolCallNative is the guest's side of engine.BenchmarkToolCall
+// without WebAssembly: 100 awaited calls, answered at once.
+func BenchmarkToolCallNative(b *testing.B) {
+	fs := vfs.New(vfs.Limits{})
+	h := &fakeHost{answer: func(c abi.Call) abi.CallResult {
+		return abi.CallResult{ID: c.ID, OK: true, Value: []byte(`{"ok":true}`)}
+	}}
+	tools := []abi.ToolInfo{{Name: "t"}}
+	b.ReportAllocs()
+	for b.Loop() {
+		if out := Run(Options{Host: h, FS: fs, Tools: tools}, "b.js", "for (let i = 0; i < 100; i++) await t({i})"); out.ExitCode != 0 {
+			b.Fatal(out)
+		}
+		h.batches = h.batches[:0]
+	}
+}
+
 func TestHostileValuesDoNotBreakReporting(t *testing.T) {
 	h := &fakeHost{}
 	out := runJS(t, h, nil, `throw new Proxy({}, {get() { throw new Error("trap") }, getPrototypeOf() { throw new Error("trap") }, ownKeys() { throw new Error("trap") }})`)
