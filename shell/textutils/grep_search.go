@@ -319,6 +319,7 @@ type matcher struct {
 	re    *regexp.Regexp // combined pattern, (?m), for chunks and lines
 	mid   *regexp.Regexp // -w: the pattern without the start-of-line case
 	lit   []byte         // a single literal pattern: bytes.Index fast path
+	pre   *prefilter     // literals every match holds (grep_prefilter.go)
 	word  bool
 	empty bool // no patterns at all: nothing matches
 }
@@ -371,6 +372,11 @@ func newMatcher(o grepOpts) (*matcher, error) {
 	if err != nil {
 		return nil, err
 	}
+	if m.lit == nil && !o.icase {
+		if lits := requiredLiterals(m.re.String()); lits != nil {
+			m.pre = &prefilter{lits: lits}
+		}
+	}
 	return m, nil
 }
 
@@ -378,6 +384,19 @@ func newMatcher(o grepOpts) (*matcher, error) {
 // '\n') that matches; it returns the line's bounds without the newline.
 func (m *matcher) next(buf []byte, pos int) (ls, le int, found bool) {
 	if m.empty {
+		return 0, 0, false
+	}
+	if m.pre != nil {
+		for pos < len(buf) {
+			ls, le, found := m.pre.candidate(buf, pos)
+			if !found {
+				return 0, 0, false
+			}
+			if m.re.Match(buf[ls:le]) {
+				return ls, le, true
+			}
+			pos = le + 1
+		}
 		return 0, 0, false
 	}
 	for pos < len(buf) {
