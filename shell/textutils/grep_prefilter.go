@@ -97,22 +97,28 @@ func shortest(set [][]byte) int {
 
 // prefilter finds, in one buffer at a time, the next line holding one of
 // its literals. It remembers where each literal occurs next, so that a
-// buffer is scanned once per literal however many lines match.
+// buffer is scanned once per literal however many lines match. reset must
+// be called before it is given a new buffer: grep reads every chunk into
+// the same memory.
 type prefilter struct {
 	lits [][]byte
-	buf  []byte // the buffer next holds positions for
-	next []int  // the next occurrence of each literal at or after the last pos (-1: none)
+	next []int // the next occurrence of each literal at or after the last pos (-1: none, -2: not searched)
+}
+
+// reset forgets the positions found in the last buffer.
+func (p *prefilter) reset() {
+	p.next = p.next[:0]
+	for range p.lits {
+		p.next = append(p.next, -2)
+	}
 }
 
 // candidate returns the bounds of the first line at or after pos in buf
 // (whole lines ending in '\n', or the end of buf) that holds a literal.
+// Calls for one buffer must come with increasing pos, after reset.
 func (p *prefilter) candidate(buf []byte, pos int) (ls, le int, found bool) {
-	if len(buf) != len(p.buf) || len(buf) == 0 || &buf[0] != &p.buf[0] {
-		p.buf = buf
-		p.next = p.next[:0]
-		for range p.lits {
-			p.next = append(p.next, -2) // not searched yet
-		}
+	if len(p.next) != len(p.lits) {
+		p.reset()
 	}
 	first := -1
 	for i, lit := range p.lits {

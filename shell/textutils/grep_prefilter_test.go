@@ -1,6 +1,7 @@
 package textutils
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -92,6 +93,7 @@ func TestPrefilterSelectsTheSameLines(t *testing.T) {
 
 // selected returns the start of every line m.next selects in buf.
 func selected(m *matcher, buf []byte) []string {
+	m.startBuffer()
 	var out []string
 	for pos := 0; pos < len(buf); {
 		ls, le, found := m.next(buf, pos)
@@ -102,4 +104,39 @@ func selected(m *matcher, buf []byte) []string {
 		pos = le + 1
 	}
 	return out
+}
+
+// grep reads every chunk of a file into the same memory: a prefilter must
+// not carry positions from one chunk to the next.
+func TestPrefilterForgetsTheLastBuffer(t *testing.T) {
+	m, err := newMatcher(grepOpts{mode: 'E', patterns: []string{"alpha|zeta"}})
+	if err != nil || m.pre == nil {
+		t.Fatal(err, m.pre)
+	}
+	buf := []byte("x\nx\nalpha\n")
+	if got := selected(m, buf); !slices.Equal(got, []string{"4"}) {
+		t.Fatalf("first chunk: %q", got)
+	}
+	copy(buf, "zeta\nx\nyy\n")
+	if got := selected(m, buf); !slices.Equal(got, []string{"0"}) {
+		t.Errorf("second chunk, same memory: %q", got)
+	}
+}
+
+// Over a file of many chunks, grep with a prefilter counts what a search
+// for each word counts.
+func TestPrefilteredGrepOverManyChunks(t *testing.T) {
+	var b strings.Builder
+	want := 0
+	for i := range 60000 {
+		w := []string{"alpha", "beta", "gamma", "delta", "zeta"}[i*7%5]
+		if w == "alpha" || w == "zeta" {
+			want++
+		}
+		fmt.Fprintf(&b, "2026-11-21 host%d %s user%d request %d\n", i%7, w, i%113, i)
+	}
+	out, errOut, st, _ := runCmd(context.Background(), map[string]string{"log.txt": b.String()}, "", "grep", "-cE", "alpha|zeta", "log.txt")
+	if st != 0 || out != fmt.Sprintf("%d\n", want) {
+		t.Errorf("got %q (%d, %s), want %d", out, st, errOut, want)
+	}
 }

@@ -143,6 +143,7 @@ func (g *grep) chunk(buf []byte, st *lineOut) bool {
 	perLine := o.invert || o.context && !o.count && !o.listMatch && !o.listNoMatch && !o.quiet
 	pos := 0
 	lines := 0
+	g.m.startBuffer()
 	for pos < len(buf) {
 		lines++
 		if lines&1023 == 0 && done(g.env.Ctx) {
@@ -380,8 +381,16 @@ func newMatcher(o grepOpts) (*matcher, error) {
 	return m, nil
 }
 
+// startBuffer must be called before next is given a new buffer.
+func (m *matcher) startBuffer() {
+	if m.pre != nil {
+		m.pre.reset()
+	}
+}
+
 // next finds the first line at or after pos in buf (whole lines ending in
 // '\n') that matches; it returns the line's bounds without the newline.
+// Calls for one buffer come with increasing pos, after startBuffer.
 func (m *matcher) next(buf []byte, pos int) (ls, le int, found bool) {
 	if m.empty {
 		return 0, 0, false
