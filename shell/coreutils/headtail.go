@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"regexp"
 	"strconv"
@@ -219,7 +220,11 @@ func runHeadTail(env *command.Env, tail bool) int {
 		}
 		r := ctxReader{env.Ctx, rc}
 		if tail {
-			err = doTail(env, w, r, ht.count)
+			if f, ok := rc.(regularFile); ok && ht.count.sign != '+' {
+				err = tailFile(env, w, f, ht.count)
+			} else {
+				err = doTail(env, w, r, ht.count)
+			}
 		} else {
 			err = doHead(env, w, r, ht.count)
 		}
@@ -351,6 +356,50 @@ func doTail(env *command.Env, w *bufio.Writer, r io.Reader, c countSpec) error {
 	data, err := readTail(r, c)
 	if err != nil {
 		return err
+	}
+	if c.bytes {
+		if int64(len(data)) > c.n {
+			data = data[int64(len(data))-c.n:]
+		}
+		_, err = w.Write(data)
+		return err
+	}
+	_, err = w.Write(data[tailLinesStart(data, c.n):])
+	return err
+}
+
+// regularFile is what tail needs to read a file from its end.
+type regularFile interface {
+	io.ReaderAt
+	Stat() (fs.FileInfo, error)
+}
+
+// tailFile is doTail for the last lines or bytes of a regular file: it
+// reads blocks backwards from the end until they hold what is printed,
+// instead of reading the whole file.
+func tailFile(env *command.Env, w *bufio.Writer, f regularFile, c countSpec) error {
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return doTail(env, w, ctxReader{env.Ctx, io.NewSectionReader(f, 0, 1<<62)}, c)
+	}
+	var data []byte
+	off := fi.Size()
+	block := int64(64 << 10)
+	for off > 0 {
+		if err := ctxErr(env.Ctx); err != nil {
+			return err
+		}
+		n := min(block, off)
+		chunk := make([]byte, n, n+int64(len(data)))
+		if _, err := f.ReadAt(chunk, off-n); err != nil && err != io.EOF {
+			return err
+		}
+		off -= n
+		data = append(chunk, data...)
+		if c.bytes && int64(len(data)) >= c.n || !c.bytes && tailLinesStart(data, c.n) > 0 {
+			break
+		}
+		block = min(2*block, 16<<20)
 	}
 	if c.bytes {
 		if int64(len(data)) > c.n {

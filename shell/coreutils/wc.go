@@ -54,6 +54,19 @@ func wcCount(ctx context.Context, buf []byte, r io.Reader, linesOnly bool) (wcCo
 			carry = nil
 		}
 		for i := 0; i < len(chunk); {
+			// A run of bytes that are neither spaces nor multibyte: one
+			// table lookup a byte.
+			if start := i; wcClass[chunk[i]] == wcOther {
+				for i++; i < len(chunk) && wcClass[chunk[i]] == wcOther; i++ {
+				}
+				c.chars += int64(i - start)
+				lineLen += int64(i - start)
+				if !inWord {
+					inWord = true
+					c.words++
+				}
+				continue
+			}
 			b := chunk[i]
 			size := 1
 			if b >= utf8.RuneSelf {
@@ -111,6 +124,28 @@ func wcCount(ctx context.Context, buf []byte, r io.Reader, linesOnly bool) (wcCo
 		}
 	}
 }
+
+// wcClass sorts bytes for wcCount: wcOther for the bytes that only extend
+// a word and the line (printable ASCII and the other control characters).
+var wcClass = func() (t [256]uint8) {
+	for b := range t {
+		switch {
+		case b >= utf8.RuneSelf:
+			t[b] = wcSpecial
+		case b == '\n', b == '\t', b == ' ', b == '\v', b == '\f', b == '\r':
+			t[b] = wcSpecial
+		default:
+			t[b] = wcOther
+		}
+	}
+	return t
+}()
+
+// Byte classes of wcClass.
+const (
+	wcOther = iota
+	wcSpecial
+)
 
 // cmdWc implements wc [-clmwL] [FILE]...
 func cmdWc(env *command.Env) int {

@@ -1,0 +1,105 @@
+package coreutils
+
+import (
+	"bytes"
+	"context"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"testing/iotest"
+	"unicode/utf8"
+)
+
+// wcReference is wcCount's rules one rune at a time, with no fast path.
+func wcReference(data []byte) wcCounts {
+	var c wcCounts
+	inWord := false
+	var lineLen int64
+	c.bytes = int64(len(data))
+	for i := 0; i < len(data); {
+		b := data[i]
+		if b >= utf8.RuneSelf {
+			r, sz := utf8.DecodeRune(data[i:])
+			if r != utf8.RuneError || sz > 1 {
+				c.chars++
+				lineLen++
+			}
+			if !inWord {
+				inWord = true
+				c.words++
+			}
+			i += sz
+			continue
+		}
+		c.chars++
+		switch b {
+		case '\n':
+			c.lines++
+			c.maxLine = max(c.maxLine, lineLen)
+			lineLen = 0
+			inWord = false
+		case '\t':
+			lineLen += 8 - lineLen%8
+			inWord = false
+		case ' ', '\v', '\f', '\r':
+			if b == ' ' {
+				lineLen++
+			}
+			inWord = false
+		default:
+			lineLen++
+			if !inWord {
+				inWord = true
+				c.words++
+			}
+		}
+		i++
+	}
+	c.maxLine = max(c.maxLine, lineLen)
+	return c
+}
+
+// TestWcCountMatchesReference compares wcCount with wcReference on random
+// text of spaces, tabs, control characters, multibyte and broken UTF-8,
+// read in pieces of every size.
+func TestWcCountMatchesReference(t *testing.T) {
+	pieces := []string{"a", "word", " ", "  ", "\t", "\n", "\r\n", "\v", "\f", "\x01", "\x7f", "é", "日本", "😀", "\xff", "\xe6\x97", "x\ty"}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for n := range 300 {
+		var b bytes.Buffer
+		for range rng.IntN(200) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		data := b.Bytes()
+		want := wcReference(data)
+		buf := make([]byte, 1+rng.IntN(64))
+		got, err := wcCount(context.Background(), buf, iotest.OneByteReader(bytes.NewReader(data)), false)
+		if n%2 == 0 {
+			got, err = wcCount(context.Background(), buf, bytes.NewReader(data), false)
+		}
+		if err != nil || got != want {
+			t.Fatalf("%q: got %+v, want %+v (%v)", data, got, want, err)
+		}
+	}
+}
+
+// tail reads a regular file backwards from its end (tailFile); it must
+// print what reading it through (as from a pipe) prints.
+func TestTailFileMatchesStream(t *testing.T) {
+	var b bytes.Buffer
+	for i := range 40000 {
+		b.WriteString(strings.Repeat("x", i%13))
+		b.WriteString("\n")
+	}
+	big := b.String()
+	for _, content := range []string{big, big + "no newline at the end", "", "\n\n\n", "one line"} {
+		files := map[string]string{"f": content}
+		for _, args := range [][]string{{"-n", "3"}, {"-n", "0"}, {"-n", "20000"}, {"-n", "100000"}, {"-c", "5"}, {"-c", "300000"}, {"-n", "+39990"}, {}} {
+			fromFile := run(t, nil, files, "", append(append([]string{"tail"}, args...), "f")...)
+			fromPipe := run(t, nil, nil, content, append([]string{"tail"}, args...)...)
+			if fromFile.out != fromPipe.out || fromFile.status != fromPipe.status {
+				t.Errorf("tail %q on %d bytes: the file gives %d bytes, the pipe %d", args, len(content), len(fromFile.out), len(fromPipe.out))
+			}
+		}
+	}
+}
