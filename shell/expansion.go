@@ -147,7 +147,8 @@ func (r *runner) expandErr(err error) {
 
 var (
 	patMu    sync.Mutex
-	patCache = map[string]*regexp.Regexp{}
+	patCache = map[string]*regexp.Regexp{} // shell patterns (compilePattern)
+	reCache  = map[reKey]*regexp.Regexp{}  // regular expressions (compileRegexp)
 )
 
 // compilePattern turns a shell pattern into a compiled regexp, caching.
@@ -167,13 +168,63 @@ func compilePattern(pat string, mode pattern.Mode) (*regexp.Regexp, error) {
 	if err != nil {
 		return nil, err
 	}
+	cachePattern(key, re)
+	return re, nil
+}
+
+// compileRegexp compiles a Go regular expression (leftmost-longest if
+// longest), caching: ${x//pat/rep} and [[ s =~ re ]] in a loop compiled the
+// same expression on every iteration.
+func compileRegexp(expr string, longest bool) (*regexp.Regexp, error) {
+	key := reKey{expr, longest}
 	patMu.Lock()
-	if len(patCache) > 1000 {
+	re, ok := reCache[key]
+	patMu.Unlock()
+	if ok {
+		return re, nil
+	}
+	re, err := regexp.Compile(expr)
+	if err != nil {
+		return nil, err
+	}
+	if longest {
+		re.Longest() // before anyone else sees it: Longest is not safe for concurrent use
+	}
+	if len(expr) <= maxCachedPattern {
+		patMu.Lock()
+		if len(reCache) >= maxCachedPatterns {
+			clear(reCache)
+		}
+		reCache[key] = re
+		patMu.Unlock()
+	}
+	return re, nil
+}
+
+// reKey is the key of reCache.
+type reKey struct {
+	expr    string
+	longest bool
+}
+
+// Bounds of the caches of compiled patterns: the patterns come from
+// scripts.
+const (
+	maxCachedPatterns = 1000
+	maxCachedPattern  = 4 << 10
+)
+
+// cachePattern remembers a compiled shell pattern.
+func cachePattern(key string, re *regexp.Regexp) {
+	if len(key) > maxCachedPattern {
+		return
+	}
+	patMu.Lock()
+	if len(patCache) >= maxCachedPatterns {
 		clear(patCache)
 	}
 	patCache[key] = re
 	patMu.Unlock()
-	return re, nil
 }
 
 // plainParts reports whether parts certainly hold neither a process

@@ -2,7 +2,6 @@ package shell
 
 import (
 	"errors"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -546,11 +545,10 @@ func (r *runner) patsub(vals []string, repl *syntax.Replace) ([]string, error) {
 	case '%':
 		expr = "(?:" + expr + ")$"
 	}
-	re, err := regexp.Compile("(?s)" + expr)
+	re, err := compileRegexp("(?s)"+expr, true)
 	if err != nil {
 		return vals, nil
 	}
-	re.Longest()
 	withText := func(match string) string {
 		var b strings.Builder
 		for _, p := range withPieces {

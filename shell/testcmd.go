@@ -494,11 +494,10 @@ func (r *runner) regexMatch(s string, w *syntax.Word) (bool, error) {
 		}
 	}
 	expr := b.String()
-	re, err := regexp.Compile(expr)
+	re, err := compileRegexp(expr, true)
 	if err != nil {
 		return false, errReported
 	}
-	re.Longest()
 	m := re.FindStringSubmatch(s)
 	if m == nil {
 		r.unsetVar("BASH_REMATCH")
