@@ -140,6 +140,20 @@ func TestFastMatchesFullOnRandomData(t *testing.T) {
 	}
 }
 
+// jsArgs evaluates src, an array expression, to console.log arguments.
+func jsArgs(t *testing.T, rt *goja.Runtime, src string) []goja.Value {
+	t.Helper()
+	v, err := rt.RunString(src)
+	if err != nil {
+		t.Fatalf("%s: %v", src, err)
+	}
+	var args []goja.Value
+	if err := rt.ExportTo(v, &args); err != nil {
+		t.Fatal(err)
+	}
+	return args
+}
+
 // TestFastDeclines checks what Fast leaves to the full formatter, and that
 // declining runs no getter or proxy trap (the full formatter would run them
 // again).
@@ -179,15 +193,7 @@ func TestFastDeclines(t *testing.T) {
 		if _, err := rt.RunString("var sideEffects = 0"); err != nil {
 			t.Fatal(err)
 		}
-		v, err := rt.RunString(src)
-		if err != nil {
-			t.Fatalf("%s: %v", src, err)
-		}
-		var args []goja.Value
-		if err := rt.ExportTo(v, &args); err != nil {
-			t.Fatal(err)
-		}
-		s, ok, err := fast.TryFormat(args)
+		s, ok, err := fast.TryFormat(jsArgs(t, rt, src))
 		if err != nil || ok {
 			t.Errorf("%s: Fast formatted it (%q, %v)", src, s, err)
 		}
@@ -255,14 +261,7 @@ func TestFastFormatsMixedArguments(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := rt.RunString(`['result:', { id: 7, tags: ['a', 'b'], nested: { deep: { deeper: { deepest: 1 } } }, more: 'x'.repeat(30) }, 42]`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var args []goja.Value
-	if err := rt.ExportTo(v, &args); err != nil {
-		t.Fatal(err)
-	}
+	args := jsArgs(t, rt, `['result:', { id: 7, tags: ['a', 'b'], nested: { deep: { deeper: { deepest: 1 } } }, more: 'x'.repeat(30) }, 42]`)
 	s, ok, err := fast.TryFormat(args)
 	want := "result: {\n  id: 7,\n  tags: [ 'a', 'b' ],\n  nested: { deep: { deeper: [Object] } },\n  more: 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'\n} 42"
 	if err != nil || !ok || s != want {

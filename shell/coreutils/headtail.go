@@ -357,15 +357,7 @@ func doTail(env *command.Env, w *bufio.Writer, r io.Reader, c countSpec) error {
 	if err != nil {
 		return err
 	}
-	if c.bytes {
-		if int64(len(data)) > c.n {
-			data = data[int64(len(data))-c.n:]
-		}
-		_, err = w.Write(data)
-		return err
-	}
-	_, err = w.Write(data[tailLinesStart(data, c.n):])
-	return err
+	return writeTail(w, data, c)
 }
 
 // regularFile is what tail needs to read a file from its end.
@@ -401,14 +393,19 @@ func tailFile(env *command.Env, w *bufio.Writer, f regularFile, c countSpec) err
 		}
 		block = min(2*block, 16<<20)
 	}
+	return writeTail(w, data, c)
+}
+
+// writeTail writes the last lines or bytes of data that c asks for.
+func writeTail(w *bufio.Writer, data []byte, c countSpec) error {
 	if c.bytes {
 		if int64(len(data)) > c.n {
 			data = data[int64(len(data))-c.n:]
 		}
-		_, err = w.Write(data)
+		_, err := w.Write(data)
 		return err
 	}
-	_, err = w.Write(data[tailLinesStart(data, c.n):])
+	_, err := w.Write(data[tailLinesStart(data, c.n):])
 	return err
 }
 
