@@ -980,7 +980,6 @@ func (r *runner) ecfg() *expand.Config {
 	cfg.Env = envView{r}
 	cfg.CmdSubst = r.ecfgFns.cmdSubst
 	cfg.ProcSubst = r.ecfgFns.procSubst
-	cfg.ReadDir = nil
 	cfg.ReadDir2 = nil
 	if !r.opts.noglob {
 		cfg.ReadDir2 = r.ecfgFns.readDir
