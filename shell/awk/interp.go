@@ -551,7 +551,7 @@ func (in *interp) concat(parts []expr) string {
 	}
 	buf := in.catBuf
 	if len(buf) == 0 || len(buf) != len(first) || &buf[0] != unsafe.StringData(first) {
-		buf = make([]byte, len(first), 2*n)
+		buf = make([]byte, len(first), n+min(n, 16<<20))
 		copy(buf, first)
 	}
 	for _, s := range rest {

@@ -2,6 +2,7 @@ package coreutils
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"io/fs"
@@ -374,7 +375,13 @@ func tailFile(env *command.Env, w *bufio.Writer, f regularFile, c countSpec) err
 	if err != nil || !fi.Mode().IsRegular() {
 		return doTail(env, w, ctxReader{env.Ctx, io.NewSectionReader(f, 0, 1<<62)}, c)
 	}
-	var data []byte
+	// Blocks are read from the end, each twice the last (up to 16 MiB),
+	// until they hold the bytes asked for, or more newlines than the lines
+	// asked for (the file's final newline ends the last line and does not
+	// count); they are joined once.
+	var chunks [][]byte
+	var total, newlines int64
+	need := c.n
 	off := fi.Size()
 	block := int64(64 << 10)
 	for off > 0 {
@@ -382,16 +389,28 @@ func tailFile(env *command.Env, w *bufio.Writer, f regularFile, c countSpec) err
 			return err
 		}
 		n := min(block, off)
-		chunk := make([]byte, n, n+int64(len(data)))
+		chunk := make([]byte, n)
 		if _, err := f.ReadAt(chunk, off-n); err != nil && err != io.EOF {
 			return err
 		}
+		if len(chunks) == 0 && chunk[n-1] == '\n' {
+			need++
+		}
 		off -= n
-		data = append(chunk, data...)
-		if c.bytes && int64(len(data)) >= c.n || !c.bytes && tailLinesStart(data, c.n) > 0 {
+		total += n
+		chunks = append(chunks, chunk)
+		if c.bytes {
+			if total >= c.n {
+				break
+			}
+		} else if newlines += int64(bytes.Count(chunk, []byte{'\n'})); c.n == 0 || newlines >= need {
 			break
 		}
 		block = min(2*block, 16<<20)
+	}
+	data := make([]byte, 0, total)
+	for i := len(chunks) - 1; i >= 0; i-- {
+		data = append(data, chunks[i]...)
 	}
 	return writeTail(w, data, c)
 }

@@ -92,7 +92,8 @@ func TestTailFileMatchesStream(t *testing.T) {
 		b.WriteString("\n")
 	}
 	big := b.String()
-	for _, content := range []string{big, big + "no newline at the end", "", "\n\n\n", "one line"} {
+	long := strings.Repeat("x", 1<<20) + "\n" + strings.Repeat("y", 300<<10) + "\nz\n"
+	for _, content := range []string{big, big + "no newline at the end", "", "\n\n\n", "one line", long} {
 		files := map[string]string{"f": content}
 		for _, args := range [][]string{{"-n", "3"}, {"-n", "0"}, {"-n", "20000"}, {"-n", "100000"}, {"-c", "5"}, {"-c", "300000"}, {"-n", "+39990"}, {}} {
 			fromFile := run(t, nil, files, "", append(append([]string{"tail"}, args...), "f")...)
