@@ -274,7 +274,8 @@ func TestGojaStack(t *testing.T) {
 	}
 }
 
-// TestNoGlobals checks that Install leaves the global object untouched.
+// TestNoGlobals checks that Install and InstallFast, and formatting, leave
+// the global object untouched.
 func TestNoGlobals(t *testing.T) {
 	rt := goja.New()
 	before := rt.GlobalObject().Keys()
@@ -292,6 +293,13 @@ func TestNoGlobals(t *testing.T) {
 	allBefore := names()
 	if _, err := Install(rt); err != nil {
 		t.Fatal(err)
+	}
+	fast, err := InstallFast(rt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, err := fast.TryFormat([]goja.Value{rt.NewArray(1, rt.NewObject())}); !ok || err != nil {
+		t.Fatal(ok, err)
 	}
 	if after := rt.GlobalObject().Keys(); fmt.Sprint(before) != fmt.Sprint(after) {
 		t.Errorf("enumerable globals changed: %v -> %v", before, after)
