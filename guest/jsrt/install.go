@@ -105,37 +105,42 @@ func (r *run) install() error {
 	return nil
 }
 
+// consoleKeys are console's properties, in order.
+var consoleKeys = []string{"log", "info", "debug", "error", "warn", "trace", "dir", "assert"}
+
+// console returns the console global, a lazyObject: its methods are built
+// when a script first reads them.
 func (r *run) console() *goja.Object {
-	rt := r.rt
-	c := rt.NewObject()
-	out := func(fd int) func(goja.FunctionCall) goja.Value {
-		return func(call goja.FunctionCall) goja.Value {
-			r.write(fd, r.format(call.Arguments)+"\n")
-			return goja.Undefined()
+	return r.newLazyObject(consoleKeys, func(name string) goja.Value {
+		switch name {
+		case "log", "info", "debug", "error", "warn", "trace":
+			fd := 1
+			if name == "error" || name == "warn" || name == "trace" {
+				fd = 2
+			}
+			return r.fn(name, func(call goja.FunctionCall) goja.Value {
+				r.write(fd, r.format(call.Arguments)+"\n")
+				return goja.Undefined()
+			})
+		case "dir":
+			return r.fn("dir", func(call goja.FunctionCall) goja.Value {
+				r.write(1, r.inspector().Inspect(call.Argument(0))+"\n")
+				return goja.Undefined()
+			})
+		default: // assert
+			return r.fn("assert", func(call goja.FunctionCall) goja.Value {
+				if call.Argument(0).ToBoolean() {
+					return goja.Undefined()
+				}
+				msg := "Assertion failed"
+				if len(call.Arguments) > 1 {
+					msg += ": " + r.format(call.Arguments[1:])
+				}
+				r.write(2, msg+"\n")
+				return goja.Undefined()
+			})
 		}
-	}
-	for _, name := range []string{"log", "info", "debug"} {
-		_ = c.Set(name, r.fn(name, out(1)))
-	}
-	for _, name := range []string{"error", "warn", "trace"} {
-		_ = c.Set(name, r.fn(name, out(2)))
-	}
-	_ = c.Set("dir", r.fn("dir", func(call goja.FunctionCall) goja.Value {
-		r.write(1, r.inspector().Inspect(call.Argument(0))+"\n")
-		return goja.Undefined()
-	}))
-	_ = c.Set("assert", r.fn("assert", func(call goja.FunctionCall) goja.Value {
-		if call.Argument(0).ToBoolean() {
-			return goja.Undefined()
-		}
-		msg := "Assertion failed"
-		if len(call.Arguments) > 1 {
-			msg += ": " + r.format(call.Arguments[1:])
-		}
-		r.write(2, msg+"\n")
-		return goja.Undefined()
-	}))
-	return c
+	})
 }
 
 // inspector returns the Node-compatible formatter, installing it on first
