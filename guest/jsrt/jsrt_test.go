@@ -465,24 +465,30 @@ func TestReturn1StaysCheap(t *testing.T) {
 	}
 }
 
+// runAllocs returns the allocations of one Run of code, once the program
+// cache holds it.
+func runAllocs(t *testing.T, code string) float64 {
+	t.Helper()
+	h := &fakeHost{}
+	fs := vfs.New(vfs.Limits{})
+	Run(Options{Host: h, FS: fs}, "warm.js", code)
+	return testing.AllocsPerRun(20, func() {
+		if out := Run(Options{Host: h, FS: fs}, "c.js", code); out.ExitCode != 0 {
+			t.Fatal(out)
+		}
+	})
+}
+
 // Printing plain data takes inspect.Fast, not the full formatter, whose
 // install made console.log({a: 1}) cost about 3,500 allocations (about
 // 580 now).
 // A value Fast declines still prints through the full formatter.
 func TestLoggingPlainDataStaysCheap(t *testing.T) {
-	h := &fakeHost{}
-	fs := vfs.New(vfs.Limits{})
-	code := `console.log({a: 1}, ['x', 2])`
-	Run(Options{Host: h, FS: fs}, "warm.js", code)
-	n := testing.AllocsPerRun(20, func() {
-		if out := Run(Options{Host: h, FS: fs}, "c.js", code); out.ExitCode != 0 {
-			t.Fatal(out)
-		}
-	})
+	n := runAllocs(t, `console.log({a: 1}, ['x', 2])`)
 	if n > 1200 {
 		t.Errorf("console.log of plain data allocates %v times a run, want at most 1200", n)
 	}
-	h = &fakeHost{}
+	h := &fakeHost{}
 	out := runJS(t, h, nil, `console.log({a: 1}); console.log(new Map([[1, {b: 2}]])); console.log({get g() { return 1 }})`)
 	if want := "{ a: 1 }\nMap(1) { 1 => { b: 2 } }\n{ g: [Getter] }\n"; out.ExitCode != 0 || h.stdout.String() != want {
 		t.Errorf("got %q, %+v; want %q", h.stdout.String(), out, want)
@@ -494,19 +500,11 @@ func TestLoggingPlainDataStaysCheap(t *testing.T) {
 // front; 63 now. To a script, fs behaves as an ordinary object, except that it
 // cannot be frozen.
 func TestFSMethodsAreBuiltOnUse(t *testing.T) {
-	h := &fakeHost{}
-	fs := vfs.New(vfs.Limits{})
-	code := `return fs.existsSync('/x')`
-	Run(Options{Host: h, FS: fs}, "warm.js", code)
-	n := testing.AllocsPerRun(20, func() {
-		if out := Run(Options{Host: h, FS: fs}, "c.js", code); out.ExitCode != 0 {
-			t.Fatal(out)
-		}
-	})
+	n := runAllocs(t, `return fs.existsSync('/x')`)
 	if n > 100 {
 		t.Errorf("a run that calls one fs function allocates %v times, want at most 100", n)
 	}
-	h = &fakeHost{}
+	h := &fakeHost{}
 	out := runJS(t, h, nil, `
 const r = [];
 r.push(fs.readFileSync === fs.readFileSync, fs.promises === fs, fs.readFileSync.name, typeof fs.promises.readFile);
@@ -533,19 +531,11 @@ return r`)
 // console is a lazyObject too: console.log('hi') allocated 140 times a
 // run with all eight methods built up front; 61 now.
 func TestConsoleMethodsAreBuiltOnUse(t *testing.T) {
-	h := &fakeHost{}
-	fs := vfs.New(vfs.Limits{})
-	code := `console.log('hi')`
-	Run(Options{Host: h, FS: fs}, "warm.js", code)
-	n := testing.AllocsPerRun(20, func() {
-		if out := Run(Options{Host: h, FS: fs}, "c.js", code); out.ExitCode != 0 {
-			t.Fatal(out)
-		}
-	})
+	n := runAllocs(t, `console.log('hi')`)
 	if n > 100 {
 		t.Errorf("console.log('hi') allocates %v times a run, want at most 100", n)
 	}
-	h = &fakeHost{}
+	h := &fakeHost{}
 	out := runJS(t, h, nil, `console.warn('w'); console.error('e'); console.assert(false, 'x', 1); console.dir({a: [1]});
 return [Object.keys(console).join(), console.log === console.log, console.info.name, typeof console.trace]`)
 	want := "{ a: [ 1 ] }\n[\"log,info,debug,error,warn,trace,dir,assert\",true,\"info\",\"function\"]\n"
