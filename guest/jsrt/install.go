@@ -2,7 +2,6 @@ package jsrt
 
 import (
 	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -376,16 +375,17 @@ func describe(v goja.Value) string {
 	return "a " + v.ExportType().Kind().String() + " (" + v.String() + ")"
 }
 
-func (r *run) toolInfo(t abi.ToolInfo) map[string]any {
-	info := map[string]any{
-		"name":        t.Name,
-		"description": t.Description,
-		"alias":       abi.FlatName(t.Name),
-	}
+func (r *run) toolInfo(t abi.ToolInfo) goja.Value {
+	// A plain JS object, with the schema's keys in the order the schema
+	// gives them: from Go maps, the keys came out in a different order
+	// from run to run.
+	info := r.rt.NewObject()
+	_ = info.Set("name", t.Name)
+	_ = info.Set("description", t.Description)
+	_ = info.Set("alias", abi.FlatName(t.Name))
 	if len(t.Schema) > 0 {
-		var schema any
-		if json.Unmarshal(t.Schema, &schema) == nil {
-			info["inputSchema"] = schema
+		if schema, err := r.parseJSON(t.Schema); err == nil {
+			_ = info.Set("inputSchema", schema)
 		}
 	}
 	return info
@@ -398,16 +398,13 @@ func (r *run) listTools(call goja.FunctionCall) goja.Value {
 	if a := call.Argument(0); !goja.IsUndefined(a) {
 		prefix = a.String()
 	}
-	var out []any
+	out := []any{}
 	for _, t := range sortedTools(r.opts.Tools) {
 		if strings.HasPrefix(t.Name, prefix) {
 			out = append(out, r.toolInfo(t))
 		}
 	}
-	if out == nil {
-		out = []any{}
-	}
-	return r.rt.ToValue(out)
+	return r.rt.NewArray(out...)
 }
 
 // getToolInfo returns one tool's info, or null. It accepts the tool name,
@@ -416,7 +413,7 @@ func (r *run) getToolInfo(call goja.FunctionCall) goja.Value {
 	name := call.Argument(0).String()
 	for _, t := range r.opts.Tools {
 		if t.Name == name || abi.FlatName(t.Name) == name || strings.ReplaceAll(t.Name, "/", ".") == name {
-			return r.rt.ToValue(r.toolInfo(t))
+			return r.toolInfo(t)
 		}
 	}
 	return goja.Null()

@@ -557,3 +557,21 @@ func TestFSShapeIsStable(t *testing.T) {
 		}
 	}
 }
+
+// listTools and getToolInfo return plain objects whose schema keeps the
+// order it was written in; built from Go maps, the schema's keys came out
+// in a different order from run to run.
+func TestToolInfoKeepsSchemaOrder(t *testing.T) {
+	schema := `{"type":"object","properties":{"zeta":{"type":"string"},"alpha":{"type":"number"},"mid":{"type":"boolean"}},"required":["zeta"]}`
+	tools := []abi.ToolInfo{{Name: "a/b", Description: "d", Schema: []byte(schema)}}
+	want := `{"name":"a/b","description":"d","alias":"a_b","inputSchema":` + schema + `}` + "\n"
+	for range 10 {
+		h := &fakeHost{}
+		out := runJS(t, h, tools, `const a = JSON.stringify(listTools()[0]), b = JSON.stringify(getToolInfo('a.b'));
+if (a !== b) throw new Error(a + ' != ' + b);
+return a`)
+		if out.ExitCode != 0 || h.stdout.String() != want {
+			t.Fatalf("got %q (%+v, %s)\nwant %q", h.stdout.String(), out, h.stderr.String(), want)
+		}
+	}
+}
