@@ -3,8 +3,10 @@ package coreutils
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"io"
 	"io/fs"
+	"math/bits"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -19,7 +21,9 @@ type wcCounts struct {
 
 // wcCount counts r. Words are maximal runs of non-space bytes; characters are
 // UTF-8 sequences (invalid bytes are not counted, as in GNU wc).
-func wcCount(ctx context.Context, buf []byte, r io.Reader, linesOnly bool) (wcCounts, error) {
+// maxLine asks for the longest line's width; without it, ASCII text is
+// counted eight bytes at a time (wcASCII).
+func wcCount(ctx context.Context, buf []byte, r io.Reader, linesOnly, maxLine bool) (wcCounts, error) {
 	var c wcCounts
 	if linesOnly {
 		// Lines and bytes only: count newlines a chunk at a time (much
@@ -54,6 +58,12 @@ func wcCount(ctx context.Context, buf []byte, r io.Reader, linesOnly bool) (wcCo
 			carry = nil
 		}
 		for i := 0; i < len(chunk); {
+			if !maxLine && i+8 <= len(chunk) {
+				if n := wcASCII(chunk[i:], &c, &inWord); n > 0 {
+					i += n
+					continue
+				}
+			}
 			// A run of bytes that are neither spaces nor multibyte: one
 			// table lookup a byte.
 			if start := i; wcClass[chunk[i]] == wcOther {
@@ -141,6 +151,48 @@ var wcClass = func() (t [256]uint8) {
 	return t
 }()
 
+// SWAR constants: a one and a high bit in every byte of a word.
+const (
+	wcOnes = 0x0101010101010101
+	wcHigh = 0x8080808080808080
+)
+
+// wcBetween returns the high bit of every byte b of x with lo < b < hi,
+// for words whose bytes are all below 0x80 (Bit Twiddling Hacks,
+// "hasbetween", which is exact for such bytes).
+func wcBetween(x, lo, hi uint64) uint64 {
+	return (wcOnes*(127+hi) - x) & ^x & (x + wcOnes*(127-lo)) & wcHigh
+}
+
+// wcASCII counts the words, lines and characters of the longest prefix of
+// b made of whole 8-byte words of ASCII, and returns its length. A word
+// starts at a byte that is not a space (\t \n \v \f \r or ' ') after one
+// that is, or after the start when inWord is false; inWord is updated to
+// whether the last byte counted was in a word.
+func wcASCII(b []byte, c *wcCounts, inWord *bool) int {
+	n := 0
+	prevSpace := uint64(wcHigh >> 56) // the byte before b: a space unless in a word
+	if *inWord {
+		prevSpace = 0
+	}
+	for ; n+8 <= len(b); n += 8 {
+		x := binary.LittleEndian.Uint64(b[n:])
+		if x&wcHigh != 0 {
+			break
+		}
+		space := wcBetween(x, 0x08, 0x0e) | wcBetween(x, 0x1f, 0x21)
+		starts := ^space & wcHigh & (space<<8 | prevSpace)
+		c.words += int64(bits.OnesCount64(starts))
+		c.lines += int64(bits.OnesCount64(wcBetween(x, 0x09, 0x0b)))
+		c.chars += 8
+		prevSpace = space >> 56
+	}
+	if n > 0 {
+		*inWord = prevSpace == 0
+	}
+	return n
+}
+
 // Byte classes of wcClass.
 const (
 	wcOther = iota
@@ -206,7 +258,7 @@ func cmdWc(env *command.Env) int {
 			}
 			continue
 		}
-		c, err := wcCount(env.Ctx, buf, in.r, !show[1] && !show[2] && !show[4])
+		c, err := wcCount(env.Ctx, buf, in.r, !show[1] && !show[2] && !show[4], show[4])
 		in.Close()
 		if err != nil {
 			if isCanceled(err) {

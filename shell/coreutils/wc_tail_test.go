@@ -63,22 +63,28 @@ func wcReference(data []byte) wcCounts {
 // text of spaces, tabs, control characters, multibyte and broken UTF-8,
 // read in pieces of every size.
 func TestWcCountMatchesReference(t *testing.T) {
-	pieces := []string{"a", "word", " ", "  ", "\t", "\n", "\r\n", "\v", "\f", "\x01", "\x7f", "é", "日本", "😀", "\xff", "\xe6\x97", "x\ty"}
+	pieces := []string{"a", "word", " ", "  ", "\t", "\n", "\r\n", "\v", "\f", "\x01", "\x7f", "é", "日本", "😀", "\xff", "\xe6\x97", "x\ty",
+		"a longer run of plain words ", "no-spaces-for-a-while-here", "\x1f\x20\x21\x08\x0e", "        "}
 	rng := rand.New(rand.NewPCG(3, 4))
 	for n := range 300 {
 		var b bytes.Buffer
-		for range rng.IntN(200) {
+		for range rng.IntN(400) {
 			b.WriteString(pieces[rng.IntN(len(pieces))])
 		}
 		data := b.Bytes()
 		want := wcReference(data)
 		buf := make([]byte, 1+rng.IntN(64))
-		got, err := wcCount(context.Background(), buf, iotest.OneByteReader(bytes.NewReader(data)), false)
-		if n%2 == 0 {
-			got, err = wcCount(context.Background(), buf, bytes.NewReader(data), false)
-		}
-		if err != nil || got != want {
-			t.Fatalf("%q: got %+v, want %+v (%v)", data, got, want, err)
+		for _, maxLine := range []bool{true, false} {
+			got, err := wcCount(context.Background(), buf, iotest.OneByteReader(bytes.NewReader(data)), false, maxLine)
+			if n%2 == 0 {
+				got, err = wcCount(context.Background(), buf, bytes.NewReader(data), false, maxLine)
+			}
+			if !maxLine {
+				got.maxLine = want.maxLine // not counted without -L
+			}
+			if err != nil || got != want {
+				t.Fatalf("%q (maxLine %v): got %+v, want %+v (%v)", data, maxLine, got, want, err)
+			}
 		}
 	}
 }
@@ -100,6 +106,25 @@ func TestTailFileMatchesStream(t *testing.T) {
 			fromPipe := run(t, nil, nil, content, append([]string{"tail"}, args...)...)
 			if fromFile.out != fromPipe.out || fromFile.status != fromPipe.status {
 				t.Errorf("tail %q on %d bytes: the file gives %d bytes, the pipe %d", args, len(content), len(fromFile.out), len(fromPipe.out))
+			}
+		}
+	}
+}
+
+// wcASCII against the reference for every ASCII byte at every position of
+// a word, after a word byte and after a space.
+func TestWcASCIIEveryByte(t *testing.T) {
+	for b := range 128 {
+		for pos := range 8 {
+			for _, before := range []string{"x", " "} {
+				data := []byte(before + "aaaaaaaa" + "aaaaaaa")
+				data[1+pos] = byte(b)
+				want := wcReference(data)
+				got, err := wcCount(context.Background(), make([]byte, 64), bytes.NewReader(data), false, false)
+				got.maxLine = want.maxLine
+				if err != nil || got != want {
+					t.Fatalf("byte %#x at %d after %q: got %+v, want %+v", b, pos, before, got, want)
+				}
 			}
 		}
 	}
