@@ -11,20 +11,10 @@ import (
 //go:embed fast.js
 var fastScript string
 
-// fastCompiled holds the program compiled from fastScript, once per process.
-var fastCompiled struct {
-	once    sync.Once
-	program *goja.Program
-	err     error
-}
-
-// fastProgram returns the compiled fast.js, compiling it on first use.
-func fastProgram() (*goja.Program, error) {
-	fastCompiled.once.Do(func() {
-		fastCompiled.program, fastCompiled.err = goja.Compile("fast.js", fastScript, true)
-	})
-	return fastCompiled.program, fastCompiled.err
-}
+// fastProgram returns the compiled fast.js, compiling it once per process.
+var fastProgram = sync.OnceValues(func() (*goja.Program, error) {
+	return goja.Compile("fast.js", fastScript, true)
+})
 
 // Fast formats plain data for console.log at a small fraction of the cost
 // of installing the full formatter: a dozen closures per runtime instead of

@@ -87,21 +87,12 @@ import (
 //go:embed inspect.js
 var script string
 
-// compiled holds the program compiled from script. Runtimes are created per
-// execution, so the parse and compile cost is paid once per process.
-var compiled struct {
-	once    sync.Once
-	program *goja.Program
-	err     error
-}
-
 // program returns the compiled inspect.js, compiling it on first use.
-func program() (*goja.Program, error) {
-	compiled.once.Do(func() {
-		compiled.program, compiled.err = goja.Compile("inspect.js", script, true)
-	})
-	return compiled.program, compiled.err
-}
+// Runtimes are created per execution, so the parse and compile cost is paid
+// once per process.
+var program = sync.OnceValues(func() (*goja.Program, error) {
+	return goja.Compile("inspect.js", script, true)
+})
 
 // Funcs holds the inspect and format functions installed in one runtime.
 // It must only be used with the runtime passed to Install and, like that
