@@ -39,6 +39,21 @@ func BenchmarkExecuteLogObject(b *testing.B) {
 	}
 }
 
+// BenchmarkExecuteThrow is a script that ends with an uncaught error, as
+// a script whose tool call was denied does: the error prints through the
+// fast formatter.
+func BenchmarkExecuteThrow(b *testing.B) {
+	sb := newSandbox(b, engine.SandboxConfig{})
+	ctx := context.Background()
+	b.ResetTimer()
+	for b.Loop() {
+		res, err := sb.Execute(ctx, engine.JavaScript, "throw new Error('boom')")
+		if err != nil || res.ExitCode != 1 || !strings.HasPrefix(res.Stderr, "Error: boom\n    at ") {
+			b.Fatal(err, res.Stderr)
+		}
+	}
+}
+
 func BenchmarkNewSandbox(b *testing.B) {
 	e := testEngine(b)
 	ctx := context.Background()

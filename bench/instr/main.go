@@ -2,10 +2,11 @@
 // native goja, for bench/instructions to count the instructions it takes
 // under valgrind. The snippet is the body of a function: `return 1`.
 //
-//	go run ./bench/instr [-native] [-sh] [-cache-dir DIR] [-n N] CODE
+//	go run ./bench/instr [-native] [-sh] [-exit CODE] [-cache-dir DIR] [-n N] CODE
 //
 // With -n the snippet runs N times, in one sandbox (or one goja runtime);
-// with -sh it is a shell script.
+// with -sh it is a shell script; with -exit each run must end with that exit
+// code (1 for a script that throws).
 //
 // The sandbox has one tool, t, whose handler answers {"ok":true} (at most
 // 100 calls, the default without a policy), and a logger that drops
@@ -30,9 +31,10 @@ func main() {
 	cacheDir := flag.String("cache-dir", "", "compilation cache directory")
 	n := flag.Int("n", 1, "how many times to run the snippet")
 	sh := flag.Bool("sh", false, "the snippet is a shell script (sandbox only)")
+	exit := flag.Int("exit", 0, "the exit code each run must end with (sandbox only)")
 	flag.Parse()
 	if flag.NArg() != 1 {
-		fmt.Fprintln(os.Stderr, "usage: instr [-native] [-sh] [-cache-dir DIR] [-n N] CODE")
+		fmt.Fprintln(os.Stderr, "usage: instr [-native] [-sh] [-exit CODE] [-cache-dir DIR] [-n N] CODE")
 		os.Exit(2)
 	}
 	code := flag.Arg(0)
@@ -50,13 +52,13 @@ func main() {
 	if *sh {
 		lang = engine.Shell
 	}
-	if err := inSandbox(context.Background(), *cacheDir, lang, code, *n); err != nil {
+	if err := inSandbox(context.Background(), *cacheDir, lang, code, *n, *exit); err != nil {
 		fmt.Fprintln(os.Stderr, "instr:", err)
 		os.Exit(1)
 	}
 }
 
-func inSandbox(ctx context.Context, cacheDir string, lang engine.Language, code string, n int) error {
+func inSandbox(ctx context.Context, cacheDir string, lang engine.Language, code string, n, exit int) error {
 	cfg := engine.NewConfig().WithLogger(slog.New(slog.DiscardHandler))
 	if cacheDir != "" {
 		cfg = cfg.WithCacheDir(cacheDir)
@@ -79,7 +81,7 @@ func inSandbox(ctx context.Context, cacheDir string, lang engine.Language, code 
 		if err != nil {
 			return err
 		}
-		if res.ExitCode != 0 {
+		if res.ExitCode != exit {
 			return fmt.Errorf("exit %d: %s", res.ExitCode, res.Stderr)
 		}
 	}

@@ -72,3 +72,42 @@ func BenchmarkInstall(b *testing.B) {
 		}
 	}
 }
+
+// benchFast evaluates src in a fresh runtime with Fast installed, and
+// measures TryInspect of the value.
+func benchFast(b *testing.B, src string) {
+	rt := goja.New()
+	fast, err := InstallFast(rt)
+	if err != nil {
+		b.Fatal(err)
+	}
+	v, err := rt.RunString(src)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, ok, err := fast.TryInspect(v); !ok || err != nil {
+			b.Fatal("declined", err)
+		}
+	}
+}
+
+func BenchmarkFastSmallObject(b *testing.B) {
+	benchFast(b, `({ id: 42, name: 'Alice', email: 'alice@example.com', tags: ['admin', 'dev'], active: true })`)
+}
+
+func BenchmarkFastRecords100(b *testing.B) {
+	benchFast(b, `Array.from({ length: 100 }, (_, i) => ({ id: i, name: 'user' + i, score: i * 1.5, active: i % 2 === 0 }))`)
+}
+
+// BenchmarkFastToolError formats what an uncaught denied tool call prints.
+func BenchmarkFastToolError(b *testing.B) {
+	benchFast(b, `(() => {
+  class ToolError extends Error {
+    constructor(m) { super(m); this.method = 'crm/customers/delete'; this.kind = 'denied'; this.reasons = ['deleting customers is not allowed']; }
+  }
+  Object.defineProperty(ToolError.prototype, 'name', { value: 'ToolError', writable: true, configurable: true });
+  return new ToolError('tool crm/customers/delete denied: deleting customers is not allowed');
+})()`)
+}

@@ -17,13 +17,22 @@
 // The prototypes must not carry what would change how inspect.js prints such
 // values (Symbol.toStringTag, util.inspect.custom, a replaced constructor).
 //
+// Errors are taken too, as they are what an uncaught exception prints: an
+// Error object (new Error, TypeError, ToolError, a class extending Error)
+// whose string `stack`, `name` and `message` are data properties, with no
+// `cause` or `errors` (inspect.js prints and trims those specially), whose
+// every prototype up to Object.prototype has a plain constructor and no
+// symbols, and whose own enumerable properties are plain data.
+//
 // The checks look at own property descriptors only, which run no script
 // code for objects that are not proxies, so giving up has no side effect
 // that inspect.js would then repeat: no getter or trap runs twice.
 //
 // The script evaluates to a factory, called with the same `host` as
 // inspect.js (kind and stringWidth are used). The factory returns
-// format(args): the string util.format(...args) returns, or undefined.
+// { format, inspect }: format(...args) is the string util.format(...args)
+// returns, inspect(value) the string util.inspect(value) returns; either
+// returns undefined for what it does not format.
 (function createFastFormat(host) {
   'use strict';
 
@@ -41,7 +50,13 @@
   const SymbolUnscopables = host.unscopables;
   const SymbolSpecies = host.species;
   const hostKind = host.kind;
-  const hostStringWidth = host.stringWidth;
+  // The per-character work runs in Go, where it does not allocate: strEscape
+  // and getStringWidth are inspect.js's functions of those names (without
+  // colors), propertyName its key formatting in formatProperty.
+  const strEscape = host.strEscape;
+  const getStringWidth = host.getStringWidth;
+  const propertyName = host.propertyName;
+  const hostV8StyleStack = host.v8StyleStack;
 
   // bail is thrown to give up; format catches it.
   const bail = { bail: true };
@@ -64,50 +79,6 @@
   const kObjectType = 0;
   const kArrayType = 1;
   const kArrayExtrasType = 2;
-
-  // needsEscape is inspect.js's test with strEscapeSequencesRegExp (and
-  // with strEscapeSequencesRegExpSingle when singleQuote is not 39).
-  function needsEscape(str, singleQuote) {
-    for (let i = 0; i < str.length; i++) {
-      const c = str.charCodeAt(i);
-      if (c < 0x20 || c === 0x5c || (c >= 0x7f && c <= 0x9f) ||
-          (c >= 0xd800 && c <= 0xdfff) || (c === 0x27 && singleQuote === 39)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  // isIdentifierKey is inspect.js's test with keyStrRegExp,
-  // /^[a-zA-Z_][a-zA-Z_0-9]*$/.
-  function isIdentifierKey(key) {
-    if (key.length === 0) return false;
-    for (let i = 0; i < key.length; i++) {
-      const c = key.charCodeAt(i);
-      if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 ||
-            (i > 0 && c >= 48 && c <= 57))) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  const meta = [
-    '\\x00', '\\x01', '\\x02', '\\x03', '\\x04', '\\x05', '\\x06', '\\x07', // x07
-    '\\b', '\\t', '\\n', '\\x0B', '\\f', '\\r', '\\x0E', '\\x0F',           // x0F
-    '\\x10', '\\x11', '\\x12', '\\x13', '\\x14', '\\x15', '\\x16', '\\x17', // x17
-    '\\x18', '\\x19', '\\x1A', '\\x1B', '\\x1C', '\\x1D', '\\x1E', '\\x1F', // x1F
-    '', '', '', '', '', '', '', "\\'", '', '', '', '', '', '', '', '',      // x2F
-    '', '', '', '', '', '', '', '', '', '', '', '', '', '', '', '',         // x3F
-    '', '', '', '', '', '', '', '', '', '', '', '', '', '', '', '',         // x4F
-    '', '', '', '', '', '', '', '', '', '', '', '', '\\\\', '', '', '',     // x5F
-    '', '', '', '', '', '', '', '', '', '', '', '', '', '', '', '',         // x6F
-    '', '', '', '', '', '', '', '', '', '', '', '', '', '', '', '\\x7F',    // x7F
-    '\\x80', '\\x81', '\\x82', '\\x83', '\\x84', '\\x85', '\\x86', '\\x87', // x87
-    '\\x88', '\\x89', '\\x8A', '\\x8B', '\\x8C', '\\x8D', '\\x8E', '\\x8F', // x8F
-    '\\x90', '\\x91', '\\x92', '\\x93', '\\x94', '\\x95', '\\x96', '\\x97', // x97
-    '\\x98', '\\x99', '\\x9A', '\\x9B', '\\x9C', '\\x9D', '\\x9E', '\\x9F', // x9F
-  ];
 
   // isDataDescriptor: whether desc describes a data property.
   function isDataDescriptor(desc) {
@@ -154,75 +125,6 @@
     return ObjectGetPrototypeOf(ArrayPrototype) === ObjectPrototype &&
       hasOnlySymbols(ArrayPrototype, [SymbolIterator, SymbolUnscopables]) &&
       constructorNamed(ArrayPrototype, 'Array', [SymbolSpecies]);
-  }
-
-  function addQuotes(str, quotes) {
-    if (quotes === -1) {
-      return `"${str}"`;
-    }
-    if (quotes === -2) {
-      return `\`${str}\``;
-    }
-    return `'${str}'`;
-  }
-
-  // strEscape is inspect.js's.
-  function strEscape(str) {
-    let singleQuote = 39;
-    if (str.includes("'")) {
-      if (!str.includes('"')) {
-        singleQuote = -1;
-      } else if (!str.includes('`') && !str.includes('${')) {
-        singleQuote = -2;
-      }
-    }
-    if (!needsEscape(str, singleQuote))
-      return addQuotes(str, singleQuote);
-    let result = '';
-    let last = 0;
-    for (let i = 0; i < str.length; i++) {
-      const point = str.charCodeAt(i);
-      if (point === singleQuote ||
-          point === 92 ||
-          point < 32 ||
-          (point > 126 && point < 160)) {
-        if (last === i) {
-          result += meta[point];
-        } else {
-          result += `${str.slice(last, i)}${meta[point]}`;
-        }
-        last = i + 1;
-      } else if (point >= 0xd800 && point <= 0xdfff) {
-        if (point <= 0xdbff && i + 1 < str.length) {
-          const point = str.charCodeAt(i + 1);
-          if (point >= 0xdc00 && point <= 0xdfff) {
-            i++;
-            continue;
-          }
-        }
-        result += `${str.slice(last, i)}\\u${point.toString(16)}`;
-        last = i + 1;
-      }
-    }
-    if (last !== str.length) {
-      result += str.slice(last);
-    }
-    return addQuotes(result, singleQuote);
-  }
-
-  // getStringWidth is inspect.js's without control-character removal,
-  // which is how groupArrayElements calls it without colors.
-  function getStringWidth(str) {
-    let width = 0;
-    for (let i = 0; i < str.length; i++) {
-      const code = str.charCodeAt(i);
-      if (code >= 127) {
-        width += hostStringWidth(str.slice(i).normalize('NFC'));
-        break;
-      }
-      width += code >= 32 ? 1 : 0;
-    }
-    return width;
   }
 
   function splitAfterNewlines(value) {
@@ -281,6 +183,9 @@
       return 'null';
     }
     const kind = hostKind(value);
+    if (kind === 'Error') {
+      return formatError(ctx, value, recurseTimes);
+    }
     const isArray = kind === 'Array';
     if ((!isArray && kind !== '') ||
         ObjectGetPrototypeOf(value) !== (isArray ? ArrayPrototype : ObjectPrototype)) {
@@ -359,7 +264,6 @@
 
   // formatProperty is inspect.js's for a data property (v is its value).
   function formatProperty(ctx, v, recurseTimes, key, type) {
-    let name;
     let str;
     if (v !== undefined) {
       ctx.indentationLvl += 2;
@@ -371,14 +275,170 @@
     if (type === kArrayType) {
       return str;
     }
-    if (key === '__proto__') {
-      name = "['__proto__']";
-    } else if (isIdentifierKey(key)) {
-      name = key;
-    } else {
-      name = strEscape(key);
+    return `${propertyName(key)}: ${str}`;
+  }
+
+  // checkErrorReads bails unless obj's own properties that inspect.js
+  // reads from an error are plain: no cause or errors; name and message,
+  // and stack when withStack, data properties, name and message with
+  // primitive values (goja builds an error's stack from them when it is
+  // first read, and a toString there would be script code).
+  function checkErrorReads(obj, withStack) {
+    if (ObjectGetOwnPropertyDescriptor(obj, 'cause') !== undefined ||
+        ObjectGetOwnPropertyDescriptor(obj, 'errors') !== undefined) {
+      throw bail;
     }
-    return `${name}: ${str}`;
+    const name = ObjectGetOwnPropertyDescriptor(obj, 'name');
+    const message = ObjectGetOwnPropertyDescriptor(obj, 'message');
+    if ((name !== undefined && (!isDataDescriptor(name) || !isPrintable(name.value))) ||
+        (message !== undefined && (!isDataDescriptor(message) || !isPrintable(message.value)))) {
+      throw bail;
+    }
+    if (withStack && !isDataDescriptor(ObjectGetOwnPropertyDescriptor(obj, 'stack') || {})) {
+      throw bail;
+    }
+  }
+
+  // plainConstructor reports whether ctor is a function that instanceof
+  // and a name read treat as ordinary: own data name and prototype (proto),
+  // no symbols, and a chain of such functions up to Function.prototype.
+  function plainConstructor(ctor, proto) {
+    if (typeof ctor !== 'function' || hostKind(ctor) !== 'Function') return false;
+    const protoDesc = ObjectGetOwnPropertyDescriptor(ctor, 'prototype');
+    if (!isDataDescriptor(protoDesc) || protoDesc.value !== proto) return false;
+    for (let f = ctor, depth = 0; f !== FunctionPrototype; depth++) {
+      if (depth === 8 || typeof f !== 'function' || hostKind(f) !== 'Function') return false;
+      const nameDesc = ObjectGetOwnPropertyDescriptor(f, 'name');
+      if (!isDataDescriptor(nameDesc) || !hasOnlySymbols(f, [])) return false;
+      f = ObjectGetPrototypeOf(f);
+    }
+    return true;
+  }
+
+  // errorConstructorName checks err's prototype chain, as inspect.js walks
+  // it for the constructor name, Symbol.toStringTag, util.inspect.custom
+  // and the error properties, and returns the constructor name: that of
+  // the first prototype's constructor with a name. err's own stack is left
+  // for the caller to read, once everything it is built from is checked.
+  function errorConstructorName(err) {
+    if (!checked.objects && !(checked.objects = pristineObjects())) throw bail;
+    if (ObjectGetOwnPropertyDescriptor(err, 'constructor') !== undefined ||
+        !hasOnlySymbols(err, [])) {
+      throw bail;
+    }
+    checkErrorReads(err, false);
+    checkErrorReads(ObjectPrototype, true);
+    let name = '';
+    let p = ObjectGetPrototypeOf(err);
+    for (let depth = 0; p !== ObjectPrototype; depth++) {
+      const kind = p === null ? 'Proxy' : hostKind(p);
+      if (depth === 8 || (kind !== '' && kind !== 'Error') || !hasOnlySymbols(p, [])) {
+        throw bail;
+      }
+      const desc = ObjectGetOwnPropertyDescriptor(p, 'constructor');
+      if (!isDataDescriptor(desc) || !plainConstructor(desc.value, p)) throw bail;
+      if (name === '') {
+        name = desc.value.name;
+        if (typeof name !== 'string') throw bail;
+      }
+      checkErrorReads(p, true);
+      p = ObjectGetPrototypeOf(p);
+    }
+    if (name === '') throw bail;
+    return name;
+  }
+
+  // improveStack is inspect.js's for a constructor that is not null and no
+  // tag.
+  function improveStack(stack, constructor, name) {
+    const len = name.length;
+    if (name.endsWith('Error') && stack.startsWith(name) &&
+        (stack.length === len || stack[len] === ':' || stack[len] === '\n')) {
+      if (name !== constructor) {
+        if (constructor.includes(name)) {
+          if (len === 0) {
+            stack = `${constructor}: ${stack}`;
+          } else {
+            stack = `${constructor}${stack.slice(len)}`;
+          }
+        } else {
+          stack = `${constructor} [${name}]${stack.slice(len)}`;
+        }
+      }
+    }
+    return stack;
+  }
+
+  // isPrintable reports whether String(v) runs no script code.
+  function isPrintable(v) {
+    return v === null || (typeof v !== 'object' && typeof v !== 'function' && typeof v !== 'symbol');
+  }
+
+  // formatError is inspect.js's formatValue, formatRaw and formatError for
+  // an error without cause or errors.
+  function formatError(ctx, err, recurseTimes) {
+    if (ctx.seen.includes(err)) {
+      throw bail;
+    }
+    const constructor = errorConstructorName(err);
+    const name = err.name != null ? err.name : 'Error';
+    const message = err.message;
+    const stackDesc = ObjectGetOwnPropertyDescriptor(err, 'stack');
+    if (stackDesc !== undefined && !isDataDescriptor(stackDesc)) throw bail;
+    const rawStack = err.stack;
+    if (typeof name !== 'string' || typeof rawStack !== 'string' || rawStack === '' ||
+        (message !== undefined && typeof message !== 'string')) {
+      throw bail;
+    }
+    // The keys: own enumerable properties, less name, message and stack
+    // where the stack shows them (removeDuplicateErrorKeys).
+    let stack = hostV8StyleStack(rawStack);
+    const ownKeys = ObjectGetOwnPropertyNames(err);
+    const keys = [];
+    for (let i = 0; i < ownKeys.length; i++) {
+      const key = ownKeys[i];
+      const desc = ObjectGetOwnPropertyDescriptor(err, key);
+      if (!isDataDescriptor(desc)) throw bail;
+      if (!desc.enumerable) continue;
+      if (key === 'name' || key === 'message' || key === 'stack') {
+        if (!isPrintable(desc.value)) throw bail;
+        if (stack.includes(String(desc.value))) continue;
+      }
+      keys[keys.length] = key;
+    }
+    stack = improveStack(stack, constructor, name);
+    // Ignore the error message if it's contained in the stack.
+    let pos = (message && stack.indexOf(message)) || -1;
+    if (pos !== -1)
+      pos += message.length;
+    // Wrap the error in brackets in case it has no stack trace.
+    const stackStart = stack.indexOf('\n    at', pos);
+    if (stackStart === -1) {
+      stack = `[${stack}]`;
+    } else {
+      stack = `${stack.slice(0, stackStart)}\n${stack.slice(stackStart + 1)}`;
+    }
+    // The message and the stack have to be indented as well!
+    if (ctx.indentationLvl !== 0) {
+      stack = stack.split('\n').join(`\n${' '.repeat(ctx.indentationLvl)}`);
+    }
+    if (keys.length === 0) {
+      return stack;
+    }
+    if (recurseTimes > kDepth) {
+      return `[${constructor}]`;
+    }
+    recurseTimes += 1;
+    ctx.seen[ctx.seen.length] = err;
+    ctx.currentDepth = recurseTimes;
+    const output = [];
+    for (let i = 0; i < keys.length; i++) {
+      output[output.length] = formatProperty(ctx, err[keys[i]], recurseTimes, keys[i], kObjectType);
+    }
+    ctx.seen.length--;
+    const res = reduceToSingleString(ctx, output, stack, ['{', '}'], kObjectType, recurseTimes, err);
+    if (res.length > kMaxOutput) throw bail;
+    return res;
   }
 
   // groupArrayElements is inspect.js's, without colors.
@@ -508,27 +568,43 @@
     return formatValue(ctx, value, 0);
   }
 
-  // format is util.format for arguments without format directives; it
-  // returns undefined for anything it does not format.
-  return function format(...args) {
-    if (args.length > 1 && typeof args[0] === 'string' && args[0].includes('%')) {
-      return undefined;
-    }
-    checked.objects = false;
-    checked.arrays = false;
-    try {
-      let str = '';
-      for (let a = 0; a < args.length; a++) {
-        const value = args[a];
-        if (a > 0) str += ' ';
-        str += typeof value !== 'string' ? inspect(value) : value;
-      }
-      return str;
-    } catch (err) {
-      if (err === bail) {
+  return {
+    // format is util.format for arguments without format directives; it
+    // returns undefined for anything it does not format.
+    format(...args) {
+      if (args.length > 1 && typeof args[0] === 'string' && args[0].includes('%')) {
         return undefined;
       }
-      throw err;
-    }
+      checked.objects = false;
+      checked.arrays = false;
+      try {
+        let str = '';
+        for (let a = 0; a < args.length; a++) {
+          const value = args[a];
+          if (a > 0) str += ' ';
+          str += typeof value !== 'string' ? inspect(value) : value;
+        }
+        return str;
+      } catch (err) {
+        if (err === bail) {
+          return undefined;
+        }
+        throw err;
+      }
+    },
+    // inspect is util.inspect(value); it returns undefined for what it
+    // does not format.
+    inspect(value) {
+      checked.objects = false;
+      checked.arrays = false;
+      try {
+        return inspect(value);
+      } catch (err) {
+        if (err === bail) {
+          return undefined;
+        }
+        throw err;
+      }
+    },
   };
 })

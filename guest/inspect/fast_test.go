@@ -64,7 +64,7 @@ const randomData = `(function (seed) {
   const pick = (a) => a[Math.floor(next() * a.length)];
   const strs = ['', 'a', 'hello', "it's", 'say "hi"', "both ' \" and` + "`" + `", 'tab\there', 'new\nline',
     'x'.repeat(17), 'y'.repeat(90), 'line one\nline two\nline three that is long enough to split here',
-    '日本語', 'emoji 😀', 'é', '\u0007bell', 'back\\slash', 'ключ', '${x}', 'z'.repeat(10005)];
+    '日本語', 'emoji 😀', 'é', '\u0007bell', '\ud800lone', 'tail\udc00', '\ud83d\ude00\ud83d', 'del\x7f c1\u0085\u009f', '\u00a0nbsp', 'back\\slash', 'ключ', '${x}', 'z'.repeat(10005)];
   const keys = ['a', 'b', 'key', 'with space', 'dash-key', '0', '1', '10', '__proto__x', 'ünï', "q'uote", 'camelCase', '_x', 'a1'];
   function value(depth) {
     const r = next();
@@ -185,7 +185,26 @@ func TestFastDeclines(t *testing.T) {
 		`['%s items', 3]`,
 		`[new Date(0)]`,
 		`[/re/]`,
-		`[new Error('e')]`,
+		// Errors that inspect.js prints specially, or whose reads run code.
+		`[new Error('e', { cause: 1 })]`,
+		`[new AggregateError([new Error('a')], 'agg')]`,
+		`[Object.assign(new Error('e'), { errors: [] })]`,
+		`(() => { const e = new Error('e'); Object.defineProperty(e, 'name', { get() { sideEffects++; return 'X'; } }); return [e]; })()`,
+		`(() => { const e = new Error('e'); Object.defineProperty(e, 'extra', { enumerable: true, get() { sideEffects++; } }); return [e]; })()`,
+		`(() => { const e = new Error('e'); e[Symbol('s')] = 1; return [e]; })()`,
+		`(() => { const e = new Error('e'); e.message = { toString() { sideEffects++; return 'm'; } }; return [e]; })()`,
+		`(() => { const e = new Error('e'); e.name = { toString() { sideEffects++; return 'n'; } }; return [e]; })()`,
+		`(() => { const e = new Error('e'); e.stack = undefined; return [e]; })()`,
+		`(() => { const e = new Error('e'); e.stack = { toString() { sideEffects++; return 's'; } }; return [e]; })()`,
+		`(() => { const e = new Error('e'); e.constructor = Error; return [e]; })()`,
+		`(() => { const e = new Error('e'); e.self = e; return [e]; })()`,
+		`[Object.setPrototypeOf(new Error('e'), new Proxy(Error.prototype, { getOwnPropertyDescriptor() { sideEffects++; }, getPrototypeOf() { sideEffects++; return Object.prototype; } }))]`,
+		`[Object.setPrototypeOf(new Error('e'), Object.create(null))]`,
+		`[new (class extends Error { static [Symbol.hasInstance]() { sideEffects++; return true; } })('e')]`,
+		`[new (class Tagged extends Error { get [Symbol.toStringTag]() { sideEffects++; return 'T'; } })('e')]`,
+		`[new (class Named extends Error { get name() { sideEffects++; return 'N'; } })('e')]`,
+		`(() => { const C = class extends Error {}; Object.defineProperty(C, 'name', { value: 5 }); return [new C('e')]; })()`,
+		`[Object.create(Error.prototype)]`,
 		`[{ constructor: 'not a function' }]`,
 		`[Object.assign(Object.create({ inherited: 1 }), { own: 2 })]`,
 		`[new Number(1)]`,
@@ -222,13 +241,19 @@ func TestFastNoticesChangedBuiltIns(t *testing.T) {
 		`Array.prototype.constructor = function Other() {}`,
 		`Object.prototype.constructor = function Other() {}`,
 		`delete Array.prototype[Symbol.iterator]`,
+		`Error.prototype[Symbol.toStringTag] = 'Tagged'`,
+		`Error.prototype[Symbol.for('nodejs.util.inspect.custom')] = () => 'custom'`,
+		`Object.defineProperty(Error.prototype, 'name', { get() { return 'Getter'; } })`,
+		`Error.prototype.constructor = function Other() {}`,
+		`Object.prototype.cause = 'everywhere'`,
+		`Object.defineProperty(Error, 'name', { get() { return 'Getter'; } })`,
 	} {
 		rt := goja.New()
 		fast, err := InstallFast(rt)
 		if err != nil {
 			t.Fatal(err)
 		}
-		args := []goja.Value{rt.ToValue(map[string]any{"a": 1}), rt.NewArray(1, 2)}
+		args := jsArgs(t, rt, `[{ a: 1 }, [1, 2], new Error('e')]`)
 		if _, ok, _ := fast.TryFormat(args); !ok {
 			t.Fatalf("%s: declined before the change", change)
 		}
@@ -267,5 +292,69 @@ func TestFastFormatsMixedArguments(t *testing.T) {
 	}
 	if f := full.Format(args); f != want {
 		t.Errorf("the full formatter prints %q", f)
+	}
+}
+
+// TestFastMatchesFullOnErrors compares Fast with the full formatter on
+// errors it must take: what an uncaught exception or a console.log of a
+// caught one prints.
+func TestFastMatchesFullOnErrors(t *testing.T) {
+	for _, src := range []string{
+		`[new Error('boom')]`,
+		`[new Error()]`,
+		`[new TypeError('bad type'), new RangeError('out of range')]`,
+		`[new SyntaxError('s'), new ReferenceError('r'), new EvalError('e'), new URIError('u')]`,
+		`[new Error('two\nlines')]`,
+		`[new Error("it's 'quoted'")]`,
+		`['caught:', new Error('e'), 42]`,
+		`[{ e: new Error('nested') }]`,
+		`[[new Error('in an array'), 1]]`,
+		`[{ a: { b: new TypeError('deep') } }]`,
+		`[{ a: { b: { c: Object.assign(new Error('past depth'), { code: 1 }) } } }]`,
+		`[{ a: { b: { c: new Error('past depth, no keys') } } }]`,
+		`[Object.assign(new Error('with props'), { code: 'E_CODE', status: 404 })]`,
+		`[Object.assign(new Error('with data'), { list: [1, 2, 3], obj: { k: 'v' }, n: null, u: undefined })]`,
+		`[Object.assign(new Error('long'), { detail: 'x'.repeat(100) })]`,
+		`[Object.assign(new Error('inner'), { inner: Object.assign(new Error('innermost'), { code: 2 }) })]`,
+		`(() => { const e = new Error('m'); e.name = 'CustomError'; return [e]; })()`,
+		`(() => { const e = new Error('m'); e.name = 'Custom'; return [e]; })()`,
+		`(() => { const e = new TypeError('m'); e.name = 'Error'; return [e]; })()`,
+		`(() => { const e = new Error('m'); e.message = 'changed'; return [e]; })()`,
+		`(() => { const e = new Error('m'); e.stack = 'no frames here'; return [e]; })()`,
+		`(() => { const e = new Error('m'); e.stack = 'Error: m\n    at somewhere (file.js:1:2)'; return [e]; })()`,
+		`(() => { const e = new Error('m'); e.stack = 'Error: m\n\tat f (x.js:1:2(3))\n\tat x.js:4:5(6)\n'; return [e]; })()`,
+		`(() => { const e = new Error('m'); e.stack = 'Error: m\n\tat a:b:1:(2) f (x:y.js:1:2(3)(4))\n\tat :1:2\n\tat g (:1:2(x)) (:3:4(5))\n\tat h (:1:2(3]) (:4:5(6))\n\n\n'; return [e]; })()`,
+		`(() => { const e = new Error('m'); e.stack = '\tat first\n\tat x.js:1:2(3)\nnot a frame\n\tat 9:9(9'; return [e]; })()`,
+		`(() => { const e = new Error('m'); e.stack = 'Error: m\n    at already v8 (x.js:1:2)'; return [e]; })()`,
+		`(() => { const e = new Error('m'); Object.defineProperty(e, 'message', { enumerable: true }); return [e]; })()`,
+		`(() => { const e = new Error('m'); Object.defineProperty(e, 'name', { value: 'Shown', enumerable: true }); return [e]; })()`,
+		`(() => { const e = new Error('m'); Object.defineProperty(e, 'stack', { enumerable: true }); return [e]; })()`,
+		`(() => { class ToolError extends Error { constructor(m) { super(m); this.method = 'a/b'; this.kind = 'denied'; this.reasons = ['no']; } }
+		  Object.defineProperty(ToolError.prototype, 'name', { value: 'ToolError', writable: true, configurable: true });
+		  return [new ToolError('tool a/b denied: no')]; })()`,
+		`[new (class MyError extends Error {})('subclass')]`,
+		`[new (class MyError extends TypeError { constructor(m) { super(m); this.name = 'MyError'; } })('named subclass')]`,
+		`[new (class Oops extends Error {})('unrelated name')]`,
+		`[new (class extends Error {})('anonymous class')]`,
+		`(() => { const C = class Renamed extends Error {}; Object.defineProperty(C, 'name', { value: '' }); return [new C('e')]; })()`,
+		`[{ settled: [{ status: 'rejected', reason: new Error('r') }, { status: 'fulfilled', value: 1 }] }]`,
+	} {
+		rt, full, fast := installBoth(t)
+		args := jsArgs(t, rt, src)
+		s, ok, err := fast.TryFormat(args)
+		if err != nil || !ok {
+			t.Errorf("%s: Fast declined (%v)", src, err)
+			continue
+		}
+		if want := full.Format(args); s != want {
+			t.Errorf("%s:\nfast:\n%s\nfull:\n%s", src, s, want)
+		}
+		for _, a := range args {
+			s, ok, err := fast.TryInspect(a)
+			want, werr := full.TryInspect(a)
+			if err != nil || werr != nil || !ok || s != want {
+				t.Errorf("%s: TryInspect gives %q %v %v, want %q %v", src, s, ok, err, want, werr)
+			}
+		}
 	}
 }

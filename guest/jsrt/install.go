@@ -123,7 +123,11 @@ func (r *run) console() *goja.Object {
 			})
 		case "dir":
 			return r.fn("dir", func(call goja.FunctionCall) goja.Value {
-				r.write(1, r.inspector().Inspect(call.Argument(0))+"\n")
+				s, err := r.tryInspect(call.Argument(0))
+				if err != nil {
+					panic(err)
+				}
+				r.write(1, s+"\n")
 				return goja.Undefined()
 			})
 		default: // assert
@@ -166,6 +170,19 @@ func (r *run) format(args []goja.Value) string {
 	if s, ok := formatPrimitives(args); ok {
 		return s
 	}
+	s, ok, err := r.fast().TryFormat(args)
+	if err != nil {
+		panic(err)
+	}
+	if ok {
+		return s
+	}
+	return r.inspector().Format(args)
+}
+
+// fast returns the formatter for plain data and ordinary errors, installing
+// it on first use.
+func (r *run) fast() *inspect.Fast {
 	if r.fastFmt == nil {
 		f, err := inspect.InstallFast(r.rt)
 		if err != nil {
@@ -176,14 +193,16 @@ func (r *run) format(args []goja.Value) string {
 		}
 		r.fastFmt = f
 	}
-	s, ok, err := r.fastFmt.TryFormat(args)
-	if err != nil {
-		panic(err)
+	return r.fastFmt
+}
+
+// tryInspect returns util.inspect(v): plain data and ordinary errors, such
+// as most uncaught exceptions, take the fast formatter.
+func (r *run) tryInspect(v goja.Value) (string, error) {
+	if s, ok, err := r.fast().TryInspect(v); ok || err != nil {
+		return s, err
 	}
-	if ok {
-		return s
-	}
-	return r.inspector().Format(args)
+	return r.inspector().TryInspect(v)
 }
 
 func formatPrimitives(args []goja.Value) (string, bool) {

@@ -124,9 +124,10 @@ func TestPrimitiveJSONMatchesStringify(t *testing.T) {
 // never the guest.
 func TestHostileJSONGlobal(t *testing.T) {
 	for code, want := range map[string]string{
-		`JSON = undefined; return {a: 1}`:               "[uninspectable value]\n", // the formatter needs JSON too
-		`JSON = undefined; return 5`:                    "5\n",
-		`JSON = undefined; return (await t({a: 1})).ok`: "true\n", // parameters never go through the script's JSON
+		`JSON = undefined; return {a: 1}`:                 "{ a: 1 }\n",              // shown as console.log shows it, no value
+		`JSON = undefined; return {a: 1, d: new Date(0)}`: "[uninspectable value]\n", // the full formatter needs JSON
+		`JSON = undefined; return 5`:                      "5\n",
+		`JSON = undefined; return (await t({a: 1})).ok`:   "true\n", // parameters never go through the script's JSON
 		`Object.defineProperty(JSON, "stringify", {get() { throw new Error("no") }}); return (await t({})).ok`:  "true\n",
 		`try { await t({toJSON() { throw new Error("no") }}) } catch (e) { return e.message.split(" at ")[0] }`: "t: parameters cannot be converted to JSON: Error: no\n",
 		`try { await t({n: 10n}) } catch (e) { return e.name }`:                                                 "TypeError\n",

@@ -533,7 +533,7 @@ func (r *run) inspectOutside(v goja.Value) (s string) {
 			s = "[uninspectable value]"
 		}
 	}()
-	s, err := r.inspector().TryInspect(v)
+	s, err := r.tryInspect(v)
 	if err != nil {
 		return "[uninspectable value]"
 	}
@@ -664,15 +664,18 @@ func (r *run) settle(pc *pendingCall, c abi.CallResult) {
 }
 
 func (r *run) newToolError(method, kind, msg string, reasons []string) goja.Value {
-	if reasons == nil {
-		reasons = []string{}
+	// reasons is an ordinary JS array, not a view of a Go slice: it behaves
+	// as scripts expect, and prints through the fast formatter.
+	items := make([]any, len(reasons))
+	for i, s := range reasons {
+		items[i] = s
 	}
 	te, err := r.toolErrorClass()
 	if err != nil {
 		return r.newError("Error", msg)
 	}
 	ctor, _ := goja.AssertConstructor(te)
-	obj, err := ctor(nil, r.rt.ToValue(msg), r.rt.ToValue(method), r.rt.ToValue(kind), r.rt.ToValue(reasons))
+	obj, err := ctor(nil, r.rt.ToValue(msg), r.rt.ToValue(method), r.rt.ToValue(kind), r.rt.NewArray(items...))
 	if err != nil {
 		return r.newError("Error", msg)
 	}
