@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"log/slog"
+	"strings"
 	"testing"
 	"time"
 )
@@ -60,6 +61,60 @@ func TestPoolServesAndRefills(t *testing.T) {
 	}
 	if _, err := e.NewSandbox(ctx, SandboxConfig{}); KindOf(err) != KindClosed {
 		t.Errorf("NewSandbox after Close: %v", err)
+	}
+}
+
+// Pooled guests are warmed before they are handed out (warmGuest), and a
+// warmed guest prints objects and errors as a fresh one does.
+func TestPooledGuestsAreWarmed(t *testing.T) {
+	e := newPooledEngine(t, 1)
+	waitPool(t, e, 1)
+	if n := e.pool.warmed.Load(); n < 1 {
+		t.Fatalf("the pool warmed %d guests, want at least 1", n)
+	}
+	ctx := context.Background()
+	sb, err := e.NewSandbox(ctx, SandboxConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sb.Close(ctx)
+	res, err := sb.Execute(ctx, JavaScript, "console.log({a: 1}, [2]); throw new TypeError('x')")
+	if err != nil || res.Stdout != "{ a: 1 } [ 2 ]\n" || !strings.HasPrefix(res.Stderr, "TypeError: x\n    at ") {
+		t.Errorf("got %+v, %v", res, err)
+	}
+}
+
+// BenchmarkFirstLogObject measures the first console.log of an object in a
+// new sandbox: a guest the sandbox booted compiles the formatter then, a
+// pooled guest was warmed ahead of time. Only Execute is timed.
+func BenchmarkFirstLogObject(b *testing.B) {
+	for _, pooled := range []bool{false, true} {
+		name := "booted"
+		if pooled {
+			name = "pooled"
+		}
+		b.Run(name, func(b *testing.B) {
+			e := newPooledEngine(b, map[bool]int{false: 0, true: 1}[pooled])
+			ctx := context.Background()
+			for b.Loop() {
+				b.StopTimer()
+				if pooled {
+					waitPool(b, e, 1)
+				}
+				sb, err := e.NewSandbox(ctx, SandboxConfig{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+				res, err := sb.Execute(ctx, JavaScript, "console.log({a: 1})")
+				b.StopTimer()
+				if err != nil || res.Stdout != "{ a: 1 }\n" {
+					b.Fatal(err, res.Stdout)
+				}
+				sb.Close(ctx)
+				b.StartTimer()
+			}
+		})
 	}
 }
 

@@ -30,11 +30,24 @@ const prelude = `(function() {
   return ToolError;
 })()`
 
-var (
-	preludeOnce sync.Once
-	preludeProg *goja.Program
-	preludeErr  error
-)
+// preludeProgram returns the compiled prelude, compiling it once per process.
+var preludeProgram = sync.OnceValues(func() (*goja.Program, error) {
+	return goja.Compile("prelude.js", prelude, true)
+})
+
+// Warm compiles, once per process, the programs that a first execution
+// would otherwise compile when it first needs them: the formatter for
+// plain data and errors (inspect.Fast), which console.log of an object and
+// an uncaught error use, and the prelude that defines ToolError. Compiling
+// them is about 20 ms in the sandbox; a pooled guest does it before it is
+// taken (abi.OpWarm).
+func Warm() error {
+	if err := inspect.CompileFast(); err != nil {
+		return err
+	}
+	_, err := preludeProgram()
+	return err
+}
 
 // toolErrorCtor returns this run's ToolError class, defining it on first
 // use; it is called from JS (reading the global), where a failure throws.
@@ -50,11 +63,11 @@ func (r *run) toolErrorClass() (goja.Value, error) {
 	if r.toolError != nil {
 		return r.toolError, nil
 	}
-	preludeOnce.Do(func() { preludeProg, preludeErr = goja.Compile("prelude.js", prelude, true) })
-	if preludeErr != nil {
-		return nil, preludeErr
+	prg, err := preludeProgram()
+	if err != nil {
+		return nil, err
 	}
-	te, err := r.rt.RunProgram(preludeProg)
+	te, err := r.rt.RunProgram(prg)
 	if err != nil {
 		return nil, err
 	}

@@ -73,6 +73,11 @@ func (s *state) handle(b []byte) *abi.Response {
 		return s.putFiles(req.Files)
 	case abi.OpGetFiles:
 		return s.getFiles(req.Path)
+	case abi.OpWarm:
+		if err := jsrt.Warm(); err != nil {
+			return errResponse("EINVAL", err)
+		}
+		return &abi.Response{}
 	}
 	return errResponse("EINVAL", fmt.Errorf("server: unknown op %d", req.Op))
 }

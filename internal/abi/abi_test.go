@@ -12,6 +12,7 @@ func TestRoundTrip(t *testing.T) {
 		{Op: OpExec, Exec: &Exec{Lang: "js", Name: "x.js", Code: "return 1"}},
 		{Op: OpPutFiles, Files: []File{{Path: "/workspace/a", Mode: 0o644, ModTime: 5, Data: []byte("hi")}}},
 		{Op: OpGetFiles, Path: "/workspace"},
+		{Op: OpWarm},
 	}
 	for _, r := range reqs {
 		got, err := DecodeRequest(EncodeRequest(nil, r))

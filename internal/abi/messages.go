@@ -13,6 +13,11 @@ const (
 	OpPutFiles uint8 = 3
 	// OpGetFiles reads a file, or a directory tree, out of the VFS.
 	OpGetFiles uint8 = 4
+	// OpWarm asks a booted guest to do ahead of time the work a first
+	// execution would otherwise pay for (compiling the formatter that
+	// prints objects and errors). It carries nothing and changes no state
+	// a script can see; the engine's pool sends it to the guests it keeps.
+	OpWarm uint8 = 5
 )
 
 // Status codes of a Response.
@@ -169,6 +174,7 @@ func DecodeRequest(b []byte) (*Request, error) {
 		r.Files = decodeFiles(d)
 	case OpGetFiles:
 		r.Path = d.String()
+	case OpWarm:
 	default:
 		if d.Err() == nil {
 			return nil, fmt.Errorf("%w: unknown request op %d", ErrMalformed, r.Op)
