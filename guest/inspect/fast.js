@@ -28,8 +28,9 @@
 // code for objects that are not proxies, so giving up has no side effect
 // that inspect.js would then repeat: no getter or trap runs twice.
 //
-// The script evaluates to a factory, called with the same `host` as
-// inspect.js (kind and stringWidth are used). The factory returns
+// The script evaluates to a factory, called with a `host` object (fast.go's
+// newFastHost): kind as in inspect.js, the well-known symbols, and the
+// string functions below, which run in Go. The factory returns
 // { format, inspect }: format(...args) is the string util.format(...args)
 // returns, inspect(value) the string util.inspect(value) returns; either
 // returns undefined for what it does not format.
@@ -331,10 +332,11 @@
     let name = '';
     let p = ObjectGetPrototypeOf(err);
     for (let depth = 0; p !== ObjectPrototype; depth++) {
-      const kind = p === null ? 'Proxy' : hostKind(p);
-      if (depth === 8 || (kind !== '' && kind !== 'Error') || !hasOnlySymbols(p, [])) {
-        throw bail;
-      }
+      // A chain that ends before Object.prototype, a long one, or a proxy
+      // on it (whose traps the checks below would run) is left alone.
+      if (p === null || depth === 8) throw bail;
+      const kind = hostKind(p);
+      if ((kind !== '' && kind !== 'Error') || !hasOnlySymbols(p, [])) throw bail;
       const desc = ObjectGetOwnPropertyDescriptor(p, 'constructor');
       if (!isDataDescriptor(desc) || !plainConstructor(desc.value, p)) throw bail;
       if (name === '') {

@@ -39,7 +39,7 @@ var preludeProgram = sync.OnceValues(func() (*goja.Program, error) {
 // would otherwise compile when it first needs them: the formatter for
 // plain data and errors (inspect.Fast), which console.log of an object and
 // an uncaught error use, and the prelude that defines ToolError. Compiling
-// them is about 20 ms in the sandbox; a pooled guest does it before it is
+// them is about 10 ms in the sandbox; a pooled guest does it before it is
 // taken (abi.OpWarm).
 func Warm() error {
 	if err := inspect.CompileFast(); err != nil {

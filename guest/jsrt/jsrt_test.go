@@ -168,6 +168,16 @@ func TestToolErrorShape(t *testing.T) {
 	if string(out.Value) != `["ToolError","denied","t",["amount too high"],"tool t denied: amount too high",true]` {
 		t.Errorf("outcome %+v stderr %q", out, h.stderr.String())
 	}
+	// reasons is an ordinary array, and an uncaught ToolError prints its
+	// fields after the stack, as Node prints an error's own properties.
+	h = &fakeHost{answer: h.answer}
+	out = runJS(t, h, []abi.ToolInfo{{Name: "t"}}, `
+try { await t({}) } catch (e) { console.log(Array.isArray(e.reasons), Object.getPrototypeOf(e.reasons) === Array.prototype, e.reasons.push('more')) }
+await t({})`)
+	want := "ToolError: tool t denied: amount too high\n    at prelude.js:4:12 {\n  method: 't',\n  kind: 'denied',\n  reasons: [ 'amount too high' ]\n}\n"
+	if out.ExitCode != 1 || h.stdout.String() != "true true 2\n" || h.stderr.String() != want {
+		t.Errorf("outcome %+v stdout %q stderr %q, want %q", out, h.stdout.String(), h.stderr.String(), want)
+	}
 }
 
 func TestTimersRunInOrder(t *testing.T) {
@@ -493,6 +503,22 @@ func TestUncaughtErrorsStayCheap(t *testing.T) {
 		if n := runAllocsExit(t, code, 1); n > 1300 {
 			t.Errorf("%s: an uncaught error allocates %v times a run, want at most 1300", code, n)
 		}
+	}
+	// A denied tool call that is not caught: its ToolError's reasons must be
+	// an ordinary array for the fast formatter to take it (a view of a Go
+	// slice sent it to the full one, 3,900 allocations).
+	denied := &fakeHost{answer: func(c abi.Call) abi.CallResult {
+		return abi.CallResult{ID: c.ID, ErrKind: "denied", ErrMsg: "tool t denied: no", Reasons: []string{"no"}}
+	}}
+	fs := vfs.New(vfs.Limits{})
+	tools := []abi.ToolInfo{{Name: "t"}}
+	Run(Options{Host: denied, FS: fs, Tools: tools}, "warm.js", "await t({})")
+	if n := testing.AllocsPerRun(20, func() {
+		if out := Run(Options{Host: denied, FS: fs, Tools: tools}, "c.js", "await t({})"); out.ExitCode != 1 {
+			t.Fatal(out)
+		}
+	}); n > 2300 {
+		t.Errorf("an uncaught ToolError allocates %v times a run, want at most 2300", n)
 	}
 	h := &fakeHost{}
 	out := runJS(t, h, nil, "const e = new TypeError('bad'); e.code = 'E1'; throw e")
