@@ -25,6 +25,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -55,16 +56,22 @@ var ErrTooDeep = fmt.Errorf("hub: interpreters nested more than %d deep", MaxDep
 type Hub struct {
 	host Host
 
-	mu      sync.Mutex
-	nextID  uint32
-	queued  []abi.Call
-	owners  map[uint32]func(abi.CallResult)
-	stopped bool
+	mu     sync.Mutex
+	nextID uint32
+	queued []abi.Call
+	owners map[uint32]func(abi.CallResult)
+	// stopped is set once the host told the execution to stop. It is
+	// atomic, like flagView, because Interrupted is polled for every line
+	// or buffer a shell command handles and must not take locks.
+	stopped atomic.Bool
 
 	callMu sync.Mutex // serializes Call
 
 	flagMu sync.Mutex
 	flags  []*uint32 // the registered flags, newest last
+	// flagView is a copy of flags, replaced whole after every change, for
+	// Interrupted to read without flagMu.
+	flagView atomic.Pointer[[]*uint32]
 }
 
 // New returns a Hub for one execution.
@@ -95,11 +102,10 @@ func (h *Hub) Pending() int {
 // delivers them. It returns ErrStopped when the host stops the execution;
 // from then on every Yield does.
 func (h *Hub) Yield() error {
-	h.mu.Lock()
-	if h.stopped {
-		h.mu.Unlock()
+	if h.stopped.Load() {
 		return ErrStopped
 	}
+	h.mu.Lock()
 	calls := h.queued
 	h.queued = nil
 	h.mu.Unlock()
@@ -108,9 +114,7 @@ func (h *Hub) Yield() error {
 		return fmt.Errorf("hub: host: %w", err)
 	}
 	if res.Stop {
-		h.mu.Lock()
-		h.stopped = true
-		h.mu.Unlock()
+		h.stopped.Store(true)
 		h.Interrupt()
 		return ErrStopped
 	}
@@ -163,6 +167,7 @@ func (h *Hub) Enter(flag *uint32) (leave func(), err error) {
 		return nil, ErrTooDeep
 	}
 	h.flags = append(h.flags, flag)
+	h.publishFlags()
 	h.host.WatchInterrupt(flag)
 	return func() {
 		h.flagMu.Lock()
@@ -173,6 +178,7 @@ func (h *Hub) Enter(flag *uint32) (leave func(), err error) {
 				break
 			}
 		}
+		h.publishFlags()
 		var top *uint32
 		for _, f := range h.flags {
 			if atomic.LoadUint32(flag) != 0 {
@@ -196,20 +202,23 @@ func (h *Hub) Interrupt() {
 // Interrupted reports whether the execution was stopped: by the host's
 // Stop answer or by its writing a registered flag.
 func (h *Hub) Interrupted() bool {
-	h.mu.Lock()
-	stopped := h.stopped
-	h.mu.Unlock()
-	if stopped {
+	if h.stopped.Load() {
 		return true
 	}
-	h.flagMu.Lock()
-	defer h.flagMu.Unlock()
-	for _, f := range h.flags {
-		if atomic.LoadUint32(f) != 0 {
-			return true
+	if flags := h.flagView.Load(); flags != nil {
+		for _, f := range *flags {
+			if atomic.LoadUint32(f) != 0 {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+// publishFlags makes a copy of flags visible to Interrupted. flagMu is held.
+func (h *Hub) publishFlags() {
+	view := slices.Clone(h.flags)
+	h.flagView.Store(&view)
 }
 
 // Context returns a context whose Err reports the execution's interruption.

@@ -91,3 +91,33 @@ func TestEnterLeave(t *testing.T) {
 		}
 	}
 }
+
+// Interrupted watches exactly the registered flags: a flag the host writes
+// after Enter is seen, one written after its interpreter left is not.
+func TestInterruptedWatchesRegisteredFlags(t *testing.T) {
+	hb := New(&host{})
+	var outer, inner uint32
+	leaveOuter, _ := hb.Enter(&outer)
+	leaveInner, _ := hb.Enter(&inner)
+	if hb.Interrupted() {
+		t.Fatal("interrupted before any flag was set")
+	}
+	leaveInner()
+	atomic.StoreUint32(&inner, 1)
+	if hb.Interrupted() {
+		t.Error("a flag written after its interpreter left counts")
+	}
+	atomic.StoreUint32(&outer, 1)
+	if !hb.Interrupted() {
+		t.Error("the registered flag's write is not seen")
+	}
+	leaveOuter()
+	atomic.StoreUint32(&outer, 0)
+	var next uint32
+	leaveNext, _ := hb.Enter(&next)
+	defer leaveNext()
+	atomic.StoreUint32(&next, 1)
+	if !hb.Interrupted() {
+		t.Error("a flag registered after others left is not seen")
+	}
+}

@@ -26,6 +26,7 @@ type jqInputs struct {
 	// from which where computes "<stdin>:N" for an error message.
 	wherePos int
 	done     bool
+	polls    uint   // Next calls, to check for an interruption every 64th
 	name     string // the file of the last value, for input_filename
 	// nextNL caches the offset of the first newline at or after the
 	// decoder's position, to compute positions in linear time.
@@ -151,7 +152,10 @@ func (in *jqInputs) Next() (any, bool) {
 	if in.done {
 		return nil, false
 	}
-	if canceled(in.env) {
+	// A poll costs thousands of instructions in the guest, a small value a
+	// few hundred to decode: check every 64th value. gojq itself polls every
+	// 64 instructions (yieldingContext), so a filter still stops promptly.
+	if in.polls++; in.polls&63 == 1 && canceled(in.env) {
 		in.done = true
 		return errCanceled, true
 	}
