@@ -165,14 +165,20 @@ func (r *run) inspector() *inspect.Funcs {
 	if r.insp == nil {
 		insp, err := inspect.Install(r.rt)
 		if err != nil {
-			if uncatchable(err) {
-				panic(err)
-			}
-			panic(r.newError("Error", "console formatting: "+err.Error()))
+			r.formatterFailed(err)
 		}
 		r.insp = insp
 	}
 	return r.insp
+}
+
+// formatterFailed panics with the error of installing a formatter: as it
+// is (an interruption) or as a JS Error.
+func (r *run) formatterFailed(err error) {
+	if uncatchable(err) {
+		panic(err)
+	}
+	panic(r.newError("Error", "console formatting: "+err.Error()))
 }
 
 // format renders console arguments as Node's util.format does. Strings,
@@ -199,10 +205,7 @@ func (r *run) fast() *inspect.Fast {
 	if r.fastFmt == nil {
 		f, err := inspect.InstallFast(r.rt)
 		if err != nil {
-			if uncatchable(err) {
-				panic(err)
-			}
-			panic(r.newError("Error", "console formatting: "+err.Error()))
+			r.formatterFailed(err)
 		}
 		r.fastFmt = f
 	}
