@@ -36,11 +36,19 @@ import (
 // Host is what the Hub needs from the host ABI.
 type Host interface {
 	// Yield hands the host new calls and blocks until it answers some
-	// pending calls or tells the guest to stop.
+	// pending calls or tells the guest to stop. It must not keep calls
+	// (or its array) after it returns: the Hub reuses them.
 	Yield(calls []abi.Call) (*abi.Resume, error)
 	// WatchInterrupt tells the host which flag to set to stop the running
 	// interpreter (nil: none).
 	WatchInterrupt(flag *uint32)
+}
+
+// Owner receives the answer to a call it queued with Enqueue.
+type Owner interface {
+	// Deliver is called once, with the call's answer, on the goroutine
+	// that yields when the answer arrives.
+	Deliver(abi.CallResult)
 }
 
 // MaxDepth bounds how deeply interpreters nest (JS in shell in JS ...).
@@ -59,7 +67,7 @@ type Hub struct {
 	mu     sync.Mutex
 	nextID uint32
 	queued []abi.Call
-	owners map[uint32]func(abi.CallResult)
+	owners map[uint32]Owner
 	// stopped is set once the host told the execution to stop. It is
 	// atomic, like flagView, because Interrupted is polled for every line
 	// or buffer a shell command handles and must not take locks.
@@ -76,17 +84,17 @@ type Hub struct {
 
 // New returns a Hub for one execution.
 func New(h Host) *Hub {
-	return &Hub{host: h, owners: map[uint32]func(abi.CallResult){}}
+	return &Hub{host: h, owners: map[uint32]Owner{}}
 }
 
-// Enqueue queues a call and returns its id. deliver is called with the
-// answer, on the goroutine that yields when it arrives.
-func (h *Hub) Enqueue(method string, params []byte, deliver func(abi.CallResult)) uint32 {
+// Enqueue queues a call and returns its id. The Hub keeps params until it
+// hands the call to the host; owner receives the answer.
+func (h *Hub) Enqueue(method string, params []byte, owner Owner) uint32 {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.nextID++
 	id := h.nextID
-	h.owners[id] = deliver
+	h.owners[id] = owner
 	h.queued = append(h.queued, abi.Call{ID: id, Method: method, Params: params})
 	return id
 }
@@ -110,6 +118,17 @@ func (h *Hub) Yield() error {
 	h.queued = nil
 	h.mu.Unlock()
 	res, err := h.host.Yield(calls)
+	if len(calls) > 0 {
+		// The host has copied the calls out; their array takes the next
+		// batch unless a call was queued meanwhile (one made by another
+		// goroutine of a shell pipeline).
+		clear(calls)
+		h.mu.Lock()
+		if h.queued == nil {
+			h.queued = calls[:0]
+		}
+		h.mu.Unlock()
+	}
 	if err != nil {
 		return fmt.Errorf("hub: host: %w", err)
 	}
@@ -120,11 +139,11 @@ func (h *Hub) Yield() error {
 	}
 	for _, r := range res.Results {
 		h.mu.Lock()
-		deliver := h.owners[r.ID]
+		owner := h.owners[r.ID]
 		delete(h.owners, r.ID)
 		h.mu.Unlock()
-		if deliver != nil { // an answer for no pending call is ignored
-			deliver(r)
+		if owner != nil { // an answer for no pending call is ignored
+			owner.Deliver(r)
 		}
 	}
 	return nil
@@ -134,20 +153,26 @@ func (h *Hub) Yield() error {
 // pending calls to their owners meanwhile. Calls from several goroutines
 // (the stages of a shell pipeline) are serialized.
 func (h *Hub) Call(method string, params []byte) (abi.CallResult, error) {
-	var (
-		got  abi.CallResult
-		done bool
-	)
 	h.callMu.Lock()
 	defer h.callMu.Unlock()
-	h.Enqueue(method, params, func(r abi.CallResult) { got, done = r, true })
-	for !done {
+	a := new(answer)
+	h.Enqueue(method, params, a)
+	for !a.done {
 		if err := h.Yield(); err != nil {
 			return abi.CallResult{}, err
 		}
 	}
-	return got, nil
+	return a.got, nil
 }
+
+// answer is the Owner of a call made by Call.
+type answer struct {
+	got  abi.CallResult
+	done bool
+}
+
+// Deliver records the answer.
+func (a *answer) Deliver(r abi.CallResult) { a.got, a.done = r, true }
 
 // Enter registers an interpreter's interrupt flag: the host now writes
 // there. The returned function unregisters it; if the flag was set (the

@@ -1,6 +1,7 @@
 package hub
 
 import (
+	"slices"
 	"sync/atomic"
 	"testing"
 
@@ -14,11 +15,15 @@ type host struct {
 }
 
 func (h *host) Yield(calls []abi.Call) (*abi.Resume, error) {
-	h.batches = append(h.batches, calls)
+	h.batches = append(h.batches, slices.Clone(calls)) // the Hub reuses calls
 	return h.answer(calls), nil
 }
 
 func (h *host) WatchInterrupt(f *uint32) { h.watched = f }
+
+type ownerFunc func(abi.CallResult)
+
+func (f ownerFunc) Deliver(r abi.CallResult) { f(r) }
 
 // Call delivers answers for other pending calls to their owners and returns
 // its own; ids are unique across owners.
@@ -36,13 +41,63 @@ func TestCallDeliversOthers(t *testing.T) {
 	}
 	hb := New(h)
 	var first abi.CallResult
-	hb.Enqueue("a", []byte("{}"), func(r abi.CallResult) { first = r })
+	hb.Enqueue("a", []byte("{}"), ownerFunc(func(r abi.CallResult) { first = r }))
 	got, err := hb.Call("b", []byte("{}"))
 	if err != nil || got.ID != 2 || first.ID != 1 {
 		t.Fatalf("got %+v %v, first %+v", got, err, first)
 	}
 	if hb.Pending() != 0 {
 		t.Errorf("pending %d", hb.Pending())
+	}
+}
+
+// The Hub reuses a batch's array for the next batch, but not when a call
+// was queued while the host had the batch (by another goroutine of a shell
+// pipeline): that call must reach the host, and the batch the host saw
+// must not change.
+func TestBatchesAreNotLostOrOverwritten(t *testing.T) {
+	h := &host{}
+	hb := New(h)
+	n := 0
+	var seen [][]string
+	h.answer = func(calls []abi.Call) *abi.Resume {
+		var methods []string
+		res := &abi.Resume{}
+		for _, c := range calls {
+			methods = append(methods, c.Method)
+			res.Results = append(res.Results, abi.CallResult{ID: c.ID, OK: true})
+		}
+		seen = append(seen, methods)
+		if n++; n == 1 {
+			hb.Enqueue("during", nil, ownerFunc(func(abi.CallResult) {}))
+		}
+		return res
+	}
+	for _, m := range []string{"a", "b"} {
+		hb.Enqueue(m, nil, ownerFunc(func(abi.CallResult) {}))
+	}
+	for i := 0; hb.Pending() > 0; i++ {
+		if i == 3 {
+			t.Fatalf("calls still pending after %d batches: %q", i, seen)
+		}
+		if err := hb.Yield(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	hb.Enqueue("c", nil, ownerFunc(func(abi.CallResult) {}))
+	if err := hb.Yield(); err != nil {
+		t.Fatal(err)
+	}
+	want := [][]string{{"a", "b"}, {"during"}, {"c"}}
+	if !slices.EqualFunc(seen, want, slices.Equal) {
+		t.Errorf("the host saw %q, want %q", seen, want)
+	}
+	for i, b := range h.batches {
+		for j, c := range b {
+			if c.Method != want[i][j] {
+				t.Errorf("batch %d call %d is now %q", i, j, c.Method)
+			}
+		}
 	}
 }
 

@@ -362,7 +362,7 @@ func (r *run) toolFunc(method string) func(goja.FunctionCall) goja.Value {
 			panic(rt.NewTypeError("%s: takes one object argument with the parameters, got %d arguments", method, len(call.Arguments)))
 		}
 		arg := call.Argument(0)
-		params := "{}"
+		params := emptyParams
 		if !goja.IsUndefined(arg) {
 			obj, ok := arg.(*goja.Object)
 			if !ok || obj.ClassName() == "Array" || obj.ClassName() == "Function" {
@@ -378,18 +378,21 @@ func (r *run) toolFunc(method string) func(goja.FunctionCall) goja.Value {
 				}
 				panic(rt.NewTypeError("%s: parameters cannot be converted to JSON: %s", method, err.Error()))
 			}
-			params = string(b)
-			if !strings.HasPrefix(params, "{") {
+			if len(b) == 0 || b[0] != '{' {
 				panic(rt.NewTypeError("%s: parameters must be a plain object, got %s", method, describe(arg)))
 			}
+			params = b
 		}
 		p, resolve, reject := rt.NewPromise()
-		pc := &pendingCall{method: method, resolve: resolve, reject: reject}
 		r.inflight++
-		r.hub.Enqueue(method, []byte(params), func(res abi.CallResult) { r.settle(pc, res) })
+		r.hub.Enqueue(method, params, &pendingCall{r: r, method: method, resolve: resolve, reject: reject})
 		return rt.ToValue(p)
 	}
 }
+
+// emptyParams are the parameters of a call made with no argument. The
+// host only reads them (and the Hub hands it a copy).
+var emptyParams = []byte("{}")
 
 func describe(v goja.Value) string {
 	switch {

@@ -102,10 +102,15 @@ func InterruptFlag(rt *goja.Runtime) *uint32 {
 }
 
 // pendingCall is a tool call whose promise has not settled.
+// pendingCall is a tool call waiting for its answer; the Hub delivers it.
 type pendingCall struct {
+	r               *run
 	method          string
 	resolve, reject func(any) error
 }
+
+// Deliver settles the call's promise with the host's answer.
+func (pc *pendingCall) Deliver(c abi.CallResult) { pc.r.settle(pc, c) }
 
 type timer struct {
 	id       int64

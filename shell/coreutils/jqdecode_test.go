@@ -1,0 +1,92 @@
+package coreutils
+
+import (
+	"math/rand/v2"
+	"reflect"
+	"strconv"
+	"testing"
+)
+
+// checkShortInt holds shortInt, the decoder's fast path for integers, to
+// parseJSONNumber's answer for the same token: when it takes a token it
+// must give exactly the int parseJSONNumber gives, and the decoder must
+// decode the token as parseJSONNumber does either way.
+func checkShortInt(t *testing.T, tok string) {
+	t.Helper()
+	want, wantOK := parseJSONNumber(tok)
+	if n, ok := shortInt([]byte(tok)); ok {
+		if !wantOK || !reflect.DeepEqual(any(n), want) {
+			t.Fatalf("shortInt(%q) = %d, parseJSONNumber gives %#v, %v", tok, n, want, wantOK)
+		}
+	}
+	d := &jsonDecoder{data: []byte(tok)}
+	got, ok, err := d.next()
+	if wantOK && (err != nil || !ok || !reflect.DeepEqual(got, want)) {
+		t.Fatalf("decoding %q gives %#v, %v, %v; want %#v", tok, got, ok, err, want)
+	}
+	if !wantOK && err == nil && tok != "null" && tok != "true" && tok != "false" && tok != "nan" && tok != "NaN" {
+		t.Fatalf("decoding %q gives %#v, want an error", tok, got)
+	}
+}
+
+func TestShortIntAgreesWithParseJSONNumber(t *testing.T) {
+	for _, tok := range []string{
+		"0", "7", "-7", "-0", "-00", "00", "007", "-007", "10", "3000",
+		"999999999999999999", "-999999999999999999", // 18 digits: taken
+		"1000000000000000000", "-1000000000000000000", // 19: declined
+		"9223372036854775807", "-9223372036854775808", "9223372036854775808",
+		"1.5", "1e3", "-", "--1", "1-", "+1", "0x10", "1_000", "١",
+	} {
+		if _, ok := shortInt([]byte(tok)); ok != (len(tok) > 0 && tok != "-0" && tok != "-00" && isShort(tok)) {
+			t.Errorf("shortInt(%q) took it: %v", tok, ok)
+		}
+		checkShortInt(t, tok)
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	const alphabet = "0123456789-+.eE"
+	for range 20000 {
+		b := make([]byte, 1+r.IntN(21))
+		for i := range b {
+			if r.IntN(4) == 0 {
+				b[i] = alphabet[r.IntN(len(alphabet))]
+			} else {
+				b[i] = byte('0' + r.IntN(10))
+			}
+		}
+		checkShortInt(t, string(b))
+	}
+}
+
+// isShort reports whether tok is an optional minus and 1 to 18 digits.
+func isShort(tok string) bool {
+	if tok[0] == '-' {
+		tok = tok[1:]
+	}
+	if len(tok) == 0 || len(tok) > 18 {
+		return false
+	}
+	_, err := strconv.ParseUint(tok, 10, 64)
+	return err == nil
+}
+
+func FuzzShortInt(f *testing.F) {
+	for _, s := range []string{"0", "-0", "123", "-999999999999999999", "1e5", "00"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, tok string) {
+		if len(tok) > 0 && isLiteralByteString(tok) {
+			checkShortInt(t, tok)
+		}
+	})
+}
+
+// isLiteralByteString reports whether the decoder reads tok as one bare
+// token (no JSON punctuation or space in it).
+func isLiteralByteString(tok string) bool {
+	for i := 0; i < len(tok); i++ {
+		if !isLiteralByte(tok[i]) {
+			return false
+		}
+	}
+	return true
+}
