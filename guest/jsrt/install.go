@@ -390,8 +390,8 @@ func (r *run) toolFunc(method string) func(goja.FunctionCall) goja.Value {
 	}
 }
 
-// emptyParams are the parameters of a call made with no argument. The
-// host only reads them (and the Hub hands it a copy).
+// emptyParams are the parameters of every call made with no argument:
+// nothing writes to a call's parameters (the host copies them out).
 var emptyParams = []byte("{}")
 
 func describe(v goja.Value) string {

@@ -101,8 +101,8 @@ func InterruptFlag(rt *goja.Runtime) *uint32 {
 	return (*uint32)(unsafe.Pointer(f.UnsafeAddr()))
 }
 
-// pendingCall is a tool call whose promise has not settled.
-// pendingCall is a tool call waiting for its answer; the Hub delivers it.
+// pendingCall is a tool call whose promise has not settled; the Hub
+// delivers its answer to it.
 type pendingCall struct {
 	r               *run
 	method          string

@@ -192,8 +192,8 @@ func (d *jsonDecoder) literal() (any, error) {
 // shortInt is parseJSONNumber's answer for an integer of at most 18
 // digits (which cannot overflow an int), the common case, read without
 // making a string: a third of decoding `seq 1 3000 | jq -s` went to the
-// string and strconv. It declines everything else, zeros with a minus
-// sign included, which parseJSONNumber makes -0.
+// string and strconv. It declines everything else, including zeros after
+// a minus sign (parseJSONNumber makes "-0" the float -0).
 func shortInt(b []byte) (int, bool) {
 	digits := b
 	neg := len(b) > 0 && b[0] == '-'
