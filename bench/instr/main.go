@@ -2,7 +2,7 @@
 // native goja, for bench/instructions to count the instructions it takes
 // under valgrind. The snippet is the body of a function: `return 1`.
 //
-//	go run ./bench/instr [-native] [-sh] [-exit CODE] [-cache-dir DIR] [-n N] CODE
+//	go run ./bench/instr [-native] [-sh] [-exit CODE] [-cache-dir DIR] [-n N] [-unlimited] CODE
 //
 // With -n the snippet runs N times, in one sandbox (or one goja runtime);
 // with -sh it is a shell script; with -exit each run must end with that exit
@@ -10,7 +10,10 @@
 //
 // The sandbox has one tool, t, whose handler answers {"ok":true} (at most
 // 100 calls, the default without a policy), and a logger that drops
-// everything, as an embedder's would in production.
+// everything, as an embedder's would in production. With -unlimited a
+// capability policy allows t without a limit instead, so that a profile
+// (bench/guestprof) can take thousands of calls; each call then also pays
+// for a policy decision (about 3 µs).
 package main
 
 import (
@@ -19,10 +22,13 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
+	"math"
 	"os"
 	"time"
 
+	"github.com/cordonhq/cordon/dsl"
 	"github.com/cordonhq/cordon/engine"
+	"github.com/cordonhq/cordon/policy"
 	"github.com/dop251/goja"
 )
 
@@ -32,6 +38,7 @@ func main() {
 	n := flag.Int("n", 1, "how many times to run the snippet")
 	sh := flag.Bool("sh", false, "the snippet is a shell script (sandbox only)")
 	exit := flag.Int("exit", 0, "the exit code each run must end with (sandbox only)")
+	unlimited := flag.Bool("unlimited", false, "a policy allows t without a call limit (sandbox only)")
 	flag.Parse()
 	if flag.NArg() != 1 {
 		fmt.Fprintln(os.Stderr, "usage: instr [-native] [-sh] [-exit CODE] [-cache-dir DIR] [-n N] CODE")
@@ -52,13 +59,13 @@ func main() {
 	if *sh {
 		lang = engine.Shell
 	}
-	if err := inSandbox(context.Background(), *cacheDir, lang, code, *n, *exit); err != nil {
+	if err := inSandbox(context.Background(), *cacheDir, lang, code, *n, *exit, *unlimited); err != nil {
 		fmt.Fprintln(os.Stderr, "instr:", err)
 		os.Exit(1)
 	}
 }
 
-func inSandbox(ctx context.Context, cacheDir string, lang engine.Language, code string, n, exit int) error {
+func inSandbox(ctx context.Context, cacheDir string, lang engine.Language, code string, n, exit int, unlimited bool) error {
 	cfg := engine.NewConfig().WithLogger(slog.New(slog.DiscardHandler))
 	if cacheDir != "" {
 		cfg = cfg.WithCacheDir(cacheDir)
@@ -69,10 +76,19 @@ func inSandbox(ctx context.Context, cacheDir string, lang engine.Language, code 
 	}
 	defer e.Close(ctx)
 	ok := func(context.Context, json.RawMessage) (any, error) { return json.RawMessage(`{"ok":true}`), nil }
-	sb, err := e.NewSandbox(ctx, engine.SandboxConfig{
+	sbc := engine.SandboxConfig{
 		Limits: engine.Limits{Timeout: 10 * time.Minute, MaxToolCalls: 1000},
 		Tools:  []engine.Tool{{Name: "t", Handler: ok}},
-	})
+	}
+	if unlimited {
+		p, err := policy.New(ctx, policy.Config{Capabilities: []*dsl.Capability{dsl.Method("t")}})
+		if err != nil {
+			return err
+		}
+		sbc.Policy = p
+		sbc.Limits.MaxToolCalls = math.MaxInt32
+	}
+	sb, err := e.NewSandbox(ctx, sbc)
 	if err != nil {
 		return err
 	}

@@ -368,10 +368,10 @@ func (r *run) toolFunc(method string) func(goja.FunctionCall) goja.Value {
 			if !ok || obj.ClassName() == "Array" || obj.ClassName() == "Function" {
 				panic(rt.NewTypeError("%s: takes one object argument with the parameters, got %s", method, describe(arg)))
 			}
-			// goja's own JSON.stringify algorithm, called directly: a
+			// JSON.stringify's algorithm (params.go), called directly: a
 			// fifth of a tool call's cost went to calling it through the
 			// script's JSON global, which the script may also replace.
-			b, err := obj.MarshalJSON()
+			b, err := r.marshalParams(obj)
 			if err != nil {
 				if _, thrown := err.(*goja.Exception); !thrown {
 					panic(err)

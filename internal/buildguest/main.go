@@ -9,6 +9,10 @@
 //
 // With -check it builds into memory and exits non-zero when the committed
 // file holds a different module, which is how CI catches a stale guest.
+//
+// With -names it keeps the module's function names (the wasm name section,
+// 0.7 MB) so that a profiler can name guest code; bench/guestprof uses it.
+// Such a guest is for profiling only and is never committed.
 package main
 
 import (
@@ -36,22 +40,30 @@ func main() {
 	out := flag.String("o", "guest.wasm.gz", "output file")
 	check := flag.Bool("check", false, "do not write; fail if the output file is stale")
 	pkg := flag.String("pkg", "github.com/cordonhq/cordon/guest", "guest package")
+	names := flag.Bool("names", false, "keep function names, for profiling (not with -check)")
 	flag.Parse()
-	if err := run(*out, *pkg, *check); err != nil {
+	if *check && *names {
+		fmt.Fprintln(os.Stderr, "buildguest: -names builds a profiling guest, which is never committed: it cannot be checked")
+		os.Exit(2)
+	}
+	if err := run(*out, *pkg, *check, *names); err != nil {
 		fmt.Fprintln(os.Stderr, "buildguest:", err)
 		os.Exit(1)
 	}
 }
 
-func run(out, pkg string, check bool) error {
+func run(out, pkg string, check, names bool) error {
 	dir, err := os.MkdirTemp("", "cordon-guest-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(dir)
 	wasm := filepath.Join(dir, "guest.wasm")
-	cmd := exec.Command("go", "build", "-trimpath", "-buildvcs=false",
-		"-ldflags=-s -w -buildid=", "-o", wasm, pkg)
+	ldflags := "-ldflags=-s -w -buildid="
+	if names {
+		ldflags = "-ldflags=-w -buildid="
+	}
+	cmd := exec.Command("go", "build", "-trimpath", "-buildvcs=false", ldflags, "-o", wasm, pkg)
 	cmd.Env = append(os.Environ(),
 		"GOOS=wasip1", "GOARCH=wasm", "CGO_ENABLED=0",
 		"GOTOOLCHAIN="+Toolchain, "GOFLAGS=-mod=readonly", "GOWASM=",

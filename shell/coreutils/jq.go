@@ -127,7 +127,7 @@ func (r *jqRunner) run() int {
 			if !ok {
 				break
 			}
-			if err, isErr := v.(error); isErr {
+			if err, isErr := asJQError(v); isErr {
 				if r.reportInputError(err) {
 					return canceledStatus
 				}
@@ -191,7 +191,7 @@ func (r *jqRunner) runOne(v any) {
 		if !ok {
 			return
 		}
-		if err, isErr := out.(error); isErr {
+		if err, isErr := asJQError(out); isErr {
 			if r.handleError(err) {
 				return
 			}
@@ -300,6 +300,20 @@ func jqErrorText(msg string) string {
 		}
 	}
 	return msg
+}
+
+// asJQError reports whether v, a value from gojq or from the input decoder,
+// is an error. It rules out the JSON types first by their concrete type: Go
+// compiled to wasm has no cache for assertions to an interface type, so a
+// plain v.(error) looks the pair up in the runtime's itab table every time
+// (1.5% of `seq 1 3000 | jq -s 'map(. * 2) | add'` in the guest).
+func asJQError(v any) (error, bool) {
+	switch v.(type) {
+	case nil, bool, int, float64, string, []any, map[string]any:
+		return nil, false
+	}
+	err, ok := v.(error)
+	return err, ok
 }
 
 // yieldingContext is the context gojq runs a filter with. gojq checks

@@ -1,6 +1,10 @@
 package coreutils
 
 import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/big"
 	"math/rand/v2"
 	"reflect"
 	"strconv"
@@ -89,4 +93,20 @@ func isLiteralByteString(tok string) bool {
 		}
 	}
 	return true
+}
+
+// asJQError answers as v.(error) does, for every kind of value gojq and the
+// decoder hand over.
+func TestAsJQErrorAgreesWithAssertion(t *testing.T) {
+	for _, v := range []any{
+		nil, true, false, 0, -7, 1.5, "", "s", []any{}, []any{1}, map[string]any{}, map[string]any{"a": 1},
+		big.NewInt(1), errCanceled, &jsonError{msg: "x"}, errors.New("e"), fmt.Errorf("w: %w", errCanceled),
+		json.Number("1"), struct{}{},
+	} {
+		want, wantOK := v.(error)
+		got, gotOK := asJQError(v)
+		if got != want || gotOK != wantOK {
+			t.Errorf("asJQError(%#v) = %v, %v; v.(error) = %v, %v", v, got, gotOK, want, wantOK)
+		}
+	}
 }

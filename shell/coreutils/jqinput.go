@@ -223,7 +223,7 @@ func (in *jqInputs) slurp() (any, error) {
 		if !ok {
 			return vals, nil
 		}
-		if err, isErr := v.(error); isErr {
+		if err, isErr := asJQError(v); isErr {
 			return nil, err
 		}
 		vals = append(vals, v)
