@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/cordonhq/cordon/internal/abi"
 	"github.com/dop251/goja"
@@ -176,5 +178,27 @@ func TestToolParamsAreStringified(t *testing.T) {
 	}
 	if got, want := string(h.batches[0][0].Params), `{"b":1,"a":"x\n","n":{"m":[1,2.5]}}`; got != want {
 		t.Errorf("params %s, want %s", got, want)
+	}
+}
+
+// A stop that lands while a getter of the parameters runs ends the script:
+// marshalParams does not turn it into an exception the script can catch.
+func TestInterruptInParamsGetter(t *testing.T) {
+	for _, code := range []string{
+		`try { await t({get a() { for (;;) {} }}) } catch (e) { console.log("caught", e) }`,
+		`try { await t({n: {get a() { for (;;) {} }}}) } catch (e) { console.log("caught", e) }`,
+	} {
+		h := &fakeHost{}
+		go func() {
+			for h.flag.Load() == nil {
+				time.Sleep(time.Millisecond)
+			}
+			time.Sleep(20 * time.Millisecond)
+			atomic.StoreUint32(h.flag.Load(), 1)
+		}()
+		out := runJS(t, h, []abi.ToolInfo{{Name: "t"}}, code)
+		if out.ErrCode != "interrupted" || strings.Contains(h.stdout.String(), "caught") {
+			t.Errorf("%s: outcome %+v, stdout %q", code, out, h.stdout.String())
+		}
 	}
 }
