@@ -202,3 +202,29 @@ func TestInterruptInParamsGetter(t *testing.T) {
 		}
 	}
 }
+
+// The sandbox's own objects (built lazily, behind goja's DynamicObject) are
+// written as the script's JSON.stringify writes them, or refused when it
+// throws.
+func TestToolParamsOfAPIObjects(t *testing.T) {
+	for _, expr := range []string{`console`, `fs`, `({c: console, n: 1})`, `Object.assign({}, console)`, `globalThis`} {
+		h := &fakeHost{}
+		code := `let want; try { want = JSON.stringify(` + expr + `) } catch { want = "throws" }
+			try { await t(` + expr + `) } catch (e) { console.log("refused:", want); return }
+			console.log(want)`
+		out := runJS(t, h, []abi.ToolInfo{{Name: "t"}}, code)
+		if out.ExitCode != 0 {
+			t.Fatalf("%s: %+v %q", expr, out, h.stderr.String())
+		}
+		got := h.stdout.String()
+		if got == "refused: throws\n" {
+			if len(h.batches) != 0 {
+				t.Errorf("%s: refused, yet the host got %v", expr, h.batches)
+			}
+			continue
+		}
+		if len(h.batches) == 0 || len(h.batches[0]) != 1 || string(h.batches[0][0].Params)+"\n" != got {
+			t.Errorf("%s: params %v, JSON.stringify %q", expr, h.batches, got)
+		}
+	}
+}
