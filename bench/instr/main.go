@@ -41,7 +41,7 @@ func main() {
 	unlimited := flag.Bool("unlimited", false, "a policy allows t without a call limit (sandbox only)")
 	flag.Parse()
 	if flag.NArg() != 1 {
-		fmt.Fprintln(os.Stderr, "usage: instr [-native] [-sh] [-exit CODE] [-cache-dir DIR] [-n N] CODE")
+		fmt.Fprintln(os.Stderr, "usage: instr [-native] [-sh] [-exit CODE] [-cache-dir DIR] [-n N] [-unlimited] CODE")
 		os.Exit(2)
 	}
 	code := flag.Arg(0)

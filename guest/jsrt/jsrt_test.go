@@ -235,9 +235,9 @@ func BenchmarkRunReturn1(b *testing.B) {
 // functions, await's reactions and job: about 40) and the parameters' and
 // the result's JSON. Ours were 4 more: the parameters copied twice, a
 // closure per call and the queue's array per batch; and goja's
-// JSON.stringify of {i} made 5 more than marshalParams does. The bound is
-// 67 a call, fakeHost's copy of each batch included; any of those back
-// fails it.
+// JSON.stringify of {i} made 3 more a call than marshalParams does. The
+// bound is 67 a call, fakeHost's copy of each batch included; any of those
+// back fails it.
 func TestToolCallsStayCheap(t *testing.T) {
 	fs := vfs.New(vfs.Limits{})
 	h := &fakeHost{answer: func(c abi.Call) abi.CallResult {
