@@ -97,8 +97,9 @@ func errorsAs(err error, target **goja.InterruptedError) bool {
 	return ok
 }
 
-func TestRunReportsInterrupt(t *testing.T) {
-	h := &fakeHost{}
+// interruptSoon sets the run's interrupt flag 20 ms after the run registers
+// it, as the host does when a time limit is reached.
+func interruptSoon(h *fakeHost) {
 	go func() {
 		for h.flag.Load() == nil {
 			time.Sleep(time.Millisecond)
@@ -106,6 +107,11 @@ func TestRunReportsInterrupt(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 		atomic.StoreUint32(h.flag.Load(), 1)
 	}()
+}
+
+func TestRunReportsInterrupt(t *testing.T) {
+	h := &fakeHost{}
+	interruptSoon(h)
 	out := runJS(t, h, nil, `for (;;) {}`)
 	if out.ErrCode != "interrupted" {
 		t.Errorf("outcome %+v", out)

@@ -4,9 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
-	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/cordonhq/cordon/internal/abi"
 	"github.com/dop251/goja"
@@ -189,13 +187,7 @@ func TestInterruptInParamsGetter(t *testing.T) {
 		`try { await t({n: {get a() { for (;;) {} }}}) } catch (e) { console.log("caught", e) }`,
 	} {
 		h := &fakeHost{}
-		go func() {
-			for h.flag.Load() == nil {
-				time.Sleep(time.Millisecond)
-			}
-			time.Sleep(20 * time.Millisecond)
-			atomic.StoreUint32(h.flag.Load(), 1)
-		}()
+		interruptSoon(h)
 		out := runJS(t, h, []abi.ToolInfo{{Name: "t"}}, code)
 		if out.ErrCode != "interrupted" || strings.Contains(h.stdout.String(), "caught") {
 			t.Errorf("%s: outcome %+v, stdout %q", code, out, h.stdout.String())
