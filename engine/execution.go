@@ -63,38 +63,83 @@ func (sb *Sandbox) Execute(ctx context.Context, lang Language, code string) (*Re
 	if err != nil {
 		return nil, err
 	}
-	for {
-		calls, err := x.Next(ctx)
-		if err != nil || calls == nil {
-			return x.Result(), err
+	calls, err := x.Next(ctx)
+	if err != nil || calls == nil {
+		return x.Result(), err
+	}
+	// The script waits on tool calls. A controller goroutine answers them
+	// and resumes the script until it ends, while this one watches the
+	// deadline: a handler that ignores its context must not hold the
+	// script past its limit.
+	served := make(chan struct{})
+	go func() {
+		defer close(served)
+		x.serve(ctx, calls)
+	}()
+	select {
+	case <-served:
+	case <-ctx.Done():
+	case <-sb.conn.done: // closed (or crashed) while a handler runs
+	}
+	x.drive.Lock()
+	defer x.drive.Unlock()
+	if !x.done {
+		// Handlers were still running at the deadline, or when the
+		// sandbox closed: end the script now; late answers are dropped.
+		x.forceStop = KindCanceled
+		if errors.Is(context.Cause(ctx), errTimeoutCause) {
+			x.forceStop = KindTimeout
 		}
-		// One goroutine per call; the batch is done when each has said so
-		// (a buffered channel, so a late handler never blocks).
-		handled := make(chan struct{}, len(calls))
-		for _, c := range calls {
-			go func() {
-				defer func() { handled <- struct{}{} }()
-				if c.Ask && !sb.approve(ctx, c) {
+		_, _ = x.Next(context.WithoutCancel(ctx))
+	}
+	return x.Result(), x.Err()
+}
+
+// serve answers calls with their tools' handlers, resumes the script, and
+// repeats until the script ends or ctx does. It holds x.drive while the
+// script runs, not while handlers do. A batch of one call is answered on
+// this goroutine, so that a script awaiting its calls one by one switches
+// only between this goroutine and its guest, with no goroutine to start or
+// wake per call; the calls of a larger batch run concurrently.
+func (x *Execution) serve(ctx context.Context, calls []*Call) {
+	handle := func(c *Call) {
+		if c.Ask && !x.sb.approve(ctx, c) {
+			return
+		}
+		c.Run(ctx)
+	}
+	for {
+		if len(calls) == 1 {
+			handle(calls[0])
+		} else {
+			// A buffered channel, so that a late handler never blocks.
+			handled := make(chan struct{}, len(calls))
+			for _, c := range calls {
+				go func() {
+					defer func() { handled <- struct{}{} }()
+					handle(c)
+				}()
+			}
+			for range calls {
+				select {
+				case <-handled:
+				case <-ctx.Done():
 					return
 				}
-				c.Run(ctx)
-			}()
+			}
 		}
-		for range calls {
-			select {
-			case <-handled:
-				continue
-			case <-ctx.Done():
-			}
-			// A handler that ignores its context must not hold the script
-			// past its limit: stop now; late answers are dropped.
-			kind := KindCanceled
-			if errors.Is(context.Cause(ctx), errTimeoutCause) {
-				kind = KindTimeout
-			}
-			x.forceStop = kind
-			_, err := x.Next(context.WithoutCancel(ctx))
-			return x.Result(), err
+		if ctx.Err() != nil {
+			return
+		}
+		x.drive.Lock()
+		var err error
+		if !x.done {
+			calls, err = x.Next(ctx)
+		}
+		done := x.done
+		x.drive.Unlock()
+		if err != nil || done || calls == nil {
+			return
 		}
 	}
 }
@@ -117,6 +162,7 @@ type Execution struct {
 	start time.Time
 
 	ctx       context.Context // for policy evaluation
+	drive     sync.Mutex      // Execute: held by the goroutine driving the script
 	out       *output
 	budget    time.Duration
 	forceStop Kind // set by Cancel to end the execution at the next resume
@@ -225,10 +271,7 @@ func (x *Execution) Next(ctx context.Context) ([]*Call, error) {
 		msg = abi.EncodeResume(nil, &abi.Resume{Results: answers})
 	}
 	for {
-		if err := x.sb.send(msg); err != nil {
-			return nil, x.finish(nil, err)
-		}
-		ev, stopKind, err := x.turn(ctx)
+		ev, stopKind, err := x.turn(ctx, msg)
 		if stopKind == "" {
 			stopKind = x.stopKind()
 		}
@@ -280,22 +323,36 @@ func (x *Execution) Next(ctx context.Context) ([]*Call, error) {
 	}
 }
 
-// turn waits for the guest to come back, stopping it when the budget runs
-// out or ctx ends. It returns the kind of stop that was requested, if any.
-func (x *Execution) turn(ctx context.Context) (event, Kind, error) {
+// turn resumes the guest with msg and runs it until it comes back,
+// stopping it when the budget runs out or ctx ends: the interrupt flag is
+// set, and a guest that has not come back stopGrace later (stuck in code
+// that never checks the flag: a pathological regular expression, say) is
+// killed, which breaks the sandbox. It returns the kind of stop that was
+// requested, if any.
+func (x *Execution) turn(ctx context.Context, msg []byte) (event, Kind, error) {
 	c := x.sb.conn
-	stop := make(chan struct{})
 	var mu sync.Mutex
 	var kind Kind
+	var grace *time.Timer
+	back, killed := false, false
 	fire := func(k Kind) {
 		mu.Lock()
 		defer mu.Unlock()
-		if kind != "" {
+		if kind != "" || back {
 			return
 		}
 		kind = k
 		c.requestStop()
-		close(stop)
+		grace = time.AfterFunc(stopGrace, func() {
+			mu.Lock()
+			defer mu.Unlock()
+			if back {
+				return
+			}
+			killed = true
+			x.sb.setBroken(errorf(KindClosed, "sandbox is broken: the guest did not stop within %v of a stop request and was killed", stopGrace))
+			c.kill()
+		})
 	}
 	began := time.Now()
 	if x.budget <= 0 {
@@ -309,12 +366,19 @@ func (x *Execution) turn(ctx context.Context) (event, Kind, error) {
 			fire(KindCanceled)
 		}
 	})
-	ev, err := x.sb.await(ctx, stop)
+	ev, err := x.sb.resume(msg)
 	timer.Stop()
 	unregister()
 	x.budget -= time.Since(began)
 	mu.Lock()
 	defer mu.Unlock()
+	back = true
+	if grace != nil {
+		grace.Stop()
+	}
+	if killed && err != nil {
+		err = errorf(KindCrash, "the guest did not stop within %v of a stop request and was killed", stopGrace)
+	}
 	return ev, kind, err
 }
 

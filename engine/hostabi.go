@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/tetratelabs/wazero/api"
@@ -29,17 +30,31 @@ type event struct {
 	data []byte
 }
 
-// conn is the link between a sandbox's controller and its guest goroutine.
+// conn is the link between a sandbox and its guest. The guest runs as a
+// coroutine (iter.Pull) of whichever goroutine drives it: resume hands it a
+// message and runs it until its next call to next or yield, which hands
+// back an event. The switch goes straight from one goroutine to the other,
+// without the scheduler: with channels, each hand-off readied a parked
+// goroutine and woke a sleeping thread to run it (a futex wake, about a
+// quarter of a tool call's time on 2 cores; see BENCHMARKS.md, session 9).
 type conn struct {
-	mod       api.Module
-	kill      context.CancelFunc // ends the guest at its next loop back-edge
-	toGuest   chan []byte        // requests and resumes
-	fromGuest chan event
-	quit      chan struct{} // closed by close: the guest must exit
-	quitOnce  sync.Once
-	done      chan struct{} // closed when the guest has stopped
-	exitErr   error
-	pending   []byte // the message recv copies into the guest
+	mod  api.Module
+	kill context.CancelFunc // ends the guest at its next loop back-edge
+
+	// own is held by the goroutine that resumes the guest, for as long as
+	// the guest runs; the fields below it are the guest's side of the
+	// switch, written before a resume and read by the guest while it runs.
+	own      sync.Mutex
+	next     func() (event, bool) // resume the coroutine (iter.Pull)
+	stop     func()               // end a suspended coroutine
+	yield    func(event) bool     // the coroutine's yield, for exchange
+	inbox    []byte               // the message for the guest's next resume
+	finished bool                 // the coroutine has returned
+	pending  []byte               // the message recv copies into the guest
+
+	closing atomic.Bool   // close was called: the guest must exit
+	done    chan struct{} // closed when the guest has stopped
+	exitErr error
 
 	mu       sync.Mutex
 	flagAddr uint32 // address of the interpreter's interrupt flag, or 0
@@ -52,21 +67,54 @@ type conn struct {
 
 func newConn() *conn {
 	return &conn{
-		toGuest:   make(chan []byte),
-		fromGuest: make(chan event),
-		quit:      make(chan struct{}),
-		done:      make(chan struct{}),
-		diag:      limitedBuffer{max: 64 << 10},
+		done: make(chan struct{}),
+		diag: limitedBuffer{max: 64 << 10},
 	}
 }
 
-// close ends the guest and frees it.
+// resume hands msg to the guest, which is suspended in next or yield (or
+// not started), and runs it until its next event. ok is false when the
+// guest has ended (it crashed, was killed, or its sandbox closed); then
+// c.done is closed and c.exitErr says why. One goroutine resumes at a time.
+func (c *conn) resume(msg []byte) (ev event, ok bool) {
+	c.own.Lock()
+	defer c.own.Unlock()
+	if c.finished {
+		return event{}, false
+	}
+	if c.closing.Load() {
+		c.endLocked()
+		return event{}, false
+	}
+	c.inbox = msg
+	ev, ok = c.next()
+	if !ok {
+		c.finished = true
+	}
+	return ev, ok
+}
+
+// endLocked ends a suspended guest: its yield returns false and it exits.
+// The caller holds c.own.
+func (c *conn) endLocked() {
+	if !c.finished && c.stop != nil {
+		c.stop()
+	}
+	c.finished = true
+}
+
+// close ends the guest and frees it. A running guest is stopped (its
+// context is canceled, so it ends at its next loop back-edge or host call)
+// and close waits for the goroutine that runs it to get it back.
 func (c *conn) close() {
+	c.closing.Store(true)
 	c.requestStop()
-	c.quitOnce.Do(func() { close(c.quit) })
 	if c.kill != nil {
 		c.kill()
 	}
+	c.own.Lock()
+	c.endLocked()
+	c.own.Unlock()
 	select {
 	case <-c.done:
 	case <-time.After(time.Second):
@@ -92,21 +140,16 @@ func readGuest(mod api.Module, ptr, size uint32) []byte {
 // guestFault is the exit code the host uses when the guest broke the ABI.
 const guestFault = 0xC0DE
 
-// exchange hands ev to the controller and blocks until the controller sends
-// the next message; it returns that message's length.
+// exchange hands ev to the goroutine that resumed the guest and suspends
+// the guest until the next resume; it returns the length of the message
+// that resume brought.
 func (c *conn) exchange(ctx context.Context, mod api.Module, ev event) uint32 {
 	c.endTurn()
-	var msg []byte
-	select {
-	case c.fromGuest <- ev:
-		select {
-		case msg = <-c.toGuest:
-		case <-c.quit:
-			c.exitNow(ctx, mod)
-		}
-	case <-c.quit:
+	if !c.yield(ev) || c.closing.Load() {
 		c.exitNow(ctx, mod)
 	}
+	msg := c.inbox
+	c.inbox = nil
 	c.pending = msg
 	c.beginTurn()
 	return uint32(len(msg))

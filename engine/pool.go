@@ -86,20 +86,16 @@ func warmGuest(ctx context.Context, c *conn) error {
 	fail := func(err error) error {
 		return &Error{Kind: KindInternal, Message: "warming a pooled guest", Err: err}
 	}
-	select {
-	case c.toGuest <- abi.EncodeRequest(nil, &abi.Request{Op: abi.OpWarm}):
-	case <-c.done:
-		return fail(c.exitErr)
-	case <-ctx.Done():
+	if ctx.Err() != nil {
 		return fail(ctx.Err())
 	}
-	var ev event
-	select {
-	case ev = <-c.fromGuest:
-	case <-c.done:
-		return fail(c.exitErr)
-	case <-ctx.Done():
-		return fail(ctx.Err())
+	// An engine that closes meanwhile kills the guest, which then ends at
+	// its next loop back-edge.
+	stop := context.AfterFunc(ctx, c.kill)
+	ev, ok := c.resume(abi.EncodeRequest(nil, &abi.Request{Op: abi.OpWarm}))
+	stop()
+	if !ok {
+		return fail(errors.Join(ctx.Err(), c.exitErr))
 	}
 	resp, err := abi.DecodeResponse(ev.data)
 	switch {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"iter"
 	"path"
 	"sort"
 	"strings"
@@ -207,7 +208,7 @@ func (sb *Sandbox) start(ctx context.Context) error {
 		VFSMaxFiles:  int64(sb.limits.VFSFiles),
 		MaxCallDepth: uint32(sb.limits.MaxCallDepth),
 	}}
-	_, err := sb.request(ctx, setup)
+	_, err := sb.request(setup)
 	return err
 }
 
@@ -235,8 +236,9 @@ func (e *Engine) bootGuest(ctx context.Context) (*conn, error) {
 	// closes the instance wherever it is running.
 	life, kill := context.WithCancel(context.WithValue(context.Background(), connKey{}, c))
 	c.kill = kill
-	go func() {
+	c.next, c.stop = iter.Pull(func(yield func(event) bool) {
 		defer kill()
+		c.yield = yield
 		_, err := startFn.Call(life)
 		c.exitErr = err
 		c.endTurn() // the host must not write to the interrupt flag any more
@@ -245,17 +247,21 @@ func (e *Engine) bootGuest(ctx context.Context) (*conn, error) {
 		if mem != nil {
 			mem.unpin()
 		}
-	}()
-	// The guest's first call is next(nothing): it is ready.
-	select {
-	case <-c.fromGuest:
+	})
+	// The guest's first call is next(nothing): it is ready. Booting is not
+	// interruptible, but a canceled ctx kills the guest, which then ends at
+	// its next loop back-edge.
+	stopBoot := context.AfterFunc(ctx, kill)
+	_, ok := c.resume(nil)
+	stopBoot()
+	switch {
+	case ok && ctx.Err() == nil:
 		return c, nil
-	case <-c.done:
-		return nil, &Error{Kind: KindCrash, Message: "the guest died while starting: " + c.diag.String(), Err: c.exitErr}
-	case <-ctx.Done():
+	case ctx.Err() != nil:
 		c.close()
 		return nil, &Error{Kind: KindCanceled, Message: "starting the guest", Err: ctx.Err()}
 	}
+	return nil, &Error{Kind: KindCrash, Message: "the guest died while starting: " + c.diag.String(), Err: c.exitErr}
 }
 
 // ID returns the session id of the sandbox.
@@ -340,75 +346,30 @@ func firstLines(s string, n int) string {
 	return strings.Join(lines, " | ")
 }
 
-// send hands a message to the guest, which is blocked in next or yield.
-func (sb *Sandbox) send(msg []byte) error {
+// resume hands msg to the guest and runs it until its next event, or
+// returns the error that ended it.
+func (sb *Sandbox) resume(msg []byte) (event, error) {
 	c := sb.conn
-	select {
-	case c.toGuest <- msg:
-		return nil
-	case <-c.done:
-		return sb.crashed()
-	case <-c.quit:
-		return errorf(KindClosed, "sandbox is closed")
-	}
-}
-
-// await waits for the guest's next event. stop, if not nil, is closed when
-// the guest should have stopped; after it, the guest gets a grace period.
-func (sb *Sandbox) await(ctx context.Context, stop <-chan struct{}) (event, error) {
-	c := sb.conn
-	select {
-	case ev := <-c.fromGuest:
-		return ev, nil
-	case <-c.done:
-		return event{}, sb.crashed()
-	case <-c.quit:
+	ev, ok := c.resume(msg)
+	if c.closing.Load() {
+		// Closing stops the script; whatever it answered on its way out
+		// is not the execution's end.
 		return event{}, errorf(KindClosed, "sandbox is closed")
-	case <-ctx.Done():
-		if stop != nil {
-			break // the execution's own stop handling covers this
-		}
-		// A plain request (files, setup) is short; the guest cannot be
-		// interrupted in the middle of it, so wait for it to finish.
-		select {
-		case ev := <-c.fromGuest:
-			return ev, nil
-		case <-c.done:
-			return event{}, sb.crashed()
-		case <-c.quit:
-			return event{}, errorf(KindClosed, "sandbox is closed")
-		}
-	case <-stop:
 	}
-	// Stop was requested: the interpreter should come back within
-	// milliseconds. A guest stuck in code that never checks the flag is
-	// closed after the grace period.
-	select {
-	case ev := <-c.fromGuest:
-		return ev, nil
-	case <-c.done:
+	if !ok {
 		return event{}, sb.crashed()
-	case <-c.quit:
-		return event{}, errorf(KindClosed, "sandbox is closed")
-	case <-time.After(stopGrace):
-		// Stuck in code that never checks the flag (a pathological regular
-		// expression, say): end the instance. The sandbox is broken.
-		sb.setBroken(errorf(KindClosed, "sandbox is broken: the guest did not stop within %v of a stop request and was killed", stopGrace))
-		c.kill()
-		<-c.done
-		return event{}, errorf(KindCrash, "the guest did not stop within %v of a stop request and was killed", stopGrace)
 	}
+	return ev, nil
 }
 
 // stopGrace is how long a stopped guest has to come back.
 const stopGrace = 400 * time.Millisecond
 
-// request sends a non-exec request and returns the guest's response.
-func (sb *Sandbox) request(ctx context.Context, req *abi.Request) (*abi.Response, error) {
-	if err := sb.send(abi.EncodeRequest(nil, req)); err != nil {
-		return nil, err
-	}
-	ev, err := sb.await(ctx, nil)
+// request sends a non-exec request and returns the guest's response. It is
+// short (files, setup), and the guest cannot be interrupted in the middle
+// of it, so it runs to its end.
+func (sb *Sandbox) request(req *abi.Request) (*abi.Response, error) {
+	ev, err := sb.resume(abi.EncodeRequest(nil, req))
 	if err != nil {
 		return nil, err
 	}
@@ -463,7 +424,7 @@ func (sb *Sandbox) PutFiles(ctx context.Context, files []File) error {
 		}
 		req.Files = append(req.Files, af)
 	}
-	_, err := sb.request(ctx, req)
+	_, err := sb.request(req)
 	return err
 }
 
@@ -486,7 +447,7 @@ func (sb *Sandbox) Files(ctx context.Context, name string) ([]File, error) {
 		return nil, err
 	}
 	defer sb.release()
-	resp, err := sb.request(ctx, &abi.Request{Op: abi.OpGetFiles, Path: name})
+	resp, err := sb.request(&abi.Request{Op: abi.OpGetFiles, Path: name})
 	if err != nil {
 		return nil, err
 	}
