@@ -72,10 +72,16 @@ func runJS(t *testing.T, h *fakeHost, tools []abi.ToolInfo, code string) Outcome
 // The timeout mechanism depends on an unexported goja field. This test
 // fails when a goja upgrade moves it.
 func TestInterruptFlagStopsALoop(t *testing.T) {
+	// The field's place is found once per process; each runtime must
+	// still get its own flag.
+	other := InterruptFlag(goja.New())
 	rt := goja.New()
 	flag := InterruptFlag(rt)
 	if flag == nil {
 		t.Fatal("goja's interrupt flag was not found: the pinned goja changed; timeouts would not work")
+	}
+	if flag == other {
+		t.Fatal("two runtimes got the same interrupt flag")
 	}
 	time.AfterFunc(50*time.Millisecond, func() { atomic.StoreUint32(flag, 1) })
 	start := time.Now()
