@@ -2,7 +2,7 @@
 // native goja, for bench/instructions to count the instructions it takes
 // under valgrind. The snippet is the body of a function: `return 1`.
 //
-//	go run ./bench/instr [-native] [-sh] [-exit CODE] [-cache-dir DIR] [-n N] [-unlimited] CODE
+//	go run ./bench/instr [-native] [-sh] [-exit CODE] [-cache-dir DIR] [-n N] [-unlimited] [-tools N] CODE
 //
 // With -n the snippet runs N times, in one sandbox (or one goja runtime);
 // with -sh it is a shell script; with -exit each run must end with that exit
@@ -13,7 +13,8 @@
 // everything, as an embedder's would in production. With -unlimited a
 // capability policy allows t without a limit instead, so that a profile
 // (bench/guestprof) can take thousands of calls; each call then also pays
-// for a policy decision (about 3 µs).
+// for a policy decision (about 3 µs). With -tools N the sandbox also has N
+// more tools, svc/tool0 to svc/tool(N-1), as a real agent's would.
 package main
 
 import (
@@ -39,9 +40,10 @@ func main() {
 	sh := flag.Bool("sh", false, "the snippet is a shell script (sandbox only)")
 	exit := flag.Int("exit", 0, "the exit code each run must end with (sandbox only)")
 	unlimited := flag.Bool("unlimited", false, "a policy allows t without a call limit (sandbox only)")
+	tools := flag.Int("tools", 0, "how many more tools the sandbox has (sandbox only)")
 	flag.Parse()
 	if flag.NArg() != 1 {
-		fmt.Fprintln(os.Stderr, "usage: instr [-native] [-sh] [-exit CODE] [-cache-dir DIR] [-n N] [-unlimited] CODE")
+		fmt.Fprintln(os.Stderr, "usage: instr [-native] [-sh] [-exit CODE] [-cache-dir DIR] [-n N] [-unlimited] [-tools N] CODE")
 		os.Exit(2)
 	}
 	code := flag.Arg(0)
@@ -59,13 +61,13 @@ func main() {
 	if *sh {
 		lang = engine.Shell
 	}
-	if err := inSandbox(context.Background(), *cacheDir, lang, code, *n, *exit, *unlimited); err != nil {
+	if err := inSandbox(context.Background(), *cacheDir, lang, code, *n, *exit, *unlimited, *tools); err != nil {
 		fmt.Fprintln(os.Stderr, "instr:", err)
 		os.Exit(1)
 	}
 }
 
-func inSandbox(ctx context.Context, cacheDir string, lang engine.Language, code string, n, exit int, unlimited bool) error {
+func inSandbox(ctx context.Context, cacheDir string, lang engine.Language, code string, n, exit int, unlimited bool, tools int) error {
 	cfg := engine.NewConfig().WithLogger(slog.New(slog.DiscardHandler))
 	if cacheDir != "" {
 		cfg = cfg.WithCacheDir(cacheDir)
@@ -79,6 +81,9 @@ func inSandbox(ctx context.Context, cacheDir string, lang engine.Language, code 
 	sbc := engine.SandboxConfig{
 		Limits: engine.Limits{Timeout: 10 * time.Minute, MaxToolCalls: 1000},
 		Tools:  []engine.Tool{{Name: "t", Handler: ok}},
+	}
+	for i := range tools {
+		sbc.Tools = append(sbc.Tools, engine.Tool{Name: fmt.Sprintf("svc/tool%d", i), Handler: ok})
 	}
 	if unlimited {
 		p, err := policy.New(ctx, policy.Config{Capabilities: []*dsl.Capability{dsl.Method("t")}})

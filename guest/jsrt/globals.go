@@ -29,7 +29,6 @@ type apiGlobals struct {
 	user    map[string]goja.Value // properties a script set on the prototype itself
 	keys    []string              // user's keys, in insertion order
 	deleted map[string]bool
-	tools   map[string][]abi.ToolInfo // tools by the global name they define (lazily indexed)
 }
 
 // apiBuilders builds each API global for a run. A nil result means the
@@ -152,15 +151,7 @@ func (a *apiGlobals) Keys() []string {
 // toolsFor returns the tools that define the global name key: by their flat
 // alias or by the first segment of a namespaced name.
 func (a *apiGlobals) toolsFor(key string) []abi.ToolInfo {
-	if a.tools == nil {
-		a.tools = map[string][]abi.ToolInfo{}
-		for _, t := range a.r.lazyTools {
-			for _, root := range toolGlobals(t.Name) {
-				a.tools[root] = append(a.tools[root], t)
-			}
-		}
-	}
-	return a.tools[key]
+	return a.r.plan.byRoot[key]
 }
 
 // builtinGlobals are the names a fresh goja runtime's global object has,

@@ -51,6 +51,9 @@ type Options struct {
 	Host  Host
 	FS    *vfs.FS
 	Tools []abi.ToolInfo
+	// Plan is PlanTools(Tools), made once for many executions; nil plans
+	// the tools in this one.
+	Plan *ToolPlan
 	// Cwd is the directory relative paths resolve against (default /workspace).
 	Cwd string
 	// MaxCallDepth bounds the JS call stack (default 1000 frames).
@@ -178,7 +181,7 @@ type run struct {
 	jsonStringify goja.Callable // JSON.stringify, once fetched (stringify)
 	toolError     goja.Value    // constructor, once defined (toolErrorClass)
 	api           *apiGlobals
-	lazyTools     []abi.ToolInfo // tools the API prototype defines on first use
+	plan          *ToolPlan // how opts.Tools appear to the script
 
 	mainPromise *goja.Promise
 	unhandled   []*goja.Promise
@@ -205,6 +208,10 @@ func Run(opts Options, filename, code string) (out Outcome) {
 		rt:     goja.New(),
 		cwd:    opts.Cwd,
 		timers: map[int64]*timer{},
+	}
+	r.plan = opts.Plan
+	if r.plan == nil {
+		r.plan = PlanTools(opts.Tools)
 	}
 	r.flag = InterruptFlag(r.rt)
 	if r.flag == nil {

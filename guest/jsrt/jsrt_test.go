@@ -662,3 +662,56 @@ return a`)
 		}
 	}
 }
+
+// manyTools returns n namespaced tools plus t, as a real agent's sandbox
+// has: svc/tool0 ... svc/tool(n-1), all under one global, svc.
+func manyTools(n int) []abi.ToolInfo {
+	tools := []abi.ToolInfo{{Name: "t"}}
+	for i := range n {
+		tools = append(tools, abi.ToolInfo{Name: fmt.Sprintf("svc/tool%d", i)})
+	}
+	return tools
+}
+
+// A sandbox plans its tools once (PlanTools at setup); an execution that
+// shares the plan must not pay per tool. Planning in each execution made
+// Execute("return 1") with 50 tools cost 8 times what it costs with one.
+func TestSharedToolPlanCostsNothingPerTool(t *testing.T) {
+	fs := vfs.New(vfs.Limits{})
+	h := &fakeHost{}
+	allocs := func(tools []abi.ToolInfo, plan *ToolPlan) float64 {
+		return testing.AllocsPerRun(20, func() {
+			if out := Run(Options{Host: h, FS: fs, Tools: tools, Plan: plan}, "p.js", "return 1"); out.ExitCode != 0 {
+				t.Fatal(out)
+			}
+		})
+	}
+	one, fifty := manyTools(0), manyTools(50)
+	base := allocs(one, PlanTools(one))
+	shared := allocs(fifty, PlanTools(fifty))
+	perRun := allocs(fifty, nil)
+	if shared > base+5 {
+		t.Errorf("return 1 with 50 tools and a shared plan allocates %v times, with 1 tool %v", shared, base)
+	}
+	if perRun < shared+100 {
+		t.Errorf("planning in the run (%v allocations) should cost more than sharing the plan (%v): is the plan used?", perRun, shared)
+	}
+}
+
+// A shared plan and one made in the run give scripts the same tools.
+func TestSharedToolPlanMatchesPlanningInTheRun(t *testing.T) {
+	tools := append(manyTools(3), abi.ToolInfo{Name: "Math/x"}, abi.ToolInfo{Name: "console_log"}, abi.ToolInfo{Name: "a b"})
+	const code = `return [typeof t, typeof svc.tool2, typeof svc_tool1, typeof console_log, typeof Math_x, typeof Math.x, listTools().map(x => x.name).join(",")]`
+	var got []string
+	for _, plan := range []*ToolPlan{nil, PlanTools(tools)} {
+		h := &fakeHost{}
+		out := Run(Options{Host: h, FS: vfs.New(vfs.Limits{}), Tools: tools, Plan: plan}, "m.js", code)
+		if out.ExitCode != 0 {
+			t.Fatalf("plan %v: %+v %s", plan != nil, out, h.stderr.String())
+		}
+		got = append(got, string(out.Value))
+	}
+	if got[0] != got[1] {
+		t.Errorf("planned in the run: %s\nshared plan:         %s", got[0], got[1])
+	}
+}

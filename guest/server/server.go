@@ -32,6 +32,7 @@ type state struct {
 	host     Host
 	fs       *vfs.FS
 	tools    []abi.ToolInfo
+	plan     *jsrt.ToolPlan // how tools appear in JS, made at setup
 	maxDepth int
 }
 
@@ -65,6 +66,7 @@ func (s *state) handle(b []byte) *abi.Response {
 		for i := range s.tools { // decoded fields alias the request buffer
 			s.tools[i].Schema = append([]byte(nil), s.tools[i].Schema...)
 		}
+		s.plan = jsrt.PlanTools(s.tools)
 		s.maxDepth = int(req.Setup.MaxCallDepth)
 		return &abi.Response{}
 	case abi.OpExec:
@@ -91,10 +93,10 @@ func (s *state) exec(x *abi.Exec) *abi.Response {
 
 func (s *state) run(x *abi.Exec) *abi.Response {
 	h := hub.New(s.host)
-	sh := shellrt.Options{Host: s.host, Hub: h, FS: s.fs, Tools: s.tools, MaxCallDepth: s.maxDepth, MaxDepth: s.maxDepth}
+	sh := shellrt.Options{Host: s.host, Hub: h, FS: s.fs, Tools: s.tools, ToolPlan: s.plan, MaxCallDepth: s.maxDepth, MaxDepth: s.maxDepth}
 	switch x.Lang {
 	case "js":
-		out := jsrt.Run(jsrt.Options{Host: s.host, Hub: h, FS: s.fs, Tools: s.tools, MaxCallDepth: s.maxDepth, Shell: shellrt.Capture(sh)}, x.Name, x.Code)
+		out := jsrt.Run(jsrt.Options{Host: s.host, Hub: h, FS: s.fs, Tools: s.tools, Plan: s.plan, MaxCallDepth: s.maxDepth, Shell: shellrt.Capture(sh)}, x.Name, x.Code)
 		return &abi.Response{
 			ErrCode:  out.ErrCode,
 			ErrMsg:   out.ErrMsg,

@@ -39,6 +39,9 @@ type Options struct {
 	Hub   *hub.Hub // shared with nested interpreters; nil makes one on Host
 	FS    *vfs.FS
 	Tools []abi.ToolInfo
+	// ToolPlan is jsrt.PlanTools(Tools), for node -e; nil plans them in
+	// each run of node.
+	ToolPlan *jsrt.ToolPlan
 	// Cwd is the initial working directory (default /workspace).
 	Cwd string
 	// Stdin, Stdout and Stderr default to empty input and the host's
@@ -190,6 +193,7 @@ func (rt *runtime) node(env *command.Env) int {
 		Hub:          rt.opts.Hub,
 		FS:           rt.opts.FS,
 		Tools:        rt.opts.Tools,
+		Plan:         rt.opts.ToolPlan,
 		Cwd:          env.Dir,
 		MaxCallDepth: rt.opts.MaxCallDepth,
 		Write:        write,
