@@ -24,6 +24,24 @@ func BenchmarkExecuteReturn1(b *testing.B) {
 	}
 }
 
+// BenchmarkExecuteReturn1With50Tools is BenchmarkExecuteReturn1 in a
+// sandbox with 50 namespaced tools, as a real agent's has: an execution
+// must not pay per registered tool (jsrt.ToolPlan).
+func BenchmarkExecuteReturn1With50Tools(b *testing.B) {
+	var tools []engine.Tool
+	for i := range 50 {
+		tools = append(tools, engine.Tool{Name: fmt.Sprintf("svc/tool%d", i), Handler: func(context.Context, json.RawMessage) (any, error) { return 1, nil }})
+	}
+	sb := newSandbox(b, engine.SandboxConfig{Tools: tools})
+	ctx := context.Background()
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := sb.Execute(ctx, engine.JavaScript, "return 1"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // BenchmarkExecuteLogObject is the most expensive common path left: a
 // script that prints an object installs the Node-style formatter in its
 // fresh runtime (RATIONALE.md, "A fresh interpreter per execution").
