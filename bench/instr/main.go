@@ -2,7 +2,7 @@
 // native goja, for bench/instructions to count the instructions it takes
 // under valgrind. The snippet is the body of a function: `return 1`.
 //
-//	go run ./bench/instr [-native] [-sh] [-exit CODE] [-cache-dir DIR] [-n N] [-unlimited] [-tools N] CODE
+//	go run ./bench/instr [-native] [-sh] [-exit CODE] [-cache-dir DIR] [-n N] [-unlimited] [-tools N] [-result JSON] CODE
 //
 // With -n the snippet runs N times, in one sandbox (or one goja runtime);
 // with -sh it is a shell script; with -exit each run must end with that exit
@@ -14,7 +14,8 @@
 // capability policy allows t without a limit instead, so that a profile
 // (bench/guestprof) can take thousands of calls; each call then also pays
 // for a policy decision (about 3 µs). With -tools N the sandbox also has N
-// more tools, svc/tool0 to svc/tool(N-1), as a real agent's would.
+// more tools, svc/tool0 to svc/tool(N-1), as a real agent's would. With
+// -result every tool answers that JSON instead.
 package main
 
 import (
@@ -41,9 +42,10 @@ func main() {
 	exit := flag.Int("exit", 0, "the exit code each run must end with (sandbox only)")
 	unlimited := flag.Bool("unlimited", false, "a policy allows t without a call limit (sandbox only)")
 	tools := flag.Int("tools", 0, "how many more tools the sandbox has (sandbox only)")
+	result := flag.String("result", `{"ok":true}`, "the JSON every tool answers (sandbox only)")
 	flag.Parse()
 	if flag.NArg() != 1 {
-		fmt.Fprintln(os.Stderr, "usage: instr [-native] [-sh] [-exit CODE] [-cache-dir DIR] [-n N] [-unlimited] [-tools N] CODE")
+		fmt.Fprintln(os.Stderr, "usage: instr [-native] [-sh] [-exit CODE] [-cache-dir DIR] [-n N] [-unlimited] [-tools N] [-result JSON] CODE")
 		os.Exit(2)
 	}
 	code := flag.Arg(0)
@@ -61,13 +63,13 @@ func main() {
 	if *sh {
 		lang = engine.Shell
 	}
-	if err := inSandbox(context.Background(), *cacheDir, lang, code, *n, *exit, *unlimited, *tools); err != nil {
+	if err := inSandbox(context.Background(), *cacheDir, lang, code, *n, *exit, *unlimited, *tools, json.RawMessage(*result)); err != nil {
 		fmt.Fprintln(os.Stderr, "instr:", err)
 		os.Exit(1)
 	}
 }
 
-func inSandbox(ctx context.Context, cacheDir string, lang engine.Language, code string, n, exit int, unlimited bool, tools int) error {
+func inSandbox(ctx context.Context, cacheDir string, lang engine.Language, code string, n, exit int, unlimited bool, tools int, result json.RawMessage) error {
 	cfg := engine.NewConfig().WithLogger(slog.New(slog.DiscardHandler))
 	if cacheDir != "" {
 		cfg = cfg.WithCacheDir(cacheDir)
@@ -77,7 +79,10 @@ func inSandbox(ctx context.Context, cacheDir string, lang engine.Language, code 
 		return err
 	}
 	defer e.Close(ctx)
-	ok := func(context.Context, json.RawMessage) (any, error) { return json.RawMessage(`{"ok":true}`), nil }
+	if !json.Valid(result) {
+		return fmt.Errorf("-result is not JSON")
+	}
+	ok := func(context.Context, json.RawMessage) (any, error) { return result, nil }
 	sbc := engine.SandboxConfig{
 		Limits: engine.Limits{Timeout: 10 * time.Minute, MaxToolCalls: 1000},
 		Tools:  []engine.Tool{{Name: "t", Handler: ok}},
