@@ -109,6 +109,11 @@ func (x *Execution) serve(ctx context.Context, calls []*Call) {
 		c.Run(ctx)
 	}
 	for {
+		// Past the deadline, or once the sandbox is closing, the caller
+		// takes the script over: no handler starts then.
+		if ctx.Err() != nil || x.sb.conn.closing.Load() {
+			return
+		}
 		if len(calls) == 1 {
 			handle(calls[0])
 		} else {
@@ -128,12 +133,9 @@ func (x *Execution) serve(ctx context.Context, calls []*Call) {
 				}
 			}
 		}
-		if ctx.Err() != nil {
-			return
-		}
 		x.drive.Lock()
 		var err error
-		if !x.done {
+		if !x.done && ctx.Err() == nil {
 			calls, err = x.Next(ctx)
 		}
 		done := x.done

@@ -1,7 +1,7 @@
 package jsrt
 
 import (
-	"sync"
+	"slices"
 
 	"github.com/cordonhq/cordon/internal/abi"
 	"github.com/dop251/goja"
@@ -154,23 +154,36 @@ func (a *apiGlobals) toolsFor(key string) []abi.ToolInfo {
 	return a.r.plan.byRoot[key]
 }
 
-// builtinGlobals are the names a fresh goja runtime's global object has,
-// own (Object, Math, JSON, ...) or from Object.prototype (toString, ...).
-var builtinGlobals = sync.OnceValue(func() map[string]bool {
-	m := map[string]bool{}
-	rt := goja.New()
-	for _, k := range rt.GlobalObject().GetOwnPropertyNames() {
-		m[k] = true
-	}
-	for _, k := range rt.Get("Object").ToObject(rt).Get("prototype").ToObject(rt).GetOwnPropertyNames() {
-		m[k] = true
-	}
-	return m
-})
+// builtinGlobalNames are the names a fresh goja runtime's global object
+// has, own (Object, Math, JSON, ...) or from Object.prototype (toString,
+// ...), sorted. They are listed here rather than read from a runtime:
+// reading them built Object and Object.prototype in full, about 1M guest
+// instructions once per guest, which the first execution of every new
+// sandbox with tools paid. TestBuiltinGlobalNamesMatchGoja reads them from
+// a runtime and fails when a goja upgrade changes them.
+var builtinGlobalNames = []string{
+	"AggregateError", "Array", "ArrayBuffer", "BigInt", "BigInt64Array", "BigUint64Array",
+	"Boolean", "DataView", "Date", "Error", "EvalError", "Float32Array",
+	"Float64Array", "Function", "GoError", "Infinity", "Int16Array", "Int32Array",
+	"Int8Array", "JSON", "Map", "Math", "NaN", "Number",
+	"Object", "Promise", "Proxy", "RangeError", "ReferenceError", "Reflect",
+	"RegExp", "Set", "String", "Symbol", "SyntaxError", "TypeError",
+	"URIError", "Uint16Array", "Uint32Array", "Uint8Array", "Uint8ClampedArray", "WeakMap",
+	"WeakSet", "__proto__", "constructor", "decodeURI", "decodeURIComponent", "encodeURI",
+	"encodeURIComponent", "escape", "eval", "globalThis", "hasOwnProperty", "isFinite",
+	"isNaN", "isPrototypeOf", "parseFloat", "parseInt", "propertyIsEnumerable", "toLocaleString",
+	"toString", "undefined", "unescape", "valueOf",
+}
+
+// isBuiltinGlobal reports whether name is one of builtinGlobalNames.
+func isBuiltinGlobal(name string) bool {
+	_, found := slices.BinarySearch(builtinGlobalNames, name)
+	return found
+}
 
 // reservedRoot reports whether a tool's global name is taken by goja or by
 // the API: such tools are installed directly on the global object (see
 // installTools), where they behave as they always did.
 func reservedRoot(name string) bool {
-	return builtinGlobals()[name] || apiBuilders[name] != nil
+	return isBuiltinGlobal(name) || apiBuilders[name] != nil
 }

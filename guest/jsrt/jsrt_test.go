@@ -715,3 +715,38 @@ func TestSharedToolPlanMatchesPlanningInTheRun(t *testing.T) {
 		t.Errorf("planned in the run: %s\nshared plan:         %s", got[0], got[1])
 	}
 }
+
+// builtinGlobalNames is a list, not read from a runtime (it cost the
+// first execution of each sandbox about 1M guest instructions); this test
+// reads the names from a fresh goja runtime and fails when a goja upgrade
+// changes them. A tool whose global name is one of them must be installed
+// on the global object at once, or the built-in would shadow it.
+func TestBuiltinGlobalNamesMatchGoja(t *testing.T) {
+	rt := goja.New()
+	seen := map[string]bool{}
+	for _, k := range rt.GlobalObject().GetOwnPropertyNames() {
+		seen[k] = true
+	}
+	for _, k := range rt.Get("Object").ToObject(rt).Get("prototype").ToObject(rt).GetOwnPropertyNames() {
+		seen[k] = true
+	}
+	var live []string
+	for k := range seen {
+		live = append(live, k)
+	}
+	slices.Sort(live)
+	if !slices.Equal(live, builtinGlobalNames) {
+		t.Errorf("goja's global names changed; update builtinGlobalNames to:\n%q", live)
+	}
+	if !slices.IsSorted(builtinGlobalNames) {
+		t.Error("builtinGlobalNames must be sorted (isBuiltinGlobal searches it)")
+	}
+	for _, k := range live {
+		if !isBuiltinGlobal(k) {
+			t.Errorf("isBuiltinGlobal(%q) is false", k)
+		}
+	}
+	if isBuiltinGlobal("svc") || isBuiltinGlobal("") {
+		t.Error("isBuiltinGlobal accepts a name goja does not define")
+	}
+}

@@ -32,7 +32,7 @@ type state struct {
 	host     Host
 	fs       *vfs.FS
 	tools    []abi.ToolInfo
-	plan     *jsrt.ToolPlan // how tools appear in JS, made at setup
+	plan     *jsrt.ToolPlan // how tools appear in JS, made by the first execution
 	maxDepth int
 }
 
@@ -66,7 +66,7 @@ func (s *state) handle(b []byte) *abi.Response {
 		for i := range s.tools { // decoded fields alias the request buffer
 			s.tools[i].Schema = append([]byte(nil), s.tools[i].Schema...)
 		}
-		s.plan = jsrt.PlanTools(s.tools)
+		s.plan = nil
 		s.maxDepth = int(req.Setup.MaxCallDepth)
 		return &abi.Response{}
 	case abi.OpExec:
@@ -92,6 +92,11 @@ func (s *state) exec(x *abi.Exec) *abi.Response {
 }
 
 func (s *state) run(x *abi.Exec) *abi.Response {
+	if s.plan == nil {
+		// Made here rather than at setup, which a sandbox taken from the
+		// pool waits for.
+		s.plan = jsrt.PlanTools(s.tools)
+	}
 	h := hub.New(s.host)
 	sh := shellrt.Options{Host: s.host, Hub: h, FS: s.fs, Tools: s.tools, ToolPlan: s.plan, MaxCallDepth: s.maxDepth, MaxDepth: s.maxDepth}
 	switch x.Lang {
