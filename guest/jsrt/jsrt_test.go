@@ -673,7 +673,7 @@ func manyTools(n int) []abi.ToolInfo {
 	return tools
 }
 
-// A sandbox plans its tools once (PlanTools at setup); an execution that
+// A sandbox plans its tools once (PlanTools, in its first execution); an execution that
 // shares the plan must not pay per tool. Planning in each execution made
 // Execute("return 1") with 50 tools cost 8 times what it costs with one.
 func TestSharedToolPlanCostsNothingPerTool(t *testing.T) {
