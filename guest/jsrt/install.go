@@ -406,9 +406,10 @@ func (r *run) toolFunc(method string) func(goja.FunctionCall) goja.Value {
 			}
 			params = b
 		}
-		p, resolve, reject := rt.NewPromise()
+		pc := &pendingCall{r: r, method: method}
+		p := r.newCallPromise(pc)
 		r.inflight++
-		r.hub.Enqueue(method, params, &pendingCall{r: r, method: method, resolve: resolve, reject: reject})
+		r.hub.Enqueue(method, params, pc)
 		return rt.ToValue(p)
 	}
 }

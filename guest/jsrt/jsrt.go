@@ -148,7 +148,8 @@ func findInterruptField() {
 type pendingCall struct {
 	r               *run
 	method          string
-	resolve, reject func(any) error
+	p               *goja.Promise   // settled by settleNow, or
+	resolve, reject func(any) error // when cheapPromises is false
 }
 
 // Deliver settles the call's promise with the host's answer.
@@ -174,6 +175,13 @@ type run struct {
 	hub       *hub.Hub
 	inflight  int   // this runtime's calls not yet answered
 	settleErr error // an uncatchable error raised while settling a call
+
+	// settleInVM calls settleNow from Go; settling, settlingValue and
+	// settlingOK are its argument, taken as it starts.
+	settleInVM    goja.Callable
+	settling      *goja.Promise
+	settlingValue goja.Value
+	settlingOK    bool
 
 	timers   map[int64]*timer
 	timerSeq int64
@@ -692,26 +700,6 @@ func (r *run) yield() error {
 	err := r.settleErr
 	r.settleErr = nil
 	return err
-}
-
-// settle resolves or rejects the promise of an answered call. The Hub may
-// call it while another interpreter (a shell run by shell()) waits for its
-// own call; promise jobs then run when this script resumes.
-func (r *run) settle(pc *pendingCall, c abi.CallResult) {
-	r.inflight--
-	var err error
-	if c.OK {
-		if v, perr := r.parseJSON(c.Value); perr == nil {
-			err = pc.resolve(v)
-		} else {
-			err = pc.reject(r.newToolError(pc.method, "invalid_result", "tool "+pc.method+" returned "+perr.Error(), nil))
-		}
-	} else {
-		err = pc.reject(r.newToolError(pc.method, c.ErrKind, c.ErrMsg, c.Reasons))
-	}
-	if err != nil && r.settleErr == nil {
-		r.settleErr = err
-	}
 }
 
 func (r *run) newToolError(method, kind, msg string, reasons []string) goja.Value {
