@@ -7,6 +7,7 @@ import (
 	"sync"
 	"unicode/utf16"
 
+	"github.com/cordonhq/cordon/guest/gojax"
 	"github.com/dop251/goja"
 	"golang.org/x/text/unicode/norm"
 )
@@ -44,6 +45,7 @@ func CompileFast() error {
 type Fast struct {
 	format  goja.Callable
 	inspect goja.Callable
+	plain   *plain // nil unless gojax.Enabled
 }
 
 // InstallFast evaluates fast.js in rt and returns its formatter. Like
@@ -74,7 +76,11 @@ func InstallFast(rt *goja.Runtime) (*Fast, error) {
 	if !ok1 || !ok2 {
 		return nil, fmt.Errorf("inspect: fast.js did not return format and inspect")
 	}
-	return &Fast{format: format, inspect: inspect}, nil
+	f := &Fast{format: format, inspect: inspect}
+	if gojax.Enabled {
+		f.plain = newPlain(rt)
+	}
+	return f, nil
 }
 
 // TryFormat returns what Format of the full formatter would return for
@@ -84,6 +90,11 @@ func InstallFast(rt *goja.Runtime) (*Fast, error) {
 // set when script code run while formatting threw (a built-in the script
 // replaced) or the runtime was interrupted.
 func (f *Fast) TryFormat(args []goja.Value) (s string, ok bool, err error) {
+	if f.plain != nil {
+		if s, ok := f.plain.format(args); ok {
+			return s, true, nil
+		}
+	}
 	return result(f.format(goja.Undefined(), args...))
 }
 
@@ -91,6 +102,11 @@ func (f *Fast) TryFormat(args []goja.Value) (s string, ok bool, err error) {
 // that would return for v (a string is quoted), and true, when v is a
 // primitive, plain data or an ordinary error (fast.js says which).
 func (f *Fast) TryInspect(v goja.Value) (s string, ok bool, err error) {
+	if f.plain != nil {
+		if s, ok := f.plain.inspectValue(v); ok {
+			return s, true, nil
+		}
+	}
 	return result(f.inspect(goja.Undefined(), v))
 }
 

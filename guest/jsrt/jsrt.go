@@ -149,7 +149,7 @@ type pendingCall struct {
 	r               *run
 	method          string
 	p               *goja.Promise   // settled by settleNow, or
-	resolve, reject func(any) error // when cheapPromises is false
+	resolve, reject func(any) error // when gojax.Enabled is false
 }
 
 // Deliver settles the call's promise with the host's answer.

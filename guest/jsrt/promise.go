@@ -1,74 +1,26 @@
 package jsrt
 
 import (
-	"runtime/debug"
-	_ "unsafe" // go:linkname
-
+	"github.com/cordonhq/cordon/guest/gojax"
 	"github.com/cordonhq/cordon/internal/abi"
 	"github.com/dop251/goja"
 )
 
-// A tool call's promise, made without goja's resolving functions.
-//
-// goja's public Runtime.NewPromise makes a promise and two resolving
-// functions, each a native function object with its own property map, plus
-// a Go closure around each. A tool call needs none of that: the script never
-// sees the resolving functions, and the guest settles the promise itself
-// when the host answers. In the guest profile the two functions were 18% of
-// all samples of a tool call, and a call took 346k guest instructions with
-// them against 256k without (bench/instr, 250 calls against 50).
-//
-// goja has no public way to make or settle a promise without them, so these
-// four functions reach goja's own, unexported ones by go:linkname. Their
-// signatures use only goja's exported types, and the linker fails the build
-// if a goja upgrade removes one; a changed signature would not fail the
-// build, so the guest calls them only when the goja it was linked with is
-// the version they were read against (auditedGoja), and falls back to
-// NewPromise otherwise. TestPromisesUseTheAuditedGoja fails when go.mod
-// moves goja, so that whoever upgrades it reads them again.
-
-//go:linkname gojaNewPromise github.com/dop251/goja.(*Runtime).newPromise
-func gojaNewPromise(r *goja.Runtime, proto *goja.Object) *goja.Promise
-
-//go:linkname gojaPromisePrototype github.com/dop251/goja.(*Runtime).getPromisePrototype
-func gojaPromisePrototype(r *goja.Runtime) *goja.Object
-
-//go:linkname gojaFulfill github.com/dop251/goja.(*Promise).fulfill
-func gojaFulfill(p *goja.Promise, v goja.Value) goja.Value
-
-//go:linkname gojaReject github.com/dop251/goja.(*Promise).reject
-func gojaReject(p *goja.Promise, reason goja.Value) goja.Value
-
-//go:linkname gojaResolvingFunctions github.com/dop251/goja.(*Promise).createResolvingFunctions
-func gojaResolvingFunctions(p *goja.Promise) (resolve, reject *goja.Object)
-
-// auditedGoja is the goja version whose newPromise, getPromisePrototype,
-// fulfill, reject and createResolvingFunctions were read for the functions
-// above: what each takes, returns and does.
-const auditedGoja = "v0.0.0-20260917113740-793a2a65c13b"
-
-// cheapPromises reports whether tool calls use the functions above: only
-// when this binary was linked with auditedGoja, unreplaced.
-var cheapPromises = linkedWith("github.com/dop251/goja", auditedGoja)
-
-func linkedWith(path, version string) bool {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return false
-	}
-	for _, d := range bi.Deps {
-		if d.Path == path {
-			return d.Version == version && d.Replace == nil
-		}
-	}
-	return false
-}
+// A tool call's promise is made without goja's resolving functions when
+// gojax allows it. goja's public Runtime.NewPromise makes a promise and two
+// resolving functions, each a native function object with its own property
+// map, plus a Go closure around each. A tool call needs none of that: the
+// script never sees the resolving functions, and the guest settles the
+// promise itself when the host answers. In the guest profile the two
+// functions were 18% of all samples of a tool call, and a call took 346k
+// guest instructions with them against 256k without (bench/instr, 250 calls
+// against 50).
 
 // newCallPromise returns a pending tool call's promise, recording in pc how
 // to settle it.
 func (r *run) newCallPromise(pc *pendingCall) *goja.Promise {
-	if cheapPromises {
-		pc.p = gojaNewPromise(r.rt, gojaPromisePrototype(r.rt))
+	if gojax.Enabled {
+		pc.p = gojax.NewPromise(r.rt)
 		return pc.p
 	}
 	p, resolve, reject := r.rt.NewPromise()
@@ -123,19 +75,19 @@ func (r *run) settleNow(goja.FunctionCall) goja.Value {
 	p, v, ok := r.settling, r.settlingValue, r.settlingOK
 	r.settling, r.settlingValue = nil, nil
 	if !ok {
-		gojaReject(p, v)
+		gojax.Reject(p, v)
 		return goja.Undefined()
 	}
 	if o, isObject := v.(*goja.Object); isObject {
 		var then goja.Value
 		if ex := r.rt.Try(func() { then = o.Get("then") }); ex != nil {
-			gojaReject(p, ex.Value())
+			gojax.Reject(p, ex.Value())
 			return goja.Undefined()
 		}
 		if _, thenable := goja.AssertFunction(then); thenable {
 			// A thenable is adopted by goja's own algorithm (which reads
 			// then a second time).
-			resolve, _ := gojaResolvingFunctions(p)
+			resolve, _ := gojax.ResolvingFunctions(p)
 			fn, _ := goja.AssertFunction(resolve)
 			if _, err := fn(nil, v); err != nil {
 				panic(err)
@@ -143,6 +95,6 @@ func (r *run) settleNow(goja.FunctionCall) goja.Value {
 			return goja.Undefined()
 		}
 	}
-	gojaFulfill(p, v)
+	gojax.Fulfill(p, v)
 	return goja.Undefined()
 }
