@@ -57,6 +57,44 @@ func BenchmarkExecuteLogObject(b *testing.B) {
 	}
 }
 
+// BenchmarkExecuteLogToolResult prints what a tool returned, as agents'
+// scripts do: a 40-row result (5.7 KB of JSON), parsed into JS values and
+// printed by console.log with the plain-data formatter.
+func BenchmarkExecuteLogToolResult(b *testing.B) {
+	var rows []map[string]any
+	for i := range 40 {
+		rows = append(rows, map[string]any{
+			"id": fmt.Sprintf("cus_%04d", i), "name": fmt.Sprintf("Customer %d", i), "email": fmt.Sprintf("c%d@example.com", i),
+			"balance": i * 137 % 9000, "active": i%3 != 0, "created": 1700000000 + i*3600, "tier": []string{"free", "pro", "team"}[i%3],
+		})
+	}
+	result, err := json.Marshal(map[string]any{"data": rows, "has_more": false})
+	if err != nil {
+		b.Fatal(err)
+	}
+	cfg := engine.SandboxConfig{Tools: []engine.Tool{{Name: "t", Handler: func(context.Context, json.RawMessage) (any, error) {
+		return json.RawMessage(result), nil
+	}}}}
+	ctx := context.Background()
+	var sb *engine.Sandbox
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		if i%engine.DefaultMaxCalls == 0 {
+			// One sandbox allows DefaultMaxCalls calls of t.
+			b.StopTimer()
+			if sb != nil {
+				sb.Close(ctx)
+			}
+			sb = newSandbox(b, cfg)
+			b.StartTimer()
+		}
+		res, err := sb.Execute(ctx, engine.JavaScript, "console.log(await t({}))")
+		if err != nil || !strings.Contains(res.Stdout, "email: 'c39@example.com',") {
+			b.Fatal(err, res.Stdout, res.Stderr)
+		}
+	}
+}
+
 // BenchmarkExecuteThrow is a script that ends with an uncaught error, as
 // a script whose tool call was denied does: the error prints through the
 // fast formatter.

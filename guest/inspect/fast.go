@@ -43,44 +43,60 @@ func CompileFast() error {
 // A Fast must only be used with the runtime passed to InstallFast and, like
 // that runtime, from one goroutine at a time.
 type Fast struct {
-	format  goja.Callable
+	rt      *goja.Runtime
+	format  goja.Callable // fast.js's, once installJS has run
 	inspect goja.Callable
 	plain   *plain // nil unless gojax.Enabled
 }
 
-// InstallFast evaluates fast.js in rt and returns its formatter. Like
-// Install, it adds nothing to the global object.
+// InstallFast returns the formatter for rt. Like Install, it adds nothing
+// to the global object. When gojax is enabled, plain data is formatted in
+// Go, and fast.js is evaluated in rt only when a value first needs it (an
+// error, or anything the Go formatter declines); otherwise now.
 func InstallFast(rt *goja.Runtime) (*Fast, error) {
+	f := &Fast{rt: rt}
+	if gojax.Enabled {
+		f.plain = newPlain(rt)
+		return f, nil
+	}
+	if err := f.installJS(); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// installJS evaluates fast.js in f.rt, once.
+func (f *Fast) installJS() error {
+	if f.format != nil {
+		return nil
+	}
 	prg, err := fastProgram()
 	if err != nil {
-		return nil, fmt.Errorf("inspect: compiling fast.js: %w", err)
+		return fmt.Errorf("inspect: compiling fast.js: %w", err)
 	}
-	factoryValue, err := rt.RunProgram(prg)
+	factoryValue, err := f.rt.RunProgram(prg)
 	if err != nil {
-		return nil, fmt.Errorf("inspect: running fast.js: %w", err)
+		return fmt.Errorf("inspect: running fast.js: %w", err)
 	}
 	factory, ok := goja.AssertFunction(factoryValue)
 	if !ok {
-		return nil, fmt.Errorf("inspect: fast.js did not evaluate to a function")
+		return fmt.Errorf("inspect: fast.js did not evaluate to a function")
 	}
-	funcs, err := factory(goja.Undefined(), newFastHost(rt))
+	funcs, err := factory(goja.Undefined(), newFastHost(f.rt))
 	if err != nil {
-		return nil, fmt.Errorf("inspect: initialising fast.js: %w", err)
+		return fmt.Errorf("inspect: initialising fast.js: %w", err)
 	}
 	obj, ok := funcs.(*goja.Object)
 	if !ok {
-		return nil, fmt.Errorf("inspect: fast.js did not return an object")
+		return fmt.Errorf("inspect: fast.js did not return an object")
 	}
 	format, ok1 := goja.AssertFunction(obj.Get("format"))
 	inspect, ok2 := goja.AssertFunction(obj.Get("inspect"))
 	if !ok1 || !ok2 {
-		return nil, fmt.Errorf("inspect: fast.js did not return format and inspect")
+		return fmt.Errorf("inspect: fast.js did not return format and inspect")
 	}
-	f := &Fast{format: format, inspect: inspect}
-	if gojax.Enabled {
-		f.plain = newPlain(rt)
-	}
-	return f, nil
+	f.format, f.inspect = format, inspect
+	return nil
 }
 
 // TryFormat returns what Format of the full formatter would return for
@@ -95,6 +111,9 @@ func (f *Fast) TryFormat(args []goja.Value) (s string, ok bool, err error) {
 			return s, true, nil
 		}
 	}
+	if err := f.installJS(); err != nil {
+		return "", false, err
+	}
 	return result(f.format(goja.Undefined(), args...))
 }
 
@@ -106,6 +125,9 @@ func (f *Fast) TryInspect(v goja.Value) (s string, ok bool, err error) {
 		if s, ok := f.plain.inspectValue(v); ok {
 			return s, true, nil
 		}
+	}
+	if err := f.installJS(); err != nil {
+		return "", false, err
 	}
 	return result(f.inspect(goja.Undefined(), v))
 }

@@ -10,6 +10,9 @@ import (
 
 // fastJSOnly formats args with fast.js alone.
 func fastJSOnly(f *Fast, args []goja.Value) (string, bool, error) {
+	if err := f.installJS(); err != nil {
+		return "", false, err
+	}
 	return result(f.format(goja.Undefined(), args...))
 }
 
@@ -58,7 +61,7 @@ func TestPlainMatchesFast(t *testing.T) {
 		}
 		for _, a := range args {
 			got, ok := fast.plain.inspectValue(a)
-			want, wantOK, err := result(fast.inspect(goja.Undefined(), a))
+			want, wantOK, err := result(fast.inspect(goja.Undefined(), a)) // installed by fastJSOnly
 			if err != nil || ok != wantOK || got != want {
 				t.Fatalf("seed %d: inspect: Go %q %v, fast.js %q %v %v", seed, got, ok, want, wantOK, err)
 			}
@@ -236,4 +239,25 @@ func BenchmarkFormatRows(b *testing.B) {
 			}
 		}
 	})
+}
+
+// With the Go formatter, fast.js is evaluated only when a value needs it.
+func TestFastJSInstalledOnDemand(t *testing.T) {
+	rt := goja.New()
+	fast, err := InstallFast(rt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, ok, err := fast.TryFormat(jsArgs(t, rt, `[{ a: [1, 'x'] }]`)); !ok || err != nil || s != "{ a: [ 1, 'x' ] }" {
+		t.Fatalf("got %q %v %v", s, ok, err)
+	}
+	if fast.format != nil {
+		t.Error("formatting plain data evaluated fast.js")
+	}
+	if s, ok, err := fast.TryFormat(jsArgs(t, rt, `[new TypeError('e')]`)); !ok || err != nil || !strings.HasPrefix(s, "TypeError: e\n") {
+		t.Fatalf("got %q %v %v", s, ok, err)
+	}
+	if fast.format == nil {
+		t.Error("an error did not evaluate fast.js")
+	}
 }
