@@ -1,6 +1,7 @@
 package inspect
 
 import (
+	"iter"
 	"testing"
 
 	"github.com/dop251/goja"
@@ -111,25 +112,12 @@ func installBoth(t *testing.T) (*goja.Runtime, *Funcs, *Fast) {
 // thousands of generated values.
 func TestFastMatchesFullOnRandomData(t *testing.T) {
 	rt, full, fast := installBoth(t)
-	gen, err := rt.RunString(randomData)
-	if err != nil {
-		t.Fatal(err)
-	}
-	genFn, _ := goja.AssertFunction(gen)
 	n := 400
 	if testing.Short() {
 		n = 100
 	}
 	accepted := 0
-	for seed := range n {
-		v, err := genFn(goja.Undefined(), rt.ToValue(seed))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var args []goja.Value
-		if err := rt.ExportTo(v, &args); err != nil {
-			t.Fatal(err)
-		}
+	for seed, args := range randomArgs(t, rt, n) {
 		s, ok, err := fast.TryFormat(args)
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
@@ -144,6 +132,32 @@ func TestFastMatchesFullOnRandomData(t *testing.T) {
 	}
 	if accepted < n*8/10 {
 		t.Errorf("Fast took %d of %d generated values, want nine tenths", accepted, n)
+	}
+}
+
+// randomArgs yields the console.log arguments randomData makes from the
+// seeds 0 to n-1.
+func randomArgs(t *testing.T, rt *goja.Runtime, n int) iter.Seq2[int, []goja.Value] {
+	t.Helper()
+	gen, err := rt.RunString(randomData)
+	if err != nil {
+		t.Fatal(err)
+	}
+	genFn, _ := goja.AssertFunction(gen)
+	return func(yield func(int, []goja.Value) bool) {
+		for seed := range n {
+			v, err := genFn(goja.Undefined(), rt.ToValue(seed))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var args []goja.Value
+			if err := rt.ExportTo(v, &args); err != nil {
+				t.Fatal(err)
+			}
+			if !yield(seed, args) {
+				return
+			}
+		}
 	}
 }
 

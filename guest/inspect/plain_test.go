@@ -26,25 +26,12 @@ func TestPlainMatchesFast(t *testing.T) {
 	if fast.plain == nil {
 		t.Fatal("Fast has no Go formatter")
 	}
-	gen, err := rt.RunString(randomData)
-	if err != nil {
-		t.Fatal(err)
-	}
-	genFn, _ := goja.AssertFunction(gen)
 	n := 600
 	if testing.Short() {
 		n = 150
 	}
 	accepted := 0
-	for seed := range n {
-		v, err := genFn(goja.Undefined(), rt.ToValue(seed))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var args []goja.Value
-		if err := rt.ExportTo(v, &args); err != nil {
-			t.Fatal(err)
-		}
+	for seed, args := range randomArgs(t, rt, n) {
 		got, ok := fast.plain.format(args)
 		want, wantOK, err := fastJSOnly(fast, args)
 		if err != nil {
