@@ -54,8 +54,6 @@ func newPlain(rt *goja.Runtime) *plain {
 // run calls f, reporting false if it declined.
 func (p *plain) run(f func() string) (s string, ok bool) {
 	p.checkedObjects, p.checkedArrays = false, false
-	p.indentationLvl, p.currentDepth = 0, 0
-	p.seen = p.seen[:0]
 	defer func() {
 		if x := recover(); x != nil {
 			if _, is := x.(declined); !is {
@@ -300,11 +298,11 @@ func (p *plain) formatValue(v goja.Value, recurseTimes int) string {
 
 // ownData returns o's own data property key, declining for anything else.
 func (p *plain) ownData(o *goja.Object, key goja.Value) goja.Value {
-	prop, ok := gojax.OwnProp(o, key)
-	if !ok || !prop.Exists || prop.Accessor {
+	v := ownDataProp(o, key)
+	if v == nil {
 		decline()
 	}
-	return prop.Value
+	return v
 }
 
 func (p *plain) formatProperty(v goja.Value, recurseTimes int, key string, typ int) string {
