@@ -29,10 +29,11 @@
 package wasmtick
 
 import (
-	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
+
+	"github.com/cordonhq/cordon/internal/wasmbin"
 )
 
 // Marker names the custom section that marks an instrumented module.
@@ -44,7 +45,7 @@ func Instrument(wasm []byte, module, name string, interval uint32) ([]byte, erro
 	if interval == 0 || interval > 1<<30 {
 		return nil, fmt.Errorf("wasmtick: interval %d out of range", interval)
 	}
-	secs, err := sections(wasm)
+	secs, err := wasmbin.Sections(wasm)
 	if err != nil {
 		return nil, err
 	}
@@ -54,17 +55,17 @@ func Instrument(wasm []byte, module, name string, interval uint32) ([]byte, erro
 		haveGlobs bool
 	)
 	for _, s := range secs {
-		switch s.id {
+		switch s.ID {
 		case 0:
-			if n, _, ok := readName(s.body); ok && n == Marker {
+			if n, _, ok := wasmbin.Name(s.Body); ok && n == Marker {
 				return nil, errors.New("wasmtick: module is already instrumented")
 			}
 		case 2:
-			if tick, err = findImport(s.body, module, name); err != nil {
+			if tick, err = findImport(s.Body, module, name); err != nil {
 				return nil, err
 			}
 		case 6:
-			n, _, err := u32(s.body, 0)
+			n, _, err := wasmbin.U32(s.Body, 0)
 			if err != nil {
 				return nil, fmt.Errorf("wasmtick: global section: %w", err)
 			}
@@ -76,8 +77,8 @@ func Instrument(wasm []byte, module, name string, interval uint32) ([]byte, erro
 	}
 	// Imported globals come first in the index space.
 	for _, s := range secs {
-		if s.id == 2 {
-			g, err := countImportedGlobals(s.body)
+		if s.ID == 2 {
+			g, err := countImportedGlobals(s.Body)
 			if err != nil {
 				return nil, err
 			}
@@ -87,39 +88,35 @@ func Instrument(wasm []byte, module, name string, interval uint32) ([]byte, erro
 	check := checkSequence(nGlobals, uint32(tick), interval)
 	out := append([]byte(nil), wasm[:8]...)
 	wroteGlobal := false
-	emit := func(id byte, body []byte) {
-		out = append(out, id)
-		out = binary.AppendUvarint(out, uint64(len(body)))
-		out = append(out, body...)
-	}
+	emit := func(id byte, body []byte) { out = wasmbin.AppendSection(out, id, body) }
 	newGlobal := func() []byte {
 		// (global (mut i32) (i32.const interval))
 		g := []byte{0x7f, 0x01, 0x41}
-		g = appendSleb(g, int64(interval))
+		g = wasmbin.AppendSleb(g, int64(interval))
 		return append(g, 0x0b)
 	}
 	for _, s := range secs {
 		switch {
-		case s.id == 6:
-			n, off, _ := u32(s.body, 0)
+		case s.ID == 6:
+			n, off, _ := wasmbin.U32(s.Body, 0)
 			body := binary.AppendUvarint(nil, uint64(n+1))
-			body = append(body, s.body[off:]...)
+			body = append(body, s.Body[off:]...)
 			body = append(body, newGlobal()...)
 			emit(6, body)
 			wroteGlobal = true
-		case s.id == 10:
-			body, err := instrumentCode(s.body, check)
+		case s.ID == 10:
+			body, err := instrumentCode(s.Body, check)
 			if err != nil {
 				return nil, err
 			}
 			emit(10, body)
-		case !haveGlobs && !wroteGlobal && s.id >= 7:
+		case !haveGlobs && !wroteGlobal && s.ID >= 7:
 			// No global section: put one before the first later section.
 			emit(6, append([]byte{1}, newGlobal()...))
 			wroteGlobal = true
-			emit(s.id, s.body)
+			emit(s.ID, s.Body)
 		default:
-			emit(s.id, s.body)
+			emit(s.ID, s.Body)
 		}
 	}
 	if !wroteGlobal {
@@ -134,13 +131,13 @@ func Instrument(wasm []byte, module, name string, interval uint32) ([]byte, erro
 
 // IsInstrumented reports whether wasm carries the Marker section.
 func IsInstrumented(wasm []byte) bool {
-	secs, err := sections(wasm)
+	secs, err := wasmbin.Sections(wasm)
 	if err != nil {
 		return false
 	}
 	for _, s := range secs {
-		if s.id == 0 {
-			if n, _, ok := readName(s.body); ok && n == Marker {
+		if s.ID == 0 {
+			if n, _, ok := wasmbin.Name(s.Body); ok && n == Marker {
 				return true
 			}
 		}
@@ -160,54 +157,16 @@ func checkSequence(global, tick, interval uint32) []byte {
 	b = append(b, 0x10)             // call $tick
 	b = binary.AppendUvarint(b, uint64(tick))
 	b = append(b, 0x41)
-	b = appendSleb(b, int64(interval))
+	b = wasmbin.AppendSleb(b, int64(interval))
 	gset()
 	return append(b, 0x0b) // end
-}
-
-type section struct {
-	id   byte
-	body []byte
-}
-
-func sections(wasm []byte) ([]section, error) {
-	if len(wasm) < 8 || !bytes.Equal(wasm[:4], []byte("\x00asm")) || !bytes.Equal(wasm[4:8], []byte{1, 0, 0, 0}) {
-		return nil, errors.New("wasmtick: not a version 1 wasm module")
-	}
-	var out []section
-	for pos := 8; pos < len(wasm); {
-		id := wasm[pos]
-		size, n, err := u32(wasm, pos+1)
-		if err != nil {
-			return nil, fmt.Errorf("wasmtick: section at %d: %w", pos, err)
-		}
-		start := pos + 1 + n
-		end := start + int(size)
-		if end > len(wasm) {
-			return nil, fmt.Errorf("wasmtick: section at %d runs past the module", pos)
-		}
-		out = append(out, section{id, wasm[start:end]})
-		pos = end
-	}
-	return out, nil
-}
-
-func readName(b []byte) (string, int, bool) {
-	if len(b) == 0 {
-		return "", 0, false
-	}
-	n, off, err := u32(b, 0)
-	if err != nil || off+int(n) > len(b) {
-		return "", 0, false
-	}
-	return string(b[off : off+int(n)]), off + int(n), true
 }
 
 // findImport returns the function index of the import module.name.
 func findImport(b []byte, module, name string) (int, error) {
 	found := -1
-	err := eachImport(b, func(mod, nm string, kind byte, funcIndex int) {
-		if kind == 0 && mod == module && nm == name && found < 0 {
+	err := wasmbin.Imports(b, func(mod, nm string, kind byte, funcIndex int) {
+		if kind == wasmbin.ImportFunc && mod == module && nm == name && found < 0 {
 			found = funcIndex
 		}
 	})
@@ -216,93 +175,25 @@ func findImport(b []byte, module, name string) (int, error) {
 
 func countImportedGlobals(b []byte) (uint32, error) {
 	var n uint32
-	err := eachImport(b, func(_, _ string, kind byte, _ int) {
-		if kind == 3 {
+	err := wasmbin.Imports(b, func(_, _ string, kind byte, _ int) {
+		if kind == wasmbin.ImportGlobal {
 			n++
 		}
 	})
 	return n, err
 }
 
-func eachImport(b []byte, f func(mod, name string, kind byte, funcIndex int)) error {
-	count, pos, err := u32(b, 0)
-	if err != nil {
-		return fmt.Errorf("wasmtick: import section: %w", err)
-	}
-	funcs := 0
-	for i := uint32(0); i < count; i++ {
-		if pos > len(b) {
-			return errors.New("wasmtick: import section: truncated")
-		}
-		mod, n, ok := readName(b[pos:])
-		if !ok {
-			return errors.New("wasmtick: import section: bad module name")
-		}
-		pos += n
-		nm, n, ok := readName(b[pos:])
-		if !ok {
-			return errors.New("wasmtick: import section: bad name")
-		}
-		pos += n
-		if pos >= len(b) {
-			return errors.New("wasmtick: import section: truncated")
-		}
-		kind := b[pos]
-		pos++
-		f(mod, nm, kind, funcs)
-		switch kind {
-		case 0: // func: typeidx
-			_, n, err = u32(b, pos)
-			funcs++
-		case 1: // table: reftype, limits
-			pos++
-			n, err = limits(b, pos)
-		case 2: // memory: limits
-			n, err = limits(b, pos)
-		case 3: // global: valtype, mut
-			n = 2
-		default:
-			return fmt.Errorf("wasmtick: import kind %d", kind)
-		}
-		if err != nil {
-			return fmt.Errorf("wasmtick: import section: %w", err)
-		}
-		pos += n
-	}
-	return nil
-}
-
-func limits(b []byte, pos int) (int, error) {
-	if pos >= len(b) {
-		return 0, errors.New("truncated limits")
-	}
-	flag := b[pos]
-	_, n, err := u32(b, pos+1)
-	if err != nil {
-		return 0, err
-	}
-	size := 1 + n
-	if flag&1 != 0 {
-		_, m, err := u32(b, pos+size)
-		if err != nil {
-			return 0, err
-		}
-		size += m
-	}
-	return size, nil
-}
-
 // instrumentCode copies the code section, inserting check after the block
 // type of every loop.
 func instrumentCode(b []byte, check []byte) ([]byte, error) {
-	count, pos, err := u32(b, 0)
+	count, pos, err := wasmbin.U32(b, 0)
 	if err != nil {
 		return nil, fmt.Errorf("wasmtick: code section: %w", err)
 	}
 	out := binary.AppendUvarint(make([]byte, 0, len(b)+len(b)/8), uint64(count))
 	var fn []byte
 	for i := uint32(0); i < count; i++ {
-		size, n, err := u32(b, pos)
+		size, n, err := wasmbin.U32(b, pos)
 		if err != nil {
 			return nil, fmt.Errorf("wasmtick: function %d: %w", i, err)
 		}
@@ -327,12 +218,12 @@ func instrumentCode(b []byte, check []byte) ([]byte, error) {
 
 func instrumentBody(out, b, check []byte) ([]byte, error) {
 	// Locals: vec(count, valtype).
-	n, pos, err := u32(b, 0)
+	n, pos, err := wasmbin.U32(b, 0)
 	if err != nil {
 		return nil, err
 	}
 	for i := uint32(0); i < n; i++ {
-		_, m, err := u32(b, pos)
+		_, m, err := wasmbin.U32(b, pos)
 		if err != nil {
 			return nil, err
 		}
@@ -349,48 +240,48 @@ func instrumentBody(out, b, check []byte) ([]byte, error) {
 		var err error
 		switch {
 		case op == 0x02 || op == 0x04: // block, if
-			pos, err = blockType(b, pos)
+			pos, err = wasmbin.BlockType(b, pos)
 		case op == 0x03: // loop
-			if pos, err = blockType(b, pos); err == nil {
+			if pos, err = wasmbin.BlockType(b, pos); err == nil {
 				out = append(out, b[start:pos]...)
 				out = append(out, check...)
 				continue
 			}
 		case op == 0x0c || op == 0x0d || op == 0x10 || op == 0x12 || op == 0xd2 || op == 0x25 || op == 0x26 ||
 			op >= 0x20 && op <= 0x24: // one index
-			pos, err = skipU32(b, pos, 1)
+			pos, err = wasmbin.SkipU32(b, pos, 1)
 		case op == 0x11 || op == 0x13: // call_indirect: type, table
-			pos, err = skipU32(b, pos, 2)
+			pos, err = wasmbin.SkipU32(b, pos, 2)
 		case op == 0x0e: // br_table
 			var k uint32
 			var m int
-			if k, m, err = u32(b, pos); err == nil {
-				pos, err = skipU32(b, pos+m, int(k)+1)
+			if k, m, err = wasmbin.U32(b, pos); err == nil {
+				pos, err = wasmbin.SkipU32(b, pos+m, int(k)+1)
 			}
 		case op == 0x1c: // select t*
 			var k uint32
 			var m int
-			if k, m, err = u32(b, pos); err == nil {
+			if k, m, err = wasmbin.U32(b, pos); err == nil {
 				pos += m + int(k)
 			}
 		case op >= 0x28 && op <= 0x3e: // memarg
 			var align uint32
 			var m int
-			if align, m, err = u32(b, pos); err == nil {
+			if align, m, err = wasmbin.U32(b, pos); err == nil {
 				pos += m
 				if align&0x40 != 0 { // memory index
-					pos, err = skipU32(b, pos, 1)
+					pos, err = wasmbin.SkipU32(b, pos, 1)
 				}
 				if err == nil {
-					pos, err = skipU32(b, pos, 1)
+					pos, err = wasmbin.SkipU32(b, pos, 1)
 				}
 			}
 		case op == 0x3f || op == 0x40: // memory.size, memory.grow
-			pos, err = skipU32(b, pos, 1)
+			pos, err = wasmbin.SkipU32(b, pos, 1)
 		case op == 0x41:
-			pos, err = skipLeb(b, pos, 5)
+			pos, err = wasmbin.SkipLeb(b, pos, 5)
 		case op == 0x42:
-			pos, err = skipLeb(b, pos, 10)
+			pos, err = wasmbin.SkipLeb(b, pos, 10)
 		case op == 0x43:
 			pos += 4
 		case op == 0x44:
@@ -400,14 +291,14 @@ func instrumentBody(out, b, check []byte) ([]byte, error) {
 		case op == 0xfc:
 			var sub uint32
 			var m int
-			if sub, m, err = u32(b, pos); err == nil {
+			if sub, m, err = wasmbin.U32(b, pos); err == nil {
 				pos += m
 				switch {
 				case sub <= 7: // saturating truncations
 				case sub == 8 || sub == 10 || sub == 12 || sub == 14: // two immediates
-					pos, err = skipU32(b, pos, 2)
+					pos, err = wasmbin.SkipU32(b, pos, 2)
 				case sub == 9 || sub == 11 || sub == 13 || sub == 15 || sub == 16 || sub == 17:
-					pos, err = skipU32(b, pos, 1)
+					pos, err = wasmbin.SkipU32(b, pos, 1)
 				default:
 					err = fmt.Errorf("unknown 0xfc opcode %d", sub)
 				}
@@ -427,60 +318,4 @@ func instrumentBody(out, b, check []byte) ([]byte, error) {
 		out = append(out, b[start:pos]...)
 	}
 	return out, nil
-}
-
-func blockType(b []byte, pos int) (int, error) {
-	if pos >= len(b) {
-		return 0, errors.New("truncated block type")
-	}
-	switch c := b[pos]; c {
-	case 0x40, 0x7f, 0x7e, 0x7d, 0x7c, 0x7b, 0x70, 0x6f:
-		return pos + 1, nil
-	}
-	return skipLeb(b, pos, 5) // a type index (s33)
-}
-
-func skipU32(b []byte, pos, n int) (int, error) {
-	for ; n > 0; n-- {
-		_, m, err := u32(b, pos)
-		if err != nil {
-			return 0, err
-		}
-		pos += m
-	}
-	return pos, nil
-}
-
-func skipLeb(b []byte, pos, max int) (int, error) {
-	for i := 0; i < max; i++ {
-		if pos+i >= len(b) {
-			return 0, errors.New("truncated LEB128")
-		}
-		if b[pos+i]&0x80 == 0 {
-			return pos + i + 1, nil
-		}
-	}
-	return 0, errors.New("LEB128 too long")
-}
-
-func u32(b []byte, pos int) (uint32, int, error) {
-	if pos > len(b) {
-		return 0, 0, errors.New("truncated LEB128")
-	}
-	v, n := binary.Uvarint(b[pos:])
-	if n <= 0 || n > 5 || v > 1<<32-1 {
-		return 0, 0, errors.New("bad LEB128")
-	}
-	return uint32(v), n, nil
-}
-
-func appendSleb(b []byte, v int64) []byte {
-	for {
-		c := byte(v & 0x7f)
-		v >>= 7
-		if v == 0 && c&0x40 == 0 || v == -1 && c&0x40 != 0 {
-			return append(b, c)
-		}
-		b = append(b, c|0x80)
-	}
 }

@@ -1,0 +1,259 @@
+// Package wasmbin reads and writes the parts of the WebAssembly binary format
+// that cordon's build-time module rewriters need (internal/wasmtick,
+// internal/itabcache): sections, LEB128 numbers, names, imports and the
+// function-name map of the name section. It is not a general parser: what it
+// does not need, it does not decode.
+package wasmbin
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+)
+
+// Section is one section of a module: its id and its body, which aliases
+// the module's bytes.
+type Section struct {
+	ID   byte
+	Body []byte
+}
+
+// Sections splits a version 1 module into its sections.
+func Sections(wasm []byte) ([]Section, error) {
+	if len(wasm) < 8 || !bytes.Equal(wasm[:4], []byte("\x00asm")) || !bytes.Equal(wasm[4:8], []byte{1, 0, 0, 0}) {
+		return nil, errors.New("wasmbin: not a version 1 wasm module")
+	}
+	var out []Section
+	for pos := 8; pos < len(wasm); {
+		id := wasm[pos]
+		size, n, err := U32(wasm, pos+1)
+		if err != nil {
+			return nil, fmt.Errorf("wasmbin: section at %d: %w", pos, err)
+		}
+		start := pos + 1 + n
+		end := start + int(size)
+		if end > len(wasm) {
+			return nil, fmt.Errorf("wasmbin: section at %d runs past the module", pos)
+		}
+		out = append(out, Section{id, wasm[start:end]})
+		pos = end
+	}
+	return out, nil
+}
+
+// AppendSection appends a section with the given id and body to out.
+func AppendSection(out []byte, id byte, body []byte) []byte {
+	out = append(out, id)
+	out = binary.AppendUvarint(out, uint64(len(body)))
+	return append(out, body...)
+}
+
+// CustomName returns the name of a custom section (id 0) and the offset of
+// the rest of its body.
+func CustomName(s Section) (name string, rest int, ok bool) {
+	if s.ID != 0 {
+		return "", 0, false
+	}
+	return Name(s.Body)
+}
+
+// Name reads a name (a length-prefixed UTF-8 string) at the start of b and
+// returns it with the number of bytes it took.
+func Name(b []byte) (string, int, bool) {
+	if len(b) == 0 {
+		return "", 0, false
+	}
+	n, off, err := U32(b, 0)
+	if err != nil || off+int(n) > len(b) {
+		return "", 0, false
+	}
+	return string(b[off : off+int(n)]), off + int(n), true
+}
+
+// AppendName appends s as a wasm name.
+func AppendName(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+// Import kinds.
+const (
+	ImportFunc   = 0
+	ImportTable  = 1
+	ImportMemory = 2
+	ImportGlobal = 3
+)
+
+// Imports calls f for every entry of an import section's body. funcIndex is
+// the function index of the entry when its kind is ImportFunc.
+func Imports(b []byte, f func(module, name string, kind byte, funcIndex int)) error {
+	count, pos, err := U32(b, 0)
+	if err != nil {
+		return fmt.Errorf("wasmbin: import section: %w", err)
+	}
+	funcs := 0
+	for i := uint32(0); i < count; i++ {
+		if pos > len(b) {
+			return errors.New("wasmbin: import section: truncated")
+		}
+		mod, n, ok := Name(b[pos:])
+		if !ok {
+			return errors.New("wasmbin: import section: bad module name")
+		}
+		pos += n
+		nm, n, ok := Name(b[pos:])
+		if !ok {
+			return errors.New("wasmbin: import section: bad name")
+		}
+		pos += n
+		if pos >= len(b) {
+			return errors.New("wasmbin: import section: truncated")
+		}
+		kind := b[pos]
+		pos++
+		f(mod, nm, kind, funcs)
+		switch kind {
+		case ImportFunc: // typeidx
+			_, n, err = U32(b, pos)
+			funcs++
+		case ImportTable: // reftype, limits
+			pos++
+			n, err = limits(b, pos)
+		case ImportMemory: // limits
+			n, err = limits(b, pos)
+		case ImportGlobal: // valtype, mut
+			n = 2
+		default:
+			return fmt.Errorf("wasmbin: import kind %d", kind)
+		}
+		if err != nil {
+			return fmt.Errorf("wasmbin: import section: %w", err)
+		}
+		pos += n
+	}
+	return nil
+}
+
+func limits(b []byte, pos int) (int, error) {
+	if pos >= len(b) {
+		return 0, errors.New("truncated limits")
+	}
+	flag := b[pos]
+	_, n, err := U32(b, pos+1)
+	if err != nil {
+		return 0, err
+	}
+	size := 1 + n
+	if flag&1 != 0 {
+		_, m, err := U32(b, pos+size)
+		if err != nil {
+			return 0, err
+		}
+		size += m
+	}
+	return size, nil
+}
+
+// FunctionNames returns the function-name map (subsection 1) of the body of
+// a custom section named "name", as function index to name.
+func FunctionNames(nameSection []byte) (map[uint32]string, error) {
+	names := map[uint32]string{}
+	for pos := 0; pos < len(nameSection); {
+		id := nameSection[pos]
+		size, n, err := U32(nameSection, pos+1)
+		if err != nil {
+			return nil, fmt.Errorf("wasmbin: name section: %w", err)
+		}
+		start := pos + 1 + n
+		end := start + int(size)
+		if end > len(nameSection) {
+			return nil, errors.New("wasmbin: name section: subsection runs past the section")
+		}
+		pos = end
+		if id != 1 {
+			continue
+		}
+		sub := nameSection[start:end]
+		count, p, err := U32(sub, 0)
+		if err != nil {
+			return nil, fmt.Errorf("wasmbin: function names: %w", err)
+		}
+		for range count {
+			idx, m, err := U32(sub, p)
+			if err != nil {
+				return nil, fmt.Errorf("wasmbin: function names: %w", err)
+			}
+			p += m
+			name, m, ok := Name(sub[p:])
+			if !ok {
+				return nil, errors.New("wasmbin: function names: bad name")
+			}
+			p += m
+			names[idx] = name
+		}
+	}
+	return names, nil
+}
+
+// BlockType skips the block type of a block, loop or if at pos.
+func BlockType(b []byte, pos int) (int, error) {
+	if pos >= len(b) {
+		return 0, errors.New("truncated block type")
+	}
+	switch c := b[pos]; c {
+	case 0x40, 0x7f, 0x7e, 0x7d, 0x7c, 0x7b, 0x70, 0x6f:
+		return pos + 1, nil
+	}
+	return SkipLeb(b, pos, 5) // a type index (s33)
+}
+
+// SkipU32 skips n unsigned LEB128 numbers at pos.
+func SkipU32(b []byte, pos, n int) (int, error) {
+	for ; n > 0; n-- {
+		_, m, err := U32(b, pos)
+		if err != nil {
+			return 0, err
+		}
+		pos += m
+	}
+	return pos, nil
+}
+
+// SkipLeb skips a LEB128 number of at most max bytes at pos.
+func SkipLeb(b []byte, pos, max int) (int, error) {
+	for i := 0; i < max; i++ {
+		if pos+i >= len(b) {
+			return 0, errors.New("truncated LEB128")
+		}
+		if b[pos+i]&0x80 == 0 {
+			return pos + i + 1, nil
+		}
+	}
+	return 0, errors.New("LEB128 too long")
+}
+
+// U32 reads an unsigned LEB128 number of at most 32 bits at pos and returns
+// it with the number of bytes it took.
+func U32(b []byte, pos int) (uint32, int, error) {
+	if pos > len(b) {
+		return 0, 0, errors.New("truncated LEB128")
+	}
+	v, n := binary.Uvarint(b[pos:])
+	if n <= 0 || n > 5 || v > 1<<32-1 {
+		return 0, 0, errors.New("bad LEB128")
+	}
+	return uint32(v), n, nil
+}
+
+// AppendSleb appends v as a signed LEB128 number.
+func AppendSleb(b []byte, v int64) []byte {
+	for {
+		c := byte(v & 0x7f)
+		v >>= 7
+		if v == 0 && c&0x40 == 0 || v == -1 && c&0x40 != 0 {
+			return append(b, c)
+		}
+		b = append(b, c|0x80)
+	}
+}
