@@ -21,11 +21,14 @@ import (
 	"crypto/sha256"
 	"flag"
 	"fmt"
-	"github.com/cordonhq/cordon/internal/wasmtick"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+
+	"github.com/cordonhq/cordon/internal/itabcache"
+	"github.com/cordonhq/cordon/internal/wasmbin"
+	"github.com/cordonhq/cordon/internal/wasmtick"
 )
 
 // Toolchain is the Go version the committed guest is built with.
@@ -59,11 +62,9 @@ func run(out, pkg string, check, names bool) error {
 	}
 	defer os.RemoveAll(dir)
 	wasm := filepath.Join(dir, "guest.wasm")
-	ldflags := "-ldflags=-s -w -buildid="
-	if names {
-		ldflags = "-ldflags=-w -buildid="
-	}
-	cmd := exec.Command("go", "build", "-trimpath", "-buildvcs=false", ldflags, "-o", wasm, pkg)
+	// The function names are kept for itabcache, which finds the function
+	// it patches by name, and removed after it unless names is set.
+	cmd := exec.Command("go", "build", "-trimpath", "-buildvcs=false", "-ldflags=-w -buildid=", "-o", wasm, pkg)
 	cmd.Env = append(os.Environ(),
 		"GOOS=wasip1", "GOARCH=wasm", "CGO_ENABLED=0",
 		"GOTOOLCHAIN="+Toolchain, "GOFLAGS=-mod=readonly", "GOWASM=",
@@ -76,10 +77,20 @@ func run(out, pkg string, check, names bool) error {
 	if err != nil {
 		return err
 	}
+	// Assertions to interface types get the inline cache that Go's
+	// compiler gives them on other ports (package itabcache).
+	if raw, err = itabcache.Patch(raw, Toolchain); err != nil {
+		return err
+	}
 	// Loops call the host every TickInterval iterations instead of
 	// wazero leaving compiled code at every back-edge (package wasmtick).
 	if raw, err = wasmtick.Instrument(raw, "cordon", "tick", TickInterval); err != nil {
 		return err
+	}
+	if !names {
+		if raw, err = wasmbin.StripCustom(raw, "name"); err != nil {
+			return err
+		}
 	}
 	if check {
 		committed, err := os.ReadFile(out)

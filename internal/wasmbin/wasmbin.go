@@ -257,3 +257,58 @@ func AppendSleb(b []byte, v int64) []byte {
 		b = append(b, c|0x80)
 	}
 }
+
+// AppendFunctionName returns the body of a name section (after its name)
+// with idx named name in its function-name map. idx must be greater than
+// every index the map has, as a new function's is: the map stays sorted.
+func AppendFunctionName(nameSection []byte, idx uint32, name string) ([]byte, error) {
+	var out []byte
+	found := false
+	for pos := 0; pos < len(nameSection); {
+		id := nameSection[pos]
+		size, n, err := U32(nameSection, pos+1)
+		if err != nil {
+			return nil, fmt.Errorf("wasmbin: name section: %w", err)
+		}
+		start := pos + 1 + n
+		end := start + int(size)
+		if end > len(nameSection) {
+			return nil, errors.New("wasmbin: name section: subsection runs past the section")
+		}
+		pos = end
+		if id != 1 {
+			out = append(out, nameSection[start-1-n:end]...)
+			continue
+		}
+		found = true
+		count, p, err := U32(nameSection[start:end], 0)
+		if err != nil {
+			return nil, fmt.Errorf("wasmbin: function names: %w", err)
+		}
+		sub := binary.AppendUvarint(nil, uint64(count+1))
+		sub = append(sub, nameSection[start+p:end]...)
+		sub = binary.AppendUvarint(sub, uint64(idx))
+		sub = AppendName(sub, name)
+		out = AppendSection(out, 1, sub)
+	}
+	if !found {
+		return nil, errors.New("wasmbin: name section: no function names")
+	}
+	return out, nil
+}
+
+// StripCustom returns wasm without its custom sections named name.
+func StripCustom(wasm []byte, name string) ([]byte, error) {
+	secs, err := Sections(wasm)
+	if err != nil {
+		return nil, err
+	}
+	out := append(make([]byte, 0, len(wasm)), wasm[:8]...)
+	for _, s := range secs {
+		if n, _, ok := CustomName(s); ok && n == name {
+			continue
+		}
+		out = AppendSection(out, s.ID, s.Body)
+	}
+	return out, nil
+}
