@@ -357,4 +357,3 @@ func u32Vector(b []byte) ([]uint32, error) {
 	}
 	return out, nil
 }
-
