@@ -24,19 +24,26 @@ func Sections(wasm []byte) ([]Section, error) {
 	if len(wasm) < 8 || !bytes.Equal(wasm[:4], []byte("\x00asm")) || !bytes.Equal(wasm[4:8], []byte{1, 0, 0, 0}) {
 		return nil, errors.New("wasmbin: not a version 1 wasm module")
 	}
+	return split(wasm[8:], "section")
+}
+
+// split reads a sequence of entries (id byte, size u32, body): a module's
+// sections or a name section's subsections. Offsets in errors are from
+// the start of b.
+func split(b []byte, what string) ([]Section, error) {
 	var out []Section
-	for pos := 8; pos < len(wasm); {
-		id := wasm[pos]
-		size, n, err := U32(wasm, pos+1)
+	for pos := 0; pos < len(b); {
+		id := b[pos]
+		size, n, err := U32(b, pos+1)
 		if err != nil {
-			return nil, fmt.Errorf("wasmbin: section at %d: %w", pos, err)
+			return nil, fmt.Errorf("wasmbin: %s at %d: %w", what, pos, err)
 		}
 		start := pos + 1 + n
 		end := start + int(size)
-		if end > len(wasm) {
-			return nil, fmt.Errorf("wasmbin: section at %d runs past the module", pos)
+		if end > len(b) {
+			return nil, fmt.Errorf("wasmbin: %s at %d runs past its end", what, pos)
 		}
-		out = append(out, Section{id, wasm[start:end]})
+		out = append(out, Section{id, b[start:end]})
 		pos = end
 	}
 	return out, nil
@@ -158,34 +165,26 @@ func limits(b []byte, pos int) (int, error) {
 // FunctionNames returns the function-name map (subsection 1) of the body of
 // a custom section named "name", as function index to name.
 func FunctionNames(nameSection []byte) (map[uint32]string, error) {
+	subs, err := split(nameSection, "name subsection")
+	if err != nil {
+		return nil, err
+	}
 	names := map[uint32]string{}
-	for pos := 0; pos < len(nameSection); {
-		id := nameSection[pos]
-		size, n, err := U32(nameSection, pos+1)
-		if err != nil {
-			return nil, fmt.Errorf("wasmbin: name section: %w", err)
-		}
-		start := pos + 1 + n
-		end := start + int(size)
-		if end > len(nameSection) {
-			return nil, errors.New("wasmbin: name section: subsection runs past the section")
-		}
-		pos = end
-		if id != 1 {
+	for _, sub := range subs {
+		if sub.ID != 1 {
 			continue
 		}
-		sub := nameSection[start:end]
-		count, p, err := U32(sub, 0)
+		count, p, err := U32(sub.Body, 0)
 		if err != nil {
 			return nil, fmt.Errorf("wasmbin: function names: %w", err)
 		}
 		for range count {
-			idx, m, err := U32(sub, p)
+			idx, m, err := U32(sub.Body, p)
 			if err != nil {
 				return nil, fmt.Errorf("wasmbin: function names: %w", err)
 			}
 			p += m
-			name, m, ok := Name(sub[p:])
+			name, m, ok := Name(sub.Body[p:])
 			if !ok {
 				return nil, errors.New("wasmbin: function names: bad name")
 			}
@@ -262,34 +261,26 @@ func AppendSleb(b []byte, v int64) []byte {
 // with idx named name in its function-name map. idx must be greater than
 // every index the map has, as a new function's is: the map stays sorted.
 func AppendFunctionName(nameSection []byte, idx uint32, name string) ([]byte, error) {
+	subs, err := split(nameSection, "name subsection")
+	if err != nil {
+		return nil, err
+	}
 	var out []byte
 	found := false
-	for pos := 0; pos < len(nameSection); {
-		id := nameSection[pos]
-		size, n, err := U32(nameSection, pos+1)
-		if err != nil {
-			return nil, fmt.Errorf("wasmbin: name section: %w", err)
+	for _, sub := range subs {
+		body := sub.Body
+		if sub.ID == 1 {
+			found = true
+			count, p, err := U32(sub.Body, 0)
+			if err != nil {
+				return nil, fmt.Errorf("wasmbin: function names: %w", err)
+			}
+			body = binary.AppendUvarint(nil, uint64(count+1))
+			body = append(body, sub.Body[p:]...)
+			body = binary.AppendUvarint(body, uint64(idx))
+			body = AppendName(body, name)
 		}
-		start := pos + 1 + n
-		end := start + int(size)
-		if end > len(nameSection) {
-			return nil, errors.New("wasmbin: name section: subsection runs past the section")
-		}
-		pos = end
-		if id != 1 {
-			out = append(out, nameSection[start-1-n:end]...)
-			continue
-		}
-		found = true
-		count, p, err := U32(nameSection[start:end], 0)
-		if err != nil {
-			return nil, fmt.Errorf("wasmbin: function names: %w", err)
-		}
-		sub := binary.AppendUvarint(nil, uint64(count+1))
-		sub = append(sub, nameSection[start+p:end]...)
-		sub = binary.AppendUvarint(sub, uint64(idx))
-		sub = AppendName(sub, name)
-		out = AppendSection(out, 1, sub)
+		out = AppendSection(out, sub.ID, body)
 	}
 	if !found {
 		return nil, errors.New("wasmbin: name section: no function names")
