@@ -7,6 +7,11 @@
 // the local one differs), -trimpath, no VCS stamping, an empty build ID, and
 // a gzip stream with no name and no timestamp.
 //
+// After `go build` it rewrites the module: internal/itabcache gives type
+// assertions to interface types an inline cache, internal/wasmtick makes
+// loops call the host every TickInterval iterations, and the function
+// names (which itabcache needs) are removed.
+//
 // With -check it builds into memory and exits non-zero when the committed
 // file holds a different module, which is how CI catches a stale guest.
 //
