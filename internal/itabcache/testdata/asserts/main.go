@@ -102,7 +102,7 @@ func main() {
 	var out strings.Builder
 	// The same sites with each value, many times: each site's one-entry
 	// cache is hit, missed and replaced.
-	for round := 0; round < 200; round++ {
+	for round := 0; round < 50; round++ {
 		for i, v := range values {
 			line := fmt.Sprintf("%d %s %d %s %s", i, asStringer(v), asSizer(v), asBoth(v), mustStringer(v))
 			if s, ok := v.(Sizer); ok {
@@ -110,27 +110,27 @@ func main() {
 			}
 			if round == 0 {
 				out.WriteString(line + "\n")
-			} else if round == 199 {
+			} else if round == 49 {
 				out.WriteString(line + "\n")
 			}
 		}
-		if round%50 == 0 {
+		if round%10 == 0 {
 			runtime.GC() // the collector scans the descriptors' cache words
 		}
 	}
 	// One site, a thousand times with one type, then with another.
 	n := 0
-	for i := 0; i < 100000; i++ {
+	for i := 0; i < 30000; i++ {
 		n += len(asStringer(values[i/1000%2]))
 	}
 	fmt.Fprintln(&out, "loop", n)
-	fmt.Fprintln(&out, "deep", deep(20000, &B{3}), deep(20000, A(5)))
+	fmt.Fprintln(&out, "deep", deep(5000, &B{3}), deep(5000, A(5)))
 	// Goroutines switch while they assert.
 	done := make(chan string)
 	for g := 0; g < 4; g++ {
 		go func(g int) {
 			s := 0
-			for i := 0; i < 2000; i++ {
+			for i := 0; i < 500; i++ {
 				s += asSizer(values[(g+i)%len(values)])
 				if i%100 == 0 {
 					runtime.Gosched()
