@@ -1,11 +1,13 @@
 // Package gojax reaches a few of goja's unexported functions and fields,
 // for work that goja's public API can only do at a much higher cost in the
 // guest: making a tool call's promise without two resolving functions the
-// script never sees, and reading an own property without building a
-// property descriptor object.
+// script never sees, reading an own property without building a property
+// descriptor object, and listing an ordinary object's own properties
+// without the iterators and key strings of Object.Keys (8 allocations for
+// a one-key object).
 //
 // The functions are reached by go:linkname, and their declarations here use
-// only goja's exported types. The linker fails the build if a goja upgrade
+// only goja's exported types (and unsafe.Pointer for a *baseObject). The linker fails the build if a goja upgrade
 // removes one, but a changed signature or meaning would not fail it, so
 // everything here was read against one goja version, Audited, and callers
 // must use it only when Enabled is true:
@@ -16,9 +18,12 @@
 //     unreplaced.
 //
 // Whoever upgrades goja reads newPromise, getPromisePrototype, fulfill,
-// reject, createResolvingFunctions and Object.getOwnProp, and the
-// valueProperty struct, in the new version, checks the declarations and
-// findValueProperty against them, and sets Audited.
+// reject, createResolvingFunctions, Object.getOwnProp and
+// baseObject.ensurePropOrder, the valueProperty, Object and baseObject
+// structs (Object.self first; baseObject.values and propNames) and what
+// goja stores in baseObject.values (a value, or a *valueProperty), in the
+// new version, checks the declarations, findValueProperty and
+// findOrdinaryLayout against them, and sets Audited.
 package gojax
 
 import (
@@ -28,6 +33,7 @@ import (
 	"unsafe"
 
 	"github.com/dop251/goja"
+	"github.com/dop251/goja/unistring"
 )
 
 // Audited is the goja version this package was read against.
@@ -205,3 +211,121 @@ func OwnSymbolCount(rt *goja.Runtime, o *goja.Object) (n int64, ok bool) {
 }
 
 func lengthKey(rt *goja.Runtime) goja.Value { return rt.ToValue("length") }
+
+//go:linkname ensurePropOrder github.com/dop251/goja.(*baseObject).ensurePropOrder
+func ensurePropOrder(o unsafe.Pointer)
+
+// OwnData is one own string-keyed property of an ordinary object, as
+// AppendOwnProps reads it.
+type OwnData struct {
+	// Key is the property's key in goja's internal form: the string itself
+	// when it is ASCII (unistring.String.AsUtf16 is nil then).
+	Key unistring.String
+	// Value is a data property's value; nil for an accessor.
+	Value goja.Value
+	// Accessor is true for a getter or setter.
+	Accessor bool
+	// Enumerable is the property's enumerable attribute.
+	Enumerable bool
+}
+
+// AppendOwnProps appends o's own string-keyed properties to dst, in the
+// order Object.getOwnPropertyNames lists them (integer keys first, in
+// ascending order, then the others in the order they were made), and
+// returns the extended slice. It runs no script code and allocates nothing
+// beyond dst's growth.
+//
+// ok is false, and dst is returned unchanged, unless o is an ordinary
+// object as goja represents an object literal, new Object() or a class
+// instance (not an array, a function, a proxy, a boxed primitive, an error
+// or a Go value), in the layout this package was audited against.
+// Symbol-keyed properties are not listed.
+func AppendOwnProps(dst []OwnData, o *goja.Object) (_ []OwnData, ok bool) {
+	base, ok := ordinary(o)
+	if !ok {
+		return dst, false
+	}
+	vp := valuePropertyLayout()
+	if !vp.ok {
+		return dst, false
+	}
+	l := ordinaryObjectLayout()
+	ensurePropOrder(base)
+	values := *(*map[unistring.String]goja.Value)(unsafe.Add(base, l.values))
+	for _, k := range *(*[]unistring.String)(unsafe.Add(base, l.propNames)) {
+		v := values[k]
+		if reflect.TypeOf(v) != vp.typ {
+			dst = append(dst, OwnData{Key: k, Value: v, Enumerable: true})
+			continue
+		}
+		ptr := reflect.ValueOf(v).UnsafePointer()
+		d := OwnData{
+			Key:        k,
+			Accessor:   *(*bool)(unsafe.Add(ptr, vp.accessor)),
+			Enumerable: *(*bool)(unsafe.Add(ptr, vp.enumerable)),
+		}
+		if !d.Accessor {
+			d.Value = *(*goja.Value)(unsafe.Add(ptr, vp.value))
+		}
+		dst = append(dst, d)
+	}
+	return dst, true
+}
+
+// IsOrdinary reports whether o is an ordinary object, as AppendOwnProps
+// requires.
+func IsOrdinary(o *goja.Object) bool {
+	_, ok := ordinary(o)
+	return ok
+}
+
+// ordinary returns o's *baseObject when o is one, in the audited layout.
+func ordinary(o *goja.Object) (unsafe.Pointer, bool) {
+	l := ordinaryObjectLayout()
+	if !l.ok || o == nil {
+		return nil, false
+	}
+	// Object's first field is its implementation, an interface value: the
+	// itab of (objectImpl, *baseObject), which is unique, then the pointer.
+	self := (*[2]unsafe.Pointer)(unsafe.Pointer(o))
+	if self[0] != l.itab || self[1] == nil {
+		return nil, false
+	}
+	return self[1], true
+}
+
+// ordinaryLayout is what ordinary and AppendOwnProps need of goja's Object
+// and baseObject.
+type ordinaryLayout struct {
+	ok                bool
+	itab              unsafe.Pointer
+	values, propNames uintptr
+}
+
+var ordinaryObjectLayout = sync.OnceValue(findOrdinaryLayout)
+
+func findOrdinaryLayout() ordinaryLayout {
+	o := goja.New().NewObject()
+	self, ok := reflect.TypeFor[goja.Object]().FieldByName("self")
+	if !ok || self.Offset != 0 || len(self.Index) != 1 || self.Type.Kind() != reflect.Interface {
+		return ordinaryLayout{}
+	}
+	impl := reflect.ValueOf(o).Elem().Field(self.Index[0]).Elem()
+	t := impl.Type()
+	if t.Kind() != reflect.Pointer || t.Elem().Kind() != reflect.Struct || t.Elem().Name() != "baseObject" || t.Elem().PkgPath() != gojaPath {
+		return ordinaryLayout{}
+	}
+	field := func(name string, want reflect.Type) (uintptr, bool) {
+		sf, ok := t.Elem().FieldByName(name)
+		if !ok || len(sf.Index) != 1 || sf.Type != want {
+			return 0, false
+		}
+		return sf.Offset, true
+	}
+	l := ordinaryLayout{itab: (*[2]unsafe.Pointer)(unsafe.Pointer(o))[0]}
+	var ok1, ok2 bool
+	l.values, ok1 = field("values", reflect.TypeFor[map[unistring.String]goja.Value]())
+	l.propNames, ok2 = field("propNames", reflect.TypeFor[[]unistring.String]())
+	l.ok = ok1 && ok2 && l.itab != nil
+	return l
+}

@@ -6,6 +6,7 @@ import (
 	"compress/gzip"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -156,5 +157,78 @@ Object.defineProperty(a, 2, {get() { throw new Error("ran") }})
 	}
 	if got, _ := OwnProp(o, rt.ToValue("obj")); got.Value == nil || got.Value.(*goja.Object) == nil {
 		t.Errorf("obj: %+v", got)
+	}
+}
+
+func TestAppendOwnProps(t *testing.T) {
+	rt := goja.New()
+	v, err := rt.RunString(`
+const o = {b: 1, 10: "ten", a: "x", 2: "two", obj: {}}
+Object.defineProperty(o, "hidden", {value: "h", enumerable: false})
+Object.defineProperty(o, "ro", {value: 2, enumerable: true, writable: false})
+Object.defineProperty(o, "acc", {get() { throw new Error("ran") }, enumerable: true})
+o[Symbol("s")] = 1
+delete o.b
+o.b = 3
+;[o, [1], function () {}, new Proxy({}, {}), new Number(1), new (class { constructor() { this.x = 1 } })(), Object.create(null)]`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	arr := v.ToObject(rt)
+	o := arr.Get("0").ToObject(rt)
+	props, ok := AppendOwnProps(nil, o)
+	if !ok {
+		t.Fatal("an object literal is not ordinary")
+	}
+	type want struct {
+		key                  string
+		value                string // "" for an accessor
+		accessor, enumerable bool
+	}
+	wants := []want{
+		{"2", "two", false, true}, {"10", "ten", false, true}, {"a", "x", false, true},
+		{"obj", "[object Object]", false, true}, {"hidden", "h", false, false}, {"ro", "2", false, true},
+		{"acc", "", true, true}, {"b", "3", false, true},
+	}
+	if len(props) != len(wants) {
+		t.Fatalf("got %d properties, want %d: %+v", len(props), len(wants), props)
+	}
+	for i, w := range wants {
+		p := props[i]
+		got := want{key: string(p.Key), accessor: p.Accessor, enumerable: p.Enumerable}
+		if p.Value != nil {
+			got.value = p.Value.String()
+		}
+		if got != w {
+			t.Errorf("property %d: %+v, want %+v", i, got, w)
+		}
+	}
+	// Appending keeps what dst held.
+	more, ok := AppendOwnProps(props[:1], o)
+	if !ok || len(more) != 1+len(wants) || string(more[0].Key) != "2" {
+		t.Errorf("appending to one property: %v, %+v", ok, more)
+	}
+	for i, ordinary := range []bool{true, false, false, false, false, true, true} {
+		obj := arr.Get(strconv.Itoa(i)).ToObject(rt)
+		if IsOrdinary(obj) != ordinary {
+			t.Errorf("element %d: IsOrdinary %v, want %v", i, !ordinary, ordinary)
+		}
+		if _, ok := AppendOwnProps(nil, obj); ok != ordinary {
+			t.Errorf("element %d: AppendOwnProps ok %v, want %v", i, ok, ordinary)
+		}
+	}
+	if IsOrdinary(nil) {
+		t.Error("nil is ordinary")
+	}
+}
+
+func BenchmarkAppendOwnProps(b *testing.B) {
+	rt := goja.New()
+	o := rt.NewObject()
+	_ = o.Set("i", 1)
+	var props []OwnData
+	b.ReportAllocs()
+	for b.Loop() {
+		props, _ = AppendOwnProps(props[:0], o)
 	}
 }

@@ -35,20 +35,6 @@ var preludeProgram = sync.OnceValues(func() (*goja.Program, error) {
 	return goja.Compile("prelude.js", prelude, true)
 })
 
-// Warm compiles, once per process, the programs that a first execution
-// would otherwise compile when it first needs them: the formatter for
-// plain data and errors (inspect.Fast), which console.log of an object and
-// an uncaught error use, and the prelude that defines ToolError. Compiling
-// them is about 10 ms in the sandbox; a pooled guest does it before it is
-// taken (abi.OpWarm).
-func Warm() error {
-	if err := inspect.CompileFast(); err != nil {
-		return err
-	}
-	_, err := preludeProgram()
-	return err
-}
-
 // toolErrorCtor returns this run's ToolError class, defining it on first
 // use; it is called from JS (reading the global), where a failure throws.
 func (r *run) toolErrorCtor() goja.Value {

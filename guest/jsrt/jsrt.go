@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"reflect"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -24,6 +25,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/cordonhq/cordon/guest/gojax"
 	"github.com/cordonhq/cordon/guest/hub"
 	"github.com/cordonhq/cordon/guest/inspect"
 	"github.com/cordonhq/cordon/internal/abi"
@@ -186,8 +188,11 @@ type run struct {
 	timers   map[int64]*timer
 	timerSeq int64
 
-	jsonStringify goja.Callable // JSON.stringify, once fetched (stringify)
-	toolError     goja.Value    // constructor, once defined (toolErrorClass)
+	jsonStringify goja.Callable   // JSON.stringify, once fetched (stringify)
+	objectProto   *goja.Object    // Object.prototype, once fetched (plainPrototype)
+	toJSONKey     goja.Value      // "toJSON", with objectProto
+	props         []gojax.OwnData // marshalOrdinary's scratch
+	toolError     goja.Value      // constructor, once defined (toolErrorClass)
 	api           *apiGlobals
 	plan          *ToolPlan // how opts.Tools appear to the script
 
@@ -356,6 +361,19 @@ func (c *programCache) get(key string) *goja.Program {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.byKey[key]
+}
+
+// forget drops the program of code from filename, if the cache holds it.
+func (c *programCache) forget(filename, code string) {
+	key := filename + "\x00" + code
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.byKey[key]; !ok {
+		return
+	}
+	delete(c.byKey, key)
+	c.order = slices.DeleteFunc(c.order, func(k string) bool { return k == key })
+	c.bytes -= len(key)
 }
 
 func (c *programCache) put(key string, p *goja.Program) {

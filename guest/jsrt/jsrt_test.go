@@ -752,3 +752,19 @@ func TestBuiltinGlobalNamesMatchGoja(t *testing.T) {
 		t.Error("isBuiltinGlobal accepts a name goja does not define")
 	}
 }
+
+// Warm runs its script to the end, tool calls included, and leaves no
+// compiled program behind in the cache that scripts' executions share.
+func TestWarm(t *testing.T) {
+	if err := Warm(); err != nil {
+		t.Fatal(err)
+	}
+	if p := programs.get("warm.js\x00" + warmScript); p != nil {
+		t.Error("the warm-up script's program is still cached")
+	}
+	programs.mu.Lock()
+	defer programs.mu.Unlock()
+	if slices.Contains(programs.order, "warm.js\x00"+warmScript) {
+		t.Error("the cache's order still lists the warm-up script")
+	}
+}

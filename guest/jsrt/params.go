@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strconv"
 
+	"github.com/cordonhq/cordon/guest/gojax"
 	"github.com/dop251/goja"
 )
 
@@ -28,6 +29,9 @@ import (
 // equal to what it writes, and the policy and the handler see the same
 // bytes.
 func (r *run) marshalParams(obj *goja.Object) ([]byte, error) {
+	if b, ok := r.marshalOrdinary(obj); ok {
+		return b, nil
+	}
 	if obj.ClassName() != "Object" || obj.ExportType() != mapType {
 		// Arrays, functions, proxies, boxed primitives, dates, errors and
 		// Go values: goja's algorithm.
@@ -39,6 +43,115 @@ func (r *run) marshalParams(obj *goja.Object) ([]byte, error) {
 		return nil, ex
 	}
 	return out, err
+}
+
+// marshalOrdinary is marshalParams for the common case, without running
+// script code and so without goja's exception handling: an ordinary object
+// whose prototype is Object.prototype, neither having a toJSON, and whose
+// own properties are data properties with ASCII keys and values of the
+// kinds appendValue writes itself. ok is false for anything else, and
+// marshalParams then starts over on its general path; nothing observable
+// has happened.
+func (r *run) marshalOrdinary(obj *goja.Object) (_ []byte, ok bool) {
+	if !gojax.Enabled || !r.plainPrototype(obj) {
+		return nil, false
+	}
+	props, ok := gojax.AppendOwnProps(r.props[:0], obj)
+	var b []byte
+	if ok {
+		b, ok = appendOrdinary(props)
+	}
+	clear(props) // the scratch keeps no values alive
+	r.props = props[:0]
+	return b, ok
+}
+
+// appendOrdinary writes the JSON of an object with the properties props,
+// when they are of the kinds marshalOrdinary takes.
+func appendOrdinary(props []gojax.OwnData) (_ []byte, ok bool) {
+	b := make([]byte, 1, 64)
+	b[0] = '{'
+	for _, p := range props {
+		k := string(p.Key)
+		if p.Accessor || k == "toJSON" || !isASCII(k) {
+			return nil, false
+		}
+		if !p.Enumerable {
+			continue
+		}
+		mark := len(b)
+		if mark > 1 {
+			b = append(b, ',')
+		}
+		b = appendQuotedASCII(b, k)
+		b = append(b, ':')
+		var wrote bool
+		if b, wrote, ok = appendPrimitive(b, p.Value); !ok {
+			return nil, false
+		}
+		if !wrote {
+			b = b[:mark]
+		}
+	}
+	return append(b, '}'), true
+}
+
+// plainPrototype reports whether obj is an ordinary object whose prototype
+// is the runtime's own Object.prototype, which has no toJSON and no
+// prototype: then JSON.stringify finds no toJSON for obj. Nothing here runs
+// script code (a proxy's traps would, and a proxy is not ordinary).
+func (r *run) plainPrototype(obj *goja.Object) bool {
+	if !gojax.IsOrdinary(obj) {
+		return false
+	}
+	if r.objectProto == nil {
+		r.objectProto = r.rt.NewObject().Prototype()
+		r.toJSONKey = r.rt.ToValue("toJSON")
+	}
+	if obj.Prototype() != r.objectProto || r.objectProto.Prototype() != nil {
+		return false
+	}
+	p, ok := gojax.OwnProp(r.objectProto, r.toJSONKey)
+	return ok && !p.Exists
+}
+
+// appendPrimitive appends the JSON of v when it is undefined (wrote false:
+// the property is left out), null, a symbol (left out, though its
+// ExportType is string), a number, a boolean or an ASCII string; ok is
+// false for any other value (objects, other strings, BigInts), which goes
+// to goja's algorithm.
+func appendPrimitive(b []byte, v goja.Value) (_ []byte, wrote, ok bool) {
+	if v == nil || goja.IsUndefined(v) {
+		return b, false, true
+	}
+	if goja.IsNull(v) {
+		return append(b, "null"...), true, true
+	}
+	switch v.(type) {
+	case *goja.Object:
+		return b, false, false
+	case *goja.Symbol:
+		return b, false, true
+	}
+	switch v.ExportType() {
+	case int64Type:
+		return strconv.AppendInt(b, v.ToInteger(), 10), true, true
+	case float64Type:
+		if f := v.ToFloat(); math.IsNaN(f) || math.IsInf(f, 0) {
+			return append(b, "null"...), true, true
+		}
+		// JavaScript's Number::toString, as goja's stringify writes it.
+		return append(b, v.String()...), true, true
+	case boolType:
+		return strconv.AppendBool(b, v.ToBoolean()), true, true
+	case stringType:
+		// An all-ASCII result means every UTF-16 unit was ASCII (a lone
+		// surrogate would have become U+FFFD).
+		if s := v.String(); isASCII(s) {
+			return appendQuotedASCII(b, s), true, true
+		}
+	}
+	return b, false, false
 }
 
 var (
@@ -94,36 +207,8 @@ func (r *run) appendPlainObject(obj *goja.Object) ([]byte, error) {
 // false when JSON.stringify leaves the property out (undefined, functions,
 // symbols).
 func (r *run) appendValue(b []byte, key string, v goja.Value) (_ []byte, wrote bool, _ error) {
-	if v == nil || goja.IsUndefined(v) {
-		return b, false, nil
-	}
-	if goja.IsNull(v) {
-		return append(b, "null"...), true, nil
-	}
-	if o, ok := v.(*goja.Object); ok {
-		return r.appendByGoja(b, key, o)
-	}
-	if _, ok := v.(*goja.Symbol); ok {
-		// JSON.stringify leaves symbols out (their ExportType is string).
-		return b, false, nil
-	}
-	switch v.ExportType() {
-	case int64Type:
-		return strconv.AppendInt(b, v.ToInteger(), 10), true, nil
-	case float64Type:
-		if f := v.ToFloat(); math.IsNaN(f) || math.IsInf(f, 0) {
-			return append(b, "null"...), true, nil
-		}
-		// JavaScript's Number::toString, as goja's stringify writes it.
-		return append(b, v.String()...), true, nil
-	case boolType:
-		return strconv.AppendBool(b, v.ToBoolean()), true, nil
-	case stringType:
-		// An all-ASCII result means every UTF-16 unit was ASCII (a lone
-		// surrogate would have become U+FFFD).
-		if s := v.String(); isASCII(s) {
-			return appendQuotedASCII(b, s), true, nil
-		}
+	if out, wrote, ok := appendPrimitive(b, v); ok {
+		return out, wrote, nil
 	}
 	return r.appendByGoja(b, key, v)
 }

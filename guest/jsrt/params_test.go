@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cordonhq/cordon/guest/gojax"
 	"github.com/cordonhq/cordon/internal/abi"
 	"github.com/dop251/goja"
 )
@@ -63,6 +64,9 @@ var paramsCases = []string{
 	`new Proxy([1, 2], {})`,
 	`(() => { let o = {v: 0}; for (let i = 0; i < 200; i++) o = {v: i, next: o}; return o })()`,
 	`(() => { const o = {}; for (let i = 0; i < 300; i++) o["k" + i] = i % 3 ? i : "s" + i; return o })()`,
+	`(() => { Object.prototype.toJSON = function () { return "P" }; return {a: 1} })()`,
+	`(() => { Object.defineProperty(Object.prototype, "toJSON", {get() { return () => "G" }}); return {a: 1} })()`,
+	`(() => { Object.prototype.x = 1; return {a: 1} })()`,
 	`(function () { return arguments })(1, 2)`,
 	`new Error("boom")`,
 	`[1, 2]`,
@@ -83,6 +87,10 @@ func stringifyRef(src string) (string, error) {
 
 // marshalOurs is marshalParams(EXPR) in a runtime of its own.
 func marshalOurs(src string) (string, error) {
+	return marshalOursWith(src, func(r *run, obj *goja.Object) ([]byte, error) { return r.marshalParams(obj) })
+}
+
+func marshalOursWith(src string, marshal func(*run, *goja.Object) ([]byte, error)) (string, error) {
 	rt := goja.New()
 	v, err := rt.RunString(src)
 	if err != nil {
@@ -93,19 +101,70 @@ func marshalOurs(src string) (string, error) {
 		return "", fmt.Errorf("%s is not an object", src)
 	}
 	r := &run{rt: rt}
-	b, err := r.marshalParams(obj)
+	b, err := marshal(r, obj)
 	if err != nil {
 		return "", err
 	}
 	return string(b), nil
 }
 
+// checkParams compares marshalParams with JSON.stringify on src, and also
+// its general path alone (without gojax, which the fast path needs).
 func checkParams(t *testing.T, src string) {
 	t.Helper()
 	want, wantErr := stringifyRef(src)
 	got, gotErr := marshalOurs(src)
 	if (wantErr != nil) != (gotErr != nil) || got != want {
 		t.Errorf("%s\n  JSON.stringify: %q, %v\n  marshalParams:  %q, %v", src, want, wantErr, got, gotErr)
+	}
+	general, generalErr := marshalOursWith(src, func(r *run, obj *goja.Object) ([]byte, error) {
+		gojax.Enabled = false
+		defer func() { gojax.Enabled = true }()
+		return r.marshalParams(obj)
+	})
+	if (wantErr != nil) != (generalErr != nil) || general != want {
+		t.Errorf("%s\n  JSON.stringify:            %q, %v\n  marshalParams without gojax: %q, %v", src, want, wantErr, general, generalErr)
+	}
+}
+
+// marshalOrdinary takes the common objects itself, and leaves to the
+// general path everything whose JSON could involve script code or a value
+// it does not write.
+func TestMarshalOrdinaryTakesPlainObjects(t *testing.T) {
+	for src, want := range map[string]bool{
+		`({})`:         true,
+		`({i: 12345})`: true,
+		`({a: "s", b: 1.5, c: true, d: null, e: undefined, f: Symbol(), g: NaN})`: true,
+		`({2: 1, 1: 2, x: 3})`: true,
+		`(() => { const o = {a: 1}; Object.defineProperty(o, "h", {value: 1, enumerable: false}); return o })()`: true,
+		`Object.freeze({a: 1})`:    true,
+		`({a: {}})`:                false,
+		`({a: () => 1})`:           false,
+		`({a: "é"})`:               false,
+		`({"é": 1})`:               false,
+		`({a: 1n})`:                false,
+		`({get a() { return 1 }})`: false,
+		`({toJSON: 1})`:            false,
+		`Object.create(null)`:      false,
+		`Object.create({})`:        false,
+		`new Proxy({}, {})`:        false,
+		`[1]`:                      false,
+		`new Number(1)`:            false,
+		`(() => { Object.prototype.toJSON = function () { return "P" }; return {a: 1} })()`:                            false,
+		`(() => { Object.defineProperty(Object.prototype, "toJSON", {get() { return () => "G" }}); return {a: 1} })()`: false,
+	} {
+		rt := goja.New()
+		v, err := rt.RunString(src)
+		if err != nil {
+			t.Fatal(src, err)
+		}
+		r := &run{rt: rt}
+		if _, got := r.marshalOrdinary(v.(*goja.Object)); got != want {
+			t.Errorf("%s: marshalOrdinary took it: %v, want %v", src, got, want)
+		}
+		if len(r.props) != 0 || cap(r.props) > 0 && r.props[:1][0].Value != nil {
+			t.Errorf("%s: the scratch keeps values: %v", src, r.props[:cap(r.props)])
+		}
 	}
 }
 
