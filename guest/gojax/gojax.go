@@ -18,9 +18,10 @@
 //     unreplaced.
 //
 // Whoever upgrades goja reads newPromise, getPromisePrototype, fulfill,
-// reject, createResolvingFunctions, Object.getOwnProp and
-// baseObject.ensurePropOrder, the valueProperty, Object and baseObject
-// structs (Object.self first; baseObject.values and propNames) and what
+// reject, createResolvingFunctions, Object.getOwnProp,
+// baseObject.ensurePropOrder and baseObject._put, the valueProperty, Object
+// and baseObject structs (Object.self first; baseObject.values, propNames
+// and extensible) and what
 // goja stores in baseObject.values (a value, or a *valueProperty), in the
 // new version, checks the declarations, findValueProperty and
 // findOrdinaryLayout against them, and sets Audited.
@@ -297,9 +298,9 @@ func ordinary(o *goja.Object) (unsafe.Pointer, bool) {
 // ordinaryLayout is what ordinary and AppendOwnProps need of goja's Object
 // and baseObject.
 type ordinaryLayout struct {
-	ok                bool
-	itab              unsafe.Pointer
-	values, propNames uintptr
+	ok                            bool
+	itab                          unsafe.Pointer
+	values, propNames, extensible uintptr
 }
 
 var ordinaryObjectLayout = sync.OnceValue(findOrdinaryLayout)
@@ -323,9 +324,43 @@ func findOrdinaryLayout() ordinaryLayout {
 		return sf.Offset, true
 	}
 	l := ordinaryLayout{itab: (*[2]unsafe.Pointer)(unsafe.Pointer(o))[0]}
-	var ok1, ok2 bool
+	var ok1, ok2, ok3 bool
 	l.values, ok1 = field("values", reflect.TypeFor[map[unistring.String]goja.Value]())
 	l.propNames, ok2 = field("propNames", reflect.TypeFor[[]unistring.String]())
-	l.ok = ok1 && ok2 && l.itab != nil
+	l.extensible, ok3 = field("extensible", reflect.TypeFor[bool]())
+	l.ok = ok1 && ok2 && ok3 && l.itab != nil
 	return l
+}
+
+//go:linkname put github.com/dop251/goja.(*baseObject)._put
+func put(o unsafe.Pointer, name unistring.String, v goja.Value)
+
+// PutData sets key on o as an own writable, enumerable and configurable
+// data property holding v, keeping the key's place if o has it already, as
+// CreateDataProperty does on an object that has no accessor or
+// non-configurable property there; it runs no setter (a key "__proto__" is
+// an own property). It is meant for an object the caller has just made and
+// fills itself, such as a parsed JSON object, and skips the descriptor
+// checks of DefineDataProperty.
+//
+// ok is false, and o is unchanged, unless o is an ordinary object
+// (AppendOwnProps) that is extensible and holds no property at key other
+// than a plain data property.
+func PutData(o *goja.Object, key string, v goja.Value) (ok bool) {
+	base, ok := ordinary(o)
+	if !ok {
+		return false
+	}
+	name := unistring.NewFromString(key)
+	l := ordinaryObjectLayout()
+	if !*(*bool)(unsafe.Add(base, l.extensible)) {
+		return false
+	}
+	if old, exists := (*(*map[unistring.String]goja.Value)(unsafe.Add(base, l.values)))[name]; exists {
+		if vp := valuePropertyLayout(); !vp.ok || reflect.TypeOf(old) == vp.typ {
+			return false
+		}
+	}
+	put(base, name, v)
+	return true
 }

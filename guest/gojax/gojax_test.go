@@ -232,3 +232,41 @@ func BenchmarkAppendOwnProps(b *testing.B) {
 		props, _ = AppendOwnProps(props[:0], o)
 	}
 }
+
+func TestPutData(t *testing.T) {
+	rt := goja.New()
+	o := rt.NewObject()
+	for _, kv := range []struct{ k, v string }{{"b", "1"}, {"__proto__", "p"}, {"2", "two"}, {"é", "e"}, {"b", "3"}} {
+		if !PutData(o, kv.k, rt.ToValue(kv.v)) {
+			t.Fatalf("PutData(%q) refused a fresh object", kv.k)
+		}
+	}
+	if err := rt.Set("o", o); err != nil {
+		t.Fatal(err)
+	}
+	got, err := rt.RunString(`Object.getPrototypeOf(o) === Object.prototype && JSON.stringify(Object.getOwnPropertyNames(o).map(k => [k, o[k], Object.getOwnPropertyDescriptor(o, k).writable && Object.getOwnPropertyDescriptor(o, k).enumerable && Object.getOwnPropertyDescriptor(o, k).configurable]))`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `[["2","two",true],["b","3",true],["__proto__","p",true],["é","e",true]]`; got.String() != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+	v, err := rt.RunString(`
+const sealed = Object.preventExtensions({a: 1})
+const acc = {get a() { return 1 }}
+const ro = Object.defineProperty({}, "a", {value: 1, writable: false, enumerable: true, configurable: true})
+;[sealed, acc, ro, [], function () {}]`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	arr := v.ToObject(rt)
+	for i := range 5 {
+		obj := arr.Get(strconv.Itoa(i)).ToObject(rt)
+		if PutData(obj, "a", rt.ToValue(2)) {
+			t.Errorf("element %d: PutData wrote", i)
+		}
+	}
+	if PutData(arr.Get("0").ToObject(rt), "new", rt.ToValue(2)) {
+		t.Error("PutData added a key to a non-extensible object")
+	}
+}

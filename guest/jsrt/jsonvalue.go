@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/cordonhq/cordon/guest/gojax"
 	"github.com/dop251/goja"
 )
 
@@ -123,8 +124,12 @@ func (p *jsonReader) object(depth int) (goja.Value, bool) {
 		if !ok {
 			return nil, false
 		}
-		if obj.DefineDataProperty(key, v, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE) != nil {
-			return nil, false
+		// The object is new and only this loop fills it: gojax.PutData
+		// stores the property without DefineDataProperty's descriptor.
+		if !gojax.Enabled || !gojax.PutData(obj, key, v) {
+			if obj.DefineDataProperty(key, v, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE) != nil {
+				return nil, false
+			}
 		}
 		if more, ok := p.sep('}'); !ok {
 			return nil, false

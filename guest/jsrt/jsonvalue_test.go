@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cordonhq/cordon/guest/gojax"
 	"github.com/cordonhq/cordon/internal/abi"
 	"github.com/dop251/goja"
 )
@@ -49,6 +50,16 @@ func compareJSON(t *testing.T, text string) bool {
 	eq, err := same(goja.Undefined(), got, want)
 	if err != nil || !eq.ToBoolean() {
 		t.Fatalf("%q: parseJSON gives %v, JSON.parse %v", text, got, want)
+	}
+	// The same without gojax (objects filled by DefineDataProperty).
+	gojax.Enabled = false
+	general, err := r.parseJSON([]byte(text))
+	gojax.Enabled = true
+	if err != nil {
+		t.Fatalf("%q: parseJSON without gojax: %v", text, err)
+	}
+	if eq, err := same(goja.Undefined(), general, want); err != nil || !eq.ToBoolean() {
+		t.Fatalf("%q: parseJSON without gojax gives %v, JSON.parse %v", text, general, want)
 	}
 	return true
 }
