@@ -34,12 +34,11 @@ type state struct {
 	tools    []abi.ToolInfo
 	plan     *jsrt.ToolPlan // how tools appear in JS, made by the first execution
 	maxDepth int
-	gc       *gcPacer
 }
 
 // Serve runs the request loop until the host ends it.
 func Serve(h Host) error {
-	s := &state{host: h, fs: vfs.New(vfs.Limits{}), gc: newGCPacer()}
+	s := &state{host: h, fs: vfs.New(vfs.Limits{})}
 	var resp []byte
 	for {
 		req, err := h.Next(resp)
@@ -69,7 +68,7 @@ func (s *state) handle(b []byte) *abi.Response {
 		}
 		s.plan = nil
 		s.maxDepth = int(req.Setup.MaxCallDepth)
-		s.gc.setLimit(req.Setup.MemoryLimit)
+		setMemoryLimit(req.Setup.MemoryLimit)
 		return &abi.Response{}
 	case abi.OpExec:
 		return s.exec(req.Exec)
@@ -87,7 +86,6 @@ func (s *state) handle(b []byte) *abi.Response {
 }
 
 func (s *state) exec(x *abi.Exec) *abi.Response {
-	s.gc.tune()
 	hits := s.fs.QuotaHits()
 	resp := s.run(x)
 	resp.QuotaHit = s.fs.QuotaHits() > hits
