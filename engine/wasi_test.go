@@ -1,8 +1,12 @@
 package engine
 
 import (
+	"context"
 	"strings"
 	"testing"
+
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
 )
 
 // The WASI functions the engine serves with real behaviour are few and
@@ -26,5 +30,60 @@ func TestWASIServices(t *testing.T) {
 	}
 	if len(got) > 0 {
 		t.Errorf("unreviewed WASI services: %v", got)
+	}
+}
+
+// moduleWithMemory is a module that exports one page of memory, for
+// calling the WASI functions directly.
+func moduleWithMemory(t *testing.T) api.Module {
+	t.Helper()
+	ctx := context.Background()
+	r := wazero.NewRuntime(ctx)
+	t.Cleanup(func() { r.Close(ctx) })
+	wasm := []byte{
+		0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, // magic, version
+		0x05, 0x03, 0x01, 0x00, 0x01, // memory section: one memory, min 1 page
+		0x07, 0x0a, 0x01, 0x06, 'm', 'e', 'm', 'o', 'r', 'y', 0x02, 0x00, // export "memory"
+	}
+	mod, err := r.Instantiate(ctx, wasm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return mod
+}
+
+// The guest's environment is GODEBUG=gcstoptheworld=1 alone, laid out as
+// WASI's environ_get lays out an environment: an array of pointers to
+// NUL-terminated strings.
+func TestWASIEnviron(t *testing.T) {
+	mod := moduleWithMemory(t)
+	mem := mod.Memory()
+	ctx := context.Background()
+	stack := []uint64{100, 104}
+	wasiEnvironSizesGet(ctx, mod, stack)
+	count, _ := mem.ReadUint32Le(100)
+	size, _ := mem.ReadUint32Le(104)
+	if stack[0] != errnoSuccess || count != 1 || size != uint32(len("GODEBUG=gcstoptheworld=1")+1) {
+		t.Fatalf("environ_sizes_get: errno %d, count %d, size %d", stack[0], count, size)
+	}
+	stack = []uint64{200, 300}
+	wasiEnvironGet(ctx, mod, stack)
+	ptr, _ := mem.ReadUint32Le(200)
+	got, _ := mem.Read(300, size)
+	if stack[0] != errnoSuccess || ptr != 300 || string(got) != "GODEBUG=gcstoptheworld=1\x00" {
+		t.Errorf("environ_get: errno %d, pointer %d, %q", stack[0], ptr, got)
+	}
+	// Out of the guest's memory: EINVAL, not a panic.
+	for _, stack := range [][]uint64{{1 << 20, 0}, {0, 1 << 20}} {
+		wasiEnvironSizesGet(ctx, mod, stack)
+		if stack[0] != errnoInval {
+			t.Errorf("environ_sizes_get outside memory: errno %d", stack[0])
+		}
+	}
+	for _, stack := range [][]uint64{{1 << 20, 0}, {0, 1<<16 - 4}} {
+		wasiEnvironGet(ctx, mod, stack)
+		if stack[0] != errnoInval {
+			t.Errorf("environ_get outside memory: errno %d", stack[0])
+		}
 	}
 }
