@@ -207,7 +207,6 @@ func (sb *Sandbox) start(ctx context.Context) error {
 		VFSMaxBytes:  sb.limits.VFSBytes,
 		VFSMaxFiles:  int64(sb.limits.VFSFiles),
 		MaxCallDepth: uint32(sb.limits.MaxCallDepth),
-		MemoryLimit:  int64(sb.e.cfg.memoryMB) << 20,
 	}}
 	_, err := sb.request(setup)
 	return err

@@ -43,8 +43,8 @@ func wasiImpl(e *Engine) map[string]wasiFunc {
 	return map[string]wasiFunc{
 		"args_sizes_get":      {wasiZeroSizes, []api.ValueType{i32, i32}, r32},
 		"args_get":            {wasiOK, []api.ValueType{i32, i32}, r32},
-		"environ_sizes_get":   {wasiEnvironSizesGet, []api.ValueType{i32, i32}, r32},
-		"environ_get":         {wasiEnvironGet, []api.ValueType{i32, i32}, r32},
+		"environ_sizes_get":   {e.wasiEnvironSizesGet, []api.ValueType{i32, i32}, r32},
+		"environ_get":         {e.wasiEnvironGet, []api.ValueType{i32, i32}, r32},
 		"clock_time_get":      {e.wasiClockTimeGet, []api.ValueType{i32, i64, i32}, r32},
 		"clock_res_get":       {wasiClockResGet, []api.ValueType{i32, i32}, r32},
 		"random_get":          {e.wasiRandomGet, []api.ValueType{i32, i32}, r32},
@@ -101,30 +101,30 @@ func wasiZeroSizes(_ context.Context, mod api.Module, stack []uint64) {
 	stack[0] = errnoSuccess
 }
 
-// guestEnviron is the guest's whole environment. Only its Go runtime reads
-// it (no guest code looks at the environment): GODEBUG=gcstoptheworld=1
+// guestEnviron is the guest's whole environment, which only its Go runtime
+// reads (no guest code looks at the environment): GODEBUG=gcstoptheworld=1
 // makes every collection stop the world, which in a guest with one thread
 // is cheaper than a concurrent one (RATIONALE.md, "The guest's garbage
 // collector").
 var guestEnviron = []string{"GODEBUG=gcstoptheworld=1"}
 
-func wasiEnvironSizesGet(_ context.Context, mod api.Module, stack []uint64) {
+func (e *Engine) wasiEnvironSizesGet(_ context.Context, mod api.Module, stack []uint64) {
 	size := 0
-	for _, kv := range guestEnviron {
+	for _, kv := range e.environ {
 		size += len(kv) + 1
 	}
 	mem := mod.Memory()
-	if !mem.WriteUint32Le(api.DecodeU32(stack[0]), uint32(len(guestEnviron))) || !mem.WriteUint32Le(api.DecodeU32(stack[1]), uint32(size)) {
+	if !mem.WriteUint32Le(api.DecodeU32(stack[0]), uint32(len(e.environ))) || !mem.WriteUint32Le(api.DecodeU32(stack[1]), uint32(size)) {
 		stack[0] = errnoInval
 		return
 	}
 	stack[0] = errnoSuccess
 }
 
-func wasiEnvironGet(_ context.Context, mod api.Module, stack []uint64) {
+func (e *Engine) wasiEnvironGet(_ context.Context, mod api.Module, stack []uint64) {
 	mem := mod.Memory()
 	ptrs, buf := api.DecodeU32(stack[0]), api.DecodeU32(stack[1])
-	for i, kv := range guestEnviron {
+	for i, kv := range e.environ {
 		if !mem.WriteUint32Le(ptrs+uint32(4*i), buf) || !mem.WriteString(buf, kv) || !mem.WriteByte(buf+uint32(len(kv)), 0) {
 			stack[0] = errnoInval
 			return

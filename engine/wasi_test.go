@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -52,36 +53,43 @@ func moduleWithMemory(t *testing.T) api.Module {
 	return mod
 }
 
-// The guest's environment is GODEBUG=gcstoptheworld=1 alone, laid out as
-// WASI's environ_get lays out an environment: an array of pointers to
+// The guest's environment is GODEBUG=gcstoptheworld=1, laid out as WASI's
+// environ_get lays out an environment: an array of pointers to
 // NUL-terminated strings.
 func TestWASIEnviron(t *testing.T) {
+	if want := []string{"GODEBUG=gcstoptheworld=1"}; !slices.Equal(guestEnviron, want) {
+		t.Errorf("the guest's environment is %q, want %q", guestEnviron, want)
+	}
+	// Two variables, to check the layout past the first.
+	e := &Engine{environ: []string{"GODEBUG=gcstoptheworld=1", "GOMEMLIMIT=218103808"}}
 	mod := moduleWithMemory(t)
 	mem := mod.Memory()
 	ctx := context.Background()
 	stack := []uint64{100, 104}
-	wasiEnvironSizesGet(ctx, mod, stack)
+	e.wasiEnvironSizesGet(ctx, mod, stack)
 	count, _ := mem.ReadUint32Le(100)
 	size, _ := mem.ReadUint32Le(104)
-	if stack[0] != errnoSuccess || count != 1 || size != uint32(len("GODEBUG=gcstoptheworld=1")+1) {
+	wantBytes := "GODEBUG=gcstoptheworld=1\x00GOMEMLIMIT=218103808\x00"
+	if stack[0] != errnoSuccess || count != 2 || size != uint32(len(wantBytes)) {
 		t.Fatalf("environ_sizes_get: errno %d, count %d, size %d", stack[0], count, size)
 	}
 	stack = []uint64{200, 300}
-	wasiEnvironGet(ctx, mod, stack)
-	ptr, _ := mem.ReadUint32Le(200)
+	e.wasiEnvironGet(ctx, mod, stack)
+	p0, _ := mem.ReadUint32Le(200)
+	p1, _ := mem.ReadUint32Le(204)
 	got, _ := mem.Read(300, size)
-	if stack[0] != errnoSuccess || ptr != 300 || string(got) != "GODEBUG=gcstoptheworld=1\x00" {
-		t.Errorf("environ_get: errno %d, pointer %d, %q", stack[0], ptr, got)
+	if stack[0] != errnoSuccess || p0 != 300 || p1 != 300+25 || string(got) != wantBytes {
+		t.Errorf("environ_get: errno %d, pointers %d %d, %q", stack[0], p0, p1, got)
 	}
 	// Out of the guest's memory: EINVAL, not a panic.
 	for _, stack := range [][]uint64{{1 << 20, 0}, {0, 1 << 20}} {
-		wasiEnvironSizesGet(ctx, mod, stack)
+		e.wasiEnvironSizesGet(ctx, mod, stack)
 		if stack[0] != errnoInval {
 			t.Errorf("environ_sizes_get outside memory: errno %d", stack[0])
 		}
 	}
 	for _, stack := range [][]uint64{{1 << 20, 0}, {0, 1<<16 - 4}} {
-		wasiEnvironGet(ctx, mod, stack)
+		e.wasiEnvironGet(ctx, mod, stack)
 		if stack[0] != errnoInval {
 			t.Errorf("environ_get outside memory: errno %d", stack[0])
 		}

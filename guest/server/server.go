@@ -68,7 +68,6 @@ func (s *state) handle(b []byte) *abi.Response {
 		}
 		s.plan = nil
 		s.maxDepth = int(req.Setup.MaxCallDepth)
-		setMemoryLimit(req.Setup.MemoryLimit)
 		return &abi.Response{}
 	case abi.OpExec:
 		return s.exec(req.Exec)

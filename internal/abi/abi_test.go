@@ -8,7 +8,7 @@ import (
 
 func TestRoundTrip(t *testing.T) {
 	reqs := []*Request{
-		{Op: OpSetup, Setup: &Setup{Tools: []ToolInfo{{Name: "a/b", Description: "d", Schema: []byte(`{}`)}}, VFSMaxBytes: 10, VFSMaxFiles: 3, MaxCallDepth: 7, MemoryLimit: 256 << 20}},
+		{Op: OpSetup, Setup: &Setup{Tools: []ToolInfo{{Name: "a/b", Description: "d", Schema: []byte(`{}`)}}, VFSMaxBytes: 10, VFSMaxFiles: 3, MaxCallDepth: 7}},
 		{Op: OpExec, Exec: &Exec{Lang: "js", Name: "x.js", Code: "return 1"}},
 		{Op: OpPutFiles, Files: []File{{Path: "/workspace/a", Mode: 0o644, ModTime: 5, Data: []byte("hi")}}},
 		{Op: OpGetFiles, Path: "/workspace"},

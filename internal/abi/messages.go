@@ -40,9 +40,6 @@ type Setup struct {
 	VFSMaxFiles int64
 	// MaxCallDepth bounds JS call-stack depth (0: the guest's default).
 	MaxCallDepth uint32
-	// MemoryLimit is the guest's linear memory limit in bytes (0: unknown),
-	// which the guest's garbage collector paces itself against.
-	MemoryLimit int64
 }
 
 // Exec is the OpExec request.
@@ -144,7 +141,6 @@ func EncodeRequest(buf []byte, r *Request) []byte {
 		e.I64(s.VFSMaxBytes)
 		e.I64(s.VFSMaxFiles)
 		e.U32(s.MaxCallDepth)
-		e.I64(s.MemoryLimit)
 	case OpExec:
 		e.String(r.Exec.Lang)
 		e.String(r.Exec.Name)
@@ -171,7 +167,6 @@ func DecodeRequest(b []byte) (*Request, error) {
 		s.VFSMaxBytes = d.I64()
 		s.VFSMaxFiles = d.I64()
 		s.MaxCallDepth = d.U32()
-		s.MemoryLimit = d.I64()
 		r.Setup = s
 	case OpExec:
 		r.Exec = &Exec{Lang: d.String(), Name: d.String(), Code: d.String()}
