@@ -15,9 +15,9 @@ import (
 // construction: no arguments, no preopened directories, no sockets, and an
 // environment of one runtime setting (guestEnviron). stdout and stderr of
 // the guest program (not of the script) go to a small diagnostic buffer
-// used in crash reports. The clocks, random bytes
-// and sleeping are the only services. Every other WASI function the module
-// imports answers ENOSYS.
+// used in crash reports. The clocks, random bytes and sleeping are the
+// only services. Every other WASI function the module imports answers
+// ENOSYS.
 
 const wasiModule = "wasi_snapshot_preview1"
 
