@@ -164,6 +164,16 @@ type valueProperty struct {
 
 var valuePropertyLayout = sync.OnceValue(findValueProperty)
 
+// fieldOffset returns the offset of struct t's own field name, provided it
+// has type want.
+func fieldOffset(t reflect.Type, name string, want reflect.Type) (uintptr, bool) {
+	sf, ok := t.FieldByName(name)
+	if !ok || len(sf.Index) != 1 || sf.Type != want {
+		return 0, false
+	}
+	return sf.Offset, true
+}
+
 func findValueProperty() valueProperty {
 	rt := goja.New()
 	o := rt.NewObject()
@@ -175,13 +185,7 @@ func findValueProperty() valueProperty {
 	if t == nil || t.Kind() != reflect.Pointer || t.Elem().Kind() != reflect.Struct || t.Elem().Name() != "valueProperty" {
 		return valueProperty{}
 	}
-	field := func(name string, want reflect.Type) (uintptr, bool) {
-		sf, ok := t.Elem().FieldByName(name)
-		if !ok || len(sf.Index) != 1 || sf.Type != want {
-			return 0, false
-		}
-		return sf.Offset, true
-	}
+	field := func(name string, want reflect.Type) (uintptr, bool) { return fieldOffset(t.Elem(), name, want) }
 	boolType, valueType := reflect.TypeFor[bool](), reflect.TypeFor[goja.Value]()
 	vp := valueProperty{typ: t}
 	var ok1, ok2, ok3 bool
@@ -316,13 +320,7 @@ func findOrdinaryLayout() ordinaryLayout {
 	if t.Kind() != reflect.Pointer || t.Elem().Kind() != reflect.Struct || t.Elem().Name() != "baseObject" || t.Elem().PkgPath() != gojaPath {
 		return ordinaryLayout{}
 	}
-	field := func(name string, want reflect.Type) (uintptr, bool) {
-		sf, ok := t.Elem().FieldByName(name)
-		if !ok || len(sf.Index) != 1 || sf.Type != want {
-			return 0, false
-		}
-		return sf.Offset, true
-	}
+	field := func(name string, want reflect.Type) (uintptr, bool) { return fieldOffset(t.Elem(), name, want) }
 	l := ordinaryLayout{itab: (*[2]unsafe.Pointer)(unsafe.Pointer(o))[0]}
 	var ok1, ok2, ok3 bool
 	l.values, ok1 = field("values", reflect.TypeFor[map[unistring.String]goja.Value]())

@@ -79,12 +79,8 @@ func appendOrdinary(props []gojax.OwnData) (_ []byte, ok bool) {
 		if !p.Enumerable {
 			continue
 		}
-		mark := len(b)
-		if mark > 1 {
-			b = append(b, ',')
-		}
-		b = appendQuotedASCII(b, k)
-		b = append(b, ':')
+		var mark int
+		b, mark = appendKey(b, k)
 		var wrote bool
 		if b, wrote, ok = appendPrimitive(b, p.Value); !ok {
 			return nil, false
@@ -94,6 +90,19 @@ func appendOrdinary(props []gojax.OwnData) (_ []byte, ok bool) {
 		}
 	}
 	return append(b, '}'), true
+}
+
+// appendKey appends to b, an object's JSON so far (from its '{'), the
+// comma before a member that is not the first, and the member's key k and
+// colon; mark is where the member starts, for a caller that then leaves it
+// out.
+func appendKey(b []byte, k string) (_ []byte, mark int) {
+	mark = len(b)
+	if mark > 1 {
+		b = append(b, ',')
+	}
+	b = appendQuotedASCII(b, k)
+	return append(b, ':'), mark
 }
 
 // plainPrototype reports whether obj is an ordinary object whose prototype
@@ -185,12 +194,8 @@ func (r *run) appendPlainObject(obj *goja.Object) ([]byte, error) {
 	b := make([]byte, 1, 64)
 	b[0] = '{'
 	for _, k := range keys {
-		mark := len(b)
-		if mark > 1 {
-			b = append(b, ',')
-		}
-		b = appendQuotedASCII(b, k)
-		b = append(b, ':')
+		var mark int
+		b, mark = appendKey(b, k)
 		var wrote bool
 		var err error
 		if b, wrote, err = r.appendValue(b, k, obj.Get(k)); err != nil {
