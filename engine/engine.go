@@ -137,8 +137,7 @@ type Engine struct {
 	compiled wazero.CompiledModule
 	cache    wazero.CompilationCache
 
-	pool    *pool    // nil without WithPool
-	environ []string // the guest's environment (guestEnviron)
+	pool *pool // nil without WithPool
 
 	mu        sync.Mutex
 	closed    bool
@@ -245,7 +244,6 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 	if err != nil {
 		return fail(&Error{Kind: KindInternal, Message: "compiling the guest", Err: err})
 	}
-	e.environ = guestEnviron
 	if err := instantiateWASI(ctx, e); err != nil {
 		return fail(err)
 	}

@@ -43,8 +43,8 @@ func wasiImpl(e *Engine) map[string]wasiFunc {
 	return map[string]wasiFunc{
 		"args_sizes_get":      {wasiZeroSizes, []api.ValueType{i32, i32}, r32},
 		"args_get":            {wasiOK, []api.ValueType{i32, i32}, r32},
-		"environ_sizes_get":   {e.wasiEnvironSizesGet, []api.ValueType{i32, i32}, r32},
-		"environ_get":         {e.wasiEnvironGet, []api.ValueType{i32, i32}, r32},
+		"environ_sizes_get":   {wasiEnvironSizesGet(guestEnviron), []api.ValueType{i32, i32}, r32},
+		"environ_get":         {wasiEnvironGet(guestEnviron), []api.ValueType{i32, i32}, r32},
 		"clock_time_get":      {e.wasiClockTimeGet, []api.ValueType{i32, i64, i32}, r32},
 		"clock_res_get":       {wasiClockResGet, []api.ValueType{i32, i32}, r32},
 		"random_get":          {e.wasiRandomGet, []api.ValueType{i32, i32}, r32},
@@ -108,30 +108,37 @@ func wasiZeroSizes(_ context.Context, mod api.Module, stack []uint64) {
 // collector").
 var guestEnviron = []string{"GODEBUG=gcstoptheworld=1"}
 
-func (e *Engine) wasiEnvironSizesGet(_ context.Context, mod api.Module, stack []uint64) {
+// wasiEnvironSizesGet serves environ_sizes_get for the environment env.
+func wasiEnvironSizesGet(env []string) api.GoModuleFunc {
 	size := 0
-	for _, kv := range e.environ {
+	for _, kv := range env {
 		size += len(kv) + 1
 	}
-	mem := mod.Memory()
-	if !mem.WriteUint32Le(api.DecodeU32(stack[0]), uint32(len(e.environ))) || !mem.WriteUint32Le(api.DecodeU32(stack[1]), uint32(size)) {
-		stack[0] = errnoInval
-		return
-	}
-	stack[0] = errnoSuccess
-}
-
-func (e *Engine) wasiEnvironGet(_ context.Context, mod api.Module, stack []uint64) {
-	mem := mod.Memory()
-	ptrs, buf := api.DecodeU32(stack[0]), api.DecodeU32(stack[1])
-	for i, kv := range e.environ {
-		if !mem.WriteUint32Le(ptrs+uint32(4*i), buf) || !mem.WriteString(buf, kv) || !mem.WriteByte(buf+uint32(len(kv)), 0) {
+	return func(_ context.Context, mod api.Module, stack []uint64) {
+		mem := mod.Memory()
+		if !mem.WriteUint32Le(api.DecodeU32(stack[0]), uint32(len(env))) || !mem.WriteUint32Le(api.DecodeU32(stack[1]), uint32(size)) {
 			stack[0] = errnoInval
 			return
 		}
-		buf += uint32(len(kv)) + 1
+		stack[0] = errnoSuccess
 	}
-	stack[0] = errnoSuccess
+}
+
+// wasiEnvironGet serves environ_get for the environment env: an array of
+// pointers to NUL-terminated strings.
+func wasiEnvironGet(env []string) api.GoModuleFunc {
+	return func(_ context.Context, mod api.Module, stack []uint64) {
+		mem := mod.Memory()
+		ptrs, buf := api.DecodeU32(stack[0]), api.DecodeU32(stack[1])
+		for i, kv := range env {
+			if !mem.WriteUint32Le(ptrs+uint32(4*i), buf) || !mem.WriteString(buf, kv) || !mem.WriteByte(buf+uint32(len(kv)), 0) {
+				stack[0] = errnoInval
+				return
+			}
+			buf += uint32(len(kv)) + 1
+		}
+		stack[0] = errnoSuccess
+	}
 }
 
 var monoBase = time.Now()

@@ -61,12 +61,13 @@ func TestWASIEnviron(t *testing.T) {
 		t.Errorf("the guest's environment is %q, want %q", guestEnviron, want)
 	}
 	// Two variables, to check the layout past the first.
-	e := &Engine{environ: []string{"GODEBUG=gcstoptheworld=1", "GOMEMLIMIT=218103808"}}
+	env := []string{"GODEBUG=gcstoptheworld=1", "GOMEMLIMIT=218103808"}
+	sizesGet, get := wasiEnvironSizesGet(env), wasiEnvironGet(env)
 	mod := moduleWithMemory(t)
 	mem := mod.Memory()
 	ctx := context.Background()
 	stack := []uint64{100, 104}
-	e.wasiEnvironSizesGet(ctx, mod, stack)
+	sizesGet(ctx, mod, stack)
 	count, _ := mem.ReadUint32Le(100)
 	size, _ := mem.ReadUint32Le(104)
 	wantBytes := "GODEBUG=gcstoptheworld=1\x00GOMEMLIMIT=218103808\x00"
@@ -74,7 +75,7 @@ func TestWASIEnviron(t *testing.T) {
 		t.Fatalf("environ_sizes_get: errno %d, count %d, size %d", stack[0], count, size)
 	}
 	stack = []uint64{200, 300}
-	e.wasiEnvironGet(ctx, mod, stack)
+	get(ctx, mod, stack)
 	p0, _ := mem.ReadUint32Le(200)
 	p1, _ := mem.ReadUint32Le(204)
 	got, _ := mem.Read(300, size)
@@ -83,13 +84,13 @@ func TestWASIEnviron(t *testing.T) {
 	}
 	// Out of the guest's memory: EINVAL, not a panic.
 	for _, stack := range [][]uint64{{1 << 20, 0}, {0, 1 << 20}} {
-		e.wasiEnvironSizesGet(ctx, mod, stack)
+		sizesGet(ctx, mod, stack)
 		if stack[0] != errnoInval {
 			t.Errorf("environ_sizes_get outside memory: errno %d", stack[0])
 		}
 	}
 	for _, stack := range [][]uint64{{1 << 20, 0}, {0, 1<<16 - 4}} {
-		e.wasiEnvironGet(ctx, mod, stack)
+		get(ctx, mod, stack)
 		if stack[0] != errnoInval {
 			t.Errorf("environ_get outside memory: errno %d", stack[0])
 		}

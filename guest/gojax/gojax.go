@@ -277,13 +277,6 @@ func AppendOwnProps(dst []OwnData, o *goja.Object) (_ []OwnData, ok bool) {
 	return dst, true
 }
 
-// IsOrdinary reports whether o is an ordinary object, as AppendOwnProps
-// requires.
-func IsOrdinary(o *goja.Object) bool {
-	_, ok := ordinary(o)
-	return ok
-}
-
 // ordinary returns o's *baseObject when o is one, in the audited layout.
 func ordinary(o *goja.Object) (unsafe.Pointer, bool) {
 	l := ordinaryObjectLayout()

@@ -210,14 +210,11 @@ o.b = 3
 	}
 	for i, ordinary := range []bool{true, false, false, false, false, true, true} {
 		obj := arr.Get(strconv.Itoa(i)).ToObject(rt)
-		if IsOrdinary(obj) != ordinary {
-			t.Errorf("element %d: IsOrdinary %v, want %v", i, !ordinary, ordinary)
-		}
 		if _, ok := AppendOwnProps(nil, obj); ok != ordinary {
 			t.Errorf("element %d: AppendOwnProps ok %v, want %v", i, ok, ordinary)
 		}
 	}
-	if IsOrdinary(nil) {
+	if _, ok := AppendOwnProps(nil, nil); ok {
 		t.Error("nil is ordinary")
 	}
 }

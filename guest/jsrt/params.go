@@ -53,13 +53,17 @@ func (r *run) marshalParams(obj *goja.Object) ([]byte, error) {
 // marshalParams then starts over on its general path; nothing observable
 // has happened.
 func (r *run) marshalOrdinary(obj *goja.Object) (_ []byte, ok bool) {
-	if !gojax.Enabled || !r.plainPrototype(obj) {
+	if !gojax.Enabled {
 		return nil, false
 	}
+	// AppendOwnProps succeeds only for an ordinary object, which
+	// plainPrototype may then ask for its prototype.
 	props, ok := gojax.AppendOwnProps(r.props[:0], obj)
 	var b []byte
-	if ok {
+	if ok && r.plainPrototype(obj) {
 		b, ok = appendOrdinary(props)
+	} else {
+		ok = false
 	}
 	clear(props) // the scratch keeps no values alive
 	r.props = props[:0]
@@ -105,14 +109,11 @@ func appendKey(b []byte, k string) (_ []byte, mark int) {
 	return append(b, ':'), mark
 }
 
-// plainPrototype reports whether obj is an ordinary object whose prototype
-// is the runtime's own Object.prototype, which has no toJSON and no
+// plainPrototype reports whether obj, an ordinary object, has for its
+// prototype the runtime's own Object.prototype, which has no toJSON and no
 // prototype: then JSON.stringify finds no toJSON for obj. Nothing here runs
 // script code (a proxy's traps would, and a proxy is not ordinary).
 func (r *run) plainPrototype(obj *goja.Object) bool {
-	if !gojax.IsOrdinary(obj) {
-		return false
-	}
 	if r.objectProto == nil {
 		r.objectProto = r.rt.NewObject().Prototype()
 		r.toJSONKey = r.rt.ToValue("toJSON")

@@ -15,13 +15,14 @@ import (
 //   - It compiles the formatter for plain data and errors (inspect.Fast),
 //     which console.log of an object and an uncaught error use, and the
 //     prelude that defines ToolError: about 10 ms in the sandbox.
-//   - It runs warmScript, with one tool answered inside the guest. A first
-//     execution in a booted guest took 0.6-0.8 ms for `return 1` against
-//     0.07 ms for the next one with a script not seen before, and 1.5 ms
-//     for one tool call against 0.3 ms: goja's one-time tables (the
-//     function prototype's template among them), this package's interrupt
-//     field lookup, and the first pass through the parser, the compiler,
-//     the promise and tool-call paths and the Go heap's first spans.
+//   - It runs warmScript, with one tool answered inside the guest, so that
+//     goja's one-time tables (the function prototype's template among
+//     them), this package's interrupt field lookup, and the first pass
+//     through the parser, the compiler, and the promise and tool-call
+//     paths are not a first execution's. The first execution of a pooled
+//     sandbox went from 200-320 to 170-300 µs for `return 1`, and from
+//     520-890 to 470-600 µs for one tool call (RATIONALE.md, "A pool of
+//     booted guests").
 //
 // The warm run leaves nothing behind that a script can see: it has its own
 // runtime and file system, and its compiled program is not kept.
