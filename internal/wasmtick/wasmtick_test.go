@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cordonhq/cordon/internal/wasmbin"
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
 )
@@ -120,4 +121,113 @@ func FuzzInstrument(f *testing.F) {
 			t.Fatal("instrumented module without the marker")
 		}
 	})
+}
+
+// dispatcher is a module whose count(n) has the shape Go compiles functions
+// to (a loop whose body opens with nested blocks and a br_table on a local,
+// see dispatch) and counts to n (n >= 1) through it:
+//
+//	pc = 0
+//	loop                                   ; the dispatch
+//	  block block block
+//	    local.get pc; br_table 0 1 2 (2)  ; to segment pc
+//	  end
+//	  x = 0; pc = first; br loop          ; segment 0: jump to segment 2
+//	  end
+//	  x += 1                               ; segment 1, falls into 2
+//	  end
+//	  if x < n { pc = back; br loop }     ; segment 2: jump back to 1
+//	end
+//	return x
+//
+// first and back are the jump targets, and setLocal the local that the
+// first jump sets (2 is pc).
+func dispatcher(first, back, setLocal byte) []byte {
+	body := []byte{1, 2, 0x7f, // locals 1 (x) and 2 (pc)
+		0x41, 0, 0x21, 2,
+		0x03, 0x40,
+		0x02, 0x40, 0x02, 0x40, 0x02, 0x40,
+		0x20, 2, 0x0e, 3, 0, 1, 2, 2,
+		0x0b,
+		0x41, 0, 0x21, 1, 0x41, first, 0x21, setLocal, 0x0c, 2,
+		0x0b,
+		0x20, 1, 0x41, 1, 0x6a, 0x21, 1,
+		0x0b,
+		0x20, 1, 0x20, 0, 0x49, 0x04, 0x40, 0x41, back, 0x21, 2, 0x0c, 1, 0x0b,
+		0x0b,
+		0x20, 1, 0x0b}
+	return module(
+		sec(1, 2, 0x60, 0, 0, 0x60, 1, 0x7f, 1, 0x7f),
+		sec(2, 1, 6, 'c', 'o', 'r', 'd', 'o', 'n', 4, 't', 'i', 'c', 'k', 0, 0),
+		sec(3, 1, 1),
+		sec(7, 1, 5, 'c', 'o', 'u', 'n', 't', 0, 1),
+		sec(10, append([]byte{1, byte(len(body))}, body...)...))
+}
+
+// TestDispatchForwardJumpsDoNotTick: with a tick at every check (interval
+// 1), a function counts one check where it is entered and one per backward
+// jump; a jump through the dispatch to a later segment has none.
+func TestDispatchForwardJumpsDoNotTick(t *testing.T) {
+	const n = 50
+	inst, err := Instrument(dispatcher(2, 1, 2), "cordon", "tick", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, ticks := run(t, inst, n); got != n || ticks != 1+n {
+		t.Fatalf("result %d, %d ticks, want %d and %d (entry and backward jumps)", got, ticks, n, 1+n)
+	}
+}
+
+// TestDispatchOtherEntriesTick: what is not provably a forward jump through
+// the dispatch gets a check, so no loop escapes the count.
+func TestDispatchOtherEntriesTick(t *testing.T) {
+	for _, tc := range []struct {
+		name             string
+		first, back, set byte
+		checks           int
+	}{
+		{"forward, then backward", 2, 1, 2, 2},
+		{"forward to the next segment", 1, 1, 2, 2},
+		{"a value past the table takes the default, forward", 9, 1, 2, 2},
+		{"a negative value (i32.const -1) is a large unsigned one: the default", 0x7f, 1, 2, 2},
+		{"a jump to its own segment is a loop", 2, 2, 2, 2 + 0},
+		{"a jump from segment 0 to segment 0", 0, 1, 2, 3},
+		{"a jump that sets another local than the dispatch reads", 2, 1, 1, 3},
+	} {
+		inst, err := Instrument(dispatcher(tc.first, tc.back, tc.set), "cordon", "tick", 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The module has no globals: the counter is global 0; tick is
+		// function 0.
+		if c := bytes.Count(inst, checkSequence(0, 0, 1)); c != tc.checks {
+			t.Errorf("%s: %d checks, want %d", tc.name, c, tc.checks)
+		}
+	}
+	// A jump to its own segment must be checked: were it taken as forward,
+	// segment 2 would jump to itself with no check at all.
+	inst, err := Instrument(dispatcher(2, 2, 2), "cordon", "tick", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := append(append([]byte{0x41, 2, 0x21, 2}, checkSequence(0, 0, 1)...), 0x0c, 1)
+	if !bytes.Contains(inst, want) {
+		t.Error("the jump of segment 2 to itself has no check before it")
+	}
+}
+
+func TestSleb32(t *testing.T) {
+	for _, tc := range []struct {
+		b  []byte
+		v  int64
+		ok bool
+	}{
+		{[]byte{0}, 0, true}, {[]byte{0x7f}, -1, true}, {[]byte{0x3f}, 63, true}, {[]byte{0x40}, -64, true},
+		{[]byte{0x80, 0x01}, 128, true}, {wasmbin.AppendSleb(nil, -2147483648), -2147483648, true},
+		{wasmbin.AppendSleb(nil, 2147483647), 2147483647, true}, {[]byte{0x80}, 0, false}, {[]byte{0, 0}, 0, false},
+	} {
+		if v, ok := sleb32(tc.b); v != tc.v || ok != tc.ok {
+			t.Errorf("% x: %d %v, want %d %v", tc.b, v, ok, tc.v, tc.ok)
+		}
+	}
 }
