@@ -8,9 +8,10 @@
 // a gzip stream with no name and no timestamp.
 //
 // After `go build` it rewrites the module: internal/itabcache gives type
-// assertions to interface types an inline cache, internal/wasmtick makes
-// loops call the host every TickInterval iterations, and the function
-// names (which itabcache needs) are removed.
+// assertions to interface types an inline cache, internal/wasmthunk gives
+// each function that only jumps to another that function's body,
+// internal/wasmtick makes loops call the host every TickInterval
+// iterations, and the function names (which itabcache needs) are removed.
 //
 // With -check it builds into memory and exits non-zero when the committed
 // file holds a different module, which is how CI catches a stale guest.
@@ -33,6 +34,7 @@ import (
 
 	"github.com/cordonhq/cordon/internal/itabcache"
 	"github.com/cordonhq/cordon/internal/wasmbin"
+	"github.com/cordonhq/cordon/internal/wasmthunk"
 	"github.com/cordonhq/cordon/internal/wasmtick"
 )
 
@@ -85,6 +87,11 @@ func run(out, pkg string, check, names bool) error {
 	// Assertions to interface types get the inline cache that Go's
 	// compiler gives them on other ports (package itabcache).
 	if raw, err = itabcache.Patch(raw, Toolchain); err != nil {
+		return err
+	}
+	// Functions that only jump to another (sync/atomic's, memhash's) get
+	// its body: one wasm call instead of two (package wasmthunk).
+	if raw, _, err = wasmthunk.Fold(raw); err != nil {
 		return err
 	}
 	// Loops call the host every TickInterval iterations instead of

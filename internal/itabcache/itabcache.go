@@ -121,8 +121,8 @@ func Patch(wasm []byte, toolchain string) ([]byte, error) {
 				}
 			}
 		case 1:
-			if types, err = typeSection(s.Body); err != nil {
-				return nil, err
+			if types, err = wasmbin.FuncTypes(s.Body); err != nil {
+				return nil, fmt.Errorf("itabcache: %w", err)
 			}
 		case 2:
 			err = wasmbin.Imports(s.Body, func(_, _ string, kind byte, _ int) {
@@ -137,7 +137,7 @@ func Patch(wasm []byte, toolchain string) ([]byte, error) {
 				return nil, fmt.Errorf("itabcache: %w", err)
 			}
 		case 3:
-			if funcTypes, err = u32Vector(s.Body); err != nil {
+			if funcTypes, err = wasmbin.U32Vector(s.Body); err != nil {
 				return nil, fmt.Errorf("itabcache: function section: %w", err)
 			}
 		case 6:
@@ -216,35 +216,16 @@ func IsPatched(wasm []byte) bool {
 // patchCode copies the code section with body i replaced by the wrapper and
 // the original appended as function moved.
 func patchCode(b []byte, i int, moved uint32) ([]byte, error) {
-	count, pos, err := wasmbin.U32(b, 0)
+	bodies, err := wasmbin.CodeBodies(b)
 	if err != nil {
-		return nil, fmt.Errorf("itabcache: code section: %w", err)
+		return nil, fmt.Errorf("itabcache: %w", err)
 	}
-	out := binary.AppendUvarint(make([]byte, 0, len(b)+256), uint64(count+1))
-	var orig []byte
-	for j := 0; j < int(count); j++ {
-		size, n, err := wasmbin.U32(b, pos)
-		if err != nil || pos+n+int(size) > len(b) {
-			return nil, fmt.Errorf("itabcache: code section: function %d is truncated", j)
-		}
-		entry := b[pos : pos+n+int(size)]
-		pos += n + int(size)
-		if j == i {
-			orig = entry
-			w := wrapper(moved)
-			out = binary.AppendUvarint(out, uint64(len(w)))
-			out = append(out, w...)
-			continue
-		}
-		out = append(out, entry...)
-	}
-	if pos != len(b) {
-		return nil, errors.New("itabcache: code section: trailing bytes")
-	}
-	if orig == nil {
+	if i >= len(bodies) {
 		return nil, errors.New("itabcache: code section: function missing")
 	}
-	return append(out, orig...), nil
+	orig := bodies[i]
+	bodies[i] = wrapper(moved)
+	return wasmbin.AppendCode(nil, append(bodies, orig)), nil
 }
 
 // wrapper is the body described in the package comment; body is the
@@ -310,50 +291,4 @@ func wrapper(body uint32) []byte {
 	b = append(b, i64Const, 32, i64Shl, i64Or, i64Store, 3, 0)
 	b = append(b, end)
 	return append(b, i32Const, 0, end)
-}
-
-// typeSection returns each function type of a type section as its encoding
-// after the 0x60 prefix: the parameter vector and the result vector.
-func typeSection(b []byte) ([][]byte, error) {
-	n, pos, err := wasmbin.U32(b, 0)
-	if err != nil {
-		return nil, fmt.Errorf("itabcache: type section: %w", err)
-	}
-	var out [][]byte
-	for range n {
-		if pos >= len(b) || b[pos] != 0x60 {
-			return nil, errors.New("itabcache: type section: not a function type")
-		}
-		start := pos + 1
-		pos = start
-		for range 2 { // parameters, results
-			k, m, err := wasmbin.U32(b, pos)
-			if err != nil {
-				return nil, fmt.Errorf("itabcache: type section: %w", err)
-			}
-			pos += m + int(k)
-		}
-		if pos > len(b) {
-			return nil, errors.New("itabcache: type section: truncated")
-		}
-		out = append(out, b[start:pos])
-	}
-	return out, nil
-}
-
-func u32Vector(b []byte) ([]uint32, error) {
-	n, pos, err := wasmbin.U32(b, 0)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]uint32, 0, min(int(n), len(b)))
-	for range n {
-		v, m, err := wasmbin.U32(b, pos)
-		if err != nil {
-			return nil, err
-		}
-		pos += m
-		out = append(out, v)
-	}
-	return out, nil
 }

@@ -1,8 +1,9 @@
 // Package wasmbin reads and writes the parts of the WebAssembly binary format
 // that cordon's build-time module rewriters need (internal/wasmtick,
-// internal/itabcache): sections, LEB128 numbers, names, imports and the
-// function-name map of the name section. It is not a general parser: what it
-// does not need, it does not decode.
+// internal/itabcache, internal/wasmthunk): sections, LEB128 numbers, names,
+// imports, the function-name map of the name section, function types and
+// code bodies. It is not a general parser: what it does not need, it does
+// not decode.
 package wasmbin
 
 import (
@@ -302,4 +303,87 @@ func StripCustom(wasm []byte, name string) ([]byte, error) {
 		out = AppendSection(out, s.ID, s.Body)
 	}
 	return out, nil
+}
+
+// FuncTypes returns each function type of a type section as its encoding
+// after the 0x60 prefix: the parameter vector and the result vector.
+func FuncTypes(b []byte) ([][]byte, error) {
+	n, pos, err := U32(b, 0)
+	if err != nil {
+		return nil, fmt.Errorf("wasmbin: type section: %w", err)
+	}
+	var out [][]byte
+	for range n {
+		if pos >= len(b) || b[pos] != 0x60 {
+			return nil, errors.New("wasmbin: type section: not a function type")
+		}
+		start := pos + 1
+		pos = start
+		for range 2 { // parameters, results
+			k, m, err := U32(b, pos)
+			if err != nil {
+				return nil, fmt.Errorf("wasmbin: type section: %w", err)
+			}
+			pos += m + int(k)
+		}
+		if pos > len(b) {
+			return nil, errors.New("wasmbin: type section: truncated")
+		}
+		out = append(out, b[start:pos])
+	}
+	return out, nil
+}
+
+// U32Vector reads a vector of unsigned LEB128 numbers, such as a function
+// section (each function's type index).
+func U32Vector(b []byte) ([]uint32, error) {
+	n, pos, err := U32(b, 0)
+	if err != nil {
+		return nil, fmt.Errorf("wasmbin: vector: %w", err)
+	}
+	out := make([]uint32, 0, min(int(n), len(b)))
+	for range n {
+		v, m, err := U32(b, pos)
+		if err != nil {
+			return nil, fmt.Errorf("wasmbin: vector: %w", err)
+		}
+		pos += m
+		out = append(out, v)
+	}
+	if pos != len(b) {
+		return nil, errors.New("wasmbin: vector: trailing bytes")
+	}
+	return out, nil
+}
+
+// CodeBodies splits a code section into its function bodies (each its
+// locals and its expression, without the size before it). They alias b.
+func CodeBodies(b []byte) ([][]byte, error) {
+	count, pos, err := U32(b, 0)
+	if err != nil {
+		return nil, fmt.Errorf("wasmbin: code section: %w", err)
+	}
+	out := make([][]byte, 0, min(int(count), len(b)))
+	for j := range count {
+		size, n, err := U32(b, pos)
+		if err != nil || pos+n+int(size) > len(b) {
+			return nil, fmt.Errorf("wasmbin: code section: function %d is truncated", j)
+		}
+		out = append(out, b[pos+n:pos+n+int(size)])
+		pos += n + int(size)
+	}
+	if pos != len(b) {
+		return nil, errors.New("wasmbin: code section: trailing bytes")
+	}
+	return out, nil
+}
+
+// AppendCode appends a code section's body holding bodies to out.
+func AppendCode(out []byte, bodies [][]byte) []byte {
+	out = binary.AppendUvarint(out, uint64(len(bodies)))
+	for _, f := range bodies {
+		out = binary.AppendUvarint(out, uint64(len(f)))
+		out = append(out, f...)
+	}
+	return out
 }
