@@ -91,9 +91,16 @@ func run(out, pkg string, check, names bool) error {
 	}
 	// Functions that only jump to another (sync/atomic's, memhash's) get
 	// its body: one wasm call instead of two (package wasmthunk).
-	if raw, _, err = wasmthunk.Fold(raw); err != nil {
+	thunks, wrappers := 0, 0
+	if raw, thunks, err = wasmthunk.Fold(raw); err != nil {
 		return err
 	}
+	// Method wrappers (*T).m forward to T.m without a frame of their own
+	// (wasmthunk.Wrappers).
+	if raw, wrappers, err = wasmthunk.Wrappers(raw); err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "buildguest: %d jump thunks folded, %d method wrappers made thunks\n", thunks, wrappers)
 	// Loops call the host every TickInterval iterations instead of
 	// wazero leaving compiled code at every back-edge (package wasmtick).
 	if raw, err = wasmtick.Instrument(raw, "cordon", "tick", TickInterval); err != nil {

@@ -356,6 +356,15 @@ func U32Vector(b []byte) ([]uint32, error) {
 	return out, nil
 }
 
+// AppendU32Vector appends v as a vector of unsigned LEB128 numbers.
+func AppendU32Vector(out []byte, v []uint32) []byte {
+	out = binary.AppendUvarint(out, uint64(len(v)))
+	for _, x := range v {
+		out = binary.AppendUvarint(out, uint64(x))
+	}
+	return out
+}
+
 // CodeBodies splits a code section into its function bodies (each its
 // locals and its expression, without the size before it). They alias b.
 func CodeBodies(b []byte) ([][]byte, error) {

@@ -1,6 +1,10 @@
-// Package wasmthunk folds the jump thunks of a WebAssembly module built by
-// Go: a function whose whole body jumps to another function gets that
-// function's body instead, so that a call to it is one wasm call, not two.
+// Package wasmthunk removes wasm calls that only forward to another
+// function from a WebAssembly module built by Go. Fold gives each jump
+// thunk (a function whose whole body jumps to another) its target's body;
+// Wrappers turns method wrappers ((*T).m calling T.m) into thunks that put
+// T.m's arguments in place and call it without a frame of their own.
+//
+// Fold:
 //
 // Why: Go assembly that is only `JMP other(SB)` compiles, on wasm, to a
 // function that calls other and returns what it returns. sync/atomic's

@@ -7,6 +7,7 @@ import (
 
 	"github.com/cordonhq/cordon/internal/wasmbin"
 	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
 )
 
 // thunk is the body Go emits for `JMP f(SB)`.
@@ -145,5 +146,151 @@ func TestFoldRefusesBadModules(t *testing.T) {
 		if _, _, err := Fold(bad); err == nil {
 			t.Errorf("% x: accepted", bad)
 		}
+	}
+}
+
+// wrapperModule is a module with Go's stack convention whose function "w"
+// is a wrapper of the given shape (wrapperShape, holes filled) calling
+// "m", with:
+//
+//	m (function 0): records *(SP+8) at 512 and *(SP+16) at 520, pops its
+//	  return address, returns 0
+//	morestack (function 1) and panicwrap (function 2): record their
+//	  number at 528 and return 1 (unwinding)
+//	w (function 3)
+//
+// Global 0 is SP (exported "sp"), global 2 g, an i64 whose stackguard
+// (g+16) is 0 so that no stack check fails; memory is exported "mem".
+func wrapperModule(t *testing.T, zero bool, load, store []byte) []byte {
+	t.Helper()
+	var body []byte
+	for _, v := range wrapperShape(zero, load, store) {
+		switch v {
+		case holeS64:
+			body = wasmbin.AppendSleb(body, 0x1234<<16|3)
+		case holeU32:
+			// morestack comes first in the shape, panicwrap last.
+			if bytes.Count(body, []byte{0x10, 1}) == 0 {
+				body = append(body, 1)
+			} else {
+				body = append(body, 2)
+			}
+		case holeTarget:
+			body = append(body, 0)
+		default:
+			body = append(body, byte(v))
+		}
+	}
+	m := []byte{0,
+		0x41, 0x80, 4, 0x23, 0, 0x29, 3, 8, 0x37, 3, 0, // 512: *(SP+8)
+		0x41, 0x88, 4, 0x23, 0, 0x29, 3, 16, 0x37, 3, 0, // 520: *(SP+16)
+		0x23, 0, 0x41, 8, 0x6a, 0x24, 0, 0x41, 0, 0x0b}
+	record := func(n byte) []byte { return []byte{0, 0x41, 0x90, 4, 0x41, n, 0x36, 2, 0, 0x41, 1, 0x0b} }
+	sec := func(id byte, body []byte) []byte { return wasmbin.AppendSection(nil, id, body) }
+	wasm := []byte("\x00asm\x01\x00\x00\x00")
+	wasm = append(wasm, sec(1, []byte{1, 0x60, 1, 0x7f, 1, 0x7f})...)
+	wasm = append(wasm, sec(3, []byte{4, 0, 0, 0, 0})...)
+	wasm = append(wasm, sec(5, []byte{1, 0, 1})...)
+	wasm = append(wasm, sec(6, []byte{3, 0x7f, 1, 0x41, 0, 0x0b, 0x7f, 1, 0x41, 0, 0x0b, 0x7e, 1, 0x42, 0x80, 2, 0x0b})...)
+	wasm = append(wasm, sec(7, []byte{3, 1, 'w', 0, 3, 3, 'm', 'e', 'm', 2, 0, 2, 's', 'p', 3, 0})...)
+	return append(wasm, sec(10, wasmbin.AppendCode(nil, [][]byte{m, record(1), record(2), body}))...)
+}
+
+// callWrapper calls w(pcB) with 0(SP) a return address, 8(SP) p and 16(SP)
+// vm; it returns w's result, what m and the runtime stand-ins recorded,
+// and how far SP moved.
+func callWrapper(t *testing.T, wasm []byte, pcB, p, vm uint64) (res, arg0, arg1, called uint64, moved int64) {
+	t.Helper()
+	ctx := context.Background()
+	rt := wazero.NewRuntime(ctx)
+	defer rt.Close(ctx)
+	mod, err := rt.Instantiate(ctx, wasm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mem := mod.ExportedMemory("mem")
+	sp := mod.ExportedGlobal("sp").(api.MutableGlobal)
+	const base = 1024
+	mem.WriteUint64Le(base, 0x99<<16)
+	mem.WriteUint64Le(base+8, p)
+	mem.WriteUint64Le(base+16, vm)
+	mem.WriteUint64Le(3000, 0xa1b2c3d4e5f60718) // the value p points to
+	sp.Set(base)
+	out, err := mod.ExportedFunction("w").Call(ctx, pcB)
+	if err != nil {
+		t.Fatal(err)
+	}
+	arg0, _ = mem.ReadUint64Le(512)
+	arg1, _ = mem.ReadUint64Le(520)
+	c, _ := mem.ReadUint32Le(528)
+	return out[0], arg0, arg1, uint64(c), int64(uint32(sp.Get())) - base
+}
+
+// TestWrappersBehaveAsBefore runs each wrapper shape before and after
+// Wrappers, with a pointer and with nil, and compares what the method
+// received, what ran, what was returned and where SP ended.
+func TestWrappersBehaveAsBefore(t *testing.T) {
+	shapes := []struct {
+		name        string
+		zero        bool
+		load, store []byte
+		mask        uint64 // the receiver bits the method reads
+	}{
+		{"zero size", true, nil, nil, 0},
+		{"i64", false, receiverCopies[0][0], receiverCopies[0][1], ^uint64(0)},
+		{"uint32", false, receiverCopies[1][0], receiverCopies[1][1], 0xffffffff},
+		{"int32", false, receiverCopies[2][0], receiverCopies[2][1], 0xffffffff},
+	}
+	for _, s := range shapes {
+		orig := wrapperModule(t, s.zero, s.load, s.store)
+		patched, n, err := Wrappers(orig)
+		if err != nil || n != 1 {
+			t.Fatalf("%s: %d wrappers, %v", s.name, n, err)
+		}
+		if bytes.Equal(orig, patched) {
+			t.Fatalf("%s: unchanged", s.name)
+		}
+		// p non-nil: m gets the receiver (zero size: the second argument
+		// first) and the return address is popped.
+		r0, a0, a1, c0, m0 := callWrapper(t, orig, 0, 3000, 77)
+		r1, b0, b1, c1, m1 := callWrapper(t, patched, 0, 3000, 77)
+		if r0 != 0 || r1 != 0 || c0 != 0 || c1 != 0 || m0 != 8 || m1 != 8 {
+			t.Errorf("%s: results %d %d, calls %d %d, SP moved %d %d; want 0, none, 8", s.name, r0, r1, c0, c1, m0, m1)
+		}
+		if s.zero {
+			if a0 != 77 || b0 != 77 {
+				t.Errorf("%s: m's argument %d before, %d after; want 77", s.name, a0, b0)
+			}
+		} else if a0&s.mask != b0&s.mask || a0&s.mask != 0xa1b2c3d4e5f60718&s.mask || a1 != 77 || b1 != 77 {
+			t.Errorf("%s: m got (%x, %d) before, (%x, %d) after", s.name, a0, a1, b0, b1)
+		}
+		// p nil: the original body runs, calls panicwrap, and unwinds.
+		r0, _, _, c0, _ = callWrapper(t, orig, 0, 0, 77)
+		r1, _, _, c1, _ = callWrapper(t, patched, 0, 0, 77)
+		if r0 != 1 || r1 != 1 || c0 != 2 || c1 != 2 {
+			t.Errorf("%s: nil p: results %d %d, runtime calls %d %d; want 1 and panicwrap", s.name, r0, r1, c0, c1)
+		}
+		// Resuming after the call of m (PC_B 3, segment 2) goes to the
+		// original body, which pops its frame and return address.
+		r0, _, _, _, m0 = callWrapper(t, orig, 3, 3000, 77)
+		r1, _, _, _, m1 = callWrapper(t, patched, 3, 3000, 77)
+		if r0 != 0 || r0 != r1 || m0 != m1 || m0 < 16 {
+			t.Errorf("%s: resumed: results %d %d, SP moved %d %d", s.name, r0, r1, m0, m1)
+		}
+	}
+}
+
+// TestWrappersLeaveOtherShapes: a body that differs from the shape in one
+// byte, or whose target is not of Go's function type, is left alone.
+func TestWrappersLeaveOtherShapes(t *testing.T) {
+	orig := wrapperModule(t, true, nil, nil)
+	// The frame size 8 appears first in "i32.const 8; i32.sub" of the
+	// stack check; change the p offset (frame+8 = 16) of the nil check.
+	changed := bytes.Replace(orig, []byte{0x29, 3, 16, 0x50, 0xad}, []byte{0x29, 3, 17, 0x50, 0xad}, 1)
+	if bytes.Equal(changed, orig) {
+		t.Fatal("the test's edit did not apply")
+	}
+	if out, n, err := Wrappers(changed); err != nil || n != 0 || !bytes.Equal(out, changed) {
+		t.Errorf("a changed body: %d wrappers, %v", n, err)
 	}
 }
