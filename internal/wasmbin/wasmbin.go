@@ -396,3 +396,111 @@ func AppendCode(out []byte, bodies [][]byte) []byte {
 	}
 	return out
 }
+
+// SkipLocals returns the offset, in a function body, of its expression:
+// what follows the local declarations.
+func SkipLocals(body []byte) (int, error) {
+	n, pos, err := U32(body, 0)
+	if err != nil {
+		return 0, fmt.Errorf("wasmbin: locals: %w", err)
+	}
+	for range n {
+		_, m, err := U32(body, pos)
+		if err != nil {
+			return 0, fmt.Errorf("wasmbin: locals: %w", err)
+		}
+		pos += m + 1
+	}
+	if pos > len(body) {
+		return 0, errors.New("wasmbin: locals run past the body")
+	}
+	return pos, nil
+}
+
+// Instruction returns the end of the instruction at pos in an expression:
+// its opcode and immediates. It knows the instructions of WebAssembly 1.0
+// with the sign-extension, saturating-truncation, bulk-memory and
+// reference-types extensions (what Go emits), and fails on any other.
+func Instruction(b []byte, start int) (int, error) {
+	if start >= len(b) {
+		return 0, errors.New("wasmbin: instruction past the end")
+	}
+	op := b[start]
+	pos := start + 1
+	var err error
+	switch {
+	case op == 0x02 || op == 0x03 || op == 0x04: // block, loop, if
+		pos, err = BlockType(b, pos)
+	case op == 0x0c || op == 0x0d || op == 0x10 || op == 0x12 || op == 0xd2 || op == 0x25 || op == 0x26 ||
+		op >= 0x20 && op <= 0x24: // one index
+		pos, err = SkipU32(b, pos, 1)
+	case op == 0x0e: // br_table
+		var k uint32
+		var m int
+		if k, m, err = U32(b, pos); err == nil {
+			if int64(k) >= int64(len(b)) {
+				return 0, fmt.Errorf("wasmbin: br_table at %d: %d labels", start, k)
+			}
+			pos, err = SkipU32(b, pos+m, int(k)+1)
+		}
+	case op == 0x11 || op == 0x13: // call_indirect: type, table
+		pos, err = SkipU32(b, pos, 2)
+	case op == 0x1c: // select t*
+		var k uint32
+		var m int
+		if k, m, err = U32(b, pos); err == nil {
+			pos += m + int(k)
+		}
+	case op >= 0x28 && op <= 0x3e: // memarg
+		var align uint32
+		var m int
+		if align, m, err = U32(b, pos); err == nil {
+			pos += m
+			if align&0x40 != 0 { // memory index
+				pos, err = SkipU32(b, pos, 1)
+			}
+			if err == nil {
+				pos, err = SkipU32(b, pos, 1)
+			}
+		}
+	case op == 0x3f || op == 0x40: // memory.size, memory.grow
+		pos, err = SkipU32(b, pos, 1)
+	case op == 0x41:
+		pos, err = SkipLeb(b, pos, 5)
+	case op == 0x42:
+		pos, err = SkipLeb(b, pos, 10)
+	case op == 0x43:
+		pos += 4
+	case op == 0x44:
+		pos += 8
+	case op == 0xd0: // ref.null t
+		pos++
+	case op == 0xfc:
+		var sub uint32
+		var m int
+		if sub, m, err = U32(b, pos); err == nil {
+			pos += m
+			switch {
+			case sub <= 7: // saturating truncations
+			case sub == 8 || sub == 10 || sub == 12 || sub == 14: // two immediates
+				pos, err = SkipU32(b, pos, 2)
+			case sub == 9 || sub == 11 || sub == 13 || sub == 15 || sub == 16 || sub == 17:
+				pos, err = SkipU32(b, pos, 1)
+			default:
+				err = fmt.Errorf("unknown 0xfc opcode %d", sub)
+			}
+		}
+	case op == 0x00 || op == 0x01 || op == 0x05 || op == 0x0b || op == 0x0f || op == 0x1a || op == 0x1b ||
+		op >= 0x45 && op <= 0xc4 || op == 0xd1:
+		// no immediates
+	default:
+		err = fmt.Errorf("opcode 0x%02x at %d is not supported", op, start)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("wasmbin: %w", err)
+	}
+	if pos > len(b) {
+		return 0, fmt.Errorf("wasmbin: instruction at %d runs past the body", start)
+	}
+	return pos, nil
+}

@@ -236,20 +236,9 @@ func instrumentCode(b []byte, check []byte) ([]byte, error) {
 }
 
 func instrumentBody(out, b, check []byte) ([]byte, error) {
-	// Locals: vec(count, valtype).
-	n, pos, err := wasmbin.U32(b, 0)
+	pos, err := wasmbin.SkipLocals(b)
 	if err != nil {
 		return nil, err
-	}
-	for i := uint32(0); i < n; i++ {
-		_, m, err := wasmbin.U32(b, pos)
-		if err != nil {
-			return nil, err
-		}
-		pos += m + 1
-	}
-	if pos > len(b) {
-		return nil, errors.New("locals run past the body")
 	}
 	out = append(out, b[:pos]...)
 	var (
@@ -263,129 +252,55 @@ func instrumentBody(out, b, check []byte) ([]byte, error) {
 	for pos < len(b) {
 		start := pos
 		op := b[pos]
-		pos++
-		var err error
-		switch {
-		case op == 0x02 || op == 0x04: // block, if
-			if pos, err = wasmbin.BlockType(b, pos); err == nil {
-				var f frame
-				if op == 0x02 && len(stack) > 0 {
-					// The blocks that open a dispatch loop come first in
-					// its body, one inside the other.
-					if d := stack[len(stack)-1].dispatchOrOf(); d != nil && d.opened < d.blocks {
-						d.opened++
-						f.of = d
-					}
+		if pos, err = wasmbin.Instruction(b, start); err != nil {
+			return nil, err
+		}
+		switch op {
+		case 0x02, 0x04: // block, if
+			var f frame
+			if op == 0x02 && len(stack) > 0 {
+				// The blocks that open a dispatch loop come first in its
+				// body, one inside the other.
+				if d := stack[len(stack)-1].dispatchOrOf(); d != nil && d.opened < d.blocks {
+					d.opened++
+					f.of = d
 				}
-				stack = append(stack, f)
 			}
-		case op == 0x03: // loop
-			if pos, err = wasmbin.BlockType(b, pos); err == nil {
-				// The check runs where control enters the loop: here,
-				// falling in, and before every branch back to it.
-				out = append(out, check...)
-				out = append(out, b[start:pos]...)
-				stack = append(stack, frame{loop: true, dispatch: parseDispatch(b, pos)})
-				constAt, setAt = -1, -1
-				continue
-			}
-		case op == 0x0b: // end
+			stack = append(stack, f)
+		case 0x03: // loop
+			// The check runs where control enters the loop: here, falling
+			// in, and before every branch back to it.
+			out = append(out, check...)
+			out = append(out, b[start:pos]...)
+			stack = append(stack, frame{loop: true, dispatch: parseDispatch(b, pos)})
+			constAt, setAt = -1, -1
+			continue
+		case 0x0b: // end
 			if len(stack) > 0 {
 				if d := stack[len(stack)-1].of; d != nil {
 					d.ended++
 				}
 				stack = stack[:len(stack)-1]
 			}
-		case op == 0x0c || op == 0x0d: // br, br_if
-			var l uint32
-			var m int
-			if l, m, err = wasmbin.U32(b, pos); err == nil {
-				pos += m
+		case 0x0c, 0x0d: // br, br_if
+			l, _, _ := wasmbin.U32(b, start+1)
+			if f := target(stack, l); f != nil && f.loop {
+				forward := op == 0x0c && constAt >= 0 && setAt >= 0 &&
+					f.dispatch != nil && f.dispatch.forward(constK, setX)
+				if !forward {
+					out = append(out, check...)
+				}
+			}
+		case 0x0e: // br_table
+			k, m, _ := wasmbin.U32(b, start+1)
+			for p, i := start+1+m, uint32(0); i <= k; i++ {
+				l, m, _ := wasmbin.U32(b, p)
+				p += m
 				if f := target(stack, l); f != nil && f.loop {
-					forward := op == 0x0c && constAt >= 0 && setAt >= 0 &&
-						f.dispatch != nil && f.dispatch.forward(constK, setX)
-					if !forward {
-						out = append(out, check...)
-					}
+					out = append(out, check...)
+					break
 				}
 			}
-		case op == 0x0e: // br_table
-			var k uint32
-			var m int
-			if k, m, err = wasmbin.U32(b, pos); err == nil {
-				labels := pos + m
-				if pos, err = wasmbin.SkipU32(b, labels, int(k)+1); err == nil {
-					for p := labels; p < pos; {
-						l, m, _ := wasmbin.U32(b, p)
-						p += m
-						if f := target(stack, l); f != nil && f.loop {
-							out = append(out, check...)
-							break
-						}
-					}
-				}
-			}
-		case op == 0x10 || op == 0x12 || op == 0xd2 || op == 0x25 || op == 0x26 ||
-			op >= 0x20 && op <= 0x24: // one index
-			pos, err = wasmbin.SkipU32(b, pos, 1)
-		case op == 0x11 || op == 0x13: // call_indirect: type, table
-			pos, err = wasmbin.SkipU32(b, pos, 2)
-		case op == 0x1c: // select t*
-			var k uint32
-			var m int
-			if k, m, err = wasmbin.U32(b, pos); err == nil {
-				pos += m + int(k)
-			}
-		case op >= 0x28 && op <= 0x3e: // memarg
-			var align uint32
-			var m int
-			if align, m, err = wasmbin.U32(b, pos); err == nil {
-				pos += m
-				if align&0x40 != 0 { // memory index
-					pos, err = wasmbin.SkipU32(b, pos, 1)
-				}
-				if err == nil {
-					pos, err = wasmbin.SkipU32(b, pos, 1)
-				}
-			}
-		case op == 0x3f || op == 0x40: // memory.size, memory.grow
-			pos, err = wasmbin.SkipU32(b, pos, 1)
-		case op == 0x41:
-			pos, err = wasmbin.SkipLeb(b, pos, 5)
-		case op == 0x42:
-			pos, err = wasmbin.SkipLeb(b, pos, 10)
-		case op == 0x43:
-			pos += 4
-		case op == 0x44:
-			pos += 8
-		case op == 0xd0: // ref.null t
-			pos++
-		case op == 0xfc:
-			var sub uint32
-			var m int
-			if sub, m, err = wasmbin.U32(b, pos); err == nil {
-				pos += m
-				switch {
-				case sub <= 7: // saturating truncations
-				case sub == 8 || sub == 10 || sub == 12 || sub == 14: // two immediates
-					pos, err = wasmbin.SkipU32(b, pos, 2)
-				case sub == 9 || sub == 11 || sub == 13 || sub == 15 || sub == 16 || sub == 17:
-					pos, err = wasmbin.SkipU32(b, pos, 1)
-				default:
-					err = fmt.Errorf("unknown 0xfc opcode %d", sub)
-				}
-			}
-		case op == 0x00 || op == 0x01 || op == 0x05 || op == 0x0f || op == 0x1a || op == 0x1b ||
-			op >= 0x45 && op <= 0xc4 || op == 0xd1:
-			// no immediates
-		default:
-			err = fmt.Errorf("opcode 0x%02x at %d is not supported", op, start)
-		}
-		if err != nil {
-			return nil, err
-		}
-		if pos > len(b) {
-			return nil, fmt.Errorf("instruction at %d runs past the body", start)
 		}
 		// Remember i32.const K and local.set X for the pattern above.
 		switch op {
