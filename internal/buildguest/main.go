@@ -9,8 +9,9 @@
 //
 // After `go build` it rewrites the module: internal/itabcache gives type
 // assertions to interface types an inline cache, internal/wasmthunk gives
-// each function that only jumps to another that function's body,
-// internal/wasmtick makes loops call the host every TickInterval
+// each function that only jumps to another that function's body and makes
+// method wrappers thunks, internal/wasminline inlines the 32-bit atomic
+// load, internal/wasmtick makes loops call the host every TickInterval
 // iterations, and the function names (which itabcache needs) are removed.
 //
 // With -check it builds into memory and exits non-zero when the committed
@@ -34,6 +35,7 @@ import (
 
 	"github.com/cordonhq/cordon/internal/itabcache"
 	"github.com/cordonhq/cordon/internal/wasmbin"
+	"github.com/cordonhq/cordon/internal/wasminline"
 	"github.com/cordonhq/cordon/internal/wasmthunk"
 	"github.com/cordonhq/cordon/internal/wasmtick"
 )
@@ -100,7 +102,12 @@ func run(out, pkg string, check, names bool) error {
 	if raw, wrappers, err = wasmthunk.Wrappers(raw); err != nil {
 		return err
 	}
-	fmt.Fprintf(os.Stderr, "buildguest: %d jump thunks folded, %d method wrappers made thunks\n", thunks, wrappers)
+	// Calls of the 32-bit atomic load become the load (wasminline).
+	loads := 0
+	if raw, loads, err = wasminline.Atomics(raw); err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "buildguest: %d jump thunks folded, %d method wrappers made thunks, %d atomic loads inlined\n", thunks, wrappers, loads)
 	// Loops call the host every TickInterval iterations instead of
 	// wazero leaving compiled code at every back-edge (package wasmtick).
 	if raw, err = wasmtick.Instrument(raw, "cordon", "tick", TickInterval); err != nil {
