@@ -129,3 +129,19 @@ func TestAtomicsRefusesBadModules(t *testing.T) {
 		t.Error("a SIMD instruction was accepted")
 	}
 }
+
+// FuzzAtomics holds Atomics to never panicking, and to leaving a module it
+// accepts still splittable into sections.
+func FuzzAtomics(f *testing.F) {
+	f.Add(module(loadBody(0), callSite))
+	f.Add(module(loadBody(0), []byte{0x41, 1, 0x10, 1}))
+	f.Fuzz(func(t *testing.T, wasm []byte) {
+		out, _, err := Atomics(wasm)
+		if err != nil {
+			return
+		}
+		if _, err := wasmbin.Sections(out); err != nil {
+			t.Fatalf("the rewritten module does not split: %v", err)
+		}
+	})
+}

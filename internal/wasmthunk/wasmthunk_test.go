@@ -294,3 +294,21 @@ func TestWrappersLeaveOtherShapes(t *testing.T) {
 		t.Errorf("a changed body: %d wrappers, %v", n, err)
 	}
 }
+
+// FuzzRewrite holds Fold and Wrappers to never panicking, and to leaving
+// a module they accept still splittable into sections.
+func FuzzRewrite(f *testing.F) {
+	f.Add(build([]byte{0, 0}, leaf(7), thunk(1)))
+	f.Add(build([]byte{0, 0, 0}, thunk(2), thunk(1), leaf(7)))
+	f.Fuzz(func(t *testing.T, wasm []byte) {
+		for _, rewrite := range []func([]byte) ([]byte, int, error){Fold, Wrappers} {
+			out, _, err := rewrite(wasm)
+			if err != nil {
+				continue
+			}
+			if _, err := wasmbin.Sections(out); err != nil {
+				t.Fatalf("the rewritten module does not split: %v", err)
+			}
+		}
+	})
+}
