@@ -91,7 +91,7 @@ func Wrappers(wasm []byte) ([]byte, int, error) {
 			continue
 		}
 		w, ok := matchWrapper(b)
-		if !ok || !isGo(int64(w.target)-int64(imported)) {
+		if !ok || !isGo(int64(w.target)-int64(imported)) || int64(w.target) == int64(imported+i) {
 			continue
 		}
 		orig := uint32(imported + len(bodies) + len(origOf))
