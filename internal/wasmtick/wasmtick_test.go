@@ -204,6 +204,29 @@ func TestDispatchForwardJumpsBranchDirectly(t *testing.T) {
 	}
 }
 
+// TestDispatchEntryBranchesDirectly: the dispatch's br_table gets a direct
+// branch for X = 0 (a call's start) in front of it, to the same label, unless
+// that label is the loop itself.
+func TestDispatchEntryBranchesDirectly(t *testing.T) {
+	fast := []byte{0x20, 2, 0x45, 0x0d, 0, 0x20, 2, 0x0e}
+	inst, err := Instrument(dispatcher(2, 1, 2), "cordon", "tick", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(inst, fast) {
+		t.Errorf("no % x in the instrumented body", fast)
+	}
+	// A br_table whose label for 0 is the loop: no direct branch, which
+	// would go around the check before the br_table.
+	toLoop := bytes.Replace(dispatcher(2, 1, 2), []byte{0x0e, 3, 0, 1, 2, 2}, []byte{0x0e, 3, 3, 1, 2, 2}, 1)
+	if inst, err = Instrument(toLoop, "cordon", "tick", 1); err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(inst, []byte{0x45, 0x0d, 3}) || !bytes.Contains(inst, append(append([]byte{0x20, 2}, checkSequence(0, 0, 1)...), 0x0e)) {
+		t.Error("a br_table to the loop got a direct branch, or lost its check")
+	}
+}
+
 // TestDispatchOtherEntriesTick: what is not provably a forward jump through
 // the dispatch gets a check, so no loop escapes the count.
 func TestDispatchOtherEntriesTick(t *testing.T) {
