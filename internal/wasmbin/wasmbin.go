@@ -504,3 +504,51 @@ func Instruction(b []byte, start int) (int, error) {
 	}
 	return pos, nil
 }
+
+// Functions is what a module's type, import, function and code sections
+// say about its functions.
+type Functions struct {
+	Imported int      // how many functions are imported; they come first in the index space
+	Types    [][]byte // the type section (FuncTypes)
+	TypeOf   []uint32 // each defined function's type index
+	Bodies   [][]byte // each defined function's body (CodeBodies)
+}
+
+// ReadFunctions reads the Functions of a module's sections.
+func ReadFunctions(secs []Section) (*Functions, error) {
+	f := &Functions{}
+	var err error
+	for _, s := range secs {
+		switch s.ID {
+		case 1:
+			f.Types, err = FuncTypes(s.Body)
+		case 2:
+			err = Imports(s.Body, func(_, _ string, kind byte, _ int) {
+				if kind == ImportFunc {
+					f.Imported++
+				}
+			})
+		case 3:
+			f.TypeOf, err = U32Vector(s.Body)
+		case 10:
+			f.Bodies, err = CodeBodies(s.Body)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if len(f.Bodies) != len(f.TypeOf) {
+		return nil, errors.New("wasmbin: the function and code sections disagree")
+	}
+	return f, nil
+}
+
+// HasType reports whether defined function i (an index into Bodies) exists
+// and has the function type whose encoding (as FuncTypes gives it) is t.
+func (f *Functions) HasType(i int64, t []byte) bool {
+	if i < 0 || i >= int64(len(f.TypeOf)) {
+		return false
+	}
+	ti := f.TypeOf[i]
+	return int64(ti) < int64(len(f.Types)) && bytes.Equal(f.Types[ti], t)
+}

@@ -35,7 +35,6 @@ package wasminline
 import (
 	"bytes"
 	"encoding/binary"
-	"errors"
 	"fmt"
 
 	"github.com/cordonhq/cordon/internal/wasmbin"
@@ -102,38 +101,14 @@ func Atomics(wasm []byte) ([]byte, int, error) {
 	if err != nil {
 		return nil, 0, fmt.Errorf("wasminline: %w", err)
 	}
-	var (
-		imported  int
-		types     [][]byte
-		funcTypes []uint32
-		bodies    [][]byte
-	)
-	for _, s := range secs {
-		switch s.ID {
-		case 1:
-			types, err = wasmbin.FuncTypes(s.Body)
-		case 2:
-			err = wasmbin.Imports(s.Body, func(_, _ string, kind byte, _ int) {
-				if kind == wasmbin.ImportFunc {
-					imported++
-				}
-			})
-		case 3:
-			funcTypes, err = wasmbin.U32Vector(s.Body)
-		case 10:
-			bodies, err = wasmbin.CodeBodies(s.Body)
-		}
-		if err != nil {
-			return nil, 0, fmt.Errorf("wasminline: %w", err)
-		}
+	fs, err := wasmbin.ReadFunctions(secs)
+	if err != nil {
+		return nil, 0, fmt.Errorf("wasminline: %w", err)
 	}
-	if len(bodies) != len(funcTypes) {
-		return nil, 0, errors.New("wasminline: the function and code sections disagree")
-	}
+	imported, bodies := fs.Imported, fs.Bodies
 	loads := map[uint32]bool{}
 	for i, b := range bodies {
-		t := funcTypes[i]
-		if int64(t) < int64(len(types)) && bytes.Equal(types[t], goFunc) && isLoad(b) {
+		if fs.HasType(int64(i), goFunc) && isLoad(b) {
 			loads[uint32(imported+i)] = true
 		}
 	}

@@ -35,7 +35,6 @@ package wasmthunk
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 
 	"github.com/cordonhq/cordon/internal/wasmbin"
@@ -58,42 +57,12 @@ var goFunc = []byte{1, 0x7f, 1, 0x7f}
 // Fold returns wasm with every jump thunk's body replaced by its target's,
 // and how many it folded.
 func Fold(wasm []byte) ([]byte, int, error) {
-	secs, err := wasmbin.Sections(wasm)
+	secs, fs, err := functions(wasm)
 	if err != nil {
-		return nil, 0, fmt.Errorf("wasmthunk: %w", err)
+		return nil, 0, err
 	}
-	var (
-		imported  int
-		types     [][]byte
-		funcTypes []uint32
-		bodies    [][]byte
-	)
-	for _, s := range secs {
-		switch s.ID {
-		case 1:
-			types, err = wasmbin.FuncTypes(s.Body)
-		case 2:
-			err = wasmbin.Imports(s.Body, func(_, _ string, kind byte, _ int) {
-				if kind == wasmbin.ImportFunc {
-					imported++
-				}
-			})
-		case 3:
-			funcTypes, err = wasmbin.U32Vector(s.Body)
-		case 10:
-			bodies, err = wasmbin.CodeBodies(s.Body)
-		}
-		if err != nil {
-			return nil, 0, fmt.Errorf("wasmthunk: %w", err)
-		}
-	}
-	if len(bodies) != len(funcTypes) {
-		return nil, 0, errors.New("wasmthunk: the function and code sections disagree")
-	}
-	isGo := func(i int) bool {
-		t := funcTypes[i]
-		return int64(t) < int64(len(types)) && bytes.Equal(types[t], goFunc)
-	}
+	imported, bodies := fs.Imported, fs.Bodies
+	isGo := func(i int) bool { return fs.HasType(int64(i), goFunc) }
 	// target returns the defined function (an index into bodies) that
 	// body i jumps to, or -1.
 	target := func(i int) int {
@@ -106,7 +75,7 @@ func Fold(wasm []byte) ([]byte, int, error) {
 			return -1
 		}
 		t := int64(idx) - int64(imported)
-		if t < 0 || t >= int64(len(bodies)) || !isGo(int(t)) {
+		if !fs.HasType(t, goFunc) {
 			return -1
 		}
 		return int(t)
@@ -147,4 +116,17 @@ func Fold(wasm []byte) ([]byte, int, error) {
 		out = wasmbin.AppendSection(out, s.ID, body)
 	}
 	return out, n, nil
+}
+
+// functions splits wasm into its sections and reads its functions.
+func functions(wasm []byte) ([]wasmbin.Section, *wasmbin.Functions, error) {
+	secs, err := wasmbin.Sections(wasm)
+	if err != nil {
+		return nil, nil, fmt.Errorf("wasmthunk: %w", err)
+	}
+	fs, err := wasmbin.ReadFunctions(secs)
+	if err != nil {
+		return nil, nil, fmt.Errorf("wasmthunk: %w", err)
+	}
+	return secs, fs, nil
 }

@@ -1,9 +1,7 @@
 package wasmthunk
 
 import (
-	"bytes"
 	"encoding/binary"
-	"errors"
 	"fmt"
 
 	"github.com/cordonhq/cordon/internal/wasmbin"
@@ -44,45 +42,12 @@ import (
 // overwrite, and nothing reads them after the call. A wrapper that is not
 // exactly that shape is left as it is.
 func Wrappers(wasm []byte) ([]byte, int, error) {
-	secs, err := wasmbin.Sections(wasm)
+	secs, fs, err := functions(wasm)
 	if err != nil {
-		return nil, 0, fmt.Errorf("wasmthunk: %w", err)
+		return nil, 0, err
 	}
-	var (
-		imported  int
-		types     [][]byte
-		funcTypes []uint32
-		bodies    [][]byte
-	)
-	for _, s := range secs {
-		switch s.ID {
-		case 1:
-			types, err = wasmbin.FuncTypes(s.Body)
-		case 2:
-			err = wasmbin.Imports(s.Body, func(_, _ string, kind byte, _ int) {
-				if kind == wasmbin.ImportFunc {
-					imported++
-				}
-			})
-		case 3:
-			funcTypes, err = wasmbin.U32Vector(s.Body)
-		case 10:
-			bodies, err = wasmbin.CodeBodies(s.Body)
-		}
-		if err != nil {
-			return nil, 0, fmt.Errorf("wasmthunk: %w", err)
-		}
-	}
-	if len(bodies) != len(funcTypes) {
-		return nil, 0, errors.New("wasmthunk: the function and code sections disagree")
-	}
-	isGo := func(i int64) bool {
-		if i < 0 || i >= int64(len(funcTypes)) {
-			return false
-		}
-		t := funcTypes[i]
-		return int64(t) < int64(len(types)) && bytes.Equal(types[t], goFunc)
-	}
+	imported, bodies, funcTypes := fs.Imported, fs.Bodies, fs.TypeOf
+	isGo := func(i int64) bool { return fs.HasType(i, goFunc) }
 	out := append([][]byte(nil), bodies...)
 	var origTypes []uint32
 	var origOf []int
