@@ -108,13 +108,8 @@ func run(out, pkg string, check, names bool) error {
 		return err
 	}
 	fmt.Fprintf(os.Stderr, "buildguest: %d jump thunks folded, %d method wrappers made thunks, %d atomic loads inlined\n", thunks, wrappers, loads)
-	// The rewrites match the exact code that the pinned toolchain emits
-	// and leave any other shape alone: a guest that is still correct but
-	// has lost them. A rewrite that finds nothing means the shapes
-	// changed, which must be looked at, not shipped (RATIONALE.md, "The
-	// guest build").
-	if thunks == 0 || wrappers == 0 || loads == 0 {
-		return fmt.Errorf("a rewrite found nothing to do (%d thunks, %d wrappers, %d loads): has the toolchain's code changed shape?", thunks, wrappers, loads)
+	if err := checkRewrites(thunks, wrappers, loads); err != nil {
+		return err
 	}
 	// Loops call the host every TickInterval iterations instead of
 	// wazero leaving compiled code at every back-edge (package wasmtick).
@@ -160,5 +155,17 @@ func run(out, pkg string, check, names bool) error {
 		return err
 	}
 	fmt.Printf("wrote %s: %d bytes (module %d bytes, sha256 %x)\n", out, buf.Len(), len(raw), sha256.Sum256(raw))
+	return nil
+}
+
+// checkRewrites fails when a rewrite found nothing to do. The rewrites
+// match the exact code that the pinned toolchain emits and leave any other
+// shape alone, which gives a guest that is still correct but has lost
+// them: a rewrite that finds nothing means the shapes changed, which must
+// be looked at, not shipped (RATIONALE.md, "The guest build").
+func checkRewrites(thunks, wrappers, loads int) error {
+	if thunks == 0 || wrappers == 0 || loads == 0 {
+		return fmt.Errorf("a rewrite found nothing to do (%d thunks, %d wrappers, %d loads): has the toolchain's code changed shape?", thunks, wrappers, loads)
+	}
 	return nil
 }

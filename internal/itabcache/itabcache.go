@@ -165,7 +165,7 @@ func Patch(wasm []byte, toolchain string) ([]byte, error) {
 		return nil, fmt.Errorf("itabcache: the module defines no function %s", target)
 	}
 	ti := funcTypes[idx-importedFuncs]
-	if int(ti) >= len(types) || !bytes.Equal(types[ti], []byte{1, 0x7f, 1, 0x7f}) {
+	if int(ti) >= len(types) || !bytes.Equal(types[ti], wasmbin.GoFunc) {
 		return nil, fmt.Errorf("itabcache: %s is not of Go's wasm function type (i32) -> i32", target)
 	}
 	moved := uint32(importedFuncs + len(funcTypes))

@@ -552,3 +552,22 @@ func (f *Functions) HasType(i int64, t []byte) bool {
 	ti := f.TypeOf[i]
 	return int64(ti) < int64(len(f.Types)) && bytes.Equal(f.Types[ti], t)
 }
+
+// GoFunc is the encoding (as FuncTypes gives it) of the one function type
+// Go's wasm port compiles functions to: (i32) -> i32, the resume point in
+// and 1 out when the function unwinds the wasm stack.
+var GoFunc = []byte{1, 0x7f, 1, 0x7f}
+
+// ReplaceCode returns wasm, whose sections are secs, with its code
+// section's bodies replaced by bodies.
+func ReplaceCode(wasm []byte, secs []Section, bodies [][]byte) []byte {
+	out := append(make([]byte, 0, len(wasm)+len(wasm)/64), wasm[:8]...)
+	for _, s := range secs {
+		body := s.Body
+		if s.ID == 10 {
+			body = AppendCode(nil, bodies)
+		}
+		out = AppendSection(out, s.ID, body)
+	}
+	return out
+}

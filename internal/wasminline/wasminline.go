@@ -91,9 +91,6 @@ func inline(f uint32) []byte {
 	return b
 }
 
-// goFunc is Go's wasm function type: (i32) -> i32.
-var goFunc = []byte{1, 0x7f, 1, 0x7f}
-
 // Atomics returns wasm with every call of a function whose body is Go's
 // atomic.Load inlined, and how many call sites it inlined.
 func Atomics(wasm []byte) ([]byte, int, error) {
@@ -108,7 +105,7 @@ func Atomics(wasm []byte) ([]byte, int, error) {
 	imported, bodies := fs.Imported, fs.Bodies
 	loads := map[uint32]bool{}
 	for i, b := range bodies {
-		if fs.HasType(int64(i), goFunc) && isLoad(b) {
+		if fs.HasType(int64(i), wasmbin.GoFunc) && isLoad(b) {
 			loads[uint32(imported+i)] = true
 		}
 	}
@@ -124,15 +121,7 @@ func Atomics(wasm []byte) ([]byte, int, error) {
 		}
 		out[i], sites = nb, sites+n
 	}
-	res := append(make([]byte, 0, len(wasm)+sites*32), wasm[:8]...)
-	for _, s := range secs {
-		body := s.Body
-		if s.ID == 10 {
-			body = wasmbin.AppendCode(nil, out)
-		}
-		res = wasmbin.AppendSection(res, s.ID, body)
-	}
-	return res, sites, nil
+	return wasmbin.ReplaceCode(wasm, secs, out), sites, nil
 }
 
 // inlineCalls returns body with each "i32.const 0; call f", f in loads,

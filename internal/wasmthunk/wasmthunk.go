@@ -51,9 +51,6 @@ var (
 	thunkTail = []byte{0x23, 0, 0x21, 1, 0x0f, 0x00, 0x0b}
 )
 
-// goFunc is Go's wasm function type: (i32) -> i32.
-var goFunc = []byte{1, 0x7f, 1, 0x7f}
-
 // Fold returns wasm with every jump thunk's body replaced by its target's,
 // and how many it folded.
 func Fold(wasm []byte) ([]byte, int, error) {
@@ -62,7 +59,7 @@ func Fold(wasm []byte) ([]byte, int, error) {
 		return nil, 0, err
 	}
 	imported, bodies := fs.Imported, fs.Bodies
-	isGo := func(i int) bool { return fs.HasType(int64(i), goFunc) }
+	isGo := func(i int) bool { return fs.HasType(int64(i), wasmbin.GoFunc) }
 	// target returns the defined function (an index into bodies) that
 	// body i jumps to, or -1.
 	target := func(i int) int {
@@ -75,7 +72,7 @@ func Fold(wasm []byte) ([]byte, int, error) {
 			return -1
 		}
 		t := int64(idx) - int64(imported)
-		if !fs.HasType(t, goFunc) {
+		if !fs.HasType(t, wasmbin.GoFunc) {
 			return -1
 		}
 		return int(t)
@@ -107,15 +104,7 @@ func Fold(wasm []byte) ([]byte, int, error) {
 		folded[i] = bodies[t]
 		n++
 	}
-	out := append(make([]byte, 0, len(wasm)), wasm[:8]...)
-	for _, s := range secs {
-		body := s.Body
-		if s.ID == 10 {
-			body = wasmbin.AppendCode(nil, folded)
-		}
-		out = wasmbin.AppendSection(out, s.ID, body)
-	}
-	return out, n, nil
+	return wasmbin.ReplaceCode(wasm, secs, folded), n, nil
 }
 
 // functions splits wasm into its sections and reads its functions.

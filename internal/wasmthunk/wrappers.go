@@ -47,7 +47,7 @@ func Wrappers(wasm []byte) ([]byte, int, error) {
 		return nil, 0, err
 	}
 	imported, bodies, funcTypes := fs.Imported, fs.Bodies, fs.TypeOf
-	isGo := func(i int64) bool { return fs.HasType(i, goFunc) }
+	isGo := func(i int64) bool { return fs.HasType(i, wasmbin.GoFunc) }
 	out := append([][]byte(nil), bodies...)
 	var origTypes []uint32
 	var origOf []int
@@ -117,16 +117,30 @@ var receiverCopies = [][2][]byte{
 // matchWrapper reports whether body is exactly a wrapper of the shape Go
 // emits (see the template in wrapperShape).
 func matchWrapper(body []byte) (wrapper, bool) {
-	if t, ok := matchShape(body, wrapperShape(true, nil, nil)); ok {
-		return wrapper{target: t}, true
-	}
-	for _, c := range receiverCopies {
-		if t, ok := matchShape(body, wrapperShape(false, c[0], c[1])); ok {
-			return wrapper{target: t, load: c[0], store: c[1]}, true
+	for _, s := range wrapperShapes {
+		if t, ok := matchShape(body, s.shape); ok {
+			return wrapper{target: t, load: s.load, store: s.store}, true
 		}
 	}
 	return wrapper{}, false
 }
+
+// A wrapperShapeCase is one shape matchWrapper tries, with the receiver
+// copy it stands for.
+type wrapperShapeCase struct {
+	shape       []int
+	load, store []byte
+}
+
+// wrapperShapes are the shapes matchWrapper tries, made once: zero size,
+// then each of receiverCopies.
+var wrapperShapes = func() []wrapperShapeCase {
+	shapes := []wrapperShapeCase{{shape: wrapperShape(true, nil, nil)}}
+	for _, c := range receiverCopies {
+		shapes = append(shapes, wrapperShapeCase{wrapperShape(false, c[0], c[1]), c[0], c[1]})
+	}
+	return shapes
+}()
 
 // hole marks, in a shape, an unsigned (holeU32) or signed 64-bit (holeS64)
 // LEB128 number that may take any value; holeTarget is the unsigned one

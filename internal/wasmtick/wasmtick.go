@@ -255,11 +255,12 @@ func instrumentBody(out, b, check []byte) ([]byte, error) {
 	out = append(out, b[:pos]...)
 	var (
 		stack []frame
-		// The two instructions before the current one, for the pattern
-		// i32.const K; local.set X; br (a jump through a dispatch).
-		constAt, setAt = -1, -1
-		constK         int64
-		setX           uint32
+		// How much of the pattern "i32.const K; local.set X; br" (a
+		// jump through a dispatch) the instructions just before the
+		// current one are: 0 none, 1 the const, 2 both.
+		seen   int
+		constK int64
+		setX   uint32
 	)
 	var entry *dispatch // the dispatch whose br_table comes next
 	for pos < len(b) {
@@ -300,7 +301,7 @@ func instrumentBody(out, b, check []byte) ([]byte, error) {
 			out = append(out, b[start:pos]...)
 			entry = parseDispatch(b, pos)
 			stack = append(stack, frame{loop: true, dispatch: entry})
-			constAt, setAt = -1, -1
+			seen = 0
 			continue
 		case 0x0b: // end
 			if len(stack) > 0 {
@@ -312,7 +313,7 @@ func instrumentBody(out, b, check []byte) ([]byte, error) {
 		case 0x0c, 0x0d: // br, br_if
 			l, _, _ := wasmbin.U32(b, start+1)
 			if f := target(stack, l); f != nil && f.loop {
-				if op == 0x0c && constAt >= 0 && setAt >= 0 && f.dispatch != nil {
+				if op == 0x0c && seen == 2 && f.dispatch != nil {
 					if seg, ok := f.dispatch.forward(constK, setX); ok {
 						if l, ok := segmentLabel(stack, f.dispatch, seg); ok {
 							// No check, and no detour through the loop's
@@ -320,7 +321,7 @@ func instrumentBody(out, b, check []byte) ([]byte, error) {
 							// that the segment follows.
 							out = append(out, 0x0c)
 							out = binary.AppendUvarint(out, uint64(l))
-							constAt, setAt = -1, -1
+							seen = 0
 							continue
 						}
 					}
@@ -341,17 +342,17 @@ func instrumentBody(out, b, check []byte) ([]byte, error) {
 		// Remember i32.const K and local.set X for the pattern above.
 		switch op {
 		case 0x41:
-			constAt, setAt = start, -1
+			seen = 1
 			constK, _ = sleb32(b[start+1 : pos])
 		case 0x21:
-			if constAt >= 0 && setAt < 0 {
-				setAt = start
+			if seen == 1 {
+				seen = 2
 				setX, _, _ = wasmbin.U32(b, start+1)
 			} else {
-				constAt, setAt = -1, -1
+				seen = 0
 			}
 		default:
-			constAt, setAt = -1, -1
+			seen = 0
 		}
 		out = append(out, b[start:pos]...)
 	}
