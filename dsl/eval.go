@@ -91,6 +91,17 @@ func (k *Checker) Allows(params any, capCalls int) (bool, []string) {
 	return len(reasons) == 0, reasons
 }
 
+// Holds reports whether every constraint of the capability holds for
+// params (normalized as for Allows), whatever its max_calls.
+func (k *Checker) Holds(params any) bool {
+	for _, x := range k.c.constraints {
+		if !x.holds(params) {
+			return false
+		}
+	}
+	return true
+}
+
 // Violation returns the reason the constraint gives when it does not hold
 // for params (a normalized JSON object): its text, "does not hold", and
 // the value of each parameter it reads, as in

@@ -24,7 +24,10 @@ type AuditRecord struct {
 	Labels  map[string]string
 	Method  string
 	Params  json.RawMessage
-	// Decision is "allow", "deny" or "ask".
+	// Decision is "allow", "deny" or "ask" for a policy decision, and
+	// "approved" or "refused" for the answer to an ask: each approval and
+	// each refusal is a record of its own, with the approver's reason (if
+	// any) in Reasons and the time of the answer in Time.
 	Decision string
 	Reasons  []string
 	// Capability names the capability charged, or "".
@@ -40,10 +43,14 @@ type AuditRecord struct {
 type decision struct {
 	policy.Decision
 	capabilityName string
+	revision       string
 }
 
 // decide checks one call against the sandbox's policy and charges the
-// counters when it passes (allow or ask). It runs in the one goroutine that
+// counters when it passes. An ask reserves its charge: the reservation is
+// released when the ask is refused (see Call.settleAsk), so that refused
+// asks cannot wear a capability out, while the asks of one batch that wait
+// together cannot overrun its max_calls. It runs in the one goroutine that
 // accepts a batch, so concurrent calls cannot overrun a limit.
 func (sb *Sandbox) decide(ctx context.Context, method string, params json.RawMessage, lang Language) decision {
 	rec := AuditRecord{
@@ -95,13 +102,26 @@ func (sb *Sandbox) decide(ctx context.Context, method string, params json.RawMes
 	}
 	rec.Reasons = d.Reasons
 	rec.Capability = d.capabilityName
+	d.revision = rec.PolicyRevision
 	sb.audit(rec)
 	return d
 }
 
+// unreserve releases the charge an ask reserved, when the ask is refused.
+func (sb *Sandbox) unreserve(method string, capability int) {
+	sb.mu.Lock()
+	defer sb.mu.Unlock()
+	if sb.counts[method] > 0 {
+		sb.counts[method]--
+	}
+	if capability >= 0 && sb.capCounts[capability] > 0 {
+		sb.capCounts[capability]--
+	}
+}
+
 func (sb *Sandbox) audit(rec AuditRecord) {
 	level := slog.LevelInfo
-	if rec.Decision == "deny" {
+	if rec.Decision == "deny" || rec.Decision == "refused" {
 		level = slog.LevelWarn
 	}
 	if logger := sb.e.cfg.logger; logger.Enabled(context.Background(), level) {
@@ -120,7 +140,7 @@ func (sb *Sandbox) log(logger *slog.Logger, level slog.Level, rec AuditRecord) {
 		slog.Any("reasons", rec.Reasons),
 		slog.String("capability", rec.Capability),
 		slog.String("policy_revision", rec.PolicyRevision),
-		slog.Any("params", rec.Params),
+		slog.Any("params", NewExcerpt(rec.Params, DefaultExcerptBytes)),
 	}
 	if rec.Err != nil {
 		attrs = append(attrs, slog.String("error", rec.Err.Error()))
@@ -141,8 +161,46 @@ func (sb *Sandbox) approve(ctx context.Context, c *Call) bool {
 			reason = "not approved"
 		}
 		c.Deny(reason)
+		return false
 	}
-	return ok
+	c.settleAsk(true, reason)
+	return true
+}
+
+// settleAsk records the answer to a call the policy asked about, once: an
+// approval keeps the charge the ask reserved, a refusal releases it. Each
+// is an audit record of its own. It does nothing for a call that did not
+// ask, or whose ask is settled.
+func (c *Call) settleAsk(approved bool, reason string) {
+	x := c.x
+	x.mu.Lock()
+	if !c.Ask || c.settled {
+		x.mu.Unlock()
+		return
+	}
+	c.settled = true
+	x.mu.Unlock()
+	sb := x.sb
+	rec := AuditRecord{
+		Time:           time.Now(),
+		Session:        sb.id,
+		Labels:         sb.labels,
+		Method:         c.Method,
+		Params:         c.Params,
+		Decision:       "approved",
+		Reasons:        []string{},
+		Capability:     c.rec.Capability,
+		PolicyRevision: c.revision,
+		Language:       c.lang,
+	}
+	if reason != "" {
+		rec.Reasons = []string{reason}
+	}
+	if !approved {
+		rec.Decision = "refused"
+		sb.unreserve(c.Method, c.capability)
+	}
+	sb.audit(rec)
 }
 
 func safeApprove(ctx context.Context, a Approver, c *Call) (ok bool, reason string) {

@@ -60,6 +60,8 @@ const (
 	DefaultMaxToolCalls   = 1000
 	DefaultMaxParamBytes  = 1 << 20
 	DefaultMaxResultBytes = 8 << 20
+	// DefaultMaxConcurrentCalls is Limits.MaxConcurrentCalls' default.
+	DefaultMaxConcurrentCalls = 16
 	// DefaultMaxCalls is how many times each registered tool may be called
 	// per sandbox when no policy is configured.
 	DefaultMaxCalls = 100
@@ -104,7 +106,10 @@ func (c Config) WithClock(now func() time.Time) Config { c.now = now; return c }
 // seeds, crypto). Default: crypto/rand.
 func (c Config) WithRandSource(r io.Reader) Config { c.random = r; return c }
 
-// WithLogger sets the logger for engine events (default: slog.Default()).
+// WithLogger sets the logger for engine events and audit records. The
+// default is a logger that discards everything: the engine writes nothing
+// anywhere unless the host asks for it. Audit records are logged with each
+// call's params cut to an Excerpt of DefaultExcerptBytes.
 func (c Config) WithLogger(l *slog.Logger) Config { c.logger = l; return c }
 
 // WithCompileProgress makes New write one line to w before a compilation
@@ -157,7 +162,7 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 		cfg.random = rand.Reader
 	}
 	if cfg.logger == nil {
-		cfg.logger = slog.Default()
+		cfg.logger = slog.New(slog.DiscardHandler)
 	}
 	copyDir := ""
 	if !cfg.noCache {

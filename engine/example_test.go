@@ -20,7 +20,9 @@ func ExampleSandbox_Execute() {
 	sb, err := eng.NewSandbox(ctx, engine.SandboxConfig{Tools: []engine.Tool{{
 		Name:        "weather/current",
 		Description: "Current weather for a city",
-		Handler: engine.Func(func(_ context.Context, p struct{ City string }) (map[string]any, error) {
+		Handler: engine.Func(func(_ context.Context, p struct {
+			City string `json:"city"`
+		}) (map[string]any, error) {
 			return map[string]any{"city": p.City, "temp": 72}, nil
 		}),
 	}}})

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/cordonhq/cordon/internal/abi"
+	"github.com/cordonhq/cordon/internal/canon"
 )
 
 // Result is what an execution produced.
@@ -34,8 +35,12 @@ type Result struct {
 
 // ToolCall is the record of one tool call.
 type ToolCall struct {
-	ID      int
-	Method  string
+	ID     int
+	Method string
+	// Params is the call's params in the canonical form the policy
+	// decided on and the handler received (see Handler). It is nil when
+	// the params were refused before any decision: too large, or not
+	// representable in canonical form (Error then says why).
 	Params  json.RawMessage
 	Allowed bool
 	Reasons []string
@@ -118,19 +123,34 @@ func (x *Execution) serve(ctx context.Context, calls []*Call) {
 			handle(calls[0])
 		} else {
 			// A buffered channel, so that a late handler never blocks.
+			// At most MaxConcurrentCalls handlers run at once; the rest
+			// wait, in order, for a slot, and none starts past the
+			// deadline.
 			handled := make(chan struct{}, len(calls))
+			slots := make(chan struct{}, x.sb.limits.MaxConcurrentCalls)
+			started := 0
+		batch:
 			for _, c := range calls {
+				select {
+				case slots <- struct{}{}:
+				case <-ctx.Done():
+					break batch
+				}
+				started++
 				go func() {
-					defer func() { handled <- struct{}{} }()
+					defer func() { <-slots; handled <- struct{}{} }()
 					handle(c)
 				}()
 			}
-			for range calls {
+			for range started {
 				select {
 				case <-handled:
 				case <-ctx.Done():
 					return
 				}
+			}
+			if ctx.Err() != nil {
+				return
 			}
 		}
 		x.drive.Lock()
@@ -163,8 +183,7 @@ type Execution struct {
 	code  string
 	start time.Time
 
-	ctx       context.Context // for policy evaluation
-	drive     sync.Mutex      // Execute: held by the goroutine driving the script
+	drive     sync.Mutex // Execute: held by the goroutine driving the script
 	out       *output
 	budget    time.Duration
 	forceStop Kind // set by Cancel to end the execution at the next resume
@@ -186,7 +205,8 @@ type Execution struct {
 
 // Call is a tool call waiting for an answer.
 type Call struct {
-	// Method is the tool name; Params the JSON object the script passed.
+	// Method is the tool name; Params the JSON object the script passed,
+	// in the canonical form the policy decided on (see Handler).
 	Method string
 	Params json.RawMessage
 	// Ask is set when the policy asks for approval before the call runs;
@@ -199,6 +219,13 @@ type Call struct {
 	rec      *ToolCall
 	started  time.Time
 	answered bool
+
+	// For an ask: the charge it reserved, and whether it was settled
+	// (approved or refused, see settleAsk).
+	capability int
+	revision   string
+	lang       string
+	settled    bool
 }
 
 // Start begins an execution that the caller drives with Next. It holds the
@@ -211,7 +238,6 @@ func (sb *Sandbox) Start(ctx context.Context, lang Language, code string) (*Exec
 		return nil, err
 	}
 	x := &Execution{
-		ctx:     context.WithoutCancel(ctx),
 		sb:      sb,
 		lang:    lang,
 		code:    code,
@@ -271,6 +297,16 @@ func (x *Execution) Next(ctx context.Context) ([]*Call, error) {
 			return x.Pending(), nil
 		}
 		msg = abi.EncodeResume(nil, &abi.Resume{Results: answers})
+		if x.budget <= 0 {
+			// The time limit ran out while the host worked (the policy,
+			// an approver): the guest does not run again.
+			x.mu.Lock()
+			if x.limitStop == "" {
+				x.limitStop = KindTimeout
+			}
+			x.mu.Unlock()
+			msg = abi.EncodeResume(nil, &abi.Resume{Stop: true})
+		}
 	}
 	for {
 		ev, stopKind, err := x.turn(ctx, msg)
@@ -301,7 +337,7 @@ func (x *Execution) Next(ctx context.Context) ([]*Call, error) {
 				msg = abi.EncodeResume(nil, &abi.Resume{Stop: true})
 				continue
 			}
-			if err := x.accept(calls); err != nil {
+			if err := x.accept(ctx, calls); err != nil {
 				return nil, x.finish(nil, err)
 			}
 			if x.stopKind() != "" {
@@ -401,16 +437,41 @@ func (x *Execution) stopError(k Kind) error {
 }
 
 // accept records a batch of calls from the guest and answers at once those
-// the host refuses.
-func (x *Execution) accept(calls []abi.Call) error {
+// the host refuses. The policy decides under the execution's deadline: the
+// time it takes counts against the time limit, a decision cut short by the
+// deadline denies its call, the deadline is checked between the decisions
+// of a batch, and once it has passed the rest of the batch is denied and
+// the execution ends with KindTimeout (KindCanceled when ctx was
+// canceled).
+func (x *Execution) accept(ctx context.Context, calls []abi.Call) error {
+	began := time.Now()
+	dctx, cancel := context.WithTimeoutCause(ctx, max(x.budget, 0), errTimeoutCause)
+	defer cancel()
+	defer func() { x.budget -= time.Since(began) }()
 	x.mu.Lock()
 	defer x.mu.Unlock()
+	late := func() (string, bool) {
+		if dctx.Err() == nil {
+			return "", false
+		}
+		kind := KindCanceled
+		if errors.Is(context.Cause(dctx), errTimeoutCause) {
+			kind = KindTimeout
+		}
+		if x.limitStop == "" {
+			x.limitStop = kind
+		}
+		if kind == KindTimeout {
+			return fmt.Sprintf("the execution reached its time limit of %v before the policy decided", x.sb.limits.Timeout), true
+		}
+		return "the execution was canceled before the policy decided", true
+	}
 	for _, ac := range calls {
 		if ac.ID == 0 || x.seen[ac.ID] {
 			return x.sb.protocolError(fmt.Sprintf("tool call id %d reused", ac.ID))
 		}
 		x.seen[ac.ID] = true
-		rec := &ToolCall{ID: len(x.records) + 1, Method: ac.Method, Params: json.RawMessage(append([]byte(nil), ac.Params...))}
+		rec := &ToolCall{ID: len(x.records) + 1, Method: ac.Method}
 		x.records = append(x.records, rec)
 		refuse := func(kind, msg string, reasons ...string) {
 			rec.Reasons = reasons
@@ -426,15 +487,39 @@ func (x *Execution) accept(calls []abi.Call) error {
 			refuse("too_large", fmt.Sprintf("tool %s: params of %d bytes are over the limit of %d", ac.Method, len(ac.Params), x.sb.limits.MaxParamBytes), "params too large")
 			continue
 		}
+		// One canonical form of the params, before anything reads them:
+		// the policy decides on it, the audit records it, the handler
+		// receives it (see internal/canon).
+		params, perr := canon.Params(ac.Params)
+		if perr == nil {
+			rec.Params = params
+		}
 		if _, ok := x.sb.tools[ac.Method]; !ok {
 			refuse("unknown_tool", fmt.Sprintf("tool %q is not registered (listTools() shows the tools)", ac.Method), "unknown tool")
 			continue
 		}
-		if !json.Valid(ac.Params) || !bytes.HasPrefix(bytes.TrimSpace(ac.Params), []byte("{")) {
-			refuse("invalid", fmt.Sprintf("tool %s: params must be a JSON object", ac.Method), "params are not a JSON object")
+		if perr != nil {
+			refuse("invalid", fmt.Sprintf("tool %s: invalid params: %v", ac.Method, perr), perr.Error())
 			continue
 		}
-		d := x.sb.decide(x.ctx, ac.Method, rec.Params, x.lang)
+		lang := Language(ac.Lang)
+		if lang != JavaScript && lang != Shell {
+			lang = x.lang
+		}
+		if reason, stop := late(); stop {
+			refuse("denied", fmt.Sprintf("tool %s denied: %s", ac.Method, reason), reason)
+			continue
+		}
+		d := x.sb.decide(dctx, ac.Method, rec.Params, lang)
+		if reason, stop := late(); stop {
+			// The decision may have been cut short: whatever it said, the
+			// call does not run.
+			if d.Allow || d.Ask {
+				x.sb.unreserve(ac.Method, d.Capability)
+			}
+			refuse("denied", fmt.Sprintf("tool %s denied: %s", ac.Method, reason), reason)
+			continue
+		}
 		switch {
 		case d.Allow:
 			rec.Allowed = true
@@ -446,7 +531,8 @@ func (x *Execution) accept(calls []abi.Call) error {
 			continue
 		}
 		rec.Capability = d.capabilityName
-		c := &Call{Method: ac.Method, Params: rec.Params, x: x, id: ac.ID, rec: rec, started: time.Now()}
+		c := &Call{Method: ac.Method, Params: rec.Params, x: x, id: ac.ID, rec: rec, started: time.Now(),
+			capability: d.Capability, revision: d.revision, lang: string(lang)}
 		if d.Ask {
 			c.Ask, c.Reasons = true, d.Reasons
 		}
@@ -475,8 +561,10 @@ func (x *Execution) Pending() []*Call {
 	return out
 }
 
-// Resolve answers the call with a result, marshaled to JSON.
+// Resolve answers the call with a result, marshaled to JSON. For a call
+// the policy asked about, answering it with Resolve or Run approves it.
 func (c *Call) Resolve(result any) error {
+	c.settleAsk(true, "")
 	b, err := json.Marshal(result)
 	if err != nil {
 		return fmt.Errorf("engine: resolve %s: result is not JSON: %w", c.Method, err)
@@ -493,23 +581,28 @@ func (c *Call) Resolve(result any) error {
 }
 
 // Reject answers the call with an error; the script's promise rejects with a
-// ToolError carrying err's message.
+// ToolError carrying err's message. For a call the policy asked about and
+// that was not approved, Reject is a refusal, as Deny is.
 func (c *Call) Reject(err error) {
 	msg := fmt.Sprintf("tool %s failed: %v", c.Method, err)
+	c.settleAsk(false, msg)
 	c.answer(abi.CallResult{ID: c.id, ErrKind: "failed", ErrMsg: msg}, func(rec *ToolCall) { rec.Error = msg })
 }
 
 // Deny answers the call as refused by the host (an operator said no): the
 // audit records it as not allowed, with the reason.
 func (c *Call) Deny(reason string) {
+	c.settleAsk(false, reason)
 	msg := fmt.Sprintf("tool %s denied: %s", c.Method, reason)
 	c.answer(abi.CallResult{ID: c.id, ErrKind: "denied", ErrMsg: msg, Reasons: []string{reason}}, func(rec *ToolCall) {
 		rec.Allowed, rec.Reasons, rec.Error = false, []string{reason}, msg
 	})
 }
 
-// Run answers the call by running the tool's handler.
+// Run answers the call by running the tool's handler. For a call the
+// policy asked about, Run approves it.
 func (c *Call) Run(ctx context.Context) {
+	c.settleAsk(true, "")
 	t := c.x.sb.tools[c.Method]
 	if t == nil || t.Handler == nil {
 		c.Reject(errors.New("the tool has no handler"))
@@ -590,9 +683,13 @@ func (x *Execution) finish(resp *abi.Response, err error) error {
 	sb.conn.clearStop()
 	x.mu.Lock()
 	x.done = true
+	var unsettled []*Call
 	for _, id := range x.order {
 		if c := x.pending[id]; c != nil && c.rec.Error == "" && c.rec.Result == nil {
 			c.rec.Error = "the execution ended before the call was answered"
+		}
+		if c := x.pending[id]; c != nil && c.Ask && !c.settled {
+			unsettled = append(unsettled, c)
 		}
 	}
 	res := &Result{Duration: time.Since(x.start), ExitCode: 1}
@@ -600,6 +697,10 @@ func (x *Execution) finish(resp *abi.Response, err error) error {
 		res.ToolCalls = append(res.ToolCalls, *r)
 	}
 	x.mu.Unlock()
+	for _, c := range unsettled {
+		// An ask nobody answered is not approved: its charge is released.
+		c.settleAsk(false, "the execution ended before the call was approved")
+	}
 	res.Stdout, res.Stderr, res.OutputTruncated = x.out.strings()
 	if resp != nil {
 		res.ExitCode = int(resp.ExitCode)

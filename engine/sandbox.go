@@ -48,6 +48,11 @@ type Limits struct {
 	// does not run for oversized params). Defaults 1 MiB and 8 MiB.
 	MaxParamBytes  int
 	MaxResultBytes int
+	// MaxConcurrentCalls bounds how many tool calls of one execution run
+	// their handlers (and approvers) at once under Execute: the calls of
+	// a batch (a Promise.all) past it wait their turn, in the order the
+	// script made them. Default 16.
+	MaxConcurrentCalls int
 }
 
 func (l Limits) withDefaults() Limits {
@@ -74,6 +79,9 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.MaxResultBytes <= 0 {
 		l.MaxResultBytes = DefaultMaxResultBytes
+	}
+	if l.MaxConcurrentCalls <= 0 {
+		l.MaxConcurrentCalls = DefaultMaxConcurrentCalls
 	}
 	return l
 }

@@ -6,10 +6,19 @@ import (
 	"fmt"
 
 	"github.com/cordonhq/cordon/internal/abi"
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+	jsonv1 "github.com/go-json-experiment/json/v1"
 )
 
 // Handler runs a tool call on the host. params is the JSON object the script
-// passed. The result is marshaled to JSON (a json.RawMessage is passed
+// passed, in canonical form: the exact bytes the policy decided on, with no
+// two keys equal under Unicode case folding, no "__proto__" key, valid
+// UTF-8, and only numbers that a float64 reads back exactly, written as
+// JavaScript writes them (params that cannot be put in that form are
+// refused with a ToolError of kind "invalid" before the policy runs). Any
+// JSON reader, whether encoding/json into a struct or a map, json.Number,
+// OPA or JavaScript, reads the same values from them. The result is marshaled to JSON (a json.RawMessage is passed
 // through after validation); an error rejects the script's promise with a
 // ToolError whose message includes err's text, so do not put secrets in it.
 // A panicking handler becomes a tool error too.
@@ -30,16 +39,36 @@ type Tool struct {
 	Handler Handler
 }
 
-// Func adapts a typed function to a Handler: params are decoded into P
-// (unknown fields are ignored, a type mismatch is a tool error).
+// Func adapts a typed function to a Handler: params are decoded into P as
+// encoding/json would, except that an object key matches a struct field
+// only when it is spelled exactly as the field's JSON name (encoding/json
+// also matches "AMOUNT", "Amount" and "\u212amount" to a field "amount",
+// which is a key the policy never checked), and that duplicate keys and
+// invalid UTF-8 are refused. Unknown fields are ignored; a type mismatch is
+// a tool error.
+//
+// The engine hands every handler params in canonical form (no two keys
+// equal under case folding, numbers a float64 reads exactly), so a Func
+// handler reads the very values the policy decided on.
 func Func[P, R any](f func(ctx context.Context, params P) (R, error)) Handler {
 	return func(ctx context.Context, raw json.RawMessage) (any, error) {
 		var p P
-		if err := json.Unmarshal(raw, &p); err != nil {
+		if err := strictUnmarshal(raw, &p); err != nil {
 			return nil, fmt.Errorf("invalid parameters: %w", err)
 		}
 		return f(ctx, p)
 	}
+}
+
+// strictUnmarshal is encoding/json's Unmarshal with exact, case-sensitive
+// key matching and no duplicate keys.
+func strictUnmarshal(raw []byte, v any) error {
+	return jsonv2.Unmarshal(raw, v,
+		jsonv1.DefaultOptionsV1(),
+		jsonv2.MatchCaseInsensitiveNames(false),
+		jsonv1.MatchCaseSensitiveDelimiter(true),
+		jsontext.AllowDuplicateNames(false),
+		jsontext.AllowInvalidUTF8(false))
 }
 
 func (t Tool) validate() error {

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 
+	"github.com/cordonhq/cordon/internal/canon"
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
 )
@@ -45,6 +46,19 @@ type Decision struct {
 // when evaluation fails, the decision denies and err says why (the reason
 // in the decision says so too).
 func (p *Policy) Decide(ctx context.Context, in *Input) (Decision, error) {
+	// Both evaluators read the canonical form of the params, so that they
+	// and the handler agree on every key and number (see internal/canon).
+	// The engine hands over canonical params already; this makes a direct
+	// caller of Decide just as safe.
+	canonical, err := canon.Params(in.Params)
+	if err != nil {
+		return denied(err.Error()), fmt.Errorf("policy: input: %w", err)
+	}
+	if !bytes.Equal(canonical, in.Params) {
+		cp := *in
+		cp.Params = canonical
+		in = &cp
+	}
 	if p.native != nil {
 		params, err := decodeParams(in.Params)
 		if err != nil {

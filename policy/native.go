@@ -102,10 +102,12 @@ func jsonKind(v any) string {
 }
 
 // decide mirrors policy/rego/authz.rego for a policy without user rules:
-// permit is the set of capabilities that allow the call, deny explains why
-// none does, and ask comes from the charged capability's ask flag.
+// permit is the set of capabilities that allow the call up to the gate (the
+// first asking capability with max_calls whose constraints hold), deny
+// explains why none does, and ask comes from the charged capability's ask
+// flag.
 func (n *native) decide(in *Input, params any) Decision {
-	charged := -1
+	charged, gate := -1, -1
 	matched := false
 	var violations []string
 	for i, k := range n.checkers {
@@ -114,9 +116,14 @@ func (n *native) decide(in *Input, params any) Decision {
 		}
 		matched = true
 		ok, reasons := k.Allows(params, in.CapabilityCalls[i])
-		if ok {
+		if ok && gate < 0 {
 			charged = i
 			break // the first allowing capability is charged; violations are not needed
+		}
+		if !ok && gate < 0 && n.caps[i].Asks() && n.caps[i].CallLimit() > 0 && k.Holds(params) {
+			// An asking capability that would take the call but is used
+			// up: no later capability may allow it (the library's gate).
+			gate = i
 		}
 		for _, r := range reasons {
 			violations = append(violations, fmt.Sprintf("capability #%d %s: %s", i, dsl.Quote(n.caps[i].Label()), r))
@@ -131,6 +138,11 @@ func (n *native) decide(in *Input, params any) Decision {
 	}
 	var reasons []string
 	switch {
+	case gate >= 0:
+		c := n.caps[gate]
+		violations = append(violations, fmt.Sprintf("capability #%d %q requires approval and its max_calls %d is used up", gate, c.Pattern(), c.CallLimit()))
+		sort.Strings(violations)
+		reasons = dedupSorted(violations)
 	case !matched:
 		reasons = []string{fmt.Sprintf("no capability allows method %q", in.Method)}
 	case len(violations) == 0:

@@ -12,8 +12,8 @@ import (
 )
 
 // nativeCapabilities is a policy that exercises every operator, patterns
-// with * and **, max_calls, ask, names, and capabilities that fall back
-// to one another.
+// with * and **, max_calls, ask (one that gates a later capability),
+// names, and capabilities that fall back to one another.
 func nativeCapabilities(t testing.TB) []*dsl.Capability {
 	t.Helper()
 	texts := [][]string{
@@ -24,8 +24,9 @@ func nativeCapabilities(t testing.TB) []*dsl.Capability {
 		{"any_of(mode == \"test\", amount > 100)", "all_of(amount >= 1, amount != 7)"},
 		{"region not_in [\"cn\", \"ru\"]", "flag == true", "nested.a.b exists"},
 		{"name contains \"x\""},
+		{},
 	}
-	patterns := []string{"stripe/charges/*", "stripe/charges/*", "crm/**", "crm/customers/list", "stripe/**", "geo/*", "*"}
+	patterns := []string{"stripe/charges/*", "stripe/charges/*", "crm/**", "crm/customers/list", "stripe/**", "geo/*", "*", "stripe/**"}
 	var caps []*dsl.Capability
 	for i, p := range patterns {
 		c := dsl.Method(p)
@@ -40,7 +41,9 @@ func nativeCapabilities(t testing.TB) []*dsl.Capability {
 		case 0:
 			c = c.MaxCalls(2).Named("small charges")
 		case 4:
-			c = c.Ask()
+			// An ask that can be used up, followed by a broader
+			// capability (7): the gate.
+			c = c.Ask().MaxCalls(2)
 		case 5:
 			c = c.MaxCalls(1)
 		}
@@ -98,12 +101,17 @@ func FuzzNativeAgreesWithRego(f *testing.F) {
 	f.Add("amount <= 10000", "stripe/*", "stripe/charges", `{"amount": 5}`, uint8(0))
 	f.Add("tags contains \"a\"", "**", "x/y", `{"tags": ["a", 1]}`, uint8(3))
 	f.Add("a.b.0 in [1, \"1\", null]", "a/**", "a", `{"a": {"b": [1]}}`, uint8(1))
+	f.Add("amount > 100", "refund", "refund", `{"amount": 5000}`, uint8(10))
 	f.Fuzz(func(t *testing.T, constraint, pattern, method, params string, calls uint8) {
 		k, err := dsl.ParseConstraint(constraint)
 		if err != nil {
 			return
 		}
-		caps := []*dsl.Capability{dsl.Method(pattern).Where(k).MaxCalls(2), dsl.Method("**").Where(k)}
+		first := dsl.Method(pattern).Where(k).MaxCalls(2)
+		if calls&8 != 0 {
+			first = first.Ask() // a gate in front of the broader capability
+		}
+		caps := []*dsl.Capability{first, dsl.Method("**").Where(k), dsl.Method("**")}
 		if dsl.Validate(caps) != nil {
 			return
 		}

@@ -8,6 +8,9 @@
 #                          max_calls (if set) is not used up
 #   violations contains s  for a matched capability, why it does not allow
 #                          the call: each constraint that does not hold
+#   gates contains i       it asks, has max_calls, and its pattern and every
+#                          constraint hold: no later capability may allow
+#                          the call, even when this one is used up
 #   capabilities           the list: index, name, method, max_calls, ask
 #
 # Everything fails closed: a missing or null parameter fails every
@@ -215,3 +218,8 @@ allowed contains 2 if {
 
 # Nothing to violate: no constraints and no max_calls.
 
+# No capability both asks and has max_calls: nothing gates a call.
+gates contains i if {
+	i := -1
+	i >= 0
+}

@@ -87,15 +87,16 @@ func New(h Host) *Hub {
 	return &Hub{host: h, owners: map[uint32]Owner{}}
 }
 
-// Enqueue queues a call and returns its id. The Hub keeps params until it
+// Enqueue queues a call that an interpreter of language lang (abi.LangJS,
+// abi.LangShell) made, and returns its id. The Hub keeps params until it
 // hands the call to the host; owner receives the answer.
-func (h *Hub) Enqueue(method string, params []byte, owner Owner) uint32 {
+func (h *Hub) Enqueue(lang, method string, params []byte, owner Owner) uint32 {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.nextID++
 	id := h.nextID
 	h.owners[id] = owner
-	h.queued = append(h.queued, abi.Call{ID: id, Method: method, Params: params})
+	h.queued = append(h.queued, abi.Call{ID: id, Method: method, Lang: lang, Params: params})
 	return id
 }
 
@@ -152,11 +153,11 @@ func (h *Hub) Yield() error {
 // Call makes one call and waits for its answer, delivering answers for other
 // pending calls to their owners meanwhile. Calls from several goroutines
 // (the stages of a shell pipeline) are serialized.
-func (h *Hub) Call(method string, params []byte) (abi.CallResult, error) {
+func (h *Hub) Call(lang, method string, params []byte) (abi.CallResult, error) {
 	h.callMu.Lock()
 	defer h.callMu.Unlock()
 	a := new(answer)
-	h.Enqueue(method, params, a)
+	h.Enqueue(lang, method, params, a)
 	for !a.done {
 		if err := h.Yield(); err != nil {
 			return abi.CallResult{}, err

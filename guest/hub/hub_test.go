@@ -41,8 +41,8 @@ func TestCallDeliversOthers(t *testing.T) {
 	}
 	hb := New(h)
 	var first abi.CallResult
-	hb.Enqueue("a", []byte("{}"), ownerFunc(func(r abi.CallResult) { first = r }))
-	got, err := hb.Call("b", []byte("{}"))
+	hb.Enqueue("js", "a", []byte("{}"), ownerFunc(func(r abi.CallResult) { first = r }))
+	got, err := hb.Call("js", "b", []byte("{}"))
 	if err != nil || got.ID != 2 || first.ID != 1 {
 		t.Fatalf("got %+v %v, first %+v", got, err, first)
 	}
@@ -69,12 +69,12 @@ func TestBatchesAreNotLostOrOverwritten(t *testing.T) {
 		}
 		seen = append(seen, methods)
 		if n++; n == 1 {
-			hb.Enqueue("during", nil, ownerFunc(func(abi.CallResult) {}))
+			hb.Enqueue("js", "during", nil, ownerFunc(func(abi.CallResult) {}))
 		}
 		return res
 	}
 	for _, m := range []string{"a", "b"} {
-		hb.Enqueue(m, nil, ownerFunc(func(abi.CallResult) {}))
+		hb.Enqueue("js", m, nil, ownerFunc(func(abi.CallResult) {}))
 	}
 	for i := 0; hb.Pending() > 0; i++ {
 		if i == 3 {
@@ -84,7 +84,7 @@ func TestBatchesAreNotLostOrOverwritten(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	hb.Enqueue("c", nil, ownerFunc(func(abi.CallResult) {}))
+	hb.Enqueue("js", "c", nil, ownerFunc(func(abi.CallResult) {}))
 	if err := hb.Yield(); err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +107,7 @@ func TestStop(t *testing.T) {
 	var f uint32
 	leave, _ := hb.Enter(&f)
 	defer leave()
-	if _, err := hb.Call("a", nil); err != ErrStopped {
+	if _, err := hb.Call("sh", "a", nil); err != ErrStopped {
 		t.Fatalf("err %v", err)
 	}
 	if atomic.LoadUint32(&f) == 0 || !hb.Interrupted() || hb.Context().Err() == nil {

@@ -2,7 +2,6 @@ package jsrt
 
 import (
 	"encoding/base64"
-	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -59,31 +58,6 @@ func (r *run) toolErrorClass() (goja.Value, error) {
 	}
 	r.toolError = te
 	return te, nil
-}
-
-// stringify returns JSON.stringify, fetched from the global JSON when it is
-// first needed (materializing JSON was a seventh of a short execution). A
-// script that replaced it by then has its own function serialize its own
-// tool parameters and return value, which the host checks as it checks
-// anything from the guest. Tool results never go through the script's JSON
-// (parseJSON).
-func (r *run) stringify() (goja.Callable, error) {
-	if r.jsonStringify != nil {
-		return r.jsonStringify, nil
-	}
-	var f goja.Callable
-	if ex := r.rt.Try(func() {
-		if j, ok := r.rt.Get("JSON").(*goja.Object); ok {
-			f, _ = goja.AssertFunction(j.Get("stringify"))
-		}
-	}); ex != nil {
-		return nil, ex
-	}
-	if f == nil {
-		return nil, errors.New("JSON.stringify is not a function")
-	}
-	r.jsonStringify = f
-	return f, nil
 }
 
 // install puts the sandbox API into the fresh runtime: behind the global
@@ -395,7 +369,7 @@ func (r *run) toolFunc(method string) func(goja.FunctionCall) goja.Value {
 		pc := &pendingCall{r: r, method: method}
 		p := r.newCallPromise(pc)
 		r.inflight++
-		r.hub.Enqueue(method, params, pc)
+		r.hub.Enqueue(abi.LangJS, method, params, pc)
 		return rt.ToValue(p)
 	}
 }

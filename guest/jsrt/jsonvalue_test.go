@@ -135,10 +135,14 @@ func TestPrimitiveJSONMatchesStringify(t *testing.T) {
 // never the guest.
 func TestHostileJSONGlobal(t *testing.T) {
 	for code, want := range map[string]string{
-		`JSON = undefined; return {a: 1}`:                 "{ a: 1 }\n",              // shown as console.log shows it, no value
-		`JSON = undefined; return {a: 1, d: new Date(0)}`: "[uninspectable value]\n", // the full formatter needs JSON
-		`JSON = undefined; return 5`:                      "5\n",
-		`JSON = undefined; return (await t({a: 1})).ok`:   "true\n", // parameters never go through the script's JSON
+		// The returned value is written by the guest's own encoder, not the
+		// script's JSON.stringify.
+		`JSON = undefined; return {a: 1}`:                                                                       "{\"a\":1}\n",
+		`JSON = undefined; return {a: 1, d: new Date(0)}`:                                                       "{\"a\":1,\"d\":\"1970-01-01T00:00:00.000Z\"}\n",
+		`JSON.stringify = () => "not JSON"; return {a: 1}`:                                                      "{\"a\":1}\n",
+		`JSON.stringify = () => '{"a":1}} trailing'; return [1, "x", null]`:                                     "[1,\"x\",null]\n",
+		`JSON = undefined; return 5`:                                                                            "5\n",
+		`JSON = undefined; return (await t({a: 1})).ok`:                                                         "true\n", // parameters never go through the script's JSON
 		`Object.defineProperty(JSON, "stringify", {get() { throw new Error("no") }}); return (await t({})).ok`:  "true\n",
 		`try { await t({toJSON() { throw new Error("no") }}) } catch (e) { return e.message.split(" at ")[0] }`: "t: parameters cannot be converted to JSON: Error: no\n",
 		`try { await t({n: 10n}) } catch (e) { return e.name }`:                                                 "TypeError\n",

@@ -188,7 +188,6 @@ type run struct {
 	timers   map[int64]*timer
 	timerSeq int64
 
-	jsonStringify goja.Callable   // JSON.stringify, once fetched (stringify)
 	objectProto   *goja.Object    // Object.prototype, once fetched (plainPrototype)
 	toJSONKey     goja.Value      // "toJSON", with objectProto
 	props         []gojax.OwnData // marshalOrdinary's scratch
@@ -675,16 +674,21 @@ func (r *run) finish(v goja.Value) Outcome {
 		out.HasValue, out.Value = true, []byte(s)
 		return out
 	}
-	stringify, err := r.stringify()
-	var js goja.Value
-	if err == nil {
-		js, err = stringify(goja.Undefined(), v)
+	// The value's JSON is written by goja's own JSON.stringify algorithm,
+	// never by the global JSON.stringify, which the script may have
+	// replaced: Result.Value is always JSON that the guest made.
+	var b []byte
+	var err error
+	obj, isObj := v.(*goja.Object)
+	_, isFunc := goja.AssertFunction(v)
+	if isObj && !isFunc {
+		b, err = obj.MarshalJSON()
 	}
 	var ex *goja.Exception
 	if err != nil && errors.As(err, &ex) && !isJSONShapeError(ex) {
 		return r.uncaught(ex.Value()) // a toJSON or getter threw
 	}
-	if err != nil || js == nil || goja.IsUndefined(js) {
+	if err != nil || b == nil {
 		// Functions, symbols, cycles and BigInts have no JSON form: show them as
 		// console.log would, and return no value.
 		if err != nil && uncatchable(err) {
@@ -693,9 +697,8 @@ func (r *run) finish(v goja.Value) Outcome {
 		r.write(1, r.inspectOutside(v)+"\n")
 		return out
 	}
-	s := js.String()
-	r.write(1, s+"\n")
-	out.HasValue, out.Value = true, []byte(s)
+	r.write(1, string(b)+"\n")
+	out.HasValue, out.Value = true, b
 	return out
 }
 

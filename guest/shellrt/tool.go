@@ -97,7 +97,7 @@ func (t *toolCommand) run(env *command.Env) int {
 	if err := env.Ctx.Err(); err != nil {
 		return 130
 	}
-	res, err := t.hub.Call(ti.Name, params)
+	res, err := t.hub.Call(abi.LangShell, ti.Name, params)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "tool: %s: %v\n", ti.Name, err)
 		return 130

@@ -83,8 +83,18 @@ type Response struct {
 type Call struct {
 	ID     uint32
 	Method string
+	// Lang is the language of the interpreter that made the call (LangJS
+	// or LangShell): the JS inside `sh -c "node -e ..."` is LangJS.
+	Lang   string
 	Params []byte // JSON object
 }
+
+// The languages of the guest's interpreters, as Call.Lang and the
+// policy's input.language name them.
+const (
+	LangJS    = "js"
+	LangShell = "sh"
+)
 
 // CallResult is the host's answer to one Call.
 type CallResult struct {
@@ -160,7 +170,7 @@ func DecodeRequest(b []byte) (*Request, error) {
 	switch r.Op {
 	case OpSetup:
 		s := &Setup{}
-		n := d.Count(12)
+		n := d.Count(16)
 		for i := 0; i < n; i++ {
 			s.Tools = append(s.Tools, ToolInfo{Name: d.String(), Description: d.String(), Schema: d.Bytes32()})
 		}
@@ -229,6 +239,7 @@ func EncodeCalls(buf []byte, calls []Call) []byte {
 	for _, c := range calls {
 		e.U32(c.ID)
 		e.String(c.Method)
+		e.String(c.Lang)
 		e.Bytes32(c.Params)
 	}
 	return e.Bytes()
@@ -237,13 +248,13 @@ func EncodeCalls(buf []byte, calls []Call) []byte {
 // DecodeCalls decodes the tool calls of one yield. Byte fields alias b.
 func DecodeCalls(b []byte) ([]Call, error) {
 	d := NewDecoder(b)
-	n := d.Count(12)
+	n := d.Count(16)
 	var calls []Call
 	if n > 0 {
 		calls = make([]Call, 0, n)
 	}
 	for i := 0; i < n && d.Err() == nil; i++ {
-		calls = append(calls, Call{ID: d.U32(), Method: d.String(), Params: d.Bytes32()})
+		calls = append(calls, Call{ID: d.U32(), Method: d.String(), Lang: d.String(), Params: d.Bytes32()})
 	}
 	if err := d.Finish(); err != nil {
 		return nil, err

@@ -10,6 +10,8 @@ import (
 // (stripe/charges/create -> stripe.charges.create) and as a flat alias
 // (stripe_charges_create). These rules are shared by host and guest so that
 // the host can refuse at registration a name the guest could not expose.
+// No segment, between slashes or dots, may be __proto__, constructor or
+// prototype.
 
 // MaxToolNameLen bounds the length of a tool name.
 const MaxToolNameLen = 256
@@ -32,6 +34,11 @@ func ValidateToolName(name string) error {
 			}
 		}
 	}
+	for _, seg := range strings.FieldsFunc(name, func(r rune) bool { return r == '/' || r == '.' }) {
+		if reservedSegments[seg] {
+			return fmt.Errorf("tool name %q: the segment %q is reserved (it would reach JavaScript's object machinery)", name, seg)
+		}
+	}
 	root := strings.Split(name, "/")[0]
 	if ReservedGlobals[root] {
 		return fmt.Errorf("tool name %q: its first segment %q is a JavaScript global of the sandbox", name, root)
@@ -41,6 +48,11 @@ func ValidateToolName(name string) error {
 	}
 	return nil
 }
+
+// reservedSegments are the names a segment of a tool name may not have: a
+// tool namespace is a JavaScript object, and a member with one of these
+// names would change its prototype or shadow what every object inherits.
+var reservedSegments = map[string]bool{"__proto__": true, "constructor": true, "prototype": true}
 
 // FlatName returns the flat JS alias of a tool: "/", ".", "-" and ":" become
 // "_" (stripe/charges/create -> stripe_charges_create). A name that starts

@@ -23,6 +23,7 @@ package compile
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -95,6 +96,9 @@ func (g *generator) module(caps []*dsl.Capability) error {
 	g.p("#                          max_calls (if set) is not used up")
 	g.p("#   violations contains s  for a matched capability, why it does not allow")
 	g.p("#                          the call: each constraint that does not hold")
+	g.p("#   gates contains i       it asks, has max_calls, and its pattern and every")
+	g.p("#                          constraint hold: no later capability may allow")
+	g.p("#                          the call, even when this one is used up")
 	g.p("#   capabilities           the list: index, name, method, max_calls, ask")
 	g.p("#")
 	g.p("# Everything fails closed: a missing or null parameter fails every")
@@ -129,6 +133,8 @@ func (g *generator) module(caps []*dsl.Capability) error {
 		g.p("\tmsg := \"\"")
 		g.p("\tmsg != \"\"")
 		g.p("}")
+		g.p("")
+		g.emptyGates()
 		return nil
 	}
 	g.p("capabilities := [")
@@ -151,8 +157,28 @@ func (g *generator) module(caps []*dsl.Capability) error {
 		g.p("# This definition never holds; it makes violations an empty set rather")
 		g.p("# than undefined.")
 		g.p("violations contains \"\" if false")
+		g.p("")
+	}
+	gated := false
+	for _, c := range caps {
+		gated = gated || gates(c)
+	}
+	if !gated {
+		g.emptyGates()
 	}
 	return nil
+}
+
+// gates reports whether capability c can stop the search for a later
+// capability: it asks and it can be used up.
+func gates(c *dsl.Capability) bool { return c.Asks() && c.CallLimit() > 0 }
+
+func (g *generator) emptyGates() {
+	g.p("# No capability both asks and has max_calls: nothing gates a call.")
+	g.p("gates contains i if {")
+	g.p("\ti := -1")
+	g.p("\ti >= 0")
+	g.p("}")
 }
 
 func (g *generator) helpers(caps []*dsl.Capability) {
@@ -264,10 +290,36 @@ func (g *generator) capability(i int, c *dsl.Capability) error {
 			checks = append(checks, "", fmt.Sprintf("%s_check%d # %s", prefix, j, comment(k.String())))
 		}
 	}
+	constraintChecks := checks
 	if n := c.CallLimit(); n > 0 {
-		checks = append(checks, "", fmt.Sprintf("# max_calls %d", n),
+		checks = append(slices.Clip(checks), "", fmt.Sprintf("# max_calls %d", n),
 			fmt.Sprintf("n := object.get(input.capability_calls, %q, 0)", strconv.Itoa(i)),
 			"is_number(n)", "n >= 0", fmt.Sprintf("n < %d", n))
+	}
+	if gates(c) {
+		// The same body as allowed, without max_calls: a call that meets
+		// an asking capability's pattern and constraints must be approved
+		// under it, and when it is used up nothing later may allow it.
+		g.p("# Capability #%d asks and has max_calls: a call it would take, were it not", i)
+		g.p("# used up, is never allowed by a later capability (see the library).")
+		for _, v := range variants {
+			if body := matchBody(v); len(body) == 1 && len(constraintChecks) == 0 {
+				g.p("gates contains %d if %s", i, body[0])
+				g.p("")
+				continue
+			}
+			g.p("gates contains %d if {", i)
+			g.lines(matchBody(v))
+			for _, l := range constraintChecks {
+				if l == "" {
+					g.p("")
+				} else {
+					g.p("\t%s", l)
+				}
+			}
+			g.p("}")
+			g.p("")
+		}
 	}
 	for _, v := range variants {
 		if body := matchBody(v); len(body) == 1 && len(checks) == 0 {

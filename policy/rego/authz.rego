@@ -49,7 +49,30 @@ import data.cordon.capabilities
 # permit holds what grants the call: the capabilities that allow it, and
 # whatever user modules add.
 permit contains sprintf("capability #%d %q", [i, capabilities.capabilities[i].method]) if {
+	some i in eligible
+}
+
+# gate is the first capability that asks, has max_calls, and whose pattern
+# and constraints the call meets. A call that an asking capability would
+# take must be approved under it: no later capability may allow it, not
+# even once that capability's max_calls is used up (an ask cannot be worn
+# out by refused calls).
+gate := min(capabilities.gates) if count(capabilities.gates) > 0
+
+# eligible holds the capabilities that allow the call and come no later
+# than the gate, if there is one.
+eligible contains i if {
 	some i in capabilities.allowed
+	not _after_gate(i)
+}
+
+_after_gate(i) if i > gate
+
+# A gated call that no earlier capability allows is denied, whatever else
+# permits it.
+deny contains sprintf("capability #%d %q requires approval and its max_calls %d is used up", [gate, c.method, c.max_calls]) if {
+	count(eligible) == 0
+	c := capabilities.capabilities[gate]
 }
 
 # deny holds the reasons to refuse the call. A call nothing permits is denied
@@ -77,10 +100,11 @@ capability_failures contains sprintf("no capability allows this call to %q", [in
 }
 
 # capability is the index of the capability charged for the call: the first
-# one, in order, that allows it. It is -1 when none does.
+# one, in order, that allows it and is not past the gate. It is -1 when
+# none does.
 default capability := -1
 
-capability := min(capabilities.allowed) if count(capabilities.allowed) > 0
+capability := min(eligible) if count(eligible) > 0
 
 # ask holds the reasons the call needs approval. A capability declared with
 # ask: true is the first source; user modules add more.

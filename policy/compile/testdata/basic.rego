@@ -8,6 +8,9 @@
 #                          max_calls (if set) is not used up
 #   violations contains s  for a matched capability, why it does not allow
 #                          the call: each constraint that does not hold
+#   gates contains i       it asks, has max_calls, and its pattern and every
+#                          constraint hold: no later capability may allow
+#                          the call, even when this one is used up
 #   capabilities           the list: index, name, method, max_calls, ask
 #
 # Everything fails closed: a missing or null parameter fails every
@@ -171,3 +174,8 @@ _cap0_violations contains "capability #0 \"stripe/charges/*\": max_calls 100 use
 
 _cap0_violations contains "capability #0 \"stripe/charges/*\": max_calls 100 cannot be checked (input.capability_calls is missing or invalid)" if not _counted("0")
 
+# No capability both asks and has max_calls: nothing gates a call.
+gates contains i if {
+	i := -1
+	i >= 0
+}

@@ -8,6 +8,9 @@
 #                          max_calls (if set) is not used up
 #   violations contains s  for a matched capability, why it does not allow
 #                          the call: each constraint that does not hold
+#   gates contains i       it asks, has max_calls, and its pattern and every
+#                          constraint hold: no later capability may allow
+#                          the call, even when this one is used up
 #   capabilities           the list: index, name, method, max_calls, ask
 #
 # Everything fails closed: a missing or null parameter fails every
@@ -61,6 +64,10 @@ _counted(i) if _calls(i) >= 0
 #   constraints: none
 
 matched contains 0 if glob.match("db/*", ["/"], input.method)
+
+# Capability #0 asks and has max_calls: a call it would take, were it not
+# used up, is never allowed by a later capability (see the library).
+gates contains 0 if glob.match("db/*", ["/"], input.method)
 
 allowed contains 0 if {
 	glob.match("db/*", ["/"], input.method)
