@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -63,6 +64,16 @@ type Config struct {
 	// of them (loaded as `opa eval -d DIR` would), or OPA bundles: a .tar.gz
 	// file or a directory with a .manifest.
 	Paths []string
+	// AllowBuiltins names Rego built-in functions that policies may call
+	// although they are off by default: the ones that reach the network or
+	// are not deterministic (http.send, net.lookup_ip_addr, opa.runtime,
+	// time.now_ns, rand.intn, uuid.rfc4122, io.jwt.decode_verify,
+	// io.jwt.encode_sign, io.jwt.encode_sign_raw, json.match_schema and
+	// json.verify_schema: DisabledBuiltins lists them). A rule that builds
+	// a URL from a script's params must not make the host send requests on
+	// the script's behalf, and a decision should depend on its input
+	// alone. A name that is not one of DisabledBuiltins is an error.
+	AllowBuiltins []string
 	// AlwaysRego makes every decision an OPA evaluation. Without it, a
 	// policy made only of Capabilities (no Modules, Data or Paths) is
 	// decided by an equivalent evaluator in Go, about ten times faster;
@@ -146,9 +157,14 @@ func New(ctx context.Context, cfg Config) (*Policy, error) {
 	for _, name := range names {
 		opts = append(opts, rego.Module(name, modules[name]))
 	}
+	builtins, err := regoCapabilities(cfg.AllowBuiltins)
+	if err != nil {
+		return nil, &LoadError{Source: "allow_builtins", Err: err}
+	}
+	opts = append(opts, rego.Capabilities(builtins))
 	pq, err := rego.New(opts...).PrepareForEval(ctx)
 	if err != nil {
-		return nil, &LoadError{Source: "compile", Err: err}
+		return nil, &LoadError{Source: "compile", Err: disabledBuiltinHint(err, cfg.AllowBuiltins)}
 	}
 
 	h := sha256.New()
@@ -276,4 +292,60 @@ func sortedKeys(m map[string]string) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// DisabledBuiltins returns the names of the Rego built-in functions that
+// policies may not call unless Config.AllowBuiltins names them: those OPA
+// marks non-deterministic, which include every one that reaches the
+// network.
+func DisabledBuiltins() []string {
+	var out []string
+	for _, b := range ast.CapabilitiesForThisVersion().Builtins {
+		if b.Nondeterministic {
+			out = append(out, b.Name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// regoCapabilities returns OPA's capabilities for this version without
+// the disabled built-ins, except those allowed, and with no network hosts
+// unless http.send is allowed.
+func regoCapabilities(allow []string) (*ast.Capabilities, error) {
+	disabled := map[string]bool{}
+	for _, name := range DisabledBuiltins() {
+		disabled[name] = true
+	}
+	allowed := map[string]bool{}
+	for _, name := range allow {
+		if !disabled[name] {
+			return nil, fmt.Errorf("%q is not a built-in that can be allowed (those are: %s)", name, strings.Join(DisabledBuiltins(), ", "))
+		}
+		allowed[name] = true
+	}
+	c := ast.CapabilitiesForThisVersion()
+	keep := make([]*ast.Builtin, 0, len(c.Builtins))
+	for _, b := range c.Builtins {
+		if !b.Nondeterministic || allowed[b.Name] {
+			keep = append(keep, b)
+		}
+	}
+	c.Builtins = keep
+	if !allowed["http.send"] {
+		c.AllowNet = []string{}
+	}
+	return c, nil
+}
+
+// disabledBuiltinHint adds to a compile error that calls a disabled
+// built-in how to allow it.
+func disabledBuiltinHint(err error, allow []string) error {
+	msg := err.Error()
+	for _, name := range DisabledBuiltins() {
+		if strings.Contains(msg, "undefined function "+name) && !slices.Contains(allow, name) {
+			return fmt.Errorf("%w (%s is disabled in policies because it reaches the network or is not deterministic; allow it with allow_builtins: [%s] in the config or policy.Config.AllowBuiltins)", err, name, name)
+		}
+	}
+	return err
 }

@@ -78,6 +78,11 @@ func Params(raw []byte) ([]byte, error) {
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return []byte("{}"), nil
 	}
+	// Nesting first: past its own limit, json.Valid calls deep text
+	// invalid, which would hide the reason.
+	if tooDeep(raw) {
+		return nil, &Error{Reason: fmt.Sprintf("params are nested deeper than %d levels", MaxDepth)}
+	}
 	if !json.Valid(raw) {
 		return nil, &Error{Reason: "not valid JSON"}
 	}
@@ -90,6 +95,35 @@ func Params(raw []byte) ([]byte, error) {
 		return nil, err
 	}
 	return p.out, nil
+}
+
+// tooDeep reports whether the brackets of raw, outside strings, nest
+// deeper than MaxDepth.
+func tooDeep(raw []byte) bool {
+	depth := 0
+	inString, escaped := false, false
+	for _, c := range raw {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '{' || c == '[':
+			if depth++; depth > MaxDepth {
+				return true
+			}
+		case c == '}' || c == ']':
+			depth--
+		}
+	}
+	return false
 }
 
 // parser writes the canonical form of JSON text that json.Valid accepted,

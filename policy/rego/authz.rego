@@ -31,6 +31,7 @@
 #       startswith(input.method, "db/read_")
 #   }
 #
+#   # time.now_ns is off unless the config allows it (allow_builtins).
 #   deny contains "refunds are disabled on weekends" if {
 #       input.method == "stripe/refunds/create"
 #       time.weekday(time.now_ns()) in {"Saturday", "Sunday"}
