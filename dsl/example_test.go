@@ -68,3 +68,31 @@ func ExampleMatchMethod() {
 	// stripe/charges/create true
 	// stripex false
 }
+
+func ExampleLint() {
+	caps, err := dsl.ParseCapabilities([]byte(`[
+		{"method": "transfer_money", "constraints": ["amount <= 1000"]},
+		{"method": "search/*", "max_calls": 5},
+		{"method": "**"}
+	]`))
+	if err != nil {
+		panic(err)
+	}
+	for _, w := range dsl.Lint(caps) {
+		fmt.Printf("%s #%d -> #%d %s:\n%s\n", w.Kind, w.Earlier, w.Capability, w.Method, w.Message)
+	}
+	// "Constrain transfer_money, allow the rest", written without a hole:
+	// the other tools listed instead of "**".
+	fixed := []*dsl.Capability{
+		dsl.Method("transfer_money").Where(dsl.Param("amount").Le(1000)),
+		dsl.Method("search/*").MaxCalls(5),
+		dsl.Method("weather/*"),
+	}
+	fmt.Println(len(dsl.Lint(fixed)), "warnings")
+	// Output:
+	// constraint_lifted #0 -> #2 transfer_money:
+	// capability #2 "**" lifts the constraint amount <= 1000 of capability #0 "transfer_money": a call to "transfer_money" that fails it is not allowed by #0 but is allowed by #2.
+	// max_calls_lifted #1 -> #2 search/x:
+	// capability #2 "**" lifts the max_calls 5 of capability #1 "search/*": once #1 is used up, a call to "search/x" is allowed by #2.
+	// 0 warnings
+}

@@ -49,6 +49,9 @@ func usagef(format string, args ...any) error {
 const usage = `usage:
   cordon run [flags] [FILE | -]   run a script in a sandbox (-e CODE for inline code)
   cordon policy compile CONFIG    print the Rego the config's capabilities compile to
+                                  (lint warnings go to stderr)
+  cordon policy lint CONFIG       warn where a later capability lets through calls an
+                                  earlier one constrains, limits or asks about (exit 1)
   cordon policy test [--config CONFIG] PATH...
                                   run *_test.rego files like 'opa test' (the shipped
                                   library and the config's compiled capabilities included)
@@ -280,6 +283,7 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if err != nil {
 		return 0, err
 	}
+	warnPolicy(stderr, pol)
 	limits := cfg.SandboxLimits()
 	if f.timeout > 0 {
 		limits.Timeout = f.timeout
@@ -418,7 +422,7 @@ func writeJSON(w io.Writer, res *engine.Result, execErr error, exit int) error {
 
 func cmdPolicy(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
 	if len(args) == 0 {
-		return 0, usagef("policy: give a subcommand: compile or test")
+		return 0, usagef("policy: give a subcommand: compile, lint or test")
 	}
 	switch args[0] {
 	case "compile":
@@ -438,8 +442,11 @@ func cmdPolicy(ctx context.Context, args []string, stdout, stderr io.Writer) (in
 		if err != nil {
 			return 0, usagef("policy compile: %v", err)
 		}
+		warnLint(stderr, pos[0], cfg.ParsedCapabilities())
 		io.WriteString(stdout, src)
 		return 0, nil
+	case "lint":
+		return cmdPolicyLint(args[1:], stdout)
 	case "test":
 		fs := newFlagSet("policy test")
 		cfgFile := fs.String("config", "", "")
@@ -483,5 +490,5 @@ func cmdPolicy(ctx context.Context, args []string, stdout, stderr io.Writer) (in
 		}
 		return 0, nil
 	}
-	return 0, usagef("policy: unknown subcommand %q (compile, test)", args[0])
+	return 0, usagef("policy: unknown subcommand %q (compile, lint, test)", args[0])
 }
