@@ -704,7 +704,9 @@ func (x *Execution) finish(resp *abi.Response, err error) error {
 	res.Stdout, res.Stderr, res.OutputTruncated = x.out.strings()
 	if resp != nil {
 		res.ExitCode = int(resp.ExitCode)
-		if resp.HasValue {
+		if resp.HasValue && json.Valid(resp.Value) {
+			// The guest writes the value with its own encoder; the host
+			// checks it anyway, so that Value is always valid JSON.
 			res.Value = json.RawMessage(append([]byte(nil), resp.Value...))
 		}
 		switch resp.ErrCode {
