@@ -106,3 +106,57 @@ test_a_user_ask_pauses_an_allowed_call if {
 		with authz.ask as {"over 1000"}
 	d == {"allow": false, "ask": true, "reasons": ["over 1000"], "capability": 0}
 }
+
+# A call that an asking capability with max_calls would take is never
+# allowed by a later capability: when the ask is used up, it is denied.
+gate_caps := [
+	{"index": 0, "name": "", "method": "refund", "max_calls": 2, "ask": true},
+	{"index": 1, "name": "", "method": "refund", "max_calls": 20, "ask": false},
+]
+
+test_a_used_up_ask_does_not_fall_through if {
+	d := authz.decision with input as object.union(call, {"method": "refund"})
+		with data.cordon.capabilities.capabilities as gate_caps
+		with data.cordon.capabilities.matched as {0, 1}
+		with data.cordon.capabilities.allowed as {1}
+		with data.cordon.capabilities.gates as {0}
+		with data.cordon.capabilities.violations as {"capability #0 \"refund\": max_calls 2 used up"}
+	d == {"allow": false, "ask": false, "capability": -1, "reasons": [
+		"capability #0 \"refund\" requires approval and its max_calls 2 is used up",
+		"capability #0 \"refund\": max_calls 2 used up",
+	]}
+}
+
+test_a_used_up_ask_wins_over_permit if {
+	d := authz.decision with input as object.union(call, {"method": "refund"})
+		with data.cordon.capabilities.capabilities as gate_caps
+		with data.cordon.capabilities.matched as {0, 1}
+		with data.cordon.capabilities.allowed as {1}
+		with data.cordon.capabilities.gates as {0}
+		with data.cordon.capabilities.violations as set()
+		with authz.permit as {"a rule of yours"}
+	not d.allow
+	"capability #0 \"refund\" requires approval and its max_calls 2 is used up" in d.reasons
+}
+
+test_an_ask_with_room_asks if {
+	d := authz.decision with input as object.union(call, {"method": "refund"})
+		with data.cordon.capabilities.capabilities as gate_caps
+		with data.cordon.capabilities.matched as {0, 1}
+		with data.cordon.capabilities.allowed as {0, 1}
+		with data.cordon.capabilities.gates as {0}
+		with data.cordon.capabilities.violations as set()
+	d.ask
+	d.capability == 0
+}
+
+test_calls_outside_the_gate_fall_through if {
+	d := authz.decision with input as object.union(call, {"method": "refund", "params": {"amount": 5}})
+		with data.cordon.capabilities.capabilities as gate_caps
+		with data.cordon.capabilities.matched as {0, 1}
+		with data.cordon.capabilities.allowed as {1}
+		with data.cordon.capabilities.gates as set()
+		with data.cordon.capabilities.violations as {"capability #0 \"refund\": amount > 100 does not hold (amount is 5)"}
+	d.allow
+	d.capability == 1
+}
