@@ -5,10 +5,11 @@
 #
 #   input.method             "stripe/charges/create"
 #   input.params             the call's JSON object
-#   input.calls              {method: allowed calls so far in this session}
+#   input.calls              {method: calls allowed or approved so far in this
+#                            session, and asks awaiting an answer}
 #   input.capability_calls   {capability index (string): calls it was charged for}
 #   input.session            {"id": ..., "labels": {...}}
-#   input.language           "js" or "sh"
+#   input.language           "js" or "sh": the interpreter that made the call
 #
 # and expects an object:
 #
