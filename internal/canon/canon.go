@@ -86,7 +86,9 @@ func Params(raw []byte) ([]byte, error) {
 	if !json.Valid(raw) {
 		return nil, &Error{Reason: "not valid JSON"}
 	}
-	p := parser{b: raw, out: make([]byte, 0, len(raw))}
+	var path [16]seg
+	var keys [16][]byte
+	p := parser{b: raw, out: make([]byte, 0, len(raw)), path: path[:0], keys: keys[:0]}
 	p.skip()
 	if p.b[p.i] != '{' {
 		return nil, &Error{Reason: "not a JSON object"}
@@ -132,8 +134,15 @@ type parser struct {
 	b    []byte
 	i    int
 	out  []byte
-	path []string // the segments of the value being read
-	keys []string // scratch for an object's folded keys
+	path []seg    // the value being read, for error messages
+	keys [][]byte // the keys of the objects being read, innermost last
+}
+
+// seg is one step of a path: an object key, or an array index when key is
+// nil.
+type seg struct {
+	key []byte
+	idx int
 }
 
 func (p *parser) fail(format string, args ...any) error {
@@ -146,7 +155,11 @@ func (p *parser) pathString() string {
 		if i > 0 {
 			b.WriteByte('/')
 		}
-		b.WriteString(s)
+		if s.key == nil {
+			b.WriteString(strconv.Itoa(s.idx))
+		} else {
+			b.WriteString(segment(string(s.key)))
+		}
 	}
 	return b.String()
 }
@@ -174,11 +187,19 @@ func (p *parser) value(depth int) error {
 		}
 		return p.array(depth)
 	case c == '"':
-		s, err := p.str()
+		s, plain, err := p.str()
 		if err != nil {
 			return err
 		}
-		p.out = appendString(p.out, s)
+		if plain {
+			// Unescaped text that json.Valid accepted holds no quote,
+			// backslash or control character: it is canonical as it is.
+			p.out = append(p.out, '"')
+			p.out = append(p.out, s...)
+			p.out = append(p.out, '"')
+		} else {
+			p.out = appendString(p.out, s)
+		}
 	case c == 't':
 		p.i += 4
 		p.out = append(p.out, "true"...)
@@ -206,7 +227,7 @@ func (p *parser) object(depth int) error {
 	p.i++ // '{'
 	p.out = append(p.out, '{')
 	mark := len(p.keys)
-	var folded map[string]string // past smallObject keys: folded key -> key
+	var folded map[string][]byte // past smallObject keys: folded key -> key
 	defer func() { p.keys = p.keys[:mark] }()
 	first := true
 	for {
@@ -220,36 +241,34 @@ func (p *parser) object(depth int) error {
 			p.i++
 			p.skip()
 		}
-		k, err := p.str()
+		k, plain, err := p.str()
 		if err != nil {
 			return err
 		}
-		if k == "__proto__" {
-			p.path = append(p.path, segment(k))
-			err := p.fail("the key __proto__ is not allowed")
-			p.path = p.path[:len(p.path)-1]
-			return err
+		p.path = append(p.path, seg{key: k})
+		if string(k) == "__proto__" {
+			return p.fail("the key __proto__ is not allowed")
 		}
 		if other, dup := p.seen(mark, &folded, k); dup {
-			p.path = append(p.path, segment(k))
-			var err error
-			if other == k {
-				err = p.fail("the key %s appears twice", quoteShort(k))
-			} else {
-				err = p.fail("the keys %s and %s are the same key under Unicode case folding (as encoding/json matches struct fields), so readers would disagree on which one counts", quoteShort(other), quoteShort(k))
+			if bytes.Equal(other, k) {
+				return p.fail("the key %s appears twice", quoteShort(string(k)))
 			}
-			p.path = p.path[:len(p.path)-1]
-			return err
+			return p.fail("the keys %s and %s are the same key under Unicode case folding (as encoding/json matches struct fields), so readers would disagree on which one counts", quoteShort(string(other)), quoteShort(string(k)))
 		}
 		if !first {
 			p.out = append(p.out, ',')
 		}
 		first = false
-		p.out = appendString(p.out, k)
+		if plain {
+			p.out = append(p.out, '"')
+			p.out = append(p.out, k...)
+			p.out = append(p.out, '"')
+		} else {
+			p.out = appendString(p.out, k)
+		}
 		p.out = append(p.out, ':')
 		p.skip()
 		p.i++ // ':'
-		p.path = append(p.path, segment(k))
 		if err := p.value(depth + 1); err != nil {
 			return err
 		}
@@ -271,7 +290,7 @@ func (p *parser) array(depth int) error {
 			p.i++
 			p.out = append(p.out, ',')
 		}
-		p.path = append(p.path, strconv.Itoa(n))
+		p.path = append(p.path, seg{idx: n})
 		if err := p.value(depth + 1); err != nil {
 			return err
 		}
@@ -281,8 +300,9 @@ func (p *parser) array(depth int) error {
 
 // str reads a string token and decodes it, refusing invalid UTF-8 and
 // unpaired surrogate escapes (which encoding/json would turn into U+FFFD
-// and a JavaScript reader would keep).
-func (p *parser) str() (string, error) {
+// and a JavaScript reader would keep). plain reports that the token had no
+// escape, and the result is then a slice of the input.
+func (p *parser) str() (s []byte, plain bool, err error) {
 	p.i++ // '"'
 	start := p.i
 	for p.b[p.i] != '"' && p.b[p.i] != '\\' {
@@ -292,9 +312,9 @@ func (p *parser) str() (string, error) {
 		raw := p.b[start:p.i]
 		p.i++
 		if !utf8.Valid(raw) {
-			return "", p.fail("a string is not valid UTF-8")
+			return nil, false, p.fail("a string is not valid UTF-8")
 		}
-		return string(raw), nil
+		return raw, true, nil
 	}
 	var b []byte
 	b = append(b, p.b[start:p.i]...)
@@ -304,9 +324,9 @@ func (p *parser) str() (string, error) {
 		case c == '"':
 			p.i++
 			if !utf8.Valid(b) {
-				return "", p.fail("a string is not valid UTF-8")
+				return nil, false, p.fail("a string is not valid UTF-8")
 			}
-			return string(b), nil
+			return b, false, nil
 		case c != '\\':
 			b = append(b, c)
 			p.i++
@@ -324,7 +344,7 @@ func (p *parser) str() (string, error) {
 				}
 				dec := utf16.DecodeRune(r, r2)
 				if dec == unicode.ReplacementChar {
-					return "", p.fail("a string holds an unpaired UTF-16 surrogate (\\u%04x)", r)
+					return nil, false, p.fail("a string holds an unpaired UTF-16 surrogate (\\u%04x)", r)
 				}
 				p.i += 6
 				r = dec
@@ -357,7 +377,7 @@ func hex4(b []byte) rune {
 
 // appendString writes s as a JSON string, escaping only what JSON requires:
 // the quote, the backslash and control characters.
-func appendString(out []byte, s string) []byte {
+func appendString(out, s []byte) []byte {
 	out = append(out, '"')
 	start := 0
 	for i := 0; i < len(s); i++ {
@@ -418,38 +438,38 @@ const smallObject = 16
 
 // seen records key k of the object whose keys start at p.keys[mark] and
 // reports an earlier key equal to k under simple case folding, if any.
-func (p *parser) seen(mark int, folded *map[string]string, k string) (string, bool) {
+func (p *parser) seen(mark int, folded *map[string][]byte, k []byte) ([]byte, bool) {
 	keys := p.keys[mark:]
 	if *folded == nil {
 		for _, other := range keys {
-			if strings.EqualFold(other, k) {
+			if bytes.EqualFold(other, k) {
 				return other, true
 			}
 		}
 		p.keys = append(p.keys, k)
 		if len(keys)+1 <= smallObject {
-			return "", false
+			return nil, false
 		}
-		*folded = make(map[string]string, 2*smallObject)
+		*folded = make(map[string][]byte, 2*smallObject)
 		for _, other := range p.keys[mark:] {
 			(*folded)[fold(other)] = other
 		}
-		return "", false
+		return nil, false
 	}
 	f := fold(k)
 	if other, dup := (*folded)[f]; dup {
 		return other, true
 	}
 	(*folded)[f] = k
-	return "", false
+	return nil, false
 }
 
 // fold maps s to a key that is equal for two strings exactly when
-// strings.EqualFold holds for them: each rune becomes the smallest rune of
+// bytes.EqualFold holds for them: each rune becomes the smallest rune of
 // its simple case folding orbit, as encoding/json folds field names.
-func fold(s string) string {
+func fold(s []byte) string {
 	b := make([]byte, 0, len(s))
-	for _, r := range s {
+	for _, r := range string(s) {
 		for {
 			r2 := unicode.SimpleFold(r)
 			if r2 <= r {

@@ -271,3 +271,19 @@ func sameValue(f, n any) bool {
 		return f == n
 	}
 }
+
+func BenchmarkParams(b *testing.B) {
+	for name, doc := range map[string]string{
+		"small":  `{"amount":5000,"currency":"USD","customer":"cus_123"}`,
+		"nested": `{"order":{"lines":[{"sku":"A1","qty":2,"price":9.99},{"sku":"B2","qty":1,"price":120.5}],"ship":{"city":"SF","zip":"94107"}},"note":"leave at the door \u00e9"}`,
+	} {
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(doc)))
+			for b.Loop() {
+				if _, err := Params([]byte(doc)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

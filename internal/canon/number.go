@@ -17,6 +17,9 @@ const maxSignificant = 17
 // digits are counted and trimmed first, and only a short mantissa of at
 // most 17 digits reaches strconv.
 func appendNumber(out, tok []byte) ([]byte, error) {
+	if plainInteger(tok) {
+		return append(out, tok...), nil
+	}
 	if len(tok) > MaxNumberLen {
 		return nil, fmt.Errorf("a number of %d characters is longer than the limit of %d", len(tok), MaxNumberLen)
 	}
@@ -173,4 +176,23 @@ func shorten(tok []byte) string {
 		return string(tok)
 	}
 	return fmt.Sprintf("%s... (%d characters)", tok[:30], len(tok))
+}
+
+// plainInteger reports whether tok is an integer of at most 15 digits
+// other than -0, as JSON writes it (no leading zero): a float64 holds it
+// exactly, and JavaScript writes it as it is.
+func plainInteger(tok []byte) bool {
+	digits := tok
+	if len(digits) > 0 && digits[0] == '-' {
+		digits = digits[1:]
+	}
+	if len(digits) == 0 || len(digits) > 15 || (digits[0] == '0' && len(tok) > 1) {
+		return false
+	}
+	for _, c := range digits {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
