@@ -3,9 +3,10 @@
 // offers (mock or echo tools, for trying scripts and policies without
 // writing Go) and its limits.
 //
-// Loading is strict: an unknown key, a value of the wrong type, or a tool
-// without a result is an error that names the file and the key. Nothing in a
-// configuration is ever silently ignored.
+// Loading is strict: an unknown key, a key given twice in one mapping (at
+// any depth), a value of the wrong type, or a tool without a result is an
+// error that names the file and the key. Nothing in a configuration is ever
+// silently ignored or replaced.
 package config
 
 import (
@@ -170,6 +171,9 @@ func Parse(file string, data []byte) (*Config, error) {
 	js, err := yaml.YAMLToJSON(data)
 	if err != nil {
 		return nil, &Error{File: file, Msg: "not valid YAML or JSON: " + strings.TrimPrefix(err.Error(), "error converting YAML to JSON: ")}
+	}
+	if err := checkDuplicates(file, data); err != nil {
+		return nil, err
 	}
 	var tree any
 	if err := json.Unmarshal(js, &tree); err == nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -108,5 +109,66 @@ func TestParseStrictness(t *testing.T) {
 	c2, err := config.Parse("x.json", js)
 	if err != nil || !c2.HasPolicy() {
 		t.Errorf("round trip lost the empty capabilities: %s %v", js, err)
+	}
+}
+
+// A key given twice in one mapping, at any depth, is an error that names
+// the file, the key and its lines; before, the last one silently won (a
+// second capabilities: block replaced the first).
+func TestParseDuplicateKeys(t *testing.T) {
+	for _, tc := range []struct{ name, file, src, want string }{
+		{"yaml top level", "c.yaml",
+			"tools: [{name: pay, echo: true}]\ncapabilities:\n  - method: pay\n    max_calls: 1\ncapabilities:\n  - method: \"**\"\n",
+			`config c.yaml: capabilities: duplicate key at line 5 (first at line 2)`},
+		{"yaml nested in a tool", "c.yaml",
+			"tools:\n  - name: pay\n    echo: true\n    input_schema:\n      type: object\n      properties:\n        amount: {type: number}\n        amount: {type: string}\n",
+			`config c.yaml: tools[0].input_schema.properties.amount: duplicate key at line 8 (first at line 7)`},
+		{"yaml nested in a mock", "c.yaml",
+			"tools: [{name: m, mock: {ok: true, data: [{id: 1, \"id\": 2}]}}]\n",
+			`config c.yaml: tools[0].mock.data[0].id: duplicate key at line 1 (first at line 1)`},
+		{"yaml in a flow mapping", "c.yaml",
+			"limits: {timeout: 1s, timeout: 1h}\n",
+			`config c.yaml: limits.timeout: duplicate key at line 1 (first at line 1)`},
+		{"json top level", "c.json",
+			"{\"tools\": [{\"name\": \"pay\", \"echo\": true}],\n \"capabilities\": [{\"method\": \"pay\", \"max_calls\": 1}],\n \"capabilities\": [{\"method\": \"**\"}]}",
+			`config c.json: capabilities: duplicate key at line 3 (first at line 2)`},
+		{"json nested", "c.json",
+			"{\"tools\": [{\"name\": \"m\",\n  \"mock\": {\"a\": {\"b\": 1,\n  \"\\u0062\": 2}}}]}",
+			`config c.json: tools[0].mock.a.b: duplicate key at line 3 (first at line 2)`},
+		{"a quoted key", "c.yaml",
+			"tools: [{name: m, mock: {\"a.b\": 1, a.b: 2}}]\n",
+			`config c.yaml: tools[0].mock."a.b": duplicate key`},
+	} {
+		_, err := config.Parse(tc.file, []byte(tc.src))
+		if err == nil || !strings.Contains(err.Error(), tc.want) || !errors.Is(err, config.ErrInvalid) {
+			t.Errorf("%s: err %v, want %q", tc.name, err, tc.want)
+		}
+	}
+	// Merge keys and aliases are not duplicates: an explicit key overrides a
+	// merged one, and an alias's mapping is checked once, at its anchor.
+	c, err := config.Parse("c.yaml", []byte("tools:\n  - &b {name: a, description: shared, echo: true}\n  - {<<: *b, name: b}\n  - {name: c, mock: &m {k: 1}}\n  - {name: d, mock: *m}\n"))
+	if err != nil || len(c.Tools) != 4 || c.Tools[1].Name != "b" || c.Tools[1].Description != "shared" {
+		t.Errorf("merge and aliases: %v %+v", err, c)
+	}
+	// An anchored mapping with a duplicate is reported once, where it stands.
+	if _, err := config.Parse("c.yaml", []byte("tools: [{name: c, mock: &m {k: 1, k: 2}}, {name: d, mock: *m}]\n")); err == nil || !strings.Contains(err.Error(), "tools[0].mock.k: duplicate key") {
+		t.Errorf("anchor: %v", err)
+	}
+}
+
+// The duplicate check takes linear time: yaml/v3's own check compares every
+// pair of keys and takes seconds on a mapping of this size.
+func TestParseDuplicateCheckIsLinear(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("tools:\n  - name: m\n    mock:\n")
+	for i := range 50000 {
+		fmt.Fprintf(&b, "      k%d: %d\n", i, i)
+	}
+	start := time.Now()
+	if _, err := config.Parse("big.yaml", []byte(b.String())); err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("a mapping of 50,000 keys took %v to load", took)
 	}
 }
