@@ -18,6 +18,7 @@ import (
 
 	"github.com/cordonhq/cordon/internal/abi"
 	"github.com/cordonhq/cordon/policy"
+	"github.com/cordonhq/cordon/vfs"
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/experimental"
 )
@@ -449,7 +450,10 @@ func (sb *Sandbox) ReadFile(ctx context.Context, name string) ([]byte, error) {
 }
 
 // Files returns the file at name, or the directory name and everything below
-// it, directories before their contents.
+// it, directories before their contents. Paths are absolute and clean. The
+// VFS bounds every path to vfs.MaxPathLen bytes and accepts only portable
+// names (vfs.CheckName), for scripts and the host alike, so no name or
+// path a script creates can make Files fail.
 func (sb *Sandbox) Files(ctx context.Context, name string) ([]File, error) {
 	if err := sb.acquire(ctx); err != nil {
 		return nil, err
@@ -467,25 +471,41 @@ func (sb *Sandbox) Files(ctx context.Context, name string) ([]File, error) {
 }
 
 // ExportTar writes the directory dir of the VFS (e.g. "/workspace") to w as
-// a tar archive whose names are relative to dir.
+// a tar archive whose names are relative to dir; a file dir is written
+// under its base name. The VFS accepts only names that extract under the
+// same name with stock tools on Linux, macOS and Windows (vfs.CheckName),
+// and ExportTar checks every name again before it writes anything: an
+// entry outside dir, or with a name the VFS would refuse, fails the export
+// with an error of KindInvalid that names the entry, and w is left
+// untouched.
 func (sb *Sandbox) ExportTar(ctx context.Context, w io.Writer, dir string) error {
 	files, err := sb.Files(ctx, dir)
 	if err != nil {
 		return err
 	}
-	root := path.Clean("/" + dir)
-	tw := tar.NewWriter(w)
-	for _, f := range files {
-		rel := strings.TrimPrefix(strings.TrimPrefix(f.Path, root), "/")
-		if rel == "" {
-			if f.Mode.IsDir() {
-				continue
-			}
-			rel = path.Base(f.Path)
+	return writeTar(w, path.Clean("/"+dir), files)
+}
+
+// writeTar writes files, the entries at or below the clean absolute path
+// root, to w as a tar archive with names relative to root. It checks every
+// name (tarName) before it writes the first header.
+func writeTar(w io.Writer, root string, files []File) error {
+	names := make([]string, len(files))
+	for i, f := range files {
+		name, err := tarName(root, f)
+		if err != nil {
+			return &Error{Kind: KindInvalid, Message: fmt.Sprintf("export tar: entry %q", f.Path), Err: err}
 		}
-		hdr := &tar.Header{Name: rel, ModTime: f.ModTime, Mode: int64(f.Mode.Perm()), Format: tar.FormatPAX}
+		names[i] = name
+	}
+	tw := tar.NewWriter(w)
+	for i, f := range files {
+		if names[i] == "" {
+			continue
+		}
+		hdr := &tar.Header{Name: names[i], ModTime: f.ModTime, Mode: int64(f.Mode.Perm()), Format: tar.FormatPAX}
 		if f.Mode.IsDir() {
-			hdr.Typeflag, hdr.Name = tar.TypeDir, rel+"/"
+			hdr.Typeflag, hdr.Name = tar.TypeDir, names[i]+"/"
 		} else {
 			hdr.Typeflag, hdr.Size = tar.TypeReg, int64(len(f.Data))
 		}
@@ -500,6 +520,38 @@ func (sb *Sandbox) ExportTar(ctx context.Context, w io.Writer, dir string) error
 		return fmt.Errorf("engine: export tar: %w", err)
 	}
 	return nil
+}
+
+// tarName returns the archive name of f relative to root, or "" for the
+// directory root itself, which the archive leaves out. The guest is not
+// trusted to have kept the VFS's rules: f's path must be clean and at or
+// below root, the name at most vfs.MaxPathLen bytes, and each of its
+// elements one that vfs.CheckName accepts.
+func tarName(root string, f File) (string, error) {
+	p := f.Path
+	if !path.IsAbs(p) || path.Clean(p) != p {
+		return "", errors.New("the path is not clean and absolute")
+	}
+	var rel string
+	switch prefix := strings.TrimSuffix(root, "/") + "/"; {
+	case p == root && f.Mode.IsDir():
+		return "", nil
+	case p == root:
+		rel = path.Base(p)
+	case strings.HasPrefix(p, prefix):
+		rel = p[len(prefix):]
+	default:
+		return "", fmt.Errorf("the entry is outside %s", root)
+	}
+	if len(rel) > vfs.MaxPathLen {
+		return "", fmt.Errorf("the name is longer than %d bytes", vfs.MaxPathLen)
+	}
+	for _, elem := range strings.Split(rel, "/") {
+		if err := vfs.CheckName(elem); err != nil {
+			return "", err
+		}
+	}
+	return rel, nil
 }
 
 // ImportTar reads a tar archive and puts its regular files and directories

@@ -18,6 +18,7 @@ var fuzzNames = []string{
 	"/workspace/a", "/workspace/b", "/workspace/a/b", "/workspace/a/b/c",
 	"/tmp/t", "/tmp/a/../b", "workspace/c", "/workspace/a/../../../tmp/d",
 	"/data/r", "/data", "/", "/workspace", "/tmp", "..", "", "/workspace/\x00",
+	"/workspace/a\\b", "/workspace/C:/x", "/workspace/CON", "/tmp/x.",
 }
 
 var fuzzOffsets = []int64{0, 1, 100, 4095, 4096, 1 << 20, 1 << 62, 1<<63 - 1, -1, MaxFileSize}
@@ -164,8 +165,9 @@ func checkFuzzErr(t *testing.T, op byte, err error) {
 		t.Fatalf("op %d: unexpected error type %T: %v", op, err, err)
 	}
 	var qe *QuotaError
+	var ne *NameError
 	_, isErrno := inner.(syscall.Errno)
-	if !isErrno && !errors.As(inner, &qe) && inner != fs.ErrClosed {
+	if !isErrno && !errors.As(inner, &qe) && !errors.As(inner, &ne) && inner != fs.ErrClosed {
 		t.Fatalf("op %d: unexpected inner error %T: %v", op, inner, inner)
 	}
 }

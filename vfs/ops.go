@@ -245,7 +245,11 @@ func (f *FS) MkdirAll(name string, perm fs.FileMode) error {
 	if first, _, _ := strings.Cut(p[i:], "/"); !f.mayLink(p[:i] + first) {
 		return pathErr("mkdir", p, syscall.EACCES)
 	}
-	if err := s.checkQuota(0, strings.Count(p[i:], "/")+1); err != nil {
+	missing := strings.Count(p[i:], "/") + 1
+	if err := checkNew(p, missing, 0); err != nil {
+		return pathErr("mkdir", p, err)
+	}
+	if err := s.checkQuota(0, missing); err != nil {
 		return pathErr("mkdir", p, err)
 	}
 	for _, elem := range strings.Split(p[i:], "/") {
@@ -306,8 +310,10 @@ func (f *FS) RemoveAll(name string) error {
 // Rename moves the file or directory oldname to newname, whose parent must
 // exist. An existing newname is replaced if it is a file and oldname is a
 // file, or if it is an empty directory and oldname is a directory. Moving a
-// directory into its own subtree fails with EINVAL. Renaming a name to
-// itself succeeds and does nothing. Errors are *LinkError values.
+// directory into its own subtree fails with EINVAL. The new name must be
+// one CheckName accepts, and neither it nor, for a directory, any entry
+// below it may get a path longer than MaxPathLen (ENAMETOOLONG). Renaming
+// a name to itself succeeds and does nothing. Errors are *LinkError values.
 func (f *FS) Rename(oldname, newname string) error {
 	oldp, err := clean(oldname)
 	var newp string
@@ -344,6 +350,11 @@ func (f *FS) rename(oldp, newp string) error {
 	}
 	if n.dir && strings.HasPrefix(newp, oldp+"/") {
 		return syscall.EINVAL
+	}
+	// The new name must be valid, and neither it nor any entry below it
+	// may get a path longer than MaxPathLen.
+	if err := checkNew(newp, 1, n.below()); err != nil {
+		return err
 	}
 	if t := newParent.children[newBase]; t != nil {
 		switch {

@@ -23,12 +23,23 @@
 // slash-separated path that is either absolute ("/workspace/a.txt") or
 // relative, in which case it is interpreted relative to "/". Such paths are
 // cleaned with path.Clean before use, so ".." can never climb above the
-// root. File names may contain any byte except "/" and NUL (a backslash is
-// an ordinary byte); a name containing NUL fails with EINVAL, an empty name
-// fails with ENOENT, and a name longer than MaxPathLen bytes fails with
-// ENAMETOOLONG. Renaming a directory can give entries below it names
-// longer than that; such entries are still listed by ReadDir but cannot be
-// opened by name, and they are removed with their ancestors.
+// root. A path containing NUL fails with EINVAL, an empty one with ENOENT,
+// and one longer than MaxPathLen bytes with ENAMETOOLONG.
+//
+// Every entry can be exported and extracted under its own name with stock
+// tools on Linux, macOS and Windows, because the FS refuses, for scripts
+// and the privileged view alike, to create an entry whose name CheckName
+// rejects: a name longer than MaxNameLen bytes (ENAMETOOLONG), or one that
+// some system cannot store or would read as something else, such as a
+// backslash (a separator on Windows), a colon (a drive or a stream), "*",
+// a control character, invalid UTF-8, a trailing dot or space, or a
+// Windows device name like "nul.txt" (EINVAL, with a *NameError saying
+// why). Nor may any entry's absolute path exceed MaxPathLen bytes: creating
+// an entry, and renaming or moving a file or a directory, fails with
+// ENAMETOOLONG when the entry, or for a directory its deepest descendant,
+// would get a longer path. So every entry can always be opened by its
+// absolute path. Existing names are only looked up, never checked: a
+// lookup of a refused name simply finds nothing.
 //
 // Because ReadFile, Stat and ReadDir have the signatures of fs.ReadFileFS,
 // fs.StatFS and fs.ReadDirFS, helpers such as fs.ReadFile and fs.WalkDir use
@@ -59,9 +70,9 @@
 // whose Op and Path name the operation and the cleaned absolute path (Open
 // reports the name as given). Their Err is a syscall.Errno (ENOENT, EEXIST,
 // ENOTDIR, EISDIR, EACCES, ENOTEMPTY, EINVAL, ENAMETOOLONG, EBADF, EFBIG),
-// a *QuotaError, or fs.ErrClosed for a handle used after Close, so that
-// errors.Is(err, fs.ErrNotExist) and similar tests work. The text of an
-// Errno differs between platforms (wasip1 capitalizes it).
+// a *QuotaError, a *NameError, or fs.ErrClosed for a handle used after
+// Close, so that errors.Is(err, fs.ErrNotExist) and similar tests work.
+// The text of an Errno differs between platforms (wasip1 capitalizes it).
 //
 // # Open files
 //
@@ -98,7 +109,8 @@ const (
 	DefaultMaxBytes int64 = 64 << 20
 	// DefaultMaxFiles is the default bound on the number of files and directories.
 	DefaultMaxFiles = 10000
-	// MaxPathLen is the longest name, in bytes, that any method accepts.
+	// MaxPathLen is the longest path, in bytes, that any method accepts,
+	// and the longest absolute path of any entry (PATH_MAX on Linux).
 	MaxPathLen = 4096
 	// MaxFileSize is the largest size of a single file, whatever the quotas (1 GiB).
 	MaxFileSize int64 = 1 << 30
@@ -399,6 +411,9 @@ func (f *FS) prepareCreate(p string) (*node, string, error) {
 	// about the read-only tree from the error.
 	if !f.mayLink(p) {
 		return nil, "", syscall.EACCES
+	}
+	if err := checkNew(p, 1, 0); err != nil {
+		return nil, "", err
 	}
 	parent, base, err := f.s.lookupParent(p)
 	if err != nil {
