@@ -11,7 +11,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -72,6 +71,10 @@ run flags:
   --vfs-bytes N, --vfs-files N  file-system quotas (default 64 MiB / 10000 files)
   --max-depth N    JS call stack frames and shell function nesting (default 1000)
   --json           print one JSON object with output, exit code and tool calls
+  --max-record-bytes N  bytes of each tool call's params and result that --json
+                   prints; a larger value is replaced by an excerpt (default 4096)
+  --raw-output     write the script's output to a terminal as it is (by default escape
+                   sequences and other control characters are shown escaped, as \u001b)
   --log            write the audit log (one JSON line per decision) to stderr
   --cache-dir DIR  compilation cache (default: $CORDON_CACHE_DIR or the user cache dir)
 `
@@ -105,10 +108,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if err != nil {
 		var ue *usageError
 		if errors.As(err, &ue) || errors.Is(err, config.ErrInvalid) || errors.Is(err, policy.ErrLoad) {
-			fmt.Fprintln(stderr, "cordon: "+oneLine(err.Error()))
+			printError(stderr, err)
 			return exitUsage
 		}
-		fmt.Fprintln(stderr, "cordon: "+oneLine(err.Error()))
+		printError(stderr, err)
 		if code == 0 {
 			code = exitSandbox
 		}
@@ -117,6 +120,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// printError prints err as one line on stderr, neutralized on a terminal:
+// it may quote the script or the config.
+func printError(stderr io.Writer, err error) {
+	io.WriteString(terminalSafe(stderr, false), "cordon: "+oneLine(err.Error())+"\n")
+}
 
 // parseInterspersed parses flags that may come before or after positional
 // arguments.
@@ -162,10 +171,8 @@ func engineConfig(cacheDir string, memoryMB int, stderr io.Writer) engine.Config
 	if memoryMB > 0 {
 		cfg = cfg.WithMemoryLimitMB(memoryMB)
 	}
-	if f, ok := stderr.(*os.File); ok {
-		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
-			cfg = cfg.WithCompileProgress(stderr)
-		}
+	if f, ok := stderr.(*os.File); ok && fileIsTerminal(f) {
+		cfg = cfg.WithCompileProgress(stderr)
 	}
 	return cfg
 }
@@ -201,6 +208,11 @@ type runFlags struct {
 	policies []string
 	labels   map[string]string
 	log      bool
+	// maxRecord bounds each tool call's params and result in --json
+	// (engine.DefaultExcerptBytes when 0).
+	maxRecord int
+	// rawOutput writes the script's output to a terminal unneutralized.
+	rawOutput bool
 }
 
 func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
@@ -220,6 +232,8 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	fs.IntVar(&f.limits.MaxCallDepth, "max-depth", 0, "")
 	fs.BoolVar(&f.json, "json", false, "")
 	fs.BoolVar(&f.log, "log", false, "")
+	fs.IntVar(&f.maxRecord, "max-record-bytes", 0, "")
+	fs.BoolVar(&f.rawOutput, "raw-output", false, "")
 	fs.StringVar(&f.cacheDir, "cache-dir", "", "")
 	fs.Func("policy", "", func(s string) error { f.policies = append(f.policies, s); return nil })
 	fs.Func("label", "", func(s string) error {
@@ -245,6 +259,12 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	}
 	if l := f.limits; l.MaxOutputBytes < 0 || l.MaxToolCalls < 0 || l.MaxParamBytes < 0 || l.MaxResultBytes < 0 || l.VFSBytes < 0 || l.VFSFiles < 0 || l.MaxCallDepth < 0 {
 		return 0, usagef("run: limits must be positive numbers")
+	}
+	if f.maxRecord < 0 {
+		return 0, usagef("run: --max-record-bytes must be positive")
+	}
+	if f.maxRecord == 0 {
+		f.maxRecord = engine.DefaultExcerptBytes
 	}
 	var name, code string
 	switch {
@@ -308,7 +328,8 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	}
 	ecfg := engineConfig(f.cacheDir, memoryMB, stderr)
 	if f.log {
-		ecfg = ecfg.WithLogger(slog.New(slog.NewJSONHandler(stderr, nil)))
+		// The engine bounds each record's params (engine.Excerpt).
+		ecfg = ecfg.WithLogger(slog.New(slog.NewJSONHandler(terminalSafe(stderr, f.rawOutput), nil)))
 	} else {
 		ecfg = ecfg.WithLogger(slog.New(slog.DiscardHandler))
 	}
@@ -337,16 +358,20 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	default:
 		exit = exitSandbox
 	}
+	// On a terminal the script's output is neutralized: it may hold escape
+	// sequences that set the clipboard or the window title, or rewrite the
+	// screen. JSON stays the same JSON (see neutralize).
+	outw := terminalSafe(stdout, f.rawOutput)
 	if f.json {
-		if err := writeJSON(stdout, res, execErr, exit); err != nil {
+		if err := writeJSON(outw, res, execErr, exit, f.maxRecord); err != nil {
 			return exitSandbox, err
 		}
 		return exit, nil
 	}
-	io.WriteString(stdout, res.Stdout)
-	io.WriteString(stderr, res.Stderr)
+	io.WriteString(outw, res.Stdout)
+	io.WriteString(terminalSafe(stderr, f.rawOutput), res.Stderr)
 	if execErr != nil {
-		fmt.Fprintln(stderr, "cordon: "+oneLine(execErr.Error()))
+		printError(stderr, execErr)
 	}
 	return exit, nil
 }
@@ -366,58 +391,6 @@ func pickLang(flagLang, name string) (engine.Language, error) {
 		return engine.Shell, nil
 	}
 	return engine.JavaScript, nil
-}
-
-type jsonError struct {
-	Kind    string `json:"kind"`
-	Message string `json:"message"`
-}
-
-type jsonToolCall struct {
-	Method  string          `json:"method"`
-	Params  json.RawMessage `json:"params"`
-	Allowed bool            `json:"allowed"`
-	Reasons []string        `json:"reasons"`
-	Result  json.RawMessage `json:"result"`
-	Error   *string         `json:"error"`
-}
-
-type jsonResult struct {
-	Stdout    string         `json:"stdout"`
-	Stderr    string         `json:"stderr"`
-	ExitCode  int            `json:"exit_code"`
-	Error     *jsonError     `json:"error"`
-	ToolCalls []jsonToolCall `json:"tool_calls"`
-}
-
-func writeJSON(w io.Writer, res *engine.Result, execErr error, exit int) error {
-	out := jsonResult{Stdout: res.Stdout, Stderr: res.Stderr, ExitCode: exit, ToolCalls: []jsonToolCall{}}
-	var ee *engine.Error
-	switch {
-	case errors.As(execErr, &ee):
-		out.Error = &jsonError{Kind: string(ee.Kind), Message: oneLine(execErr.Error())}
-	case execErr != nil:
-		out.Error = &jsonError{Kind: "internal", Message: execErr.Error()}
-	case res.Exception != "":
-		out.Error = &jsonError{Kind: "exception", Message: res.Exception}
-	}
-	for _, tc := range res.ToolCalls {
-		jc := jsonToolCall{Method: tc.Method, Params: tc.Params, Allowed: tc.Allowed, Reasons: tc.Reasons, Result: tc.Result}
-		if jc.Reasons == nil {
-			jc.Reasons = []string{}
-		}
-		if jc.Result == nil {
-			jc.Result = json.RawMessage("null")
-		}
-		if tc.Error != "" {
-			e := tc.Error
-			jc.Error = &e
-		}
-		out.ToolCalls = append(out.ToolCalls, jc)
-	}
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	return enc.Encode(out)
 }
 
 func cmdPolicy(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {

@@ -162,7 +162,7 @@ func TestPolicyCommands(t *testing.T) {
 		t.Error("policy compile output is not stable")
 	}
 	code, stdout, stderr = cli(t, "", "policy", "test", "../../policy_test")
-	if code != 0 || !strings.Contains(stdout, "PASS: 18/18") {
+	if code != 0 || !strings.Contains(stdout, "PASS: 22/22") {
 		t.Errorf("test: exit %d stdout %q stderr %q", code, stdout, stderr)
 	}
 	failing := writeFile(t, "f_test.rego", "package f_test\n\ntest_fails if 1 == 2\n")
