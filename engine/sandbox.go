@@ -33,6 +33,9 @@ type Limits struct {
 	// the limit is kept, with a marker line. Default 1 MiB.
 	MaxOutputBytes int
 	// VFSBytes and VFSFiles are the VFS quotas. Defaults 64 MiB, 10000.
+	// VFSBytes may be at most a third of the guest memory limit, and
+	// VFSFiles at most 1<<20, so that Files and ExportTar can always take
+	// a full VFS out; NewSandbox refuses larger values.
 	// A write past them fails inside the script (ENOSPC); a script that
 	// then fails is reported with KindQuota.
 	VFSBytes int64
@@ -54,6 +57,20 @@ type Limits struct {
 	// a batch (a Promise.all) past it wait their turn, in the order the
 	// script made them. Default 16.
 	MaxConcurrentCalls int
+}
+
+// check refuses limits under which a script could make a later Files or
+// ExportTar fail: the guest copies what it exports into its memory once, so
+// the VFS may hold at most a third of the guest's memory, and the export of
+// every entry must fit in one message.
+func (l Limits) check(memoryMB int) error {
+	if max := int64(memoryMB) << 20 / 3; l.VFSBytes > max {
+		return errorf(KindInvalid, "Limits.VFSBytes %d is more than a third of the guest memory limit (%d MiB): Files and ExportTar could not copy a full VFS out; raise the memory limit or lower VFSBytes to at most %d", l.VFSBytes, memoryMB, max)
+	}
+	if l.VFSFiles > abi.MaxItems {
+		return errorf(KindInvalid, "Limits.VFSFiles %d is more than %d, the most entries one export can carry", l.VFSFiles, abi.MaxItems)
+	}
+	return nil
 }
 
 func (l Limits) withDefaults() Limits {
@@ -167,6 +184,9 @@ func (e *Engine) NewSandbox(ctx context.Context, cfg SandboxConfig) (*Sandbox, e
 	}
 	if sb.id == "" {
 		sb.id = fmt.Sprintf("sb-%d", sandboxSeq.Add(1))
+	}
+	if err := sb.limits.check(e.cfg.memoryMB); err != nil {
+		return nil, err
 	}
 	flat := map[string]string{}
 	for i := range cfg.Tools {

@@ -121,6 +121,27 @@ func (f *FS) ReadFile(name string) ([]byte, error) {
 	return data, nil
 }
 
+// View returns the named file's contents without a copy. The slice must
+// not be modified, and it holds the contents only until the next change to
+// the file system; it is for a reader that is done with it before anything
+// else runs, such as the guest encoding a response to the host.
+func (f *FS) View(name string) ([]byte, error) {
+	p, err := resolve("open", name)
+	if err != nil {
+		return nil, err
+	}
+	f.s.mu.Lock()
+	defer f.s.mu.Unlock()
+	n, err := f.s.lookup(p)
+	if err != nil {
+		return nil, pathErr("open", p, err)
+	}
+	if n.dir {
+		return nil, pathErr("read", p, syscall.EISDIR)
+	}
+	return n.data[:len(n.data):len(n.data)], nil
+}
+
 // WriteFile replaces the named file's contents with data, creating the file
 // with the permission bits of perm (0644 if zero) if it does not exist. It
 // either succeeds completely or changes nothing.

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"runtime"
 	"sort"
 
 	"github.com/cordonhq/cordon/guest/hub"
@@ -45,10 +46,21 @@ func Serve(h Host) error {
 		if err != nil {
 			return err
 		}
+		if cap(resp) > keepResponse {
+			// A large export: free its copy now, before the next request
+			// allocates, so that exports of a VFS at its quota do not pile
+			// up garbage until the guest runs out of memory.
+			resp = nil
+			runtime.GC()
+		}
 		out := s.handle(req)
 		resp = abi.EncodeResponse(resp[:0], out)
 	}
 }
+
+// keepResponse is the largest response buffer Serve keeps for the next
+// response.
+const keepResponse = 1 << 20
 
 func errResponse(code string, err error) *abi.Response {
 	return &abi.Response{Status: abi.StatusError, ErrCode: code, ErrMsg: err.Error()}
@@ -153,7 +165,10 @@ func (s *state) getFiles(p string) *abi.Response {
 	add := func(name string, fi fs.FileInfo) error {
 		f := abi.File{Path: name, Mode: uint32(fi.Mode()), ModTime: fi.ModTime().UnixNano()}
 		if !fi.IsDir() {
-			data, err := s.fs.ReadFile(name)
+			// No copy: the response is encoded before anything else
+			// runs, and a VFS at its quota must fit in guest memory
+			// once more, not twice more.
+			data, err := s.fs.View(name)
 			if err != nil {
 				return err
 			}

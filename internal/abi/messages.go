@@ -198,6 +198,15 @@ func DecodeRequest(b []byte) (*Request, error) {
 
 // EncodeResponse encodes r.
 func EncodeResponse(buf []byte, r *Response) []byte {
+	// Sized once: a response may carry the whole VFS, which must not be
+	// copied again and again as the buffer doubles.
+	n := 1 + 4 + len(r.ErrCode) + 4 + len(r.ErrMsg) + 4 + 1 + 4 + len(r.Value) + 4 + 1
+	for _, f := range r.Files {
+		n += 4 + len(f.Path) + 4 + 8 + 4 + len(f.Data)
+	}
+	if cap(buf) < n {
+		buf = make([]byte, 0, n)
+	}
 	e := NewEncoder(buf)
 	e.U8(r.Status)
 	e.String(r.ErrCode)
