@@ -21,6 +21,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -67,6 +68,10 @@ type Config struct {
 	// Policies are Rego files, directories, data files or OPA bundles,
 	// relative to the config file.
 	Policies []string `json:"policies,omitempty"`
+	// AllowBuiltins names Rego built-ins the policies may call although
+	// they are off by default because they reach the network or are not
+	// deterministic (policy.DisabledBuiltins lists them).
+	AllowBuiltins []string `json:"allow_builtins,omitempty"`
 	// Limits bound each execution.
 	Limits Limits `json:"limits"`
 
@@ -95,6 +100,9 @@ type Limits struct {
 	MaxToolCalls   int      `json:"max_tool_calls,omitempty"`
 	MaxParamBytes  int      `json:"max_param_bytes,omitempty"`
 	MaxResultBytes int      `json:"max_result_bytes,omitempty"`
+	// MaxConcurrentCalls bounds the tool handlers of one execution that
+	// run at once (engine.Limits.MaxConcurrentCalls).
+	MaxConcurrentCalls int `json:"max_concurrent_calls,omitempty"`
 }
 
 // Duration is a time.Duration written as a Go duration string ("5s",
@@ -278,6 +286,14 @@ func (c *Config) validate() error {
 		return &Error{File: c.file, Key: "limits.max_param_bytes", Msg: "must not be negative"}
 	case l.MaxResultBytes < 0:
 		return &Error{File: c.file, Key: "limits.max_result_bytes", Msg: "must not be negative"}
+	case l.MaxConcurrentCalls < 0:
+		return &Error{File: c.file, Key: "limits.max_concurrent_calls", Msg: "must not be negative"}
+	}
+	disabled := policy.DisabledBuiltins()
+	for i, name := range c.AllowBuiltins {
+		if !slices.Contains(disabled, name) {
+			return &Error{File: c.file, Key: fmt.Sprintf("allow_builtins[%d]", i), Msg: fmt.Sprintf("%q is not a built-in that can be allowed (those are: %s)", name, strings.Join(disabled, ", "))}
+		}
 	}
 	if c.Capabilities != nil {
 		raw, _ := json.Marshal(c.Capabilities)
@@ -324,8 +340,9 @@ func (c *Config) Policy(ctx context.Context, extraPaths []string) (*policy.Polic
 		return nil, nil
 	}
 	return policy.New(ctx, policy.Config{
-		Capabilities: c.caps,
-		Paths:        append(c.PolicyPaths(), extraPaths...),
+		Capabilities:  c.caps,
+		Paths:         append(c.PolicyPaths(), extraPaths...),
+		AllowBuiltins: c.AllowBuiltins,
 	})
 }
 
@@ -356,14 +373,15 @@ func (c *Config) EngineTools() []engine.Tool {
 // SandboxLimits returns the limits section as engine limits.
 func (c *Config) SandboxLimits() engine.Limits {
 	return engine.Limits{
-		Timeout:        time.Duration(c.Limits.Timeout),
-		MaxOutputBytes: c.Limits.MaxOutputBytes,
-		VFSBytes:       c.Limits.VFSBytes,
-		VFSFiles:       c.Limits.VFSFiles,
-		MaxCallDepth:   c.Limits.MaxCallDepth,
-		MaxToolCalls:   c.Limits.MaxToolCalls,
-		MaxParamBytes:  c.Limits.MaxParamBytes,
-		MaxResultBytes: c.Limits.MaxResultBytes,
+		Timeout:            time.Duration(c.Limits.Timeout),
+		MaxOutputBytes:     c.Limits.MaxOutputBytes,
+		VFSBytes:           c.Limits.VFSBytes,
+		VFSFiles:           c.Limits.VFSFiles,
+		MaxCallDepth:       c.Limits.MaxCallDepth,
+		MaxToolCalls:       c.Limits.MaxToolCalls,
+		MaxParamBytes:      c.Limits.MaxParamBytes,
+		MaxResultBytes:     c.Limits.MaxResultBytes,
+		MaxConcurrentCalls: c.Limits.MaxConcurrentCalls,
 	}
 }
 

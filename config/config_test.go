@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -170,5 +172,32 @@ func TestParseDuplicateCheckIsLinear(t *testing.T) {
 	}
 	if took := time.Since(start); took > 5*time.Second {
 		t.Errorf("a mapping of 50,000 keys took %v to load", took)
+	}
+}
+
+func TestAllowBuiltins(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	rego := filepath.Join(dir, "p.rego")
+	if err := os.WriteFile(rego, []byte("package cordon.authz\ndeny contains \"late\" if time.now_ns() < 0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	base := "tools: [{name: t, echo: true}]\ncapabilities: [{method: \"**\"}]\npolicies: [p.rego]\n"
+	c, err := config.Parse(filepath.Join(dir, "c.yaml"), []byte(base))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Policy(ctx, nil); err == nil || !strings.Contains(err.Error(), "time.now_ns is disabled") {
+		t.Fatalf("time.now_ns without allow_builtins: %v", err)
+	}
+	c, err = config.Parse(filepath.Join(dir, "c.yaml"), []byte(base+"allow_builtins: [time.now_ns]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Policy(ctx, nil); err != nil {
+		t.Fatalf("with allow_builtins: %v", err)
+	}
+	if _, err := config.Parse("c.yaml", []byte(base+"allow_builtins: [sum]\n")); !errors.Is(err, config.ErrInvalid) || !strings.Contains(err.Error(), "allow_builtins[0]") {
+		t.Fatalf("an ordinary built-in: %v", err)
 	}
 }
