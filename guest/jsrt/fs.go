@@ -46,6 +46,10 @@ func (r *run) fsError(err error, syscallName, p string) *goja.Object {
 	if code == "ENOSPC" && errors.As(err, &pe) {
 		text += " (" + pe.Err.Error() + ")" // which quota
 	}
+	var ne *vfs.NameError
+	if errors.As(err, &ne) {
+		text += " (" + ne.Reason + ")" // which name rule
+	}
 	obj := r.newError("Error", code+": "+text+", "+syscallName+" '"+p+"'")
 	_ = obj.Set("code", code)
 	_ = obj.Set("syscall", syscallName)

@@ -768,3 +768,12 @@ func TestWarm(t *testing.T) {
 		t.Error("the cache's order still lists the warm-up script")
 	}
 }
+
+// A refused file name says why.
+func TestFSNameErrorSaysWhy(t *testing.T) {
+	h := &fakeHost{}
+	runJS(t, h, nil, `try { fs.writeFileSync("/workspace/a\\b", "x") } catch (e) { console.log(e.code, e.message) }`)
+	if got := h.stdout.String(); !strings.Contains(got, "EINVAL") || !strings.Contains(got, "not portable") {
+		t.Fatalf("%q", got)
+	}
+}
