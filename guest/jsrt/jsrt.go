@@ -188,12 +188,12 @@ type run struct {
 	timers   map[int64]*timer
 	timerSeq int64
 
-	objectProto   *goja.Object    // Object.prototype, once fetched (plainPrototype)
-	toJSONKey     goja.Value      // "toJSON", with objectProto
-	props         []gojax.OwnData // marshalOrdinary's scratch
-	toolError     goja.Value      // constructor, once defined (toolErrorClass)
-	api           *apiGlobals
-	plan          *ToolPlan // how opts.Tools appear to the script
+	objectProto *goja.Object    // Object.prototype, once fetched (plainPrototype)
+	toJSONKey   goja.Value      // "toJSON", with objectProto
+	props       []gojax.OwnData // marshalOrdinary's scratch
+	toolError   goja.Value      // constructor, once defined (toolErrorClass)
+	api         *apiGlobals
+	plan        *ToolPlan // how opts.Tools appear to the script
 
 	mainPromise *goja.Promise
 	unhandled   []*goja.Promise
