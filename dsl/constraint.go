@@ -18,10 +18,10 @@ type Op string
 // The operators. Each comparison applies to the parameter at a path; AnyOf
 // and AllOf group other constraints.
 const (
-	OpLt         Op = "<"           // the parameter is a number below the value
-	OpLe         Op = "<="          // the parameter is a number at most the value
-	OpGt         Op = ">"           // the parameter is a number above the value
-	OpGe         Op = ">="          // the parameter is a number at least the value
+	OpLt         Op = "<"           // the parameter is below the value: two numbers, or two strings in code point order
+	OpLe         Op = "<="          // the parameter is at most the value: two numbers, or two strings in code point order
+	OpGt         Op = ">"           // the parameter is above the value: two numbers, or two strings in code point order
+	OpGe         Op = ">="          // the parameter is at least the value: two numbers, or two strings in code point order
 	OpEq         Op = "=="          // the parameter equals the value (numbers by value)
 	OpNe         Op = "!="          // the parameter is present, not null, and differs from the value
 	OpIn         Op = "in"          // the parameter equals one element of the value, an array
@@ -56,7 +56,13 @@ func (op Op) known() bool {
 //
 // Every constraint fails closed: a missing or null parameter fails every
 // comparison except exists and not_exists, and so does a parameter of the
-// wrong type (a string compared with <, a number with starts_with).
+// wrong type (a string compared with < 5, a number with < "m" or with
+// starts_with).
+//
+// The orderings < <= > >= compare a number parameter with a number value,
+// by value, and a string parameter with a string value, by Unicode code
+// point (which is the order of their UTF-8 bytes, and the order Rego
+// uses): "2026-01-01" < "2026-02-01", "Z" < "a", "a" < "ab".
 type Constraint struct {
 	// Op is the operator.
 	Op Op
@@ -65,9 +71,9 @@ type Constraint struct {
 	// ("items/0"). It is "" for a group.
 	Param string
 	// Value is the normalized JSON value (see Normalize) the parameter is
-	// compared with: a number for < <= > >=, a string for starts_with and
-	// ends_with, an array for in and not_in, nil for exists, not_exists and
-	// groups.
+	// compared with: a number or a string for < <= > >=, a string for
+	// starts_with and ends_with, an array for in and not_in, nil for
+	// exists, not_exists and groups.
 	Value any
 	// Members are the constraints of a group.
 	Members []Constraint
@@ -108,16 +114,22 @@ func (p ParamRef) list(op Op, vs []any) Constraint {
 	return p.cmp(op, vs)
 }
 
-// Lt returns the constraint "the parameter is a number below v".
+// Lt returns the constraint "the parameter is below v": v is a number and
+// the parameter a smaller number, or v is a string and the parameter a
+// string before it in code point order (see Constraint).
 func (p ParamRef) Lt(v any) Constraint { return p.cmp(OpLt, v) }
 
-// Le returns the constraint "the parameter is a number at most v".
+// Le returns the constraint "the parameter is at most v", a number at
+// most the number v or a string at most the string v (see Lt).
 func (p ParamRef) Le(v any) Constraint { return p.cmp(OpLe, v) }
 
-// Gt returns the constraint "the parameter is a number above v".
+// Gt returns the constraint "the parameter is above v", a number above the
+// number v or a string after the string v (see Lt).
 func (p ParamRef) Gt(v any) Constraint { return p.cmp(OpGt, v) }
 
-// Ge returns the constraint "the parameter is a number at least v".
+// Ge returns the constraint "the parameter is at least v", a number at
+// least the number v or a string at least the string v (see Lt):
+// Param("created_at").Ge("2026-01-01").
 func (p ParamRef) Ge(v any) Constraint { return p.cmp(OpGe, v) }
 
 // Eq returns the constraint "the parameter equals v". JSON values are
@@ -307,8 +319,10 @@ func (c Constraint) validate(position, text string) error {
 			return fail("%s takes no value", c.Op)
 		}
 	case OpLt, OpLe, OpGt, OpGe:
-		if _, ok := v.(json.Number); !ok {
-			return fail("%s needs a number, not %s", c.Op, FormatValue(v))
+		switch v.(type) {
+		case json.Number, string:
+		default:
+			return fail("%s needs a number or a string, not %s", c.Op, FormatValue(v))
 		}
 	case OpStartsWith, OpEndsWith:
 		if _, ok := v.(string); !ok {

@@ -12,7 +12,12 @@
 // Package policy/compile turns capabilities into a Rego module; Allows is
 // the same semantics in Go, which documents it and cross-checks the Rego.
 //
+// The orderings < <= > >= compare numbers by value and strings by Unicode
+// code point, as Rego does ("2026-01-01" < "2026-02-01", "B" < "a").
+//
 // Everything fails closed: a missing or null parameter fails every
 // constraint except exists and not_exists, a parameter of the wrong type
-// fails, and a capability that does not validate allows nothing.
+// fails (a string against amount <= 1000, a number against
+// created_at >= "2026-01-01"), and a capability that does not validate
+// allows nothing.
 package dsl

@@ -105,7 +105,7 @@ func TestMatchMethod(t *testing.T) {
 
 func TestBuilderProblems(t *testing.T) {
 	c := dsl.Method("stripe/**x").
-		Where(dsl.Param("amount").Le("ten"), dsl.Param("").Exists(), dsl.AnyOf(), dsl.Param("x").Eq(make(chan int))).
+		Where(dsl.Param("amount").Le(true), dsl.Param("").Exists(), dsl.AnyOf(), dsl.Param("x").Eq(make(chan int))).
 		MaxCalls(-1)
 	err := c.Validate()
 	if err == nil {
@@ -114,7 +114,7 @@ func TestBuilderProblems(t *testing.T) {
 	for _, want := range []string{
 		`dsl: capability "stripe/**x": method pattern "stripe/**x": "**" must be a whole segment`,
 		`dsl: capability "stripe/**x": max_calls must not be negative, got -1`,
-		`dsl: capability "stripe/**x": constraint 0 "amount <= \"ten\"": <= needs a number, not "ten"`,
+		`dsl: capability "stripe/**x": constraint 0 "amount <= true": <= needs a number or a string, not true`,
 		`constraint 1 "\"\" exists": the parameter path is empty`,
 		`constraint 2 "any_of()": any_of needs at least one constraint`,
 		`constraint 3 "x == null": value is not JSON: unsupported type: chan int`,
@@ -185,6 +185,18 @@ var allowsCases = []allowsCase{
 	{"ge string", dsl.Param("amount").Ge(100), `{"amount": "abc"}`, false, `amount >= 100 does not hold (amount is "abc")`},
 	{"lt float", dsl.Param("amount").Lt(1.5), `{"amount": 1.4999}`, true, ""},
 	{"gt equal", dsl.Param("amount").Gt(1), `{"amount": 1.0}`, false, "amount > 1 does not hold (amount is 1.0)"},
+	{"ge date string", dsl.Param("created_at").Ge("2026-01-01"), `{"created_at": "2026-01-01T00:00:00Z"}`, true, ""},
+	{"ge date string equal", dsl.Param("created_at").Ge("2026-01-01"), `{"created_at": "2026-01-01"}`, true, ""},
+	{"ge date string before", dsl.Param("created_at").Ge("2026-01-01"), `{"created_at": "2025-12-31"}`, false,
+		`created_at >= "2026-01-01" does not hold (created_at is "2025-12-31")`},
+	{"lt string prefix", dsl.Param("s").Lt("ab"), `{"s": "a"}`, true, ""},
+	{"lt string case", dsl.Param("s").Lt("a"), `{"s": "Z"}`, true, ""},
+	{"gt string code points", dsl.Param("s").Gt("\uffff"), `{"s": "\ud83d\ude00"}`, true, ""},
+	{"le string code points", dsl.Param("s").Le("z"), `{"s": "\u00e9"}`, false, `s <= "z" does not hold (s is "é")`},
+	{"le string vs number", dsl.Param("s").Le("m"), `{"s": 5}`, false, `s <= "m" does not hold (s is 5)`},
+	{"le string vs numeric string", dsl.Param("n").Le(10), `{"n": "9"}`, false, `n <= 10 does not hold (n is "9")`},
+	{"gt string vs array", dsl.Param("s").Gt(""), `{"s": ["a"]}`, false, `s > "" does not hold (s is ["a"])`},
+	{"gt string null", dsl.Param("s").Gt(""), `{"s": null}`, false, `s > "" does not hold (s is null)`},
 	{"eq number", dsl.Param("n").Eq(1), `{"n": 1.0}`, true, ""},
 	{"eq string vs number", dsl.Param("n").Eq(1), `{"n": "1"}`, false, `n == 1 does not hold (n is "1")`},
 	{"eq object", dsl.Param("o").Eq(map[string]any{"a": []any{1, "x"}}), `{"o": {"a": [1.0, "x"]}}`, true, ""},

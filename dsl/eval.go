@@ -21,8 +21,10 @@ import (
 //   - the method must match the pattern (see MatchMethod);
 //   - params are normalized as encoding/json makes them; a missing or null
 //     parameter fails every constraint except exists and not_exists;
-//   - < <= > >= need a number parameter, starts_with and ends_with a
-//     string; contains needs a string (and a string value) or an array;
+//   - < <= > >= need a parameter of the value's type: numbers compare by
+//     value, strings by code point (the order of their UTF-8 bytes);
+//     starts_with and ends_with need a string parameter; contains needs a
+//     string (and a string value) or an array;
 //   - == compares JSON values exactly, numbers by value (1 == 1.0);
 //     != and not_in need the parameter present and not null;
 //   - any_of holds when one member holds, all_of when all hold;
@@ -197,11 +199,10 @@ func (c Constraint) holds(params any) bool {
 	}
 	switch c.Op {
 	case OpLt, OpLe, OpGt, OpGe:
-		n, ok := v.(json.Number)
+		r, ok := order(v, c.Value)
 		if !ok {
 			return false
 		}
-		r := compareNumbers(n, c.Value.(json.Number))
 		switch c.Op {
 		case OpLt:
 			return r < 0
@@ -249,4 +250,22 @@ func (c Constraint) holds(params any) bool {
 		return false
 	}
 	return false
+}
+
+// order compares a parameter with the value of an ordering: two numbers
+// by value, two strings by code point, which for valid UTF-8 is the order
+// of their bytes (as Rego compares them). ok is false when the two are not
+// both numbers or both strings.
+func order(param, value any) (r int, ok bool) {
+	switch value := value.(type) {
+	case json.Number:
+		if n, ok := param.(json.Number); ok {
+			return compareNumbers(n, value), true
+		}
+	case string:
+		if s, ok := param.(string); ok {
+			return strings.Compare(s, value), true
+		}
+	}
+	return 0, false
 }

@@ -21,6 +21,8 @@ func FuzzParseConstraint(f *testing.F) {
 		`"a b" == {"x": [1, 2.50, null, true]}`,
 		`items/0 not_exists`,
 		`s contains "\u2028"`,
+		`created_at >= "2026-01-01"`,
+		`s < "\u00e9\ud83d\ude00"`,
 	} {
 		f.Add(s)
 	}

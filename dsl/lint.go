@@ -2,7 +2,6 @@ package dsl
 
 import (
 	"encoding/binary"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"sort"
@@ -335,6 +334,9 @@ func failsClosed(lifted []Constraint) string {
 		switch c.Op {
 		case OpLt, OpLe, OpGt, OpGe:
 			kind = " or not a number"
+			if _, ok := c.Value.(string); ok {
+				kind = " or not a string"
+			}
 		case OpStartsWith, OpEndsWith:
 			kind = " or not a string"
 		case OpEq, OpNe, OpIn, OpNotIn, OpContains:
@@ -473,12 +475,12 @@ func factImplies(f, c Constraint) bool {
 	}
 	switch c.Op {
 	case OpLt, OpLe, OpGt, OpGe:
-		fv, ok1 := f.Value.(json.Number)
-		cv, ok2 := c.Value.(json.Number)
-		if !ok1 || !ok2 {
+		// Both values are numbers or both strings: an ordering holds only
+		// for a parameter of its value's type.
+		r, ok := order(f.Value, c.Value)
+		if !ok {
 			return false
 		}
-		r := compareNumbers(fv, cv)
 		switch c.Op {
 		case OpLe:
 			return (f.Op == OpLe || f.Op == OpLt) && r <= 0

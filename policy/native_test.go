@@ -13,7 +13,8 @@ import (
 
 // nativeCapabilities is a policy that exercises every operator, patterns
 // with * and **, max_calls, ask (one that gates a later capability),
-// names, and capabilities that fall back to one another.
+// names, orderings on numbers and on strings, and capabilities that fall
+// back to one another.
 func nativeCapabilities(t testing.TB) []*dsl.Capability {
 	t.Helper()
 	texts := [][]string{
@@ -24,9 +25,10 @@ func nativeCapabilities(t testing.TB) []*dsl.Capability {
 		{"any_of(mode == \"test\", amount > 100)", "all_of(amount >= 1, amount != 7)"},
 		{"region not_in [\"cn\", \"ru\"]", "flag == true", "nested.a.b exists"},
 		{"name contains \"x\""},
+		{"created_at >= \"2026-01-01\"", "any_of(version < \"v2\", version > \"\\uffff\")"},
 		{},
 	}
-	patterns := []string{"stripe/charges/*", "stripe/charges/*", "crm/**", "crm/customers/list", "stripe/**", "geo/*", "*", "stripe/**"}
+	patterns := []string{"stripe/charges/*", "stripe/charges/*", "crm/**", "crm/customers/list", "stripe/**", "geo/*", "*", "logs/*", "stripe/**"}
 	var caps []*dsl.Capability
 	for i, p := range patterns {
 		c := dsl.Method(p)
@@ -42,7 +44,7 @@ func nativeCapabilities(t testing.TB) []*dsl.Capability {
 			c = c.MaxCalls(2).Named("small charges")
 		case 4:
 			// An ask that can be used up, followed by a broader
-			// capability (7): the gate.
+			// capability (8): the gate.
 			c = c.Ask().MaxCalls(2)
 		case 5:
 			c = c.MaxCalls(1)
@@ -52,7 +54,7 @@ func nativeCapabilities(t testing.TB) []*dsl.Capability {
 	return caps
 }
 
-var nativeMethods = []string{"stripe/charges/create", "stripe/charges", "stripe/refunds/create", "stripe", "crm/customers/list", "crm", "geo/lookup", "other", "", "a/b/c"}
+var nativeMethods = []string{"stripe/charges/create", "stripe/charges", "stripe/refunds/create", "stripe", "crm/customers/list", "crm", "geo/lookup", "logs/search", "other", "", "a/b/c"}
 
 var nativeParams = []string{
 	``, `{}`, `null`, `[]`, `"s"`, `{"amount": 5}`, `{"amount": 5000, "currency": "USD"}`, `{"amount": 5000, "currency": "GBP"}`,
@@ -61,6 +63,10 @@ var nativeParams = []string{
 	`{"tags": "vip"}`, `{"mode": "test", "amount": 7}`, `{"mode": "live", "amount": 101}`, `{"region": "us", "flag": true, "nested": {"a": {"b": null}}}`,
 	`{"region": "cn", "flag": true, "nested": {"a": {"b": 1}}}`, `{"name": "xyz"}`, `{"name": ["x"]}`, `{"amount": 5, "amount": 50000}`,
 	`{"amount": 5} x`, `{"name": "\u00e9x\ud83d\ude00"}`, `{"amount": 12345678901234567890123}`, `{"amount": -0.0}`, `{"amount": 1E100000}`, `{"x": [1e-999999]}`,
+	`{"created_at": "2026-01-01", "version": "v1.9"}`, `{"created_at": "2025-12-31T23:59:59Z", "version": "v1"}`,
+	`{"created_at": "2026-02-01", "version": "v2"}`, `{"created_at": "2026-02-01", "version": "\ud83d\ude00"}`,
+	`{"created_at": "2026-02-01", "version": "\uffff"}`, `{"created_at": 20260101, "version": "v1"}`,
+	`{"created_at": ["2027"], "version": "V3"}`, `{"created_at": "2026", "version": 1}`, `{"created_at": "2026-01-01", "version": null}`,
 }
 
 // TestNativeAgreesWithRego checks that the Go evaluator and OPA give the
@@ -102,6 +108,9 @@ func FuzzNativeAgreesWithRego(f *testing.F) {
 	f.Add("tags contains \"a\"", "**", "x/y", `{"tags": ["a", 1]}`, uint8(3))
 	f.Add("a.b.0 in [1, \"1\", null]", "a/**", "a", `{"a": {"b": [1]}}`, uint8(1))
 	f.Add("amount > 100", "refund", "refund", `{"amount": 5000}`, uint8(10))
+	f.Add("created_at >= \"2026-01-01\"", "logs/*", "logs/search", `{"created_at": "2026-03-01T00:00:00Z"}`, uint8(0))
+	f.Add("v < \"\\uffff\"", "*", "m", `{"v": "\ud83d\ude00"}`, uint8(9))
+	f.Add("v <= \"10\"", "*", "m", `{"v": 9}`, uint8(1))
 	f.Fuzz(func(t *testing.T, constraint, pattern, method, params string, calls uint8) {
 		k, err := dsl.ParseConstraint(constraint)
 		if err != nil {

@@ -103,8 +103,9 @@ func (g *generator) module(caps []*dsl.Capability) error {
 	g.p("#")
 	g.p("# Everything fails closed: a missing or null parameter fails every")
 	g.p("# constraint except exists and not_exists, and a parameter of the wrong")
-	g.p("# type fails too (numbers for < <= > >=, strings for starts_with and")
-	g.p("# ends_with). Rules whose names start with _ are helpers.")
+	g.p("# type fails too (< <= > >= compare a number with a number, or a string")
+	g.p("# with a string by code point; starts_with and ends_with need strings).")
+	g.p("# Rules whose names start with _ are helpers.")
 	g.p("package %s", Package)
 	g.p("")
 	g.p("# capabilities lists the capabilities in order; matched and allowed refer")
@@ -599,7 +600,14 @@ func bodies(k dsl.Constraint, x string) ([][]string, error) {
 	bind := x + " := " + ref
 	switch k.Op {
 	case dsl.OpLt, dsl.OpLe, dsl.OpGt, dsl.OpGe:
-		return [][]string{{bind, fmt.Sprintf("is_number(%s)", x), fmt.Sprintf("%s %s %s", x, k.Op, v)}}, nil
+		// Rego orders values of different types too (null < booleans <
+		// numbers < strings < ...), so the type is checked first; strings
+		// compare by their bytes, which is code point order.
+		is := "is_number"
+		if _, ok := k.Value.(string); ok {
+			is = "is_string"
+		}
+		return [][]string{{bind, fmt.Sprintf("%s(%s)", is, x), fmt.Sprintf("%s %s %s", x, k.Op, v)}}, nil
 	case dsl.OpEq:
 		return [][]string{{fmt.Sprintf("%s == %s", ref, v)}}, nil
 	case dsl.OpNe:

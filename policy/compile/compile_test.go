@@ -108,7 +108,7 @@ func strictCompile(t *testing.T, src string) {
 func TestRegoInvalid(t *testing.T) {
 	_, err := compile.Rego([]*dsl.Capability{
 		dsl.Method("ok/*"),
-		dsl.Method("bad**").Where(dsl.Param("amount").Le("x")),
+		dsl.Method("bad**").Where(dsl.Param("amount").Le(true)),
 	})
 	if err == nil {
 		t.Fatal("no error")
@@ -116,7 +116,7 @@ func TestRegoInvalid(t *testing.T) {
 	if !strings.HasPrefix(err.Error(), "compile: dsl: capability 1 (\"bad**\"): ") {
 		t.Errorf("error %q", err)
 	}
-	if !strings.Contains(err.Error(), `constraint 0 "amount <= \"x\"": <= needs a number`) {
+	if !strings.Contains(err.Error(), `constraint 0 "amount <= true": <= needs a number or a string, not true`) {
 		t.Errorf("error %q does not report the constraint", err)
 	}
 	var e *dsl.Error
@@ -218,6 +218,8 @@ func TestOddConstraints(t *testing.T) {
 		`n < -0`,
 		`n <= 1E400`,
 		`n > -1.5e-300`,
+		`t >= ""`,
+		`t < "\uffff\u0000"`,
 		`s contains "-"`,
 		`s contains -1`,
 		`s contains [-1]`,

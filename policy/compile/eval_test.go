@@ -175,6 +175,48 @@ func TestDecisions(t *testing.T) {
 			},
 		},
 		{
+			name: "string ordering",
+			caps: []*dsl.Capability{
+				dsl.Method("since").Where(dsl.Param("created_at").Ge("2026-01-01")),
+				dsl.Method("before").Where(dsl.Param("s").Lt("b"), dsl.Param("t").Gt("\uffff")),
+				dsl.Method("range").Where(dsl.Param("v").Ge("v1.2"), dsl.Param("v").Le("v1.9")),
+			},
+			calls: []call{
+				{`{"method": "since", "params": {"created_at": "2026-01-01"}}`, []int{0}, []int{0}, nil},
+				{`{"method": "since", "params": {"created_at": "2026-03-04T05:06:07Z"}}`, []int{0}, []int{0}, nil},
+				{`{"method": "since", "params": {"created_at": "2025-12-31T23:59:59Z"}}`, []int{0}, nil, []string{
+					`capability #0 "since": created_at >= "2026-01-01" does not hold (created_at is "2025-12-31T23:59:59Z")`}},
+				// A number is not ordered against a string (Rego alone would
+				// put every number below every string).
+				{`{"method": "since", "params": {"created_at": 20260101}}`, []int{0}, nil, []string{
+					`capability #0 "since": created_at >= "2026-01-01" does not hold (created_at is 20260101)`}},
+				{`{"method": "since", "params": {"created_at": ["2027"]}}`, []int{0}, nil, []string{
+					`capability #0 "since": created_at >= "2026-01-01" does not hold (created_at is ["2027"])`}},
+				{`{"method": "since", "params": {"created_at": {"a": 1}}}`, []int{0}, nil, []string{
+					`capability #0 "since": created_at >= "2026-01-01" does not hold (created_at is {"a":1})`}},
+				{`{"method": "since", "params": {"created_at": null}}`, []int{0}, nil, []string{
+					`capability #0 "since": created_at >= "2026-01-01" does not hold (created_at is null)`}},
+				{`{"method": "since", "params": {}}`, []int{0}, nil, []string{
+					`capability #0 "since": created_at >= "2026-01-01" does not hold (created_at is missing)`}},
+				// Code point order: "B" < "a", "a" < "ab", U+FFFF < U+1F600
+				// (which UTF-16 order would reverse).
+				{`{"method": "before", "params": {"s": "B", "t": "\ud83d\ude00"}}`, []int{1}, []int{1}, nil},
+				{`{"method": "before", "params": {"s": "a", "t": "\uffff\u0000"}}`, []int{1}, []int{1}, nil},
+				{`{"method": "before", "params": {"s": "b", "t": "~"}}`, []int{1}, nil, []string{
+					`capability #1 "before": s < "b" does not hold (s is "b")`,
+					`capability #1 "before": t > "\uffff" does not hold (t is "~")`}},
+				{`{"method": "before", "params": {"s": "é", "t": true}}`, []int{1}, nil, []string{
+					`capability #1 "before": s < "b" does not hold (s is "é")`,
+					`capability #1 "before": t > "\uffff" does not hold (t is true)`}},
+				{`{"method": "range", "params": {"v": "v1.5.3"}}`, []int{2}, []int{2}, nil},
+				{`{"method": "range", "params": {"v": "v1.10"}}`, []int{2}, nil, []string{
+					`capability #2 "range": v >= "v1.2" does not hold (v is "v1.10")`}},
+				{`{"method": "range", "params": {"v": 1.5}}`, []int{2}, nil, []string{
+					`capability #2 "range": v <= "v1.9" does not hold (v is 1.5)`,
+					`capability #2 "range": v >= "v1.2" does not hold (v is 1.5)`}},
+			},
+		},
+		{
 			name: "equality",
 			caps: []*dsl.Capability{
 				dsl.Method("eq").Where(dsl.Param("v").Eq(1)),
@@ -514,6 +556,10 @@ var (
 	}
 )
 
+// randStrings are the string values of random orderings: the strings of
+// randValues and their neighbours in code point order.
+var randStrings = []string{"", "x", "xy", "abc", "abd", "1", "10", "é", "\uffff", "😀", "a<b&c>"}
+
 func pick[T any](rng *rand.Rand, s []T) T { return s[rng.IntN(len(s))] }
 
 func randPath(rng *rand.Rand) string {
@@ -544,12 +590,24 @@ func randConstraint(rng *rand.Rand, depth int) dsl.Constraint {
 		v := pick(rng, randValues)
 		switch pick(rng, dsl.Operators()) {
 		case dsl.OpLt:
+			if rng.IntN(3) == 0 {
+				return p.Lt(pick(rng, randStrings))
+			}
 			return p.Lt(rng.IntN(3))
 		case dsl.OpLe:
+			if rng.IntN(3) == 0 {
+				return p.Le(pick(rng, randStrings))
+			}
 			return p.Le(1.5)
 		case dsl.OpGt:
+			if rng.IntN(3) == 0 {
+				return p.Gt(pick(rng, randStrings))
+			}
 			return p.Gt(0)
 		case dsl.OpGe:
+			if rng.IntN(3) == 0 {
+				return p.Ge(pick(rng, randStrings))
+			}
 			return p.Ge(1)
 		case dsl.OpEq:
 			if v != nil {

@@ -15,8 +15,9 @@
 #
 # Everything fails closed: a missing or null parameter fails every
 # constraint except exists and not_exists, and a parameter of the wrong
-# type fails too (numbers for < <= > >=, strings for starts_with and
-# ends_with). Rules whose names start with _ are helpers.
+# type fails too (< <= > >= compare a number with a number, or a string
+# with a string by code point; starts_with and ends_with need strings).
+# Rules whose names start with _ are helpers.
 package cordon.capabilities
 
 # capabilities lists the capabilities in order; matched and allowed refer

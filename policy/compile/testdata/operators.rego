@@ -15,8 +15,9 @@
 #
 # Everything fails closed: a missing or null parameter fails every
 # constraint except exists and not_exists, and a parameter of the wrong
-# type fails too (numbers for < <= > >=, strings for starts_with and
-# ends_with). Rules whose names start with _ are helpers.
+# type fails too (< <= > >= compare a number with a number, or a string
+# with a string by code point; starts_with and ends_with need strings).
+# Rules whose names start with _ are helpers.
 package cordon.capabilities
 
 # capabilities lists the capabilities in order; matched and allowed refer
@@ -65,6 +66,8 @@ _shorten(s) := concat("", [substring(s, 0, 61), "..."]) if count(s) > 64
 #     14: items/0/sku not_exists
 #     15: "a-b c" == true
 #     16: if/in == 1
+#     17: created_at >= "2026-01-01"
+#     18: version < "v2"
 
 matched contains 0 if glob.match("api/call", ["/"], input.method)
 
@@ -140,6 +143,16 @@ allowed contains 0 if {
 
 	# if/in == 1
 	input.params["if"]["in"] == 1
+
+	# created_at >= "2026-01-01"
+	x17 := input.params.created_at
+	is_string(x17)
+	x17 >= "2026-01-01"
+
+	# version < "v2"
+	x18 := input.params.version
+	is_string(x18)
+	x18 < "v2"
 }
 
 violations contains msg if {
@@ -349,6 +362,32 @@ _cap0_violations contains concat("", [
 	_describe("if/in", ["if", "in"]),
 	")",
 ]) if not _cap0_check16
+
+# created_at >= "2026-01-01"
+_cap0_check17 if {
+	x := input.params.created_at
+	is_string(x)
+	x >= "2026-01-01"
+}
+
+_cap0_violations contains concat("", [
+	"capability #0 \"operators\": created_at >= \"2026-01-01\" does not hold (",
+	_describe("created_at", ["created_at"]),
+	")",
+]) if not _cap0_check17
+
+# version < "v2"
+_cap0_check18 if {
+	x := input.params.version
+	is_string(x)
+	x < "v2"
+}
+
+_cap0_violations contains concat("", [
+	"capability #0 \"operators\": version < \"v2\" does not hold (",
+	_describe("version", ["version"]),
+	")",
+]) if not _cap0_check18
 
 # No capability both asks and has max_calls: nothing gates a call.
 gates contains i if {
