@@ -65,6 +65,17 @@ type Config struct {
 	// Capabilities are the DSL capabilities (see package dsl), kept as raw
 	// JSON and parsed by dsl.ParseCapabilities when the config is loaded.
 	Capabilities []json.RawMessage `json:"capabilities,omitzero"`
+	// Constraints is the constraint shorthand of amla-sandbox's
+	// create_bash_tool (dsl.Shorthand): a tool name to its params'
+	// constraints, a parameter path to a value form such as "<=1000" or
+	// ["USD", "EUR"] (dsl.ShorthandConstraint), kept as raw JSON. With
+	// MaxCalls it makes one capability per tool when the config is
+	// loaded; it cannot be combined with Capabilities.
+	Constraints map[string]map[string]json.RawMessage `json:"constraints,omitzero"`
+	// MaxCalls is the call limits of the shorthand: a tool name to the
+	// calls it allows per sandbox session. A tool without an entry allows
+	// dsl.DefaultMaxCalls.
+	MaxCalls map[string]int `json:"max_calls,omitzero"`
 	// Policies are Rego files, directories, data files or OPA bundles,
 	// relative to the config file.
 	Policies []string `json:"policies,omitempty"`
@@ -303,6 +314,9 @@ func (c *Config) validate() error {
 		}
 		c.caps = caps
 	}
+	if err := c.shorthand(); err != nil {
+		return err
+	}
 	for i, p := range c.Policies {
 		if p == "" {
 			return &Error{File: c.file, Key: fmt.Sprintf("policies[%d]", i), Msg: "empty path"}
@@ -311,12 +325,63 @@ func (c *Config) validate() error {
 	return nil
 }
 
-// ParsedCapabilities returns the capabilities section, parsed.
+// shorthand turns the constraints and max_calls shorthand into the
+// config's capabilities: one per tool, in the order of the tools (see
+// dsl.Shorthand.Capabilities). A config that also has capabilities is
+// refused, since the shorthand's capability for every tool would decide
+// each call before any capability listed after it, and one listed before
+// it would have its constraints and max_calls lifted by it.
+func (c *Config) shorthand() error {
+	if c.Constraints == nil && c.MaxCalls == nil {
+		return nil
+	}
+	key := "constraints"
+	if c.Constraints == nil {
+		key = "max_calls"
+	}
+	if c.Capabilities != nil {
+		return &Error{File: c.file, Key: key, Msg: "cannot be combined with capabilities: the shorthand makes a capability for every tool, " +
+			"so it would take the calls of a capability listed after it and lift the limits of one listed before it; " +
+			"write the shorthand's capabilities out in capabilities: (`cordon policy compile` shows them) or drop capabilities:"}
+	}
+	sh := dsl.Shorthand{MaxCalls: c.MaxCalls, Constraints: make(map[string]map[string]any, len(c.Constraints))}
+	for tool, params := range c.Constraints {
+		m := make(map[string]any, len(params))
+		for param, raw := range params {
+			dec := json.NewDecoder(bytes.NewReader(raw))
+			dec.UseNumber()
+			var v any
+			if err := dec.Decode(&v); err != nil {
+				return &Error{File: c.file, Key: fmt.Sprintf("constraints[%s][%s]", dsl.Quote(tool), dsl.Quote(param)), Msg: "not a JSON value"}
+			}
+			m[param] = v
+		}
+		sh.Constraints[tool] = m
+	}
+	names := make([]string, len(c.Tools))
+	for i, t := range c.Tools {
+		names[i] = t.Name
+	}
+	caps, err := sh.Capabilities(names...)
+	if err != nil {
+		msg := strings.ReplaceAll(strings.TrimPrefix(err.Error(), "dsl: "), "\ndsl: ", "\n")
+		return &Error{File: c.file, Msg: msg}
+	}
+	c.caps = caps
+	return nil
+}
+
+// ParsedCapabilities returns the config's capabilities: its capabilities
+// section, parsed, or the capabilities its constraints and max_calls
+// shorthand makes, one per tool.
 func (c *Config) ParsedCapabilities() []*dsl.Capability { return c.caps }
 
 // HasPolicy reports whether the config declares capabilities (even an empty
-// list, which allows nothing) or policies.
-func (c *Config) HasPolicy() bool { return c.Capabilities != nil || len(c.Policies) > 0 }
+// list, which allows nothing), the constraints and max_calls shorthand, or
+// policies.
+func (c *Config) HasPolicy() bool {
+	return c.Capabilities != nil || c.Constraints != nil || c.MaxCalls != nil || len(c.Policies) > 0
+}
 
 // PolicyPaths returns the config's policies, resolved against the config
 // file's directory.

@@ -47,6 +47,15 @@ var fuzzSeeds = []string{
 	`capabilities: [1, "x", null, []]`,
 	`capabilities: [{method: x, constraints: "amount > 0"}]`,
 	`capabilities: [{method: x, constraints: ["a in [1, 2", "b ends_with", "c exists d"]}]`,
+	// The constraints and max_calls shorthand: good, bad, and mixed with
+	// capabilities.
+	"tools: [{name: transfer_money, echo: true}, {name: w, mock: 1}]\nconstraints:\n  transfer_money: {amount: \"<=1000\", currency: [USD, EUR], memo: \"startswith:inv-\", n: 5, ok: true, since: '>=\"2026-01-01\"'}\nmax_calls: {transfer_money: 10}\n",
+	"tools: [{name: a, echo: true}]\nconstraints: {}\nmax_calls: {}\n",
+	`{"tools": [{"name": "a", "echo": true}], "constraints": {"a": {"x": "!=\"y\"", "z": [1, "1", null]}}}`,
+	"tools: [{name: a, echo: true}]\nconstraints: {b: {x: 1}}\nmax_calls: {a: 0, c: 1}\n",
+	"tools: [{name: a, echo: true}]\nconstraints: {a: {x: \"<=abc\", y: [], z: null, w: {k: 1}, v: \"=<5\", u: \"endswith:x\"}}\n",
+	"tools: [{name: a, echo: true}]\ncapabilities: []\nmax_calls: {a: 1}\n",
+	"tools: [{name: a, echo: true}]\nmax_calls: 5\nconstraints: [a]\n",
 	// Unknown keys, at every level.
 	`toolz: []`,
 	`tools: [{name: a, echo: true, mokc: 1}]`,
@@ -271,11 +280,17 @@ func useConfig(t *testing.T, c *config.Config) {
 	if len(c.PolicyPaths()) != len(c.Policies) {
 		t.Fatalf("PolicyPaths %q for %q", c.PolicyPaths(), c.Policies)
 	}
-	if caps := c.ParsedCapabilities(); len(caps) != len(c.Capabilities) {
+	shorthand := c.Constraints != nil || c.MaxCalls != nil
+	switch caps := c.ParsedCapabilities(); {
+	case shorthand && c.Capabilities != nil:
+		t.Fatalf("the shorthand was accepted with capabilities")
+	case shorthand && len(caps) != len(c.Tools):
+		t.Fatalf("%d capabilities from the shorthand for %d tools", len(caps), len(c.Tools))
+	case !shorthand && len(caps) != len(c.Capabilities):
 		t.Fatalf("%d parsed capabilities for %d", len(caps), len(c.Capabilities))
 	}
-	if c.HasPolicy() != (c.Capabilities != nil || len(c.Policies) > 0) {
-		t.Fatalf("HasPolicy %v with capabilities %v and policies %q", c.HasPolicy(), c.Capabilities, c.Policies)
+	if c.HasPolicy() != (c.Capabilities != nil || shorthand || len(c.Policies) > 0) {
+		t.Fatalf("HasPolicy %v with capabilities %v, constraints %v, max_calls %v and policies %q", c.HasPolicy(), c.Capabilities, c.Constraints, c.MaxCalls, c.Policies)
 	}
 }
 

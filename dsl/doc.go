@@ -9,6 +9,9 @@
 //
 // or in the capabilities list of a config file, whose constraints use the
 // text form "PARAM OP VALUE" (see ParseConstraint and ParseCapabilities).
+// Shorthand reads the compact form of amla-sandbox's create_bash_tool,
+// constraints and max_calls keyed by tool name ({"transfer_money":
+// {"amount": "<=1000"}}), into one capability per tool.
 // Package policy/compile turns capabilities into a Rego module; Allows is
 // the same semantics in Go, which documents it and cross-checks the Rego.
 //

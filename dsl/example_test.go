@@ -96,3 +96,32 @@ func ExampleLint() {
 	// capability #2 "**" lifts the max_calls 5 of capability #1 "search/*": once #1 is used up, a call to "search/x" is allowed by #2.
 	// 0 warnings
 }
+
+// The constraint shorthand of amla-sandbox's create_bash_tool, keyed by
+// tool name, becomes one capability per registered tool. A tool without an
+// entry stays callable, unconstrained, DefaultMaxCalls times.
+func ExampleShorthand_Capabilities() {
+	caps, err := dsl.Shorthand{
+		Constraints: map[string]map[string]any{
+			"transfer_money": {"amount": "<=1000", "currency": []string{"USD", "EUR"}},
+			"logs/search":    {"since": `>="2026-01-01"`, "path": "startswith:/var/log/"},
+		},
+		MaxCalls: map[string]int{"transfer_money": 10},
+	}.Capabilities("transfer_money", "logs/search", "weather/current")
+	if err != nil {
+		panic(err)
+	}
+	for _, c := range caps {
+		fmt.Printf("%s, max_calls %d: %q\n", c.Pattern(), c.CallLimit(), c.Constraints())
+	}
+	fmt.Println(caps[0].Allows("transfer_money", map[string]any{"amount": 5000, "currency": "USD"}, 0))
+
+	_, err = dsl.Shorthand{MaxCalls: map[string]int{"transfer_mony": 10}}.Capabilities("transfer_money")
+	fmt.Println(err)
+	// Output:
+	// transfer_money, max_calls 10: ["amount <= 1000" "currency in [\"USD\", \"EUR\"]"]
+	// logs/search, max_calls 100: ["path starts_with \"/var/log/\"" "since >= \"2026-01-01\""]
+	// weather/current, max_calls 100: []
+	// false [amount <= 1000 does not hold (amount is 5000)]
+	// dsl: max_calls["transfer_mony"]: names no tool (the tools are "transfer_money")
+}

@@ -2,6 +2,7 @@ package dsl_test
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/cordonhq/cordon/dsl"
@@ -44,6 +45,35 @@ func FuzzParseConstraint(f *testing.F) {
 		}
 		if text2 := c2.String(); text2 != text {
 			t.Fatalf("text %q re-parses to text %q", text, text2)
+		}
+	})
+}
+
+// FuzzShorthandConstraint checks that ShorthandConstraint never panics,
+// that a constraint it returns is valid and reads back from its text, and
+// that a string it reads as equality is one that does not look like
+// another form.
+func FuzzShorthandConstraint(f *testing.F) {
+	for _, s := range []string{
+		"<=1000", ">0", "==42", "!=\"x\"", `>="2026-01-01"`, "startswith:/api/", "USD", "=<1000",
+		"<>5", "<= 1e3 ", "endswith:.pdf", "<=abc", `==["a", 1]`, "", "a:b",
+	} {
+		f.Add("amount", s)
+	}
+	f.Fuzz(func(t *testing.T, param, value string) {
+		c, err := dsl.ShorthandConstraint(param, value)
+		if err != nil {
+			return
+		}
+		if err := c.Validate(); err != nil {
+			t.Fatalf("ShorthandConstraint(%q, %q) returned an invalid constraint: %v", param, value, err)
+		}
+		c2, err := dsl.ParseConstraint(c.String())
+		if err != nil || !reflect.DeepEqual(c, c2) {
+			t.Fatalf("ShorthandConstraint(%q, %q) = %#v, whose text %q parses to %#v, %v", param, value, c, c.String(), c2, err)
+		}
+		if c.Op == dsl.OpEq && c.Value == value && value != "" && strings.ContainsRune("<>=!", rune(value[0])) {
+			t.Fatalf("ShorthandConstraint(%q, %q): an operator-like string read as equality", param, value)
 		}
 	})
 }
