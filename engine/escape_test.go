@@ -1217,7 +1217,10 @@ func TestEscapeUnregisteredTool(t *testing.T) {
 		escSh(`tool FILES/READ`, shUnknown),
 		escSh(`tool files/read/`, shUnknown),
 		escSh(`tool /files/read`, shUnknown),
-		escSh(`tool files.read`, shUnknown),
+		// files.read is the dotted form of files/read, which tool accepts
+		// as getToolInfo does (abi.LookupTool); these are not forms of it.
+		escSh(`tool files..read`, shUnknown),
+		escSh(`tool files.read.`, shUnknown),
 		escSh(`tool 'files/read '`, shUnknown),
 		escSh(`tool "$(printf 'files/read\001')"`, shUnknown),
 		escSh(`tool --help not/registered`, shUnknown),

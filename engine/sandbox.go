@@ -188,22 +188,19 @@ func (e *Engine) NewSandbox(ctx context.Context, cfg SandboxConfig) (*Sandbox, e
 	if err := sb.limits.check(e.cfg.memoryMB); err != nil {
 		return nil, err
 	}
-	flat := map[string]string{}
+	names := make([]string, 0, len(cfg.Tools))
 	for i := range cfg.Tools {
 		t := cfg.Tools[i]
 		if err := t.validate(); err != nil {
 			return nil, err
 		}
-		if _, dup := sb.tools[t.Name]; dup {
-			return nil, errorf(KindInvalid, "tool %q is registered twice", t.Name)
-		}
-		alias := abi.FlatName(t.Name)
-		if other, dup := flat[alias]; dup {
-			return nil, errorf(KindInvalid, "tools %q and %q have the same JS alias %q", other, t.Name, alias)
-		}
-		flat[alias] = t.Name
+		names = append(names, t.Name)
 		sb.tools[t.Name] = &t
 		sb.infos = append(sb.infos, abi.ToolInfo{Name: t.Name, Description: t.Description, Schema: t.InputSchema})
+	}
+	if err := abi.CheckToolNames(names); err != nil {
+		// A name registered twice, or two with the same JS path or alias.
+		return nil, &Error{Kind: KindInvalid, Message: "registering tools", Err: err}
 	}
 	sort.Slice(sb.infos, func(i, j int) bool { return sb.infos[i].Name < sb.infos[j].Name })
 

@@ -26,8 +26,23 @@ type Handler func(ctx context.Context, params json.RawMessage) (any, error)
 
 // Tool is a function the host offers to scripts.
 type Tool struct {
-	// Name is the method name scripts call and policies see: slash-separated
-	// segments of letters, digits and "_ - . :" (e.g. "stripe/charges/create").
+	// Name is the method name scripts call and policies see. A tool name is
+	// segments of letters, digits and "_ - :", separated by "/" or "." (no
+	// empty segment, at most 256 bytes). Each tool has three forms of its
+	// name: the registered name ("stripe/listTransactions"), the dotted
+	// form, with every "/" written "." ("stripe.listTransactions"), and the
+	// flat alias, with "_" for each of "/ . - :" ("stripe_listTransactions").
+	// JavaScript calls the tool at its dotted path
+	// (await stripe.listTransactions({...})) or by its alias; getToolInfo,
+	// listTools(prefix) and the shell's tool command (and tool --help)
+	// accept all three forms, with "/" and "." interchangeable; the policy
+	// and the audit see the registered name. NewSandbox refuses, with an error of KindInvalid, two tools
+	// that share a dotted form or an alias ("a.b" and "a/b"; "a/b_c" and
+	// "a_b/c"), a name whose first segment or alias is a JavaScript global
+	// or part of the sandbox API ("console.log", "JSON"), and a segment
+	// named "__proto__", "constructor" or "prototype". A tool can also be
+	// the namespace of longer names ("a/b" and "a/b/c" give a.b() and
+	// a.b.c()).
 	Name string
 	// Description is shown to scripts by listTools() and getToolInfo().
 	Description string

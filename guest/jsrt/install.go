@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -284,11 +285,11 @@ func (r *run) installTools() {
 }
 
 // toolGlobals returns the global names a tool defines: its flat alias and
-// the first segment of a namespaced name.
+// the first segment of its path (abi.ToolPath), when they differ.
 func toolGlobals(name string) []string {
 	names := []string{abi.FlatName(name)}
-	if i := strings.IndexByte(name, '/'); i >= 0 && name[:i] != names[0] {
-		names = append(names, name[:i])
+	if root := abi.ToolPath(name)[0]; root != names[0] {
+		names = append(names, root)
 	}
 	return names
 }
@@ -300,9 +301,14 @@ func (r *run) toolRoot(key string, tools []abi.ToolInfo) goja.Value {
 	return holder.Get(key)
 }
 
-// installToolsOn defines tools (sorted by name) on g, a global object.
+// installToolsOn defines tools (sorted by name) on g, a global object: each
+// under its flat alias, and at its path (abi.ToolPath), whose namespaces
+// are objects made here. A tool whose path is also the namespace of longer
+// names is a function that holds their members too (a/b and a/b/c: a.b()
+// and a.b.c()).
 func (r *run) installToolsOn(g *goja.Object, tools []abi.ToolInfo) {
 	rt := r.rt
+	var nsFuncs map[*goja.Object]bool // functions already made namespaces
 	for _, t := range tools {
 		fn := rt.ToValue(r.toolFunc(t.Name)).ToObject(rt)
 		flat := abi.FlatName(t.Name)
@@ -310,17 +316,27 @@ func (r *run) installToolsOn(g *goja.Object, tools []abi.ToolInfo) {
 		if g.Get(flat) == nil {
 			_ = g.Set(flat, fn)
 		}
-		segs := strings.Split(t.Name, "/")
+		segs := abi.ToolPath(t.Name)
 		if len(segs) == 1 {
 			continue
 		}
 		parent := g
-		for _, seg := range segs[:len(segs)-1] {
+		for i, seg := range segs[:len(segs)-1] {
 			v := parent.Get(seg)
 			obj, isObj := v.(*goja.Object)
 			if v == nil || goja.IsUndefined(v) || !isObj {
 				obj = rt.NewObject()
+				r.watchMisses(obj, segs[:i+1])
 				_ = parent.Set(seg, obj)
+			} else if _, isFn := goja.AssertFunction(obj); isFn && !nsFuncs[obj] && definesPath(tools, segs[:i+1]) {
+				// A tool that becomes the namespace of a longer name (not
+				// a built-in such as Object.prototype.toString, which a
+				// tool named toString/x reaches on the global object).
+				if nsFuncs == nil {
+					nsFuncs = map[*goja.Object]bool{}
+				}
+				nsFuncs[obj] = true
+				r.watchMisses(obj, segs[:i+1])
 			}
 			parent = obj
 		}
@@ -331,9 +347,25 @@ func (r *run) installToolsOn(g *goja.Object, tools []abi.ToolInfo) {
 			for _, k := range existing.Keys() {
 				_ = fn.Set(k, existing.Get(k))
 			}
+			if nsFuncs == nil {
+				nsFuncs = map[*goja.Object]bool{}
+			}
+			nsFuncs[fn] = true
+			r.watchMisses(fn, segs)
 		}
 		_ = parent.Set(last, fn)
 	}
+	r.miss = memberMiss{} // the lookups above were not the script's
+}
+
+// definesPath reports whether one of tools has the path path.
+func definesPath(tools []abi.ToolInfo, path []string) bool {
+	for _, t := range tools {
+		if slices.Equal(abi.ToolPath(t.Name), path) {
+			return true
+		}
+	}
+	return false
 }
 
 // toolFunc returns the JS function for one tool: it takes one plain object
@@ -413,8 +445,9 @@ func (r *run) toolInfo(t abi.ToolInfo) goja.Value {
 	return info
 }
 
-// listTools returns [{name, description, alias, inputSchema}], sorted by name;
-// an optional prefix filters the names.
+// listTools returns [{name, description, alias, inputSchema}], sorted by
+// name; an optional prefix keeps the tools with a form of the name
+// (registered, dotted or alias) that starts with it.
 func (r *run) listTools(call goja.FunctionCall) goja.Value {
 	prefix := ""
 	if a := call.Argument(0); !goja.IsUndefined(a) {
@@ -422,21 +455,19 @@ func (r *run) listTools(call goja.FunctionCall) goja.Value {
 	}
 	out := []any{}
 	for _, t := range sortedTools(r.opts.Tools) {
-		if strings.HasPrefix(t.Name, prefix) {
+		if abi.ToolHasPrefix(t.Name, prefix) {
 			out = append(out, r.toolInfo(t))
 		}
 	}
 	return r.rt.NewArray(out...)
 }
 
-// getToolInfo returns one tool's info, or null. It accepts the tool name,
-// its flat alias, or its dotted form.
+// getToolInfo returns one tool's info, or null. It accepts every form of a
+// tool's name: the name, its dotted form or its flat alias
+// (abi.LookupTool, as the shell's tool command).
 func (r *run) getToolInfo(call goja.FunctionCall) goja.Value {
-	name := call.Argument(0).String()
-	for _, t := range r.opts.Tools {
-		if t.Name == name || abi.FlatName(t.Name) == name || strings.ReplaceAll(t.Name, "/", ".") == name {
-			return r.toolInfo(t)
-		}
+	if t, ok := abi.LookupTool(r.opts.Tools, call.Argument(0).String()); ok {
+		return r.toolInfo(t)
 	}
 	return goja.Null()
 }
@@ -572,7 +603,8 @@ func (r *run) newError(name, msg string) *goja.Object {
 }
 
 // setName defines a function's name property as JS does for its own
-// functions (read-only, configurable).
+// functions: read-only, not enumerable, configurable (DefineDataProperty
+// takes writable, configurable, enumerable, in that order).
 func setName(rt *goja.Runtime, o *goja.Object, name string) {
-	_ = o.DefineDataProperty("name", rt.ToValue(name), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	_ = o.DefineDataProperty("name", rt.ToValue(name), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 }

@@ -193,7 +193,8 @@ type run struct {
 	props       []gojax.OwnData // marshalOrdinary's scratch
 	toolError   goja.Value      // constructor, once defined (toolErrorClass)
 	api         *apiGlobals
-	plan        *ToolPlan // how opts.Tools appear to the script
+	plan        *ToolPlan  // how opts.Tools appear to the script
+	miss        memberMiss // the last member missed on a tool namespace (hints.go)
 
 	mainPromise *goja.Promise
 	unhandled   []*goja.Promise
@@ -580,6 +581,7 @@ func (r *run) fail(err error) Outcome {
 
 // uncaught reports an error that escaped the script, on stderr, as Node does.
 func (r *run) uncaught(v goja.Value) Outcome {
+	r.addHint(v)
 	text, summary := r.describeThrown(v)
 	r.write(2, text+"\n")
 	return Outcome{ExitCode: 1, ErrCode: "exception", ErrMsg: summary}

@@ -45,13 +45,19 @@ const toolUsage = `Usage: tool NAME [--PARAM VALUE]... [--json '{...}']
        tool --help NAME
 `
 
+// find returns the tool that name names: its registered name, its dotted
+// form or its flat alias, as getToolInfo accepts them (abi.LookupTool).
 func (t *toolCommand) find(name string) (abi.ToolInfo, bool) {
-	for _, ti := range t.tools {
-		if ti.Name == name || abi.FlatName(ti.Name) == name {
-			return ti, true
-		}
+	return abi.LookupTool(t.tools, name)
+}
+
+// unknown fails for a name that names no tool, with the form of a tool's
+// name that name is a typo of, if there is one.
+func (t *toolCommand) unknown(env *command.Env, name string) int {
+	if best, ok := abi.SuggestTool(t.tools, name); ok {
+		return env.Errorf(2, "unknown tool %q; did you mean %s?", name, best)
 	}
-	return abi.ToolInfo{}, false
+	return env.Errorf(2, "unknown tool %q (tool --list shows the tools)", name)
 }
 
 func (t *toolCommand) run(env *command.Env) int {
@@ -78,7 +84,7 @@ func (t *toolCommand) run(env *command.Env) int {
 		}
 		ti, ok := t.find(args[1])
 		if !ok {
-			return env.Errorf(2, "unknown tool %q (tool --list shows the tools)", args[1])
+			return t.unknown(env, args[1])
 		}
 		t.help(env.Stdout, ti)
 		return 0
@@ -88,7 +94,7 @@ func (t *toolCommand) run(env *command.Env) int {
 	}
 	ti, ok := t.find(args[0])
 	if !ok {
-		return env.Errorf(2, "unknown tool %q (tool --list shows the tools)", args[0])
+		return t.unknown(env, args[0])
 	}
 	params, err := buildParams(parseSchema(ti.Schema), args[1:])
 	if err != nil {
@@ -122,7 +128,7 @@ func (t *toolCommand) list(w io.Writer, prefix string) {
 	names := make([]string, 0, len(t.tools))
 	byName := map[string]abi.ToolInfo{}
 	for _, ti := range t.tools {
-		if strings.HasPrefix(ti.Name, prefix) {
+		if abi.ToolHasPrefix(ti.Name, prefix) {
 			names = append(names, ti.Name)
 			byName[ti.Name] = ti
 		}
@@ -171,6 +177,7 @@ func (t *toolCommand) help(w io.Writer, ti abi.ToolInfo) {
 	if d := strings.TrimSpace(ti.Description); d != "" {
 		fmt.Fprintf(w, "\n  %s\n", strings.ReplaceAll(d, "\n", "\n  "))
 	}
+	fmt.Fprintf(w, "\nIn JavaScript: %s\n", jsForms(ti.Name))
 	if len(names) > 0 {
 		fmt.Fprintln(w, "\nFlags:")
 	}
@@ -335,4 +342,20 @@ func typed(s *schema, val string) (any, error) {
 		return obj, nil
 	}
 	return val, nil
+}
+
+// jsForms returns how JavaScript calls the tool name: by its path, when its
+// segments are identifiers, and by its flat alias.
+func jsForms(name string) string {
+	flat := abi.FlatName(name) + "(...)"
+	dotted := abi.DottedName(name)
+	for _, seg := range abi.ToolPath(name) {
+		if seg[0] >= '0' && seg[0] <= '9' || strings.ContainsAny(seg, "-:") {
+			return flat
+		}
+	}
+	if dotted+"(...)" == flat {
+		return flat
+	}
+	return dotted + "(...) or " + flat
 }
