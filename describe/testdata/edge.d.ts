@@ -1,0 +1,235 @@
+// The API of the cordon sandbox: every function a script can call.
+/// <reference lib="es2022" />
+
+declare const lookup: {
+  /** A single-segment tool that is also the namespace of lookup/byId. */
+  (params: { q: string }): Promise<unknown>;
+  byId(params: {
+    /** integer */
+    id: number;
+  }): Promise<unknown>;
+};
+
+/** A single segment that is not an identifier: only its alias search_all reaches it. */
+declare function search_all(params?: { [key: string]: unknown }): Promise<unknown>;
+
+/**
+ * Its root starts with a digit.
+ *
+ * Also globalThis["1password"].items.get.
+ */
+declare function _1password_items_get(params: { item: string; vault?: string }): Promise<unknown>;
+
+declare const ns: {
+  /** A keyword as the last segment. */
+  import(params?: { [key: string]: unknown }): Promise<unknown>;
+  /** A dash in the last segment. */
+  "class-of"(params?: { [key: string]: unknown }): Promise<unknown>;
+  "v2:beta": {
+    /** A colon in a middle segment. */
+    run(params?: { [key: string]: unknown }): Promise<unknown>;
+  };
+};
+
+declare const kv: {
+  store: {
+    /** Registered with dots. */
+    put(params: {
+      key: string;
+      value: unknown;
+      /** > 0 */
+      ttl?: number;
+    }): Promise<unknown>;
+  };
+};
+
+declare const tree: {
+  /** A recursive schema (a $ref to the root) and defs that refer to each other. */
+  walk(params: { name: string; children?: tree.WalkParams[]; owner?: tree.Person }): Promise<{
+    /** integer */
+    visited: number;
+  }>;
+};
+declare namespace tree {
+  interface WalkParams { name: string; children?: tree.WalkParams[]; owner?: tree.Person }
+  interface Person { name: string; manager?: tree.Person; team?: tree.Team }
+  interface Team { lead?: tree.Person; members?: tree.Person[] }
+}
+
+declare const shapes: {
+  /**
+   * Tuples, pattern properties, boolean schemas, const and mixed enums, quoted keys.
+   * A description with *\/ in it and `backticks`.
+   */
+  draw(params: {
+    /** x and y */
+    point: [number, number];
+    kind: { shape: "circle"; r: 1 };
+    legacy_point?: [number, number, ...string[]];
+    headers?: {
+      /** keys matching ^x- */
+      [key: string]: string;
+    };
+    anything?: unknown;
+    nothing?: never;
+    mixed?: 1 | "a" | true | null;
+    "content-type"?: string;
+    "2fa"?: boolean;
+    "with space"?: string;
+    style?: shapes.Color & shapes.Stroke;
+    tag?: shapes.Tag;
+    remote?: unknown;
+    same_as_name?: shapes.ContentType;
+    legacy_nullable?: string | null;
+    opt_in?: { [key: string]: unknown };
+  }): Promise<unknown>;
+};
+declare namespace shapes {
+  interface Color {
+    /** pattern: ^#[0-9a-f]{6}$ */
+    fill?: string;
+  }
+  interface Stroke {
+    /** >= 0 */
+    width?: number;
+  }
+  type Tag = "a" | "b";
+  type ContentType = string;
+}
+
+declare const broken: {
+  /** Its schema is not JSON. */
+  schema(params?: { [key: string]: unknown }): Promise<unknown>;
+};
+
+// The same functions under their flat aliases.
+declare const lookup_byId: typeof lookup.byId;
+declare const ns_import: typeof ns.import;
+declare const ns_class_of: typeof ns["class-of"];
+declare const ns_v2_beta_run: typeof ns["v2:beta"]["run"];
+declare const kv_store_put: typeof kv.store.put;
+declare const tree_walk: typeof tree.walk;
+declare const shapes_draw: typeof shapes.draw;
+declare const broken_schema: typeof broken.schema;
+
+// The sandbox's globals.
+/** A tool call that was refused or failed: its promise rejects with one. */
+declare class ToolError extends Error {
+  constructor(message: string, method: string, kind: string, reasons: string[]);
+  name: "ToolError";
+  /** The tool's registered name, as in "weather/current". */
+  method: string;
+  /**
+   * "denied": the policy refused the call; "invalid": the params do not match the
+   * tool's schema; "failed": the tool itself failed; "unknown_tool"; "too_large":
+   * params or result over the size limit; "tool_calls": too many calls in this run.
+   */
+  kind: "denied" | "invalid" | "failed" | "unknown_tool" | "too_large" | "tool_calls";
+  /** Why, in plain words: "amount <= 1000 does not hold (amount is 5000)". */
+  reasons: string[];
+}
+
+/** What listTools and getToolInfo say about a tool. */
+interface ToolInfo {
+  /** The registered name, as in "weather/current". */
+  name: string;
+  description: string;
+  /** The flat alias, as in "weather_current". */
+  alias: string;
+  /** The JSON Schema of the params, when the tool has one. */
+  inputSchema?: object;
+  /** The JSON Schema of the result, when the tool has one. */
+  outputSchema?: object;
+}
+/** The tools, sorted by name; with a prefix, those whose name (in any form) starts with it. */
+declare function listTools(prefix?: string): ToolInfo[];
+/** One tool, by its name, dotted path or alias; null when there is none. */
+declare function getToolInfo(name: string): ToolInfo | null;
+
+/**
+ * Runs a command line in the sandbox's bash-like shell (grep, sed, awk, jq, sort,
+ * tool NAME --param value, ...), on the same files and through the same policy.
+ */
+declare function shell(command: string): Promise<{ stdout: string; stderr: string; exitCode: number }>;
+
+type SandboxEncoding = "utf8" | "utf-8" | "latin1" | "binary";
+type SandboxData = string | Uint8Array | ArrayBuffer;
+interface SandboxStats {
+  size: number;
+  mode: number;
+  mtimeMs: number;
+  mtime: Date;
+  isFile(): boolean;
+  isDirectory(): boolean;
+  isSymbolicLink(): boolean;
+}
+interface SandboxDirent {
+  name: string;
+  isFile(): boolean;
+  isDirectory(): boolean;
+  isSymbolicLink(): boolean;
+}
+/**
+ * The sandbox's files: Node's fs/promises, plus the *Sync twins of Node's fs.
+ * Relative paths resolve against /workspace. Errors have Node's code ("ENOENT").
+ */
+interface SandboxFS {
+  /** A string (UTF-8 unless told otherwise); bytes when the encoding is null or "buffer". */
+  readFile(path: string, options?: SandboxEncoding | { encoding?: SandboxEncoding }): Promise<string>;
+  readFile(path: string, options: null | "buffer" | { encoding: null | "buffer" }): Promise<Uint8Array>;
+  writeFile(path: string, data: SandboxData, options?: SandboxEncoding | { encoding?: SandboxEncoding }): Promise<void>;
+  appendFile(path: string, data: SandboxData, options?: SandboxEncoding | { encoding?: SandboxEncoding }): Promise<void>;
+  readdir(path: string): Promise<string[]>;
+  readdir(path: string, options: { withFileTypes: true }): Promise<SandboxDirent[]>;
+  /** With recursive, the first directory it created. */
+  mkdir(path: string, options?: { recursive?: boolean }): Promise<string | undefined>;
+  stat(path: string): Promise<SandboxStats>;
+  lstat(path: string): Promise<SandboxStats>;
+  unlink(path: string): Promise<void>;
+  rmdir(path: string, options?: { recursive?: boolean }): Promise<void>;
+  rm(path: string, options?: { recursive?: boolean; force?: boolean }): Promise<void>;
+  rename(from: string, to: string): Promise<void>;
+  copyFile(from: string, to: string): Promise<void>;
+  access(path: string): Promise<void>;
+  exists(path: string): Promise<boolean>;
+  readFileSync(path: string, options?: SandboxEncoding | { encoding?: SandboxEncoding }): string;
+  readFileSync(path: string, options: null | "buffer" | { encoding: null | "buffer" }): Uint8Array;
+  writeFileSync(path: string, data: SandboxData, options?: SandboxEncoding | { encoding?: SandboxEncoding }): void;
+  appendFileSync(path: string, data: SandboxData, options?: SandboxEncoding | { encoding?: SandboxEncoding }): void;
+  readdirSync(path: string): string[];
+  readdirSync(path: string, options: { withFileTypes: true }): SandboxDirent[];
+  mkdirSync(path: string, options?: { recursive?: boolean }): string | undefined;
+  statSync(path: string): SandboxStats;
+  lstatSync(path: string): SandboxStats;
+  unlinkSync(path: string): void;
+  rmdirSync(path: string, options?: { recursive?: boolean }): void;
+  rmSync(path: string, options?: { recursive?: boolean; force?: boolean }): void;
+  renameSync(from: string, to: string): void;
+  copyFileSync(from: string, to: string): void;
+  accessSync(path: string): void;
+  existsSync(path: string): boolean;
+  /** The same object. */
+  promises: SandboxFS;
+}
+declare const fs: SandboxFS;
+
+/** log, info and debug write to stdout; error, warn and trace to stderr (formatted as Node does). */
+interface Console {
+  log(...data: any[]): void;
+  info(...data: any[]): void;
+  debug(...data: any[]): void;
+  error(...data: any[]): void;
+  warn(...data: any[]): void;
+  trace(...data: any[]): void;
+  dir(item?: any, options?: any): void;
+  assert(condition?: boolean, ...data: any[]): void;
+}
+declare var console: Console;
+declare function setTimeout(callback: (...args: any[]) => void, ms?: number, ...args: any[]): number;
+declare function setInterval(callback: (...args: any[]) => void, ms?: number, ...args: any[]): number;
+declare function setImmediate(callback: (...args: any[]) => void, ...args: any[]): number;
+declare function clearTimeout(id?: number): void;
+declare function clearInterval(id?: number): void;
+declare function queueMicrotask(callback: () => void): void;
+declare function atob(data: string): string;
+declare function btoa(data: string): string;

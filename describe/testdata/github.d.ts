@@ -1,0 +1,324 @@
+// The API of the cordon sandbox: every function a script can call.
+/// <reference lib="es2022" />
+
+declare const github: {
+  issues: {
+    /** List issues in a repository. Pull requests are issues too: they have a pull_request key. */
+    list(params: {
+      /** The account owner of the repository. The name is not case sensitive. */
+      owner: string;
+      /** The name of the repository without the .git extension. */
+      repo: string;
+      /** Indicates the state of the issues to return. (default: "open") */
+      state?: "open" | "closed" | "all";
+      /** A list of comma separated label names. (example: "bug,ui,@high") */
+      labels?: string;
+      /** default: "created" */
+      sort?: "created" | "updated" | "comments";
+      /** default: "desc" */
+      direction?: "asc" | "desc";
+      /** Only show results that were last updated after the given time. (format: date-time) */
+      since?: string;
+      /** The number of results per page. (integer, >= 1, <= 100, default: 30) */
+      per_page?: number;
+      /** integer, >= 1, default: 1 */
+      page?: number;
+    }): Promise<github.Issue[]>;
+    /** Create an issue. Any user with pull access to a repository can create an issue. */
+    create(params: {
+      owner: string;
+      repo: string;
+      /** The title of the issue. */
+      title: string | number;
+      /** The contents of the issue. */
+      body?: string;
+      /** Logins for Users to assign to this issue. */
+      assignees?: string[];
+      /** The number of the milestone to associate this issue with. (integer) */
+      milestone?: string | number | null;
+      /** Labels to associate with this issue. */
+      labels?: (string | {
+        /** integer */
+        id?: number;
+        name?: string;
+        description?: string | null;
+        color?: string | null;
+      })[];
+    }): Promise<github.Issue>;
+  };
+  repos: {
+    /** Get the contents of a file or directory in a repository. */
+    "get-content"(params: {
+      owner: string;
+      repo: string;
+      /** path parameter */
+      path: string;
+      /** The name of the commit/branch/tag. Default: the repository's default branch. */
+      ref?: string;
+    }): Promise<github.ContentEntry[] | github.ContentFile>;
+    /**
+     * Delete a repository. Deleting a repository requires admin access.
+     *
+     * Policy: needs approval
+     */
+    delete(params: { owner: string; repo: string }): Promise<unknown>;
+  };
+  search: {
+    /** Search for code across repositories. */
+    code(params: {
+      /**
+       * The query: keywords and qualifiers, as in addClass in:file language:js repo:jquery/jquery.
+       * (1 to 256 characters)
+       */
+      q: string;
+      /** integer, >= 1, <= 100, default: 30 */
+      per_page?: number;
+    }): Promise<{
+      /** integer */
+      total_count: number;
+      incomplete_results: boolean;
+      items: {
+        name: string;
+        path: string;
+        repository: { full_name: string; private?: boolean };
+        text_matches?: {
+          fragment?: string;
+          matches?: {
+            text?: string;
+            /** 2 items */
+            indices?: number[];
+          }[];
+        }[];
+      }[];
+    }>;
+  };
+  pulls: {
+    /**
+     * Merge a pull request.
+     *
+     * Policy (the first rule that fits a call applies):
+     * - merge_method in squash, rebase; at most 5 calls
+     * - any other call
+     */
+    merge(params: {
+      owner: string;
+      repo: string;
+      /** The number that identifies the pull request. (integer) */
+      pull_number: number;
+      commit_title?: string;
+      /** The merge method to use. */
+      merge_method?: "merge" | "squash" | "rebase";
+      /** SHA that pull request head must match to allow merge. (pattern: ^[0-9a-f]{40}$) */
+      sha?: string;
+    }): Promise<{ sha: string; merged: boolean; message: string }>;
+  };
+};
+declare namespace github {
+  /** Issues are a great way to keep track of tasks, enhancements, and bugs for your projects. */
+  interface Issue {
+    /** integer, format: int64 */
+    id: number;
+    /** Number uniquely identifying the issue within its repository (integer) */
+    number: number;
+    title: string;
+    state: "open" | "closed";
+    /** format: uri */
+    html_url: string;
+    user: github.SimpleUser | null;
+    labels: (string | {
+      /** integer */
+      id?: number;
+      name?: string;
+      color?: string | null;
+      default?: boolean;
+    })[];
+    /** integer */
+    comments: number;
+    /** format: date-time */
+    created_at: string;
+    /** format: date-time */
+    closed_at: string | null;
+    /** Contents of the issue */
+    body?: string | null;
+    state_reason?: "completed" | "reopened" | "not_planned" | null;
+    assignees?: github.SimpleUser[] | null;
+    milestone?: github.Milestone | null;
+    pull_request?: {
+      /** format: uri */
+      url: string;
+      /** format: date-time */
+      merged_at?: string | null;
+    };
+  }
+  interface ContentEntry {
+    type: "dir" | "file" | "submodule" | "symlink";
+    /** integer */
+    size: number;
+    name: string;
+    path: string;
+    sha: string;
+  }
+  interface ContentFile {
+    type: "file";
+    encoding: "base64";
+    /** integer */
+    size: number;
+    name: string;
+    path: string;
+    /** The file's contents, base64-encoded (atob decodes it). */
+    content: string;
+    sha: string;
+  }
+  /** A GitHub user. */
+  interface SimpleUser {
+    /** example: "octocat" */
+    login: string;
+    /** integer */
+    id: number;
+    /** format: uri */
+    avatar_url: string;
+    /** example: "User" */
+    type: string;
+    site_admin: boolean;
+  }
+  interface Milestone {
+    /** integer */
+    number: number;
+    title: string;
+    /** default: "open" */
+    state: "open" | "closed";
+    creator: github.SimpleUser | null;
+    /** format: date-time */
+    due_on: string | null;
+  }
+}
+
+// The same functions under their flat aliases.
+declare const github_issues_list: typeof github.issues.list;
+declare const github_issues_create: typeof github.issues.create;
+declare const github_repos_get_content: typeof github.repos["get-content"];
+declare const github_search_code: typeof github.search.code;
+declare const github_pulls_merge: typeof github.pulls.merge;
+declare const github_repos_delete: typeof github.repos.delete;
+
+// The sandbox's globals.
+/** A tool call that was refused or failed: its promise rejects with one. */
+declare class ToolError extends Error {
+  constructor(message: string, method: string, kind: string, reasons: string[]);
+  name: "ToolError";
+  /** The tool's registered name, as in "weather/current". */
+  method: string;
+  /**
+   * "denied": the policy refused the call; "invalid": the params do not match the
+   * tool's schema; "failed": the tool itself failed; "unknown_tool"; "too_large":
+   * params or result over the size limit; "tool_calls": too many calls in this run.
+   */
+  kind: "denied" | "invalid" | "failed" | "unknown_tool" | "too_large" | "tool_calls";
+  /** Why, in plain words: "amount <= 1000 does not hold (amount is 5000)". */
+  reasons: string[];
+}
+
+/** What listTools and getToolInfo say about a tool. */
+interface ToolInfo {
+  /** The registered name, as in "weather/current". */
+  name: string;
+  description: string;
+  /** The flat alias, as in "weather_current". */
+  alias: string;
+  /** The JSON Schema of the params, when the tool has one. */
+  inputSchema?: object;
+  /** The JSON Schema of the result, when the tool has one. */
+  outputSchema?: object;
+}
+/** The tools, sorted by name; with a prefix, those whose name (in any form) starts with it. */
+declare function listTools(prefix?: string): ToolInfo[];
+/** One tool, by its name, dotted path or alias; null when there is none. */
+declare function getToolInfo(name: string): ToolInfo | null;
+
+/**
+ * Runs a command line in the sandbox's bash-like shell (grep, sed, awk, jq, sort,
+ * tool NAME --param value, ...), on the same files and through the same policy.
+ */
+declare function shell(command: string): Promise<{ stdout: string; stderr: string; exitCode: number }>;
+
+type SandboxEncoding = "utf8" | "utf-8" | "latin1" | "binary";
+type SandboxData = string | Uint8Array | ArrayBuffer;
+interface SandboxStats {
+  size: number;
+  mode: number;
+  mtimeMs: number;
+  mtime: Date;
+  isFile(): boolean;
+  isDirectory(): boolean;
+  isSymbolicLink(): boolean;
+}
+interface SandboxDirent {
+  name: string;
+  isFile(): boolean;
+  isDirectory(): boolean;
+  isSymbolicLink(): boolean;
+}
+/**
+ * The sandbox's files: Node's fs/promises, plus the *Sync twins of Node's fs.
+ * Relative paths resolve against /workspace. Errors have Node's code ("ENOENT").
+ */
+interface SandboxFS {
+  /** A string (UTF-8 unless told otherwise); bytes when the encoding is null or "buffer". */
+  readFile(path: string, options?: SandboxEncoding | { encoding?: SandboxEncoding }): Promise<string>;
+  readFile(path: string, options: null | "buffer" | { encoding: null | "buffer" }): Promise<Uint8Array>;
+  writeFile(path: string, data: SandboxData, options?: SandboxEncoding | { encoding?: SandboxEncoding }): Promise<void>;
+  appendFile(path: string, data: SandboxData, options?: SandboxEncoding | { encoding?: SandboxEncoding }): Promise<void>;
+  readdir(path: string): Promise<string[]>;
+  readdir(path: string, options: { withFileTypes: true }): Promise<SandboxDirent[]>;
+  /** With recursive, the first directory it created. */
+  mkdir(path: string, options?: { recursive?: boolean }): Promise<string | undefined>;
+  stat(path: string): Promise<SandboxStats>;
+  lstat(path: string): Promise<SandboxStats>;
+  unlink(path: string): Promise<void>;
+  rmdir(path: string, options?: { recursive?: boolean }): Promise<void>;
+  rm(path: string, options?: { recursive?: boolean; force?: boolean }): Promise<void>;
+  rename(from: string, to: string): Promise<void>;
+  copyFile(from: string, to: string): Promise<void>;
+  access(path: string): Promise<void>;
+  exists(path: string): Promise<boolean>;
+  readFileSync(path: string, options?: SandboxEncoding | { encoding?: SandboxEncoding }): string;
+  readFileSync(path: string, options: null | "buffer" | { encoding: null | "buffer" }): Uint8Array;
+  writeFileSync(path: string, data: SandboxData, options?: SandboxEncoding | { encoding?: SandboxEncoding }): void;
+  appendFileSync(path: string, data: SandboxData, options?: SandboxEncoding | { encoding?: SandboxEncoding }): void;
+  readdirSync(path: string): string[];
+  readdirSync(path: string, options: { withFileTypes: true }): SandboxDirent[];
+  mkdirSync(path: string, options?: { recursive?: boolean }): string | undefined;
+  statSync(path: string): SandboxStats;
+  lstatSync(path: string): SandboxStats;
+  unlinkSync(path: string): void;
+  rmdirSync(path: string, options?: { recursive?: boolean }): void;
+  rmSync(path: string, options?: { recursive?: boolean; force?: boolean }): void;
+  renameSync(from: string, to: string): void;
+  copyFileSync(from: string, to: string): void;
+  accessSync(path: string): void;
+  existsSync(path: string): boolean;
+  /** The same object. */
+  promises: SandboxFS;
+}
+declare const fs: SandboxFS;
+
+/** log, info and debug write to stdout; error, warn and trace to stderr (formatted as Node does). */
+interface Console {
+  log(...data: any[]): void;
+  info(...data: any[]): void;
+  debug(...data: any[]): void;
+  error(...data: any[]): void;
+  warn(...data: any[]): void;
+  trace(...data: any[]): void;
+  dir(item?: any, options?: any): void;
+  assert(condition?: boolean, ...data: any[]): void;
+}
+declare var console: Console;
+declare function setTimeout(callback: (...args: any[]) => void, ms?: number, ...args: any[]): number;
+declare function setInterval(callback: (...args: any[]) => void, ms?: number, ...args: any[]): number;
+declare function setImmediate(callback: (...args: any[]) => void, ...args: any[]): number;
+declare function clearTimeout(id?: number): void;
+declare function clearInterval(id?: number): void;
+declare function queueMicrotask(callback: () => void): void;
+declare function atob(data: string): string;
+declare function btoa(data: string): string;

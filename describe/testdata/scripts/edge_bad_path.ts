@@ -1,0 +1,2 @@
+// want: TS2339 TS2551
+await ns.class_of();

@@ -1,0 +1,2 @@
+// want: TS2345 TS2741
+await github.issues.create({ owner: "o", repo: "r" });

@@ -1,0 +1,2 @@
+// want: TS2554
+await stripe.refunds.create({ charge: "ch_1" }, { idempotency_key: "k" });
