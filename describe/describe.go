@@ -256,10 +256,12 @@ func declare(es []*entry) string {
 		}
 	}
 	spaces := map[string]*typeSpace{}
+	var order []*typeSpace
 	space := func(e *entry) *typeSpace {
 		o := e.owner()
 		if spaces[o] == nil {
 			spaces[o] = newTypeSpace(o)
+			order = append(order, spaces[o])
 		}
 		return spaces[o]
 	}
@@ -279,10 +281,13 @@ func declare(es []*entry) string {
 		} else {
 			b.WriteString("declare const " + n.name + ": " + members(n, e, space, 0) + ";\n")
 		}
-		if sp := spaces[n.name]; sp != nil {
+		// The named types this global's tools use: in its namespace, or
+		// in another global's when the tool there is reached from here
+		// too (an alias that is also a namespace).
+		for _, sp := range order {
 			sp.flush()
 			if len(sp.decls) > 0 {
-				b.WriteString("declare namespace " + n.name + " {\n" + strings.Join(sp.decls, "\n") + "\n}\n")
+				b.WriteString("declare namespace " + sp.ns + " {\n" + strings.Join(sp.decls, "\n") + "\n}\n")
 				sp.decls = nil
 			}
 		}

@@ -97,6 +97,24 @@ declare namespace shapes {
   type ContentType = string;
 }
 
+declare const pair_of: {
+  /** Its alias pair_of is also the namespace of pair_of/dice. */
+  (params: { die: pair.Die }): Promise<unknown>;
+  /** Its root, pair_of, is also the alias of pair/of. */
+  dice(params?: { [key: string]: unknown }): Promise<unknown>;
+};
+declare namespace pair {
+  interface Die {
+    /** integer */
+    sides: 4 | 6 | 8 | 12 | 20;
+  }
+}
+
+declare const pair: {
+  /** Its alias pair_of is also the namespace of pair_of/dice. */
+  of(params: { die: pair.Die }): Promise<unknown>;
+};
+
 declare const broken: {
   /** Its schema is not JSON. */
   schema(params?: { [key: string]: unknown }): Promise<unknown>;
@@ -110,6 +128,7 @@ declare const ns_v2_beta_run: typeof ns["v2:beta"]["run"];
 declare const kv_store_put: typeof kv.store.put;
 declare const tree_walk: typeof tree.walk;
 declare const shapes_draw: typeof shapes.draw;
+declare const pair_of_dice: typeof pair_of.dice;
 declare const broken_schema: typeof broken.schema;
 
 // The sandbox's globals.

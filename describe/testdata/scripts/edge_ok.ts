@@ -29,3 +29,6 @@ await shapes.draw({
 });
 await broken.schema({ whatever: 1 });
 await broken_schema();
+await pair.of({ die: { sides: 6 } });
+await pair_of({ die: { sides: 20 } });
+await pair_of.dice();
