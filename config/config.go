@@ -117,27 +117,27 @@ type Limits struct {
 }
 
 // Duration is a time.Duration written as a Go duration string ("5s",
-// "1m30s") or a number of seconds.
+// "1m30s") or a number of seconds (5, "5"; see ParseDuration).
 type Duration time.Duration
 
 // UnmarshalJSON implements json.Unmarshaler.
 func (d *Duration) UnmarshalJSON(b []byte) error {
 	var s string
 	if err := json.Unmarshal(b, &s); err == nil {
-		v, err := time.ParseDuration(s)
+		v, err := ParseDuration(s)
 		if err != nil {
-			return fmt.Errorf("%q is not a duration (use e.g. \"5s\" or \"1m\")", s)
+			return &durationError{err.Error()}
 		}
 		*d = Duration(v)
 		return nil
 	}
 	var secs float64
 	if err := json.Unmarshal(b, &secs); err != nil {
-		return fmt.Errorf("%s is not a duration (use e.g. \"5s\" or a number of seconds)", b)
+		return &durationError{fmt.Sprintf("%s is not a duration: use a unit, such as 5s, 500ms or 1m (a bare number is seconds)", b)}
 	}
 	// Beyond about 292 years the conversion to nanoseconds would overflow.
 	if secs > maxDurationSeconds || secs < -maxDurationSeconds {
-		return fmt.Errorf("%s seconds is too long a duration", b)
+		return &durationError{fmt.Sprintf("%s seconds is too long a duration", b)}
 	}
 	*d = Duration(secs * float64(time.Second))
 	return nil
@@ -219,6 +219,10 @@ func Parse(file string, data []byte) (*Config, error) {
 }
 
 func decodeError(file string, err error) error {
+	var de *durationError
+	if errors.As(err, &de) {
+		return &Error{File: file, Key: "limits.timeout", Msg: de.msg}
+	}
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
 		key := te.Field
@@ -310,7 +314,7 @@ func (c *Config) validate() error {
 		raw, _ := json.Marshal(c.Capabilities)
 		caps, err := dsl.ParseCapabilities(raw)
 		if err != nil {
-			return &Error{File: c.file, Key: "capabilities", Msg: strings.TrimPrefix(err.Error(), "dsl: ")}
+			return c.dslErrors("capabilities", err)
 		}
 		c.caps = caps
 	}
@@ -364,11 +368,32 @@ func (c *Config) shorthand() error {
 	}
 	caps, err := sh.Capabilities(names...)
 	if err != nil {
-		msg := strings.ReplaceAll(strings.TrimPrefix(err.Error(), "dsl: "), "\ndsl: ", "\n")
-		return &Error{File: c.file, Msg: msg}
+		return c.dslErrors("", err)
 	}
 	c.caps = caps
 	return nil
+}
+
+// dslErrors makes err, one error of package dsl or several joined
+// (errors.Join), into as many config errors at key, joined in the same
+// way: each says the file and the key, and prints on a line of its own.
+func (c *Config) dslErrors(key string, err error) error {
+	var errs []error
+	var add func(error)
+	add = func(err error) {
+		if j, ok := err.(interface{ Unwrap() []error }); ok {
+			for _, e := range j.Unwrap() {
+				add(e)
+			}
+			return
+		}
+		errs = append(errs, &Error{File: c.file, Key: key, Msg: strings.TrimPrefix(err.Error(), "dsl: ")})
+	}
+	add(err)
+	if len(errs) == 1 {
+		return errs[0]
+	}
+	return errors.Join(errs...)
 }
 
 // ParsedCapabilities returns the config's capabilities: its capabilities

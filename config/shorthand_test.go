@@ -170,7 +170,7 @@ func TestShorthandErrors(t *testing.T) {
 			`config c.yaml: max_calls["transfer_money"]: must be at least 1, not 0`},
 		{tools + "constraints: {transfer_money: {amount: \"<=abc\", currency: []}}\n",
 			"config c.yaml: constraints[\"transfer_money\"][\"amount\"] \"<=abc\": value abc is not JSON; write strings in double quotes: \"abc\"\n" +
-				`constraints["transfer_money"]["currency"] "[]": an empty list allows no value`},
+				`config c.yaml: constraints["transfer_money"]["currency"] "[]": an empty list allows no value`},
 		{tools + "constraints: {transfer_money: {amount: \"=<1000\"}}\n", `"=<" is not an operator of the shorthand; did you mean <=?`},
 		{tools + "constraints: {transfer_money: {amount: null}}\n", `null is not a value form`},
 		{tools + "constraints: {transfer_money: {amount: {max: 5}}}\n", `an object is not a value form`},

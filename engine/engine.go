@@ -23,6 +23,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"time"
 
@@ -113,16 +114,18 @@ func (c Config) WithRandSource(r io.Reader) Config { c.random = r; return c }
 func (c Config) WithLogger(l *slog.Logger) Config { c.logger = l; return c }
 
 // WithCompileProgress makes New write one line to w before a compilation
-// that is not served by the cache (the CLI passes a terminal's stderr).
+// that is not served by the cache, with an estimate of how long it takes
+// (the CLI passes a terminal's stderr).
 func (c Config) WithCompileProgress(w io.Writer) Config { c.progress = w; return c }
 
 // WithPool makes the engine keep n guests booted ahead of time, refilled in
-// the background, so that NewSandbox takes one in well under a millisecond
-// instead of booting a guest (tens of milliseconds). Pooled guests are also
-// warmed: they have compiled what a first console.log of an object or an
-// uncaught error needs (about 10 ms of guest time otherwise). Each idle
-// pooled guest holds its memory (about 20 MiB). Default 0: every sandbox
-// boots its own.
+// the background, so that NewSandbox takes one from the pool instead of
+// booting a guest, which takes far longer. Pooled guests are also warmed:
+// they have compiled what a first console.log of an object or an uncaught
+// error needs, which a first execution would otherwise do. Each idle
+// pooled guest holds its memory, as an idle sandbox does. BENCHMARKS.md
+// has the figures ("a sandbox from the pool", "an idle sandbox"). Default
+// 0: every sandbox boots its own.
 func (c Config) WithPool(n int) Config { c.poolSize = max(n, 0); return c }
 
 // DefaultCacheDir returns the default compilation cache directory.
@@ -149,8 +152,9 @@ type Engine struct {
 	sandboxes map[*Sandbox]struct{}
 }
 
-// New compiles the guest and returns an Engine. The first compilation on a
-// machine takes seconds; later ones load from the cache in well under one.
+// New compiles the guest and returns an Engine. The first compilation into
+// a cache directory takes seconds (BENCHMARKS.md, "First run"); later ones
+// load from the cache, much faster.
 func New(ctx context.Context, cfg Config) (*Engine, error) {
 	if cfg.memoryMB <= 0 || cfg.memoryMB > 4096 {
 		return nil, errorf(KindInvalid, "memory limit %d MiB is out of range (1..4096)", cfg.memoryMB)
@@ -204,11 +208,14 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 			e.cache = nil
 		} else {
 			rc = rc.WithCompilationCache(e.cache)
-			cached = cacheHasEntries(dir)
+			// The guest's copy is written next to wazero's entries by the
+			// first New, before it compiles: only a copy that was there
+			// already says that this guest was compiled into dir.
+			cached = guest.fromCopy && compiledEntries(dir)
 		}
 	}
 	if cfg.progress != nil && !cached {
-		fmt.Fprintln(cfg.progress, "cordon: compiling the sandbox (first run only; later runs use the cache)...")
+		fmt.Fprintln(cfg.progress, compileMessage(runtime.GOMAXPROCS(0)))
 	}
 	e.runtime = wazero.NewRuntimeWithConfig(ctx, rc)
 	if err := instantiateHostModules(ctx, e); err != nil {
@@ -259,9 +266,31 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 	return e, nil
 }
 
-func cacheHasEntries(dir string) bool {
+// compiledEntries reports whether dir holds anything besides guest copies:
+// wazero's compiled code.
+func compiledEntries(dir string) bool {
 	entries, err := os.ReadDir(dir)
-	return err == nil && len(entries) > 0
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		if n := e.Name(); !strings.HasPrefix(n, "cordon-guest-") && !strings.HasPrefix(n, ".cordon-guest-") {
+			return true
+		}
+	}
+	return false
+}
+
+// compileCPUSeconds is about how much CPU time a first compile of the
+// guest takes (BENCHMARKS.md, "First run"), which wazero spreads over the
+// cores; compileMessage's estimate comes from it.
+const compileCPUSeconds = 15
+
+// compileMessage is the line New writes before a compile that the cache
+// does not serve, with a rough estimate for procs cores.
+func compileMessage(procs int) string {
+	est := max(2, (compileCPUSeconds+min(procs, 8)-1)/min(procs, 8)+1)
+	return fmt.Sprintf("cordon: compiling the sandbox, about %d s the first time (later runs use the cache)...", est)
 }
 
 // Precompile fills the compilation cache so that later processes start fast.

@@ -61,10 +61,13 @@ type ToolCall struct {
 // sandbox cut the execution short (KindTimeout, KindCanceled, KindMemory,
 // KindCrash, KindClosed); the Result is then still returned, with the output
 // produced before the end.
-func (sb *Sandbox) Execute(ctx context.Context, lang Language, code string) (*Result, error) {
+//
+// Options (WithScriptName, WithStdout, WithStderr) apply to this execution
+// only.
+func (sb *Sandbox) Execute(ctx context.Context, lang Language, code string, opts ...ExecuteOption) (*Result, error) {
 	ctx, cancel := context.WithTimeoutCause(ctx, sb.limits.Timeout, errTimeoutCause)
 	defer cancel()
-	x, err := sb.Start(ctx, lang, code)
+	x, err := sb.Start(ctx, lang, code, opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -181,6 +184,7 @@ type Execution struct {
 	sb    *Sandbox
 	lang  Language
 	code  string
+	name  string // the script's name (WithScriptName)
 	start time.Time
 
 	drive     sync.Mutex // Execute: held by the goroutine driving the script
@@ -229,10 +233,15 @@ type Call struct {
 }
 
 // Start begins an execution that the caller drives with Next. It holds the
-// sandbox until the execution ends; call Cancel to abandon it.
-func (sb *Sandbox) Start(ctx context.Context, lang Language, code string) (*Execution, error) {
+// sandbox until the execution ends; call Cancel to abandon it. Options
+// apply as for Execute.
+func (sb *Sandbox) Start(ctx context.Context, lang Language, code string, opts ...ExecuteOption) (*Execution, error) {
 	if lang != JavaScript && lang != Shell {
 		return nil, errorf(KindInvalid, "unsupported language %q (supported: js, sh)", lang)
+	}
+	eo, err := sb.execOptionsOf(lang, opts)
+	if err != nil {
+		return nil, err
 	}
 	if err := sb.acquire(ctx); err != nil {
 		return nil, err
@@ -242,7 +251,8 @@ func (sb *Sandbox) Start(ctx context.Context, lang Language, code string) (*Exec
 		lang:    lang,
 		code:    code,
 		start:   time.Now(),
-		out:     newOutput(sb.limits.MaxOutputBytes),
+		name:    eo.name,
+		out:     newOutput(sb.limits.MaxOutputBytes, newStreamer(eo.stdout, eo.stderr)),
 		budget:  sb.limits.Timeout,
 		pending: map[uint32]*Call{},
 		seen:    map[uint32]bool{},
@@ -285,7 +295,7 @@ func (x *Execution) Next(ctx context.Context) ([]*Call, error) {
 	var msg []byte
 	if !x.started {
 		x.started = true
-		msg = abi.EncodeRequest(nil, &abi.Request{Op: abi.OpExec, Exec: &abi.Exec{Lang: string(x.lang), Name: scriptName(x.lang), Code: x.code}})
+		msg = abi.EncodeRequest(nil, &abi.Request{Op: abi.OpExec, Exec: &abi.Exec{Lang: string(x.lang), Name: x.name, Code: x.code}})
 	} else if x.stopKind() != "" {
 		msg = abi.EncodeResume(nil, &abi.Resume{Stop: true})
 	} else {
@@ -381,6 +391,7 @@ func (x *Execution) turn(ctx context.Context, msg []byte) (event, Kind, error) {
 		}
 		kind = k
 		c.requestStop()
+		x.out.abandon() // a write in progress no longer holds the guest
 		grace = time.AfterFunc(stopGrace, func() {
 			mu.Lock()
 			defer mu.Unlock()
@@ -680,6 +691,7 @@ func (x *Execution) finish(resp *abi.Response, err error) error {
 	}
 	sb := x.sb
 	sb.conn.setOutput(nil)
+	x.out.closeStream()
 	sb.conn.clearStop()
 	x.mu.Lock()
 	x.done = true
@@ -739,17 +751,22 @@ func (x *Execution) finish(resp *abi.Response, err error) error {
 	return err
 }
 
-// output collects a script's stdout and stderr, each up to max bytes.
+// output collects a script's stdout and stderr, each up to max bytes, and
+// streams what it keeps to the host's writers, if any.
 type output struct {
 	mu             sync.Mutex
 	max            int
 	stdout, stderr bytes.Buffer
 	truncated      bool
-	onOverflow     func() // called once, when a write first overflows
+	onOverflow     func()    // called once, when a write first overflows
+	stream         *streamer // nil: nothing streams
 }
 
-func newOutput(max int) *output { return &output{max: max} }
+func newOutput(max int, stream *streamer) *output { return &output{max: max, stream: stream} }
 
+// write keeps p, or what fits of it and a marker line, and streams what it
+// kept. It is called on the guest's goroutine, so the writes stream in the
+// order the guest made them.
 func (o *output) write(fd int, p []byte) {
 	o.mu.Lock()
 	buf := &o.stdout
@@ -758,19 +775,42 @@ func (o *output) write(fd int, p []byte) {
 	}
 	room := o.max - buf.Len()
 	if o.truncated || len(p) <= room {
-		if !o.truncated {
-			buf.Write(p)
+		if o.truncated {
+			p = nil
 		}
+		buf.Write(p)
 		o.mu.Unlock()
+		if o.stream != nil {
+			o.stream.write(fd, p)
+		}
 		return
 	}
+	n := buf.Len()
 	buf.Write(p[:max(room, 0)])
 	fmt.Fprintf(buf, "\n[cordon: output limit of %d bytes reached; the script was stopped]\n", o.max)
+	kept := append([]byte(nil), buf.Bytes()[n:]...)
 	o.truncated = true
 	overflow := o.onOverflow
 	o.mu.Unlock()
+	if o.stream != nil {
+		o.stream.write(fd, kept)
+	}
 	if overflow != nil {
 		overflow()
+	}
+}
+
+// abandon stops waiting for the host's writers (streamer.abandon).
+func (o *output) abandon() {
+	if o != nil && o.stream != nil {
+		o.stream.abandon()
+	}
+}
+
+// closeStream ends the streaming once the execution has finished.
+func (o *output) closeStream() {
+	if o.stream != nil {
+		o.stream.close()
 	}
 }
 
@@ -778,12 +818,4 @@ func (o *output) strings() (string, string, bool) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	return o.stdout.String(), o.stderr.String(), o.truncated
-}
-
-// scriptName is the file name errors and $0 show for a script.
-func scriptName(lang Language) string {
-	if lang == Shell {
-		return "script.sh"
-	}
-	return "script.js"
 }

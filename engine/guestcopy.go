@@ -41,6 +41,10 @@ type guestModule struct {
 	// release unmaps a mapped copy. module and image must not be used
 	// after it; wazero copies what it keeps of a module while compiling.
 	release func()
+	// fromCopy is set when the module came from the copy an earlier New
+	// left in the cache directory: this guest has been compiled there
+	// before (see Engine's first-compile message).
+	fromCopy bool
 }
 
 // loadGuest returns the embedded guest, split. With a cache directory it
@@ -88,7 +92,7 @@ func readGuestCopy(path string, crc, size uint32) *guestModule {
 		release()
 		return nil
 	}
-	g.release = release
+	g.release, g.fromCopy = release, true
 	return g
 }
 

@@ -109,6 +109,10 @@ func (c *conn) endLocked() {
 func (c *conn) close() {
 	c.closing.Store(true)
 	c.requestStop()
+	c.mu.Lock()
+	out := c.out
+	c.mu.Unlock()
+	out.abandon() // a write to the host's writer must not hold the close
 	if c.kill != nil {
 		c.kill()
 	}

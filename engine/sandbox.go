@@ -125,6 +125,23 @@ type SandboxConfig struct {
 	// Audit, if set, receives a record of every decision (they also go to
 	// the engine's slog logger).
 	Audit func(AuditRecord)
+	// Stdout and Stderr, if set, receive the script's output while it
+	// runs, for every execution (WithStdout and WithStderr replace them
+	// for one). Result.Stdout and Result.Stderr still hold the output, and
+	// the writers get exactly the bytes they hold, in the order the script
+	// wrote them: stdout and stderr interleave as written, the output
+	// limit's marker line included. Writes are made one at a time, never
+	// concurrently (even when Stdout and Stderr are the same writer), from
+	// a goroutine of the execution's own, and the script waits for each:
+	// a slow writer slows the script, and the time counts against
+	// Limits.Timeout. Once the limit is reached (or the execution is
+	// canceled, or the sandbox closed), a write in progress no longer
+	// holds the script, which stops as for any timeout; that writer's
+	// goroutine stays in Write until it returns, and a later write is made
+	// only if the writer has returned by then. A writer that returns an
+	// error (or panics) gets nothing more in that execution; the script
+	// does not see it.
+	Stdout, Stderr io.Writer
 }
 
 // Language is the language of a script.
@@ -161,6 +178,8 @@ type Sandbox struct {
 	labels    map[string]string
 	approver  Approver
 	onAudit   func(AuditRecord)
+	stdout    io.Writer // SandboxConfig.Stdout
+	stderr    io.Writer
 	broken    error
 	closeOnce sync.Once
 }
@@ -181,6 +200,8 @@ func (e *Engine) NewSandbox(ctx context.Context, cfg SandboxConfig) (*Sandbox, e
 		labels:    cfg.Labels,
 		approver:  cfg.Approve,
 		onAudit:   cfg.Audit,
+		stdout:    cfg.Stdout,
+		stderr:    cfg.Stderr,
 	}
 	if sb.id == "" {
 		sb.id = fmt.Sprintf("sb-%d", sandboxSeq.Add(1))

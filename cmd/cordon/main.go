@@ -2,11 +2,12 @@
 //
 //	cordon run [flags] [FILE | -]   run a script (-e CODE for inline code)
 //	cordon precompile               fill the compilation cache
+//	cordon version                  print the versions of cordon and its parts
 //
 // `cordon run` exits with the script's status (JS: 0, or 1 on an uncaught
 // error), 124 when the script ran past its time limit, 125 when the sandbox
 // failed otherwise (out of memory, crash), and 2 for a usage or
-// configuration error, printed as one line on stderr.
+// configuration error, printed on stderr as one line per error.
 package main
 
 import (
@@ -56,6 +57,7 @@ const usage = `usage:
                                   library and the config's compiled capabilities included)
   cordon precompile               compile the sandbox into the cache
   cordon help                     show this help
+  cordon version                  print the versions of cordon, its guest, goja, wazero and OPA
 
 run flags:
   -e CODE          code to run instead of a file
@@ -63,7 +65,8 @@ run flags:
   --config FILE    sandbox config, YAML or JSON (default: a built-in demo config)
   --policy PATH    extra Rego file, data file, directory or OPA bundle (repeatable)
   --label K=V      a session label the policy sees as input.session.labels (repeatable)
-  --timeout D      time limit per execution (default 5s, or the config's)
+  --timeout D      time limit per execution: 5s, 500ms, 1m, or a number of seconds
+                   (default 5s, or the config's)
   --memory MB      guest memory limit in MiB (default 256, or the config's)
   --max-output N   bytes of stdout, and of stderr, before the script is stopped (default 1 MiB)
   --max-tool-calls N  tool calls per execution (default 1000)
@@ -102,8 +105,15 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		code, err = cmdPolicy(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
+	case "version", "--version":
+		err = cmdVersion(args[1:], stdout)
 	default:
-		err = usagef("unknown command %q (commands: run, policy, precompile, help)", args[0])
+		err = usagef("unknown command %q (commands: run, policy, precompile, version, help)", args[0])
+	}
+	var help *helpRequest
+	if errors.As(err, &help) {
+		fmt.Fprint(stdout, help.text())
+		return 0
 	}
 	if err != nil {
 		var ue *usageError
@@ -121,10 +131,30 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-// printError prints err as one line on stderr, neutralized on a terminal:
-// it may quote the script or the config.
+// printError prints err on stderr, neutralized on a terminal (it may quote
+// the script or the config): one line, or, for several errors joined
+// (errors.Join; a config with several mistakes), one line each, every one
+// with the same prefix.
 func printError(stderr io.Writer, err error) {
-	io.WriteString(terminalSafe(stderr, false), "cordon: "+oneLine(err.Error())+"\n")
+	w := terminalSafe(stderr, false)
+	for _, e := range joinedErrors(err) {
+		io.WriteString(w, "cordon: "+oneLine(e.Error())+"\n")
+	}
+	flushOutput(w)
+}
+
+// joinedErrors returns the errors that err joins (errors.Join, at any
+// depth), or err itself.
+func joinedErrors(err error) []error {
+	j, ok := err.(interface{ Unwrap() []error })
+	if !ok {
+		return []error{err}
+	}
+	var out []error
+	for _, e := range j.Unwrap() {
+		out = append(out, joinedErrors(e)...)
+	}
+	return out
 }
 
 // parseInterspersed parses flags that may come before or after positional
@@ -155,7 +185,7 @@ func newFlagSet(name string) *flag.FlagSet {
 
 func flagError(cmd string, err error) error {
 	if errors.Is(err, flag.ErrHelp) {
-		return usagef("usage: see `cordon help`")
+		return &helpRequest{cmd: cmd}
 	}
 	return usagef("%s: %v (see `cordon help`)", cmd, err)
 }
@@ -221,7 +251,11 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	fs.Func("e", "", func(s string) error { f.code, f.codeSet = s, true; return nil })
 	fs.StringVar(&f.lang, "lang", "", "")
 	fs.StringVar(&f.config, "config", "", "")
-	fs.DurationVar(&f.timeout, "timeout", 0, "")
+	fs.Func("timeout", "", func(s string) (err error) {
+		// A bare number is seconds, as in the config (config.ParseDuration).
+		f.timeout, err = config.ParseDuration(s)
+		return err
+	})
 	fs.IntVar(&f.memoryMB, "memory", 0, "")
 	fs.IntVar(&f.limits.MaxOutputBytes, "max-output", 0, "")
 	fs.IntVar(&f.limits.MaxToolCalls, "max-tool-calls", 0, "")
@@ -271,7 +305,7 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	case f.codeSet && len(pos) > 0:
 		return 0, usagef("run: give either -e CODE or a FILE, not both")
 	case f.codeSet:
-		name, code = "-e", f.code
+		name, code = "[eval]", f.code
 	case len(pos) == 0:
 		return 0, usagef("run: nothing to run: give a FILE, - for stdin, or -e CODE")
 	case len(pos) > 1:
@@ -281,13 +315,13 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		if err != nil {
 			return 0, usagef("run: reading stdin: %v", err)
 		}
-		name, code = "-", string(b)
+		name, code = "[stdin]", string(b)
 	default:
 		b, err := os.ReadFile(pos[0])
 		if err != nil {
 			return 0, usagef("run: cannot read %s: %v", pos[0], errors.Unwrap(err))
 		}
-		name, code = pos[0], string(b)
+		name, code = scriptName(pos[0]), string(b)
 	}
 	lang, err := pickLang(f.lang, name)
 	if err != nil {
@@ -346,7 +380,19 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		return 0, err
 	}
 	defer sb.Close(context.Background())
-	res, execErr := sb.Execute(ctx, lang, code)
+	// Without --json the output streams as the script writes it, to
+	// stdout and stderr in the order it wrote them; on a terminal it is
+	// neutralized: it may hold escape sequences that set the clipboard or
+	// the window title, or rewrite the screen.
+	opts := []engine.ExecuteOption{engine.WithScriptName(name)}
+	var streamOut, streamErr io.Writer
+	if !f.json {
+		streamOut, streamErr = terminalSafe(stdout, f.rawOutput), terminalSafe(stderr, f.rawOutput)
+		opts = append(opts, engine.WithStdout(streamOut), engine.WithStderr(streamErr))
+	}
+	res, execErr := execute(ctx, sb, lang, code, opts...)
+	flushOutput(streamOut)
+	flushOutput(streamErr)
 	if res == nil {
 		return 0, execErr
 	}
@@ -358,18 +404,13 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	default:
 		exit = exitSandbox
 	}
-	// On a terminal the script's output is neutralized: it may hold escape
-	// sequences that set the clipboard or the window title, or rewrite the
-	// screen. JSON stays the same JSON (see neutralize).
-	outw := terminalSafe(stdout, f.rawOutput)
+	// JSON stays the same JSON when neutralized (see neutralize).
 	if f.json {
-		if err := writeJSON(outw, res, execErr, exit, f.maxRecord); err != nil {
+		if err := writeJSON(terminalSafe(stdout, f.rawOutput), res, execErr, exit, f.maxRecord); err != nil {
 			return exitSandbox, err
 		}
 		return exit, nil
 	}
-	io.WriteString(outw, res.Stdout)
-	io.WriteString(terminalSafe(stderr, f.rawOutput), res.Stderr)
 	if execErr != nil {
 		printError(stderr, execErr)
 	}

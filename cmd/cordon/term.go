@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -17,25 +18,86 @@ var isTerminal = func(w io.Writer) bool {
 }
 
 // terminalSafe returns w, or, when w is a terminal and raw is false, a
-// writer that neutralizes what is written to it.
+// writer that neutralizes what is written to it (see neutralWriter; call
+// flushOutput when done with it).
 func terminalSafe(w io.Writer, raw bool) io.Writer {
 	if raw || !isTerminal(w) {
 		return w
 	}
-	return neutralWriter{w}
+	return &neutralWriter{w: w}
 }
 
-// neutralWriter neutralizes each Write on its own: a UTF-8 sequence or a
-// CRLF split between two writes is escaped. Its writers (the script's
-// output, written at once, and log/slog's JSON handler, which writes each
-// record in one call) do not split them.
-type neutralWriter struct{ w io.Writer }
+// neutralWriter neutralizes what it is written, as one stream: the script's
+// output comes in pieces as the script writes it (a shell command may cut
+// a UTF-8 sequence or a CRLF in two), so a Write holds back the end of an
+// incomplete UTF-8 sequence and a final carriage return until the next
+// Write shows what follows them, and Flush writes what is held. Writes may
+// come from several goroutines, one at a time.
+type neutralWriter struct {
+	mu   sync.Mutex
+	w    io.Writer
+	held []byte // at most 3 bytes: an unfinished UTF-8 sequence, or "\r"
+}
 
-func (n neutralWriter) Write(p []byte) (int, error) {
-	if _, err := io.WriteString(n.w, neutralize(string(p))); err != nil {
-		return 0, err
+func (n *neutralWriter) Write(p []byte) (int, error) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	data := p
+	if len(n.held) > 0 {
+		data = append(n.held[:len(n.held):len(n.held)], p...)
+		n.held = n.held[:0]
+	}
+	cut := len(data) - unfinished(data)
+	n.held = append(n.held, data[cut:]...)
+	if cut > 0 {
+		if _, err := io.WriteString(n.w, neutralize(string(data[:cut]))); err != nil {
+			return 0, err
+		}
 	}
 	return len(p), nil
+}
+
+// Flush writes what Write held back, neutralized as it stands: an
+// unfinished UTF-8 sequence as \xNN, a final carriage return as \u000d.
+// It leaves the writer alone while another goroutine writes to it (a write
+// the engine gave up waiting for after the time limit).
+func (n *neutralWriter) Flush() error {
+	if !n.mu.TryLock() {
+		return nil
+	}
+	defer n.mu.Unlock()
+	if len(n.held) == 0 {
+		return nil
+	}
+	s := neutralize(string(n.held))
+	n.held = n.held[:0]
+	_, err := io.WriteString(n.w, s)
+	return err
+}
+
+// unfinished returns how many bytes at the end of p may change meaning
+// with what comes next: a carriage return (a CRLF passes, a lone CR does
+// not), or the start of a UTF-8 sequence that p cuts short.
+func unfinished(p []byte) int {
+	if len(p) > 0 && p[len(p)-1] == '\r' {
+		return 1
+	}
+	for i := len(p) - 1; i >= 0 && i >= len(p)-utf8.UTFMax+1; i-- {
+		if utf8.RuneStart(p[i]) {
+			if !utf8.FullRune(p[i:]) {
+				return len(p) - i
+			}
+			return 0
+		}
+	}
+	return 0
+}
+
+// flushOutput flushes w if it is a neutralWriter.
+func flushOutput(w io.Writer) {
+	if n, ok := w.(*neutralWriter); ok {
+		_ = n.Flush()
+	}
 }
 
 // neutralize makes the control characters in s harmless for a terminal by

@@ -7,59 +7,12 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/cordonhq/cordon/guest/inspect"
 	"github.com/cordonhq/cordon/internal/abi"
 	"github.com/dop251/goja"
 )
-
-// prelude defines what is easier to write in JS than through the Go API. It
-// runs before the script, in a fresh runtime.
-const prelude = `(function() {
-  class ToolError extends Error {
-    constructor(message, method, kind, reasons) {
-      super(message);
-      this.method = method;
-      this.kind = kind;
-      this.reasons = reasons;
-    }
-  }
-  Object.defineProperty(ToolError.prototype, 'name', {value: 'ToolError', writable: true, configurable: true});
-  return ToolError;
-})()`
-
-// preludeProgram returns the compiled prelude, compiling it once per process.
-var preludeProgram = sync.OnceValues(func() (*goja.Program, error) {
-	return goja.Compile("prelude.js", prelude, true)
-})
-
-// toolErrorCtor returns this run's ToolError class, defining it on first
-// use; it is called from JS (reading the global), where a failure throws.
-func (r *run) toolErrorCtor() goja.Value {
-	te, err := r.toolErrorClass()
-	if err != nil {
-		panic(err)
-	}
-	return te
-}
-
-func (r *run) toolErrorClass() (goja.Value, error) {
-	if r.toolError != nil {
-		return r.toolError, nil
-	}
-	prg, err := preludeProgram()
-	if err != nil {
-		return nil, err
-	}
-	te, err := r.rt.RunProgram(prg)
-	if err != nil {
-		return nil, err
-	}
-	r.toolError = te
-	return te, nil
-}
 
 // install puts the sandbox API into the fresh runtime: behind the global
 // object's prototype, built on first use (globals.go).
@@ -399,6 +352,7 @@ func (r *run) toolFunc(method string) func(goja.FunctionCall) goja.Value {
 			params = b
 		}
 		pc := &pendingCall{r: r, method: method}
+		pc.site = rt.CaptureCallStack(len(pc.sites), pc.sites[:0]) // for a ToolError (toolerror.go)
 		p := r.newCallPromise(pc)
 		r.inflight++
 		r.hub.Enqueue(abi.LangJS, method, params, pc)

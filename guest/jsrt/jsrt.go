@@ -32,6 +32,7 @@ import (
 	"github.com/cordonhq/cordon/vfs"
 	"github.com/dop251/goja"
 	jsast "github.com/dop251/goja/ast"
+	"github.com/dop251/goja/parser"
 )
 
 // Host is what the JS runtime needs from the world outside the guest.
@@ -150,6 +151,8 @@ func findInterruptField() {
 type pendingCall struct {
 	r               *run
 	method          string
+	site            []goja.StackFrame // where the script made the call, in sites
+	sites           [callSiteFrames]goja.StackFrame
 	p               *goja.Promise   // settled by settleNow, or
 	resolve, reject func(any) error // when gojax.Enabled is false
 }
@@ -402,14 +405,23 @@ func compileFresh(filename, code string) (*goja.Program, error) {
 		prefix = scriptPrefix
 	}
 	src := prefix + code + scriptSuffix
-	ast, err := goja.Parse(filename, src)
+	// The script's own source maps are not read: positions are the
+	// script's (scriptpos.go).
+	ast, err := parser.ParseFile(nil, filename, src, 0, parser.WithDisableSourceMaps)
 	if err != nil {
-		return nil, err
+		return nil, scriptSyntaxError(filename, code, src, err)
 	}
 	if !wrapsWholeScript(ast, len(src), async) {
-		return nil, &goja.CompilerSyntaxError{CompilerError: goja.CompilerError{Message: filename + ": SyntaxError: Unexpected token '}'"}}
+		return nil, wrapperEscape(filename, code, src, ast)
 	}
-	return goja.CompileAST(ast, false)
+	if m := firstLineMap(filename, code); m != nil {
+		ast.File.SetSourceMap(m)
+	}
+	prog, err := goja.CompileAST(ast, false)
+	if err != nil {
+		return nil, scriptSyntaxError(filename, code, src, err)
+	}
+	return prog, nil
 }
 
 // wrapsWholeScript reports whether prog is one expression statement whose
@@ -438,6 +450,11 @@ func (r *run) main(filename, code string) Outcome {
 	// errors match the source.
 	prog, err := compileScript(filename, code)
 	if err != nil {
+		var se *syntaxError
+		if errors.As(err, &se) {
+			r.write(2, se.report()+"\n")
+			return Outcome{ExitCode: 1, ErrCode: "exception", ErrMsg: se.summary()}
+		}
 		msg := syntaxMessage(err)
 		r.write(2, msg+"\n")
 		return Outcome{ExitCode: 1, ErrCode: "exception", ErrMsg: msg}
@@ -725,7 +742,9 @@ func (r *run) yield() error {
 	return err
 }
 
-func (r *run) newToolError(method, kind, msg string, reasons []string) goja.Value {
+// newToolError returns the ToolError a failed call rejects with; site is
+// where the script made the call (setCallSite).
+func (r *run) newToolError(method, kind, msg string, reasons []string, site []goja.StackFrame) goja.Value {
 	// reasons is an ordinary JS array, not a view of a Go slice: it behaves
 	// as scripts expect, and prints through the fast formatter.
 	items := make([]any, len(reasons))
@@ -741,6 +760,7 @@ func (r *run) newToolError(method, kind, msg string, reasons []string) goja.Valu
 	if err != nil {
 		return r.newError("Error", msg)
 	}
+	setCallSite(r.rt, obj, site)
 	return obj
 }
 

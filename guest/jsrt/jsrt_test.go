@@ -187,7 +187,7 @@ func TestToolErrorShape(t *testing.T) {
 	out = runJS(t, h, []abi.ToolInfo{{Name: "t"}}, `
 try { await t({}) } catch (e) { console.log(Array.isArray(e.reasons), Object.getPrototypeOf(e.reasons) === Array.prototype, e.reasons.push('more')) }
 await t({})`)
-	want := "ToolError: tool t denied: amount too high\n    at prelude.js:4:12 {\n  method: 't',\n  kind: 'denied',\n  reasons: [ 'amount too high' ]\n}\n"
+	want := "ToolError: tool t denied: amount too high\n    at test.js:3:8 {\n  method: 't',\n  kind: 'denied',\n  reasons: [ 'amount too high' ]\n}\n"
 	if out.ExitCode != 1 || h.stdout.String() != "true true 2\n" || h.stderr.String() != want {
 		t.Errorf("outcome %+v stdout %q stderr %q, want %q", out, h.stdout.String(), h.stderr.String(), want)
 	}
@@ -563,7 +563,7 @@ func TestUncaughtErrorsStayCheap(t *testing.T) {
 	}
 	h := &fakeHost{}
 	out := runJS(t, h, nil, "const e = new TypeError('bad'); e.code = 'E1'; throw e")
-	if want := "TypeError: bad\n    at test.js:1:30 {\n  code: 'E1'\n}\n"; out.ExitCode != 1 || h.stderr.String() != want || out.ErrMsg != "TypeError: bad" {
+	if want := "TypeError: bad\n    at test.js:1:11 {\n  code: 'E1'\n}\n"; out.ExitCode != 1 || h.stderr.String() != want || out.ErrMsg != "TypeError: bad" {
 		t.Errorf("got %q, %+v; want %q", h.stderr.String(), out, want)
 	}
 }

@@ -33,7 +33,7 @@ func (r *run) newCallPromise(pc *pendingCall) *goja.Promise {
 // own call; promise jobs then run when this script resumes.
 func (r *run) settle(pc *pendingCall, c abi.CallResult) {
 	r.inflight--
-	v, ok := r.callOutcome(pc.method, c)
+	v, ok := r.callOutcome(pc, c)
 	var err error
 	switch {
 	case pc.p == nil && ok:
@@ -57,13 +57,14 @@ func (r *run) settle(pc *pendingCall, c abi.CallResult) {
 
 // callOutcome is the value a call's promise settles with: the parsed
 // result, or (ok false) the ToolError to reject it with.
-func (r *run) callOutcome(method string, c abi.CallResult) (v goja.Value, ok bool) {
+func (r *run) callOutcome(pc *pendingCall, c abi.CallResult) (v goja.Value, ok bool) {
+	method := pc.method
 	if !c.OK {
-		return r.newToolError(method, c.ErrKind, c.ErrMsg, c.Reasons), false
+		return r.newToolError(method, c.ErrKind, c.ErrMsg, c.Reasons, pc.site), false
 	}
 	v, err := r.parseJSON(c.Value)
 	if err != nil {
-		return r.newToolError(method, "invalid_result", "tool "+method+" returned "+err.Error(), nil), false
+		return r.newToolError(method, "invalid_result", "tool "+method+" returned "+err.Error(), nil, pc.site), false
 	}
 	return v, true
 }

@@ -14,7 +14,8 @@ import (
 //
 //   - It compiles the formatter for plain data and errors (inspect.Fast),
 //     which console.log of an object and an uncaught error use, and the
-//     prelude that defines ToolError: about 10 ms in the sandbox.
+//     source map of a first line of a script named script.js
+//     (firstLineMap).
 //   - It runs warmScript, with one tool answered inside the guest, so that
 //     goja's one-time tables (the function prototype's template among
 //     them), this package's interrupt field lookup, and the first pass
@@ -30,9 +31,7 @@ func Warm() error {
 	if err := inspect.CompileFast(); err != nil {
 		return err
 	}
-	if _, err := preludeProgram(); err != nil {
-		return err
-	}
+	firstLineMap("script.js", "return 1") // the default name's first-line map
 	h := &warmHost{}
 	out := Run(Options{Host: h, FS: vfs.New(vfs.Limits{}), Tools: []abi.ToolInfo{{Name: "warm/tool"}}}, "warm.js", warmScript)
 	programs.forget("warm.js", warmScript)

@@ -1,0 +1,76 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The first New with an empty cache directory says that it compiles, and
+// how long that takes about; the next one, served by the cache, says
+// nothing. (The guest's copy, written into the directory before the
+// compile, once made the first look served too.)
+func TestCompileProgressOnColdCache(t *testing.T) {
+	if testing.Short() {
+		t.Skip("compiles the guest from scratch")
+	}
+	dir := t.TempDir()
+	var progress bytes.Buffer
+	cfg := NewConfig().WithCacheDir(dir).WithCompileProgress(&progress).WithLogger(slog.New(slog.DiscardHandler))
+	e, err := New(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Close(context.Background())
+	if got := progress.String(); !strings.HasPrefix(got, "cordon: compiling the sandbox, about ") || !strings.Contains(got, " s the first time") {
+		t.Errorf("cold cache: progress %q", got)
+	}
+	progress.Reset()
+	e, err = New(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Close(context.Background())
+	if progress.Len() != 0 {
+		t.Errorf("warm cache: progress %q, want nothing", progress.String())
+	}
+}
+
+// What tells a cold cache from a warm one: a guest copy that an earlier
+// New left, next to wazero's entries. A copy alone (wazero's entries
+// deleted) or entries alone (another guest's) are a cold cache.
+func TestCacheWarmth(t *testing.T) {
+	dir := t.TempDir()
+	g, err := loadGuest(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.release()
+	if g.fromCopy || compiledEntries(dir) {
+		t.Fatalf("an empty directory: fromCopy %v, compiled entries %v", g.fromCopy, compiledEntries(dir))
+	}
+	g, err = loadGuest(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.release()
+	if !g.fromCopy {
+		t.Error("the second load did not use the copy")
+	}
+	if compiledEntries(dir) {
+		t.Error("a guest copy alone counts as compiled code")
+	}
+	os.Mkdir(filepath.Join(dir, "wazero-v1-amd64-linux"), 0o700)
+	if !compiledEntries(dir) {
+		t.Error("wazero's directory does not count")
+	}
+	for procs, want := range map[int]string{1: "about 16 s", 2: "about 9 s", 8: "about 3 s", 64: "about 3 s"} {
+		if msg := compileMessage(procs); !strings.Contains(msg, want) {
+			t.Errorf("%d cores: %q, want %q", procs, msg, want)
+		}
+	}
+}
