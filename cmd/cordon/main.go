@@ -55,6 +55,9 @@ const usage = `usage:
   cordon policy test [--config CONFIG] PATH...
                                   run *_test.rego files like 'opa test' (the shipped
                                   library and the config's compiled capabilities included)
+  cordon describe [--config FILE] [--format prompt|ts|json] [--lang js|sh] [--max-bytes N]
+                                  describe the tools for a model: rules, TypeScript
+                                  declarations, shell usage, an example (prompt, the default)
   cordon precompile               compile the sandbox into the cache
   cordon help                     show this help
   cordon version                  print the versions of cordon, its guest, goja, wazero and OPA
@@ -99,6 +102,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	switch args[0] {
 	case "run":
 		code, err = cmdRun(ctx, args[1:], stdin, stdout, stderr)
+	case "describe":
+		err = cmdDescribe(args[1:], stdout)
 	case "precompile":
 		err = cmdPrecompile(ctx, args[1:], stdout, stderr)
 	case "policy":
@@ -108,7 +113,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "version", "--version":
 		err = cmdVersion(args[1:], stdout)
 	default:
-		err = usagef("unknown command %q (commands: run, policy, precompile, version, help)", args[0])
+		err = usagef("unknown command %q (commands: run, policy, describe, precompile, version, help)", args[0])
 	}
 	var help *helpRequest
 	if errors.As(err, &help) {

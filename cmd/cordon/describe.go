@@ -1,0 +1,109 @@
+package main
+
+import (
+	"encoding/json"
+	"io"
+	"strconv"
+
+	"github.com/cordonhq/cordon/config"
+	"github.com/cordonhq/cordon/describe"
+)
+
+// cmdDescribe is `cordon describe [--config FILE] [--format prompt|ts|json]`:
+// it prints the description of the config's tools for a model (package
+// describe), the constraints of its capabilities included.
+//
+//	--format prompt   the whole text for the model, in Markdown (default)
+//	--format ts       the TypeScript declarations alone, a .d.ts file
+//	--format json     everything in machine-readable form
+//	--lang js|sh      describe one language only (default: both)
+//	--max-bytes N     the prompt's size above which it lists the tools in a
+//	                  compact form (default 32768; 0 for no limit)
+//	--no-example      leave out the example call
+func cmdDescribe(args []string, stdout io.Writer) error {
+	fs := newFlagSet("describe")
+	cfgFile := fs.String("config", "", "")
+	format := fs.String("format", "prompt", "")
+	lang := fs.String("lang", "", "")
+	maxBytes := fs.Int("max-bytes", describe.DefaultMaxBytes, "")
+	noExample := fs.Bool("no-example", false, "")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return flagError("describe", err)
+	}
+	if len(pos) > 0 {
+		return usagef("describe: unexpected argument %q (give the config with --config)", pos[0])
+	}
+	opts := describe.Options{NoExample: *noExample, MaxBytes: *maxBytes}
+	switch {
+	case *maxBytes == 0:
+		opts.MaxBytes = -1
+	case *maxBytes < 0:
+		return usagef("describe: --max-bytes must be positive, or 0 for no limit")
+	}
+	switch *lang {
+	case "":
+	case "js", "javascript":
+		opts.Language = describe.JavaScript
+	case "sh", "shell", "bash":
+		opts.Language = describe.Shell
+	default:
+		return usagef("describe: --lang must be js or sh, not %q", *lang)
+	}
+	cfg := config.Default()
+	if *cfgFile != "" {
+		if cfg, err = config.Load(*cfgFile); err != nil {
+			return err
+		}
+	}
+	opts.Capabilities = cfg.ParsedCapabilities()
+	tools, err := describeTools(cfg)
+	if err != nil {
+		return err
+	}
+	var out string
+	switch *format {
+	case "prompt", "":
+		out = describe.Prompt(tools, opts)
+	case "ts", "typescript", "d.ts":
+		if opts.Language == describe.Shell {
+			return usagef("describe: --format ts declares the JavaScript API; it takes no --lang sh")
+		}
+		out = describe.TypeScript(tools, opts)
+	case "json":
+		b, err := describe.JSON(tools, opts)
+		if err != nil {
+			return err
+		}
+		out = string(b) + "\n"
+	default:
+		return usagef("describe: --format must be prompt, ts or json, not %s", strconv.Quote(*format))
+	}
+	_, err = io.WriteString(stdout, out)
+	return err
+}
+
+// describeTools returns the config's tools as package describe takes them.
+// They are read through their JSON form, the config file's own keys
+// (name, description, input_schema, output_schema), so that every schema
+// the file gives comes along.
+func describeTools(cfg *config.Config) ([]describe.Tool, error) {
+	b, err := json.Marshal(cfg.Tools)
+	if err != nil {
+		return nil, err
+	}
+	var raw []struct {
+		Name         string          `json:"name"`
+		Description  string          `json:"description"`
+		InputSchema  json.RawMessage `json:"input_schema"`
+		OutputSchema json.RawMessage `json:"output_schema"`
+	}
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return nil, err
+	}
+	tools := make([]describe.Tool, len(raw))
+	for i, t := range raw {
+		tools[i] = describe.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema, OutputSchema: t.OutputSchema}
+	}
+	return tools, nil
+}
