@@ -96,8 +96,11 @@ type Tool struct {
 	Name        string          `json:"name"`
 	Description string          `json:"description,omitempty"`
 	InputSchema json.RawMessage `json:"input_schema,omitempty"`
-	Mock        json.RawMessage `json:"mock,omitempty"`
-	Echo        bool            `json:"echo,omitempty"`
+	// OutputSchema is the JSON Schema of the tool's result, shown to
+	// scripts (engine.Tool.OutputSchema).
+	OutputSchema json.RawMessage `json:"output_schema,omitempty"`
+	Mock         json.RawMessage `json:"mock,omitempty"`
+	Echo         bool            `json:"echo,omitempty"`
 }
 
 // Limits is the limits section.
@@ -280,6 +283,12 @@ func (c *Config) validate() error {
 				return &Error{File: c.file, Key: key + ".input_schema", Msg: "must be a mapping (a JSON Schema object)"}
 			}
 		}
+		if t.OutputSchema != nil {
+			var m map[string]any
+			if json.Unmarshal(t.OutputSchema, &m) != nil || m == nil {
+				return &Error{File: c.file, Key: key + ".output_schema", Msg: "must be a mapping (a JSON Schema object)"}
+			}
+		}
 	}
 	l := c.Limits
 	switch {
@@ -444,7 +453,7 @@ func (c *Config) EngineTools() []engine.Tool {
 	out := make([]engine.Tool, 0, len(c.Tools))
 	for _, t := range c.Tools {
 		t := t
-		et := engine.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema}
+		et := engine.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema, OutputSchema: t.OutputSchema}
 		if t.Echo {
 			et.Handler = func(_ context.Context, params json.RawMessage) (any, error) {
 				return map[string]any{"method": t.Name, "params": params}, nil

@@ -14,7 +14,8 @@ import (
 // Approver decides a call that the policy asked about (decision "ask") when
 // the script runs under Execute. It returns whether to run the call and,
 // when not, the reason the script will see. Under the step API the caller
-// answers such calls itself (Call.Ask is set).
+// answers such calls itself (Call.Ask is set). ctx carries the call's
+// CallInfo (CallFrom).
 type Approver func(ctx context.Context, call *Call) (approve bool, reason string)
 
 // AuditRecord is the record of one policy decision.

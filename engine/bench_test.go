@@ -157,6 +157,34 @@ func BenchmarkToolCall(b *testing.B) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/100, "ns/call")
 }
 
+// BenchmarkToolCallSchema is BenchmarkToolCall with an input schema on
+// the tool, which the host checks on every call before the policy runs:
+// its cost over BenchmarkToolCall is the validation's.
+func BenchmarkToolCallSchema(b *testing.B) {
+	ctx := context.Background()
+	p, err := policy.New(ctx, policy.Config{Capabilities: []*dsl.Capability{dsl.Method("t")}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	tool := okTool
+	tool.InputSchema = json.RawMessage(`{"type": "object", "additionalProperties": false, "required": ["i"],
+  "properties": {"i": {"type": "integer", "minimum": 0}, "note": {"type": "string", "maxLength": 200},
+    "tags": {"type": "array", "items": {"type": "string"}}, "currency": {"enum": ["USD", "EUR"]}}}`)
+	sb := newSandbox(b, engine.SandboxConfig{
+		Policy: p,
+		Limits: engine.Limits{Timeout: time.Minute, MaxToolCalls: math.MaxInt32},
+		Tools:  []engine.Tool{tool},
+	})
+	code := `for (let i = 0; i < 100; i++) await t({i})`
+	for b.Loop() {
+		res, err := sb.Execute(ctx, engine.JavaScript, code)
+		if err != nil || res.ExitCode != 0 || len(res.ToolCalls) != 100 {
+			b.Fatal(err, res.Stderr)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/100, "ns/call")
+}
+
 // BenchmarkToolCallFirstExecution is BenchmarkToolCall in a new sandbox
 // each time (booted, not from a pool, and without a policy: the default
 // limits apply): the script is the sandbox's first, and pays for the

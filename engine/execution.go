@@ -54,7 +54,8 @@ type ToolCall struct {
 }
 
 // Execute runs code in the sandbox and returns its result. Tool calls are
-// checked and run by their handlers, the calls of one batch concurrently.
+// checked and run by their handlers, the calls of one batch concurrently;
+// each handler's context carries the call's CallInfo (CallFrom).
 //
 // The returned error is nil when the script ran to its end, even if it threw
 // (see Result.ExitCode and Result.Exception). It is an *Error when the
@@ -62,18 +63,28 @@ type ToolCall struct {
 // KindCrash, KindClosed); the Result is then still returned, with the output
 // produced before the end.
 //
+// The Result is never nil. When the script could not start at all (ctx
+// ended while waiting for the sandbox, which is KindCanceled; the sandbox
+// is closed or broken, KindClosed; the language is unknown, KindInvalid),
+// it is empty, with ExitCode 1.
+//
+// A sandbox runs one execution at a time, and Execute waits for its turn
+// for as long as ctx allows. Limits.Timeout counts from when the script
+// starts, not from when Execute was called: a caller that waited behind
+// others still gets the whole limit. Reaching it is always KindTimeout.
+//
 // Options (WithScriptName, WithStdout, WithStderr) apply to this execution
 // only.
 func (sb *Sandbox) Execute(ctx context.Context, lang Language, code string, opts ...ExecuteOption) (*Result, error) {
-	ctx, cancel := context.WithTimeoutCause(ctx, sb.limits.Timeout, errTimeoutCause)
-	defer cancel()
 	x, err := sb.Start(ctx, lang, code, opts...)
 	if err != nil {
-		return nil, err
+		return &Result{ExitCode: 1}, err
 	}
+	ctx, cancel := context.WithTimeoutCause(ctx, sb.limits.Timeout, errTimeoutCause)
+	defer cancel()
 	calls, err := x.Next(ctx)
 	if err != nil || calls == nil {
-		return x.Result(), err
+		return x.resultOrEmpty(), err
 	}
 	// The script waits on tool calls. A controller goroutine answers them
 	// and resumes the script until it ends, while this one watches the
@@ -100,7 +111,15 @@ func (sb *Sandbox) Execute(ctx context.Context, lang Language, code string, opts
 		}
 		_, _ = x.Next(context.WithoutCancel(ctx))
 	}
-	return x.Result(), x.Err()
+	return x.resultOrEmpty(), x.Err()
+}
+
+// resultOrEmpty is Result, never nil: Execute's contract.
+func (x *Execution) resultOrEmpty() *Result {
+	if r := x.Result(); r != nil {
+		return r
+	}
+	return &Result{ExitCode: 1, Duration: time.Since(x.start)}
 }
 
 // serve answers calls with their tools' handlers, resumes the script, and
@@ -111,10 +130,11 @@ func (sb *Sandbox) Execute(ctx context.Context, lang Language, code string, opts
 // wake per call; the calls of a larger batch run concurrently.
 func (x *Execution) serve(ctx context.Context, calls []*Call) {
 	handle := func(c *Call) {
+		ctx := withCall(ctx, c) // CallFrom, for the approver and the handler
 		if c.Ask && !x.sb.approve(ctx, c) {
 			return
 		}
-		c.Run(ctx)
+		c.run(ctx)
 	}
 	for {
 		// Past the deadline, or once the sandbox is closing, the caller
@@ -505,13 +525,22 @@ func (x *Execution) accept(ctx context.Context, calls []abi.Call) error {
 		if perr == nil {
 			rec.Params = params
 		}
-		if _, ok := x.sb.tools[ac.Method]; !ok {
+		t, ok := x.sb.tools[ac.Method]
+		if !ok {
 			refuse("unknown_tool", fmt.Sprintf("tool %q is not registered (listTools() shows the tools)", ac.Method), "unknown tool")
 			continue
 		}
 		if perr != nil {
 			refuse("invalid", fmt.Sprintf("tool %s: invalid params: %v", ac.Method, perr), perr.Error())
 			continue
+		}
+		// The tool's input schema, on the canonical params: the host is
+		// the authority, whichever interpreter made the call.
+		if t.schema != nil {
+			if reasons := validateParams(t.schema, rec.Params); reasons != nil {
+				refuse("invalid", fmt.Sprintf("tool %s: invalid params: %s", ac.Method, strings.Join(reasons, "; ")), reasons...)
+				continue
+			}
 		}
 		lang := Language(ac.Lang)
 		if lang != JavaScript && lang != Shell {
@@ -610,9 +639,15 @@ func (c *Call) Deny(reason string) {
 	})
 }
 
-// Run answers the call by running the tool's handler. For a call the
-// policy asked about, Run approves it.
+// Run answers the call by running the tool's handler, with the call's
+// CallInfo in the handler's context (CallFrom). For a call the policy asked
+// about, Run approves it.
 func (c *Call) Run(ctx context.Context) {
+	c.run(withCall(ctx, c))
+}
+
+// run is Run with ctx already carrying the call.
+func (c *Call) run(ctx context.Context) {
 	c.settleAsk(true, "")
 	t := c.x.sb.tools[c.Method]
 	if t == nil || t.Handler == nil {

@@ -26,7 +26,10 @@ import (
 // Limits bound what one sandbox may use. A zero field means its default.
 type Limits struct {
 	// Timeout bounds one execution: the time the script runs plus, in
-	// Execute, the time its tool handlers take. Default 5s.
+	// Execute, the time its tool handlers take. It counts from when the
+	// script starts: the time a caller waits for a busy sandbox is not
+	// part of it (that wait is bounded by the caller's context alone).
+	// Reaching it ends the execution with KindTimeout. Default 5s.
 	Timeout time.Duration
 	// MaxOutputBytes bounds stdout and stderr, each. A script that writes
 	// past it is stopped with an error of KindOutput; what it wrote up to
@@ -165,7 +168,7 @@ type Sandbox struct {
 	e      *Engine
 	id     string
 	limits Limits
-	tools  map[string]*Tool
+	tools  map[string]*tool
 	infos  []abi.ToolInfo
 	conn   *conn
 
@@ -192,7 +195,7 @@ func (e *Engine) NewSandbox(ctx context.Context, cfg SandboxConfig) (*Sandbox, e
 		e:         e,
 		id:        cfg.ID,
 		limits:    cfg.Limits.withDefaults(),
-		tools:     map[string]*Tool{},
+		tools:     map[string]*tool{},
 		turn:      make(chan struct{}, 1),
 		counts:    map[string]int{},
 		capCounts: map[int]int{},
@@ -216,8 +219,16 @@ func (e *Engine) NewSandbox(ctx context.Context, cfg SandboxConfig) (*Sandbox, e
 			return nil, err
 		}
 		names = append(names, t.Name)
-		sb.tools[t.Name] = &t
-		sb.infos = append(sb.infos, abi.ToolInfo{Name: t.Name, Description: t.Description, Schema: t.InputSchema})
+		rt := &tool{Tool: t}
+		if len(t.InputSchema) > 0 {
+			s, err := compileSchema(t.InputSchema)
+			if err != nil {
+				return nil, errorf(KindInvalid, "tool %q: input schema: %v", t.Name, err)
+			}
+			rt.schema = s
+		}
+		sb.tools[t.Name] = rt
+		sb.infos = append(sb.infos, abi.ToolInfo{Name: t.Name, Description: t.Description, Schema: t.InputSchema, OutputSchema: t.OutputSchema})
 	}
 	if err := abi.CheckToolNames(names); err != nil {
 		// A name registered twice, or two with the same JS path or alias.

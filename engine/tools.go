@@ -3,12 +3,17 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"math"
+	"reflect"
+	"strings"
 
 	"github.com/cordonhq/cordon/internal/abi"
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 	jsonv1 "github.com/go-json-experiment/json/v1"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // Handler runs a tool call on the host. params is the JSON object the script
@@ -21,7 +26,8 @@ import (
 // OPA or JavaScript, reads the same values from them. The result is marshaled to JSON (a json.RawMessage is passed
 // through after validation); an error rejects the script's promise with a
 // ToolError whose message includes err's text, so do not put secrets in it.
-// A panicking handler becomes a tool error too.
+// A panicking handler becomes a tool error too. ctx carries the call's
+// CallInfo (CallFrom): one handler can serve many tools.
 type Handler func(ctx context.Context, params json.RawMessage) (any, error)
 
 // Tool is a function the host offers to scripts.
@@ -46,12 +52,36 @@ type Tool struct {
 	Name string
 	// Description is shown to scripts by listTools() and getToolInfo().
 	Description string
-	// InputSchema is an optional JSON Schema of the params object. It is shown
-	// to scripts and used by the shell's `tool` command to type its flags.
+	// InputSchema is an optional JSON Schema of the params object (draft
+	// 2020-12 unless its $schema names draft 2019-09, 7, 6 or 4). The host
+	// checks every call against it, whichever way the script made the call
+	// (JS, the shell's `tool`, a nested interpreter) and under the step API
+	// too, after the params are put in canonical form and before the policy
+	// runs: a call that violates it fails in the script with a ToolError of
+	// kind "invalid" whose reasons name each param and rule ("amount:
+	// expected number, got string"), and is neither decided nor handled.
+	// It is compiled once, by NewSandbox, which refuses a malformed schema
+	// and one that refers to another document ($ref to a URL or a file: no
+	// schema is ever loaded from the network or the disk) with an error of
+	// KindInvalid naming the tool. "format" is an annotation, as draft
+	// 2020-12 says, and "pattern" is a Go (RE2) regular expression. The
+	// schema is also shown to scripts (listTools, getToolInfo, `tool
+	// --help`) and types the shell's `tool` flags.
 	InputSchema json.RawMessage
+	// OutputSchema is an optional JSON Schema of the tool's result, shown to
+	// scripts so that they know what a call returns. It must be a JSON
+	// object; results are not checked against it.
+	OutputSchema json.RawMessage
 	// Handler runs the call. A tool without a handler can still be driven
 	// through the step API (Execution.Next), where the caller answers.
 	Handler Handler
+}
+
+// tool is a registered tool with its compiled input schema (nil when it
+// has none).
+type tool struct {
+	Tool
+	schema *jsonschema.Schema
 }
 
 // Func adapts a typed function to a Handler: params are decoded into P as
@@ -60,7 +90,10 @@ type Tool struct {
 // also matches "AMOUNT", "Amount" and "\u212amount" to a field "amount",
 // which is a key the policy never checked), and that duplicate keys and
 // invalid UTF-8 are refused. Unknown fields are ignored; a type mismatch is
-// a tool error.
+// a tool error of kind "failed" that names the param and the type it needed
+// in JSON's terms ("invalid parameters: n: expected integer, got string"),
+// not Go's. Give the tool an InputSchema to have such calls refused before
+// the policy runs, with kind "invalid".
 //
 // The engine hands every handler params in canonical form (no two keys
 // equal under case folding, numbers a float64 reads exactly), so a Func
@@ -69,7 +102,7 @@ func Func[P, R any](f func(ctx context.Context, params P) (R, error)) Handler {
 	return func(ctx context.Context, raw json.RawMessage) (any, error) {
 		var p P
 		if err := strictUnmarshal(raw, &p); err != nil {
-			return nil, fmt.Errorf("invalid parameters: %w", err)
+			return nil, fmt.Errorf("invalid parameters: %w", decodeError(err))
 		}
 		return f(ctx, p)
 	}
@@ -96,5 +129,76 @@ func (t Tool) validate() error {
 			return &Error{Kind: KindInvalid, Message: fmt.Sprintf("tool %q: input schema is not a JSON object", t.Name), Err: err}
 		}
 	}
+	if len(t.OutputSchema) > 0 {
+		var schema map[string]any
+		if err := json.Unmarshal(t.OutputSchema, &schema); err != nil || schema == nil {
+			return &Error{Kind: KindInvalid, Message: fmt.Sprintf("tool %q: output schema is not a JSON object", t.Name)}
+		}
+	}
 	return nil
+}
+
+// decodeError rewords encoding/json's type errors in JSON's terms: the
+// param as the policy names it (items/0/sku) and the JSON type it needed,
+// with no Go type names ("json: cannot unmarshal string into Go struct
+// field .n of type int" becomes "n: expected integer, got string").
+func decodeError(err error) error {
+	var te *jsonv1.UnmarshalTypeError
+	if !errors.As(err, &te) || te.Type == nil {
+		return err
+	}
+	param := strings.ReplaceAll(te.Field, ".", "/")
+	if param == "" {
+		param = "params"
+	}
+	got, isNumber := strings.CutPrefix(te.Value, "number ")
+	switch {
+	case isNumber:
+	case te.Value == "bool":
+		got = "boolean"
+	default:
+		got = te.Value
+	}
+	want := jsonTypeName(te.Type, isNumber)
+	if want == "" {
+		return fmt.Errorf("%s: cannot be %s", param, got)
+	}
+	return fmt.Errorf("%s: expected %s, got %s", param, want, got)
+}
+
+// jsonTypeName names the JSON a Go type decodes from; for an integer type
+// given a number that does not fit, with its range.
+func jsonTypeName(t reflect.Type, gotNumber bool) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		if gotNumber {
+			shift := 64 - t.Bits()
+			return fmt.Sprintf("integer from %d to %d", int64(math.MinInt64)>>shift, int64(math.MaxInt64)>>shift)
+		}
+		return "integer"
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		if gotNumber {
+			return fmt.Sprintf("integer from 0 to %d", uint64(math.MaxUint64)>>(64-t.Bits()))
+		}
+		return "integer"
+	case reflect.Float32, reflect.Float64:
+		return "number"
+	case reflect.String:
+		return "string"
+	case reflect.Bool:
+		return "boolean"
+	case reflect.Slice:
+		if t.Elem().Kind() == reflect.Uint8 {
+			return "base64 string"
+		}
+		return "array"
+	case reflect.Array:
+		return "array"
+	case reflect.Map, reflect.Struct:
+		return "object"
+	}
+	return ""
 }

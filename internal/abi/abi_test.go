@@ -8,7 +8,10 @@ import (
 
 func TestRoundTrip(t *testing.T) {
 	reqs := []*Request{
-		{Op: OpSetup, Setup: &Setup{Tools: []ToolInfo{{Name: "a/b", Description: "d", Schema: []byte(`{}`)}}, VFSMaxBytes: 10, VFSMaxFiles: 3, MaxCallDepth: 7}},
+		{Op: OpSetup, Setup: &Setup{Tools: []ToolInfo{
+			{Name: "a/b", Description: "d", Schema: []byte(`{}`), OutputSchema: []byte(`{"type":"object"}`)},
+			{Name: "c", Schema: []byte(`{"type":"object"}`), OutputSchema: []byte{}}, // none: decodes as empty
+		}, VFSMaxBytes: 10, VFSMaxFiles: 3, MaxCallDepth: 7}},
 		{Op: OpExec, Exec: &Exec{Lang: "js", Name: "x.js", Code: "return 1"}},
 		{Op: OpPutFiles, Files: []File{{Path: "/workspace/a", Mode: 0o644, ModTime: 5, Data: []byte("hi")}}},
 		{Op: OpGetFiles, Path: "/workspace"},
@@ -100,5 +103,28 @@ func TestToolNames(t *testing.T) {
 	}
 	if FlatName("stripe/charges.v2/create-x:y") != "stripe_charges_v2_create_x_y" || FlatName("1a/b") != "_1a_b" {
 		t.Error("FlatName")
+	}
+}
+
+// TestSetupOutputSchema: each tool's output schema travels after its input
+// schema, and a setup written without it (the layout before) is refused
+// rather than read with its fields shifted.
+func TestSetupOutputSchema(t *testing.T) {
+	in := &Request{Op: OpSetup, Setup: &Setup{Tools: []ToolInfo{{Name: "t", Schema: []byte(`{"type":"object"}`), OutputSchema: []byte(`{"type":"array"}`)}}}}
+	got, err := DecodeRequest(EncodeRequest(nil, in))
+	if err != nil || len(got.Setup.Tools) != 1 || string(got.Setup.Tools[0].Schema) != `{"type":"object"}` || string(got.Setup.Tools[0].OutputSchema) != `{"type":"array"}` {
+		t.Fatalf("got %+v, %v", got, err)
+	}
+	e := NewEncoder(nil)
+	e.U8(OpSetup)
+	e.U32(1)
+	e.String("t")
+	e.String("")
+	e.Bytes32([]byte(`{}`))
+	e.I64(1)
+	e.I64(2)
+	e.U32(3)
+	if _, err := DecodeRequest(e.Bytes()); !errors.Is(err, ErrMalformed) {
+		t.Errorf("a setup without output schemas: %v", err)
 	}
 }

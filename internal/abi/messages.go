@@ -31,6 +31,10 @@ type ToolInfo struct {
 	Name        string
 	Description string
 	Schema      []byte // JSON Schema of the params, or empty
+	// OutputSchema is the JSON Schema of the tool's result, or empty. It
+	// only describes the result to scripts (getToolInfo, listTools,
+	// `tool --help`); the host does not check results against it.
+	OutputSchema []byte
 }
 
 // Setup is the OpSetup request.
@@ -147,6 +151,7 @@ func EncodeRequest(buf []byte, r *Request) []byte {
 			e.String(t.Name)
 			e.String(t.Description)
 			e.Bytes32(t.Schema)
+			e.Bytes32(t.OutputSchema)
 		}
 		e.I64(s.VFSMaxBytes)
 		e.I64(s.VFSMaxFiles)
@@ -172,7 +177,7 @@ func DecodeRequest(b []byte) (*Request, error) {
 		s := &Setup{}
 		n := d.Count(16)
 		for i := 0; i < n; i++ {
-			s.Tools = append(s.Tools, ToolInfo{Name: d.String(), Description: d.String(), Schema: d.Bytes32()})
+			s.Tools = append(s.Tools, ToolInfo{Name: d.String(), Description: d.String(), Schema: d.Bytes32(), OutputSchema: d.Bytes32()})
 		}
 		s.VFSMaxBytes = d.I64()
 		s.VFSMaxFiles = d.I64()
