@@ -1,0 +1,514 @@
+// Package codemode offers a cordon sandbox to a model as one "run code"
+// tool: instead of calling ten tools through ten round trips, the model
+// writes one script that calls them, and the tool runs it in the sandbox,
+// where each call still goes through the policy.
+//
+// A Tool is framework-neutral. It has what every agent framework asks of a
+// tool (Name, Description, InputSchema) and Call, which takes the model's
+// arguments as JSON and returns text written for the model to read. The
+// adapters under integrations/ wrap it in a few lines each:
+//
+//	run := codemode.New(eng, tools, codemode.WithPolicy(pol))    // run_javascript {"code": ...}
+//	sh := run.Shell()                                            // run_shell {"script": ...}, same sessions
+//	text, err := run.Call(codemode.WithSession(ctx, conversationID), `{"code": "return 1 + 1"}`)
+//
+// # Sessions
+//
+// A session is one conversation: its sandbox, and so its files and its
+// tool-call counters, persist across the model's calls, and JavaScript and
+// shell calls of one session share it. The session comes from the context
+// (WithSession); a context without one uses DefaultSession, which suits a
+// program that holds one conversation at a time. A server that holds many
+// must give each its own id, or they share one sandbox. The sandbox is
+// created on the session's first call and closed by Close, by CloseAll, or
+// after WithIdleTimeout of disuse. A Tool is safe for concurrent use, by
+// one session or many; the calls of one session run one at a time.
+//
+// # Results
+//
+// Call's text has the script's stdout, then its stderr and error, if any,
+// the value it returned, and the tool calls that were denied or failed,
+// with their reasons; it is cut to WithBudget bytes (DefaultBudget), and
+// what is cut is saved in the session's sandbox, under /tmp/cordon, where
+// the model's next script can read it. Run returns the same as a Result,
+// which the MCP server sends as structured content. Call returns an error
+// only when the script could not be run for a reason the model cannot fix
+// (the engine is closed, the session was closed, ctx ended, the tools are
+// invalid); everything else, bad arguments included, is text for the model
+// with Result.IsError set.
+//
+// # Approval
+//
+// A call the policy asks about goes to WithApprover's function when there
+// is one. Otherwise Run denies it, and Start pauses the script there and
+// returns a Result whose Pause lists the asks; Resume answers them and the
+// script goes on. The adapters map this onto their framework's own
+// human-in-the-loop mechanism.
+package codemode
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/cordonhq/cordon/engine"
+	"github.com/cordonhq/cordon/policy"
+)
+
+// The tools' names, as the MCP server exposes them too.
+const (
+	// JavaScriptName is the name of the JavaScript tool, whose input is
+	// {"code": string}.
+	JavaScriptName = "run_javascript"
+	// ShellName is the name of the shell tool, whose input is
+	// {"script": string}.
+	ShellName = "run_shell"
+)
+
+// DefaultSession is the session of a context that names none (WithSession).
+const DefaultSession = "default"
+
+// DefaultBudget is the default size of Call's text, in bytes: about 4000
+// tokens.
+const DefaultBudget = 16 << 10
+
+// MinBudget is the smallest budget WithBudget accepts; a smaller one is
+// raised to it.
+const MinBudget = 1024
+
+// DefaultSpillDir is where, in the session's sandbox, cut output is saved.
+const DefaultSpillDir = "/tmp/cordon"
+
+// spillSlots is how many cut results keep their files: the fifth cut
+// result of a session overwrites the first one's.
+const spillSlots = 4
+
+// Option configures New.
+type Option func(*config)
+
+type config struct {
+	policy   *policy.Policy
+	limits   engine.Limits
+	labels   map[string]string
+	approve  engine.Approver
+	audit    func(engine.AuditRecord)
+	budget   int
+	spillDir string
+	idle     time.Duration
+	setup    func(context.Context, *engine.Sandbox) error
+}
+
+// WithPolicy sets the policy that decides every tool call. Without one,
+// each tool may be called engine.DefaultMaxCalls times per session.
+func WithPolicy(p *policy.Policy) Option { return func(c *config) { c.policy = p } }
+
+// WithLimits sets the limits of each session's sandbox (engine.Limits;
+// zero fields are the engine's defaults).
+func WithLimits(l engine.Limits) Option { return func(c *config) { c.limits = l } }
+
+// WithLabels sets the labels the policy sees as input.session.labels. The
+// session's id is input.session.id.
+func WithLabels(labels map[string]string) Option {
+	return func(c *config) { c.labels = labels }
+}
+
+// WithApprover answers the calls the policy asks about, under Run, Call and
+// Start alike. Without it, Run and Call deny them and Start pauses on them.
+func WithApprover(a engine.Approver) Option { return func(c *config) { c.approve = a } }
+
+// WithAudit receives a record of every policy decision and every answer to
+// an ask (engine.SandboxConfig.Audit).
+func WithAudit(f func(engine.AuditRecord)) Option { return func(c *config) { c.audit = f } }
+
+// WithBudget sets the most bytes Call's text (and a Result's stdout, stderr
+// and value together) may hold; at least MinBudget. Default DefaultBudget.
+func WithBudget(bytes int) Option { return func(c *config) { c.budget = max(bytes, MinBudget) } }
+
+// WithSpillDir sets the directory of the session's sandbox where the full
+// stdout, stderr or value of a cut result is saved (default DefaultSpillDir;
+// it should be writable by scripts: under /tmp or /workspace). The files
+// count against the VFS quota; each session keeps those of its last four
+// cut results. An empty dir saves nothing.
+func WithSpillDir(dir string) Option { return func(c *config) { c.spillDir = dir } }
+
+// WithIdleTimeout closes a session's sandbox after d without a call (and
+// with no call running). A later call of that session starts a new, empty
+// sandbox. A paused run (Start) counts as idle. Default 0: sessions live
+// until Close or CloseAll.
+func WithIdleTimeout(d time.Duration) Option { return func(c *config) { c.idle = d } }
+
+// WithSetup runs f on each new session's sandbox before its first script,
+// to put data files in place, say (engine.Sandbox.WriteFile, ImportTar).
+func WithSetup(f func(ctx context.Context, sb *engine.Sandbox) error) Option {
+	return func(c *config) { c.setup = f }
+}
+
+// Tool is a run-code tool over a cordon engine: run_javascript or
+// run_shell. The two tools of one New share their sessions.
+type Tool struct {
+	lang engine.Language
+	s    *shared
+}
+
+// shared is what the two tools of one New have in common.
+type shared struct {
+	eng   *engine.Engine
+	tools []engine.Tool
+	cfg   config
+
+	descOnce [2]sync.Once
+	desc     [2]string
+
+	mu       sync.Mutex
+	sessions map[string]*session
+	pauses   map[string]*paused
+}
+
+// New returns the JavaScript tool (JavaScriptName, input {"code": string})
+// that runs scripts calling tools in sandboxes of eng; Shell returns its
+// shell twin. The tools are checked when a session's sandbox is created:
+// invalid ones make every Call fail with an error of kind
+// engine.KindInvalid (call Check to find out at once).
+func New(eng *engine.Engine, tools []engine.Tool, opts ...Option) *Tool {
+	cfg := config{budget: DefaultBudget, spillDir: DefaultSpillDir}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	s := &shared{
+		eng:      eng,
+		tools:    append([]engine.Tool(nil), tools...),
+		cfg:      cfg,
+		sessions: map[string]*session{},
+		pauses:   map[string]*paused{},
+	}
+	return &Tool{lang: engine.JavaScript, s: s}
+}
+
+// JavaScript returns the JavaScript tool of t's pair.
+func (t *Tool) JavaScript() *Tool { return &Tool{lang: engine.JavaScript, s: t.s} }
+
+// Shell returns the shell tool of t's pair (ShellName, input
+// {"script": string}), which shares t's sessions.
+func (t *Tool) Shell() *Tool { return &Tool{lang: engine.Shell, s: t.s} }
+
+// Tools returns both tools of t's pair, JavaScript first.
+func (t *Tool) Tools() []*Tool { return []*Tool{t.JavaScript(), t.Shell()} }
+
+// Language returns the language of the scripts t runs.
+func (t *Tool) Language() engine.Language { return t.lang }
+
+// Name returns the tool's name: JavaScriptName or ShellName.
+func (t *Tool) Name() string {
+	if t.lang == engine.Shell {
+		return ShellName
+	}
+	return JavaScriptName
+}
+
+// argName is the key of the script in the tool's input.
+func (t *Tool) argName() string {
+	if t.lang == engine.Shell {
+		return "script"
+	}
+	return "code"
+}
+
+// InputSchema returns the JSON Schema of the tool's input:
+// {"code": string} for JavaScript, {"script": string} for the shell.
+func (t *Tool) InputSchema() json.RawMessage {
+	if t.lang == engine.Shell {
+		return json.RawMessage(shellInputSchema)
+	}
+	return json.RawMessage(jsInputSchema)
+}
+
+const jsInputSchema = `{"type":"object","properties":{"code":{"type":"string","description":"The JavaScript to run: the body of an async function, so await and return work at the top level."}},"required":["code"],"additionalProperties":false}`
+
+const shellInputSchema = `{"type":"object","properties":{"script":{"type":"string","description":"The bash-like shell script to run."}},"required":["script"],"additionalProperties":false}`
+
+// OutputSchema returns the JSON Schema of a Result, for frameworks and
+// protocols that declare the structured output of a tool (MCP's
+// outputSchema).
+func (t *Tool) OutputSchema() json.RawMessage { return json.RawMessage(outputSchema) }
+
+const outputSchema = `{"type":"object","properties":{` +
+	`"stdout":{"type":"string"},"stderr":{"type":"string"},"exit_code":{"type":"integer"},` +
+	`"value":{"description":"the JSON value the script returned, or null"},` +
+	`"error":{"type":["object","null"],"properties":{"kind":{"type":"string"},"message":{"type":"string"}},"required":["kind","message"]},` +
+	`"tool_calls":{"type":"array","items":{"type":"object","properties":{"method":{"type":"string"},"allowed":{"type":"boolean"},"reasons":{"type":"array","items":{"type":"string"}},"error":{"type":"string"}},"required":["method","allowed","reasons"]}},` +
+	`"cut":{"type":"object","properties":{"bytes":{"type":"integer"},"files":{"type":"array","items":{"type":"string"}}}},` +
+	`"pause":{"type":"object"}},` +
+	`"required":["stdout","stderr","exit_code","value","error","tool_calls"]}`
+
+// Description returns the tool's description for the model: what the tool
+// does and the API of the tools a script can call, from describe.Prompt.
+// It is computed once.
+func (t *Tool) Description() string {
+	i := 0
+	if t.lang == engine.Shell {
+		i = 1
+	}
+	t.s.descOnce[i].Do(func() { t.s.desc[i] = description(t.lang, t.s.tools, t.s.cfg) })
+	return t.s.desc[i]
+}
+
+// Check creates a sandbox with the tool's configuration and closes it: it
+// returns the error every Call would return if the tools or the limits are
+// invalid (engine.KindInvalid), or nil.
+func (t *Tool) Check(ctx context.Context) error {
+	sb, err := t.s.newSandbox(ctx, "check")
+	if err != nil {
+		return err
+	}
+	return sb.Close(ctx)
+}
+
+type sessionKey struct{}
+
+// WithSession returns ctx carrying the session id that Call, Run, Start and
+// Sandbox use: one sandbox per session id. An empty id is DefaultSession.
+func WithSession(ctx context.Context, id string) context.Context {
+	return context.WithValue(ctx, sessionKey{}, id)
+}
+
+// SessionFrom returns the session id ctx carries, or DefaultSession.
+func SessionFrom(ctx context.Context) string {
+	if id, _ := ctx.Value(sessionKey{}).(string); id != "" {
+		return id
+	}
+	return DefaultSession
+}
+
+// session is one conversation's sandbox.
+type session struct {
+	id string
+
+	// turn is held by the call that runs a script in the session (Run,
+	// Start, Resume) until the script ends or pauses, so that a call
+	// abandons a paused script only when no other call is about to
+	// resume it or wait behind it.
+	turn chan struct{}
+
+	mu     sync.Mutex // held while the sandbox is created
+	sb     *engine.Sandbox
+	closed bool
+	// reset says why the previous sandbox was replaced, for the next
+	// result to tell the model.
+	reset string
+	spill int // cut results so far, for the spill files' slots
+
+	// Guarded by shared.mu:
+	active int // calls in flight
+	used   time.Time
+	timer  *time.Timer
+	pause  *paused
+}
+
+// Close ends the session id: its sandbox is closed (a script it runs ends
+// with an error of engine.KindClosed), and a paused run of it is
+// abandoned. A later call with the same id starts a new session. Closing a
+// session that does not exist does nothing.
+func (t *Tool) Close(ctx context.Context, id string) error {
+	if id == "" {
+		id = DefaultSession
+	}
+	t.s.mu.Lock()
+	ss := t.s.sessions[id]
+	if ss != nil {
+		t.s.dropLocked(ss)
+	}
+	t.s.mu.Unlock()
+	if ss != nil {
+		ss.close(ctx)
+	}
+	return nil
+}
+
+// CloseAll ends every session, as Close does. The tool stays usable: a
+// later call starts a new session.
+func (t *Tool) CloseAll(ctx context.Context) error {
+	t.s.mu.Lock()
+	var all []*session
+	for _, ss := range t.s.sessions {
+		t.s.dropLocked(ss)
+		all = append(all, ss)
+	}
+	t.s.mu.Unlock()
+	for _, ss := range all {
+		ss.close(ctx)
+	}
+	return nil
+}
+
+// Sessions returns the ids of the sessions that are open.
+func (t *Tool) Sessions() []string {
+	t.s.mu.Lock()
+	defer t.s.mu.Unlock()
+	ids := make([]string, 0, len(t.s.sessions))
+	for id := range t.s.sessions {
+		ids = append(ids, id)
+	}
+	return ids
+}
+
+// Sandbox returns the sandbox of ctx's session, creating it if needed, so
+// that the host can put files in or take them out (WriteFile, ExportTar).
+// It stays the session's: do not close it (use Close).
+func (t *Tool) Sandbox(ctx context.Context) (*engine.Sandbox, error) {
+	ss, sb, err := t.s.acquire(ctx, SessionFrom(ctx))
+	if err != nil {
+		return nil, err
+	}
+	t.s.release(ss)
+	return sb, nil
+}
+
+// dropLocked removes ss from the session table; s.mu is held.
+func (s *shared) dropLocked(ss *session) {
+	if s.sessions[ss.id] == ss {
+		delete(s.sessions, ss.id)
+	}
+	if ss.timer != nil {
+		ss.timer.Stop()
+	}
+	if p := ss.pause; p != nil {
+		delete(s.pauses, p.id)
+		ss.pause = nil
+	}
+}
+
+// close closes the session's sandbox; later acquires of it start over.
+func (ss *session) close(ctx context.Context) {
+	ss.mu.Lock()
+	ss.closed = true
+	sb := ss.sb
+	ss.sb = nil
+	ss.mu.Unlock()
+	if sb != nil {
+		_ = sb.Close(ctx)
+	}
+}
+
+// lockTurn takes the session's turn, waiting for as long as ctx allows.
+func (ss *session) lockTurn(ctx context.Context) error {
+	select {
+	case ss.turn <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return &engine.Error{Kind: engine.KindCanceled, Message: "waiting for the session's previous call", Err: context.Cause(ctx)}
+	}
+}
+
+func (ss *session) unlockTurn() { <-ss.turn }
+
+// errSessionClosed is returned when the host closed the session while a
+// call of it ran.
+var errSessionClosed = errors.New("codemode: the session was closed")
+
+// acquire returns the session id and its sandbox, creating either as
+// needed, and counts the caller as active in it until release.
+func (s *shared) acquire(ctx context.Context, id string) (*session, *engine.Sandbox, error) {
+	for {
+		s.mu.Lock()
+		ss := s.sessions[id]
+		if ss == nil {
+			ss = &session{id: id, turn: make(chan struct{}, 1)}
+			s.sessions[id] = ss
+		}
+		ss.active++
+		if ss.timer != nil {
+			ss.timer.Stop()
+		}
+		s.mu.Unlock()
+
+		ss.mu.Lock()
+		if ss.closed {
+			// Closed while we waited: the next round finds a new session.
+			ss.mu.Unlock()
+			s.release(ss)
+			if err := ctx.Err(); err != nil {
+				return nil, nil, err
+			}
+			continue
+		}
+		if ss.sb != nil && ss.sb.Err() != nil {
+			ss.reset = fmt.Sprintf("the session's sandbox broke (%v) and was replaced by a new, empty one: files written before are gone", ss.sb.Err())
+			_ = ss.sb.Close(ctx)
+			ss.sb = nil
+		}
+		if ss.sb == nil {
+			sb, err := s.newSandbox(ctx, id)
+			if err != nil {
+				ss.mu.Unlock()
+				s.release(ss)
+				return nil, nil, err
+			}
+			ss.sb = sb
+		}
+		sb := ss.sb
+		ss.mu.Unlock()
+		return ss, sb, nil
+	}
+}
+
+// release ends a caller's use of ss, and arms the idle timer when it was
+// the last.
+func (s *shared) release(ss *session) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ss.active--
+	ss.used = time.Now()
+	if ss.active > 0 || s.cfg.idle <= 0 || s.sessions[ss.id] != ss {
+		return
+	}
+	if ss.timer == nil {
+		ss.timer = time.AfterFunc(s.cfg.idle, func() { s.expire(ss) })
+	} else {
+		ss.timer.Reset(s.cfg.idle)
+	}
+}
+
+// expire closes ss if it is still idle.
+func (s *shared) expire(ss *session) {
+	s.mu.Lock()
+	if s.sessions[ss.id] != ss || ss.active > 0 || time.Since(ss.used) < s.cfg.idle {
+		s.mu.Unlock()
+		return
+	}
+	s.dropLocked(ss)
+	s.mu.Unlock()
+	ss.close(context.Background())
+}
+
+func (s *shared) newSandbox(ctx context.Context, id string) (*engine.Sandbox, error) {
+	sb, err := s.eng.NewSandbox(ctx, engine.SandboxConfig{
+		Tools:   s.tools,
+		Limits:  s.cfg.limits,
+		ID:      id,
+		Labels:  s.cfg.labels,
+		Policy:  s.cfg.policy,
+		Approve: s.cfg.approve,
+		Audit:   s.cfg.audit,
+	})
+	if err != nil {
+		return nil, err
+	}
+	if s.cfg.setup != nil {
+		if err := s.cfg.setup(ctx, sb); err != nil {
+			_ = sb.Close(ctx)
+			return nil, fmt.Errorf("codemode: setting up the sandbox: %w", err)
+		}
+	}
+	return sb, nil
+}
+
+func newPauseID() string {
+	var b [12]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}

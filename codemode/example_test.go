@@ -1,0 +1,56 @@
+package codemode_test
+
+import (
+	"context"
+	"fmt"
+	"log"
+
+	"github.com/cordonhq/cordon/codemode"
+	"github.com/cordonhq/cordon/dsl"
+	"github.com/cordonhq/cordon/engine"
+	"github.com/cordonhq/cordon/policy"
+)
+
+// A model's one call runs a script that calls two tools several times;
+// the policy refuses one of the calls, and the result says so.
+func Example() {
+	ctx := context.Background()
+	eng, err := engine.New(ctx, engine.NewConfig())
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer eng.Close(ctx)
+	pol, err := policy.New(ctx, policy.Config{Capabilities: []*dsl.Capability{
+		dsl.Method("weather/current").Where(dsl.Param("city").In("SF", "NYC")),
+	}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	tools := []engine.Tool{{
+		Name:        "weather/current",
+		Description: "Current weather in a city",
+		InputSchema: []byte(`{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}`),
+		Handler: engine.Func(func(_ context.Context, p struct {
+			City string `json:"city"`
+		}) (map[string]any, error) {
+			return map[string]any{"city": p.City, "temp": map[string]int{"SF": 61, "NYC": 75}[p.City]}, nil
+		}),
+	}}
+
+	run := codemode.New(eng, tools, codemode.WithPolicy(pol))
+	defer run.CloseAll(ctx)
+
+	// What a model sends as the arguments of one run_javascript call:
+	text, err := run.Call(codemode.WithSession(ctx, "conversation-1"), `{"code": "`+
+		`const temps = await Promise.allSettled(['SF', 'NYC', 'Paris'].map(city => weather.current({city})));\n`+
+		`return temps.filter(t => t.status === 'fulfilled').map(t => t.value.city + ' ' + t.value.temp)"}`)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Print(text)
+	// Output:
+	// [returned]
+	// ["SF 61","NYC 75"]
+	// [tool calls denied or failed: 1 of 3]
+	// - weather/current denied: capability #0 "weather/current": city in ["SF", "NYC"] does not hold (city is "Paris")
+}
