@@ -127,3 +127,22 @@ func TestMistypedToolHints(t *testing.T) {
 		}
 	}
 }
+
+// A tool's output schema reaches scripts: getToolInfo and listTools show
+// it as outputSchema, and tool --help summarizes it on its Returns line.
+func TestOutputSchemaIsShownToScripts(t *testing.T) {
+	tool := listTransactions("stripe/listTransactions")
+	tool.OutputSchema = json.RawMessage(`{"type":"object","properties":{"tool":{"type":"string"},"data":{"type":"array","items":{"type":"object","properties":{"customer":{"type":"string"},"amount":{"type":"number"}}}}}}`)
+	sb := newSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{tool, mock("plain", 1)}})
+	res := run(t, sb, `return [getToolInfo("stripe.listTransactions").outputSchema.properties.data.type, listTools("stripe")[0].outputSchema.type, "outputSchema" in getToolInfo("plain")]`)
+	if want := `["array","object",false]`; res.ExitCode != 0 || string(res.Value) != want {
+		t.Errorf("JS: got %d %s %s, want %s", res.ExitCode, res.Value, res.Stderr, want)
+	}
+	res, err := sb.Execute(context.Background(), engine.Shell, `tool --help stripe_listTransactions | grep Returns`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "Returns: {data: {amount: number, customer: string}[], tool: string}\n"; res.Stdout != want {
+		t.Errorf("shell: got %q %q, want %q", res.Stdout, res.Stderr, want)
+	}
+}

@@ -396,11 +396,17 @@ func (r *run) toolInfo(t abi.ToolInfo) goja.Value {
 			_ = info.Set("inputSchema", schema)
 		}
 	}
+	if len(t.OutputSchema) > 0 {
+		if schema, err := r.parseJSON(t.OutputSchema); err == nil {
+			_ = info.Set("outputSchema", schema)
+		}
+	}
 	return info
 }
 
-// listTools returns [{name, description, alias, inputSchema}], sorted by
-// name; an optional prefix keeps the tools with a form of the name
+// listTools returns [{name, description, alias, inputSchema,
+// outputSchema}], sorted by name (the schemas only when the tool has
+// them); an optional prefix keeps the tools with a form of the name
 // (registered, dotted or alias) that starts with it.
 func (r *run) listTools(call goja.FunctionCall) goja.Value {
 	prefix := ""

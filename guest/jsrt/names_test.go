@@ -81,6 +81,24 @@ return [forms.map(f => getToolInfo(f) && getToolInfo(f).name), getToolInfo("stri
 	}
 }
 
+// getToolInfo and listTools show a tool's output schema as outputSchema,
+// with its keys in the schema's order, and leave it out when the tool has
+// none.
+func TestToolInfoShowsOutputSchema(t *testing.T) {
+	tools := []abi.ToolInfo{
+		{Name: "stripe/listTransactions", OutputSchema: []byte(`{"type":"object","properties":{"data":{"type":"array"},"has_more":{"type":"boolean"}}}`)},
+		{Name: "other"},
+	}
+	h := &fakeHost{}
+	out := runJS(t, h, tools, `return [JSON.stringify(getToolInfo("stripe.listTransactions").outputSchema), "outputSchema" in getToolInfo("other"),
+  JSON.stringify(listTools("stripe")[0].outputSchema), Object.keys(listTools("stripe")[0]).join()]`)
+	want := `["{\"type\":\"object\",\"properties\":{\"data\":{\"type\":\"array\"},\"has_more\":{\"type\":\"boolean\"}}}",false,` +
+		`"{\"type\":\"object\",\"properties\":{\"data\":{\"type\":\"array\"},\"has_more\":{\"type\":\"boolean\"}}}","name,description,alias,outputSchema"]`
+	if out.ExitCode != 0 || string(out.Value) != want {
+		t.Errorf("got  %d %s %s\nwant %s", out.ExitCode, out.Value, h.stderr.String(), want)
+	}
+}
+
 // An uncaught error from a mistyped tool names the tool meant.
 func TestMistypedToolHints(t *testing.T) {
 	tools := []abi.ToolInfo{{Name: "stripe.listTransactions"}, {Name: "stripe/charges/create"}, {Name: "a/b"}, {Name: "a/b/c"}, {Name: "weather"}}

@@ -59,3 +59,27 @@ func TestToolCommandUnknownToolHint(t *testing.T) {
 		}
 	}
 }
+
+// tool --help shows how JavaScript calls the tool and a one-line summary
+// of its output schema.
+func TestToolHelpShowsReturns(t *testing.T) {
+	tools := []abi.ToolInfo{
+		{Name: "stripe/listTransactions", Description: "List a customer's transactions.", Schema: stripeSchema,
+			OutputSchema: []byte(`{"type":"object","description":"One page of transactions.","required":["data"],"properties":{"has_more":{"type":"boolean"},"data":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string"},"amount":{"type":"integer"},"status":{"enum":["paid","failed"]}}}},"next":{"type":["string","null"]}}}`)},
+		{Name: "plain"},
+		{Name: "my-tool/run", OutputSchema: []byte(`{"type":"array","items":{"anyOf":[{"type":"string"},{"type":"number"}]}}`)},
+	}
+	for _, c := range []struct{ name, want string }{
+		{"stripe.listTransactions", "Usage: tool stripe/listTransactions --customer string [flags]\n\n  List a customer's transactions.\n\n" +
+			"In JavaScript: stripe.listTransactions(...) or stripe_listTransactions(...)\n" +
+			`Returns: {data: {amount: integer, id: string, status: "paid"|"failed"}[], has_more?: boolean, next?: string|null}  One page of transactions.` + "\n" +
+			"\nFlags:\n"},
+		{"plain", "Usage: tool plain\n\nIn JavaScript: plain(...)\n  --json"},
+		{"my-tool/run", "Usage: tool my-tool/run\n\nIn JavaScript: my_tool_run(...)\nReturns: (string | number)[]\n  --json"},
+	} {
+		h, out := runShTools(t, tools, `tool --help `+c.name)
+		if out.ExitCode != 0 || !strings.HasPrefix(h.stdout.String(), c.want) {
+			t.Errorf("--help %s:\n got %q\nwant %q...", c.name, h.stdout.String(), c.want)
+		}
+	}
+}
