@@ -42,13 +42,13 @@ type Tool struct {
 	// (await stripe.listTransactions({...})) or by its alias; getToolInfo,
 	// listTools(prefix) and the shell's tool command (and tool --help)
 	// accept all three forms, with "/" and "." interchangeable; the policy
-	// and the audit see the registered name. NewSandbox refuses, with an error of KindInvalid, two tools
-	// that share a dotted form or an alias ("a.b" and "a/b"; "a/b_c" and
-	// "a_b/c"), a name whose first segment or alias is a JavaScript global
-	// or part of the sandbox API ("console.log", "JSON"), and a segment
-	// named "__proto__", "constructor" or "prototype". A tool can also be
-	// the namespace of longer names ("a/b" and "a/b/c" give a.b() and
-	// a.b.c()).
+	// and the audit see the registered name. NewSandbox refuses, with an
+	// error of KindInvalid, two tools that share a dotted form or an alias
+	// ("a.b" and "a/b"; "a/b_c" and "a_b/c"), a name whose first segment
+	// or alias is a JavaScript global or part of the sandbox API
+	// ("console.log", "JSON"), and a segment named "__proto__",
+	// "constructor" or "prototype". A tool can also be the namespace of
+	// longer names ("a/b" and "a/b/c" give a.b() and a.b.c()).
 	Name string
 	// Description is shown to scripts by listTools() and getToolInfo().
 	Description string
