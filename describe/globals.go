@@ -32,6 +32,10 @@ interface ToolInfo {
   inputSchema?: object;
   /** The JSON Schema of the result, when the tool has one. */
   outputSchema?: object;
+  /** getToolInfo only: the tool's TypeScript declaration, as in the description. */
+  declaration?: string;
+  /** getToolInfo only: the shell usage line, as in "tool NAME --flag <type>". */
+  usage?: string;
 }
 /** The tools, sorted by name; with a prefix, those whose name (in any form) starts with it. */
 declare function listTools(prefix?: string): ToolInfo[];
@@ -151,6 +155,6 @@ const (
 - ` + "`tool --list [PREFIX]`" + ` lists the tools and ` + "`tool --help NAME`" + ` shows a tool's flags.
 - The working directory /workspace keeps its files for the next script in this session.
 `
-	discoveryJS = `Only the names are listed here, to keep this short. Before calling a tool, read its params: getToolInfo("name") returns its description, inputSchema and outputSchema; listTools(prefix) lists tools by prefix.`
+	discoveryJS = `Only the names are listed here, to keep this short. Before calling a tool, read its params: getToolInfo("name") returns its TypeScript declaration (declaration), description, inputSchema and outputSchema; listTools(prefix) lists tools by prefix.`
 	discoverySh = `Only the names are listed here, to keep this short. Before calling a tool, read its flags with ` + "`tool --help NAME`" + `; ` + "`tool --list PREFIX`" + ` lists tools by prefix.`
 )

@@ -212,6 +212,10 @@ interface ToolInfo {
   inputSchema?: object;
   /** The JSON Schema of the result, when the tool has one. */
   outputSchema?: object;
+  /** getToolInfo only: the tool's TypeScript declaration, as in the description. */
+  declaration?: string;
+  /** getToolInfo only: the shell usage line, as in "tool NAME --flag <type>". */
+  usage?: string;
 }
 /** The tools, sorted by name; with a prefix, those whose name (in any form) starts with it. */
 declare function listTools(prefix?: string): ToolInfo[];

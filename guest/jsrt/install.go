@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/cordonhq/cordon/guest/inspect"
+	tooldesc "github.com/cordonhq/cordon/describe"
 	"github.com/cordonhq/cordon/internal/abi"
 	"github.com/dop251/goja"
 )
@@ -424,12 +425,20 @@ func (r *run) listTools(call goja.FunctionCall) goja.Value {
 
 // getToolInfo returns one tool's info, or null. It accepts every form of a
 // tool's name: the name, its dotted form or its flat alias
-// (abi.LookupTool, as the shell's tool command).
+// (abi.LookupTool, as the shell's tool command). Besides what listTools
+// gives, it holds the tool's TypeScript declaration and shell usage line,
+// the same text the description for the model has (package describe), so
+// that a model given the compact description can fetch one tool's detail.
 func (r *run) getToolInfo(call goja.FunctionCall) goja.Value {
-	if t, ok := abi.LookupTool(r.opts.Tools, call.Argument(0).String()); ok {
-		return r.toolInfo(t)
+	t, ok := abi.LookupTool(r.opts.Tools, call.Argument(0).String())
+	if !ok {
+		return goja.Null()
 	}
-	return goja.Null()
+	info := r.toolInfo(t).(*goja.Object)
+	dt := tooldesc.Tool{Name: t.Name, Description: t.Description, InputSchema: t.Schema, OutputSchema: t.OutputSchema}
+	_ = info.Set("declaration", tooldesc.Declaration(dt, tooldesc.Options{Language: tooldesc.JavaScript}))
+	_ = info.Set("usage", tooldesc.ShellUsage(dt))
+	return info
 }
 
 func (r *run) setTimer(repeat bool) func(goja.FunctionCall) goja.Value {

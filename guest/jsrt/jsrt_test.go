@@ -656,7 +656,8 @@ func TestToolInfoKeepsSchemaOrder(t *testing.T) {
 	want := `{"name":"a/b","description":"d","alias":"a_b","inputSchema":` + schema + `}` + "\n"
 	for range 10 {
 		h := &fakeHost{}
-		out := runJS(t, h, tools, `const a = JSON.stringify(listTools()[0]), b = JSON.stringify(getToolInfo('a.b'));
+		out := runJS(t, h, tools, `const info = getToolInfo('a.b'), {declaration, usage, ...rest} = info
+const a = JSON.stringify(listTools()[0]), b = JSON.stringify(rest);
 if (a !== b) throw new Error(a + ' != ' + b);
 return a`)
 		if out.ExitCode != 0 || h.stdout.String() != want {
@@ -775,5 +776,20 @@ func TestFSNameErrorSaysWhy(t *testing.T) {
 	runJS(t, h, nil, `try { fs.writeFileSync("/workspace/a\\b", "x") } catch (e) { console.log(e.code, e.message) }`)
 	if got := h.stdout.String(); !strings.Contains(got, "EINVAL") || !strings.Contains(got, "not portable") {
 		t.Fatalf("%q", got)
+	}
+}
+
+// getToolInfo holds the tool's declaration and shell usage, the same text
+// as the description for the model (package describe), so that a model
+// given the compact description can fetch one tool's detail.
+func TestGetToolInfoHasTheDeclaration(t *testing.T) {
+	schema := `{"type":"object","properties":{"city":{"type":"string","description":"City name"}},"required":["city"]}`
+	tools := []abi.ToolInfo{{Name: "weather/current", Description: "Current weather", Schema: []byte(schema)}}
+	h := &fakeHost{}
+	out := runJS(t, h, tools, `const i = getToolInfo("weather_current"); return i.declaration + "\n" + i.usage`)
+	got := h.stdout.String()
+	if out.ExitCode != 0 || !strings.Contains(got, "current(params: {") || !strings.Contains(got, "city: string;") ||
+		!strings.Contains(got, "tool weather/current --city <string>") {
+		t.Fatalf("%+v %q %s", out, got, h.stderr.String())
 	}
 }
