@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cordonhq/cordon/guest/inspect"
 	tooldesc "github.com/cordonhq/cordon/describe"
+	"github.com/cordonhq/cordon/guest/inspect"
 	"github.com/cordonhq/cordon/internal/abi"
 	"github.com/dop251/goja"
 )
