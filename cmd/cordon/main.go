@@ -1,6 +1,7 @@
 // Command cordon runs agent-written scripts in a cordon sandbox.
 //
 //	cordon run [flags] [FILE | -]   run a script (-e CODE for inline code)
+//	cordon mcp [flags]              serve code mode to MCP clients
 //	cordon precompile               fill the compilation cache
 //	cordon version                  print the versions of cordon and its parts
 //
@@ -58,6 +59,11 @@ const usage = `usage:
   cordon describe [--config FILE] [--format prompt|ts|json] [--lang js|sh] [--max-bytes N]
                                   describe the tools for a model: rules, TypeScript
                                   declarations, shell usage, an example (prompt, the default)
+  cordon mcp [--config FILE] [--policy PATH]... [--label K=V]... [--log]
+             [--http ADDR] [--max-sessions N] [--session-idle D]
+                                  serve run_javascript and run_shell to MCP clients: over
+                                  stdio, or streamable HTTP at http://ADDR/mcp; one sandbox
+                                  per session, closed when it ends or after D idle (30m)
   cordon precompile               compile the sandbox into the cache
   cordon help                     show this help
   cordon version                  print the versions of cordon, its guest, goja, wazero and OPA
@@ -104,6 +110,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		code, err = cmdRun(ctx, args[1:], stdin, stdout, stderr)
 	case "describe":
 		err = cmdDescribe(args[1:], stdout)
+	case "mcp":
+		err = cmdMCP(ctx, args[1:], stdin, stdout, stderr)
 	case "precompile":
 		err = cmdPrecompile(ctx, args[1:], stdout, stderr)
 	case "policy":
@@ -113,7 +121,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "version", "--version":
 		err = cmdVersion(args[1:], stdout)
 	default:
-		err = usagef("unknown command %q (commands: run, policy, describe, precompile, version, help)", args[0])
+		err = usagef("unknown command %q (commands: run, mcp, policy, describe, precompile, version, help)", args[0])
 	}
 	var help *helpRequest
 	if errors.As(err, &help) {
