@@ -4,20 +4,16 @@ import (
 	"bytes"
 	"context"
 	"encoding/hex"
-	"io"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime/debug"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/cordonhq/cordon/engine"
-	"golang.org/x/sys/unix"
 )
 
 // syncBuffer is a bytes.Buffer that is safe for concurrent use.
@@ -209,52 +205,5 @@ func TestVersion(t *testing.T) {
 	}
 	if _, err := hex.DecodeString(regexp.MustCompile(`sha256 (\S+)`).FindStringSubmatch(string(out))[1]); err != nil {
 		t.Errorf("guest hash: %v", err)
-	}
-}
-
-// On a terminal, the first run with an empty cache says that it compiles
-// the sandbox, and about how long that takes.
-func TestFirstCompileMessageOnTerminal(t *testing.T) {
-	if testing.Short() {
-		t.Skip("compiles the guest from scratch")
-	}
-	ptmx, err := os.OpenFile("/dev/ptmx", os.O_RDWR|unix.O_NOCTTY, 0)
-	if err != nil {
-		t.Skipf("no pseudo-terminals here: %v", err)
-	}
-	defer ptmx.Close()
-	if err := unix.IoctlSetPointerInt(int(ptmx.Fd()), unix.TIOCSPTLCK, 0); err != nil {
-		t.Skipf("cannot unlock the pseudo-terminal: %v", err)
-	}
-	n, err := unix.IoctlGetUint32(int(ptmx.Fd()), unix.TIOCGPTN)
-	if err != nil {
-		t.Skipf("no pseudo-terminal number: %v", err)
-	}
-	pts, err := os.OpenFile("/dev/pts/"+strconv.Itoa(int(n)), os.O_RDWR|unix.O_NOCTTY, 0)
-	if err != nil {
-		t.Skipf("cannot open the pseudo-terminal: %v", err)
-	}
-	defer pts.Close()
-	var terminal syncBuffer
-	copied := make(chan struct{})
-	go func() {
-		defer close(copied)
-		io.Copy(&terminal, ptmx)
-	}()
-	var stdout bytes.Buffer
-	dir := t.TempDir()
-	code := run(context.Background(), []string{"run", "--cache-dir", dir, "-e", "return 1"}, strings.NewReader(""), &stdout, pts)
-	if code != 0 || stdout.String() != "1\n" {
-		t.Fatalf("exit %d stdout %q", code, stdout.String())
-	}
-	code = run(context.Background(), []string{"run", "--cache-dir", dir, "-e", "return 2"}, strings.NewReader(""), &stdout, pts)
-	if code != 0 {
-		t.Fatalf("second run: exit %d", code)
-	}
-	pts.Close()
-	ptmx.SetReadDeadline(time.Now().Add(2 * time.Second))
-	<-copied
-	if got := terminal.String(); strings.Count(got, "cordon: compiling the sandbox, about ") != 1 || !strings.Contains(got, " s the first time") {
-		t.Errorf("the terminal shows %q; want the compile message once, for the first run", got)
 	}
 }
