@@ -82,6 +82,17 @@ func (a *array) clear() {
 	a.ndel = 0
 }
 
+// elems returns a snapshot of the elements in insertion order.
+func (a *array) elems() []sortElem {
+	es := make([]sortElem, 0, len(a.m))
+	for _, e := range a.ents {
+		if !e.del {
+			es = append(es, sortElem{e.key, e.v})
+		}
+	}
+	return es
+}
+
 // keys returns a snapshot of the keys in insertion order.
 func (a *array) keys() []string {
 	ks := make([]string, 0, len(a.m))

@@ -5,27 +5,30 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"testing"
 )
 
-// benchInput is about 10 MB of "word number decimal word" lines.
-var benchInput = func() string {
+// benchInput is about 10 MB of "word number decimal word" lines, made on
+// first use.
+var benchInput = sync.OnceValue(func() string {
 	words := []string{"alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta"}
 	var b strings.Builder
 	for i := 0; b.Len() < 10<<20; i++ {
 		fmt.Fprintf(&b, "%s %d %d.%d %s\n", words[i%8], i%1000, i%97, i%10, words[(i*7)%8])
 	}
 	return b.String()
-}()
+})
 
 func benchProgram(b *testing.B, src string) {
 	prog, err := Compile(src)
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.SetBytes(int64(len(benchInput)))
+	input := benchInput()
+	b.SetBytes(int64(len(input)))
 	for b.Loop() {
-		env := testEnv(b, context.Background(), strings.NewReader(benchInput), io.Discard)
+		env := testEnv(b, context.Background(), strings.NewReader(input), io.Discard)
 		if status, err := prog.Run(context.Background(), env, Options{}); err != nil || status != 0 {
 			b.Fatal(status, err)
 		}

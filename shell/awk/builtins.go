@@ -50,6 +50,15 @@ func byteOffset(s string, c int) int {
 	return i
 }
 
+// negNaN gives a NaN result the sign that C's log and sqrt give it on
+// x86 (log(-1) prints "-nan"); Go's NaN is positive.
+func negNaN(x float64) float64 {
+	if math.IsNaN(x) {
+		return math.Copysign(x, -1)
+	}
+	return x
+}
+
 // roundHalfEven rounds like C's rint in the default rounding mode.
 func roundHalfEven(x float64) float64 { return math.RoundToEven(x) }
 
@@ -72,10 +81,10 @@ func (in *interp) builtin(c *builtinCall) value {
 		s := in.toStr(in.eval(args[0]))
 		t := in.toStr(in.eval(args[1]))
 		i := strings.Index(s, t)
-		if i < 0 || t == "" {
-			// As in gawk, an empty string is never found.
+		if i < 0 {
 			return num(0)
 		}
+		// The empty string is found at 1, also in "", as in gawk and mawk.
 		return num(float64(charIndex(s, i) + 1))
 	case bSplit:
 		return in.split(args)
@@ -110,9 +119,9 @@ func (in *interp) builtin(c *builtinCall) value {
 	case bExp:
 		return num(math.Exp(in.eval(args[0]).toNum()))
 	case bLog:
-		return num(math.Log(in.eval(args[0]).toNum()))
+		return num(negNaN(math.Log(in.eval(args[0]).toNum())))
 	case bSqrt:
-		return num(math.Sqrt(in.eval(args[0]).toNum()))
+		return num(negNaN(math.Sqrt(in.eval(args[0]).toNum())))
 	case bInt:
 		return num(math.Trunc(in.eval(args[0]).toNum()))
 	case bRand:
@@ -144,6 +153,14 @@ func (in *interp) builtin(c *builtinCall) value {
 			return num(0)
 		}
 		return num(float64(in.flush(in.toStr(in.eval(args[0])))))
+	case bGensub:
+		return in.gensub(args)
+	case bAnd, bOr, bXor, bLshift, bRshift, bCompl:
+		return in.bitFunc(c)
+	case bStrftime, bSystime, bMktime:
+		return in.timeFunc(c)
+	case bAsort, bAsorti:
+		return in.asort(c)
 	}
 	fatal("unknown function %s", c.name)
 	return value{}
@@ -155,6 +172,11 @@ func (in *interp) substr(args []expr) string {
 	n := charLen(s)
 	start := roundHalfEven(m)
 	if math.IsNaN(start) {
+		start = 1
+	}
+	if start < 1 {
+		// gawk and onetrueawk start at 1 and keep the length:
+		// substr("abc", 0, 2) is "ab".
 		start = 1
 	}
 	end := float64(n) + 1
@@ -189,6 +211,9 @@ func (in *interp) split(args []expr) value {
 	if len(args) == 3 {
 		if r, ok := args[2].(*regexLit); ok {
 			sp = splitter{mode: splitRegex, re: r.re}
+			if r.src == "" {
+				sp = splitter{mode: splitChars} // split(s, a, //), as gawk
+			}
 		} else {
 			fs := in.toStr(in.eval(args[2]))
 			saved := in.rs
@@ -249,16 +274,36 @@ func (in *interp) sub(args []expr, global bool) value {
 	return num(float64(len(locs)))
 }
 
-// appendRepl expands a sub/gsub replacement: & is the match, \& a literal
-// &, and \\ a backslash.
+// appendRepl expands a sub/gsub replacement by POSIX's rules, as gawk and
+// onetrueawk do: & is the match; in a run of backslashes before &, each
+// pair is one backslash and an odd one left makes the & literal ("\\&" is
+// a literal &, "\\\\&" a backslash and the match); backslashes before
+// anything else stay as they are ("\\\\" stays two).
 func appendRepl(b *strings.Builder, repl, match string) {
 	for i := 0; i < len(repl); i++ {
 		c := repl[i]
-		switch {
-		case c == '\\' && i+1 < len(repl) && (repl[i+1] == '&' || repl[i+1] == '\\'):
-			b.WriteByte(repl[i+1])
-			i++
-		case c == '&':
+		switch c {
+		case '\\':
+			j := i
+			for j < len(repl) && repl[j] == '\\' {
+				j++
+			}
+			if j < len(repl) && repl[j] == '&' {
+				n := j - i
+				for k := 0; k < n/2; k++ {
+					b.WriteByte('\\')
+				}
+				if n%2 == 1 {
+					b.WriteByte('&')
+				} else {
+					b.WriteString(match)
+				}
+				i = j
+			} else {
+				b.WriteString(repl[i:j])
+				i = j - 1
+			}
+		case '&':
 			b.WriteString(match)
 		default:
 			b.WriteByte(c)

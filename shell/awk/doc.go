@@ -4,10 +4,11 @@
 //
 // # Command line
 //
-//	awk [-F fs] [-v var=val]... [-f progfile]... ['program'] [file | var=val]...
+//	awk [-F fs] [-v var=val]... [-f progfile | -e program]... ['program'] [file | var=val]...
 //
-// The long forms --field-separator, --assign and --file, "--" and "-" (for
-// standard input) are accepted too. Program files and input files are read
+// The long forms --field-separator, --assign, --file and --source, "--" and
+// "-" (for standard input) are accepted too. Program files and -e texts
+// are joined in the order given. Program files and input files are read
 // from the sandbox file system, relative to the working directory.
 //
 // # Language
@@ -20,25 +21,40 @@
 // FILENAME, OFS, ORS, SUBSEP, RSTART, RLENGTH, CONVFMT, OFMT, ENVIRON,
 // ARGC and ARGV; print and printf with every C conversion, flag, width,
 // precision and '*'; output redirection with >, >> (to sandbox files) and
-// | (see below); all forms of getline except "cmd | getline"; next,
+// | (see below); all forms of getline; next,
 // nextfile, exit, delete (of an element or a whole array), "in" with
 // multi-dimensional subscripts; all loops and control statements; the
 // string functions (length, substr, index, split, sub, gsub, match,
 // sprintf, tolower, toupper), the math functions, system, close and
 // fflush; user functions with scalars by value and arrays by reference,
-// locals as extra parameters, and recursion. The gawk spellings "**",
-// "**=" and "func" are accepted.
+// locals as extra parameters, and recursion. A call with more arguments
+// than the function declares gets a warning on stderr and runs, the extra
+// arguments evaluated and dropped, as in gawk and onetrueawk. The gawk
+// spellings "**", "**=" and "func" are accepted. Concatenation takes an
+// operand that starts with '!' ("print $1 !$2").
+//
+// gawk's extensions: gensub; and, or, xor, lshift, rshift, compl (on 53
+// bits); strftime, systime and mktime (the sandbox's clock, in UTC); asort
+// and asorti (with gawk's sort orders), PROCINFO["sorted_in"] for
+// "for (k in a)"; length(array); ERRNO (set when getline cannot open a
+// file); printf's %a; substr with a start below 1 starting at 1 as gawk
+// does; split(s, a, //) into characters.
 //
 // Comparisons follow POSIX: input that looks numeric (fields, getline
 // input, split elements, ARGV, ENVIRON, command-line assignments) compares
-// numerically, everything else as strings. Integral values print as
-// integers (also large ones, as in gawk); other numbers use OFMT for
-// output and CONVFMT for conversion to strings.
+// numerically, everything else as strings; a field that does not exist is
+// the empty string, so "$2 != 0" is true when there is no $2. Integral
+// values print as integers (also large ones, as in gawk); other numbers
+// use OFMT for output and CONVFMT for conversion to strings; infinities
+// and NaN print signed ("+inf", "-nan"), as in gawk.
 //
-// Regular expressions are POSIX EREs, with bracket expressions, character
-// classes, interval expressions and gawk's \s, \S, \w, \W, \y and \B,
-// translated to Go's RE2 syntax and matched leftmost-longest. "\<" and
-// "\>" are approximated by a word boundary. Dynamic regexes are cached.
+// Regular expressions are POSIX EREs, translated to Go's RE2 syntax by
+// package ere, the translation grep -E and sed -E use too, so that the
+// three agree on every edge case (an unmatched ")" and a "{" that starts
+// no interval are literals, "a**", "(*a)", "[]a]", classes), and matched
+// leftmost-longest. awk adds its string escapes, also inside brackets
+// ("[\]]"), and gawk's \s, \S, \w, \W, \y, \B; "\<" and "\>" are
+// approximated by a word boundary. Dynamic regexes are cached.
 //
 // # Choices and differences from gawk
 //
@@ -46,13 +62,14 @@
 //     unspecified; pipe the output into sort for a defined order).
 //   - Strings are UTF-8: length, substr, index, match and printf widths
 //     count characters, as gawk does in a UTF-8 locale (mawk counts bytes).
-//   - print ... | "cmd" and system("cmd") run through the shell's Exec
-//     callback. Only simple commands of plain or quoted words, optionally
-//     joined by '|', are supported (no expansions, redirections or lists).
+//   - print ... | "cmd", "cmd" | getline and system("cmd") run "sh -c cmd"
+//     through the shell's Exec callback, so any command line works.
 //     Output sent to "| cmd" is collected and the command runs when the
 //     pipe is closed (close() or the end of the program), so its output
-//     follows awk's own output printed before that point.
-//   - "cmd | getline" is refused with a runtime error.
+//     follows awk's own output printed before that point. "cmd | getline"
+//     streams: the command runs alongside, with empty standard input, and
+//     close() waits for it and returns its exit status. Output to
+//     "/dev/null" is discarded.
 //   - Division and modulo by zero are fatal errors ("awk: division by
 //     zero", status 2), as in gawk.
 //   - rand() starts from a fixed seed, so runs are reproducible; srand()

@@ -4,6 +4,9 @@ import (
 	"math"
 	"regexp"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/cordonhq/cordon/shell/ere"
 )
 
 func (in *interp) makeRS(s string) recordSep {
@@ -13,7 +16,16 @@ func (in *interp) makeRS(s string) recordSep {
 	case 1:
 		return recordSep{mode: rsByte, c: s[0]}
 	}
-	return recordSep{mode: rsRegex, re: in.regex(s)}
+	rs := recordSep{mode: rsRegex, re: in.regex(s)}
+	if strings.IndexByte(s, '^') >= 0 {
+		// "^" matches only at the start of each file, as in gawk.
+		syn := awkSyntax
+		syn.NotBOL = true
+		if re, err := ere.Compile(s, syn); err == nil {
+			rs.rest = re
+		}
+	}
+	return rs
 }
 
 func (in *interp) makeSplitter(fs string) splitter {
@@ -23,9 +35,9 @@ func (in *interp) makeSplitter(fs string) splitter {
 		return splitter{mode: splitBlank}
 	case fs == "":
 		return splitter{mode: splitChars}
-	case len(fs) == 1 && fs != "\\":
-		if para && fs != "\n" {
-			return splitter{mode: splitRegex, re: in.regex("[" + quoteClassChars(fs) + "\n]")}
+	case len(fs) == 1:
+		if para && fs != "\n" && fs[0] < utf8.RuneSelf {
+			return splitter{mode: splitRegex, re: regexp.MustCompile("[" + regexp.QuoteMeta(fs) + "\n]")}
 		}
 		return splitter{mode: splitByte, c: fs[0]}
 	}
@@ -153,7 +165,9 @@ func (in *interp) getField(i int) value {
 	}
 	in.ensureSplit()
 	if i > in.nf {
-		return value{}
+		// A field that does not exist is the empty string, which compares
+		// as a string: "$2 != 0" is true when there is no $2.
+		return value{k: kStr}
 	}
 	v := in.fields[i-1]
 	if v.k == kUnchecked {
@@ -183,7 +197,7 @@ func (in *interp) setField(i int, v value) {
 	}
 	in.ensureSplit()
 	for in.nf < i {
-		in.fields = append(in.fields[:in.nf], value{})
+		in.fields = append(in.fields[:in.nf], value{k: kStr})
 		in.nf++
 	}
 	in.fields[i-1] = v
@@ -205,7 +219,7 @@ func (in *interp) setNF(n float64) {
 	}
 	nf := int(n)
 	for in.nf < nf {
-		in.fields = append(in.fields[:in.nf], value{})
+		in.fields = append(in.fields[:in.nf], value{k: kStr})
 		in.nf++
 	}
 	in.nf = nf

@@ -15,14 +15,15 @@ const maxWidth = 1 << 24
 func (in *interp) sprintf(format string, args []value) string {
 	var b strings.Builder
 	ai := 0
+	i := 0
 	nextArg := func() value {
 		if ai >= len(args) {
-			fatal("not enough arguments to satisfy format string\n\t`%s'", format)
+			fatal("not enough arguments to satisfy format string\n\t`%s'\n\t%s^ ran out for this one", format, strings.Repeat(" ", min(i, len(format))))
 		}
 		ai++
 		return args[ai-1]
 	}
-	for i := 0; i < len(format); i++ {
+	for ; i < len(format); i++ {
 		c := format[i]
 		if c != '%' {
 			b.WriteByte(c)
@@ -108,6 +109,8 @@ func (in *interp) convert(b *strings.Builder, c fmtSpec, nextArg func() value) b
 		formatUnsigned(b, nextArg().toNum(), verb, flags, width, prec)
 	case 'e', 'E', 'f', 'F', 'g', 'G':
 		formatFloat(b, nextArg().toNum(), verb, flags, width, prec)
+	case 'a', 'A':
+		formatHexFloat(b, nextArg().toNum(), verb, flags, width, prec)
 	case 'c':
 		a := nextArg()
 		var s string
@@ -119,6 +122,8 @@ func (in *interp) convert(b *strings.Builder, c fmtSpec, nextArg func() value) b
 			s = string(rune(r))
 		} else if s = in.toStr(a); s != "" {
 			s = s[:runeLen(s)]
+		} else {
+			s = "\x00" // as gawk and mawk: %c of "" is a NUL
 		}
 		b.WriteString(pad(s, width, hasFlag(flags, '-')))
 	case 's':
@@ -133,19 +138,19 @@ func (in *interp) convert(b *strings.Builder, c fmtSpec, nextArg func() value) b
 	return true
 }
 
+// writeSpecial writes an infinity or NaN for any numeric conversion as
+// gawk does: always signed ("+inf", "-nan"), in capitals for %E %F %G %A,
+// and without padding.
+func writeSpecial(b *strings.Builder, s string, verb byte) {
+	if verb == 'E' || verb == 'F' || verb == 'G' || verb == 'A' || verb == 'X' {
+		s = strings.ToUpper(s)
+	}
+	b.WriteString(s)
+}
+
 func formatFloat(b *strings.Builder, n float64, verb byte, flags []byte, width, prec int) {
 	if s, ok := specialFloat(n); ok {
-		if verb == 'E' || verb == 'F' || verb == 'G' {
-			s = strings.ToUpper(s)
-		}
-		if !strings.HasPrefix(s, "-") {
-			if hasFlag(flags, '+') {
-				s = "+" + s
-			} else if hasFlag(flags, ' ') {
-				s = " " + s
-			}
-		}
-		b.WriteString(pad(s, width, hasFlag(flags, '-')))
+		writeSpecial(b, s, verb)
 		return
 	}
 	if prec < 0 {
@@ -155,6 +160,38 @@ func formatFloat(b *strings.Builder, n float64, verb byte, flags []byte, width, 
 		verb = 'f'
 	}
 	fmt.Fprintf(b, goSpec(flags, width, prec)+string(verb), n)
+}
+
+// formatHexFloat formats %a and %A as C does ("0x1.5p+5"): Go's %x
+// writes the exponent with two digits at least.
+func formatHexFloat(b *strings.Builder, n float64, verb byte, flags []byte, width, prec int) {
+	if s, ok := specialFloat(n); ok {
+		writeSpecial(b, s, verb)
+		return
+	}
+	var fl []byte
+	for _, f := range flags {
+		if f != '0' && f != '-' {
+			fl = append(fl, f)
+		}
+	}
+	s := fmt.Sprintf(goSpec(fl, -1, prec)+"x", n)
+	if p := strings.LastIndexByte(s, 'p'); p >= 0 && p+2 < len(s) {
+		exp := strings.TrimLeft(s[p+2:], "0")
+		if exp == "" {
+			exp = "0"
+		}
+		s = s[:p+2] + exp
+	}
+	if verb == 'A' {
+		s = strings.ToUpper(s)
+	}
+	if hasFlag(flags, '0') && !hasFlag(flags, '-') && len(s) < width {
+		// Zeros go after the sign and the 0x.
+		k := strings.IndexAny(s, "xX") + 1
+		s = s[:k] + strings.Repeat("0", width-len(s)) + s[k:]
+	}
+	b.WriteString(pad(s, width, hasFlag(flags, '-')))
 }
 
 // readDigits reads a decimal number at s[i:], saturating above maxWidth.
@@ -215,10 +252,7 @@ func goSpec(flags []byte, width, prec int) string {
 
 func formatInteger(b *strings.Builder, n float64, flags []byte, width int, spec string) {
 	if s, ok := specialFloat(n); ok {
-		if !strings.HasPrefix(s, "-") && hasFlag(flags, '+') {
-			s = "+" + s
-		}
-		b.WriteString(pad(s, width, hasFlag(flags, '-')))
+		writeSpecial(b, s, 'd')
 		return
 	}
 	n = math.Trunc(n)
@@ -240,7 +274,7 @@ func formatInteger(b *strings.Builder, n float64, flags []byte, width int, spec 
 
 func formatUnsigned(b *strings.Builder, n float64, verb byte, flags []byte, width, prec int) {
 	if s, ok := specialFloat(n); ok {
-		b.WriteString(pad(s, width, hasFlag(flags, '-')))
+		writeSpecial(b, s, verb)
 		return
 	}
 	n = math.Trunc(n)

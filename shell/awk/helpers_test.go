@@ -3,6 +3,7 @@ package awk
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"sort"
 	"strings"
@@ -24,7 +25,27 @@ var testFiles = map[string]string{
 // fakeExec runs a few commands the way the shell would: cat, sort, true
 // and false.
 func fakeExec(ctx context.Context, args, environ []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 3 && args[0] == "sh" && args[1] == "-c" {
+		stages, err := parsePipeline(args[2])
+		if err != nil {
+			io.WriteString(stderr, "sh: "+err.Error()+"\n")
+			return 2
+		}
+		status := 0
+		for i, st := range stages {
+			if i == len(stages)-1 {
+				return fakeExec(ctx, st, environ, stdin, stdout, stderr)
+			}
+			var buf bytes.Buffer
+			status = fakeExec(ctx, st, environ, stdin, &buf, stderr)
+			stdin = &buf
+		}
+		return status
+	}
 	switch args[0] {
+	case "echo":
+		io.WriteString(stdout, strings.Join(args[1:], " ")+"\n")
+		return 0
 	case "cat":
 		io.Copy(stdout, stdin)
 		return 0
@@ -81,4 +102,85 @@ func newFS(t testing.TB) *vfs.FS {
 // testEnv returns an Env over a fresh VFS.
 func testEnv(t testing.TB, ctx context.Context, stdin io.Reader, stdout io.Writer) *command.Env {
 	return &command.Env{Ctx: ctx, Args: []string{"awk"}, Stdin: stdin, Stdout: stdout, Stderr: io.Discard, Dir: "/workspace", FS: newFS(t), Now: time.Now, Exec: fakeExec}
+}
+
+// parsePipeline splits a command line of the restricted form that
+// fakeExec runs for "sh -c": simple commands of plain or quoted words, joined by
+// '|'. Expansions, redirections, globs and command lists are refused.
+func parsePipeline(s string) ([][]string, error) {
+	var stages [][]string
+	var words []string
+	var w strings.Builder
+	inWord := false
+	endWord := func() {
+		if inWord {
+			words = append(words, w.String())
+			w.Reset()
+			inWord = false
+		}
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch c {
+		case ' ', '\t', '\n':
+			endWord()
+		case '|':
+			endWord()
+			if len(words) == 0 {
+				return nil, errors.New("syntax error near `|'")
+			}
+			stages = append(stages, words)
+			words = nil
+		case '\'':
+			j := strings.IndexByte(s[i+1:], '\'')
+			if j < 0 {
+				return nil, errors.New("unterminated quote")
+			}
+			w.WriteString(s[i+1 : i+1+j])
+			inWord = true
+			i += 1 + j
+		case '"':
+			inWord = true
+			i++
+			for ; i < len(s) && s[i] != '"'; i++ {
+				switch s[i] {
+				case '$', '`':
+					return nil, errors.New("expansions are not supported")
+				case '\\':
+					if i+1 < len(s) && strings.IndexByte("\"\\$`\n", s[i+1]) >= 0 {
+						i++
+					}
+				}
+				w.WriteByte(s[i])
+			}
+			if i >= len(s) {
+				return nil, errors.New("unterminated quote")
+			}
+		case '\\':
+			if i+1 < len(s) {
+				i++
+				if s[i] != '\n' {
+					w.WriteByte(s[i])
+					inWord = true
+				}
+			}
+		case '$', '`', ';', '&', '<', '>', '(', ')', '*', '?', '[', '{', '}', '~', '#':
+			if c == '#' && inWord || c == '~' && inWord || (c == '{' || c == '}') && inWord {
+				w.WriteByte(c)
+				continue
+			}
+			return nil, errors.New("only simple commands and pipelines are supported")
+		default:
+			w.WriteByte(c)
+			inWord = true
+		}
+	}
+	endWord()
+	if len(words) == 0 {
+		if len(stages) > 0 {
+			return nil, errors.New("syntax error near `|'")
+		}
+		return nil, errors.New("empty command")
+	}
+	return append(stages, words), nil
 }

@@ -141,6 +141,10 @@ func (in *interp) specialAssigned(idx int) {
 		in.rs = in.makeRS(in.toStr(v))
 		in.fsSplit = in.makeSplitter(in.toStr(in.globals[gFS].v))
 	case gOFS:
+		if in.recDirty {
+			// $0 is rebuilt with the OFS of the time its fields changed.
+			in.rebuild()
+		}
 		in.ofs = in.toStr(v)
 	case gORS:
 		in.ors = in.toStr(v)
@@ -487,6 +491,13 @@ func (in *interp) callUser(c *userCall) value {
 	}
 	frame := make([]cell, len(fd.params))
 	for j, a := range c.args {
+		if j >= len(fd.params) {
+			// An extra argument: evaluated for its effects, then dropped.
+			if v, ok := a.(*varExpr); !ok || v.scope == scopeNF || in.cellOf(v).arr == nil {
+				in.eval(a)
+			}
+			continue
+		}
 		v, bare := a.(*varExpr)
 		if bare && v.scope != scopeNF {
 			cl := in.cellOf(v)

@@ -69,6 +69,12 @@ func (in *interp) outputFor(redir tokKind, name string) *bufio.Writer {
 		return in.errOut
 	}
 	o := &output{}
+	if name == "/dev/null" && redir != tPipe {
+		// The VFS has no /dev: the shell emulates /dev/null, and so does awk.
+		o.w = bufio.NewWriterSize(io.Discard, 512)
+		in.addOutput(name, o)
+		return o.w
+	}
 	switch redir {
 	case tPipe:
 		o.pipe = &bytes.Buffer{}
@@ -147,6 +153,9 @@ func (in *interp) closeStream(name string) int {
 		r.close()
 		delete(in.inputs, name)
 		status = 0
+		if c, ok := r.cmd.(*cmdInput); ok {
+			status = c.status
+		}
 	}
 	return status
 }
@@ -207,7 +216,25 @@ func (in *interp) getline(g *getlineExpr) value {
 	switch g.kind {
 	case getlineCmd:
 		cmd := in.toStr(in.eval(g.src))
-		fatal("cannot run `%s | getline': reading from commands is not supported", cmd)
+		r, ok := in.inputs[cmd]
+		if !ok {
+			if r = in.startCommand(cmd); r == nil {
+				return num(-1)
+			}
+			in.inputs[cmd] = r
+		}
+		rec, ok, err := r.read(in.ctx, &in.rs)
+		in.poll()
+		if err != nil {
+			return num(-1)
+		}
+		if !ok {
+			return num(0)
+		}
+		// "cmd | getline" counts NR but not FNR.
+		in.globals[gNR].v = num(in.globals[gNR].v.toNum() + 1)
+		in.setGetline(g, rec, false)
+		return num(1)
 	case getlineFile:
 		name := in.toStr(in.eval(g.src))
 		r, ok := in.inputs[name]
@@ -222,6 +249,7 @@ func (in *interp) getline(g *getlineExpr) value {
 				rc, err = in.env.Open(name)
 			}
 			if err != nil {
+				in.globals[gERRNO].v = str(command.Strerror(err))
 				return num(-1)
 			}
 			r = newRecReader(rc, rc)

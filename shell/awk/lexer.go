@@ -110,6 +110,18 @@ const (
 	bSystem
 	bClose
 	bFflush
+	bGensub
+	bAnd
+	bOr
+	bXor
+	bLshift
+	bRshift
+	bCompl
+	bStrftime
+	bSystime
+	bMktime
+	bAsort
+	bAsorti
 )
 
 var builtins = map[string]int{
@@ -119,6 +131,10 @@ var builtins = map[string]int{
 	"sqrt": bSqrt, "int": bInt, "rand": bRand, "srand": bSrand,
 	"tolower": bTolower, "toupper": bToupper, "system": bSystem,
 	"close": bClose, "fflush": bFflush,
+	// gawk's
+	"gensub": bGensub, "and": bAnd, "or": bOr, "xor": bXor, "lshift": bLshift,
+	"rshift": bRshift, "compl": bCompl, "strftime": bStrftime, "systime": bSystime,
+	"mktime": bMktime, "asort": bAsort, "asorti": bAsorti,
 }
 
 // token is one lexical token.

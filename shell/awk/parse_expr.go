@@ -144,9 +144,13 @@ func (p *parser) pipeGetline() expr {
 	return l
 }
 
+// startsConcat reports whether a token of kind k after an operand starts
+// another operand that is concatenated to it. '!' does ("$1 !$2" joins $1
+// and !$2, as in gawk and onetrueawk); '+' and '-' do not, they are binary
+// operators there.
 func startsConcat(k tokKind) bool {
 	switch k {
-	case tNumber, tString, tRegex, tName, tFuncName, tBuiltin, tDollar, tLparen, tIncr, tDecr:
+	case tNumber, tString, tRegex, tName, tFuncName, tBuiltin, tDollar, tLparen, tIncr, tDecr, tNot:
 		return true
 	}
 	return false
@@ -539,10 +543,30 @@ func (p *parser) builtinCall(t token) expr {
 		bad = n < 1
 	case bSin, bCos, bExp, bLog, bSqrt, bInt, bTolower, bToupper, bSystem, bClose:
 		bad = n != 1
-	case bRand:
+	case bRand, bSystime:
 		bad = n != 0
 	case bSrand, bFflush:
 		bad = n > 1
+	case bGensub:
+		bad = n < 3 || n > 4
+	case bAnd, bOr, bXor:
+		bad = n < 2
+	case bLshift, bRshift:
+		bad = n != 2
+	case bCompl, bMktime:
+		bad = n != 1
+	case bStrftime:
+		bad = n > 3
+	case bAsort, bAsorti:
+		bad = n < 1 || n > 3
+		for i := 0; i < n && i < 2; i++ {
+			v, ok := c.args[i].(*varExpr)
+			if !ok || v.scope == scopeNF {
+				p.failAt(t, "%s: argument %d is not an array", t.s, i+1)
+			}
+			p.unmarkScalar(v)
+			p.markArray(v)
+		}
 	}
 	if bad {
 		p.failAt(t, "%d is invalid as number of arguments for %s", n, t.s)

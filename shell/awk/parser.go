@@ -2,7 +2,6 @@ package awk
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 )
 
@@ -23,10 +22,12 @@ const (
 	gENVIRON
 	gARGC
 	gARGV
+	gERRNO
+	gPROCINFO
 	numSpecial
 )
 
-var specialNames = [numSpecial]string{"NR", "FNR", "FS", "OFS", "ORS", "RS", "SUBSEP", "CONVFMT", "OFMT", "RSTART", "RLENGTH", "FILENAME", "ENVIRON", "ARGC", "ARGV"}
+var specialNames = [numSpecial]string{"NR", "FNR", "FS", "OFS", "ORS", "RS", "SUBSEP", "CONVFMT", "OFMT", "RSTART", "RLENGTH", "FILENAME", "ENVIRON", "ARGC", "ARGV", "ERRNO", "PROCINFO"}
 
 // maxNesting bounds the parser's recursion, so that a hostile program
 // cannot exhaust the stack.
@@ -42,7 +43,12 @@ type Program struct {
 	globalNames []string
 	globalArray []bool
 	nranges     int
+	warnings    []string
 }
+
+// Warnings returns the compiler's warnings, such as a call with more
+// arguments than the function declares, in gawk's words.
+func (p *Program) Warnings() []string { return p.warnings }
 
 type argRef struct {
 	call   *userCall
@@ -73,10 +79,11 @@ type parser struct {
 	loopDepth  int
 	inBeginEnd bool
 
-	calls   []*userCall
-	refs    []argRef
-	multis  []*multiExpr
-	nranges int
+	calls    []*userCall
+	warnings []string
+	refs     []argRef
+	multis   []*multiExpr
+	nranges  int
 }
 
 // Compile parses an AWK program. Errors are *SyntaxError values.
@@ -89,7 +96,7 @@ func Compile(src string) (prog *Program, err error) {
 	for i, name := range specialNames {
 		p.globals[name] = i
 		p.globalNames = append(p.globalNames, name)
-		p.globalArray = append(p.globalArray, i == gENVIRON || i == gARGV)
+		p.globalArray = append(p.globalArray, i == gENVIRON || i == gARGV || i == gPROCINFO)
 		p.globalScalar = append(p.globalScalar, 0)
 	}
 	p.tok = toks[0]
@@ -109,6 +116,7 @@ func Compile(src string) (prog *Program, err error) {
 	prog.globalArray = p.globalArray
 	prog.funcs = p.funcList
 	prog.nranges = p.nranges
+	prog.warnings = p.warnings
 	return prog, nil
 }
 
@@ -137,9 +145,9 @@ func (p *parser) syntaxError() {
 	var near string
 	switch p.tok.kind {
 	case tEOF:
-		near = "end of file"
+		p.fail("syntax error: unexpected end of input")
 	case tNewline:
-		near = "end of line"
+		p.fail("syntax error: unexpected end of line")
 	case tString:
 		near = p.tok.s
 		if strings.ContainsAny(near, "\n\r") {
@@ -534,18 +542,4 @@ func (p *parser) printStmt() stmt {
 		p.noGT = save
 	}
 	return s
-}
-
-// compileRegex is the regexp compiler used for literals and dynamic regexes.
-func compileRegex(src string) (*regexp.Regexp, error) {
-	t, err := translateERE(src)
-	if err != nil {
-		return nil, err
-	}
-	re, err := regexp.Compile(t)
-	if err != nil {
-		return nil, err
-	}
-	re.Longest()
-	return re, nil
 }

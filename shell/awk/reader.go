@@ -21,6 +21,7 @@ type recordSep struct {
 	mode rsMode
 	c    byte
 	re   *regexp.Regexp
+	rest *regexp.Regexp // re where "^" matches nowhere, after the first record
 }
 
 const readChunk = 64 << 10
@@ -29,6 +30,7 @@ const readChunk = 64 << 10
 type recReader struct {
 	r       io.Reader
 	closer  io.Closer
+	cmd     io.Closer // the closer given, kept after close
 	buf     []byte
 	start   int  // start of unread data in buf
 	end     int  // end of data in buf
@@ -36,10 +38,11 @@ type recReader struct {
 	sepByte byte // the single-byte RS that scanned refers to
 	eof     bool
 	err     error
+	started bool // a record has been read: "^" of a regex RS no longer matches
 }
 
 func newRecReader(r io.Reader, c io.Closer) *recReader {
-	return &recReader{r: r, closer: c, sepByte: '\n'}
+	return &recReader{r: r, closer: c, cmd: c, sepByte: '\n'}
 }
 
 func (rr *recReader) close() {
@@ -93,7 +96,13 @@ func (rr *recReader) read(ctx context.Context, sep *recordSep) (rec string, ok b
 	case rsPara:
 		return rr.readPara(ctx)
 	case rsRegex:
-		return rr.readRegex(ctx, sep.re)
+		re := sep.re
+		if rr.started && sep.rest != nil {
+			re = sep.rest
+		}
+		rec, ok, err = rr.readRegex(ctx, re)
+		rr.started = rr.started || ok
+		return rec, ok, err
 	}
 	if sep.c != rr.sepByte {
 		rr.scanned = 0

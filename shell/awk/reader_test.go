@@ -70,7 +70,7 @@ func TestMisc(t *testing.T) {
 		{[]string{`BEGIN { OFS = "-"; $0 = "a b"; $1 = $1; print; OFS = ":"; print; $2 = $2; print }`}, "", "a-b\na-b\na:b\n"},
 		{[]string{`BEGIN { CONVFMT = "%d"; a[1.5] = 1; for (k in a) print k }`}, "", "1\n"},
 		{[]string{`BEGIN { OFMT = "%.2f"; x = 3.14159; print x, x "" }`}, "", "3.14 3.14159\n"},
-		{[]string{`BEGIN { printf "%s %s %s\n", "-inf" + 0, "+nan" + 0, -log(0) }`}, "", "-inf -nan inf\n"},
+		{[]string{`BEGIN { printf "%s %s %s\n", "-inf" + 0, "+nan" + 0, -log(0) }`}, "", "-inf +nan +inf\n"},
 		{[]string{`BEGIN { print length() }`}, "", "0\n"},
 		{[]string{`BEGIN { x["a"]; print length(x) }`, "data1.txt"}, "", "1\n"},
 		{[]string{`END { print NR }`, "data1.txt", "-"}, "1\n2\n", "5\n"},

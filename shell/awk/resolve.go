@@ -1,5 +1,7 @@
 package awk
 
+import "fmt"
+
 // resolve checks function calls and infers which parameters are arrays.
 func (p *parser) resolve() {
 	for _, c := range p.calls {
@@ -7,7 +9,9 @@ func (p *parser) resolve() {
 			p.failAt(token{line: c.line, col: -1}, "function `%s' never defined", c.name)
 		}
 		if len(c.args) > len(c.fn.params) {
-			p.failAt(token{line: c.line, col: -1}, "function `%s' called with more arguments than declared", c.name)
+			// gawk and onetrueawk warn and run the call, evaluating the
+			// extra arguments and ignoring them.
+			p.warnings = append(p.warnings, fmt.Sprintf("line %d: warning: function `%s' called with more arguments than declared", c.line, c.name))
 		}
 	}
 	for name, fd := range p.funcs {

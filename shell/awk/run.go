@@ -182,6 +182,7 @@ const usage = `Usage: awk [POSIX or GNU style options] -f progfile [--] file ...
 Usage: awk [POSIX or GNU style options] [--] 'program' file ...
 POSIX options:		GNU long options: (standard)
 	-f progfile		--file=progfile
+	-e program-text		--source=program-text
 	-F fs			--field-separator=fs
 	-v var=val		--assign=var=val
 `
@@ -189,14 +190,14 @@ POSIX options:		GNU long options: (standard)
 // Main is the awk command: awk [-F fs] [-v var=val]... [-f progfile]...
 // ['program'] [file | var=val]...
 func Main(env *command.Env) int {
-	opts, operands, err := command.Getopt(env.Args[1:], "F:v:f:W:", []string{"field-separator=", "assign=", "file=", "version", "help"}, true)
+	opts, operands, err := command.Getopt(env.Args[1:], "F:v:f:W:e:", []string{"field-separator=", "assign=", "file=", "source=", "version", "help"}, true)
 	if err != nil {
 		env.Errorf(2, "%v", err)
 		fmt.Fprint(env.Stderr, usage)
 		return 2
 	}
 	var runOpts Options
-	var progFiles []string
+	var progFiles []string // -f files and -e sources: "f:NAME" and "e:TEXT"
 	for _, o := range opts {
 		switch o.Name {
 		case "F", "field-separator":
@@ -205,7 +206,9 @@ func Main(env *command.Env) int {
 		case "v", "assign":
 			runOpts.Assigns = append(runOpts.Assigns, o.Value)
 		case "f", "file":
-			progFiles = append(progFiles, o.Value)
+			progFiles = append(progFiles, "f:"+o.Value)
+		case "e", "source":
+			progFiles = append(progFiles, "e:"+o.Value)
 		case "version":
 			fmt.Fprintln(env.Stdout, "awk (cordon) 1.0, a POSIX awk")
 			return 0
@@ -229,7 +232,13 @@ func Main(env *command.Env) int {
 		operands = operands[1:]
 	} else {
 		var b strings.Builder
-		for _, name := range progFiles {
+		for _, pf := range progFiles {
+			if text, ok := strings.CutPrefix(pf, "e:"); ok {
+				b.WriteString(text)
+				b.WriteByte('\n')
+				continue
+			}
+			name := pf[2:]
 			data, err := readAll(env, name)
 			if err != nil {
 				return env.Errorf(2, "fatal: can't open source file `%s' for reading: %s", name, command.Strerror(err))
@@ -252,6 +261,9 @@ func Main(env *command.Env) int {
 			return 2
 		}
 		return env.Errorf(2, "%v", err)
+	}
+	for _, w := range prog.Warnings() {
+		fmt.Fprintf(env.Stderr, "%s: %s\n", env.Args[0], w)
 	}
 	runOpts.Args = operands
 	runOpts.Argv0 = env.Args[0]

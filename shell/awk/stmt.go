@@ -76,7 +76,11 @@ func (in *interp) exec(s stmt) ctl {
 		}
 	case *forInStmt:
 		arr := in.arrayOf(s.arr)
-		for _, k := range arr.keys() {
+		keys := in.sortedKeys(arr)
+		if keys == nil {
+			keys = arr.keys()
+		}
+		for _, k := range keys {
 			in.poll()
 			if !arr.has(k) {
 				continue

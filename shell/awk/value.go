@@ -141,8 +141,15 @@ func strToNum(s string) float64 {
 		i++
 	}
 	if i < len(s) && (s[i] == '+' || s[i] == '-') {
-		if v, ok := infNaN(s[i:]); ok {
-			return v
+		// "+inf" and "-nan" count only alone (blanks aside): "-inform" is 0.
+		j := len(s)
+		for j > i && isBlank(s[j-1]) {
+			j--
+		}
+		if j-i == 4 {
+			if v, ok := infNaN(s[i:j]); ok {
+				return v
+			}
 		}
 	}
 	n := numPrefix(s, i)
@@ -166,6 +173,9 @@ func infNaN(s string) (float64, bool) {
 		}
 		return math.Inf(1), true
 	case "nan":
+		if s[0] == '-' {
+			return math.Copysign(math.NaN(), -1), true
+		}
 		return math.NaN(), true
 	}
 	return 0, false
@@ -234,15 +244,17 @@ func formatInt(n float64) string {
 	return strconv.FormatFloat(n, 'f', 0, 64)
 }
 
-// specialFloat formats infinities and NaN the way C's printf does.
+// specialFloat formats infinities and NaN as gawk (and onetrueawk) do,
+// always with a sign: "+inf", "-inf", "+nan", "-nan".
 func specialFloat(n float64) (string, bool) {
 	switch {
 	case math.IsNaN(n):
-		// glibc on x86 prints the default NaN of log(-1) or 0*inf as
-		// "-nan"; Go does not keep NaN signs reliably, so use that always.
-		return "-nan", true
+		if math.Signbit(n) {
+			return "-nan", true
+		}
+		return "+nan", true
 	case math.IsInf(n, 1):
-		return "inf", true
+		return "+inf", true
 	case math.IsInf(n, -1):
 		return "-inf", true
 	}

@@ -45,41 +45,6 @@ func TestPipeline(t *testing.T) {
 	}
 }
 
-func TestParsePipeline(t *testing.T) {
-	good := map[string]string{
-		"sort":              "[[sort]]",
-		"sort -k2 -n":       "[[sort -k2 -n]]",
-		"sort | uniq -c":    "[[sort] [uniq -c]]",
-		`grep 'a b' "c\"d"`: `[[grep a b c"d]]`,
-		`echo a\ b`:         "[[echo a b]]",
-		"  tr a-z A-Z  ":    "[[tr a-z A-Z]]",
-	}
-	for in, want := range good {
-		got, err := parsePipeline(in)
-		if err != nil || fmtStages(got) != want {
-			t.Errorf("parsePipeline(%q) = %v, %v; want %s", in, got, err, want)
-		}
-	}
-	for _, in := range []string{"", "a |", "| a", "echo $HOME", "a; b", "a && b", "a > f", "ls *", "echo `x`", "echo 'x", `echo "$x"`, "(a)"} {
-		if got, err := parsePipeline(in); err == nil {
-			t.Errorf("parsePipeline(%q) = %v, want error", in, got)
-		}
-	}
-}
-
-func fmtStages(st [][]string) string {
-	var b bytes.Buffer
-	b.WriteString("[")
-	for i, s := range st {
-		if i > 0 {
-			b.WriteString(" ")
-		}
-		b.WriteString("[" + strings.Join(s, " ") + "]")
-	}
-	b.WriteString("]")
-	return b.String()
-}
-
 // TestProgramReuse runs one compiled program twice with different options.
 func TestProgramReuse(t *testing.T) {
 	prog, err := Compile(`{ s += $n } END { print s, x }`)

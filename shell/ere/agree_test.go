@@ -1,0 +1,77 @@
+package ere_test
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/cordonhq/cordon/shell/awk"
+	"github.com/cordonhq/cordon/shell/command"
+	"github.com/cordonhq/cordon/shell/textutils"
+	"github.com/cordonhq/cordon/vfs"
+)
+
+func run(t *testing.T, stdin string, args ...string) (string, int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	env := &command.Env{
+		Ctx: context.Background(), Args: args, Stdin: strings.NewReader(stdin),
+		Stdout: &out, Stderr: &errb, Dir: "/workspace", FS: vfs.New(vfs.Limits{}),
+	}
+	reg := textutils.Commands().Merge(awk.Commands())
+	st := reg[args[0]](env)
+	return out.String(), st
+}
+
+// TestToolsAgree runs ERE edge cases through grep -E, sed -E and awk: each
+// must find the same first match, or refuse the pattern.
+func TestToolsAgree(t *testing.T) {
+	cases := []struct{ pat, subj, want string }{
+		{`a)`, `xa)y`, `a)`},
+		{`a{`, `a{`, `a{`},
+		{`a{1`, `za{1`, `a{1`},
+		{`a{x}`, `a{x}`, `a{x}`},
+		{`a{,2}`, `aaa`, `aa`},
+		{`a**`, `aaab`, `aaa`},
+		{`(*a)`, `*a`, `*a`},
+		{`x|*a`, `*a`, `*a`},
+		{`[]a]+`, `b]a]`, `]a]`},
+		{`[^]a]+`, `]bc]`, `bc`},
+		{`[[:alpha:]]+`, `12ab3`, `ab`},
+		{`[[:digit:][:upper:]]+`, `aB1c`, `B1`},
+		{`\.`, `ab.`, `.`},
+		{`\<b`, `ab b`, `b`},
+		{`b\>`, `ba b`, `b`},
+		{`\w+`, `-ab_1 c`, `ab_1`},
+		{`(a|ab)(c|bcd)`, `abcd`, `abcd`},
+		{`[z-a]`, `a`, "error"},
+		{`(a`, `a`, "error"},
+		{`[a`, `a`, "error"},
+	}
+	for _, c := range cases {
+		// grep -E -o prints the first match on its own line.
+		out, st := run(t, c.subj+"\n", "grep", "-E", "-o", "-e", c.pat)
+		grep := strings.SplitN(out, "\n", 2)[0]
+		if st == 2 {
+			grep = "error"
+		}
+		// sed -E brackets the first match.
+		out, st = run(t, c.subj+"\n", "sed", "-E", "-n", `s/`+c.pat+`/<&>/p`)
+		sed := ""
+		if i, j := strings.IndexByte(out, '<'), strings.LastIndexByte(out, '>'); i >= 0 && j > i {
+			sed = out[i+1 : j]
+		}
+		if st != 0 {
+			sed = "error"
+		}
+		out, st = run(t, c.subj+"\n", "awk", "-v", "re="+strings.ReplaceAll(c.pat, `\`, `\\`), `{ if (match($0, re)) print substr($0, RSTART, RLENGTH) }`)
+		awkOut := strings.TrimSuffix(out, "\n")
+		if st != 0 {
+			awkOut = "error"
+		}
+		if grep != c.want || sed != c.want || awkOut != c.want {
+			t.Errorf("%q on %q: grep -E %q, sed -E %q, awk %q; want %q", c.pat, c.subj, grep, sed, awkOut, c.want)
+		}
+	}
+}
