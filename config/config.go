@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -85,9 +86,39 @@ type Config struct {
 	AllowBuiltins []string `json:"allow_builtins,omitempty"`
 	// Limits bound each execution.
 	Limits Limits `json:"limits"`
+	// MCPServers are upstream MCP servers whose tools become tools of the
+	// sandbox, each as NAME/<tool> (`cordon mcp`; package mcptools).
+	MCPServers []MCPServer `json:"mcp_servers,omitempty"`
 
 	file string
 	caps []*dsl.Capability
+}
+
+// MCPServer is an upstream MCP server: a command that speaks MCP over
+// stdio, or the URL of a streamable HTTP endpoint.
+type MCPServer struct {
+	// Name is the namespace of the server's tools: its tool "search"
+	// becomes NAME/search. Letters, digits, "_", "-" and ":".
+	Name string `json:"name"`
+	// Command is the argv of a stdio server; Env is added to cordon's
+	// environment for it, and Cwd is its working directory (relative to the
+	// config file's directory).
+	Command []string          `json:"command,omitempty"`
+	Env     map[string]string `json:"env,omitempty"`
+	Cwd     string            `json:"cwd,omitempty"`
+	// URL is the endpoint of a streamable HTTP server (http or https);
+	// Headers are sent with every request (Authorization, say).
+	URL     string            `json:"url,omitempty"`
+	Headers map[string]string `json:"headers,omitempty"`
+}
+
+// Dir returns the directory of the config file, against which relative
+// paths in it are resolved ("." for a config without a file).
+func (c *Config) Dir() string {
+	if c.file == "" || strings.HasPrefix(c.file, "(") {
+		return "."
+	}
+	return filepath.Dir(c.file)
 }
 
 // Tool is a tool defined in a config file. Its result is either a canned
@@ -289,6 +320,9 @@ func (c *Config) validate() error {
 				return &Error{File: c.file, Key: key + ".output_schema", Msg: "must be a mapping (a JSON Schema object)"}
 			}
 		}
+	}
+	if err := c.validateMCPServers(seen); err != nil {
+		return err
 	}
 	l := c.Limits
 	switch {
@@ -583,6 +617,55 @@ func checkKeys(v any, t reflect.Type, path string) error {
 		for i, e := range list {
 			if err := checkKeys(e, t.Elem(), fmt.Sprintf("%s[%d]", path, i)); err != nil {
 				return err
+			}
+		}
+	}
+	return nil
+}
+
+// validateMCPServers checks mcp_servers; tools holds the config's tool
+// names.
+func (c *Config) validateMCPServers(tools map[string]bool) error {
+	names := map[string]bool{}
+	for i, s := range c.MCPServers {
+		key := fmt.Sprintf("mcp_servers[%d]", i)
+		if s.Name == "" {
+			return &Error{File: c.file, Key: key + ".name", Msg: "missing"}
+		}
+		key = fmt.Sprintf("mcp_servers[%d] (%s)", i, s.Name)
+		for _, r := range s.Name {
+			if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == ':') {
+				return &Error{File: c.file, Key: key + ".name", Msg: fmt.Sprintf("%q: use letters, digits, _, - and : only (it names the tools NAME/<tool>)", s.Name)}
+			}
+		}
+		if names[s.Name] {
+			return &Error{File: c.file, Key: key, Msg: "defined twice"}
+		}
+		names[s.Name] = true
+		for t := range tools {
+			if first, _, _ := strings.Cut(strings.ReplaceAll(t, ".", "/"), "/"); first == s.Name {
+				return &Error{File: c.file, Key: key, Msg: fmt.Sprintf("its tools would share the namespace %s/ with the tool %s", s.Name, t)}
+			}
+		}
+		switch {
+		case len(s.Command) > 0 && s.URL != "":
+			return &Error{File: c.file, Key: key, Msg: "has both command and url; choose one"}
+		case len(s.Command) == 0 && s.URL == "":
+			return &Error{File: c.file, Key: key, Msg: "needs command: [ARGV...] (stdio) or url: http://... (streamable HTTP)"}
+		case s.URL != "":
+			u, err := url.Parse(s.URL)
+			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+				return &Error{File: c.file, Key: key + ".url", Msg: fmt.Sprintf("%q is not an http or https URL", s.URL)}
+			}
+			if s.Env != nil || s.Cwd != "" {
+				return &Error{File: c.file, Key: key, Msg: "env and cwd are for a command; a url server takes headers"}
+			}
+		default:
+			if s.Command[0] == "" {
+				return &Error{File: c.file, Key: key + ".command[0]", Msg: "empty program name"}
+			}
+			if s.Headers != nil {
+				return &Error{File: c.file, Key: key, Msg: "headers are for a url server; a command takes env and cwd"}
 			}
 		}
 	}

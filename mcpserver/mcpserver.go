@@ -144,16 +144,18 @@ func (s *Server) HTTPHandler(opts *mcp.StreamableHTTPOptions) http.Handler {
 	})
 }
 
-// full reports whether MaxSessions sessions are open.
+// full reports whether MaxSessions sessions are open. It counts the
+// sessions that completed their initialization (the SDK's own list also
+// holds short-lived ones, such as a probe's), so two sessions that
+// initialize at once may both pass here: the second is then refused at
+// its first tool call.
 func (s *Server) full() bool {
 	if s.opts.MaxSessions <= 0 {
 		return false
 	}
-	n := 0
-	for range s.mcp.Sessions() {
-		n++
-	}
-	return n >= s.opts.MaxSessions
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.live >= s.opts.MaxSessions
 }
 
 func (s *Server) fullMessage() string {

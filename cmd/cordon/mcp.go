@@ -19,6 +19,7 @@ import (
 	"github.com/cordonhq/cordon/config"
 	"github.com/cordonhq/cordon/engine"
 	"github.com/cordonhq/cordon/mcpserver"
+	"github.com/cordonhq/cordon/mcptools"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -77,6 +78,21 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	}
 	warnPolicy(stderr, pol)
 
+	// Upstream MCP servers start once, shared by every session.
+	tools := cfg.EngineTools()
+	if len(cfg.MCPServers) > 0 {
+		ups, err := mcptools.Start(ctx, cfg.MCPServers, mcptools.Options{
+			Dir:    cfg.Dir(),
+			Stderr: stderr,
+			Client: &mcp.Implementation{Name: "cordon", Version: cordonVersion()},
+		})
+		if err != nil {
+			return usagef("config %s: %v", cfg.File(), err)
+		}
+		defer ups.Close()
+		tools = append(tools, ups.Tools()...)
+	}
+
 	// Listen before the engine starts, so that a bad address fails fast.
 	var ln net.Listener
 	if *httpAddr != "" {
@@ -99,7 +115,7 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	}
 	defer eng.Close(context.Background())
 
-	run := codemode.New(eng, cfg.EngineTools(),
+	run := codemode.New(eng, tools,
 		codemode.WithPolicy(pol),
 		codemode.WithLimits(cfg.SandboxLimits()),
 		codemode.WithLabels(labels),

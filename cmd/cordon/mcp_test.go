@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"regexp"
 	"strings"
 	"testing"
@@ -124,4 +126,57 @@ func TestMCPHTTP(t *testing.T) {
 func toJSON(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
+}
+
+// TestMCPUpstream: an upstream MCP server's tools are sandbox tools,
+// NAME/<tool>, under the config's policy.
+func TestMCPUpstream(t *testing.T) {
+	up := mcp.NewServer(&mcp.Implementation{Name: "up", Version: "1"}, nil)
+	up.AddTool(&mcp.Tool{Name: "greet", Description: "Greets someone", InputSchema: json.RawMessage(`{"type":"object","properties":{"who":{"type":"string"}},"required":["who"]}`)},
+		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			var p struct{ Who string }
+			json.Unmarshal(req.Params.Arguments, &p)
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "hello " + p.Who}}}, nil
+		})
+	hs := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return up }, nil))
+	defer hs.Close()
+	cfg := writeFile(t, "c.yaml", "mcp_servers:\n  - name: up\n    url: "+hs.URL+"\ncapabilities:\n  - method: up/greet\n    max_calls: 1\n")
+
+	cr, sw := io.Pipe()
+	sr, cw := io.Pipe()
+	var stderr syncBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run(context.Background(), []string{"mcp", "--config", cfg}, sr, sw, &stderr)
+		sw.Close()
+	}()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(context.Background(), &mcp.IOTransport{Reader: cr, Writer: cw}, nil)
+	if err != nil {
+		t.Fatalf("%v (stderr %q)", err, stderr.String())
+	}
+	lt, err := cs.ListTools(context.Background(), nil)
+	if err != nil || len(lt.Tools) != 2 || !strings.Contains(lt.Tools[0].Description, "greet") {
+		t.Fatalf("tools %v, %v", lt, err)
+	}
+	res, sc := mcpCall(t, cs, "run_javascript", "code", `return await up.greet({who: "ann"})`)
+	if res.IsError || sc["value"] != "hello ann" {
+		t.Fatalf("isError=%v %v (stderr %q)", res.IsError, sc, stderr.String())
+	}
+	// The second call is over the policy's limit.
+	res, sc = mcpCall(t, cs, "run_shell", "script", `tool up/greet --who bob`)
+	if !res.IsError || !strings.Contains(toJSON(sc["tool_calls"]), `"allowed":false`) {
+		t.Fatalf("isError=%v %v", res.IsError, sc)
+	}
+	cs.Close()
+	cw.Close()
+	if code := <-done; code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, stderr.String())
+	}
+
+	// An upstream that cannot start is a startup error.
+	bad := writeFile(t, "bad.yaml", "mcp_servers:\n  - name: gone\n    command: [/nonexistent/server]\n")
+	code, _, errText := cli(t, "", "mcp", "--config", bad)
+	if code != exitUsage || !strings.Contains(errText, "mcp_servers[0] (gone): cannot start") || strings.Count(errText, "\n") != 1 {
+		t.Fatalf("exit %d, stderr %q", code, errText)
+	}
 }
