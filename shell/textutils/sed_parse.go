@@ -288,6 +288,9 @@ func (p *sedParser) command() error {
 		if c.label == "" {
 			return p.fail("\":\" lacks a label")
 		}
+		// As in GNU sed, what follows the label is the next command.
+		p.script.cmds = append(p.script.cmds, c)
+		return nil
 	case '=', 'd', 'D', 'g', 'G', 'h', 'H', 'n', 'N', 'p', 'P', 'x', 'z', 'F':
 	case 'l', 'L', 'q', 'Q':
 		if name == 'q' || name == 'Q' {
@@ -372,12 +375,14 @@ func (p *sedParser) endCommand() error {
 	return p.fail("extra characters after command")
 }
 
+// labelText reads a label: as in GNU sed 4.9, it ends at a blank, ';' or
+// a newline, so "b l }" branches to l and closes the block.
 func (p *sedParser) labelText() string {
 	start := p.pos
-	for !p.eof() && p.peek() != '\n' && p.peek() != ';' {
+	for !p.eof() && p.peek() != '\n' && p.peek() != ';' && p.peek() != ' ' && p.peek() != '\t' {
 		p.pos++
 	}
-	return strings.TrimRight(p.src[start:p.pos], " \t")
+	return p.src[start:p.pos]
 }
 
 func (p *sedParser) fileArg() (string, error) {
@@ -416,12 +421,40 @@ func (p *sedParser) textArg() (string, error) {
 			if !ok {
 				break
 			}
-			b.WriteByte(d)
+			p.textEscape(&b, d)
 			continue
 		}
 		b.WriteByte(c)
 	}
 	return b.String(), nil
+}
+
+// textEscape writes the character that "\d" stands for in the text of a,
+// i and c, as GNU sed reads it: \t \n \a \f \v \r, \cX, \dNNN \oNNN \xHH;
+// any other character stands for itself (an escaped newline continues the
+// text).
+func (p *sedParser) textEscape(b *strings.Builder, d byte) {
+	switch {
+	case d == 't':
+		b.WriteByte('\t')
+	case d == 'n':
+		b.WriteByte('\n')
+	case strings.IndexByte("afvr", d) >= 0:
+		b.WriteByte("\a\f\v\r"[strings.IndexByte("afvr", d)])
+	case d == 'c' && !p.eof() && p.peek() != '\n':
+		c, _ := p.get()
+		b.WriteByte(upper(c) ^ 0x40)
+	case d == 'x' || d == 'o' || d == 'd':
+		v, n := numEscape(p.src[p.pos:], d)
+		if n == 0 {
+			b.WriteByte(d)
+			return
+		}
+		p.pos += n
+		b.WriteByte(v)
+	default:
+		b.WriteByte(d)
+	}
 }
 
 // address parses an optional address; second allows +N and ~N.
@@ -537,6 +570,10 @@ func (p *sedParser) delimited(delim byte, re bool) (string, bool) {
 				return "", false
 			}
 			switch {
+			case d == delim && !re && d == '&':
+				// With & as the delimiter, \& in the replacement is a
+				// literal &, as in GNU sed.
+				b.WriteString(`\&`)
 			case d == delim:
 				b.WriteByte(d)
 			case d == '\n' && !re:
