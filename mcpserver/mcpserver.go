@@ -83,6 +83,10 @@ func New(run *codemode.Tool, opts Options) *Server {
 		Instructions: opts.Instructions,
 		Logger:       logger,
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
+		// Protocol 2026-07-28 forbids server-initiated elicitation (SEP-2322:
+		// a paused tools/call instead), on which Elicit relies: serve the
+		// versions before it.
+		SupportedProtocolVersions: legacyVersions(),
 		InitializedHandler: func(_ context.Context, req *mcp.InitializedRequest) {
 			s.track(req.Session)
 		},
@@ -97,6 +101,18 @@ func New(run *codemode.Tool, opts Options) *Server {
 		}, s.handler(t))
 	}
 	return s
+}
+
+// legacyVersions are the protocol versions the SDK supports before
+// 2026-07-28.
+func legacyVersions() []string {
+	var out []string
+	for _, v := range mcp.SupportedProtocolVersions() {
+		if v < "2026-07-28" {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 func ptr[T any](v T) *T { return &v }
@@ -234,6 +250,7 @@ func (s *Server) handler(t *codemode.Tool) mcp.ToolHandler {
 		if req.Params != nil && len(req.Params.Arguments) > 0 {
 			args = string(req.Params.Arguments)
 		}
+		ctx = context.WithValue(ctx, sessionKey{}, req.Session) // for Elicit
 		r, err := t.Run(codemode.WithSession(ctx, st.id), args)
 		if r == nil {
 			if err == nil {

@@ -119,6 +119,7 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		codemode.WithPolicy(pol),
 		codemode.WithLimits(cfg.SandboxLimits()),
 		codemode.WithLabels(labels),
+		codemode.WithApprover(mcpserver.Elicit),
 		codemode.WithIdleTimeout(idle))
 	if err := run.Check(ctx); err != nil {
 		if engine.KindOf(err) == engine.KindInvalid {
