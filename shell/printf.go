@@ -216,6 +216,27 @@ type printfState struct {
 	args   []string
 	used   int
 	status int
+	out    *strings.Builder // output not yet written
+	toVar  bool             // -v: the output goes to a variable
+	werr   error            // the first write error
+}
+
+// flush writes the pending output, so that output and error messages
+// reach their streams in the order they were made.
+func (p *printfState) flush() {
+	if p.toVar || p.out.Len() == 0 {
+		return
+	}
+	if _, err := p.r.stdout().Write([]byte(p.out.String())); err != nil && p.werr == nil {
+		p.werr = err
+	}
+	p.out.Reset()
+}
+
+// errorf reports an error of printf after the output written before it.
+func (p *printfState) errorf(format string, args ...any) {
+	p.flush()
+	p.r.builtinErr(1, "printf", format, args...)
 }
 
 // next returns the next argument, or "" when none is left.
@@ -286,16 +307,16 @@ func (p *printfState) parseInt(s string) int64 {
 	}
 	n, err := strconv.ParseUint(digits[:end], base, 64)
 	if end == 0 && !(base == 8) {
-		p.r.builtinErr(1, "printf", "%s: invalid number", s)
+		p.errorf("%s: invalid number", s)
 		p.status = 1
 		return 0
 	}
 	if end < len(digits) {
-		p.r.builtinErr(1, "printf", "%s: invalid number", s)
+		p.errorf("%s: invalid number", s)
 		p.status = 1
 	}
 	if err != nil || (!neg && n > math.MaxInt64) || (neg && n > 1<<63) {
-		p.r.builtinErr(1, "printf", "%s: Numerical result out of range", s)
+		p.errorf("%s: Numerical result out of range", s)
 		if neg {
 			return math.MinInt64
 		}
@@ -318,7 +339,7 @@ func (p *printfState) parseUint(s string) uint64 {
 				return n
 			}
 		} else if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
-			p.r.builtinErr(1, "printf", "%s: Numerical result out of range", s)
+			p.errorf("%s: Numerical result out of range", s)
 			return math.MaxUint64
 		}
 	}
@@ -351,7 +372,7 @@ func (p *printfState) parseFloat(s string) float64 {
 		if n, err2 := strconv.ParseInt(t, 0, 64); err2 == nil {
 			return float64(n)
 		}
-		p.r.builtinErr(1, "printf", "%s: invalid number", s)
+		p.errorf("%s: invalid number", s)
 		p.status = 1
 		return 0
 	}
@@ -449,8 +470,8 @@ func printfBuiltin(r *runner, args []string) int {
 		return 2
 	}
 	format := a[0]
-	p := &printfState{r: r, args: a[1:]}
 	var out strings.Builder
+	p := &printfState{r: r, args: a[1:], out: &out, toVar: varName != ""}
 	for {
 		before := p.used
 		stop, bad := p.format(&out, format)
@@ -483,8 +504,8 @@ func printfBuiltin(r *runner, args []string) int {
 		}
 		return p.status
 	}
-	if _, err := r.stdout().Write([]byte(out.String())); err != nil {
-		if err != errBrokenPipe {
+	if p.flush(); p.werr != nil {
+		if err := p.werr; err != errBrokenPipe {
 			r.builtinErr(1, "printf", "write error: %s", command.Strerror(err))
 		}
 		return 1
@@ -498,10 +519,9 @@ func (p *printfState) format(out *strings.Builder, f string) (stop, bad bool) {
 	for i := 0; i < len(f); {
 		c := f[i]
 		if c == '\\' {
+			// "\c" in the format is not special (bash's builtin prints it
+			// as it is); only %b's argument stops the output with it.
 			s, j := formatEscape(f, i)
-			if s == "\\c" {
-				return true, false
-			}
 			out.WriteString(s)
 			i = j
 			continue
@@ -553,7 +573,7 @@ func (p *printfState) format(out *strings.Builder, f string) (stop, bad bool) {
 			j++
 		}
 		if j >= len(f) {
-			p.r.builtinErr(1, "printf", "`%s': missing format character", f[i:])
+			p.errorf("`%s': missing format character", f[i:])
 			return false, true
 		}
 		conv := f[j]
@@ -563,7 +583,7 @@ func (p *printfState) format(out *strings.Builder, f string) (stop, bad bool) {
 		// gigabyte of padding.
 		for _, n := range []string{strings.TrimPrefix(width, "-"), strings.TrimPrefix(prec, "-")} {
 			if v, err := strconv.ParseInt(n, 10, 64); (err != nil && n != "") || v > maxPrintfWidth {
-				p.r.builtinErr(1, "printf", "%s: field width or precision too large (at most %d)", n, maxPrintfWidth)
+				p.errorf("%s: field width or precision too large (at most %d)", n, maxPrintfWidth)
 				return false, true
 			}
 		}
@@ -638,7 +658,7 @@ func (p *printfState) format(out *strings.Builder, f string) (stop, bad bool) {
 		case '(':
 			end := strings.Index(f[j-1:], ")T")
 			if end < 0 {
-				p.r.builtinErr(1, "printf", "`%c': invalid format character", conv)
+				p.errorf("`%c': invalid format character", conv)
 				return false, true
 			}
 			tf := f[j : j-1+end]
@@ -657,7 +677,7 @@ func (p *printfState) format(out *strings.Builder, f string) (stop, bad bool) {
 			}
 			fmt.Fprintf(out, noZero(spec)+"s", strftime(tf, t))
 		default:
-			p.r.builtinErr(1, "printf", "`%c': invalid format character", conv)
+			p.errorf("`%c': invalid format character", conv)
 			return false, true
 		}
 		i = j
