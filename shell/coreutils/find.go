@@ -3,6 +3,7 @@ package coreutils
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"io/fs"
 	"path"
 	"strings"
@@ -285,8 +286,40 @@ func (p *findParser) parsePrimary() *findNode {
 	return nil
 }
 
+// confirm asks whether to run a command for -ok and -okdir, as GNU find
+// does: the prompt "< CMD ... NAME > ? " on standard error, and a line of
+// standard input that starts with 'y' or 'Y' for yes (no more is read, so
+// that the next prompt reads the next line). At the end of the input the
+// answer is no.
+func (f *finder) confirm(cmd, name string) bool {
+	f.w.Flush()
+	fmt.Fprintf(f.env.Stderr, "< %s ... %s > ? ", cmd, name)
+	var line []byte
+	var b [1]byte
+	for len(line) < 4096 {
+		n, err := f.env.Stdin.Read(b[:])
+		if n == 1 {
+			if b[0] == '\n' {
+				break
+			}
+			line = append(line, b[0])
+			continue
+		}
+		if err != nil {
+			break
+		}
+	}
+	return len(line) > 0 && (line[0] == 'y' || line[0] == 'Y')
+}
+
 // exec runs a command for -exec.
 func (f *finder) exec(argv []string) int {
+	return f.execStdin(argv, f.env.Stdin)
+}
+
+// execStdin runs a command with stdin as its input (-ok gives an empty
+// one, as GNU gives /dev/null: the answers come from find's).
+func (f *finder) execStdin(argv []string, stdin io.Reader) int {
 	if err := f.w.Flush(); err != nil {
 		return 1
 	}
@@ -294,7 +327,7 @@ func (f *finder) exec(argv []string) int {
 		f.env.Errorf(1, "%s: command execution is not available", argv[0])
 		return 127
 	}
-	st := f.env.Exec(f.env.Ctx, argv, nil, f.env.Stdin, f.env.Stdout, f.env.Stderr)
+	st := f.env.Exec(f.env.Ctx, argv, nil, stdin, f.env.Stdout, f.env.Stderr)
 	if st == 126 || st == 127 {
 		// The command could not run: GNU find then exits with status 1.
 		f.status = 1

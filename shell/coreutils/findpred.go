@@ -326,7 +326,7 @@ func (p *findParser) parseExec(name string) *findNode {
 		if a == ";" {
 			break
 		}
-		if a == "+" && p.pos > start && p.args[p.pos-1] == "{}" {
+		if a == "+" && p.pos > start && p.args[p.pos-1] == "{}" && (name == "-exec" || name == "-execdir") {
 			break
 		}
 	}
@@ -354,6 +354,7 @@ func (p *findParser) parseExec(name string) *findNode {
 			return true
 		}}
 	}
+	ask := name == "-ok" || name == "-okdir"
 	return &findNode{kind: "test", test: func(ff *findFile) bool {
 		n := ff.name
 		if dirMode {
@@ -362,6 +363,13 @@ func (p *findParser) parseExec(name string) *findNode {
 		argv := make([]string, len(cmd))
 		for i, a := range cmd {
 			argv[i] = strings.ReplaceAll(a, "{}", n)
+		}
+		if ask {
+			// The prompt names the file by its path, also for -okdir.
+			if !f.confirm(argv[0], ff.name) {
+				return false
+			}
+			return f.execStdin(argv, strings.NewReader("")) == 0
 		}
 		return f.exec(argv) == 0
 	}}

@@ -184,18 +184,24 @@ func hashCheck(env *command.Env, newHash func() hash.Hash, files []string, co ch
 	return status
 }
 
-// parseCheckLine splits a checksum line, "HASH  NAME", "HASH *NAME" or the
-// --tag form "ALGO (NAME) = HASH".
+// parseCheckLine splits a checksum line, "HASH  NAME", "HASH *NAME", GNU's
+// one-space form "HASH NAME" (a tab works too), or the --tag form
+// "ALGO (NAME) = HASH". As in GNU, one blank follows the hash, then an
+// optional ' ' or '*' (the text or binary mark), then the name.
 func parseCheckLine(line string, hexLen int) (sum, name string, ok bool) {
 	if i := strings.Index(line, " ("); i > 0 {
 		if j := strings.LastIndex(line, ") = "); j > i && len(line)-(j+4) == hexLen {
 			return line[j+4:], line[i+2 : j], true
 		}
 	}
-	if len(line) < hexLen+2 || line[hexLen] != ' ' || (line[hexLen+1] != ' ' && line[hexLen+1] != '*') {
+	if len(line) < hexLen+2 || line[hexLen] != ' ' && line[hexLen] != '\t' {
 		return "", "", false
 	}
-	return line[:hexLen], line[hexLen+2:], true
+	rest := line[hexLen+1:]
+	if len(rest) > 1 && (rest[0] == ' ' || rest[0] == '*') {
+		rest = rest[1:]
+	}
+	return line[:hexLen], rest, true
 }
 
 // plural returns "s" unless n is 1.

@@ -16,6 +16,7 @@ type seqNumber struct {
 	prec  int  // digits after the decimal point, as written
 	isInt bool // written as an integer
 	width int  // length as written (for -w)
+	text  string
 }
 
 // parseSeqNumber parses an operand of seq and notes how it is written.
@@ -31,7 +32,7 @@ func parseSeqNumber(s string) (seqNumber, bool) {
 	if math.IsNaN(v) {
 		return seqNumber{}, false
 	}
-	n := seqNumber{v: v, width: len(t)}
+	n := seqNumber{v: v, width: len(t), text: t}
 	mant, exp, hasExp := strings.Cut(strings.ToLower(t), "e")
 	if _, frac, ok := strings.Cut(mant, "."); ok {
 		n.prec = len(frac)
@@ -140,9 +141,28 @@ func parseSeq(env *command.Env) (*seqConfig, int, bool) {
 		c.goFormat = f
 	}
 	if c.equal {
-		c.width = max(len(strconv.FormatFloat(c.first.v, 'f', c.prec, 64)), len(strconv.FormatFloat(c.last.v, 'f', c.prec, 64)))
+		c.width = max(c.equalWidth(c.first), c.equalWidth(c.last))
 	}
 	return c, 0, true
+}
+
+// equalWidth is the width -w pads to for an operand, as GNU seq computes
+// it: the operand as written ("seq -w 003" pads to 3), without a leading
+// '+', widened to the precision of the sequence; an operand with an
+// exponent counts as printed.
+func (c *seqConfig) equalWidth(n seqNumber) int {
+	t := strings.TrimPrefix(n.text, "+")
+	if t == "" || strings.ContainsAny(t, "eEiInN") {
+		return len(strconv.FormatFloat(n.v, 'f', c.prec, 64))
+	}
+	w := len(t)
+	if n.prec < c.prec {
+		w += c.prec - n.prec
+		if !strings.Contains(t, ".") {
+			w++ // the decimal point
+		}
+	}
+	return w
 }
 
 // pad applies -w's zero padding.

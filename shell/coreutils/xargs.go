@@ -24,9 +24,15 @@ type xargsOptions struct {
 }
 
 // cmdXargs implements xargs [-0] [-d DELIM] [-n N] [-L N] [-I STR] [-r] [-t]
-// [-s N] [-E EOF] [-a FILE] [-P N] [COMMAND [ARG]...]. Commands run one at a
-// time (-P is accepted and ignored) with an empty standard input.
+// [-s N] [-E EOF] [-e[EOF]] [-i[STR]] [-l[N]] [-a FILE] [-P N] [COMMAND
+// [ARG]...]. Commands run one at a time (-P is accepted and ignored) with
+// an empty standard input. As in GNU xargs, -s bounds the whole command
+// line, the command and its initial arguments included, each argument
+// counting its length plus one.
 func cmdXargs(env *command.Env) int {
+	env2 := *env
+	env2.Args = append([]string{env.Args[0]}, xargsOptionalArgs(env.Args[1:])...)
+	env = &env2
 	opts, cmd, st, ok := getopt(env, "0d:n:L:l:I:i:rts:E:e:a:P:xpo", []string{"null", "delimiter=", "max-args=", "max-lines=", "replace=", "no-run-if-empty", "verbose", "max-chars=", "eof=", "arg-file=", "max-procs=", "exit", "interactive", "open-tty", "process-slot-var="}, true)
 	if !ok {
 		return st
@@ -45,8 +51,8 @@ func cmdXargs(env *command.Env) int {
 			}
 			o.delim = int(d)
 		case "n", "max-args", "L", "l", "max-lines", "s", "max-chars", "P", "max-procs":
-			if op.Name == "l" && v == "" {
-				v = "1"
+			if op.Name == "max-lines" && v == "" {
+				v = "1" // -l alone
 			}
 			n, err := strconv.Atoi(v)
 			if err != nil || n < 1 && op.Name != "P" && op.Name != "max-procs" {
@@ -70,7 +76,7 @@ func cmdXargs(env *command.Env) int {
 			o.noRunEmpty = true
 		case "t", "verbose":
 			o.trace = true
-		case "E", "e", "eof":
+		case "E", "eof":
 			o.eof = v
 		case "a", "arg-file":
 			argFile = v
@@ -94,6 +100,63 @@ func cmdXargs(env *command.Env) int {
 	}
 	x := &xargsRun{env: env, o: o, cmd: cmd, br: bufio.NewReaderSize(ctxReader{env.Ctx, in}, 64<<10)}
 	return x.run()
+}
+
+// xargsOptionalArgs rewrites GNU xargs's options with an optional argument,
+// which must be attached ("-eEOF", "-i{}", "-l2"; "-e" alone means no end
+// of file string), into long options that always carry one, for Getopt.
+// It stops at the first operand: the rest is the command.
+func xargsOptionalArgs(args []string) []string {
+	long := map[byte]string{'e': "--eof=", 'i': "--replace=", 'l': "--max-lines="}
+	var out []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" || len(a) < 2 || a[0] != '-' {
+			return append(out, args[i:]...)
+		}
+		if strings.HasPrefix(a, "--") {
+			for _, name := range []string{"eof", "replace", "max-lines"} {
+				if a == "--"+name {
+					a += "="
+				}
+			}
+			out = append(out, a)
+			// A long option with a required argument takes the next word.
+			if !strings.Contains(a, "=") && i+1 < len(args) {
+				for _, name := range []string{"delimiter", "max-args", "max-chars", "arg-file", "max-procs", "process-slot-var"} {
+					if strings.HasPrefix(name, a[2:]) {
+						i++
+						out = append(out, args[i])
+						break
+					}
+				}
+			}
+			continue
+		}
+		for j := 1; j < len(a); j++ {
+			c := a[j]
+			if l, ok := long[c]; ok {
+				if j > 1 {
+					out = append(out, a[:j])
+				}
+				out = append(out, l+a[j+1:])
+				break
+			}
+			if strings.IndexByte("dnLIsEaP", c) >= 0 {
+				// A required argument: the rest of the word, or the next.
+				out = append(out, a)
+				if j == len(a)-1 && i+1 < len(args) {
+					i++
+					out = append(out, args[i])
+				}
+				break
+			}
+			if j == len(a)-1 {
+				out = append(out, a)
+			}
+		}
+	}
+	return out
 }
 
 // parseDelim parses the argument of -d: one character or a C escape.
@@ -156,6 +219,10 @@ type xargsItem struct {
 func (x *xargsRun) run() int {
 	var batch []string
 	size, lines := 0, 0
+	base := 0 // the command and its initial arguments, as -s counts them
+	for _, a := range x.cmd {
+		base += len(a) + 1
+	}
 	for !x.stop {
 		it, err := x.next()
 		if err != nil {
@@ -175,12 +242,29 @@ func (x *xargsRun) run() int {
 		}
 		if it.s != "" || x.o.null || x.o.delim >= 0 || x.o.replace != "" {
 			if x.o.replace != "" {
-				x.exec(x.replaceArgs(it.s))
+				argv := x.replaceArgs(it.s)
+				n := 0
+				for _, a := range argv {
+					n += len(a) + 1
+				}
+				if n > x.o.maxChars {
+					x.env.Errorf(1, "argument list too long")
+					return 1
+				}
+				x.exec(argv)
 				continue
 			}
-			if len(batch) > 0 && size+len(it.s)+1 > x.o.maxChars {
+			if base+size+len(it.s)+1 > x.o.maxChars {
+				if len(batch) == 0 {
+					x.env.Errorf(1, "argument line too long")
+					return 1
+				}
 				x.exec(append(append([]string(nil), x.cmd...), batch...))
 				batch, size, lines = nil, 0, 0
+				if base+len(it.s)+1 > x.o.maxChars {
+					x.env.Errorf(1, "argument line too long")
+					return 1
+				}
 			}
 			batch = append(batch, it.s)
 			size += len(it.s) + 1
@@ -271,7 +355,9 @@ func (x *xargsRun) next() (*xargsItem, error) {
 		if err != nil && err != io.EOF {
 			return nil, err
 		}
-		s = strings.TrimLeft(strings.TrimSuffix(s, "\n"), " \t")
+		// GNU skips leading white space (isspace: also \v \f \r); the
+		// rest of the line, blanks included, is the one item.
+		s = strings.TrimLeft(strings.TrimSuffix(s, "\n"), " \t\v\f\r")
 		if s == "" {
 			return nil, nil
 		}
