@@ -231,8 +231,7 @@ func (in *interp) getline(g *getlineExpr) value {
 		if !ok {
 			return num(0)
 		}
-		// "cmd | getline" counts NR but not FNR.
-		in.globals[gNR].v = num(in.globals[gNR].v.toNum() + 1)
+		// NR and FNR stay, as in gawk, mawk and onetrueawk.
 		in.setGetline(g, rec, false)
 		return num(1)
 	case getlineFile:
@@ -331,6 +330,9 @@ func (in *interp) openNextMain() bool {
 			in.stdinDone = true
 			in.mainR = newRecReader(in.env.Stdin, nil)
 			in.globals[gFNR].v = num(0)
+			// FILENAME is "-" on standard input, as in gawk, mawk and
+			// busybox.
+			in.globals[gFILENAME].v = str("-")
 			return true
 		}
 		arg, ok := in.argv(in.argIndex)
