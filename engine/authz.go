@@ -82,6 +82,9 @@ func (sb *Sandbox) decide(ctx context.Context, method string, params json.RawMes
 			Session:         policy.Session{ID: sb.id, Labels: sb.labels},
 			Language:        string(lang),
 		}
+		if t := sb.tools[method]; t != nil {
+			in.Tool = t.Policy
+		}
 		d.Decision, rec.Err = sb.policy.Decide(ctx, in)
 		d.capabilityName = sb.policy.CapabilityName(d.Capability)
 	}

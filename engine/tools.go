@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/cordonhq/cordon/internal/abi"
+	"github.com/cordonhq/cordon/policy"
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 	jsonv1 "github.com/go-json-experiment/json/v1"
@@ -75,6 +76,10 @@ type Tool struct {
 	// Handler runs the call. A tool without a handler can still be driven
 	// through the step API (Execution.Next), where the caller answers.
 	Handler Handler
+	// Policy, when set, is what the policy sees of the tool as input.tool:
+	// for a tool imported from an MCP server (package mcptools), the
+	// server's name and the tool's annotations.
+	Policy *policy.ToolInfo
 }
 
 // tool is a registered tool with its compiled input schema (nil when it

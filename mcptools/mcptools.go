@@ -27,6 +27,7 @@ import (
 
 	"github.com/cordonhq/cordon/config"
 	"github.com/cordonhq/cordon/engine"
+	"github.com/cordonhq/cordon/policy"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -96,7 +97,7 @@ func Import(ctx context.Context, server string, cs *mcp.ClientSession, infos map
 		if hints := hintText(t.Annotations); hints != "" {
 			desc = strings.TrimSpace(desc + "\n" + hints)
 		}
-		et := engine.Tool{Name: name, Description: desc, Handler: handler(server, t.Name, cs)}
+		et := engine.Tool{Name: name, Description: desc, Handler: handler(server, t.Name, cs), Policy: PolicyInfo(server, t.Annotations)}
 		var err error
 		if et.InputSchema, err = schemaJSON(t.InputSchema); err != nil {
 			return nil, fmt.Errorf("MCP server %s: tool %s: input schema: %w", server, t.Name, err)
@@ -110,6 +111,25 @@ func Import(ctx context.Context, server string, cs *mcp.ClientSession, infos map
 		}
 	}
 	return tools, nil
+}
+
+// PolicyInfo is what the policy sees of a tool of server with annotations
+// a (nil for none) as input.tool: the server's name and the four hints,
+// with MCP's defaults (readOnlyHint false, destructiveHint true,
+// idempotentHint false, openWorldHint true) where a does not say.
+func PolicyInfo(server string, a *mcp.ToolAnnotations) *policy.ToolInfo {
+	ann := map[string]bool{"readOnlyHint": false, "destructiveHint": true, "idempotentHint": false, "openWorldHint": true}
+	if a != nil {
+		ann["readOnlyHint"] = a.ReadOnlyHint
+		ann["idempotentHint"] = a.IdempotentHint
+		if a.DestructiveHint != nil {
+			ann["destructiveHint"] = *a.DestructiveHint
+		}
+		if a.OpenWorldHint != nil {
+			ann["openWorldHint"] = *a.OpenWorldHint
+		}
+	}
+	return &policy.ToolInfo{Server: server, Annotations: ann}
 }
 
 // mapName maps an upstream tool name to one name segment.

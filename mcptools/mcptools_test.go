@@ -3,6 +3,7 @@ package mcptools_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"os"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	"github.com/cordonhq/cordon/config"
 	"github.com/cordonhq/cordon/engine"
 	"github.com/cordonhq/cordon/mcptools"
+	"github.com/cordonhq/cordon/policy"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -220,5 +222,53 @@ func TestStartErrors(t *testing.T) {
 	_, err := mcptools.Start(context.Background(), []config.MCPServer{{Name: "nope", Command: []string{"/nonexistent/server"}}}, mcptools.Options{})
 	if err == nil || !strings.Contains(err.Error(), "mcp_servers[0] (nope): cannot start") {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// TestPolicyInput: the policy sees an imported tool's server and
+// annotations as input.tool (examples/mcp-policy).
+func TestPolicyInput(t *testing.T) {
+	results, err := policy.RunTests(context.Background(), []string{"../examples/mcp-policy"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(results) == 0 {
+		t.Fatal("no Rego tests ran")
+	}
+	for _, r := range results {
+		if !r.Pass() {
+			t.Errorf("%s", r)
+		}
+	}
+
+	pol, err := policy.New(context.Background(), policy.Config{Paths: []string{"../examples/mcp-policy/mcp.rego"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, _ := inMemory(t)
+	tools, err := mcptools.Import(context.Background(), "up", cs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := codemode.New(testEngine(t), tools, codemode.WithPolicy(pol))
+	t.Cleanup(func() { run.CloseAll(context.Background()) })
+	// structured is read-only; plain says nothing, so it may be destructive:
+	// the policy asks, and with no approver the call is denied.
+	r := runJS(t, run, `const a = (await up.structured({n: 1})).double
+try { await up.plain({}) } catch (e) { return [a, e.kind, e.message] }`)
+	if !strings.Contains(string(r.Value), `[2,"denied"`) || !strings.Contains(string(r.Value), "up/plain may be destructive (MCP server up") {
+		t.Fatalf("%s", r.Text())
+	}
+}
+
+func TestPolicyInfoDefaults(t *testing.T) {
+	no := false
+	got := mcptools.PolicyInfo("s", &mcp.ToolAnnotations{IdempotentHint: true, OpenWorldHint: &no})
+	want := map[string]bool{"readOnlyHint": false, "destructiveHint": true, "idempotentHint": true, "openWorldHint": false}
+	if got.Server != "s" || fmt.Sprint(got.Annotations) != fmt.Sprint(want) {
+		t.Errorf("%+v", got)
+	}
+	if d := mcptools.PolicyInfo("s", nil).Annotations; !d["destructiveHint"] || !d["openWorldHint"] || d["readOnlyHint"] {
+		t.Errorf("defaults %v", d)
 	}
 }

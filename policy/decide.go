@@ -24,6 +24,20 @@ type Input struct {
 	CapabilityCalls map[int]int
 	Session         Session
 	Language        string
+	// Tool is what the host says of the tool (input.tool), or nil: for a
+	// tool imported from an MCP server, its server and its annotations.
+	Tool *ToolInfo
+}
+
+// ToolInfo is what the policy sees of a tool as input.tool.
+type ToolInfo struct {
+	// Server names the MCP server the tool comes from (mcp_servers'
+	// name), or "".
+	Server string `json:"server,omitempty"`
+	// Annotations are the tool's MCP annotations, by their MCP names:
+	// readOnlyHint, destructiveHint, idempotentHint, openWorldHint (with
+	// MCP's defaults filled in: false, true, false, true).
+	Annotations map[string]bool `json:"annotations,omitempty"`
 }
 
 // Session identifies the sandbox session a call comes from.
@@ -158,7 +172,7 @@ func (in *Input) value() (ast.Value, error) {
 	for k, v := range in.Session.Labels {
 		labels.Insert(ast.StringTerm(k), ast.StringTerm(v))
 	}
-	return ast.NewObject(
+	obj := ast.NewObject(
 		[2]*ast.Term{ast.StringTerm("method"), ast.StringTerm(in.Method)},
 		[2]*ast.Term{ast.StringTerm("params"), ast.NewTerm(params)},
 		[2]*ast.Term{ast.StringTerm("calls"), ast.NewTerm(calls)},
@@ -168,7 +182,18 @@ func (in *Input) value() (ast.Value, error) {
 			[2]*ast.Term{ast.StringTerm("labels"), ast.NewTerm(labels)},
 		)},
 		[2]*ast.Term{ast.StringTerm("language"), ast.StringTerm(in.Language)},
-	), nil
+	)
+	if in.Tool != nil {
+		ann := ast.NewObject()
+		for k, v := range in.Tool.Annotations {
+			ann.Insert(ast.StringTerm(k), ast.BooleanTerm(v))
+		}
+		obj.Insert(ast.StringTerm("tool"), ast.ObjectTerm(
+			[2]*ast.Term{ast.StringTerm("server"), ast.StringTerm(in.Tool.Server)},
+			[2]*ast.Term{ast.StringTerm("annotations"), ast.NewTerm(ann)},
+		))
+	}
+	return obj, nil
 }
 
 func sortedIntKeys(m map[string]int) []string {

@@ -47,6 +47,25 @@ const inputSchema = `{
     "language": {
       "type": "string",
       "description": "The language of the script: js or sh."
+    },
+    "tool": {
+      "type": "object",
+      "description": "What the host says of the tool, when it says anything: for a tool imported from an MCP server (mcp_servers), the server and its MCP annotations. Absent otherwise.",
+      "properties": {
+        "server": {"type": "string", "description": "The name of the MCP server the tool comes from."},
+        "annotations": {
+          "type": "object",
+          "description": "The tool's MCP annotations, with MCP's defaults filled in.",
+          "properties": {
+            "readOnlyHint": {"type": "boolean", "description": "The tool does not modify its environment (default false)."},
+            "destructiveHint": {"type": "boolean", "description": "The tool may perform destructive updates (default true; meaningful when readOnlyHint is false)."},
+            "idempotentHint": {"type": "boolean", "description": "Calling it again with the same arguments has no further effect (default false)."},
+            "openWorldHint": {"type": "boolean", "description": "The tool interacts with an open world of external entities (default true)."}
+          },
+          "additionalProperties": false
+        }
+      },
+      "additionalProperties": false
     }
   },
   "additionalProperties": false
@@ -58,9 +77,11 @@ const inputSchema = `{
 //
 //	{"method": string, "params": object,
 //	 "calls": {METHOD: integer}, "capability_calls": {"<index>": integer},
-//	 "session": {"id": string, "labels": {KEY: string}}, "language": string}
+//	 "session": {"id": string, "labels": {KEY: string}}, "language": string,
+//	 "tool": {"server": string, "annotations": {"readOnlyHint": boolean, ...}}}
 //
-// with no other properties allowed at the top level or in session. Given
+// with no other properties allowed at the top level, in session or in
+// tool; tool is present only for tools the host describes (MCP imports). Given
 // to OPA's type checker (see SchemaSet), it turns a reference such as
 // input.metod in a hand-written policy into a compile error. The caller
 // owns the returned slice.
