@@ -98,7 +98,7 @@ func ExamplePrompt_compact() {
 	_, list, _ := strings.Cut(text, "## Tools\n\n")
 	fmt.Print(list)
 	// Output:
-	// Only the names are listed here, to keep this short. Before calling a tool, read its params: getToolInfo("name") returns its description, inputSchema and outputSchema; listTools(prefix) lists tools by prefix.
+	// Only the names are listed here, to keep this short. Before calling a tool, read its params: getToolInfo("name") returns its TypeScript declaration (declaration), description, inputSchema and outputSchema; listTools(prefix) lists tools by prefix.
 	//
 	// - `crm.contacts.search({ amount, currency })` The crm/contacts/search tool.
 	// - `crm.contacts.get({ amount, currency })` The crm/contacts/get tool.
