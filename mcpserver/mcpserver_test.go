@@ -276,3 +276,17 @@ func TestHTTP(t *testing.T) {
 		t.Fatalf("%d %s", hr.StatusCode, body)
 	}
 }
+
+// TestSessionIdle: the session's sandbox is closed after the idle time;
+// the next call starts an empty one.
+func TestSessionIdle(t *testing.T) {
+	cs := connect(t, newServer(t, mcpserver.Options{}, codemode.WithIdleTimeout(200*time.Millisecond)))
+	js(t, cs, `fs.writeFileSync("f", "x")`)
+	if _, r := js(t, cs, `return fs.existsSync("f")`); string(r.Value) != "true" {
+		t.Fatalf("%+v", r)
+	}
+	time.Sleep(600 * time.Millisecond)
+	if _, r := js(t, cs, `return fs.existsSync("f")`); string(r.Value) != "false" {
+		t.Fatalf("after idle: %+v", r)
+	}
+}
