@@ -28,6 +28,9 @@ func cmdJq(env *command.Env) int {
 	if !ok {
 		return st
 	}
+	if o.runTests {
+		return jqRunTests(env, o)
+	}
 	named := make(map[string]any, len(o.named))
 	for k, v := range o.named {
 		named[k] = v
@@ -54,12 +57,21 @@ func cmdJq(env *command.Env) int {
 		files = []string{"-"}
 	}
 	inputs := &jqInputs{env: env, o: o, files: files}
-	prog, err := jqProgramFor(o, names, jqBinding{inputs: inputs, order: o.order, environ: env.Environ, nullInput: o.nullInput})
+	w := newWriter(env)
+	libDirs := o.libDirs
+	if libDirs == nil {
+		libDirs = jqDefaultLibDirs
+	}
+	bind := jqBinding{
+		inputs: inputs, order: o.order, environ: env.Environ, nullInput: o.nullInput, out: w,
+		libDirs: libDirs, progOrigin: env.Dir, cmdEnv: env, libArgs: o.libDirs,
+	}
+	prog, err := jqProgramFor(o, names, bind)
 	if err != nil {
 		return jqCompileError(env, o.filter, err)
 	}
 	defer returnJqProgram(prog)
-	r := &jqRunner{env: env, o: o, code: prog.code, values: values, inputs: inputs, w: newWriter(env)}
+	r := &jqRunner{env: env, o: o, prog: prog, code: prog.code, values: values, inputs: inputs, w: w}
 	r.enc = &jqEncoder{w: r.w, ascii: o.ascii}
 	if !o.sortKeys {
 		r.enc.order = o.order
@@ -78,13 +90,16 @@ func cmdJq(env *command.Env) int {
 // jqCompileError reports a parse or compile error like jq and returns 3.
 func jqCompileError(env *command.Env, filter string, err error) int {
 	var pe *gojq.ParseError
+	var me *jqModuleError
 	msg := err.Error()
+	if errors.As(err, &me) {
+		fmt.Fprintf(env.Stderr, "jq: error: %s\n\njq: 1 compile error\n", me.msg)
+		return jqExitCompile
+	}
 	if errors.As(err, &pe) {
 		msg = "syntax error, " + msg + " (Unix shell quoting issues?)"
-	} else if name, ok := strings.CutPrefix(msg, "variable not defined: "); ok {
-		msg = name + " is not defined"
-	} else if name, ok := strings.CutPrefix(msg, "function not defined: "); ok {
-		msg = name + " is not defined"
+	} else if _, ok := err.(*jqCompileCheckError); !ok {
+		msg = jqMessage(msg)
 	}
 	fmt.Fprintf(env.Stderr, "jq: error: %s at <top-level>, line 1:\n%s\njq: 1 compile error\n", msg, filter)
 	return jqExitCompile
@@ -94,6 +109,7 @@ func jqCompileError(env *command.Env, filter string, err error) int {
 type jqRunner struct {
 	env     *command.Env
 	o       *jqOptions
+	prog    *jqProgram
 	code    *gojq.Code
 	values  []any
 	inputs  *jqInputs
@@ -103,6 +119,10 @@ type jqRunner struct {
 	last    any
 	outputs int
 	halted  bool
+	// start is where the input was when the program started on the
+	// current value, if canRestart (for diagnose).
+	start      jqInputsState
+	canRestart bool
 }
 
 // run processes all inputs and returns the exit status.
@@ -148,7 +168,8 @@ func (r *jqRunner) run() int {
 	if r.halted {
 		return r.status
 	}
-	if r.status == 0 && r.inputs.status != 0 {
+	if r.inputs.status != 0 {
+		// A file that could not be read decides the status, as in jq.
 		r.status = r.inputs.status
 	}
 	if r.status != 0 {
@@ -172,7 +193,7 @@ func (r *jqRunner) reportInputError(err error) bool {
 	}
 	r.w.Flush()
 	fmt.Fprintf(r.env.Stderr, "jq: parse error: %s\n", err.Error())
-	r.status = jqExitUsage
+	r.status = jqExitError
 	return false
 }
 
@@ -181,6 +202,10 @@ func (r *jqRunner) runOne(v any) {
 	ctx := r.env.Ctx
 	if ctx == nil {
 		ctx = context.Background()
+	}
+	if r.prog.usesInput {
+		// Where the program starts reading, for diagnose.
+		r.start, r.canRestart = r.inputs.save()
 	}
 	iter := r.code.RunWithContext(&yieldingContext{Context: ctx}, v, r.values...)
 	for {
@@ -192,7 +217,7 @@ func (r *jqRunner) runOne(v any) {
 			return
 		}
 		if err, isErr := asJQError(out); isErr {
-			if r.handleError(err) {
+			if r.handleError(err, v) {
 				return
 			}
 			continue
@@ -210,9 +235,9 @@ func (r *jqRunner) runOne(v any) {
 	}
 }
 
-// handleError reports a runtime error; it returns true when the current
-// input must stop (always, as jq does).
-func (r *jqRunner) handleError(err error) bool {
+// handleError reports a runtime error of the program run on v; it
+// returns true when the current input must stop (always, as jq does).
+func (r *jqRunner) handleError(err error, v any) bool {
 	if isCanceled(err) || canceled(r.env) {
 		return true
 	}
@@ -231,7 +256,7 @@ func (r *jqRunner) handleError(err error) bool {
 		return true
 	}
 	where := "<unknown>"
-	if w := r.inputs.where(); w != "" && !r.o.nullInput {
+	if w := r.inputs.where(); w != "" && (!r.o.nullInput || r.inputs.wherePos >= 0 || r.inputs.raw != nil) {
 		where = w
 	}
 	var ve gojq.ValueError
@@ -245,10 +270,55 @@ func (r *jqRunner) handleError(err error) bool {
 			fmt.Fprintf(r.env.Stderr, "jq: error (at %s) (not a string): %s\n", where, jqCompact(v))
 		}
 	} else {
-		fmt.Fprintf(r.env.Stderr, "jq: error (at %s): %s\n", where, jqErrorText(err.Error()))
+		msg := r.prog.b.message(err.Error())
+		if strings.HasPrefix(msg, "Cannot index ") && strings.HasSuffix(msg, " with string") {
+			msg = r.diagnose(v, msg)
+		}
+		fmt.Fprintf(r.env.Stderr, "jq: error (at %s): %s\n", where, msg)
 	}
 	r.status = jqExitError
 	return true
+}
+
+// diagnose finds the key of a failed .name, which gojq's error lacks: it
+// runs the program again on v with every .name checked first and returns
+// the first error's message, or msg. A program that reads more input
+// reads it again (not with -R, which reads a stream).
+func (r *jqRunner) diagnose(v any, msg string) string {
+	if r.prog == nil || r.prog.usesInput && !r.canRestart {
+		return msg
+	}
+	code := r.prog.guardedCode()
+	if code == nil {
+		return msg
+	}
+	b := r.prog.b
+	b.quiet = true
+	defer func() { b.quiet = false }()
+	if r.prog.usesInput {
+		// The program reads the same input again.
+		now, _ := r.inputs.save()
+		r.inputs.restore(r.start)
+		defer r.inputs.restore(now)
+	}
+	ctx := r.env.Ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	iter := code.RunWithContext(&yieldingContext{Context: ctx}, v, r.values...)
+	for {
+		out, ok := iter.Next()
+		if !ok || canceled(r.env) {
+			return msg
+		}
+		if err, isErr := asJQError(out); isErr {
+			var je *jqError
+			if errors.As(err, &je) && strings.HasPrefix(je.msg, "Cannot index ") {
+				return je.msg
+			}
+			return msg
+		}
+	}
 }
 
 // jqCompact returns the compact JSON form of v.
@@ -276,30 +346,6 @@ func (r *jqRunner) print(v any) {
 	case !r.o.join:
 		r.w.WriteByte('\n')
 	}
-}
-
-// jqBinops maps gojq's arithmetic error names to jq's wording.
-var jqBinops = map[string]string{
-	"add": "added", "subtract": "subtracted", "multiply": "multiplied", "divide": "divided", "modulo": "divided",
-}
-
-// jqErrorText rewrites the most common gojq runtime errors in jq's words
-// ("string (\"x\") and number (1) cannot be added"); others are kept.
-func jqErrorText(msg string) string {
-	if rest, ok := strings.CutPrefix(msg, "cannot iterate over: "); ok {
-		return "Cannot iterate over " + rest
-	}
-	if rest, ok := strings.CutPrefix(msg, "cannot "); ok {
-		op, operands, ok := strings.Cut(rest, ": ")
-		if past, known := jqBinops[op]; ok && known {
-			return operands + " cannot be " + past
-		}
-		if l, r, ok := strings.Cut(rest, " by: "); ok && (strings.HasPrefix(l, "divide ") || strings.HasPrefix(l, "modulo ")) {
-			_, l, _ = strings.Cut(l, " ")
-			return l + " and " + r + " cannot be divided because the divisor is zero"
-		}
-	}
-	return msg
 }
 
 // asJQError reports whether v, a value from gojq or from the input decoder,

@@ -23,6 +23,8 @@ type jqOptions struct {
 	positional                                                    []any
 	sortKeys                                                      bool
 	order                                                         *keyOrder
+	libDirs                                                       []string // -L, or nil for jq's default
+	runTests                                                      bool     // --run-tests
 }
 
 // jqUsage prints jq's short usage hint and returns status 2.
@@ -64,7 +66,12 @@ func parseJqArgs(env *command.Env) (*jqOptions, int, bool) {
 		case a[1] == '-':
 			st, ok = p.long(a[2:])
 		default:
-			for _, c := range a[1:] {
+			for j, c := range a[1:] {
+				if c == 'L' && j+2 < len(a) {
+					// -Ldir
+					p.o.libDirs = append(p.o.libDirs, a[j+2:])
+					break
+				}
 				if st, ok = p.short(c); !ok {
 					break
 				}
@@ -161,7 +168,8 @@ func (p *jqArgParser) short(c rune) (int, bool) {
 		if !p.need(1) {
 			return jqUsage(p.env, "-L takes a parameter: (e.g. -L /search/path or -L/search/path)"), false
 		}
-		p.i++ // modules are not supported; the path is ignored
+		p.i++
+		p.o.libDirs = append(p.o.libDirs, p.args[p.i])
 		return 0, true
 	case c == 'h':
 		fmt.Fprintln(p.env.Stdout, "Usage:\tjq [OPTIONS] FILTER [FILES...]")
@@ -178,6 +186,8 @@ func (p *jqArgParser) long(name string) (int, bool) {
 		return 0, true
 	}
 	switch name {
+	case "library-path":
+		return p.short('L')
 	case "unbuffered":
 	case "raw-output0":
 		o.rawOutput, o.raw0 = true, true
@@ -200,6 +210,9 @@ func (p *jqArgParser) long(name string) (int, bool) {
 	case "help":
 		fmt.Fprintln(p.env.Stdout, "Usage:\tjq [OPTIONS] FILTER [FILES...]")
 		return 0, false
+	case "run-tests":
+		// The test file is an operand; the program comes from it.
+		o.runTests, o.haveFilter = true, true
 	case "stream", "stream-errors":
 		return jqUsage(p.env, "--"+name+" is not supported"), false
 	default:

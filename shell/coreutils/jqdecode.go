@@ -1,9 +1,7 @@
 package coreutils
 
 import (
-	"encoding/json"
 	"fmt"
-	"math"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -90,6 +88,10 @@ func (d *jsonDecoder) skipSpace() {
 
 // next returns the next value; ok is false at the end of the input.
 func (d *jsonDecoder) next() (v any, ok bool, err error) {
+	if d.pos == 0 && len(d.data) >= 3 && string(d.data[:3]) == "\ufeff" {
+		// jq skips a byte order mark at the start of its input.
+		d.pos = 3
+	}
 	d.skipSpace()
 	if d.pos >= len(d.data) {
 		return nil, false, nil
@@ -168,16 +170,16 @@ func (d *jsonDecoder) literal() (any, error) {
 		return true, nil
 	case "false":
 		return false, nil
-	case "nan", "NaN":
-		return math.NaN(), nil
 	}
-	if v, ok := parseJSONNumber(tok); ok {
-		return v, nil
+	if c := tok[0]; c != 't' && c != 'f' && !(c == 'n' && len(tok) > 1 && tok[1] == 'u') {
+		if v, ok := canonicalNumber(tok); ok {
+			return v, nil
+		}
 	}
 	// Like jq, report a bad bare word after the byte that ends it; words
 	// that start like true, false or null are "literals", others numbers.
 	msg := "Invalid numeric literal"
-	if c := tok[0]; c == 't' || c == 'f' || c == 'n' {
+	if c := tok[0]; c == 't' || c == 'f' || c == 'n' && len(tok) > 1 && tok[1] == 'u' {
 		msg = "Invalid literal"
 	}
 	if d.pos >= len(d.data) {
@@ -189,11 +191,11 @@ func (d *jsonDecoder) literal() (any, error) {
 	return nil, d.fail(msg)
 }
 
-// shortInt is parseJSONNumber's answer for an integer of at most 18
+// shortInt is canonicalNumber's answer for an integer of at most 18
 // digits (which cannot overflow an int), the common case, read without
 // making a string: a third of decoding `seq 1 3000 | jq -s` went to the
 // string and strconv. It declines everything else, including zeros after
-// a minus sign (parseJSONNumber makes "-0" the float -0).
+// a minus sign (canonicalNumber keeps "-0" as written).
 func shortInt(b []byte) (int, bool) {
 	digits := b
 	neg := len(b) > 0 && b[0] == '-'
@@ -217,53 +219,6 @@ func shortInt(b []byte) (int, bool) {
 		n = -n
 	}
 	return n, true
-}
-
-// parseJSONNumber converts a JSON number to int, *big.Int or float64.
-func parseJSONNumber(tok string) (any, bool) {
-	i := 0
-	if i < len(tok) && tok[i] == '-' {
-		i++
-	}
-	digits := i
-	for i < len(tok) && tok[i] >= '0' && tok[i] <= '9' {
-		i++
-	}
-	if i == digits {
-		return nil, false
-	}
-	integer := i == len(tok)
-	if i < len(tok) && tok[i] == '.' {
-		i++
-		for i < len(tok) && tok[i] >= '0' && tok[i] <= '9' {
-			i++
-		}
-	}
-	if i < len(tok) && (tok[i] == 'e' || tok[i] == 'E') {
-		i++
-		if i < len(tok) && (tok[i] == '+' || tok[i] == '-') {
-			i++
-		}
-		e := i
-		for i < len(tok) && tok[i] >= '0' && tok[i] <= '9' {
-			i++
-		}
-		if e == i {
-			return nil, false
-		}
-	}
-	if i != len(tok) {
-		return nil, false
-	}
-	if integer && tok != "-0" {
-		if n, err := strconv.ParseInt(tok, 10, 64); err == nil && n == int64(int(n)) {
-			return int(n), true
-		}
-	}
-	// Other numbers keep their literal value, as jq 1.7 does: gojq
-	// computes with json.Number values, which hold the canonical decimal
-	// form jq prints (1.000 stays 1.000, 1e2 becomes 1E+2).
-	return json.Number(decimalString(tok)), true
 }
 
 // array parses an array; the current byte is '['.
@@ -408,7 +363,7 @@ func (d *jsonDecoder) str() (any, error) {
 			}
 			return string([]rune(string(s))), nil
 		}
-		if c == '\\' {
+		if c == '\\' || c < 0x20 {
 			break
 		}
 		d.pos++
@@ -466,6 +421,9 @@ func (d *jsonDecoder) str() (any, error) {
 				return nil, d.invalidEscape()
 			}
 		default:
+			if c < 0x20 {
+				return nil, d.stringError("Invalid string: control characters from U+0000 through U+001F must be escaped")
+			}
 			buf = append(buf, c)
 			d.pos++
 		}
@@ -483,6 +441,12 @@ func (d *jsonDecoder) failString() error {
 // invalidEscape reports a bad escape after the end of its string, where
 // jq notices it.
 func (d *jsonDecoder) invalidEscape() error {
+	return d.stringError("Invalid escape")
+}
+
+// stringError reports an error in a string after the end of the string,
+// where jq notices it.
+func (d *jsonDecoder) stringError(msg string) error {
 	for d.pos < len(d.data) && d.data[d.pos] != '"' {
 		if d.data[d.pos] == '\\' {
 			d.pos++
@@ -493,7 +457,7 @@ func (d *jsonDecoder) invalidEscape() error {
 		return d.failString()
 	}
 	d.pos++
-	return d.fail("Invalid escape")
+	return d.fail(msg)
 }
 
 // hex4 parses the four hex digits of a \u escape.

@@ -12,15 +12,15 @@ import (
 )
 
 // checkShortInt holds shortInt, the decoder's fast path for integers, to
-// parseJSONNumber's answer for the same token: when it takes a token it
-// must give exactly the int parseJSONNumber gives, and the decoder must
-// decode the token as parseJSONNumber does either way.
+// canonicalNumber's answer for the same token: when it takes a token it
+// must give exactly the int canonicalNumber gives, and the decoder must
+// decode the token as canonicalNumber does either way.
 func checkShortInt(t *testing.T, tok string) {
 	t.Helper()
-	want, wantOK := parseJSONNumber(tok)
+	want, wantOK := canonicalNumber(tok)
 	if n, ok := shortInt([]byte(tok)); ok {
 		if !wantOK || !reflect.DeepEqual(any(n), want) {
-			t.Fatalf("shortInt(%q) = %d, parseJSONNumber gives %#v, %v", tok, n, want, wantOK)
+			t.Fatalf("shortInt(%q) = %d, canonicalNumber gives %#v, %v", tok, n, want, wantOK)
 		}
 	}
 	d := &jsonDecoder{data: []byte(tok)}

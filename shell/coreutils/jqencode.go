@@ -243,15 +243,19 @@ func formatJQNumber(f float64) string {
 // plain notation when the exponent is at most zero and the adjusted exponent
 // is at least -6 ("1.000", "0.00001"), scientific notation otherwise
 // ("1E+2", "1.5E-7").
+//
+// It returns "" when the exponent is beyond decNumber's range (an
+// adjusted exponent of at most 999999999 in magnitude): such a number is
+// an infinity or zero.
 func decimalString(lit string) string {
 	neg := strings.HasPrefix(lit, "-")
-	s := strings.TrimPrefix(lit, "-")
+	s := strings.TrimPrefix(strings.TrimPrefix(lit, "-"), "+")
 	mant, expPart, hasExp := strings.Cut(strings.ToLower(s), "e")
 	exp := 0
 	if hasExp {
 		e, err := strconv.Atoi(expPart)
-		if err != nil {
-			return lit
+		if err != nil || e > 4e9 || e < -4e9 {
+			return ""
 		}
 		exp = e
 	}
@@ -261,10 +265,10 @@ func decimalString(lit string) string {
 	if coef == "" {
 		coef = "0"
 	}
-	if len(coef) > 1000 || exp > 1e9 || exp < -1e9 {
-		return lit
-	}
 	adjusted := exp + len(coef) - 1
+	if coef != "0" && (adjusted > 999999999 || adjusted < -999999999) {
+		return ""
+	}
 	var out string
 	switch {
 	case exp <= 0 && adjusted >= -6:

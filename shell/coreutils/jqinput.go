@@ -31,6 +31,11 @@ type jqInputs struct {
 	// nextNL caches the offset of the first newline at or after the
 	// decoder's position, to compute positions in linear time.
 	nextNL int
+	// rawLines counts the lines read with -R.
+	rawLines int
+	// lost is set when input or inputs read past the end of an input that
+	// does not end with a newline: jq then knows no position.
+	lost bool
 }
 
 // jqSegment is one input file within the concatenated input.
@@ -105,7 +110,13 @@ func (in *jqInputs) segmentAt(pos int) jqSegment {
 // where returns "FILE:LINE" for the last value read, for an error message,
 // or "" when none was.
 func (in *jqInputs) where() string {
+	if in.raw != nil && in.name != "" {
+		return fmt.Sprintf("%s:%d", in.name, in.rawLines)
+	}
 	if in.dec == nil || in.wherePos < 0 {
+		return ""
+	}
+	if in.lost {
 		return ""
 	}
 	d := in.dec
@@ -121,6 +132,29 @@ func (in *jqInputs) where() string {
 // far, counting the line that holds the end of the value when it is
 // terminated.
 func (in *jqInputs) position() string {
+	name, lines := in.positionLine()
+	return fmt.Sprintf("%s:%d", name, lines)
+}
+
+// lineNumber implements input_line_number: the number of lines read so far
+// in the current file.
+func (in *jqInputs) lineNumber() int {
+	if in.raw != nil {
+		return in.rawLines
+	}
+	if in.dec == nil || in.wherePos < 0 {
+		return 0
+	}
+	d := in.dec
+	saved := d.pos
+	d.pos = in.wherePos
+	_, n := in.positionLine()
+	d.pos = saved
+	return n
+}
+
+// positionLine returns the file and line count of position.
+func (in *jqInputs) positionLine() (string, int) {
 	d := in.dec
 	pos := d.pos
 	seg := in.segmentAt(pos)
@@ -144,7 +178,7 @@ func (in *jqInputs) position() string {
 		d.pos = saved
 		d.line()
 	}
-	return fmt.Sprintf("%s:%d", seg.name, lines)
+	return seg.name, lines
 }
 
 // Next returns the next input value, or an error value for a parse error.
@@ -176,6 +210,9 @@ func (in *jqInputs) Next() (any, bool) {
 			in.close()
 			return nil, false
 		}
+		if strings.HasSuffix(line, "\n") {
+			in.rawLines++
+		}
 		return strings.TrimSuffix(line, "\n"), true
 	}
 	if in.dec == nil {
@@ -189,6 +226,8 @@ func (in *jqInputs) Next() (any, bool) {
 	}
 	if !ok {
 		in.done = true
+		data := in.dec.data
+		in.lost = !in.o.slurp && (len(data) == 0 || data[len(data)-1] != '\n')
 		return nil, false
 	}
 	// The position is worked out only for an error message (where), but
@@ -215,6 +254,7 @@ func (in *jqInputs) slurp() (any, error) {
 			}
 		}
 		in.done = true
+		in.rawLines = strings.Count(sb.String(), "\n")
 		return sb.String(), nil
 	}
 	vals := []any{}
@@ -228,4 +268,38 @@ func (in *jqInputs) slurp() (any, error) {
 		}
 		vals = append(vals, v)
 	}
+}
+
+// jqInputsState is a saved position in the input, to read it again.
+type jqInputsState struct {
+	in  jqInputs
+	dec jsonDecoder
+}
+
+// save returns the reading state, or false when the input cannot be read
+// again (-R reads a stream).
+func (in *jqInputs) save() (jqInputsState, bool) {
+	if !in.opened && !in.o.rawInput {
+		// Read the input now, to be able to read it again.
+		if err := in.open(); err != nil {
+			in.done = true
+			return jqInputsState{}, false
+		}
+	}
+	if in.raw != nil || in.dec == nil {
+		return jqInputsState{}, false
+	}
+	st := jqInputsState{in: *in}
+	if in.dec != nil {
+		st.dec = *in.dec
+	}
+	return st, true
+}
+
+// restore goes back to a saved state.
+func (in *jqInputs) restore(st jqInputsState) {
+	dec := in.dec
+	*in = st.in
+	*dec = st.dec
+	in.dec = dec
 }
