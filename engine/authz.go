@@ -77,6 +77,7 @@ func (sb *Sandbox) decide(ctx context.Context, method string, params json.RawMes
 		in := &policy.Input{
 			Method:          method,
 			Params:          params,
+			ParamsCanonical: true, // accept put them in canonical form
 			Calls:           sb.counts,
 			CapabilityCalls: sb.capCounts,
 			Session:         policy.Session{ID: sb.id, Labels: sb.labels},

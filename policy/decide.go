@@ -16,8 +16,14 @@ import (
 // Input is the input document of one decision.
 type Input struct {
 	Method string
-	// Params is the call's JSON object.
+	// Params is the call's JSON object. Decide puts it in canonical form
+	// (see Handler in package engine) unless ParamsCanonical says it is.
 	Params json.RawMessage
+	// ParamsCanonical reports that Params is already in canonical form,
+	// as the engine hands it over, so that Decide does not read it twice.
+	// A caller that sets it for params that are not canonical only gets
+	// decisions on what it passed.
+	ParamsCanonical bool
 	// Calls counts the allowed calls per method in this session so far.
 	Calls map[string]int
 	// CapabilityCalls counts the calls charged to each capability (by index).
@@ -62,15 +68,15 @@ type Decision struct {
 func (p *Policy) Decide(ctx context.Context, in *Input) (Decision, error) {
 	// Both evaluators read the canonical form of the params, so that they
 	// and the handler agree on every key and number (see internal/canon).
-	// The engine hands over canonical params already; this makes a direct
-	// caller of Decide just as safe.
-	canonical, err := canon.Params(in.Params)
-	if err != nil {
-		return denied(err.Error()), fmt.Errorf("policy: input: %w", err)
-	}
-	if !bytes.Equal(canonical, in.Params) {
+	// The engine hands over canonical params already (ParamsCanonical);
+	// this makes a direct caller of Decide just as safe.
+	if !in.ParamsCanonical {
+		canonical, err := canon.Params(in.Params)
+		if err != nil {
+			return denied(err.Error()), fmt.Errorf("policy: input: %w", err)
+		}
 		cp := *in
-		cp.Params = canonical
+		cp.Params, cp.ParamsCanonical = canonical, true
 		in = &cp
 	}
 	if p.native != nil {

@@ -93,7 +93,7 @@ func Params(raw []byte) ([]byte, error) {
 	if p.b[p.i] != '{' {
 		return nil, &Error{Reason: "not a JSON object"}
 	}
-	if err := p.value(1); err != nil {
+	if err := p.value(); err != nil {
 		return nil, err
 	}
 	return p.out, nil
@@ -175,17 +175,15 @@ func (p *parser) skip() {
 	}
 }
 
-func (p *parser) value(depth int) error {
+func (p *parser) value() error {
 	p.skip()
 	switch c := p.b[p.i]; {
 	case c == '{', c == '[':
-		if depth > MaxDepth {
-			return p.fail("params are nested deeper than %d levels", MaxDepth)
-		}
+		// tooDeep has bounded the nesting already.
 		if c == '{' {
-			return p.object(depth)
+			return p.object()
 		}
-		return p.array(depth)
+		return p.array()
 	case c == '"':
 		s, plain, err := p.str()
 		if err != nil {
@@ -223,7 +221,7 @@ func (p *parser) value(depth int) error {
 	return nil
 }
 
-func (p *parser) object(depth int) error {
+func (p *parser) object() error {
 	p.i++ // '{'
 	p.out = append(p.out, '{')
 	mark := len(p.keys)
@@ -269,14 +267,14 @@ func (p *parser) object(depth int) error {
 		p.out = append(p.out, ':')
 		p.skip()
 		p.i++ // ':'
-		if err := p.value(depth + 1); err != nil {
+		if err := p.value(); err != nil {
 			return err
 		}
 		p.path = p.path[:len(p.path)-1]
 	}
 }
 
-func (p *parser) array(depth int) error {
+func (p *parser) array() error {
 	p.i++ // '['
 	p.out = append(p.out, '[')
 	for n := 0; ; n++ {
@@ -291,7 +289,7 @@ func (p *parser) array(depth int) error {
 			p.out = append(p.out, ',')
 		}
 		p.path = append(p.path, seg{idx: n})
-		if err := p.value(depth + 1); err != nil {
+		if err := p.value(); err != nil {
 			return err
 		}
 		p.path = p.path[:len(p.path)-1]
