@@ -38,7 +38,7 @@ type event struct {
 // back an event. The switch goes straight from one goroutine to the other,
 // without the scheduler: with channels, each hand-off readied a parked
 // goroutine and woke a sleeping thread to run it (a futex wake, about a
-// quarter of a tool call's time on 2 cores; see BENCHMARKS.md, session 9).
+// quarter of a tool call's time on 2 cores; see BENCHMARKS.md, round 9).
 type conn struct {
 	mod  api.Module
 	kill context.CancelFunc // ends the guest at its next loop back-edge
