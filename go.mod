@@ -16,7 +16,6 @@ require (
 	golang.org/x/sys v0.48.0
 	golang.org/x/text v0.42.0
 	mvdan.cc/sh/v3 v3.14.1
-	sigs.k8s.io/yaml v1.6.0
 )
 
 require (
@@ -45,7 +44,6 @@ require (
 	github.com/xeipuuv/gojsonreference v0.0.0-20180127040603-bd5ef7bd5415 // indirect
 	github.com/yashtewari/glob-intersection v0.2.0 // indirect
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
-	go.yaml.in/yaml/v2 v2.4.4 // indirect
 	golang.org/x/crypto v0.57.0 // indirect
 	golang.org/x/oauth2 v0.35.0 // indirect
 	golang.org/x/sync v0.23.0 // indirect

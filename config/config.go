@@ -30,7 +30,6 @@ import (
 	"github.com/cordonhq/cordon/dsl"
 	"github.com/cordonhq/cordon/engine"
 	"github.com/cordonhq/cordon/policy"
-	"sigs.k8s.io/yaml"
 )
 
 // ErrInvalid is matched (errors.Is) by every configuration error.
@@ -221,11 +220,8 @@ func Parse(file string, data []byte) (*Config, error) {
 	if err := singleDocument(data); err != nil {
 		return nil, &Error{File: file, Msg: err.Error()}
 	}
-	js, err := yaml.YAMLToJSON(data)
+	js, err := parseDocument(file, data)
 	if err != nil {
-		return nil, &Error{File: file, Msg: "not valid YAML or JSON: " + strings.TrimPrefix(err.Error(), "error converting YAML to JSON: ")}
-	}
-	if err := checkDuplicates(file, data); err != nil {
 		return nil, err
 	}
 	var tree any

@@ -201,3 +201,54 @@ func TestAllowBuiltins(t *testing.T) {
 		t.Fatalf("an ordinary built-in: %v", err)
 	}
 }
+
+// The config is read by one YAML parser, with YAML 1.2's core schema: the
+// duplicate check and the conversion walk the same tree, and words that
+// YAML 1.1 made booleans stay strings.
+func TestParseYAMLCoreSchema(t *testing.T) {
+	c, err := config.Parse("c.yaml", []byte("tools: [{name: pay, echo: true}]\nconstraints:\n  pay: {country: [NO, SE, on, yes, y, off], when: 2026-01-01}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(c.Constraints["pay"]["country"]); got != `["NO","SE","on","yes","y","off"]` {
+		t.Errorf("country = %s, want the words as strings", got)
+	}
+	if got := string(c.Constraints["pay"]["when"]); got != `"2026-01-01"` {
+		t.Errorf("when = %s, want the timestamp as written", got)
+	}
+	for _, tc := range []struct{ name, src, want string }{
+		// `on` is a key of its own, not "true": it is unknown.
+		{"on is a string key", "on: 1\n", `unknown key "on"`},
+		{"yes is not a boolean", "tools: [{name: a, echo: yes}]\n", "tools.echo: expected a bool, got string"},
+		{"a cycle", "tools: [{name: a, mock: &x [*x]}]\n", "refers to a node that contains it"},
+		{"infinity", "tools: [{name: a, mock: .inf}]\n", "line 1: .inf is not a number JSON can hold"},
+		{"out of range", "tools: [{name: a, mock: !!float 1e400}]\n", "1e400"},
+		{"a custom tag", "tools: [{name: a, mock: !secret x}]\n", "the tag !secret is not supported"},
+		{"a mapping key", "tools: [{name: a, mock: {[1]: 2}}]\n", "a key must be a plain value"},
+		{"a merge of a list", "tools: [{name: a, mock: {<<: [1]}}]\n", "a merge key (<<) takes a mapping"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := config.Parse("c.yaml", []byte(tc.src))
+			if err == nil || !strings.Contains(err.Error(), tc.want) || !errors.Is(err, config.ErrInvalid) {
+				t.Errorf("err %v, want %q", err, tc.want)
+			}
+		})
+	}
+	// An alias bomb: nine levels of ten aliases each would expand to 10^9
+	// nodes; the conversion stops at its bound.
+	var b strings.Builder
+	b.WriteString("a0: &a0 [x]\n")
+	for i := 1; i <= 9; i++ {
+		fmt.Fprintf(&b, "a%d: &a%d [", i, i)
+		for j := 0; j < 10; j++ {
+			if j > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "*a%d", i-1)
+		}
+		b.WriteString("]\n")
+	}
+	if _, err := config.Parse("bomb.yaml", []byte(b.String())); err == nil || !strings.Contains(err.Error(), "expands to more than") {
+		t.Errorf("alias bomb: %v", err)
+	}
+}

@@ -11,36 +11,43 @@ import (
 	yaml3 "go.yaml.in/yaml/v3"
 )
 
-// checkDuplicates reports a key that appears twice in one mapping of the
-// document, at any depth: the YAML to JSON conversion keeps the last of
-// them and silently drops the others, so that a second "capabilities:"
-// block would replace the first one a reviewer read.
+// parseDocument reads a config document once and returns it as JSON. A
+// key that appears twice in one mapping of the document, at any depth, is
+// refused: a conversion to JSON keeps the last of them and silently drops
+// the others, so that a second "capabilities:" block would replace the
+// first one a reviewer read.
 //
-// A document that is valid JSON is walked token by token with
-// encoding/json, which compares keys after unescaping ("a" and "\u0061"
-// are the same key). Any other document is parsed into a yaml.Node tree by
-// go.yaml.in/yaml/v3 and each mapping is checked by the rule yaml/v3
-// applies when it decodes into Go values: two keys of the same kind with
-// the same text are the same key (quoted or not: "1" and 1 are the same).
-// yaml/v3's own check runs only when it decodes into maps or structs, which
-// would expand aliases, and it compares every pair of keys, which takes
-// seconds for a mapping of 10,000 keys; here a set per mapping does it in
-// linear time, and an alias is checked once, where its anchor stands.
-//
-// It runs after the document converted to JSON, so it only sees documents
-// the loader would otherwise accept.
-func checkDuplicates(file string, data []byte) error {
+// A document that is valid JSON is used as it is, after a walk with
+// encoding/json's tokenizer, which compares keys after unescaping ("a" and
+// "\u0061" are the same key). Any other document is parsed once into a
+// yaml.Node tree by go.yaml.in/yaml/v3; each mapping is checked by the rule
+// yaml/v3 applies when it decodes into Go values (two keys of the same
+// kind with the same text are the same key, quoted or not: "1" and 1 are
+// the same), and the same tree is converted to JSON (yamlToJSON). yaml/v3's
+// own check runs only when it decodes into maps or structs, which would
+// expand aliases, and it compares every pair of keys, which takes seconds
+// for a mapping of 10,000 keys; here a set per mapping does it in linear
+// time, and an alias is checked once, where its anchor stands.
+func parseDocument(file string, data []byte) ([]byte, error) {
 	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] == '{' && json.Valid(t) {
-		return checkJSONDuplicates(file, data)
+		if err := checkJSONDuplicates(file, data); err != nil {
+			return nil, err
+		}
+		var compact bytes.Buffer
+		if err := json.Compact(&compact, t); err != nil {
+			return nil, &Error{File: file, Msg: "not valid JSON: " + err.Error()}
+		}
+		return compact.Bytes(), nil
 	}
 	var doc yaml3.Node
 	if err := yaml3.Unmarshal(data, &doc); err != nil {
-		// The YAML to JSON conversion accepted the document, but it cannot
-		// be checked: refuse it rather than load it unchecked.
-		return &Error{File: file, Msg: "not valid YAML or JSON: " + strings.TrimPrefix(err.Error(), "yaml: ")}
+		return nil, &Error{File: file, Msg: "not valid YAML or JSON: " + strings.TrimPrefix(err.Error(), "yaml: ")}
 	}
 	var path keyPath
-	return walkYAML(file, &doc, &path)
+	if err := walkYAML(file, &doc, &path); err != nil {
+		return nil, err
+	}
+	return yamlToJSON(file, &doc)
 }
 
 // keyPath is the path to the node being checked, as segments: a key, or

@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/cordonhq/cordon/config"
-	"sigs.k8s.io/yaml"
+	yaml "go.yaml.in/yaml/v3"
 )
 
 // fuzzParseTimeout bounds one Parse: a config is at most a few MB and
@@ -175,7 +175,11 @@ func FuzzLoad(f *testing.F) {
 			t.Fatalf("Parse(%q) gave a config that does not marshal: %v", data, err)
 		}
 		checkReload(t, name, data, "JSON", js, c)
-		ys, err := yaml.Marshal(c)
+		var tree any
+		if err := yaml.Unmarshal(js, &tree); err != nil {
+			t.Fatalf("Parse(%q) gave a config whose JSON does not read as YAML: %v", data, err)
+		}
+		ys, err := yaml.Marshal(tree)
 		if err != nil {
 			t.Fatalf("Parse(%q) gave a config that does not marshal to YAML: %v", data, err)
 		}

@@ -14,7 +14,7 @@ import (
 	"github.com/cordonhq/cordon/policy/compile"
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
-	"sigs.k8s.io/yaml"
+	yaml "go.yaml.in/yaml/v3"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -26,7 +26,11 @@ func loadCapabilities(t testing.TB, file string) []*dsl.Capability {
 	if err != nil {
 		t.Fatal(err)
 	}
-	js, err := yaml.YAMLToJSON(b)
+	var tree any
+	if err := yaml.Unmarshal(b, &tree); err != nil {
+		t.Fatalf("%s: %v", file, err)
+	}
+	js, err := json.Marshal(tree)
 	if err != nil {
 		t.Fatalf("%s: %v", file, err)
 	}
