@@ -1,7 +1,6 @@
 package awk
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -37,7 +36,7 @@ func (p *Program) Run(ctx context.Context, env *command.Env, opts Options) (stat
 		ctx:         ctx,
 		env:         env,
 		globals:     make([]cell, len(p.globalNames)),
-		out:         bufio.NewWriterSize(env.Stdout, 64<<10),
+		out:         env.NewWriter(env.Stdout, 64<<10),
 		outputs:     map[string]*output{},
 		inputs:      map[string]*recReader{},
 		rangeActive: make([]bool, p.nranges),

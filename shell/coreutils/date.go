@@ -34,7 +34,7 @@ func cmdDate(env *command.Env) int {
 	}
 	env2 := *env
 	env2.Args = args
-	opts, operands, st, ok := getopt(&env2, "ud:r:Rs:f:", []string{"utc", "universal", "date=", "reference=", "rfc-email", "rfc-2822", "rfc-3339=", "set=", "file=", "debug"}, false)
+	opts, operands, st, ok := env2.ParseOptions("ud:r:Rs:f:", []string{"utc", "universal", "date=", "reference=", "rfc-email", "rfc-2822", "rfc-3339=", "set=", "file=", "debug"}, false)
 	if !ok {
 		return st
 	}
@@ -65,7 +65,7 @@ func cmdDate(env *command.Env) int {
 			case "ns":
 				format = "%Y-%m-%d %H:%M:%S.%N%:z"
 			default:
-				return usage(env, 1, fmt.Sprintf("invalid argument ‘%s’ for ‘--rfc-3339’", o.Value))
+				return env.Usage(1, fmt.Sprintf("invalid argument ‘%s’ for ‘--rfc-3339’", o.Value), "")
 			}
 		case "s", "set":
 			return env.Errorf(1, "cannot set date: Operation not permitted")
@@ -86,7 +86,7 @@ func cmdDate(env *command.Env) int {
 		case "ns":
 			format = "%Y-%m-%dT%H:%M:%S,%N%:z"
 		default:
-			return usage(env, 1, fmt.Sprintf("invalid argument ‘%s’ for ‘--iso-8601’", iso))
+			return env.Usage(1, fmt.Sprintf("invalid argument ‘%s’ for ‘--iso-8601’", iso), "")
 		}
 	}
 	for i, op := range operands {
@@ -97,10 +97,10 @@ func cmdDate(env *command.Env) int {
 		if i == 0 {
 			return env.Errorf(1, "cannot set date: Operation not permitted")
 		}
-		return usage(env, 1, fmt.Sprintf("extra operand ‘%s’", op))
+		return env.Usage(1, fmt.Sprintf("extra operand ‘%s’", op), "")
 	}
 	if _, err := fmt.Fprintln(env.Stdout, strftime(format, t.UTC())); err != nil {
-		return writeError(env, err)
+		return env.WriteError(err)
 	}
 	return 0
 }

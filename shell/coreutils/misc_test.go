@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cordonhq/cordon/shell/command"
 )
 
 // The expectations below were produced by GNU coreutils 9 and findutils 4.9
@@ -297,7 +299,7 @@ func TestYes(t *testing.T) {
 	w.limit = 100
 	env := newTestEnv(t, "yes", "a", "b")
 	env.Stdout = &w
-	if st := cmdYes(env); st != brokenPipeStatus || !strings.HasPrefix(w.buf.String(), "a b\na b\n") {
+	if st := cmdYes(env); st != command.StatusBrokenPipe || !strings.HasPrefix(w.buf.String(), "a b\na b\n") {
 		t.Errorf("yes: status %d, %q", st, w.buf.String())
 	}
 }

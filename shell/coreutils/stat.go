@@ -12,7 +12,7 @@ import (
 // %n %N %s %b %B %F %a %A %f %h %i %u %U %g %G %x %X %y %Y %z %Z %w %W %o
 // %d %D %t %T directives.
 func cmdStat(env *command.Env) int {
-	opts, names, st, ok := getopt(env, "c:tLf", []string{"format=", "printf=", "terse", "dereference", "file-system"}, false)
+	opts, names, st, ok := env.ParseOptions("c:tLf", []string{"format=", "printf=", "terse", "dereference", "file-system"}, false)
 	if !ok {
 		return st
 	}
@@ -28,9 +28,9 @@ func cmdStat(env *command.Env) int {
 		}
 	}
 	if len(names) == 0 {
-		return usage(env, 1, "missing operand")
+		return env.Usage(1, "missing operand", "")
 	}
-	w := newWriter(env)
+	w := env.NewOutput()
 	defer w.Flush()
 	status := 0
 	for _, name := range names {

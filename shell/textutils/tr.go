@@ -26,7 +26,7 @@ type trElem struct {
 func trMain(env *command.Env) int {
 	opts, operands, err := command.Getopt(env.Args[1:], "cCdst", trLong, false)
 	if err != nil {
-		return usageError(env, 1, err.Error(), "")
+		return env.Usage(1, err.Error(), "")
 	}
 	var comp, del, squeeze, trunc bool
 	for _, o := range opts {
@@ -151,7 +151,7 @@ func trRun(env *command.Env, table [256]byte, del1, sq [256]bool, del, squeeze b
 	res := env.Buffer(ctxBytes)[:0]
 	last := -1
 	for {
-		if done(env.Ctx) {
+		if command.Done(env.Ctx) {
 			return 1
 		}
 		n, err := env.Stdin.Read(buf)
