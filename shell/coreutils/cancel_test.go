@@ -101,7 +101,7 @@ func runWithin(t *testing.T, ctx context.Context, limit time.Duration, args []st
 		Environ: []string{"HOME=/workspace"}, Exec: testExec(fsys, "/workspace"),
 	}
 	done := make(chan int, 1)
-	go func() { done <- Commands()[args[0]](env) }()
+	go func() { done <- allCommands()[args[0]](env) }()
 	select {
 	case st := <-done:
 		return st
@@ -112,7 +112,7 @@ func runWithin(t *testing.T, ctx context.Context, limit time.Duration, args []st
 }
 
 func TestCanceledContext(t *testing.T) {
-	for name := range Commands() {
+	for name := range allCommands() {
 		c, ok := longRunning[name]
 		if !ok {
 			t.Errorf("command %q has no cancellation test case", name)
@@ -170,7 +170,7 @@ func TestStopOnClosedOutput(t *testing.T) {
 		w := &limitWriter{limit: 1000}
 		env.Stdout = w
 		done := make(chan int, 1)
-		go func() { done <- Commands()[args[0]](env) }()
+		go func() { done <- allCommands()[args[0]](env) }()
 		select {
 		case st := <-done:
 			if st == 0 {

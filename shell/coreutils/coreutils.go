@@ -4,9 +4,9 @@
 // expand, ls,
 // mkdir, rm, rmdir, cp, mv, touch, mktemp, realpath, readlink, stat, du,
 // find, xargs, basename, dirname, date, base64, sha256sum, sha1sum, md5sum,
-// seq, env, sleep, yes and jq (with github.com/itchyny/gojq as the engine).
+// seq, env, printenv, sleep and yes. jq is in package jq.
 //
-// The commands follow GNU coreutils 9, GNU findutils 4.9 and jq 1.7 in their
+// The commands follow GNU coreutils 9 and GNU findutils 4.9 in their
 // options, output, messages and exit statuses, with these differences:
 //
 //   - The file system has no users, links or special files: ls -l shows every
@@ -23,13 +23,7 @@
 //   - tail -f is refused; xargs runs commands one at a time (-P is ignored)
 //     and -p is refused; env cannot run a command with a changed
 //     environment (Env.Exec has no environment parameter).
-//   - jq: objects built or changed by a program print with sorted keys
-//     (gojq's objects are Go maps); objects read from the input keep their
-//     order while unchanged. Error messages are gojq's where gojq words
-//     them differently, --stream is not supported and modules cannot be
-//     imported.
-//   - Standard output is never a terminal: ls prints one name per line and
-//     jq never colors its output.
+//   - Standard output is never a terminal: ls prints one name per line.
 //   - Every command polls Env.Ctx and stops with status 130, without a
 //     message, once it is canceled; a command whose output is closed by
 //     its reader stops with status 141, like a process killed by SIGPIPE.
@@ -82,7 +76,6 @@ func Commands() command.Registry {
 		"comm":      cmdComm,
 		"fold":      cmdFold,
 		"expand":    cmdExpand,
-		"jq":        cmdJq,
 	}
 	for name, f := range reg {
 		reg[name] = command.Recover(f)

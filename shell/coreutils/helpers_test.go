@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/cordonhq/cordon/shell/command"
+	"github.com/cordonhq/cordon/shell/jq"
 	"github.com/cordonhq/cordon/vfs"
 )
 
@@ -57,7 +58,7 @@ func setupFS(t testing.TB, files map[string]string) *vfs.FS {
 // testExec runs commands of this package, plus echo, true, false and exit
 // stand-ins, for xargs, env and find -exec.
 func testExec(fsys *vfs.FS, dir string) func(ctx context.Context, args, environ []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	reg := Commands()
+	reg := allCommands()
 	var exec func(ctx context.Context, args, environ []string, stdin io.Reader, stdout, stderr io.Writer) int
 	exec = func(ctx context.Context, args, environ []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		switch args[0] {
@@ -87,7 +88,7 @@ func run(t testing.TB, fsys *vfs.FS, files map[string]string, stdin string, args
 	if fsys == nil {
 		fsys = setupFS(t, files)
 	}
-	f, ok := Commands()[args[0]]
+	f, ok := allCommands()[args[0]]
 	if !ok {
 		t.Fatalf("no command %q", args[0])
 	}
@@ -202,4 +203,10 @@ func envOr(environ, def []string) []string {
 		return environ
 	}
 	return def
+}
+
+// allCommands returns the commands of this package and jq, which the
+// cancellation tests also cover.
+func allCommands() command.Registry {
+	return Commands().Merge(jq.Commands())
 }
