@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/cordonhq/cordon/shell/command"
+	"github.com/cordonhq/cordon/shell/timefmt"
 	"math"
 	"strconv"
 	"strings"
@@ -675,7 +676,7 @@ func (p *printfState) format(out *strings.Builder, f string) (stop, bad bool) {
 			} else {
 				t = t.In(time.UTC)
 			}
-			fmt.Fprintf(out, noZero(spec)+"s", strftime(tf, t))
+			fmt.Fprintf(out, noZero(spec)+"s", timefmt.Format(tf, t, timefmt.Options{}))
 		default:
 			p.errorf("`%c': invalid format character", conv)
 			return false, true
@@ -739,93 +740,4 @@ func ansiC(s string) string {
 		r = r[:k]
 	}
 	return r
-}
-
-// strftime formats t like C's strftime for the common conversions.
-func strftime(format string, t time.Time) string {
-	var b strings.Builder
-	for i := 0; i < len(format); i++ {
-		c := format[i]
-		if c != '%' || i+1 >= len(format) {
-			b.WriteByte(c)
-			continue
-		}
-		i++
-		switch format[i] {
-		case 'Y':
-			fmt.Fprintf(&b, "%d", t.Year())
-		case 'C':
-			fmt.Fprintf(&b, "%02d", t.Year()/100)
-		case 'y':
-			fmt.Fprintf(&b, "%02d", t.Year()%100)
-		case 'm':
-			fmt.Fprintf(&b, "%02d", int(t.Month()))
-		case 'd':
-			fmt.Fprintf(&b, "%02d", t.Day())
-		case 'e':
-			fmt.Fprintf(&b, "%2d", t.Day())
-		case 'H':
-			fmt.Fprintf(&b, "%02d", t.Hour())
-		case 'I':
-			h := t.Hour() % 12
-			if h == 0 {
-				h = 12
-			}
-			fmt.Fprintf(&b, "%02d", h)
-		case 'M':
-			fmt.Fprintf(&b, "%02d", t.Minute())
-		case 'S':
-			fmt.Fprintf(&b, "%02d", t.Second())
-		case 'p':
-			if t.Hour() < 12 {
-				b.WriteString("AM")
-			} else {
-				b.WriteString("PM")
-			}
-		case 'j':
-			fmt.Fprintf(&b, "%03d", t.YearDay())
-		case 's':
-			fmt.Fprintf(&b, "%d", t.Unix())
-		case 'F':
-			b.WriteString(t.Format("2006-01-02"))
-		case 'T':
-			b.WriteString(t.Format("15:04:05"))
-		case 'D':
-			b.WriteString(t.Format("01/02/06"))
-		case 'R':
-			b.WriteString(t.Format("15:04"))
-		case 'a':
-			b.WriteString(t.Format("Mon"))
-		case 'A':
-			b.WriteString(t.Format("Monday"))
-		case 'b', 'h':
-			b.WriteString(t.Format("Jan"))
-		case 'B':
-			b.WriteString(t.Format("January"))
-		case 'c':
-			b.WriteString(t.Format("Mon Jan  2 15:04:05 2006"))
-		case 'u':
-			wd := int(t.Weekday())
-			if wd == 0 {
-				wd = 7
-			}
-			fmt.Fprintf(&b, "%d", wd)
-		case 'w':
-			fmt.Fprintf(&b, "%d", int(t.Weekday()))
-		case 'Z':
-			b.WriteString(t.Format("MST"))
-		case 'z':
-			b.WriteString(t.Format("-0700"))
-		case 'n':
-			b.WriteByte('\n')
-		case 't':
-			b.WriteByte('\t')
-		case '%':
-			b.WriteByte('%')
-		default:
-			b.WriteByte('%')
-			b.WriteByte(format[i])
-		}
-	}
-	return b.String()
 }

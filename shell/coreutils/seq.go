@@ -383,3 +383,11 @@ func seqFormat(f string) (string, string) {
 	}
 	return sb.String(), ""
 }
+
+// boolInt returns 1 for true and 0 for false.
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
