@@ -9,7 +9,7 @@ func TestFormat(t *testing.T) {
 	utc := time.Date(2026, 3, 5, 14, 7, 9, 123456789, time.UTC)
 	early := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	east := time.Date(2026, 3, 5, 14, 7, 9, 0, time.FixedZone("IST", 5*3600+1800))
-	west := time.Date(2026, 3, 5, 14, 7, 9, 0, time.FixedZone("XYZ", -(3*3600 + 30*60 + 15)))
+	west := time.Date(2026, 3, 5, 14, 7, 9, 0, time.FixedZone("XYZ", -(3*3600+30*60+15)))
 	date := Options{Date: true}
 	cases := []struct {
 		name   string
