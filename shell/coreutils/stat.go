@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cordonhq/cordon/shell/command"
+	"github.com/cordonhq/cordon/shell/escape"
 )
 
 // cmdStat implements stat [-c FORMAT | --printf FORMAT] [-t] FILE... with the
@@ -44,7 +45,7 @@ func cmdStat(env *command.Env) int {
 		case format != "":
 			f := format
 			if printf {
-				f = unescapeC(f)
+				f, _ = escape.Decode(escape.Stat, f)
 			} else {
 				f += "\n"
 			}
@@ -165,49 +166,4 @@ func padField(s, flags string, num bool) string {
 		}
 	}
 	return s
-}
-
-// unescapeC interprets the backslash escapes of stat --printf.
-func unescapeC(s string) string {
-	var sb strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] != '\\' || i+1 >= len(s) {
-			sb.WriteByte(s[i])
-			continue
-		}
-		i++
-		switch s[i] {
-		case 'n':
-			sb.WriteByte('\n')
-		case 't':
-			sb.WriteByte('\t')
-		case '\\':
-			sb.WriteByte('\\')
-		case 'a':
-			sb.WriteByte('\a')
-		case 'b':
-			sb.WriteByte('\b')
-		case 'f':
-			sb.WriteByte('\f')
-		case 'r':
-			sb.WriteByte('\r')
-		case 'v':
-			sb.WriteByte('\v')
-		case '"':
-			sb.WriteByte('"')
-		case '0', '1', '2', '3', '4', '5', '6', '7':
-			v, n := 0, 0
-			for n < 3 && i < len(s) && s[i] >= '0' && s[i] <= '7' {
-				v = v*8 + int(s[i]-'0')
-				i++
-				n++
-			}
-			i--
-			sb.WriteByte(byte(v))
-		default:
-			sb.WriteByte('\\')
-			sb.WriteByte(s[i])
-		}
-	}
-	return sb.String()
 }

@@ -31,6 +31,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/cordonhq/cordon/shell/escape"
 )
 
 // Syntax selects the dialect of a pattern.
@@ -632,23 +634,6 @@ func classRune(r rune) string {
 }
 
 // NumEscape decodes the digits of GNU sed's \xHH, \dNNN and \oNNN escapes
-// at the start of s; n is the number of digits used (0 when none).
-func NumEscape(s string, kind byte) (b byte, n int) {
-	base, width := 16, 2
-	switch kind {
-	case 'd':
-		base, width = 10, 3
-	case 'o':
-		base, width = 8, 3
-	}
-	v := 0
-	for n < width && n < len(s) {
-		d := strings.IndexByte("0123456789abcdef", s[n]|0x20)
-		if d < 0 || d >= base || v*base+d > 255 {
-			break
-		}
-		v = v*base + d
-		n++
-	}
-	return byte(v), n
-}
+// at the start of s; n is the number of digits used (0 when none). It is
+// escape.SedNumber, which sed's text and replacements use too.
+func NumEscape(s string, kind byte) (b byte, n int) { return escape.SedNumber(s, kind) }
