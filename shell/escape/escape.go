@@ -1,10 +1,10 @@
 // Package escape decodes backslash escapes for the whole shell: echo -e,
 // printf's format and its %b argument, $'...' strings, stat --printf, tr's
-// operands, sed's text and replacements, and awk's strings. Each of these
-// reads escapes its own way (which letters it knows, how many octal digits
-// it takes and whether a leading 0 counts, whether \x, \u and \c exist,
-// and what an unknown escape becomes), so the decoder is parametrised by a
-// Context that names the reader and holds its rules.
+// operands, sed's text, replacements and y strings, and awk's strings.
+// Each reads escapes its own way (which letters it knows, how many octal
+// digits it takes and whether a leading 0 counts, whether \x, \u and \c
+// exist, and what an unknown escape becomes), so the decoder is
+// parametrised by a Context that names the reader and holds its rules.
 package escape
 
 import "unicode/utf8"
@@ -45,6 +45,9 @@ const (
 	// taken \1..\9, & and the case conversions): as SedText, with \cX for
 	// any X.
 	SedReplacement
+	// SedY is the strings of sed's y: \n and \t; any other escaped
+	// character (the delimiter, a backslash) stands for itself.
+	SedY
 	// AWK is awk's string literals and -v assignments: \a \b \f \n \r \t
 	// \v \\ \" \/, \NNN (one to three octal digits) and \xHH ("\x" without
 	// a digit stays as it is); any other escaped character stands for
@@ -95,6 +98,7 @@ var table = [numContexts]rules{
 	Tr:             {letters: `abfnrtv`, octal: octalBelow256},
 	SedText:        {letters: `afnrtv`, ctrl: ctrlSed, sedNum: true},
 	SedReplacement: {letters: `afnrtv`, ctrl: ctrlSedAlways, sedNum: true},
+	SedY:           {letters: `nt`},
 	AWK:            {letters: `abfnrtv\"/`, octal: octalC, hex: true},
 }
 

@@ -66,6 +66,9 @@ func TestDecode(t *testing.T) {
 			{"\\c\n", "J", false},
 			{`\cA\x41`, "\x01A", false},
 		}},
+		{"sed y", SedY, []tc{
+			{`\n\t\a\/\\`, "\n\ta/\\", false},
+		}},
 		{"awk", AWK, []tc{
 			{`\n\t\r\a\b\f\v\\\"\/`, "\n\t\r\a\b\f\v\\\"/", false},
 			{`\101\0\1234`, "A\x00S4", false},

@@ -776,23 +776,8 @@ func (p *sedParser) translit(c *sedCmd) error {
 	return nil
 }
 
+// yUnescape decodes the escapes of a string of y (escape.SedY).
 func yUnescape(s string) []rune {
-	var out []rune
-	rs := []rune(s)
-	for i := 0; i < len(rs); i++ {
-		if rs[i] == '\\' && i+1 < len(rs) {
-			i++
-			switch rs[i] {
-			case 'n':
-				out = append(out, '\n')
-			case 't':
-				out = append(out, '\t')
-			default:
-				out = append(out, rs[i])
-			}
-			continue
-		}
-		out = append(out, rs[i])
-	}
-	return out
+	d, _ := escape.Decode(escape.SedY, s)
+	return []rune(d)
 }
