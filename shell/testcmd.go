@@ -495,8 +495,9 @@ func (r *runner) regexMatch(s string, w *syntax.Word) (bool, error) {
 		}
 	}
 	// bash compiles the pattern with regcomp(REG_EXTENDED): a POSIX ERE,
-	// in which "." matches a newline.
-	expr, err := ere.Translate(b.String(), ere.Syntax{Extended: true, DotNL: true, ICase: r.opts.nocasematch})
+	// in which "." matches a newline and a repetition of nothing is an
+	// error.
+	expr, err := ere.Translate(b.String(), ere.Syntax{Extended: true, DotNL: true, StrictRepeat: true, ICase: r.opts.nocasematch})
 	if err != nil {
 		return false, errReported
 	}

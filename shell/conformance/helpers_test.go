@@ -17,7 +17,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/cordonhq/cordon/shell"
 	"github.com/cordonhq/cordon/shell/command"
 	"github.com/cordonhq/cordon/vfs"
 )
@@ -156,9 +155,7 @@ func oilsHelpers() command.Registry {
 					return 2
 				}
 				var rd io.Reader
-				if n == 0 {
-					rd = env.Stdin
-				} else if r, _, ok := shell.FD(env.Ctx, n); ok && r != nil {
+				if r, _, ok := env.FD(n); ok && r != nil {
 					rd = r
 				} else {
 					fmt.Fprintf(env.Stdout, "%d: error\n", n)
