@@ -337,3 +337,30 @@ func TestEnvChangesTheCommandsEnvironment(t *testing.T) {
 		t.Errorf("%q %q", res.stdout, res.stderr)
 	}
 }
+
+// TestCommandFDs checks that descriptors above 2 reach a command through
+// Env.FD.
+func TestCommandFDs(t *testing.T) {
+	res := run(t, `echo three >/tmp/f; readfd 3 3</tmp/f; readfd 4 4</tmp/f 3<&-; readfd 3; exec 5>/tmp/g; writefd 5; cat </tmp/g`, func(c *Config) {
+		c.Commands["readfd"] = func(env *command.Env) int {
+			r, _, ok := env.FD(int(env.Args[1][0] - '0'))
+			if !ok || r == nil {
+				return env.Errorf(1, "%s: not open", env.Args[1])
+			}
+			b, _ := io.ReadAll(r)
+			env.Stdout.Write(b)
+			return 0
+		}
+		c.Commands["writefd"] = func(env *command.Env) int {
+			_, w, ok := env.FD(int(env.Args[1][0] - '0'))
+			if !ok || w == nil {
+				return env.Errorf(1, "%s: not open", env.Args[1])
+			}
+			io.WriteString(w, "five\n")
+			return 0
+		}
+	})
+	if res.stdout != "three\nthree\nfive\n" || res.stderr != "readfd: 3: not open\n" {
+		t.Fatalf("stdout %q stderr %q", res.stdout, res.stderr)
+	}
+}
