@@ -21,7 +21,7 @@ type columnOpts struct {
 	width                      int
 }
 
-func columnMain(env *command.Env) int {
+func cmdColumn(env *command.Env) int {
 	opts, operands, err := command.Getopt(env.Args[1:], "ts:o:c:xL", columnLong, false)
 	if err != nil {
 		return env.Usage(1, err.Error(), "")

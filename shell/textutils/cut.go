@@ -35,7 +35,7 @@ func cutUsage(env *command.Env, msg string) int {
 	return 1
 }
 
-func cutMain(env *command.Env) int {
+func cmdCut(env *command.Env) int {
 	opts, operands, err := command.Getopt(env.Args[1:], "b:c:f:d:snz", cutLong, false)
 	if err != nil {
 		return env.Usage(1, err.Error(), "")

@@ -55,7 +55,7 @@ type grep struct {
 	printed  bool // a line was output (for the context separator)
 }
 
-func grepMain(env *command.Env) int {
+func cmdGrep(env *command.Env) int {
 	g := &grep{env: env}
 	g.o.mode = 'G'
 	g.o.maxCount = -1

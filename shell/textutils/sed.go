@@ -75,7 +75,7 @@ func sedPreprocess(args []string) []string {
 	return out
 }
 
-func sedMain(env *command.Env) int {
+func cmdSed(env *command.Env) int {
 	opts, operands, err := command.Getopt(sedPreprocess(env.Args[1:]), "nse:f:ErzuEl:", sedLong, false)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "sed: %s\nUsage: sed %s\n", err, sedUsage)

@@ -70,7 +70,7 @@ type sorter struct {
 	nkeys  int
 }
 
-func sortMain(env *command.Env) int {
+func cmdSort(env *command.Env) int {
 	s := &sorter{env: env, tab: -1, delim: '\n'}
 	if env.Now != nil {
 		s.salt = uint64(env.Now().UnixNano())

@@ -36,15 +36,15 @@ import (
 // Commands returns the text-processing commands, keyed by name.
 func Commands() command.Registry {
 	return command.Registry{
-		"grep":   grepMain,
-		"egrep":  grepMain,
-		"fgrep":  grepMain,
-		"sed":    sedMain,
-		"sort":   sortMain,
-		"uniq":   uniqMain,
-		"cut":    cutMain,
-		"tr":     trMain,
-		"column": columnMain,
+		"grep":   cmdGrep,
+		"egrep":  cmdGrep,
+		"fgrep":  cmdGrep,
+		"sed":    cmdSed,
+		"sort":   cmdSort,
+		"uniq":   cmdUniq,
+		"cut":    cmdCut,
+		"tr":     cmdTr,
+		"column": cmdColumn,
 	}
 }
 

@@ -24,7 +24,7 @@ type trElem struct {
 	repeat bool   // [c*] with no count: fill to the length of set1
 }
 
-func trMain(env *command.Env) int {
+func cmdTr(env *command.Env) int {
 	opts, operands, err := command.Getopt(env.Args[1:], "cCdst", trLong, false)
 	if err != nil {
 		return env.Usage(1, err.Error(), "")

@@ -40,7 +40,7 @@ func uniqPreprocess(args []string) []string {
 	return out
 }
 
-func uniqMain(env *command.Env) int {
+func cmdUniq(env *command.Env) int {
 	opts, operands, err := command.Getopt(uniqPreprocess(env.Args[1:]), "cdDuif:s:w:z", uniqLong, false)
 	if err != nil {
 		return env.Usage(1, err.Error(), "")
