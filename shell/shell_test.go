@@ -89,10 +89,12 @@ func TestErrexit(t *testing.T) {
 		{"set -e; false && true; echo yes", "yes\n"},
 	}
 	for _, tc := range tests {
-		res := run(t, tc.script)
-		if res.stdout != tc.out {
-			t.Errorf("%q: got %q status %d", tc.script, res.stdout, res.status)
-		}
+		t.Run(tc.script, func(t *testing.T) {
+			res := run(t, tc.script)
+			if res.stdout != tc.out {
+				t.Errorf("%q: got %q status %d", tc.script, res.stdout, res.status)
+			}
+		})
 	}
 }
 
@@ -104,13 +106,15 @@ func TestUnsupported(t *testing.T) {
 		{"select x in a b; do :; done", "select loops are not supported"},
 	}
 	for _, tc := range tests {
-		res := run(t, tc.script)
-		if res.status != 2 || !strings.Contains(res.stderr, tc.msg) {
-			t.Errorf("%q: status %d stderr %q", tc.script, res.status, res.stderr)
-		}
-		if strings.Contains(res.stdout, "b") || strings.Contains(res.stdout, "hi") {
-			t.Errorf("%q: ran on after the error: %q", tc.script, res.stdout)
-		}
+		t.Run(tc.script, func(t *testing.T) {
+			res := run(t, tc.script)
+			if res.status != 2 || !strings.Contains(res.stderr, tc.msg) {
+				t.Errorf("%q: status %d stderr %q", tc.script, res.status, res.stderr)
+			}
+			if strings.Contains(res.stdout, "b") || strings.Contains(res.stdout, "hi") {
+				t.Errorf("%q: ran on after the error: %q", tc.script, res.stdout)
+			}
+		})
 	}
 }
 
@@ -132,10 +136,12 @@ func TestMessages(t *testing.T) {
 		{"set -u; echo $nope", "cordon: line 1: nope: unbound variable\n", 1},
 	}
 	for _, tc := range tests {
-		res := run(t, tc.script)
-		if res.stderr != tc.stderr || res.status != tc.status {
-			t.Errorf("%q: status %d stderr %q", tc.script, res.status, res.stderr)
-		}
+		t.Run(tc.script, func(t *testing.T) {
+			res := run(t, tc.script)
+			if res.stderr != tc.stderr || res.status != tc.status {
+				t.Errorf("%q: status %d stderr %q", tc.script, res.status, res.stderr)
+			}
+		})
 	}
 }
 

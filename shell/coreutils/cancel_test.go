@@ -113,17 +113,19 @@ func runWithin(t *testing.T, ctx context.Context, limit time.Duration, args []st
 
 func TestCanceledContext(t *testing.T) {
 	for name := range allCommands() {
-		c, ok := longRunning[name]
-		if !ok {
-			t.Errorf("command %q has no cancellation test case", name)
-			continue
-		}
-		ctx, cancel := context.WithCancel(context.Background())
-		cancel()
-		st := runWithin(t, ctx, 10*time.Second, c.args)
-		if c.long && st == 0 {
-			t.Errorf("%q: status 0 on a canceled context", c.args)
-		}
+		t.Run(name, func(t *testing.T) {
+			c, ok := longRunning[name]
+			if !ok {
+				t.Errorf("command %q has no cancellation test case", name)
+				return
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			cancel()
+			st := runWithin(t, ctx, 10*time.Second, c.args)
+			if c.long && st == 0 {
+				t.Errorf("%q: status 0 on a canceled context", c.args)
+			}
+		})
 	}
 }
 
@@ -154,12 +156,14 @@ func TestCancelWhileRunning(t *testing.T) {
 		{"find", "/", "-exec", "true", "{}", ";", "-name", "nothing"},
 	}
 	for _, args := range cases {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
-		st := runWithin(t, ctx, 10*time.Second, args)
-		cancel()
-		if st == 0 && args[0] != "find" {
-			t.Errorf("%q: status 0 after cancellation", args)
-		}
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
+			st := runWithin(t, ctx, 10*time.Second, args)
+			cancel()
+			if st == 0 && args[0] != "find" {
+				t.Errorf("%q: status 0 after cancellation", args)
+			}
+		})
 	}
 }
 

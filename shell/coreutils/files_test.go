@@ -1,6 +1,8 @@
 package coreutils
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -130,18 +132,22 @@ func TestLsLong(t *testing.T) {
 		{[]string{"ls", "--color=never", "-1", "dd", "a"}, "a\n\ndd:\n"},
 	}
 	for _, c := range cases {
-		r := run(t, lsFS(t), nil, "", c.args...)
-		if r.out != c.out || r.status != 0 {
-			t.Errorf("%q: got %q (status %d, %q), want %q", c.args, r.out, r.status, r.err, c.out)
-		}
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			r := run(t, lsFS(t), nil, "", c.args...)
+			if r.out != c.out || r.status != 0 {
+				t.Errorf("%q: got %q (status %d, %q), want %q", c.args, r.out, r.status, r.err, c.out)
+			}
+		})
 	}
 }
 
 func TestHumanSize(t *testing.T) {
 	for n, want := range map[int64]string{0: "0", 1023: "1023", 1024: "1.0K", 1025: "1.1K", 10239: "10K", 10240: "10K", 10241: "11K", 2000000: "2.0M", 1048575: "1.0M", 1 << 30: "1.0G"} {
-		if got := humanSize(n); got != want {
-			t.Errorf("humanSize(%d) = %q, want %q", n, got, want)
-		}
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			if got := humanSize(n); got != want {
+				t.Errorf("humanSize(%d) = %q, want %q", n, got, want)
+			}
+		})
 	}
 }
 
@@ -187,10 +193,12 @@ func TestFileEffects(t *testing.T) {
 		{[]string{"touch", "f"}, func(fsys *vfs.FS) bool { return readFile(fsys, "f") == "a\nb\nc\n" }},
 	}
 	for _, c := range cases {
-		r := run(t, nil, stdFiles, "", c.args...)
-		if r.status != 0 || r.err != "" || !c.check(r.fs) {
-			t.Errorf("%q: status %d, stderr %q, check failed", c.args, r.status, r.err)
-		}
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			r := run(t, nil, stdFiles, "", c.args...)
+			if r.status != 0 || r.err != "" || !c.check(r.fs) {
+				t.Errorf("%q: status %d, stderr %q, check failed", c.args, r.status, r.err)
+			}
+		})
 	}
 }
 
@@ -226,13 +234,15 @@ func TestTouchTimes(t *testing.T) {
 		{[]string{"touch", "-t", "9901020304", "new"}, time.Date(1999, 1, 2, 3, 4, 0, 0, time.UTC)},
 	}
 	for _, c := range cases {
-		fsys := setupFS(t, stdFiles)
-		fsys.Chtimes("/workspace/g", time.Unix(5, 0))
-		r := run(t, fsys, nil, "", c.args...)
-		fi, err := fsys.Stat("/workspace/" + c.args[len(c.args)-1])
-		if r.status != 0 || err != nil || !fi.ModTime().Equal(c.want) {
-			t.Errorf("%q: status %d %q, err %v", c.args, r.status, r.err, err)
-		}
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			fsys := setupFS(t, stdFiles)
+			fsys.Chtimes("/workspace/g", time.Unix(5, 0))
+			r := run(t, fsys, nil, "", c.args...)
+			fi, err := fsys.Stat("/workspace/" + c.args[len(c.args)-1])
+			if r.status != 0 || err != nil || !fi.ModTime().Equal(c.want) {
+				t.Errorf("%q: status %d %q, err %v", c.args, r.status, r.err, err)
+			}
+		})
 	}
 	fsys := setupFS(t, stdFiles)
 	fsys.Chtimes("/workspace/g", time.Unix(5, 0))

@@ -91,10 +91,12 @@ func TestFindTimes(t *testing.T) {
 		{[]string{"find", ".", "-mmin", "+60"}, ".\n./old\n"},
 	}
 	for _, c := range cases {
-		r := run(t, fsys, nil, "", c.args...)
-		if r.out != c.out || r.status != 0 {
-			t.Errorf("%q: got %q (%d %q), want %q", c.args, r.out, r.status, r.err, c.out)
-		}
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			r := run(t, fsys, nil, "", c.args...)
+			if r.out != c.out || r.status != 0 {
+				t.Errorf("%q: got %q (%d %q), want %q", c.args, r.out, r.status, r.err, c.out)
+			}
+		})
 	}
 }
 
@@ -133,8 +135,10 @@ func TestFnmatch(t *testing.T) {
 		{"*a*a*a*a*a*a*a*b", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", false, false},
 	}
 	for _, c := range cases {
-		if got := fnmatch(c.pat, c.name, c.fold); got != c.ok {
-			t.Errorf("fnmatch(%q, %q) = %v", c.pat, c.name, got)
-		}
+		t.Run(c.pat+" "+c.name, func(t *testing.T) {
+			if got := fnmatch(c.pat, c.name, c.fold); got != c.ok {
+				t.Errorf("fnmatch(%q, %q) = %v", c.pat, c.name, got)
+			}
+		})
 	}
 }

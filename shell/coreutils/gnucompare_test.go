@@ -85,14 +85,16 @@ func runGNU(t *testing.T, c gnuCase) (stdout, stderr string, status int) {
 
 func TestGNUCompare(t *testing.T) {
 	for _, c := range readGNUCases(t) {
-		if c.args == nil {
-			continue
-		}
-		out, errOut, st := runGNU(t, c)
-		r := run(t, nil, stdFiles, c.stdin, c.args...)
-		if r.out != out || r.status != st || r.err != errOut {
-			t.Errorf("%q\n  GNU: %q %q %d\n  our: %q %q %d", c.args, out, errOut, st, r.out, r.err, r.status)
-		}
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			if c.args == nil {
+				return
+			}
+			out, errOut, st := runGNU(t, c)
+			r := run(t, nil, stdFiles, c.stdin, c.args...)
+			if r.out != out || r.status != st || r.err != errOut {
+				t.Errorf("%q\n  GNU: %q %q %d\n  our: %q %q %d", c.args, out, errOut, st, r.out, r.err, r.status)
+			}
+		})
 	}
 }
 
