@@ -1,10 +1,9 @@
 // Package coreutils implements the file, text, data and miscellaneous
 // commands of cordon's sandbox shell in Go, over the sandbox's in-memory
 // file system: cat, head, tail, wc, tee, rev, nl, paste, comm, fold,
-// expand, ls,
-// mkdir, rm, rmdir, cp, mv, touch, mktemp, realpath, readlink, stat, du,
-// find, xargs, basename, dirname, date, base64, sha256sum, sha1sum, md5sum,
-// seq, env, printenv, sleep and yes. jq is in package jq.
+// expand, ls, mkdir, rm, rmdir, cp, mv, touch, mktemp, realpath, readlink,
+// stat, du, find, xargs, basename, dirname, date, base64, sha256sum,
+// sha1sum, md5sum, seq, env, printenv, sleep and yes. jq is in package jq.
 //
 // The commands follow GNU coreutils 9 and GNU findutils 4.9 in their
 // options, output, messages and exit statuses, with these differences:
@@ -21,8 +20,7 @@
 //   - Times are in UTC. date cannot set the clock; date -d understands the
 //     common forms listed at parseDate, not every GNU form.
 //   - tail -f is refused; xargs runs commands one at a time (-P is ignored)
-//     and -p is refused; env cannot run a command with a changed
-//     environment (Env.Exec has no environment parameter).
+//     and -p is refused.
 //   - Standard output is never a terminal: ls prints one name per line.
 //   - Every command polls Env.Ctx and stops with status 130, without a
 //     message, once it is canceled; a command whose output is closed by
