@@ -287,9 +287,11 @@ second
 		{"printf '%s\\n' {a..e} | tail -n +1 >/dev/null; echo ok2", "ok2\n", 0},
 	}
 	for _, tc := range tests {
-		res := run(t, tc.script)
-		if res.stdout != tc.stdout || res.status != tc.status {
-			t.Errorf("script %q:\ngot  status %d stdout %q (stderr %q)\nwant status %d stdout %q", tc.script, res.status, res.stdout, res.stderr, tc.status, tc.stdout)
-		}
+		t.Run(tc.script, func(t *testing.T) {
+			res := run(t, tc.script)
+			if res.stdout != tc.stdout || res.status != tc.status {
+				t.Errorf("script %q:\ngot  status %d stdout %q (stderr %q)\nwant status %d stdout %q", tc.script, res.status, res.stdout, res.stderr, tc.status, tc.stdout)
+			}
+		})
 	}
 }

@@ -16,7 +16,7 @@ func ExampleRun() {
 		FS: fsys,
 		Commands: command.Registry{
 			// A tiny external command; real ones come from the
-			// coreutils, textutils and awk packages.
+			// coreutils, textutils, awk and jq packages.
 			"upper": func(env *command.Env) int {
 				fmt.Fprintln(env.Stdout, "UPPER", env.Args[1:])
 				return 0

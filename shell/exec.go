@@ -845,7 +845,7 @@ func (r *runner) runCommand(fn command.Func, args []string) (status int) {
 		stderr = &pipeGuardWriter{w: stderr, pw: pw}
 	}
 	env := &command.Env{
-		Ctx:     context.WithValue(r.sh.commandCtx(), fdKey{}, r.saveFds()),
+		Ctx:     r.sh.commandCtx(),
 		Args:    args,
 		Stdin:   stdin,
 		Stdout:  stdout,
@@ -855,6 +855,7 @@ func (r *runner) runCommand(fn command.Func, args []string) (status int) {
 		Environ: r.environ(),
 		Now:     r.sh.now,
 		Exec:    r.execCallback,
+		FDs:     r.commandFDs(),
 	}
 	defer func() {
 		env.Release()
@@ -1019,18 +1020,17 @@ func (r *runner) lit(w *syntax.Word) (string, error) {
 	return s, err
 }
 
-// fdKey is the context key of the descriptor table given to commands.
-type fdKey struct{}
-
-// FD returns the reader and writer of file descriptor n as the shell had
-// it open when it started the command whose Env.Ctx is ctx. It lets
-// commands use descriptors other than 0, 1 and 2 (for example after
-// "cmd 3<file"). ok is false when the descriptor is not open.
-func FD(ctx context.Context, n int) (rd io.Reader, w io.Writer, ok bool) {
-	fds, _ := ctx.Value(fdKey{}).(map[int]*fdesc)
-	d := fds[n]
-	if d == nil {
-		return nil, nil, false
+// commandFDs returns the descriptors above 2 for a command's Env (nil
+// when there are none).
+func (r *runner) commandFDs() map[int]command.Descriptor {
+	var m map[int]command.Descriptor
+	for n, d := range r.fds {
+		if n > 2 && d != nil {
+			if m == nil {
+				m = make(map[int]command.Descriptor)
+			}
+			m[n] = command.Descriptor{R: d.r, W: d.w}
+		}
 	}
-	return d.r, d.w, true
+	return m
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/cordonhq/cordon/shell/command"
+	"github.com/cordonhq/cordon/shell/escape"
+	"github.com/cordonhq/cordon/shell/timefmt"
 	"math"
 	"strconv"
 	"strings"
@@ -38,7 +40,7 @@ func echoBuiltin(r *runner, args []string) int {
 			b.WriteByte(' ')
 		}
 		if escapes {
-			out, stop := expandEscapes(s, true)
+			out, stop := escape.Decode(escape.Echo, s)
 			b.WriteString(out)
 			if stop {
 				newline = false
@@ -58,156 +60,6 @@ func echoBuiltin(r *runner, args []string) int {
 		return 1
 	}
 	return 0
-}
-
-// expandEscapes interprets backslash escapes as echo -e and printf %b do.
-// It reports whether \c was seen (stop all output).
-func expandEscapes(s string, echo bool) (string, bool) {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c != '\\' || i+1 >= len(s) {
-			b.WriteByte(c)
-			continue
-		}
-		i++
-		switch e := s[i]; e {
-		case 'a':
-			b.WriteByte(7)
-		case 'b':
-			b.WriteByte(8)
-		case 'c':
-			return b.String(), true
-		case 'e', 'E':
-			b.WriteByte(27)
-		case 'f':
-			b.WriteByte(12)
-		case 'n':
-			b.WriteByte('\n')
-		case 'r':
-			b.WriteByte('\r')
-		case 't':
-			b.WriteByte('\t')
-		case 'v':
-			b.WriteByte(11)
-		case '\\':
-			b.WriteByte('\\')
-		case '0', '1', '2', '3', '4', '5', '6', '7':
-			max := 3
-			j := i
-			if e == '0' {
-				j++
-			} else if echo {
-				b.WriteByte('\\')
-				b.WriteByte(e)
-				continue
-			}
-			n := 0
-			k := 0
-			for ; k < max && j < len(s) && s[j] >= '0' && s[j] <= '7'; k++ {
-				n = n*8 + int(s[j]-'0')
-				j++
-			}
-			b.WriteByte(byte(n))
-			i = j - 1
-		case 'x':
-			n, k := 0, 0
-			j := i + 1
-			for ; k < 2 && j < len(s) && isHex(s[j]); k++ {
-				n = n*16 + hexVal(s[j])
-				j++
-			}
-			if k == 0 {
-				b.WriteString("\\x")
-				continue
-			}
-			b.WriteByte(byte(n))
-			i = j - 1
-		case 'u', 'U':
-			max := 4
-			if e == 'U' {
-				max = 8
-			}
-			n, k := 0, 0
-			j := i + 1
-			for ; k < max && j < len(s) && isHex(s[j]); k++ {
-				n = n*16 + hexVal(s[j])
-				j++
-			}
-			if k == 0 {
-				b.WriteByte('\\')
-				b.WriteByte(e)
-				continue
-			}
-			b.WriteRune(rune(n))
-			i = j - 1
-		default:
-			b.WriteByte('\\')
-			b.WriteByte(e)
-		}
-	}
-	return b.String(), false
-}
-
-// isHex reports whether c is a hexadecimal digit.
-func isHex(c byte) bool {
-	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
-}
-
-// hexVal returns the value of a hexadecimal digit.
-func hexVal(c byte) int {
-	switch {
-	case c >= '0' && c <= '9':
-		return int(c - '0')
-	case c >= 'a' && c <= 'f':
-		return int(c-'a') + 10
-	default:
-		return int(c-'A') + 10
-	}
-}
-
-// formatEscape interprets one backslash escape of a printf format at s[i]
-// (s[i] == '\\'), returning the text and the next index.
-func formatEscape(s string, i int) (string, int) {
-	if i+1 >= len(s) {
-		return "\\", i + 1
-	}
-	e := s[i+1]
-	switch e {
-	case '"':
-		return "\"", i + 2
-	case '\'':
-		return "'", i + 2
-	case '?':
-		return "?", i + 2
-	case 'c':
-		return "\\c", i + 2
-	case '0', '1', '2', '3', '4', '5', '6', '7':
-		n, j := 0, i+1
-		for k := 0; k < 3 && j < len(s) && s[j] >= '0' && s[j] <= '7'; k++ {
-			n = n*8 + int(s[j]-'0')
-			j++
-		}
-		return string([]byte{byte(n)}), j
-	}
-	// find the end of this escape via expandEscapes on a bounded slice
-	end := i + 2
-	switch e {
-	case 'x':
-		for k := 0; k < 2 && end < len(s) && isHex(s[end]); k++ {
-			end++
-		}
-	case 'u':
-		for k := 0; k < 4 && end < len(s) && isHex(s[end]); k++ {
-			end++
-		}
-	case 'U':
-		for k := 0; k < 8 && end < len(s) && isHex(s[end]); k++ {
-			end++
-		}
-	}
-	out, _ := expandEscapes(s[i:end], false)
-	return out, end
 }
 
 // printfState holds the arguments of one printf call.
@@ -521,8 +373,9 @@ func (p *printfState) format(out *strings.Builder, f string) (stop, bad bool) {
 		if c == '\\' {
 			// "\c" in the format is not special (bash's builtin prints it
 			// as it is); only %b's argument stops the output with it.
-			s, j := formatEscape(f, i)
-			out.WriteString(s)
+			var buf [8]byte
+			s, j, _ := escape.Append(escape.PrintfFormat, buf[:0], f, i)
+			out.Write(s)
 			i = j
 			continue
 		}
@@ -605,7 +458,7 @@ func (p *printfState) format(out *strings.Builder, f string) (stop, bad bool) {
 			fmt.Fprintf(out, noZero(spec)+"s", s)
 		case 'b':
 			s, _ := p.next()
-			e, st := expandEscapes(s, false)
+			e, st := escape.Decode(escape.PrintfArg, s)
 			fmt.Fprintf(out, noZero(spec)+"s", e)
 			if st {
 				return true, false
@@ -675,7 +528,7 @@ func (p *printfState) format(out *strings.Builder, f string) (stop, bad bool) {
 			} else {
 				t = t.In(time.UTC)
 			}
-			fmt.Fprintf(out, noZero(spec)+"s", strftime(tf, t))
+			fmt.Fprintf(out, noZero(spec)+"s", timefmt.Format(tf, t, timefmt.Options{}))
 		default:
 			p.errorf("`%c': invalid format character", conv)
 			return false, true
@@ -698,134 +551,12 @@ func validName(s string) bool {
 	return true
 }
 
-// ansiC decodes the escapes of a $'...' string.
+// ansiC decodes the escapes of a $'...' string, which ends at the first
+// NUL as in bash.
 func ansiC(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c != '\\' || i+1 >= len(s) {
-			b.WriteByte(c)
-			continue
-		}
-		i++
-		e := s[i]
-		switch e {
-		case '\'', '"', '?', '\\':
-			b.WriteByte(e)
-		case 'c':
-			if i+1 < len(s) {
-				i++
-				b.WriteByte(s[i] & 0x1f)
-			} else {
-				b.WriteString("\\c")
-			}
-		case '0', '1', '2', '3', '4', '5', '6', '7':
-			n, j := 0, i
-			for k := 0; k < 3 && j < len(s) && s[j] >= '0' && s[j] <= '7'; k++ {
-				n = n*8 + int(s[j]-'0')
-				j++
-			}
-			b.WriteByte(byte(n))
-			i = j - 1
-		default:
-			_, n := formatEscape(s, i-1)
-			out, _ := expandEscapes(s[i-1:n], false)
-			b.WriteString(out)
-			i = n - 1
-		}
-	}
-	r := b.String()
+	r, _ := escape.Decode(escape.ANSIC, s)
 	if k := strings.IndexByte(r, 0); k >= 0 {
 		r = r[:k]
 	}
 	return r
-}
-
-// strftime formats t like C's strftime for the common conversions.
-func strftime(format string, t time.Time) string {
-	var b strings.Builder
-	for i := 0; i < len(format); i++ {
-		c := format[i]
-		if c != '%' || i+1 >= len(format) {
-			b.WriteByte(c)
-			continue
-		}
-		i++
-		switch format[i] {
-		case 'Y':
-			fmt.Fprintf(&b, "%d", t.Year())
-		case 'C':
-			fmt.Fprintf(&b, "%02d", t.Year()/100)
-		case 'y':
-			fmt.Fprintf(&b, "%02d", t.Year()%100)
-		case 'm':
-			fmt.Fprintf(&b, "%02d", int(t.Month()))
-		case 'd':
-			fmt.Fprintf(&b, "%02d", t.Day())
-		case 'e':
-			fmt.Fprintf(&b, "%2d", t.Day())
-		case 'H':
-			fmt.Fprintf(&b, "%02d", t.Hour())
-		case 'I':
-			h := t.Hour() % 12
-			if h == 0 {
-				h = 12
-			}
-			fmt.Fprintf(&b, "%02d", h)
-		case 'M':
-			fmt.Fprintf(&b, "%02d", t.Minute())
-		case 'S':
-			fmt.Fprintf(&b, "%02d", t.Second())
-		case 'p':
-			if t.Hour() < 12 {
-				b.WriteString("AM")
-			} else {
-				b.WriteString("PM")
-			}
-		case 'j':
-			fmt.Fprintf(&b, "%03d", t.YearDay())
-		case 's':
-			fmt.Fprintf(&b, "%d", t.Unix())
-		case 'F':
-			b.WriteString(t.Format("2006-01-02"))
-		case 'T':
-			b.WriteString(t.Format("15:04:05"))
-		case 'D':
-			b.WriteString(t.Format("01/02/06"))
-		case 'R':
-			b.WriteString(t.Format("15:04"))
-		case 'a':
-			b.WriteString(t.Format("Mon"))
-		case 'A':
-			b.WriteString(t.Format("Monday"))
-		case 'b', 'h':
-			b.WriteString(t.Format("Jan"))
-		case 'B':
-			b.WriteString(t.Format("January"))
-		case 'c':
-			b.WriteString(t.Format("Mon Jan  2 15:04:05 2006"))
-		case 'u':
-			wd := int(t.Weekday())
-			if wd == 0 {
-				wd = 7
-			}
-			fmt.Fprintf(&b, "%d", wd)
-		case 'w':
-			fmt.Fprintf(&b, "%d", int(t.Weekday()))
-		case 'Z':
-			b.WriteString(t.Format("MST"))
-		case 'z':
-			b.WriteString(t.Format("-0700"))
-		case 'n':
-			b.WriteByte('\n')
-		case 't':
-			b.WriteByte('\t')
-		case '%':
-			b.WriteByte('%')
-		default:
-			b.WriteByte('%')
-			b.WriteByte(format[i])
-		}
-	}
-	return b.String()
 }

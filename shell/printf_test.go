@@ -17,9 +17,11 @@ func TestPrintfOrderAndStop(t *testing.T) {
 		{`printf '%q\c\n' 'a b'; echo '|'`, "a\\ b\\c\n|\n"},
 	}
 	for _, c := range cases {
-		res := run(t, c.script, func(cfg *Config) { cfg.Stderr = cfg.Stdout })
-		if res.stdout != c.want {
-			t.Errorf("%s:\n got  %q\n want %q", c.script, res.stdout, c.want)
-		}
+		t.Run(c.script, func(t *testing.T) {
+			res := run(t, c.script, func(cfg *Config) { cfg.Stderr = cfg.Stdout })
+			if res.stdout != c.want {
+				t.Errorf("%s:\n got  %q\n want %q", c.script, res.stdout, c.want)
+			}
+		})
 	}
 }

@@ -89,10 +89,12 @@ func TestErrexit(t *testing.T) {
 		{"set -e; false && true; echo yes", "yes\n"},
 	}
 	for _, tc := range tests {
-		res := run(t, tc.script)
-		if res.stdout != tc.out {
-			t.Errorf("%q: got %q status %d", tc.script, res.stdout, res.status)
-		}
+		t.Run(tc.script, func(t *testing.T) {
+			res := run(t, tc.script)
+			if res.stdout != tc.out {
+				t.Errorf("%q: got %q status %d", tc.script, res.stdout, res.status)
+			}
+		})
 	}
 }
 
@@ -104,13 +106,15 @@ func TestUnsupported(t *testing.T) {
 		{"select x in a b; do :; done", "select loops are not supported"},
 	}
 	for _, tc := range tests {
-		res := run(t, tc.script)
-		if res.status != 2 || !strings.Contains(res.stderr, tc.msg) {
-			t.Errorf("%q: status %d stderr %q", tc.script, res.status, res.stderr)
-		}
-		if strings.Contains(res.stdout, "b") || strings.Contains(res.stdout, "hi") {
-			t.Errorf("%q: ran on after the error: %q", tc.script, res.stdout)
-		}
+		t.Run(tc.script, func(t *testing.T) {
+			res := run(t, tc.script)
+			if res.status != 2 || !strings.Contains(res.stderr, tc.msg) {
+				t.Errorf("%q: status %d stderr %q", tc.script, res.status, res.stderr)
+			}
+			if strings.Contains(res.stdout, "b") || strings.Contains(res.stdout, "hi") {
+				t.Errorf("%q: ran on after the error: %q", tc.script, res.stdout)
+			}
+		})
 	}
 }
 
@@ -132,10 +136,12 @@ func TestMessages(t *testing.T) {
 		{"set -u; echo $nope", "cordon: line 1: nope: unbound variable\n", 1},
 	}
 	for _, tc := range tests {
-		res := run(t, tc.script)
-		if res.stderr != tc.stderr || res.status != tc.status {
-			t.Errorf("%q: status %d stderr %q", tc.script, res.status, res.stderr)
-		}
+		t.Run(tc.script, func(t *testing.T) {
+			res := run(t, tc.script)
+			if res.stderr != tc.stderr || res.status != tc.status {
+				t.Errorf("%q: status %d stderr %q", tc.script, res.status, res.stderr)
+			}
+		})
 	}
 }
 
@@ -335,5 +341,32 @@ func TestEnvChangesTheCommandsEnvironment(t *testing.T) {
 	})
 	if res.stdout != "1-unset-3\n[][4]\n12\n" {
 		t.Errorf("%q %q", res.stdout, res.stderr)
+	}
+}
+
+// TestCommandFDs checks that descriptors above 2 reach a command through
+// Env.FD.
+func TestCommandFDs(t *testing.T) {
+	res := run(t, `echo three >/tmp/f; readfd 3 3</tmp/f; readfd 4 4</tmp/f 3<&-; readfd 3; exec 5>/tmp/g; writefd 5; cat </tmp/g`, func(c *Config) {
+		c.Commands["readfd"] = func(env *command.Env) int {
+			r, _, ok := env.FD(int(env.Args[1][0] - '0'))
+			if !ok || r == nil {
+				return env.Errorf(1, "%s: not open", env.Args[1])
+			}
+			b, _ := io.ReadAll(r)
+			env.Stdout.Write(b)
+			return 0
+		}
+		c.Commands["writefd"] = func(env *command.Env) int {
+			_, w, ok := env.FD(int(env.Args[1][0] - '0'))
+			if !ok || w == nil {
+				return env.Errorf(1, "%s: not open", env.Args[1])
+			}
+			io.WriteString(w, "five\n")
+			return 0
+		}
+	})
+	if res.stdout != "three\nthree\nfive\n" || res.stderr != "readfd: 3: not open\n" {
+		t.Fatalf("stdout %q stderr %q", res.stdout, res.stderr)
 	}
 }

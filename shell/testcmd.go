@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/cordonhq/cordon/shell/ere"
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/pattern"
 	"mvdan.cc/sh/v3/syntax"
@@ -493,7 +494,13 @@ func (r *runner) regexMatch(s string, w *syntax.Word) (bool, error) {
 			b.WriteString(lit)
 		}
 	}
-	expr := b.String()
+	// bash compiles the pattern with regcomp(REG_EXTENDED): a POSIX ERE,
+	// in which "." matches a newline and a repetition of nothing is an
+	// error.
+	expr, err := ere.Translate(b.String(), ere.Syntax{Extended: true, DotNL: true, StrictRepeat: true, ICase: r.opts.nocasematch})
+	if err != nil {
+		return false, errReported
+	}
 	re, err := compileRegexp(expr, true)
 	if err != nil {
 		return false, errReported

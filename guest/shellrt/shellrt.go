@@ -1,6 +1,6 @@
 // Package shellrt runs shell scripts inside the cordon guest. It wires the
 // shell evaluator (package shell) to the sandbox: the commands of
-// shell/coreutils, shell/textutils and shell/awk, the `tool` command that
+// shell/coreutils, shell/textutils, shell/awk and shell/jq, the `tool` command that
 // calls host tools through the policy, `node`/`js` that run JavaScript in
 // the same sandbox. `sh` and `bash` are the shell package's own: they run a
 // script in a fresh child shell state.
@@ -29,6 +29,7 @@ import (
 	"github.com/cordonhq/cordon/shell/awk"
 	"github.com/cordonhq/cordon/shell/command"
 	"github.com/cordonhq/cordon/shell/coreutils"
+	"github.com/cordonhq/cordon/shell/jq"
 	"github.com/cordonhq/cordon/shell/textutils"
 	"github.com/cordonhq/cordon/vfs"
 )
@@ -119,7 +120,7 @@ type runtime struct {
 // once: building them was a sixth of running `echo hi`. They hold no state,
 // so every run may share them.
 var builtinCommands = sync.OnceValue(func() command.Registry {
-	return command.Registry{}.Merge(coreutils.Commands(), textutils.Commands(), awk.Commands())
+	return command.Registry{}.Merge(coreutils.Commands(), textutils.Commands(), awk.Commands(), jq.Commands())
 })
 
 func (rt *runtime) registry() command.Registry {

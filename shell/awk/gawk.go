@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/cordonhq/cordon/shell/timefmt"
 )
 
 // gensub implements gensub(re, repl, how [, target]).
@@ -162,7 +164,11 @@ func (in *interp) timeFunc(c *builtinCall) value {
 	if len(c.args) > 2 {
 		utc = in.eval(c.args[2]).toBool()
 	}
-	return str(strftime(format, t.UTC(), utc))
+	zone := ""
+	if utc {
+		zone = "GMT"
+	}
+	return str(timefmt.Format(format, t.UTC(), timefmt.Options{Zone: zone}))
 }
 
 // mktime parses "YYYY MM DD HH MM SS [DST]" as a UTC time; out-of-range
@@ -181,130 +187,6 @@ func mktime(s string) int64 {
 		n[i] = v
 	}
 	return time.Date(n[0], time.Month(n[1]), n[2], n[3], n[4], n[5], 0, time.UTC).Unix()
-}
-
-var (
-	weekdays = []string{"Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"}
-	months   = []string{"January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"}
-)
-
-// strftime formats t like C's strftime in the C locale.
-func strftime(format string, t time.Time, utc bool) string {
-	var b strings.Builder
-	d2 := func(n int) { b.WriteString(strconv.Itoa(n/10%10) + strconv.Itoa(n%10)) }
-	sp2 := func(n int) {
-		if n < 10 {
-			b.WriteByte(' ')
-		}
-		b.WriteString(strconv.Itoa(n))
-	}
-	for i := 0; i < len(format); i++ {
-		c := format[i]
-		if c != '%' || i+1 >= len(format) {
-			b.WriteByte(c)
-			continue
-		}
-		i++
-		// Flags and modifiers C accepts (E, O) are ignored.
-		for i < len(format) && (format[i] == 'E' || format[i] == 'O') && i+1 < len(format) {
-			i++
-		}
-		switch format[i] {
-		case 'a':
-			b.WriteString(weekdays[t.Weekday()][:3])
-		case 'A':
-			b.WriteString(weekdays[t.Weekday()])
-		case 'b', 'h':
-			b.WriteString(months[t.Month()-1][:3])
-		case 'B':
-			b.WriteString(months[t.Month()-1])
-		case 'c':
-			b.WriteString(strftime("%a %b %e %H:%M:%S %Y", t, utc))
-		case 'C':
-			d2(t.Year() / 100)
-		case 'd':
-			d2(t.Day())
-		case 'D':
-			b.WriteString(strftime("%m/%d/%y", t, utc))
-		case 'e':
-			sp2(t.Day())
-		case 'F':
-			b.WriteString(strftime("%Y-%m-%d", t, utc))
-		case 'g':
-			y, _ := t.ISOWeek()
-			d2(y % 100)
-		case 'G':
-			y, _ := t.ISOWeek()
-			b.WriteString(strconv.Itoa(y))
-		case 'H':
-			d2(t.Hour())
-		case 'I':
-			d2((t.Hour()+11)%12 + 1)
-		case 'j':
-			b.WriteString(strconv.Itoa(t.YearDay()/100) + strconv.Itoa(t.YearDay()/10%10) + strconv.Itoa(t.YearDay()%10))
-		case 'k':
-			sp2(t.Hour())
-		case 'l':
-			sp2((t.Hour()+11)%12 + 1)
-		case 'm':
-			d2(int(t.Month()))
-		case 'M':
-			d2(t.Minute())
-		case 'n':
-			b.WriteByte('\n')
-		case 'p':
-			if t.Hour() < 12 {
-				b.WriteString("AM")
-			} else {
-				b.WriteString("PM")
-			}
-		case 'r':
-			b.WriteString(strftime("%I:%M:%S %p", t, utc))
-		case 'R':
-			b.WriteString(strftime("%H:%M", t, utc))
-		case 's':
-			b.WriteString(strconv.FormatInt(t.Unix(), 10))
-		case 'S':
-			d2(t.Second())
-		case 't':
-			b.WriteByte('\t')
-		case 'T':
-			b.WriteString(strftime("%H:%M:%S", t, utc))
-		case 'u':
-			b.WriteString(strconv.Itoa((int(t.Weekday())+6)%7 + 1))
-		case 'U':
-			d2((t.YearDay() + 6 - int(t.Weekday())) / 7)
-		case 'V':
-			_, w := t.ISOWeek()
-			d2(w)
-		case 'w':
-			b.WriteString(strconv.Itoa(int(t.Weekday())))
-		case 'W':
-			d2((t.YearDay() + 6 - (int(t.Weekday())+6)%7) / 7)
-		case 'x':
-			b.WriteString(strftime("%m/%d/%y", t, utc))
-		case 'X':
-			b.WriteString(strftime("%H:%M:%S", t, utc))
-		case 'y':
-			d2(t.Year() % 100)
-		case 'Y':
-			b.WriteString(strconv.Itoa(t.Year()))
-		case 'z':
-			b.WriteString("+0000")
-		case 'Z':
-			if utc {
-				b.WriteString("GMT")
-			} else {
-				b.WriteString("UTC")
-			}
-		case '%':
-			b.WriteByte('%')
-		default:
-			b.WriteByte('%')
-			b.WriteByte(format[i])
-		}
-	}
-	return b.String()
 }
 
 // sortElem is an element being sorted by asort, asorti or a sorted for-in.

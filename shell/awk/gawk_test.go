@@ -2,6 +2,7 @@ package awk
 
 import (
 	"context"
+	"strings"
 	"testing"
 )
 
@@ -45,10 +46,12 @@ var gawkCases = []struct {
 
 func TestGawkCompat(t *testing.T) {
 	for _, c := range gawkCases {
-		out, errOut, status, _ := runAwk(t, context.Background(), c.args, c.stdin)
-		if out != c.want || status != 0 {
-			t.Errorf("%s: awk %q\nstdout %q\nwant   %q\nstatus %d, stderr %q", c.class, c.args, out, c.want, status, errOut)
-		}
+		t.Run(c.class+": "+strings.Join(c.args, " "), func(t *testing.T) {
+			out, errOut, status, _ := runAwk(t, context.Background(), c.args, c.stdin)
+			if out != c.want || status != 0 {
+				t.Errorf("%s: awk %q\nstdout %q\nwant   %q\nstatus %d, stderr %q", c.class, c.args, out, c.want, status, errOut)
+			}
+		})
 	}
 }
 

@@ -127,7 +127,7 @@ func fatal(format string, args ...any) {
 
 // poll stops the program when the context is canceled.
 func (in *interp) poll() {
-	if err := in.ctx.Err(); err != nil {
+	if err := command.Err(in.ctx); err != nil {
 		panic(ctxError{err})
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/cordonhq/cordon/shell/command"
+	"github.com/cordonhq/cordon/shell/escape"
 	"github.com/cordonhq/cordon/vfs"
 )
 
@@ -390,18 +391,8 @@ func operandAssign(s string) (name, val string, ok bool) {
 
 // processEscapes interprets backslash escapes as in a string literal.
 func processEscapes(s string) string {
-	if strings.IndexByte(s, '\\') < 0 {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] != '\\' || i+1 >= len(s) {
-			b.WriteByte(s[i])
-			continue
-		}
-		i += unescape(s[i+1:], &b, false)
-	}
-	return b.String()
+	out, _ := escape.Decode(escape.AWK, s)
+	return out
 }
 
 // assignGlobal performs a -v or operand assignment.

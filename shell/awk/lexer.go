@@ -2,8 +2,9 @@ package awk
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
+
+	"github.com/cordonhq/cordon/shell/escape"
 )
 
 // tokKind is the kind of a lexical token.
@@ -413,7 +414,7 @@ func (lx *lexer) lexString() (string, error) {
 			lx.lineStart = lx.pos
 			continue
 		}
-		n := unescape(src[lx.pos:], &b, false)
+		n := unescape(src[lx.pos:], &b)
 		lx.pos += n
 	}
 }
@@ -426,64 +427,12 @@ func truncate(s string, n int) string {
 }
 
 // unescape decodes the escape sequence at the start of s (just after a
-// backslash) into b and returns how many bytes it used. In a regex
-// (inRegex), unknown escapes keep their backslash so that the regex
-// translator sees them.
-func unescape(s string, b *strings.Builder, inRegex bool) int {
-	d := s[0]
-	switch d {
-	case 'n':
-		b.WriteByte('\n')
-	case 't':
-		b.WriteByte('\t')
-	case 'r':
-		b.WriteByte('\r')
-	case 'a':
-		b.WriteByte(7)
-	case 'b':
-		b.WriteByte(8)
-	case 'f':
-		b.WriteByte(12)
-	case 'v':
-		b.WriteByte(11)
-	case '\\':
-		b.WriteByte('\\')
-	case '"':
-		b.WriteByte('"')
-	case '/':
-		b.WriteByte('/')
-	case '0', '1', '2', '3', '4', '5', '6', '7':
-		v, n := 0, 0
-		for n < 3 && n < len(s) && s[n] >= '0' && s[n] <= '7' {
-			v = v*8 + int(s[n]-'0')
-			n++
-		}
-		b.WriteByte(byte(v))
-		return n
-	case 'x':
-		v, n := 0, 1
-		for n < 3 && n < len(s) && isHex(s[n]) {
-			h, _ := strconv.ParseUint(s[n:n+1], 16, 8)
-			v = v*16 + int(h)
-			n++
-		}
-		if n == 1 {
-			b.WriteString("\\x")
-			return 1
-		}
-		b.WriteByte(byte(v))
-		return n
-	default:
-		if inRegex {
-			b.WriteByte('\\')
-		}
-		b.WriteByte(d)
-	}
-	return 1
-}
-
-func isHex(c byte) bool {
-	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+// backslash) into b and returns how many bytes it used.
+func unescape(s string, b *strings.Builder) int {
+	var buf [2]byte
+	out, next, _ := escape.Append(escape.AWK, buf[:0], `\`+s[:min(len(s), 3)], 0)
+	b.Write(out)
+	return next - 1
 }
 
 // lexRegex reads a regex literal after its opening slash. It keeps escape

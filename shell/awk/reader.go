@@ -5,6 +5,8 @@ import (
 	"context"
 	"io"
 	"regexp"
+
+	"github.com/cordonhq/cordon/shell/command"
 )
 
 // rsMode is how records are separated.
@@ -54,7 +56,7 @@ func (rr *recReader) close() {
 
 // fill reads more data, growing the buffer when it is full. It polls ctx.
 func (rr *recReader) fill(ctx context.Context) error {
-	if err := ctx.Err(); err != nil {
+	if err := command.Err(ctx); err != nil {
 		return err
 	}
 	if rr.start > 0 {

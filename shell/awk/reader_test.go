@@ -26,27 +26,29 @@ func TestRecordBoundaries(t *testing.T) {
 		{`{ n += NF } END { print n, NR }`, big, "30000 25000\n"},
 	}
 	for _, tt := range tests {
-		for _, mode := range []string{"whole", "onebyte", "half"} {
-			var out bytes.Buffer
-			r := strings.NewReader(tt.input)
-			env := testEnv(t, context.Background(), r, &out)
-			switch mode {
-			case "onebyte":
-				env.Stdin = iotest.OneByteReader(r)
-			case "half":
-				env.Stdin = iotest.HalfReader(r)
+		t.Run(tt.prog, func(t *testing.T) {
+			for _, mode := range []string{"whole", "onebyte", "half"} {
+				var out bytes.Buffer
+				r := strings.NewReader(tt.input)
+				env := testEnv(t, context.Background(), r, &out)
+				switch mode {
+				case "onebyte":
+					env.Stdin = iotest.OneByteReader(r)
+				case "half":
+					env.Stdin = iotest.HalfReader(r)
+				}
+				prog, err := Compile(tt.prog)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := prog.Run(context.Background(), env, Options{}); err != nil {
+					t.Fatal(err)
+				}
+				if out.String() != tt.want {
+					t.Errorf("%s (%s): got %q, want %q", tt.prog, mode, out.String(), tt.want)
+				}
 			}
-			prog, err := Compile(tt.prog)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := prog.Run(context.Background(), env, Options{}); err != nil {
-				t.Fatal(err)
-			}
-			if out.String() != tt.want {
-				t.Errorf("%s (%s): got %q, want %q", tt.prog, mode, out.String(), tt.want)
-			}
-		}
+		})
 	}
 }
 
@@ -77,9 +79,11 @@ func TestMisc(t *testing.T) {
 		{[]string{`{ print FILENAME ":" $0 }`, "x=1", "/workspace/data2.txt"}, "", "/workspace/data2.txt:a:b\n/workspace/data2.txt:c:d\n"},
 	}
 	for _, tt := range tests {
-		out, errOut, status, _ := runAwk(t, context.Background(), tt.args, tt.stdin)
-		if out != tt.want || status != 0 {
-			t.Errorf("awk %q: %q (status %d, stderr %q), want %q", tt.args, out, status, errOut, tt.want)
-		}
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			out, errOut, status, _ := runAwk(t, context.Background(), tt.args, tt.stdin)
+			if out != tt.want || status != 0 {
+				t.Errorf("awk %q: %q (status %d, stderr %q), want %q", tt.args, out, status, errOut, tt.want)
+			}
+		})
 	}
 }

@@ -1,7 +1,6 @@
 package awk
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -37,7 +36,7 @@ func (p *Program) Run(ctx context.Context, env *command.Env, opts Options) (stat
 		ctx:         ctx,
 		env:         env,
 		globals:     make([]cell, len(p.globalNames)),
-		out:         bufio.NewWriterSize(env.Stdout, 64<<10),
+		out:         env.NewWriter(env.Stdout, 64<<10),
 		outputs:     map[string]*output{},
 		inputs:      map[string]*recReader{},
 		rangeActive: make([]bool, p.nranges),
@@ -175,7 +174,7 @@ func (in *interp) warn(format string, args ...any) {
 
 // Commands returns the awk command.
 func Commands() command.Registry {
-	return command.Registry{"awk": Main}
+	return command.Registry{"awk": cmdAwk}
 }
 
 const usage = `Usage: awk [POSIX or GNU style options] -f progfile [--] file ...
@@ -187,9 +186,9 @@ POSIX options:		GNU long options: (standard)
 	-v var=val		--assign=var=val
 `
 
-// Main is the awk command: awk [-F fs] [-v var=val]... [-f progfile]...
+// cmdAwk is the awk command: awk [-F fs] [-v var=val]... [-f progfile]...
 // ['program'] [file | var=val]...
-func Main(env *command.Env) int {
+func cmdAwk(env *command.Env) int {
 	opts, operands, err := command.Getopt(env.Args[1:], "F:v:f:W:e:", []string{"field-separator=", "assign=", "file=", "source=", "version", "help"}, true)
 	if err != nil {
 		env.Errorf(2, "%v", err)

@@ -62,8 +62,35 @@ type Env struct {
 	// exit status; 127 means "command not found" and the message has
 	// already been written to stderr.
 	Exec func(ctx context.Context, args, environ []string, stdin io.Reader, stdout, stderr io.Writer) int
+	// FDs holds the file descriptors above 2 that the shell had open when
+	// it started the command (as after "cmd 3<file"), by number; nil when
+	// there are none. Read them with FD.
+	FDs map[int]Descriptor
 
 	taken []taken // buffers to give back on Release (buffers.go)
+}
+
+// Descriptor is an open file descriptor: R is nil when it is not open for
+// reading, W when it is not open for writing.
+type Descriptor struct {
+	R io.Reader
+	W io.Writer
+}
+
+// FD returns the reader and writer of file descriptor n: Stdin for 0,
+// Stdout for 1, Stderr for 2 and the entry of FDs above. ok is false when
+// the descriptor is not open.
+func (e *Env) FD(n int) (r io.Reader, w io.Writer, ok bool) {
+	switch n {
+	case 0:
+		return e.Stdin, nil, true
+	case 1:
+		return nil, e.Stdout, true
+	case 2:
+		return nil, e.Stderr, true
+	}
+	d, ok := e.FDs[n]
+	return d.R, d.W, ok
 }
 
 // Getenv returns the value of an exported variable and whether it is set.

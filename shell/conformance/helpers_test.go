@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"github.com/cordonhq/cordon/shell/awk"
 	"github.com/cordonhq/cordon/shell/coreutils"
+	"github.com/cordonhq/cordon/shell/jq"
 	"github.com/cordonhq/cordon/shell/textutils"
 	"io"
 	"io/fs"
@@ -16,7 +17,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/cordonhq/cordon/shell"
 	"github.com/cordonhq/cordon/shell/command"
 	"github.com/cordonhq/cordon/vfs"
 )
@@ -30,7 +30,7 @@ func registry() command.Registry {
 	// The sandbox's own commands, over small private ones for the few the
 	// sandbox does not have (od, say), plus the Oils helpers.
 	r := command.Registry{}
-	r.Merge(basicCommands(), coreutils.Commands(), textutils.Commands(), awk.Commands(), oilsHelpers())
+	r.Merge(basicCommands(), coreutils.Commands(), textutils.Commands(), awk.Commands(), jq.Commands(), oilsHelpers())
 	r["python2"] = python2Print
 	return r
 }
@@ -155,9 +155,7 @@ func oilsHelpers() command.Registry {
 					return 2
 				}
 				var rd io.Reader
-				if n == 0 {
-					rd = env.Stdin
-				} else if r, _, ok := shell.FD(env.Ctx, n); ok && r != nil {
+				if r, _, ok := env.FD(n); ok && r != nil {
 					rd = r
 				} else {
 					fmt.Fprintf(env.Stdout, "%d: error\n", n)

@@ -14,7 +14,7 @@ import (
 
 // cmdBase64 implements base64 [-d] [-i] [-w COLS] [FILE].
 func cmdBase64(env *command.Env) int {
-	opts, files, st, ok := getopt(env, "diw:", []string{"decode", "ignore-garbage", "wrap="}, false)
+	opts, files, st, ok := env.ParseOptions("diw:", []string{"decode", "ignore-garbage", "wrap="}, false)
 	if !ok {
 		return st
 	}
@@ -34,36 +34,36 @@ func cmdBase64(env *command.Env) int {
 		}
 	}
 	if len(files) > 1 {
-		return usage(env, 1, fmt.Sprintf("extra operand ‘%s’", files[1]))
+		return env.Usage(1, fmt.Sprintf("extra operand ‘%s’", files[1]), "")
 	}
 	name := "-"
 	if len(files) == 1 {
 		name = files[0]
 	}
-	in, ok := openInput(env, name)
+	in, ok := env.OpenInput(name)
 	if !ok {
 		return 1
 	}
 	defer in.Close()
-	w := newWriter(env)
+	w := env.NewOutput()
 	status := 0
 	if decode {
-		data, err := io.ReadAll(in.r)
+		data, err := io.ReadAll(in.R)
 		if err != nil {
-			return readError(env, name, err)
+			return env.ReadError(name, err)
 		}
 		status = base64Decode(env, w, data, ignore)
-	} else if err := base64Encode(w, in.r, wrap); err != nil {
-		if isCanceled(err) {
-			return canceledStatus
+	} else if err := base64Encode(w, in.R, wrap); err != nil {
+		if command.IsCanceled(err) {
+			return command.StatusCanceled
 		}
 		if werr := w.Flush(); werr != nil {
-			return writeError(env, werr)
+			return env.WriteError(werr)
 		}
-		return readError(env, name, err)
+		return env.ReadError(name, err)
 	}
 	if err := w.Flush(); err != nil {
-		return writeError(env, err)
+		return env.WriteError(err)
 	}
 	return status
 }

@@ -101,7 +101,7 @@ func runWithin(t *testing.T, ctx context.Context, limit time.Duration, args []st
 		Environ: []string{"HOME=/workspace"}, Exec: testExec(fsys, "/workspace"),
 	}
 	done := make(chan int, 1)
-	go func() { done <- Commands()[args[0]](env) }()
+	go func() { done <- allCommands()[args[0]](env) }()
 	select {
 	case st := <-done:
 		return st
@@ -112,18 +112,20 @@ func runWithin(t *testing.T, ctx context.Context, limit time.Duration, args []st
 }
 
 func TestCanceledContext(t *testing.T) {
-	for name := range Commands() {
-		c, ok := longRunning[name]
-		if !ok {
-			t.Errorf("command %q has no cancellation test case", name)
-			continue
-		}
-		ctx, cancel := context.WithCancel(context.Background())
-		cancel()
-		st := runWithin(t, ctx, 10*time.Second, c.args)
-		if c.long && st == 0 {
-			t.Errorf("%q: status 0 on a canceled context", c.args)
-		}
+	for name := range allCommands() {
+		t.Run(name, func(t *testing.T) {
+			c, ok := longRunning[name]
+			if !ok {
+				t.Errorf("command %q has no cancellation test case", name)
+				return
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			cancel()
+			st := runWithin(t, ctx, 10*time.Second, c.args)
+			if c.long && st == 0 {
+				t.Errorf("%q: status 0 on a canceled context", c.args)
+			}
+		})
 	}
 }
 
@@ -154,12 +156,14 @@ func TestCancelWhileRunning(t *testing.T) {
 		{"find", "/", "-exec", "true", "{}", ";", "-name", "nothing"},
 	}
 	for _, args := range cases {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
-		st := runWithin(t, ctx, 10*time.Second, args)
-		cancel()
-		if st == 0 && args[0] != "find" {
-			t.Errorf("%q: status 0 after cancellation", args)
-		}
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
+			st := runWithin(t, ctx, 10*time.Second, args)
+			cancel()
+			if st == 0 && args[0] != "find" {
+				t.Errorf("%q: status 0 after cancellation", args)
+			}
+		})
 	}
 }
 
@@ -170,7 +174,7 @@ func TestStopOnClosedOutput(t *testing.T) {
 		w := &limitWriter{limit: 1000}
 		env.Stdout = w
 		done := make(chan int, 1)
-		go func() { done <- Commands()[args[0]](env) }()
+		go func() { done <- allCommands()[args[0]](env) }()
 		select {
 		case st := <-done:
 			if st == 0 {
@@ -191,29 +195,29 @@ func TestHostileInputs(t *testing.T) {
 	} {
 		start := time.Now()
 		r := run(t, nil, nil, big, args...)
-		if r.status != 0 {
-			t.Errorf("%q: status %d %q", args, r.status, r.err)
+		if r.Status != 0 {
+			t.Errorf("%q: status %d %q", args, r.Status, r.Err)
 		}
 		if d := time.Since(start); d > 30*time.Second {
 			t.Errorf("%q: took %v", args, d)
 		}
 	}
 	// GNU xargs rejects arguments longer than its buffer in the same way.
-	if r := run(t, nil, nil, big, "xargs", "true"); r.status != 1 || r.err != "xargs: argument line too long\n" {
-		t.Errorf("xargs: status %d %q", r.status, r.err)
+	if r := run(t, nil, nil, big, "xargs", "true"); r.Status != 1 || r.Err != "xargs: argument line too long\n" {
+		t.Errorf("xargs: status %d %q", r.Status, r.Err)
 	}
 	deep := strings.Repeat("[", 20000) + strings.Repeat("]", 20000)
 	r := run(t, nil, nil, deep, "jq", "-c", ".")
-	if r.status == 0 || !strings.Contains(r.err, "Exceeds depth limit") {
-		t.Errorf("deep JSON: %d %q", r.status, r.err)
+	if r.Status == 0 || !strings.Contains(r.Err, "Exceeds depth limit") {
+		t.Errorf("deep JSON: %d %q", r.Status, r.Err)
 	}
 	r = run(t, nil, nil, "", "jq", "-nc", "reduce range(20000) as $i (0; [.])|length")
-	if r.status != 0 {
-		t.Errorf("deep value: %d %q", r.status, r.err)
+	if r.Status != 0 {
+		t.Errorf("deep value: %d %q", r.Status, r.Err)
 	}
 	r = run(t, nil, nil, "", "jq", "-nc", "reduce range(20000) as $i (0; [.])")
-	if r.status != 0 || !strings.Contains(r.out, "<stripped: exceeds max depth>") {
-		t.Errorf("deep output: %d %q", r.status, r.err)
+	if r.Status != 0 || !strings.Contains(r.Out, "<stripped: exceeds max depth>") {
+		t.Errorf("deep output: %d %q", r.Status, r.Err)
 	}
 }
 
@@ -224,12 +228,12 @@ func TestJqLargeInput(t *testing.T) {
 	}
 	start := time.Now()
 	r := run(t, nil, nil, sb.String(), "jq", "-c", "{id, n: .name} | select(.id % 2 == 0)")
-	if r.status != 0 || strings.Count(r.out, "\n") != 15000 || !strings.HasPrefix(r.out, `{"id":0,"n":"item"}`) {
-		t.Errorf("status %d, %d lines, %.100q", r.status, strings.Count(r.out, "\n"), r.out)
+	if r.Status != 0 || strings.Count(r.Out, "\n") != 15000 || !strings.HasPrefix(r.Out, `{"id":0,"n":"item"}`) {
+		t.Errorf("status %d, %d lines, %.100q", r.Status, strings.Count(r.Out, "\n"), r.Out)
 	}
 	r = run(t, nil, nil, sb.String(), "jq", ".")
-	if r.status != 0 || !strings.HasPrefix(r.out, "{\n  \"id\": 0,\n  \"name\": \"item\",") {
-		t.Errorf("status %d, %.100q", r.status, r.out)
+	if r.Status != 0 || !strings.HasPrefix(r.Out, "{\n  \"id\": 0,\n  \"name\": \"item\",") {
+		t.Errorf("status %d, %.100q", r.Status, r.Out)
 	}
 	if d := time.Since(start); d > 30*time.Second {
 		t.Errorf("took %v", d)

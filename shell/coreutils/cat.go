@@ -20,7 +20,7 @@ func (o catOptions) plain() bool {
 
 // cmdCat implements cat [-AbeEnstTuv] [FILE]...
 func cmdCat(env *command.Env) int {
-	opts, files, st, ok := getopt(env, "AbeEnstTuv", []string{"show-all", "number-nonblank", "show-ends", "number", "squeeze-blank", "show-tabs", "show-nonprinting"}, false)
+	opts, files, st, ok := env.ParseOptions("AbeEnstTuv", []string{"show-all", "number-nonblank", "show-ends", "number", "squeeze-blank", "show-tabs", "show-nonprinting"}, false)
 	if !ok {
 		return st
 	}
@@ -50,37 +50,37 @@ func cmdCat(env *command.Env) int {
 	if len(files) == 0 {
 		files = []string{"-"}
 	}
-	w := newWriter(env)
+	w := env.NewOutput()
 	status := 0
 	state := &catState{}
 	for _, name := range files {
-		if canceled(env) {
-			return canceledStatus
+		if env.Canceled() {
+			return command.StatusCanceled
 		}
-		in, ok := openInput(env, name)
+		in, ok := env.OpenInput(name)
 		if !ok {
 			status = 1
 			continue
 		}
 		var err error
 		if o.plain() {
-			_, err = io.Copy(w, in.r)
+			_, err = io.Copy(w, in.R)
 		} else {
-			err = catFormat(env, w, in.r, o, state)
+			err = catFormat(env, w, in.R, o, state)
 		}
 		in.Close()
 		if err != nil {
-			if isCanceled(err) || canceled(env) {
-				return canceledStatus
+			if command.IsCanceled(err) || env.Canceled() {
+				return command.StatusCanceled
 			}
 			if _, werr := w.Write(nil); werr != nil {
-				return writeError(env, werr)
+				return env.WriteError(werr)
 			}
-			status = readError(env, name, err)
+			status = env.ReadError(name, err)
 		}
 	}
 	if err := w.Flush(); err != nil {
-		return writeError(env, err)
+		return env.WriteError(err)
 	}
 	return status
 }
@@ -94,17 +94,17 @@ type catState struct {
 
 // catFormat copies r to w applying the numbering and display options.
 func catFormat(env *command.Env, w *bufio.Writer, r io.Reader, o catOptions, s *catState) error {
-	lr := newLineReader(env, r)
+	lr := env.NewLineReader(r, 64<<10)
 	for {
-		line, err := lr.next('\n')
+		line, err := lr.ReadLine()
 		if err != nil {
 			if err == io.EOF {
 				return nil
 			}
 			return err
 		}
-		if canceled(env) {
-			return errCanceled
+		if env.Canceled() {
+			return command.ErrCanceled
 		}
 		body := line
 		nl := len(line) > 0 && line[len(line)-1] == '\n'

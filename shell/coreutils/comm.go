@@ -17,7 +17,7 @@ type commRun struct {
 	prefix   [4]string // the delimiters before each column
 	check    bool      // check that the inputs are sorted
 	strict   bool      // --check-order: check every line and stop at disorder
-	rs       [2]*lineReader
+	rs       [2]*command.LineReader
 	cur      [2][]byte // the current line of each input
 	prev     [2][]byte // the previous line of each input
 	has      [2]bool   // cur holds a line
@@ -29,7 +29,7 @@ type commRun struct {
 // cmdComm implements comm [-123] [--check-order|--nocheck-order]
 // [--output-delimiter=STR] [--total] FILE1 FILE2.
 func cmdComm(env *command.Env) int {
-	opts, files, st, ok := getopt(env, "123z", []string{"check-order", "nocheck-order", "output-delimiter=", "total", "zero-terminated"}, false)
+	opts, files, st, ok := env.ParseOptions("123z", []string{"check-order", "nocheck-order", "output-delimiter=", "total", "zero-terminated"}, false)
 	if !ok {
 		return st
 	}
@@ -51,20 +51,20 @@ func cmdComm(env *command.Env) int {
 	}
 	switch len(files) {
 	case 0:
-		return usage(env, 1, "missing operand")
+		return env.Usage(1, "missing operand", "")
 	case 1:
-		return usage(env, 1, fmt.Sprintf("missing operand after ‘%s’", files[0]))
+		return env.Usage(1, fmt.Sprintf("missing operand after ‘%s’", files[0]), "")
 	case 2:
 	default:
-		return usage(env, 1, fmt.Sprintf("extra operand ‘%s’", files[2]))
+		return env.Usage(1, fmt.Sprintf("extra operand ‘%s’", files[2]), "")
 	}
 	for i, name := range files {
-		in, ok := openInput(env, name)
+		in, ok := env.OpenInput(name)
 		if !ok {
 			return 1
 		}
 		defer in.Close()
-		c.rs[i] = newLineReader(env, in.r)
+		c.rs[i] = env.NewLineReader(in.R, 64<<10)
 	}
 	for col := 2; col <= 3; col++ {
 		c.prefix[col] = c.prefix[col-1]
@@ -72,7 +72,7 @@ func cmdComm(env *command.Env) int {
 			c.prefix[col] += delim
 		}
 	}
-	c.w = newWriter(env)
+	c.w = env.NewOutput()
 	if st := c.merge(files); st != 0 {
 		return st
 	}
@@ -80,7 +80,7 @@ func cmdComm(env *command.Env) int {
 		fmt.Fprintf(c.w, "%d%s%d%s%d%stotal\n", c.counts[1], delim, c.counts[2], delim, c.counts[3], delim)
 	}
 	if err := c.w.Flush(); err != nil {
-		return writeError(env, err)
+		return env.WriteError(err)
 	}
 	if c.unsorted {
 		return env.Errorf(1, "input is not in sorted order")
@@ -92,12 +92,12 @@ func cmdComm(env *command.Env) int {
 func (c *commRun) merge(files []string) int {
 	for i := range 2 {
 		if err := c.read(i, false); err != nil {
-			return readError(c.env, files[i], err)
+			return c.env.ReadError(files[i], err)
 		}
 	}
 	for c.has[0] || c.has[1] {
-		if canceled(c.env) {
-			return canceledStatus
+		if c.env.Canceled() {
+			return command.StatusCanceled
 		}
 		var order int
 		switch {
@@ -123,7 +123,7 @@ func (c *commRun) merge(files []string) int {
 			}
 		}
 		if err != nil {
-			return readError(c.env, "", err)
+			return c.env.ReadError("", err)
 		}
 		if c.unsorted && c.strict {
 			c.w.Flush()
@@ -137,7 +137,7 @@ func (c *commRun) merge(files []string) int {
 // Like GNU comm, the default mode checks the order only after an unpaired
 // line (unpaired is true); --check-order checks every line.
 func (c *commRun) read(i int, unpaired bool) error {
-	line, err := c.rs[i].next('\n')
+	line, err := c.rs[i].ReadLine()
 	if err == io.EOF {
 		c.has[i] = false
 		return nil

@@ -25,7 +25,7 @@ func parseCopyArgs(env *command.Env, isMv bool) (o copyOptions, srcs []string, d
 		short, long = "fnvt:Tiu", []string{"force", "no-clobber", "verbose", "target-directory=", "no-target-directory", "interactive", "update"}
 	}
 	long = fixLong(long)
-	opts, operands, st, ok := getopt(env, short, long, false)
+	opts, operands, st, ok := env.ParseOptions(short, long, false)
 	if !ok {
 		return o, nil, "", false, st, false
 	}
@@ -60,15 +60,15 @@ func parseCopyArgs(env *command.Env, isMv bool) (o copyOptions, srcs []string, d
 			return o, nil, "", false, env.Errorf(1, "target directory '%s': Not a directory", o.target), false
 		}
 		if len(operands) == 0 {
-			return o, nil, "", false, usage(env, 1, "missing file operand"), false
+			return o, nil, "", false, env.Usage(1, "missing file operand", ""), false
 		}
 		return o, operands, o.target, true, 0, true
 	}
 	switch len(operands) {
 	case 0:
-		return o, nil, "", false, usage(env, 1, "missing file operand"), false
+		return o, nil, "", false, env.Usage(1, "missing file operand", ""), false
 	case 1:
-		return o, nil, "", false, usage(env, 1, fmt.Sprintf("missing destination file operand after '%s'", operands[0])), false
+		return o, nil, "", false, env.Usage(1, fmt.Sprintf("missing destination file operand after '%s'", operands[0]), ""), false
 	}
 	dst = operands[len(operands)-1]
 	srcs = operands[:len(operands)-1]
@@ -118,8 +118,8 @@ func cmdCp(env *command.Env) int {
 	}
 	status := 0
 	for _, src := range srcs {
-		if canceled(env) {
-			return canceledStatus
+		if env.Canceled() {
+			return command.StatusCanceled
 		}
 		fi, err := stat(env, src)
 		if err != nil {
@@ -141,7 +141,7 @@ func cmdCp(env *command.Env) int {
 			continue
 		}
 		if st := copyTree(env, src, to, fi, o); st != 0 {
-			if st == canceledStatus {
+			if st == command.StatusCanceled {
 				return st
 			}
 			status = st
@@ -152,8 +152,8 @@ func cmdCp(env *command.Env) int {
 
 // copyTree copies src (described by fi) to dst.
 func copyTree(env *command.Env, src, dst string, fi fs.FileInfo, o copyOptions) int {
-	if canceled(env) {
-		return canceledStatus
+	if env.Canceled() {
+		return command.StatusCanceled
 	}
 	if !fi.IsDir() {
 		return copyFile(env, src, dst, fi, o)
@@ -181,7 +181,7 @@ func copyTree(env *command.Env, src, dst string, fi fs.FileInfo, o copyOptions) 
 			continue
 		}
 		if st := copyTree(env, joinName(src, de.Name()), joinName(dst, de.Name()), cfi, o); st != 0 {
-			if st == canceledStatus {
+			if st == command.StatusCanceled {
 				return st
 			}
 			status = st
@@ -212,11 +212,11 @@ func copyFile(env *command.Env, src, dst string, fi fs.FileInfo, o copyOptions) 
 	if err != nil {
 		return env.Errorf(1, "cannot create regular file '%s': %s", dst, command.Strerror(err))
 	}
-	_, err = io.Copy(out, ctxReader{env.Ctx, in})
+	_, err = io.Copy(out, command.NewCtxReader(env.Ctx, in))
 	out.Close()
 	if err != nil {
-		if isCanceled(err) {
-			return canceledStatus
+		if command.IsCanceled(err) {
+			return command.StatusCanceled
 		}
 		return env.Errorf(1, "error writing '%s': %s", dst, command.Strerror(err))
 	}
@@ -237,8 +237,8 @@ func cmdMv(env *command.Env) int {
 	}
 	status := 0
 	for _, src := range srcs {
-		if canceled(env) {
-			return canceledStatus
+		if env.Canceled() {
+			return command.StatusCanceled
 		}
 		if _, err := stat(env, src); err != nil {
 			status = env.Errorf(1, "cannot stat '%s': %s", src, command.Strerror(err))

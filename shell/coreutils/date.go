@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/cordonhq/cordon/shell/command"
+	"github.com/cordonhq/cordon/shell/timefmt"
 )
 
 // cmdDate implements date [-u] [-d DATE] [-r FILE] [-I[FMT]] [-R]
@@ -34,7 +35,7 @@ func cmdDate(env *command.Env) int {
 	}
 	env2 := *env
 	env2.Args = args
-	opts, operands, st, ok := getopt(&env2, "ud:r:Rs:f:", []string{"utc", "universal", "date=", "reference=", "rfc-email", "rfc-2822", "rfc-3339=", "set=", "file=", "debug"}, false)
+	opts, operands, st, ok := env2.ParseOptions("ud:r:Rs:f:", []string{"utc", "universal", "date=", "reference=", "rfc-email", "rfc-2822", "rfc-3339=", "set=", "file=", "debug"}, false)
 	if !ok {
 		return st
 	}
@@ -65,7 +66,7 @@ func cmdDate(env *command.Env) int {
 			case "ns":
 				format = "%Y-%m-%d %H:%M:%S.%N%:z"
 			default:
-				return usage(env, 1, fmt.Sprintf("invalid argument ‘%s’ for ‘--rfc-3339’", o.Value))
+				return env.Usage(1, fmt.Sprintf("invalid argument ‘%s’ for ‘--rfc-3339’", o.Value), "")
 			}
 		case "s", "set":
 			return env.Errorf(1, "cannot set date: Operation not permitted")
@@ -86,7 +87,7 @@ func cmdDate(env *command.Env) int {
 		case "ns":
 			format = "%Y-%m-%dT%H:%M:%S,%N%:z"
 		default:
-			return usage(env, 1, fmt.Sprintf("invalid argument ‘%s’ for ‘--iso-8601’", iso))
+			return env.Usage(1, fmt.Sprintf("invalid argument ‘%s’ for ‘--iso-8601’", iso), "")
 		}
 	}
 	for i, op := range operands {
@@ -97,247 +98,12 @@ func cmdDate(env *command.Env) int {
 		if i == 0 {
 			return env.Errorf(1, "cannot set date: Operation not permitted")
 		}
-		return usage(env, 1, fmt.Sprintf("extra operand ‘%s’", op))
+		return env.Usage(1, fmt.Sprintf("extra operand ‘%s’", op), "")
 	}
-	if _, err := fmt.Fprintln(env.Stdout, strftime(format, t.UTC())); err != nil {
-		return writeError(env, err)
-	}
-	return 0
-}
-
-// Day and month names as date prints them.
-var (
-	dayNames   = []string{"Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"}
-	monthNames = []string{"January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"}
-)
-
-// strftime formats t like GNU date's FORMAT, including the flags "-", "_",
-// "0", "^" and "#" and a field width.
-func strftime(format string, t time.Time) string {
-	var sb strings.Builder
-	for i := 0; i < len(format); i++ {
-		c := format[i]
-		if c != '%' || i+1 >= len(format) {
-			sb.WriteByte(c)
-			continue
-		}
-		j := i + 1
-		pad, upper, swap := byte(0), false, false
-		for j < len(format) && strings.IndexByte("-_0^#", format[j]) >= 0 {
-			switch format[j] {
-			case '^':
-				upper = true
-			case '#':
-				swap = true
-			default:
-				pad = format[j]
-			}
-			j++
-		}
-		width := 0
-		for j < len(format) && format[j] >= '0' && format[j] <= '9' {
-			width = min(width*10+int(format[j]-'0'), 1024)
-			j++
-		}
-		colons := 0
-		for j < len(format) && format[j] == ':' {
-			colons++
-			j++
-		}
-		if j >= len(format) {
-			sb.WriteString(format[i:])
-			break
-		}
-		s, num, defPad := strftimeField(format[j], colons, width, t)
-		if s == "\x00" {
-			sb.WriteString(format[i : j+1])
-			i = j
-			continue
-		}
-		i = j
-		if upper {
-			s = strings.ToUpper(s)
-		}
-		if swap {
-			if strings.ToUpper(s) == s {
-				s = strings.ToLower(s)
-			} else {
-				s = strings.ToUpper(s)
-			}
-		}
-		s = padStrftime(s, num, defPad, pad, width)
-		sb.WriteString(s)
-	}
-	return sb.String()
-}
-
-// padStrftime applies the padding rules: numeric fields have a natural
-// width filled with defPad ('0' or '_'), which "-" removes and "_"/"0"
-// change.
-func padStrftime(s string, natural int, defPad, pad byte, width int) string {
-	if natural > 0 {
-		digits := strings.TrimLeft(s, " 0")
-		if digits == "" {
-			digits = "0"
-		}
-		neg := false
-		if strings.HasPrefix(s, "-") {
-			neg = true
-			digits = strings.TrimLeft(s[1:], " 0")
-		}
-		p := defPad
-		if pad != 0 {
-			p = pad
-		}
-		if p == '-' {
-			if neg {
-				return "-" + digits
-			}
-			return digits
-		}
-		w := natural
-		if width > 0 {
-			w = width
-		}
-		fill := "0"
-		if p == '_' {
-			fill = " "
-		}
-		for len(digits)+boolInt(neg) < w {
-			digits = fill + digits
-		}
-		if neg {
-			digits = "-" + digits
-		}
-		return digits
-	}
-	fill := " "
-	if pad == '0' {
-		fill = "0"
-	}
-	for len(s) < width {
-		s = fill + s
-	}
-	return s
-}
-
-// boolInt returns 1 for true and 0 for false.
-func boolInt(b bool) int {
-	if b {
-		return 1
+	if _, err := fmt.Fprintln(env.Stdout, timefmt.Format(format, t.UTC(), timefmt.Options{Date: true})); err != nil {
+		return env.WriteError(err)
 	}
 	return 0
-}
-
-// strftimeField returns one directive's text, its natural numeric width (0
-// for text) and its default padding.
-func strftimeField(c byte, colons, width int, t time.Time) (string, int, byte) {
-	num := func(v, w int) (string, int, byte) { return strconv.Itoa(v), w, '0' }
-	spc := func(v, w int) (string, int, byte) { return strconv.Itoa(v), w, '_' }
-	switch c {
-	case '%':
-		return "%", 0, 0
-	case 'a':
-		return dayNames[t.Weekday()][:3], 0, 0
-	case 'A':
-		return dayNames[t.Weekday()], 0, 0
-	case 'b', 'h':
-		return monthNames[t.Month()-1][:3], 0, 0
-	case 'B':
-		return monthNames[t.Month()-1], 0, 0
-	case 'c':
-		return strftime("%a %b %e %H:%M:%S %Y", t), 0, 0
-	case 'C':
-		return num(t.Year()/100, 2)
-	case 'd':
-		return num(t.Day(), 2)
-	case 'D', 'x':
-		return strftime("%m/%d/%y", t), 0, 0
-	case 'e':
-		return spc(t.Day(), 2)
-	case 'F':
-		return strftime("%Y-%m-%d", t), 0, 0
-	case 'g':
-		y, _ := t.ISOWeek()
-		return num(y%100, 2)
-	case 'G':
-		y, _ := t.ISOWeek()
-		return num(y, 4)
-	case 'H':
-		return num(t.Hour(), 2)
-	case 'I':
-		return num((t.Hour()+11)%12+1, 2)
-	case 'j':
-		return num(t.YearDay(), 3)
-	case 'k':
-		return spc(t.Hour(), 2)
-	case 'l':
-		return spc((t.Hour()+11)%12+1, 2)
-	case 'm':
-		return num(int(t.Month()), 2)
-	case 'M':
-		return num(t.Minute(), 2)
-	case 'n':
-		return "\n", 0, 0
-	case 't':
-		return "\t", 0, 0
-	case 'N':
-		s := fmt.Sprintf("%09d", t.Nanosecond())
-		if width > 0 && width < 9 {
-			s = s[:width]
-		}
-		return s, 0, 0
-	case 'p':
-		if t.Hour() < 12 {
-			return "AM", 0, 0
-		}
-		return "PM", 0, 0
-	case 'P':
-		if t.Hour() < 12 {
-			return "am", 0, 0
-		}
-		return "pm", 0, 0
-	case 'q':
-		return num((int(t.Month())-1)/3+1, 1)
-	case 'r':
-		return strftime("%I:%M:%S %p", t), 0, 0
-	case 'R':
-		return strftime("%H:%M", t), 0, 0
-	case 's':
-		return strconv.FormatInt(t.Unix(), 10), 1, '0'
-	case 'S':
-		return num(t.Second(), 2)
-	case 'T', 'X':
-		return strftime("%H:%M:%S", t), 0, 0
-	case 'u':
-		return num((int(t.Weekday())+6)%7+1, 1)
-	case 'U':
-		return num((t.YearDay()+6-int(t.Weekday()))/7, 2)
-	case 'V':
-		_, w := t.ISOWeek()
-		return num(w, 2)
-	case 'w':
-		return num(int(t.Weekday()), 1)
-	case 'W':
-		return num((t.YearDay()+6-(int(t.Weekday())+6)%7)/7, 2)
-	case 'y':
-		return num(t.Year()%100, 2)
-	case 'Y':
-		return num(t.Year(), 4)
-	case 'z':
-		switch colons {
-		case 1:
-			return "+00:00", 0, 0
-		case 2:
-			return "+00:00:00", 0, 0
-		case 3:
-			return "+00", 0, 0
-		}
-		return "+0000", 0, 0
-	case 'Z':
-		return "UTC", 0, 0
-	}
-	return "\x00", 0, 0
 }
 
 // Patterns of the date forms parseAbsoluteDate and applyRelative accept.

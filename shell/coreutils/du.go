@@ -10,7 +10,7 @@ import (
 // cmdDu implements du [-a] [-s] [-h] [-c] [-b] [-k] [-d N] [FILE]... Sizes
 // are in 1 KiB blocks with 4 KiB allocation units (directories count 4).
 func cmdDu(env *command.Env) int {
-	opts, names, st, ok := getopt(env, "ashcbkd:mx", []string{"all", "summarize", "human-readable", "total", "bytes", "max-depth=", "apparent-size", "one-file-system"}, false)
+	opts, names, st, ok := env.ParseOptions("ashcbkd:mx", []string{"all", "summarize", "human-readable", "total", "bytes", "max-depth=", "apparent-size", "one-file-system"}, false)
 	if !ok {
 		return st
 	}
@@ -44,7 +44,7 @@ func cmdDu(env *command.Env) int {
 	if len(names) == 0 {
 		names = []string{"."}
 	}
-	w := newWriter(env)
+	w := env.NewOutput()
 	o.w = w
 	status := 0
 	var sum int64
@@ -56,7 +56,7 @@ func cmdDu(env *command.Env) int {
 			continue
 		}
 		n, st := duWalk(env, &o, name, fi, 0)
-		if st == canceledStatus {
+		if st == command.StatusCanceled {
 			return st
 		}
 		if st != 0 {
@@ -68,7 +68,7 @@ func cmdDu(env *command.Env) int {
 		o.print("total", sum)
 	}
 	if err := w.Flush(); err != nil {
-		return writeError(env, err)
+		return env.WriteError(err)
 	}
 	return status
 }
@@ -111,8 +111,8 @@ func (o *duOptions) print(name string, n int64) {
 // duWalk returns the size of name and its contents in bytes, printing
 // lines as du does.
 func duWalk(env *command.Env, o *duOptions, name string, fi fs.FileInfo, depth int) (int64, int) {
-	if canceled(env) {
-		return 0, canceledStatus
+	if env.Canceled() {
+		return 0, command.StatusCanceled
 	}
 	// Like GNU du, count each file once, even if named twice.
 	abs := env.Abs(name)
@@ -136,7 +136,7 @@ func duWalk(env *command.Env, o *duOptions, name string, fi fs.FileInfo, depth i
 				continue
 			}
 			c, st := duWalk(env, o, joinName(name, de.Name()), cfi, depth+1)
-			if st == canceledStatus {
+			if st == command.StatusCanceled {
 				return 0, st
 			}
 			if st != 0 {

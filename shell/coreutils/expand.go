@@ -85,7 +85,7 @@ func cmdExpand(env *command.Env) int {
 			env2.Args[i] = "-t"
 		}
 	}
-	opts, files, st, ok := getopt(&env2, "it:", []string{"initial", "tabs="}, false)
+	opts, files, st, ok := env2.ParseOptions("it:", []string{"initial", "tabs="}, false)
 	if !ok {
 		return st
 	}
@@ -103,7 +103,7 @@ func cmdExpand(env *command.Env) int {
 	if !ok {
 		return 1
 	}
-	w := newWriter(env)
+	w := env.NewOutput()
 	st = forEachLine(env, files, func(line []byte, hasNL bool) error {
 		col := 0
 		leading := true
@@ -137,7 +137,7 @@ func cmdExpand(env *command.Env) int {
 		return nil
 	})
 	if err := w.Flush(); err != nil && st == 0 {
-		return writeError(env, err)
+		return env.WriteError(err)
 	}
 	return st
 }

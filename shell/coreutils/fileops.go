@@ -14,7 +14,7 @@ import (
 
 // cmdMkdir implements mkdir [-p] [-v] [-m MODE] DIR...
 func cmdMkdir(env *command.Env) int {
-	opts, dirs, st, ok := getopt(env, "pvm:", []string{"parents", "verbose", "mode="}, false)
+	opts, dirs, st, ok := env.ParseOptions("pvm:", []string{"parents", "verbose", "mode="}, false)
 	if !ok {
 		return st
 	}
@@ -35,12 +35,12 @@ func cmdMkdir(env *command.Env) int {
 		}
 	}
 	if len(dirs) == 0 {
-		return usage(env, 1, "missing operand")
+		return env.Usage(1, "missing operand", "")
 	}
 	status := 0
 	for _, d := range dirs {
-		if canceled(env) {
-			return canceledStatus
+		if env.Canceled() {
+			return command.StatusCanceled
 		}
 		if !parents {
 			if err := env.FS.Mkdir(env.Abs(d), perm); err != nil {
@@ -104,7 +104,7 @@ func mkdirParents(env *command.Env, d string, verbose bool, perm fs.FileMode) in
 
 // cmdRmdir implements rmdir [-p] [-v] DIR...
 func cmdRmdir(env *command.Env) int {
-	opts, dirs, st, ok := getopt(env, "pv", []string{"parents", "verbose", "ignore-fail-on-non-empty"}, false)
+	opts, dirs, st, ok := env.ParseOptions("pv", []string{"parents", "verbose", "ignore-fail-on-non-empty"}, false)
 	if !ok {
 		return st
 	}
@@ -120,13 +120,13 @@ func cmdRmdir(env *command.Env) int {
 		}
 	}
 	if len(dirs) == 0 {
-		return usage(env, 1, "missing operand")
+		return env.Usage(1, "missing operand", "")
 	}
 	status := 0
 	for _, d := range dirs {
 		for {
-			if canceled(env) {
-				return canceledStatus
+			if env.Canceled() {
+				return command.StatusCanceled
 			}
 			err := rmdirOne(env, d)
 			if err != nil {
@@ -172,7 +172,7 @@ type rmOptions struct {
 
 // cmdRm implements rm [-rRfvd] FILE...
 func cmdRm(env *command.Env) int {
-	opts, names, st, ok := getopt(env, "rRfvdiI", []string{"recursive", "force", "verbose", "dir", "no-preserve-root", "preserve-root"}, false)
+	opts, names, st, ok := env.ParseOptions("rRfvdiI", []string{"recursive", "force", "verbose", "dir", "no-preserve-root", "preserve-root"}, false)
 	if !ok {
 		return st
 	}
@@ -193,12 +193,12 @@ func cmdRm(env *command.Env) int {
 		if o.force {
 			return 0
 		}
-		return usage(env, 1, "missing operand")
+		return env.Usage(1, "missing operand", "")
 	}
 	status := 0
 	for _, name := range names {
-		if canceled(env) {
-			return canceledStatus
+		if env.Canceled() {
+			return command.StatusCanceled
 		}
 		base := path.Base(strings.TrimRight(name, "/"))
 		if o.recursive && (base == "." || base == "..") {
@@ -211,7 +211,7 @@ func cmdRm(env *command.Env) int {
 			continue
 		}
 		if st := rmOne(env, name, o); st != 0 {
-			if st == canceledStatus {
+			if st == command.StatusCanceled {
 				return st
 			}
 			status = st
@@ -242,11 +242,11 @@ func rmOne(env *command.Env, name string, o rmOptions) int {
 		}
 		status := 0
 		for _, de := range list {
-			if canceled(env) {
-				return canceledStatus
+			if env.Canceled() {
+				return command.StatusCanceled
 			}
 			if st := rmOne(env, joinName(name, de.Name()), o); st != 0 {
-				if st == canceledStatus {
+				if st == command.StatusCanceled {
 					return st
 				}
 				status = st

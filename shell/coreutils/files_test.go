@@ -1,6 +1,8 @@
 package coreutils
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -14,84 +16,84 @@ import (
 func TestFileCommands(t *testing.T) {
 	runCases(t, []tcase{
 		// ls
-		{args: []string{"ls"}, out: "d\ne\nf\ng\nj.json\nn12\nnonl\nv\n"},
-		{args: []string{"ls", "-a"}, out: ".\n..\nd\ne\nf\ng\nj.json\nn12\nnonl\nv\n"},
-		{args: []string{"ls", "-A", "d"}, out: "empty\nsub\nx.txt\n"},
-		{args: []string{"ls", "d", "f"}, out: "f\n\nd:\nempty\nsub\nx.txt\n"},
-		{args: []string{"ls", "-R"}, out: ".:\nd\ne\nf\ng\nj.json\nn12\nnonl\nv\n\n./d:\nempty\nsub\nx.txt\n\n./d/sub:\ny.c\n\n./e:\n"},
-		{args: []string{"ls", "-d", "d", "f"}, out: "d\nf\n"},
-		{args: []string{"ls", "nope"}, out: "", err: "ls: cannot access 'nope': No such file or directory", status: 2},
-		{args: []string{"ls", "-1", "-r"}, out: "v\nnonl\nn12\nj.json\ng\nf\ne\nd\n"},
-		{args: []string{"ls", "-S"}, out: "d\ne\nj.json\nn12\nv\ng\nnonl\nf\n"},
-		{args: []string{"ls", "-p"}, out: "d/\ne/\nf\ng\nj.json\nn12\nnonl\nv\n"},
-		{args: []string{"ls", "-F", "d"}, out: "empty\nsub/\nx.txt\n"},
-		{args: []string{"ls", "-R", "d"}, out: "d:\nempty\nsub\nx.txt\n\nd/sub:\ny.c\n"},
-		{args: []string{"ls", "-ld", "d/sub"}, out: "drwxr-xr-x 2 user user 4096 Nov 21 12:00 d/sub\n"},
-		{args: []string{"ls", "--bogus"}, out: "", err: "ls: unrecognized option '--bogus'", status: 2},
-		{args: []string{"ls", "nope", "f"}, out: "f\n", err: "ls: cannot access 'nope': No such file or directory", status: 2},
-		{args: []string{"ls", "-a", "e"}, out: ".\n..\n"},
+		{Args: []string{"ls"}, Out: "d\ne\nf\ng\nj.json\nn12\nnonl\nv\n"},
+		{Args: []string{"ls", "-a"}, Out: ".\n..\nd\ne\nf\ng\nj.json\nn12\nnonl\nv\n"},
+		{Args: []string{"ls", "-A", "d"}, Out: "empty\nsub\nx.txt\n"},
+		{Args: []string{"ls", "d", "f"}, Out: "f\n\nd:\nempty\nsub\nx.txt\n"},
+		{Args: []string{"ls", "-R"}, Out: ".:\nd\ne\nf\ng\nj.json\nn12\nnonl\nv\n\n./d:\nempty\nsub\nx.txt\n\n./d/sub:\ny.c\n\n./e:\n"},
+		{Args: []string{"ls", "-d", "d", "f"}, Out: "d\nf\n"},
+		{Args: []string{"ls", "nope"}, Out: "", Err: "ls: cannot access 'nope': No such file or directory", Status: 2},
+		{Args: []string{"ls", "-1", "-r"}, Out: "v\nnonl\nn12\nj.json\ng\nf\ne\nd\n"},
+		{Args: []string{"ls", "-S"}, Out: "d\ne\nj.json\nn12\nv\ng\nnonl\nf\n"},
+		{Args: []string{"ls", "-p"}, Out: "d/\ne/\nf\ng\nj.json\nn12\nnonl\nv\n"},
+		{Args: []string{"ls", "-F", "d"}, Out: "empty\nsub/\nx.txt\n"},
+		{Args: []string{"ls", "-R", "d"}, Out: "d:\nempty\nsub\nx.txt\n\nd/sub:\ny.c\n"},
+		{Args: []string{"ls", "-ld", "d/sub"}, Out: "drwxr-xr-x 2 user user 4096 Nov 21 12:00 d/sub\n"},
+		{Args: []string{"ls", "--bogus"}, Out: "", Err: "ls: unrecognized option '--bogus'", Status: 2},
+		{Args: []string{"ls", "nope", "f"}, Out: "f\n", Err: "ls: cannot access 'nope': No such file or directory", Status: 2},
+		{Args: []string{"ls", "-a", "e"}, Out: ".\n..\n"},
 		// mkdir
-		{args: []string{"mkdir", "f"}, out: "", err: "mkdir: cannot create directory ‘f’: File exists", status: 1},
-		{args: []string{"mkdir", "x/y"}, out: "", err: "mkdir: cannot create directory ‘x/y’: No such file or directory", status: 1},
-		{args: []string{"mkdir", "-p", "f/x"}, out: "", err: "mkdir: cannot create directory ‘f’: Not a directory", status: 1},
-		{args: []string{"mkdir", "-pv", "z/y/x"}, out: "mkdir: created directory 'z'\nmkdir: created directory 'z/y'\nmkdir: created directory 'z/y/x'\n"},
-		{args: []string{"mkdir", "-v", "e/n"}, out: "mkdir: created directory 'e/n'\n"},
-		{args: []string{"mkdir"}, out: "", err: "mkdir: missing operand", status: 1},
-		{args: []string{"mkdir", "-p", "d/sub"}, out: ""},
-		{args: []string{"mkdir", "d"}, out: "", err: "mkdir: cannot create directory ‘d’: File exists", status: 1},
+		{Args: []string{"mkdir", "f"}, Out: "", Err: "mkdir: cannot create directory ‘f’: File exists", Status: 1},
+		{Args: []string{"mkdir", "x/y"}, Out: "", Err: "mkdir: cannot create directory ‘x/y’: No such file or directory", Status: 1},
+		{Args: []string{"mkdir", "-p", "f/x"}, Out: "", Err: "mkdir: cannot create directory ‘f’: Not a directory", Status: 1},
+		{Args: []string{"mkdir", "-pv", "z/y/x"}, Out: "mkdir: created directory 'z'\nmkdir: created directory 'z/y'\nmkdir: created directory 'z/y/x'\n"},
+		{Args: []string{"mkdir", "-v", "e/n"}, Out: "mkdir: created directory 'e/n'\n"},
+		{Args: []string{"mkdir"}, Out: "", Err: "mkdir: missing operand", Status: 1},
+		{Args: []string{"mkdir", "-p", "d/sub"}, Out: ""},
+		{Args: []string{"mkdir", "d"}, Out: "", Err: "mkdir: cannot create directory ‘d’: File exists", Status: 1},
 		// rm
-		{args: []string{"rm", "nope"}, out: "", err: "rm: cannot remove 'nope': No such file or directory", status: 1},
-		{args: []string{"rm", "d"}, out: "", err: "rm: cannot remove 'd': Is a directory", status: 1},
-		{args: []string{"rm", "-f", "nope"}, out: ""},
-		{args: []string{"rm", "-r", "d/sub", "f"}, out: ""},
-		{args: []string{"rm", "-rv", "d/sub"}, out: "removed 'd/sub/y.c'\nremoved directory 'd/sub'\n"},
-		{args: []string{"rm", "-v", "f", "g"}, out: "removed 'f'\nremoved 'g'\n"},
-		{args: []string{"rm"}, out: "", err: "rm: missing operand", status: 1},
-		{args: []string{"rm", "-f"}, out: ""},
-		{args: []string{"rm", "-d", "e"}, out: ""},
-		{args: []string{"rm", "-d", "d"}, out: "", err: "rm: cannot remove 'd': Directory not empty", status: 1},
-		{args: []string{"rm", "-r", "."}, out: "", err: "rm: refusing to remove '.' or '..' directory: skipping '.'", status: 1},
-		{args: []string{"rm", "-r", "nope", "f"}, out: "", err: "rm: cannot remove 'nope': No such file or directory", status: 1},
+		{Args: []string{"rm", "nope"}, Out: "", Err: "rm: cannot remove 'nope': No such file or directory", Status: 1},
+		{Args: []string{"rm", "d"}, Out: "", Err: "rm: cannot remove 'd': Is a directory", Status: 1},
+		{Args: []string{"rm", "-f", "nope"}, Out: ""},
+		{Args: []string{"rm", "-r", "d/sub", "f"}, Out: ""},
+		{Args: []string{"rm", "-rv", "d/sub"}, Out: "removed 'd/sub/y.c'\nremoved directory 'd/sub'\n"},
+		{Args: []string{"rm", "-v", "f", "g"}, Out: "removed 'f'\nremoved 'g'\n"},
+		{Args: []string{"rm"}, Out: "", Err: "rm: missing operand", Status: 1},
+		{Args: []string{"rm", "-f"}, Out: ""},
+		{Args: []string{"rm", "-d", "e"}, Out: ""},
+		{Args: []string{"rm", "-d", "d"}, Out: "", Err: "rm: cannot remove 'd': Directory not empty", Status: 1},
+		{Args: []string{"rm", "-r", "."}, Out: "", Err: "rm: refusing to remove '.' or '..' directory: skipping '.'", Status: 1},
+		{Args: []string{"rm", "-r", "nope", "f"}, Out: "", Err: "rm: cannot remove 'nope': No such file or directory", Status: 1},
 		// rmdir
-		{args: []string{"rmdir", "d"}, out: "", err: "rmdir: failed to remove 'd': Directory not empty", status: 1},
-		{args: []string{"rmdir", "e"}, out: ""},
-		{args: []string{"rmdir", "-v", "e"}, out: "rmdir: removing directory, 'e'\n"},
-		{args: []string{"rmdir", "nope"}, out: "", err: "rmdir: failed to remove 'nope': No such file or directory", status: 1},
-		{args: []string{"rmdir", "f"}, out: "", err: "rmdir: failed to remove 'f': Not a directory", status: 1},
-		{args: []string{"rmdir"}, out: "", err: "rmdir: missing operand", status: 1},
+		{Args: []string{"rmdir", "d"}, Out: "", Err: "rmdir: failed to remove 'd': Directory not empty", Status: 1},
+		{Args: []string{"rmdir", "e"}, Out: ""},
+		{Args: []string{"rmdir", "-v", "e"}, Out: "rmdir: removing directory, 'e'\n"},
+		{Args: []string{"rmdir", "nope"}, Out: "", Err: "rmdir: failed to remove 'nope': No such file or directory", Status: 1},
+		{Args: []string{"rmdir", "f"}, Out: "", Err: "rmdir: failed to remove 'f': Not a directory", Status: 1},
+		{Args: []string{"rmdir"}, Out: "", Err: "rmdir: missing operand", Status: 1},
 		// cp
-		{args: []string{"cp", "nope", "x"}, out: "", err: "cp: cannot stat 'nope': No such file or directory", status: 1},
-		{args: []string{"cp", "d", "x"}, out: "", err: "cp: -r not specified; omitting directory 'd'", status: 1},
-		{args: []string{"cp", "f", "d"}, out: ""},
-		{args: []string{"cp", "-v", "f", "d"}, out: "'f' -> 'd/f'\n"},
-		{args: []string{"cp", "f", "g", "nope"}, out: "", err: "cp: target 'nope': No such file or directory", status: 1},
-		{args: []string{"cp", "f", "f"}, out: "", err: "cp: 'f' and 'f' are the same file", status: 1},
-		{args: []string{"cp", "-rv", "d", "d2"}, out: "'d' -> 'd2'\n'd/empty' -> 'd2/empty'\n'd/sub' -> 'd2/sub'\n'd/sub/y.c' -> 'd2/sub/y.c'\n'd/x.txt' -> 'd2/x.txt'\n"}, // lexical order,
-		{args: []string{"cp", "-r", "d", "d/sub"}, out: "", err: "cp: cannot copy a directory, 'd', into itself, 'd/sub/d'", status: 1},
-		{args: []string{"cp", "-n", "f", "g"}, out: ""},
-		{args: []string{"cp"}, out: "", err: "cp: missing file operand", status: 1},
-		{args: []string{"cp", "f"}, out: "", err: "cp: missing destination file operand after 'f'", status: 1},
-		{args: []string{"cp", "-v", "-t", "d", "f", "g"}, out: "'f' -> 'd/f'\n'g' -> 'd/g'\n"},
-		{args: []string{"cp", "-r", "d", "f"}, out: "", err: "cp: cannot overwrite non-directory 'f' with directory 'd'", status: 1},
-		{args: []string{"cp", "f", "nodir/"}, out: "", err: "cp: cannot create regular file 'nodir/': Not a directory", status: 1},
+		{Args: []string{"cp", "nope", "x"}, Out: "", Err: "cp: cannot stat 'nope': No such file or directory", Status: 1},
+		{Args: []string{"cp", "d", "x"}, Out: "", Err: "cp: -r not specified; omitting directory 'd'", Status: 1},
+		{Args: []string{"cp", "f", "d"}, Out: ""},
+		{Args: []string{"cp", "-v", "f", "d"}, Out: "'f' -> 'd/f'\n"},
+		{Args: []string{"cp", "f", "g", "nope"}, Out: "", Err: "cp: target 'nope': No such file or directory", Status: 1},
+		{Args: []string{"cp", "f", "f"}, Out: "", Err: "cp: 'f' and 'f' are the same file", Status: 1},
+		{Args: []string{"cp", "-rv", "d", "d2"}, Out: "'d' -> 'd2'\n'd/empty' -> 'd2/empty'\n'd/sub' -> 'd2/sub'\n'd/sub/y.c' -> 'd2/sub/y.c'\n'd/x.txt' -> 'd2/x.txt'\n"}, // lexical order,
+		{Args: []string{"cp", "-r", "d", "d/sub"}, Out: "", Err: "cp: cannot copy a directory, 'd', into itself, 'd/sub/d'", Status: 1},
+		{Args: []string{"cp", "-n", "f", "g"}, Out: ""},
+		{Args: []string{"cp"}, Out: "", Err: "cp: missing file operand", Status: 1},
+		{Args: []string{"cp", "f"}, Out: "", Err: "cp: missing destination file operand after 'f'", Status: 1},
+		{Args: []string{"cp", "-v", "-t", "d", "f", "g"}, Out: "'f' -> 'd/f'\n'g' -> 'd/g'\n"},
+		{Args: []string{"cp", "-r", "d", "f"}, Out: "", Err: "cp: cannot overwrite non-directory 'f' with directory 'd'", Status: 1},
+		{Args: []string{"cp", "f", "nodir/"}, Out: "", Err: "cp: cannot create regular file 'nodir/': Not a directory", Status: 1},
 		// mv
-		{args: []string{"mv", "nope", "x"}, out: "", err: "mv: cannot stat 'nope': No such file or directory", status: 1},
-		{args: []string{"mv", "f", "f"}, out: "", err: "mv: 'f' and 'f' are the same file", status: 1},
-		{args: []string{"mv", "-v", "f", "x"}, out: "renamed 'f' -> 'x'\n"},
-		{args: []string{"mv", "d", "d/sub"}, out: "", err: "mv: cannot move 'd' to a subdirectory of itself, 'd/sub/d'", status: 1},
-		{args: []string{"mv", "-v", "f", "g", "d"}, out: "renamed 'f' -> 'd/f'\nrenamed 'g' -> 'd/g'\n"},
-		{args: []string{"mv", "-v", "d", "e"}, out: "renamed 'd' -> 'e/d'\n"},
-		{args: []string{"mv", "-n", "f", "g"}, out: ""},
-		{args: []string{"mv", "f"}, out: "", err: "mv: missing destination file operand after 'f'", status: 1},
-		{args: []string{"mv", "f", "g", "nope"}, out: "", err: "mv: target 'nope': No such file or directory", status: 1},
-		{args: []string{"mv", "d", "f"}, out: "", err: "mv: cannot overwrite non-directory 'f' with directory 'd'", status: 1},
-		{args: []string{"mv", "f", "e"}, out: ""},
-		{args: []string{"mv", "f", "nodir/"}, out: "", err: "mv: cannot move 'f' to 'nodir/': Not a directory", status: 1},
+		{Args: []string{"mv", "nope", "x"}, Out: "", Err: "mv: cannot stat 'nope': No such file or directory", Status: 1},
+		{Args: []string{"mv", "f", "f"}, Out: "", Err: "mv: 'f' and 'f' are the same file", Status: 1},
+		{Args: []string{"mv", "-v", "f", "x"}, Out: "renamed 'f' -> 'x'\n"},
+		{Args: []string{"mv", "d", "d/sub"}, Out: "", Err: "mv: cannot move 'd' to a subdirectory of itself, 'd/sub/d'", Status: 1},
+		{Args: []string{"mv", "-v", "f", "g", "d"}, Out: "renamed 'f' -> 'd/f'\nrenamed 'g' -> 'd/g'\n"},
+		{Args: []string{"mv", "-v", "d", "e"}, Out: "renamed 'd' -> 'e/d'\n"},
+		{Args: []string{"mv", "-n", "f", "g"}, Out: ""},
+		{Args: []string{"mv", "f"}, Out: "", Err: "mv: missing destination file operand after 'f'", Status: 1},
+		{Args: []string{"mv", "f", "g", "nope"}, Out: "", Err: "mv: target 'nope': No such file or directory", Status: 1},
+		{Args: []string{"mv", "d", "f"}, Out: "", Err: "mv: cannot overwrite non-directory 'f' with directory 'd'", Status: 1},
+		{Args: []string{"mv", "f", "e"}, Out: ""},
+		{Args: []string{"mv", "f", "nodir/"}, Out: "", Err: "mv: cannot move 'f' to 'nodir/': Not a directory", Status: 1},
 		// touch
-		{args: []string{"touch", "-c", "zz"}, out: ""},
-		{args: []string{"touch", "nope/x"}, out: "", err: "touch: cannot touch 'nope/x': No such file or directory", status: 1},
-		{args: []string{"touch"}, out: "", err: "touch: missing file operand", status: 1},
-		{args: []string{"touch", "-d", "garbage", "f"}, out: "", err: "touch: invalid date format ‘garbage’", status: 1},
+		{Args: []string{"touch", "-c", "zz"}, Out: ""},
+		{Args: []string{"touch", "nope/x"}, Out: "", Err: "touch: cannot touch 'nope/x': No such file or directory", Status: 1},
+		{Args: []string{"touch"}, Out: "", Err: "touch: missing file operand", Status: 1},
+		{Args: []string{"touch", "-d", "garbage", "f"}, Out: "", Err: "touch: invalid date format ‘garbage’", Status: 1},
 	})
 }
 
@@ -130,18 +132,22 @@ func TestLsLong(t *testing.T) {
 		{[]string{"ls", "--color=never", "-1", "dd", "a"}, "a\n\ndd:\n"},
 	}
 	for _, c := range cases {
-		r := run(t, lsFS(t), nil, "", c.args...)
-		if r.out != c.out || r.status != 0 {
-			t.Errorf("%q: got %q (status %d, %q), want %q", c.args, r.out, r.status, r.err, c.out)
-		}
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			r := run(t, lsFS(t), nil, "", c.args...)
+			if r.Out != c.out || r.Status != 0 {
+				t.Errorf("%q: got %q (status %d, %q), want %q", c.args, r.Out, r.Status, r.Err, c.out)
+			}
+		})
 	}
 }
 
 func TestHumanSize(t *testing.T) {
 	for n, want := range map[int64]string{0: "0", 1023: "1023", 1024: "1.0K", 1025: "1.1K", 10239: "10K", 10240: "10K", 10241: "11K", 2000000: "2.0M", 1048575: "1.0M", 1 << 30: "1.0G"} {
-		if got := humanSize(n); got != want {
-			t.Errorf("humanSize(%d) = %q, want %q", n, got, want)
-		}
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			if got := humanSize(n); got != want {
+				t.Errorf("humanSize(%d) = %q, want %q", n, got, want)
+			}
+		})
 	}
 }
 
@@ -187,10 +193,12 @@ func TestFileEffects(t *testing.T) {
 		{[]string{"touch", "f"}, func(fsys *vfs.FS) bool { return readFile(fsys, "f") == "a\nb\nc\n" }},
 	}
 	for _, c := range cases {
-		r := run(t, nil, stdFiles, "", c.args...)
-		if r.status != 0 || r.err != "" || !c.check(r.fs) {
-			t.Errorf("%q: status %d, stderr %q, check failed", c.args, r.status, r.err)
-		}
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			r := run(t, nil, stdFiles, "", c.args...)
+			if r.Status != 0 || r.Err != "" || !c.check(r.FS) {
+				t.Errorf("%q: status %d, stderr %q, check failed", c.args, r.Status, r.Err)
+			}
+		})
 	}
 }
 
@@ -198,19 +206,19 @@ func TestUpdateOnly(t *testing.T) {
 	for _, cmd := range []string{"cp", "mv"} {
 		fsys := setupFS(t, stdFiles)
 		fsys.Chtimes("/workspace/f", testNow.Add(-time.Hour)) // f is older than g
-		if r := run(t, fsys, nil, "", cmd, "-u", "f", "g"); r.status != 0 || readFile(fsys, "g") != "hello world\n" {
-			t.Errorf("%s -u older: %d %q %q", cmd, r.status, r.err, readFile(fsys, "g"))
+		if r := run(t, fsys, nil, "", cmd, "-u", "f", "g"); r.Status != 0 || readFile(fsys, "g") != "hello world\n" {
+			t.Errorf("%s -u older: %d %q %q", cmd, r.Status, r.Err, readFile(fsys, "g"))
 		}
 		fsys.Chtimes("/workspace/f", testNow.Add(time.Hour))
-		if r := run(t, fsys, nil, "", cmd, "-u", "f", "g"); r.status != 0 || readFile(fsys, "g") != "a\nb\nc\n" {
-			t.Errorf("%s -u newer: %d %q %q", cmd, r.status, r.err, readFile(fsys, "g"))
+		if r := run(t, fsys, nil, "", cmd, "-u", "f", "g"); r.Status != 0 || readFile(fsys, "g") != "a\nb\nc\n" {
+			t.Errorf("%s -u newer: %d %q %q", cmd, r.Status, r.Err, readFile(fsys, "g"))
 		}
 	}
 	fsys := setupFS(t, stdFiles)
 	fsys.Chtimes("/workspace/f", time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC))
 	r := run(t, fsys, nil, "", "find", ".", "-type", "f", "-newermt", "2021-01-01", "-name", "[fg]")
-	if r.out != "./g\n" {
-		t.Errorf("find -newermt: %q %q", r.out, r.err)
+	if r.Out != "./g\n" {
+		t.Errorf("find -newermt: %q %q", r.Out, r.Err)
 	}
 }
 
@@ -226,13 +234,15 @@ func TestTouchTimes(t *testing.T) {
 		{[]string{"touch", "-t", "9901020304", "new"}, time.Date(1999, 1, 2, 3, 4, 0, 0, time.UTC)},
 	}
 	for _, c := range cases {
-		fsys := setupFS(t, stdFiles)
-		fsys.Chtimes("/workspace/g", time.Unix(5, 0))
-		r := run(t, fsys, nil, "", c.args...)
-		fi, err := fsys.Stat("/workspace/" + c.args[len(c.args)-1])
-		if r.status != 0 || err != nil || !fi.ModTime().Equal(c.want) {
-			t.Errorf("%q: status %d %q, err %v", c.args, r.status, r.err, err)
-		}
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			fsys := setupFS(t, stdFiles)
+			fsys.Chtimes("/workspace/g", time.Unix(5, 0))
+			r := run(t, fsys, nil, "", c.args...)
+			fi, err := fsys.Stat("/workspace/" + c.args[len(c.args)-1])
+			if r.Status != 0 || err != nil || !fi.ModTime().Equal(c.want) {
+				t.Errorf("%q: status %d %q, err %v", c.args, r.Status, r.Err, err)
+			}
+		})
 	}
 	fsys := setupFS(t, stdFiles)
 	fsys.Chtimes("/workspace/g", time.Unix(5, 0))

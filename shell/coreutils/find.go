@@ -74,7 +74,7 @@ func cmdFind(env *command.Env) int {
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
-	f := &finder{env: env, w: newWriter(env), maxDepth: -1, now: env.Now()}
+	f := &finder{env: env, w: env.NewOutput(), maxDepth: -1, now: env.Now()}
 	p := &findParser{f: f, args: exprArgs}
 	var expr *findNode
 	if len(exprArgs) > 0 {
@@ -103,7 +103,7 @@ func cmdFind(env *command.Env) int {
 		}
 	}
 	for _, root := range paths {
-		if f.quit || canceled(env) {
+		if f.quit || env.Canceled() {
 			break
 		}
 		abs := env.Abs(root)
@@ -116,16 +116,16 @@ func cmdFind(env *command.Env) int {
 		f.walk(expr, &findFile{name: root, abs: abs, info: fi})
 	}
 	for _, b := range f.batches {
-		if canceled(env) {
+		if env.Canceled() {
 			break
 		}
 		f.runBatch(b)
 	}
 	if err := f.w.Flush(); err != nil {
-		return writeError(env, err)
+		return env.WriteError(err)
 	}
-	if canceled(env) {
-		return canceledStatus
+	if env.Canceled() {
+		return command.StatusCanceled
 	}
 	return f.status
 }
@@ -135,7 +135,7 @@ func (f *finder) walk(expr *findNode, ff *findFile) {
 	if f.quit {
 		return
 	}
-	if canceled(f.env) {
+	if f.env.Canceled() {
 		f.quit = true
 		return
 	}

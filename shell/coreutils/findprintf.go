@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/cordonhq/cordon/shell/timefmt"
 )
 
 // findPrintf expands a -printf format for one file.
@@ -127,5 +129,5 @@ func findTimeField(c byte, t time.Time) string {
 	case '+':
 		return t.Format("2006-01-02+15:04:05.0000000000")
 	}
-	return strftime("%"+string(c), t)
+	return timefmt.Format("%"+string(c), t, timefmt.Options{Date: true})
 }

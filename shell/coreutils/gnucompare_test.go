@@ -85,14 +85,16 @@ func runGNU(t *testing.T, c gnuCase) (stdout, stderr string, status int) {
 
 func TestGNUCompare(t *testing.T) {
 	for _, c := range readGNUCases(t) {
-		if c.args == nil {
-			continue
-		}
-		out, errOut, st := runGNU(t, c)
-		r := run(t, nil, stdFiles, c.stdin, c.args...)
-		if r.out != out || r.status != st || r.err != errOut {
-			t.Errorf("%q\n  GNU: %q %q %d\n  our: %q %q %d", c.args, out, errOut, st, r.out, r.err, r.status)
-		}
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			if c.args == nil {
+				return
+			}
+			out, errOut, st := runGNU(t, c)
+			r := run(t, nil, stdFiles, c.stdin, c.args...)
+			if r.Out != out || r.Status != st || r.Err != errOut {
+				t.Errorf("%q\n  GNU: %q %q %d\n  our: %q %q %d", c.args, out, errOut, st, r.Out, r.Err, r.Status)
+			}
+		})
 	}
 }
 
@@ -105,23 +107,23 @@ func TestGNUGenerate(t *testing.T) {
 		}
 		out, errOut, st := runGNU(t, c)
 		comment := ""
-		if r := run(t, nil, stdFiles, c.stdin, c.args...); r.out != out && sortedBytes(r.out) == sortedBytes(out) {
-			out, comment = r.out, " // GNU lists in directory order"
+		if r := run(t, nil, stdFiles, c.stdin, c.args...); r.Out != out && sortedBytes(r.Out) == sortedBytes(out) {
+			out, comment = r.Out, " // GNU lists in directory order"
 		}
 		var q []string
 		for _, a := range c.args {
 			q = append(q, strconv.Quote(a))
 		}
-		fmt.Fprintf(&sb, "\t\t{args: []string{%s}", strings.Join(q, ", "))
+		fmt.Fprintf(&sb, "\t\t{Args: []string{%s}", strings.Join(q, ", "))
 		if c.stdin != "" {
-			fmt.Fprintf(&sb, ", stdin: %s", strconv.Quote(c.stdin))
+			fmt.Fprintf(&sb, ", Stdin: %s", strconv.Quote(c.stdin))
 		}
-		fmt.Fprintf(&sb, ", out: %s", strconv.Quote(out))
+		fmt.Fprintf(&sb, ", Out: %s", strconv.Quote(out))
 		if line, _, _ := strings.Cut(errOut, "\n"); line != "" {
-			fmt.Fprintf(&sb, ", err: %s", strconv.Quote(line))
+			fmt.Fprintf(&sb, ", Err: %s", strconv.Quote(line))
 		}
 		if st != 0 {
-			fmt.Fprintf(&sb, ", status: %d", st)
+			fmt.Fprintf(&sb, ", Status: %d", st)
 		}
 		sb.WriteString("}," + comment + "\n")
 	}

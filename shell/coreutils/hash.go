@@ -17,7 +17,7 @@ import (
 func hashCommand(algo string) command.Func {
 	return func(env *command.Env) int {
 		newHash := map[string]func() hash.Hash{"sha256": sha256.New, "sha1": sha1.New, "md5": md5.New}[algo]
-		opts, files, st, ok := getopt(env, "bctwz", []string{"binary", "check", "text", "tag", "quiet", "status", "strict", "warn", "ignore-missing", "zero"}, false)
+		opts, files, st, ok := env.ParseOptions("bctwz", []string{"binary", "check", "text", "tag", "quiet", "status", "strict", "warn", "ignore-missing", "zero"}, false)
 		if !ok {
 			return st
 		}
@@ -46,13 +46,13 @@ func hashCommand(algo string) command.Func {
 		if check {
 			return hashCheck(env, newHash, files, co)
 		}
-		w := newWriter(env)
+		w := env.NewOutput()
 		status := 0
 		for _, name := range files {
 			sum, err := hashFile(env, newHash, name)
 			if err != nil {
-				if isCanceled(err) {
-					return canceledStatus
+				if command.IsCanceled(err) {
+					return command.StatusCanceled
 				}
 				w.Flush()
 				status = env.FileError(1, name, err)
@@ -74,7 +74,7 @@ func hashCommand(algo string) command.Func {
 			fmt.Fprintf(w, "%s%s %s%s\n", prefix, sum, mark, name)
 		}
 		if err := w.Flush(); err != nil {
-			return writeError(env, err)
+			return env.WriteError(err)
 		}
 		return status
 	}
@@ -88,7 +88,7 @@ func hashFile(env *command.Env, newHash func() hash.Hash, name string) (string, 
 	}
 	defer rc.Close()
 	h := newHash()
-	if _, err := io.Copy(h, ctxReader{env.Ctx, rc}); err != nil {
+	if _, err := io.Copy(h, command.NewCtxReader(env.Ctx, rc)); err != nil {
 		return "", err
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
@@ -101,25 +101,25 @@ type checkOptions struct {
 
 // hashCheck implements sha256sum -c.
 func hashCheck(env *command.Env, newHash func() hash.Hash, files []string, co checkOptions) int {
-	w := newWriter(env)
+	w := env.NewOutput()
 	defer w.Flush()
 	status := 0
 	hexLen := newHash().Size() * 2
 	for _, list := range files {
-		in, ok := openInput(env, list)
+		in, ok := env.OpenInput(list)
 		if !ok {
 			status = 1
 			continue
 		}
-		data, err := io.ReadAll(in.r)
+		data, err := io.ReadAll(in.R)
 		in.Close()
 		if err != nil {
-			return readError(env, list, err)
+			return env.ReadError(list, err)
 		}
 		failed, missing, good := 0, 0, 0
 		for _, line := range strings.Split(string(data), "\n") {
-			if canceled(env) {
-				return canceledStatus
+			if env.Canceled() {
+				return command.StatusCanceled
 			}
 			line = strings.TrimSuffix(line, "\r")
 			want, name, ok := parseCheckLine(line, hexLen)
@@ -132,8 +132,8 @@ func hashCheck(env *command.Env, newHash func() hash.Hash, files []string, co ch
 			good++
 			sum, err := hashFile(env, newHash, name)
 			if err != nil {
-				if isCanceled(err) {
-					return canceledStatus
+				if command.IsCanceled(err) {
+					return command.StatusCanceled
 				}
 				if co.ignoreMissing && isNotExist(err) {
 					continue

@@ -149,7 +149,7 @@ func parseHeadTail(env *command.Env, tail bool) (headTail, int, bool) {
 		short = "c:n:qvzfF"
 		long = append(long, "follow", "retry", "pid=", "sleep-interval=", "max-unchanged-stats=")
 	}
-	opts, files, st, ok := getopt(&env2, short, long, false)
+	opts, files, st, ok := env2.ParseOptions(short, long, false)
 	ht := headTail{count: countSpec{n: 10}, files: files}
 	if !ok {
 		return ht, st, false
@@ -194,12 +194,12 @@ func runHeadTail(env *command.Env, tail bool) int {
 	if !ok {
 		return st
 	}
-	w := newWriter(env)
+	w := env.NewOutput()
 	hw := &headerWriter{w: w, first: true}
 	status := 0
 	for _, name := range ht.files {
-		if canceled(env) {
-			return canceledStatus
+		if env.Canceled() {
+			return command.StatusCanceled
 		}
 		rc, err := env.Open(name)
 		if err != nil && command.Strerror(err) != "Is a directory" {
@@ -213,13 +213,13 @@ func runHeadTail(env *command.Env, tail bool) int {
 		if err != nil {
 			// GNU opens directories and fails on the first read.
 			if werr := w.Flush(); werr != nil {
-				return writeError(env, werr)
+				return env.WriteError(werr)
 			}
 			env.Errorf(1, "error reading '%s': Is a directory", name)
 			status = 1
 			continue
 		}
-		r := ctxReader{env.Ctx, rc}
+		r := command.NewCtxReader(env.Ctx, rc)
 		if tail {
 			if f, ok := rc.(regularFile); ok && ht.count.sign != '+' {
 				err = tailFile(env, w, f, ht.count)
@@ -231,18 +231,18 @@ func runHeadTail(env *command.Env, tail bool) int {
 		}
 		rc.Close()
 		if err != nil {
-			if isCanceled(err) || canceled(env) {
-				return canceledStatus
+			if command.IsCanceled(err) || env.Canceled() {
+				return command.StatusCanceled
 			}
 			if werr := w.Flush(); werr != nil {
-				return writeError(env, werr)
+				return env.WriteError(werr)
 			}
 			env.Errorf(1, "error reading '%s': %s", name, command.Strerror(err))
 			status = 1
 		}
 	}
 	if err := w.Flush(); err != nil {
-		return writeError(env, err)
+		return env.WriteError(err)
 	}
 	return status
 }
@@ -256,9 +256,9 @@ func doHead(env *command.Env, w *bufio.Writer, r io.Reader, c countSpec) error {
 	case c.bytes:
 		return allButLastBytes(w, r, c.n)
 	case c.sign != '-':
-		lr := newLineReader(env, r)
+		lr := env.NewLineReader(r, 64<<10)
 		for i := int64(0); i < c.n; i++ {
-			line, err := lr.next('\n')
+			line, err := lr.ReadLine()
 			if err == io.EOF {
 				return nil
 			} else if err != nil {
@@ -339,9 +339,9 @@ func doTail(env *command.Env, w *bufio.Writer, r io.Reader, c countSpec) error {
 			_, err := io.Copy(w, r)
 			return err
 		}
-		lr := newLineReader(env, r)
+		lr := env.NewLineReader(r, 64<<10)
 		for i := int64(0); ; i++ {
-			line, err := lr.next('\n')
+			line, err := lr.ReadLine()
 			if err == io.EOF {
 				return nil
 			} else if err != nil {
@@ -373,7 +373,7 @@ type regularFile interface {
 func tailFile(env *command.Env, w *bufio.Writer, f regularFile, c countSpec) error {
 	fi, err := f.Stat()
 	if err != nil || !fi.Mode().IsRegular() {
-		return doTail(env, w, ctxReader{env.Ctx, io.NewSectionReader(f, 0, 1<<62)}, c)
+		return doTail(env, w, command.NewCtxReader(env.Ctx, io.NewSectionReader(f, 0, 1<<62)), c)
 	}
 	// Blocks are read from the end, each twice the last (up to 16 MiB),
 	// until they hold the bytes asked for, or more newlines than the lines
@@ -385,7 +385,7 @@ func tailFile(env *command.Env, w *bufio.Writer, f regularFile, c countSpec) err
 	off := fi.Size()
 	block := int64(64 << 10)
 	for off > 0 {
-		if err := ctxErr(env.Ctx); err != nil {
+		if err := command.Err(env.Ctx); err != nil {
 			return err
 		}
 		n := min(block, off)

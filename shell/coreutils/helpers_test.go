@@ -5,59 +5,41 @@ import (
 	"context"
 	"io"
 	"path"
-	"sort"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/cordonhq/cordon/shell/command"
+	"github.com/cordonhq/cordon/shell/command/commandtest"
+	"github.com/cordonhq/cordon/shell/jq"
 	"github.com/cordonhq/cordon/vfs"
 )
 
-// testNow is the fixed clock of the tests: Sat Nov 21 12:00:00 UTC 2026.
-var testNow = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+// testNow is the fixed clock of the tests (commandtest.Now).
+var testNow = commandtest.Now()
 
 // result is the outcome of one command run.
-type result struct {
-	out, err string
-	status   int
-	fs       *vfs.FS
+type result = commandtest.Result
+
+// tcase is one table-driven case: the expectations were verified against
+// GNU coreutils 9.x and findutils 4.9 (see the package tests).
+type tcase = commandtest.Case
+
+// runner runs the commands of this package and jq on the standard fixture,
+// with testExec as Env.Exec.
+var runner = commandtest.Runner{
+	Commands: allCommands(),
+	Files:    stdFiles,
+	Exec:     func(fsys *vfs.FS) commandtest.ExecFunc { return testExec(fsys, "/workspace") },
 }
 
-// setupFS creates an FS holding files (relative names are below
-// /workspace; a name ending in "/" is a directory).
-func setupFS(t testing.TB, files map[string]string) *vfs.FS {
-	fsys := vfs.New(vfs.Limits{}, vfs.WithClock(func() time.Time { return testNow }))
-	names := make([]string, 0, len(files))
-	for name := range files {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		p := name
-		if !path.IsAbs(p) {
-			p = path.Join("/workspace", p)
-		}
-		if strings.HasSuffix(name, "/") {
-			if err := fsys.MkdirAll(p, 0); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		if err := fsys.MkdirAll(path.Dir(p), 0); err != nil {
-			t.Fatal(err)
-		}
-		if err := fsys.WriteFile(p, []byte(files[name]), 0); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return fsys
-}
+// setupFS creates an FS holding files (commandtest.NewFS).
+func setupFS(t testing.TB, files map[string]string) *vfs.FS { return commandtest.NewFS(t, files) }
 
 // testExec runs commands of this package, plus echo, true, false and exit
 // stand-ins, for xargs, env and find -exec.
 func testExec(fsys *vfs.FS, dir string) func(ctx context.Context, args, environ []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	reg := Commands()
+	reg := allCommands()
 	var exec func(ctx context.Context, args, environ []string, stdin io.Reader, stdout, stderr io.Writer) int
 	exec = func(ctx context.Context, args, environ []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		switch args[0] {
@@ -84,37 +66,7 @@ func testExec(fsys *vfs.FS, dir string) func(ctx context.Context, args, environ 
 // run runs args with stdin on fsys (a new FS with files when fsys is nil).
 func run(t testing.TB, fsys *vfs.FS, files map[string]string, stdin string, args ...string) result {
 	t.Helper()
-	if fsys == nil {
-		fsys = setupFS(t, files)
-	}
-	f, ok := Commands()[args[0]]
-	if !ok {
-		t.Fatalf("no command %q", args[0])
-	}
-	var out, errb bytes.Buffer
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	env := &command.Env{
-		Ctx: ctx, Args: args, Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb,
-		Dir: "/workspace", FS: fsys, Now: func() time.Time { return testNow },
-		Environ: []string{"HOME=/workspace", "PATH=/bin"},
-		Exec:    testExec(fsys, "/workspace"),
-	}
-	st := f(env)
-	return result{out: out.String(), err: errb.String(), status: st, fs: fsys}
-}
-
-// tcase is one table-driven case: the expectations were verified against
-// GNU coreutils 9.x, findutils 4.9 and jq (see the package tests).
-type tcase struct {
-	args   []string
-	stdin  string
-	files  map[string]string
-	out    string // exact stdout
-	err    string // substring of stderr ("" means stderr must be empty)
-	status int
-	// check, when set, verifies the file system afterwards.
-	check func(t *testing.T, fsys *vfs.FS)
+	return runner.Run(t, fsys, files, stdin, args...)
 }
 
 // stdFiles is the default fixture of the table-driven tests.
@@ -133,29 +85,7 @@ var stdFiles = map[string]string{
 
 func runCases(t *testing.T, cases []tcase) {
 	t.Helper()
-	for _, c := range cases {
-		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
-			files := c.files
-			if files == nil {
-				files = stdFiles
-			}
-			r := run(t, nil, files, c.stdin, c.args...)
-			if r.out != c.out {
-				t.Errorf("stdout:\n%q\nwant:\n%q", r.out, c.out)
-			}
-			if r.status != c.status {
-				t.Errorf("status %d, want %d (stderr %q)", r.status, c.status, r.err)
-			}
-			if c.err == "" && r.err != "" {
-				t.Errorf("unexpected stderr %q", r.err)
-			} else if !strings.Contains(r.err, c.err) {
-				t.Errorf("stderr %q does not contain %q", r.err, c.err)
-			}
-			if c.check != nil {
-				c.check(t, r.fs)
-			}
-		})
-	}
+	runner.RunCases(t, cases)
 }
 
 // readFile returns a file's contents or "<missing>".
@@ -202,4 +132,10 @@ func envOr(environ, def []string) []string {
 		return environ
 	}
 	return def
+}
+
+// allCommands returns the commands of this package and jq, which the
+// cancellation tests also cover.
+func allCommands() command.Registry {
+	return Commands().Merge(jq.Commands())
 }

@@ -48,7 +48,7 @@ func cmdLs(env *command.Env) int {
 	if len(names) == 0 {
 		names = []string{"."}
 	}
-	w := newWriter(env)
+	w := env.NewOutput()
 	status := 0
 	var files, dirs []lsEntry
 	for _, name := range names {
@@ -73,28 +73,28 @@ func cmdLs(env *command.Env) int {
 	}
 	header := len(names) > 1 || o.recursive
 	for i, d := range dirs {
-		if canceled(env) {
-			return canceledStatus
+		if env.Canceled() {
+			return command.StatusCanceled
 		}
 		if i > 0 || len(files) > 0 {
 			w.WriteByte('\n')
 		}
 		if st := lsDir(env, w, d, o, header); st != 0 {
-			if st == canceledStatus {
+			if st == command.StatusCanceled {
 				return st
 			}
 			status = max(status, st)
 		}
 	}
 	if err := w.Flush(); err != nil {
-		return writeError(env, err)
+		return env.WriteError(err)
 	}
 	return status
 }
 
 // parseLsOptions parses the options of ls.
 func parseLsOptions(env *command.Env) (o lsOptions, names []string, status int, ok bool) {
-	opts, names, st, ok := getopt(env, "1aAdFhlRrStUpgoCmxi", []string{"all", "almost-all", "directory", "classify", "human-readable", "recursive", "reverse", "sort=", "time=", "group-directories-first", "full-time", "indicator-style="}, false)
+	opts, names, st, ok := env.ParseOptions("1aAdFhlRrStUpgoCmxi", []string{"all", "almost-all", "directory", "classify", "human-readable", "recursive", "reverse", "sort=", "time=", "group-directories-first", "full-time", "indicator-style="}, false)
 	if !ok {
 		return o, nil, usageStatus(st, 2), false
 	}
@@ -201,8 +201,8 @@ func lsDir(env *command.Env, w *bufio.Writer, d lsEntry, o lsOptions, header boo
 	status := 0
 	if o.recursive {
 		for _, e := range entries {
-			if canceled(env) {
-				return canceledStatus
+			if env.Canceled() {
+				return command.StatusCanceled
 			}
 			if !e.info.IsDir() || e.name == "." || e.name == ".." {
 				continue
@@ -210,7 +210,7 @@ func lsDir(env *command.Env, w *bufio.Writer, d lsEntry, o lsOptions, header boo
 			w.WriteByte('\n')
 			sub := lsEntry{name: joinName(d.name, e.name), path: e.path, info: e.info}
 			if st := lsDir(env, w, sub, o, true); st != 0 {
-				if st == canceledStatus {
+				if st == command.StatusCanceled {
 					return st
 				}
 				status = st

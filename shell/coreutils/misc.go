@@ -15,7 +15,7 @@ import (
 // Running a command with changed variables is not supported, because
 // Env.Exec cannot pass an environment.
 func cmdEnv(env *command.Env) int {
-	opts, rest, st, ok := getopt(env, "iu:0", []string{"ignore-environment", "unset=", "null"}, true)
+	opts, rest, st, ok := env.ParseOptions("iu:0", []string{"ignore-environment", "unset=", "null"}, true)
 	if !ok {
 		return usageStatus(st, 125)
 	}
@@ -50,7 +50,7 @@ func cmdEnv(env *command.Env) int {
 			sb.WriteString(v + end)
 		}
 		if _, err := io.WriteString(env.Stdout, sb.String()); err != nil {
-			return writeError(env, err)
+			return env.WriteError(err)
 		}
 		return 0
 	}
@@ -97,26 +97,26 @@ func cmdSleep(env *command.Env) int {
 		args = args[1:]
 	}
 	if len(args) == 0 {
-		return usage(env, 1, "missing operand")
+		return env.Usage(1, "missing operand", "")
 	}
 	var total float64
 	for _, a := range args {
 		if strings.HasPrefix(a, "--") {
-			return usage(env, 1, fmt.Sprintf("unrecognized option '%s'", a))
+			return env.Usage(1, fmt.Sprintf("unrecognized option '%s'", a), "")
 		}
 		if strings.HasPrefix(a, "-") && len(a) > 1 {
-			return usage(env, 1, fmt.Sprintf("invalid option -- '%c'", a[1]))
+			return env.Usage(1, fmt.Sprintf("invalid option -- '%c'", a[1]), "")
 		}
 		d, ok := parseDuration(a)
 		if !ok {
-			return usage(env, 1, fmt.Sprintf("invalid time interval ‘%s’", a))
+			return env.Usage(1, fmt.Sprintf("invalid time interval ‘%s’", a), "")
 		}
 		total += d
 	}
 	deadline := time.Now().Add(time.Duration(math.Min(total, 1e9) * float64(time.Second)))
 	for {
-		if canceled(env) {
-			return canceledStatus
+		if env.Canceled() {
+			return command.StatusCanceled
 		}
 		left := time.Until(deadline)
 		if left <= 0 {
@@ -157,7 +157,7 @@ func parseDuration(s string) (float64, bool) {
 // cmdYes implements yes [STRING]... It stops when the context is canceled or
 // when writing fails (the reader went away).
 func cmdYes(env *command.Env) int {
-	_, args, st, ok := getopt(env, "", nil, true)
+	_, args, st, ok := env.ParseOptions("", nil, true)
 	if !ok {
 		return st
 	}
@@ -170,11 +170,11 @@ func cmdYes(env *command.Env) int {
 		buf = append(buf, line...)
 	}
 	for {
-		if canceled(env) {
-			return canceledStatus
+		if env.Canceled() {
+			return command.StatusCanceled
 		}
 		if _, err := env.Stdout.Write(buf); err != nil {
-			return writeError(env, err)
+			return env.WriteError(err)
 		}
 	}
 }
@@ -205,7 +205,7 @@ func cmdPrintenv(env *command.Env) int {
 		}
 	}
 	if _, err := io.WriteString(env.Stdout, b.String()); err != nil {
-		return writeError(env, err)
+		return env.WriteError(err)
 	}
 	return status
 }

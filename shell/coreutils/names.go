@@ -11,7 +11,7 @@ import (
 
 // cmdBasename implements basename NAME [SUFFIX] and basename -a|-s SUFFIX NAME...
 func cmdBasename(env *command.Env) int {
-	opts, names, st, ok := getopt(env, "as:z", []string{"multiple", "suffix=", "zero"}, false)
+	opts, names, st, ok := env.ParseOptions("as:z", []string{"multiple", "suffix=", "zero"}, false)
 	if !ok {
 		return st
 	}
@@ -27,11 +27,11 @@ func cmdBasename(env *command.Env) int {
 		}
 	}
 	if len(names) == 0 {
-		return usage(env, 1, "missing operand")
+		return env.Usage(1, "missing operand", "")
 	}
 	if !multiple {
 		if len(names) > 2 {
-			return usage(env, 1, fmt.Sprintf("extra operand ‘%s’", names[2]))
+			return env.Usage(1, fmt.Sprintf("extra operand ‘%s’", names[2]), "")
 		}
 		if len(names) == 2 {
 			suffix = names[1]
@@ -47,7 +47,7 @@ func cmdBasename(env *command.Env) int {
 		sb.WriteString(b + end)
 	}
 	if _, err := io.WriteString(env.Stdout, sb.String()); err != nil {
-		return writeError(env, err)
+		return env.WriteError(err)
 	}
 	return 0
 }
@@ -66,7 +66,7 @@ func baseName(n string) string {
 
 // cmdDirname implements dirname NAME...
 func cmdDirname(env *command.Env) int {
-	opts, names, st, ok := getopt(env, "z", []string{"zero"}, false)
+	opts, names, st, ok := env.ParseOptions("z", []string{"zero"}, false)
 	if !ok {
 		return st
 	}
@@ -75,14 +75,14 @@ func cmdDirname(env *command.Env) int {
 		end = "\x00"
 	}
 	if len(names) == 0 {
-		return usage(env, 1, "missing operand")
+		return env.Usage(1, "missing operand", "")
 	}
 	var sb strings.Builder
 	for _, n := range names {
 		sb.WriteString(dirName(n) + end)
 	}
 	if _, err := io.WriteString(env.Stdout, sb.String()); err != nil {
-		return writeError(env, err)
+		return env.WriteError(err)
 	}
 	return 0
 }

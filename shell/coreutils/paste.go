@@ -10,7 +10,7 @@ import (
 
 // cmdPaste implements paste [-s] [-d LIST] [FILE]...
 func cmdPaste(env *command.Env) int {
-	opts, files, st, ok := getopt(env, "sd:z", []string{"serial", "delimiters=", "zero-terminated"}, false)
+	opts, files, st, ok := env.ParseOptions("sd:z", []string{"serial", "delimiters=", "zero-terminated"}, false)
 	if !ok {
 		return st
 	}
@@ -26,7 +26,7 @@ func cmdPaste(env *command.Env) int {
 	if len(files) == 0 {
 		files = []string{"-"}
 	}
-	w := newWriter(env)
+	w := env.NewOutput()
 	var status int
 	if serial {
 		status = pasteSerial(env, w, files, delims)
@@ -34,7 +34,7 @@ func cmdPaste(env *command.Env) int {
 		status = pasteParallel(env, w, files, delims)
 	}
 	if err := w.Flush(); err != nil && status == 0 {
-		return writeError(env, err)
+		return env.WriteError(err)
 	}
 	return status
 }
@@ -81,7 +81,7 @@ func pasteSerial(env *command.Env, w *bufio.Writer, files []string, delims []str
 			_, err := w.Write(line)
 			return err
 		})
-		if st == canceledStatus {
+		if st == command.StatusCanceled {
 			return st
 		}
 		if st != 0 {
@@ -97,27 +97,27 @@ func pasteSerial(env *command.Env, w *bufio.Writer, files []string, delims []str
 
 // pasteParallel joins the nth lines of all files.
 func pasteParallel(env *command.Env, w *bufio.Writer, files []string, delims []string) int {
-	readers := make([]*lineReader, len(files))
+	readers := make([]*command.LineReader, len(files))
 	status := 0
-	stdinReader := (*lineReader)(nil)
+	stdinReader := (*command.LineReader)(nil)
 	for i, name := range files {
 		if name == "-" {
 			if stdinReader == nil {
-				stdinReader = newLineReader(env, ctxReader{env.Ctx, env.Stdin})
+				stdinReader = env.NewLineReader(command.NewCtxReader(env.Ctx, env.Stdin), 64<<10)
 			}
 			readers[i] = stdinReader
 			continue
 		}
-		in, ok := openInput(env, name)
+		in, ok := env.OpenInput(name)
 		if !ok {
 			return 1
 		}
 		defer in.Close()
-		readers[i] = newLineReader(env, in.r)
+		readers[i] = env.NewLineReader(in.R, 64<<10)
 	}
 	for {
-		if canceled(env) {
-			return canceledStatus
+		if env.Canceled() {
+			return command.StatusCanceled
 		}
 		var sb bytes.Buffer
 		live := 0
@@ -128,10 +128,10 @@ func pasteParallel(env *command.Env, w *bufio.Writer, files []string, delims []s
 			if r == nil {
 				continue
 			}
-			line, err := r.next('\n')
+			line, err := r.ReadLine()
 			if err != nil {
 				if err != io.EOF {
-					return readError(env, files[i], err)
+					return env.ReadError(files[i], err)
 				}
 				readers[i] = nil
 				continue
@@ -144,7 +144,7 @@ func pasteParallel(env *command.Env, w *bufio.Writer, files []string, delims []s
 		}
 		sb.WriteByte('\n')
 		if _, err := w.Write(sb.Bytes()); err != nil {
-			return writeError(env, err)
+			return env.WriteError(err)
 		}
 	}
 }

@@ -61,7 +61,7 @@ func resolvePath(env *command.Env, name string, mode resolveMode) (string, error
 
 // cmdRealpath implements realpath [-e|-m] [-s] [-q] [-z] FILE...
 func cmdRealpath(env *command.Env) int {
-	opts, names, st, ok := getopt(env, "emsqzL P", []string{"canonicalize-existing", "canonicalize-missing", "strip", "no-symlinks", "quiet", "zero", "relative-to=", "relative-base=", "logical", "physical"}, false)
+	opts, names, st, ok := env.ParseOptions("emsqzL P", []string{"canonicalize-existing", "canonicalize-missing", "strip", "no-symlinks", "quiet", "zero", "relative-to=", "relative-base=", "logical", "physical"}, false)
 	if !ok {
 		return st
 	}
@@ -82,7 +82,7 @@ func cmdRealpath(env *command.Env) int {
 		}
 	}
 	if len(names) == 0 {
-		return usage(env, 1, "missing operand")
+		return env.Usage(1, "missing operand", "")
 	}
 	status := 0
 	for _, name := range names {
@@ -130,7 +130,7 @@ func relativePath(base, target string) string {
 // cmdReadlink implements readlink [-f|-e|-m] [-n] [-z] FILE... Without -f,
 // -e or -m it fails, as there are no symbolic links.
 func cmdReadlink(env *command.Env) int {
-	opts, names, st, ok := getopt(env, "femnqsvz", []string{"canonicalize", "canonicalize-existing", "canonicalize-missing", "no-newline", "quiet", "silent", "verbose", "zero"}, false)
+	opts, names, st, ok := env.ParseOptions("femnqsvz", []string{"canonicalize", "canonicalize-existing", "canonicalize-missing", "no-newline", "quiet", "silent", "verbose", "zero"}, false)
 	if !ok {
 		return st
 	}
@@ -152,7 +152,7 @@ func cmdReadlink(env *command.Env) int {
 		}
 	}
 	if len(names) == 0 {
-		return usage(env, 1, "missing operand")
+		return env.Usage(1, "missing operand", "")
 	}
 	status := 0
 	for _, name := range names {

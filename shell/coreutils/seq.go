@@ -88,7 +88,7 @@ func parseSeq(env *command.Env) (*seqConfig, int, bool) {
 	optArgs, nums := splitSeqArgs(env.Args[1:])
 	env2 := *env
 	env2.Args = append([]string{env.Args[0]}, optArgs...)
-	opts, extra, st, ok := getopt(&env2, "s:f:w", []string{"separator=", "format=", "equal-width"}, false)
+	opts, extra, st, ok := env2.ParseOptions("s:f:w", []string{"separator=", "format=", "equal-width"}, false)
 	if !ok {
 		return nil, st, false
 	}
@@ -106,15 +106,15 @@ func parseSeq(env *command.Env) (*seqConfig, int, bool) {
 	}
 	switch {
 	case len(c.nums) == 0:
-		return nil, usage(env, 1, "missing operand"), false
+		return nil, env.Usage(1, "missing operand", ""), false
 	case len(c.nums) > 3:
-		return nil, usage(env, 1, fmt.Sprintf("extra operand ‘%s’", c.nums[3])), false
+		return nil, env.Usage(1, fmt.Sprintf("extra operand ‘%s’", c.nums[3]), ""), false
 	}
 	parsed := make([]seqNumber, len(c.nums))
 	for i, s := range c.nums {
 		n, ok := parseSeqNumber(s)
 		if !ok {
-			return nil, usage(env, 1, fmt.Sprintf("invalid floating point argument: ‘%s’", s)), false
+			return nil, env.Usage(1, fmt.Sprintf("invalid floating point argument: ‘%s’", s), ""), false
 		}
 		parsed[i] = n
 	}
@@ -127,10 +127,10 @@ func parseSeq(env *command.Env) (*seqConfig, int, bool) {
 		c.first, c.incr = parsed[0], parsed[1]
 	}
 	if c.incr.v == 0 {
-		return nil, usage(env, 1, fmt.Sprintf("invalid Zero increment value: ‘%s’", c.nums[1])), false
+		return nil, env.Usage(1, fmt.Sprintf("invalid Zero increment value: ‘%s’", c.nums[1]), ""), false
 	}
 	if format != "" && c.equal {
-		return nil, usage(env, 1, "format string may not be specified when printing equal width strings"), false
+		return nil, env.Usage(1, "format string may not be specified when printing equal width strings", ""), false
 	}
 	c.prec = min(max(c.first.prec, c.incr.prec), 4096)
 	if format != "" {
@@ -199,7 +199,7 @@ func cmdSeq(env *command.Env) int {
 	if !ok {
 		return st
 	}
-	w := newWriter(env)
+	w := env.NewOutput()
 	emit := func(s string, i int64) bool {
 		if i > 0 {
 			w.WriteString(c.sep)
@@ -224,10 +224,10 @@ func cmdSeq(env *command.Env) int {
 		w.WriteString("\n")
 	}
 	if err := w.Flush(); err != nil {
-		return writeError(env, err)
+		return env.WriteError(err)
 	}
-	if canceled(env) {
-		return canceledStatus
+	if env.Canceled() {
+		return command.StatusCanceled
 	}
 	return 0
 }
@@ -245,8 +245,8 @@ func (c *seqConfig) countInts(env *command.Env, emit func(string, int64) bool) (
 	last, _ := strconv.ParseInt(strings.TrimPrefix(strings.TrimSpace(c.nums[len(c.nums)-1]), "+"), 10, 64)
 	var count int64
 	for v := first; (incr > 0 && v <= last) || (incr < 0 && v >= last); v += incr {
-		if count&1023 == 0 && canceled(env) {
-			return count, canceledStatus
+		if count&1023 == 0 && env.Canceled() {
+			return count, command.StatusCanceled
 		}
 		if !emit(c.pad(strconv.FormatInt(v, 10)), count) {
 			break
@@ -270,8 +270,8 @@ func (c *seqConfig) countFloats(env *command.Env, emit func(string, int64) bool)
 			break
 		}
 		prev = v
-		if i&1023 == 0 && canceled(env) {
-			return count, canceledStatus
+		if i&1023 == 0 && env.Canceled() {
+			return count, command.StatusCanceled
 		}
 		if !emit(c.formatFloat(v), count) {
 			break
@@ -319,8 +319,8 @@ func seqBig(env *command.Env, nums []string, emit func(string, int64) bool) (int
 	neg := incr.Sign() < 0
 	var i int64
 	for v := first; (!neg && v.Cmp(last) <= 0) || (neg && v.Cmp(last) >= 0); v = new(big.Int).Add(v, incr) {
-		if i&1023 == 0 && canceled(env) {
-			return i, canceledStatus
+		if i&1023 == 0 && env.Canceled() {
+			return i, command.StatusCanceled
 		}
 		if !emit(v.String(), i) {
 			break
@@ -382,4 +382,12 @@ func seqFormat(f string) (string, string) {
 		return "", "has no % directive"
 	}
 	return sb.String(), ""
+}
+
+// boolInt returns 1 for true and 0 for false.
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -6,13 +6,14 @@ import (
 	"strings"
 
 	"github.com/cordonhq/cordon/shell/command"
+	"github.com/cordonhq/cordon/shell/escape"
 )
 
 // cmdStat implements stat [-c FORMAT | --printf FORMAT] [-t] FILE... with the
 // %n %N %s %b %B %F %a %A %f %h %i %u %U %g %G %x %X %y %Y %z %Z %w %W %o
 // %d %D %t %T directives.
 func cmdStat(env *command.Env) int {
-	opts, names, st, ok := getopt(env, "c:tLf", []string{"format=", "printf=", "terse", "dereference", "file-system"}, false)
+	opts, names, st, ok := env.ParseOptions("c:tLf", []string{"format=", "printf=", "terse", "dereference", "file-system"}, false)
 	if !ok {
 		return st
 	}
@@ -28,9 +29,9 @@ func cmdStat(env *command.Env) int {
 		}
 	}
 	if len(names) == 0 {
-		return usage(env, 1, "missing operand")
+		return env.Usage(1, "missing operand", "")
 	}
-	w := newWriter(env)
+	w := env.NewOutput()
 	defer w.Flush()
 	status := 0
 	for _, name := range names {
@@ -44,7 +45,7 @@ func cmdStat(env *command.Env) int {
 		case format != "":
 			f := format
 			if printf {
-				f = unescapeC(f)
+				f, _ = escape.Decode(escape.Stat, f)
 			} else {
 				f += "\n"
 			}
@@ -165,49 +166,4 @@ func padField(s, flags string, num bool) string {
 		}
 	}
 	return s
-}
-
-// unescapeC interprets the backslash escapes of stat --printf.
-func unescapeC(s string) string {
-	var sb strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] != '\\' || i+1 >= len(s) {
-			sb.WriteByte(s[i])
-			continue
-		}
-		i++
-		switch s[i] {
-		case 'n':
-			sb.WriteByte('\n')
-		case 't':
-			sb.WriteByte('\t')
-		case '\\':
-			sb.WriteByte('\\')
-		case 'a':
-			sb.WriteByte('\a')
-		case 'b':
-			sb.WriteByte('\b')
-		case 'f':
-			sb.WriteByte('\f')
-		case 'r':
-			sb.WriteByte('\r')
-		case 'v':
-			sb.WriteByte('\v')
-		case '"':
-			sb.WriteByte('"')
-		case '0', '1', '2', '3', '4', '5', '6', '7':
-			v, n := 0, 0
-			for n < 3 && i < len(s) && s[i] >= '0' && s[i] <= '7' {
-				v = v*8 + int(s[i]-'0')
-				i++
-				n++
-			}
-			i--
-			sb.WriteByte(byte(v))
-		default:
-			sb.WriteByte('\\')
-			sb.WriteByte(s[i])
-		}
-	}
-	return sb.String()
 }

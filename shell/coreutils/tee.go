@@ -9,7 +9,7 @@ import (
 
 // cmdTee implements tee [-a] [-i] [-p] [FILE]...
 func cmdTee(env *command.Env) int {
-	opts, files, st, ok := getopt(env, "aip", []string{"append", "ignore-interrupts", "output-error="}, false)
+	opts, files, st, ok := env.ParseOptions("aip", []string{"append", "ignore-interrupts", "output-error="}, false)
 	if !ok {
 		return st
 	}
@@ -25,10 +25,10 @@ func cmdTee(env *command.Env) int {
 		w    io.Writer
 		f    vfs.File
 	}
-	outs := []*out{{name: "standard output", w: ctxWriter{env.Ctx, env.Stdout}}}
+	outs := []*out{{name: "standard output", w: command.NewCtxWriter(env.Ctx, env.Stdout)}}
 	for _, name := range files {
 		if name == "-" {
-			outs = append(outs, &out{name: "standard output", w: ctxWriter{env.Ctx, env.Stdout}})
+			outs = append(outs, &out{name: "standard output", w: command.NewCtxWriter(env.Ctx, env.Stdout)})
 			continue
 		}
 		f, err := env.FS.OpenFile(env.Abs(name), flag, 0o644)
@@ -39,7 +39,7 @@ func cmdTee(env *command.Env) int {
 		defer f.Close()
 		outs = append(outs, &out{name: name, w: f, f: f})
 	}
-	r := ctxReader{env.Ctx, env.Stdin}
+	r := command.NewCtxReader(env.Ctx, env.Stdin)
 	buf := make([]byte, 32<<10)
 	for {
 		n, err := r.Read(buf)
@@ -50,11 +50,11 @@ func cmdTee(env *command.Env) int {
 					continue
 				}
 				if _, werr := o.w.Write(buf[:n]); werr != nil {
-					if isCanceled(werr) {
-						return canceledStatus
+					if command.IsCanceled(werr) {
+						return command.StatusCanceled
 					}
 					if o.f == nil {
-						return writeError(env, werr)
+						return env.WriteError(werr)
 					}
 					status = env.FileError(1, o.name, werr)
 					o.w = nil
@@ -70,7 +70,7 @@ func cmdTee(env *command.Env) int {
 			return status
 		}
 		if err != nil {
-			return readError(env, "standard input", err)
+			return env.ReadError("standard input", err)
 		}
 	}
 }

@@ -20,24 +20,24 @@ func forEachLine(env *command.Env, files []string, fn func(line []byte, hasNL bo
 	}
 	status := 0
 	for _, name := range files {
-		in, ok := openInput(env, name)
+		in, ok := env.OpenInput(name)
 		if !ok {
 			status = 1
 			continue
 		}
-		lr := newLineReader(env, in.r)
+		lr := env.NewLineReader(in.R, 64<<10)
 		for {
-			line, err := lr.next('\n')
+			line, err := lr.ReadLine()
 			if err == io.EOF {
 				break
 			}
 			if err != nil {
 				in.Close()
-				return readError(env, name, err)
+				return env.ReadError(name, err)
 			}
-			if canceled(env) {
+			if env.Canceled() {
 				in.Close()
-				return canceledStatus
+				return command.StatusCanceled
 			}
 			hasNL := line[len(line)-1] == '\n'
 			if hasNL {
@@ -45,7 +45,7 @@ func forEachLine(env *command.Env, files []string, fn func(line []byte, hasNL bo
 			}
 			if err := fn(line, hasNL); err != nil {
 				in.Close()
-				return writeError(env, err)
+				return env.WriteError(err)
 			}
 		}
 		in.Close()
@@ -55,11 +55,11 @@ func forEachLine(env *command.Env, files []string, fn func(line []byte, hasNL bo
 
 // cmdRev implements rev [FILE]...: it reverses the characters of each line.
 func cmdRev(env *command.Env) int {
-	_, files, st, ok := getopt(env, "", nil, false)
+	_, files, st, ok := env.ParseOptions("", nil, false)
 	if !ok {
 		return st
 	}
-	w := newWriter(env)
+	w := env.NewOutput()
 	st = forEachLine(env, files, func(line []byte, hasNL bool) error {
 		out := make([]byte, 0, len(line)+1)
 		for i := len(line); i > 0; {
@@ -74,7 +74,7 @@ func cmdRev(env *command.Env) int {
 		return err
 	})
 	if err := w.Flush(); err != nil && st == 0 {
-		return writeError(env, err)
+		return env.WriteError(err)
 	}
 	return st
 }
@@ -83,7 +83,7 @@ func cmdRev(env *command.Env) int {
 // [-i INCR] [FILE]... Styles are a (all), t (non-empty), n (none) and
 // pREGEX is not supported.
 func cmdNl(env *command.Env) int {
-	opts, files, st, ok := getopt(env, "b:n:w:s:v:i:h:f:d:pl:", []string{"body-numbering=", "number-format=", "number-width=", "number-separator=", "starting-line-number=", "line-increment=", "header-numbering=", "footer-numbering=", "section-delimiter=", "no-renumber", "join-blank-lines="}, false)
+	opts, files, st, ok := env.ParseOptions("b:n:w:s:v:i:h:f:d:pl:", []string{"body-numbering=", "number-format=", "number-width=", "number-separator=", "starting-line-number=", "line-increment=", "header-numbering=", "footer-numbering=", "section-delimiter=", "no-renumber", "join-blank-lines="}, false)
 	if !ok {
 		return st
 	}
@@ -121,7 +121,7 @@ func cmdNl(env *command.Env) int {
 			}
 		}
 	}
-	w := newWriter(env)
+	w := env.NewOutput()
 	n := start
 	blank := strings.Repeat(" ", width+len(sep))
 	st = forEachLine(env, files, func(line []byte, hasNL bool) error {
@@ -145,7 +145,7 @@ func cmdNl(env *command.Env) int {
 		return err
 	})
 	if err := w.Flush(); err != nil && st == 0 {
-		return writeError(env, err)
+		return env.WriteError(err)
 	}
 	return st
 }
@@ -156,7 +156,7 @@ func cmdNl(env *command.Env) int {
 func cmdFold(env *command.Env) int {
 	env2 := *env
 	env2.Args = rewriteFoldWidth(env.Args)
-	opts, files, st, ok := getopt(&env2, "bsw:", []string{"bytes", "spaces", "width="}, false)
+	opts, files, st, ok := env2.ParseOptions("bsw:", []string{"bytes", "spaces", "width="}, false)
 	if !ok {
 		return st
 	}
@@ -175,7 +175,7 @@ func cmdFold(env *command.Env) int {
 			width = n
 		}
 	}
-	w := newWriter(env)
+	w := env.NewOutput()
 	st = forEachLine(env, files, func(line []byte, hasNL bool) error {
 		foldLine(w, line, width, bytesMode, spaces)
 		if hasNL {
@@ -185,7 +185,7 @@ func cmdFold(env *command.Env) int {
 		return nil
 	})
 	if err := w.Flush(); err != nil && st == 0 {
-		return writeError(env, err)
+		return env.WriteError(err)
 	}
 	return st
 }

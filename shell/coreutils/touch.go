@@ -13,7 +13,7 @@ import (
 
 // cmdTouch implements touch [-acm] [-d DATE] [-t STAMP] [-r FILE] FILE...
 func cmdTouch(env *command.Env) int {
-	opts, names, st, ok := getopt(env, "acmd:t:r:hf", []string{"no-create", "date=", "reference=", "time=", "no-dereference"}, false)
+	opts, names, st, ok := env.ParseOptions("acmd:t:r:hf", []string{"no-create", "date=", "reference=", "time=", "no-dereference"}, false)
 	if !ok {
 		return st
 	}
@@ -44,12 +44,12 @@ func cmdTouch(env *command.Env) int {
 		}
 	}
 	if len(names) == 0 {
-		return usage(env, 1, "missing file operand")
+		return env.Usage(1, "missing file operand", "")
 	}
 	status := 0
 	for _, name := range names {
-		if canceled(env) {
-			return canceledStatus
+		if env.Canceled() {
+			return command.StatusCanceled
 		}
 		p := env.Abs(name)
 		if _, err := env.FS.Stat(p); err != nil {
@@ -114,7 +114,7 @@ func parseTouchStamp(s string, now time.Time) (time.Time, error) {
 
 // cmdMktemp implements mktemp [-d] [-u] [-q] [-p DIR] [-t] [TEMPLATE].
 func cmdMktemp(env *command.Env) int {
-	opts, args, st, ok := getopt(env, "duqp:t", []string{"directory", "dry-run", "quiet", "tmpdir=", "suffix="}, false)
+	opts, args, st, ok := env.ParseOptions("duqp:t", []string{"directory", "dry-run", "quiet", "tmpdir=", "suffix="}, false)
 	if !ok {
 		return st
 	}
@@ -143,7 +143,7 @@ func cmdMktemp(env *command.Env) int {
 		return env.Errorf(1, format, a...)
 	}
 	if len(args) > 1 {
-		return usage(env, 1, "too many templates")
+		return env.Usage(1, "too many templates", "")
 	}
 	template := "tmp.XXXXXXXXXX"
 	if len(args) == 1 {

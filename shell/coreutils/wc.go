@@ -29,7 +29,7 @@ func wcCount(ctx context.Context, buf []byte, r io.Reader, linesOnly, maxLine bo
 		// Lines and bytes only: count newlines a chunk at a time (much
 		// faster than the byte loop below, above all in WebAssembly).
 		for {
-			if err := ctxErr(ctx); err != nil {
+			if err := command.Err(ctx); err != nil {
 				return c, err
 			}
 			n, err := r.Read(buf)
@@ -47,7 +47,7 @@ func wcCount(ctx context.Context, buf []byte, r io.Reader, linesOnly, maxLine bo
 	var lineLen int64
 	var carry []byte
 	for {
-		if err := ctxErr(ctx); err != nil {
+		if err := command.Err(ctx); err != nil {
 			return c, err
 		}
 		n, err := r.Read(buf)
@@ -201,7 +201,7 @@ const (
 
 // cmdWc implements wc [-clmwL] [FILE]...
 func cmdWc(env *command.Env) int {
-	opts, files, st, ok := getopt(env, "clmwL", []string{"bytes", "chars", "lines", "words", "max-line-length", "files0-from="}, false)
+	opts, files, st, ok := env.ParseOptions("clmwL", []string{"bytes", "chars", "lines", "words", "max-line-length", "files0-from="}, false)
 	if !ok {
 		return st
 	}
@@ -238,19 +238,19 @@ func cmdWc(env *command.Env) int {
 		files = []string{"-"}
 	}
 	width := wcWidth(env, files, nshow)
-	w := newWriter(env)
+	w := env.NewOutput()
 	buf := env.Buffer(64 << 10)
 	status := 0
 	var total wcCounts
 	for _, name := range files {
-		if canceled(env) {
-			return canceledStatus
+		if env.Canceled() {
+			return command.StatusCanceled
 		}
 		label := name
 		if noNames {
 			label = ""
 		}
-		in, ok := openInput(env, name)
+		in, ok := env.OpenInput(name)
 		if !ok {
 			status = 1
 			if fi, err := stat(env, name); err == nil && fi.IsDir() {
@@ -258,11 +258,11 @@ func cmdWc(env *command.Env) int {
 			}
 			continue
 		}
-		c, err := wcCount(env.Ctx, buf, in.r, !show[1] && !show[2] && !show[4], show[4])
+		c, err := wcCount(env.Ctx, buf, in.R, !show[1] && !show[2] && !show[4], show[4])
 		in.Close()
 		if err != nil {
-			if isCanceled(err) {
-				return canceledStatus
+			if command.IsCanceled(err) {
+				return command.StatusCanceled
 			}
 			w.Flush()
 			env.FileError(1, name, err)
@@ -279,7 +279,7 @@ func cmdWc(env *command.Env) int {
 		wcPrint(w, total, show, width, "total")
 	}
 	if err := w.Flush(); err != nil {
-		return writeError(env, err)
+		return env.WriteError(err)
 	}
 	return status
 }

@@ -104,8 +104,8 @@ func TestTailFileMatchesStream(t *testing.T) {
 		for _, args := range [][]string{{"-n", "3"}, {"-n", "0"}, {"-n", "20000"}, {"-n", "100000"}, {"-c", "5"}, {"-c", "300000"}, {"-n", "+39990"}, {}} {
 			fromFile := run(t, nil, files, "", append(append([]string{"tail"}, args...), "f")...)
 			fromPipe := run(t, nil, nil, content, append([]string{"tail"}, args...)...)
-			if fromFile.out != fromPipe.out || fromFile.status != fromPipe.status {
-				t.Errorf("tail %q on %d bytes: the file gives %d bytes, the pipe %d", args, len(content), len(fromFile.out), len(fromPipe.out))
+			if fromFile.Out != fromPipe.Out || fromFile.Status != fromPipe.Status {
+				t.Errorf("tail %q on %d bytes: the file gives %d bytes, the pipe %d", args, len(content), len(fromFile.Out), len(fromPipe.Out))
 			}
 		}
 	}

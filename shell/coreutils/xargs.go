@@ -33,7 +33,7 @@ func cmdXargs(env *command.Env) int {
 	env2 := *env
 	env2.Args = append([]string{env.Args[0]}, xargsOptionalArgs(env.Args[1:])...)
 	env = &env2
-	opts, cmd, st, ok := getopt(env, "0d:n:L:l:I:i:rts:E:e:a:P:xpo", []string{"null", "delimiter=", "max-args=", "max-lines=", "replace=", "no-run-if-empty", "verbose", "max-chars=", "eof=", "arg-file=", "max-procs=", "exit", "interactive", "open-tty", "process-slot-var="}, true)
+	opts, cmd, st, ok := env.ParseOptions("0d:n:L:l:I:i:rts:E:e:a:P:xpo", []string{"null", "delimiter=", "max-args=", "max-lines=", "replace=", "no-run-if-empty", "verbose", "max-chars=", "eof=", "arg-file=", "max-procs=", "exit", "interactive", "open-tty", "process-slot-var="}, true)
 	if !ok {
 		return st
 	}
@@ -56,7 +56,7 @@ func cmdXargs(env *command.Env) int {
 			}
 			n, err := strconv.Atoi(v)
 			if err != nil || n < 1 && op.Name != "P" && op.Name != "max-procs" {
-				return usage(env, 1, fmt.Sprintf("value %s for -%s option should be >= 1", v, op.Name[:1]))
+				return env.Usage(1, fmt.Sprintf("value %s for -%s option should be >= 1", v, op.Name[:1]), "")
 			}
 			switch op.Name {
 			case "n", "max-args":
@@ -98,7 +98,7 @@ func cmdXargs(env *command.Env) int {
 		defer rc.Close()
 		in = rc
 	}
-	x := &xargsRun{env: env, o: o, cmd: cmd, br: bufio.NewReaderSize(ctxReader{env.Ctx, in}, 64<<10)}
+	x := &xargsRun{env: env, o: o, cmd: cmd, br: bufio.NewReaderSize(command.NewCtxReader(env.Ctx, in), 64<<10)}
 	return x.run()
 }
 
@@ -226,16 +226,16 @@ func (x *xargsRun) run() int {
 	for !x.stop {
 		it, err := x.next()
 		if err != nil {
-			if isCanceled(err) {
-				return canceledStatus
+			if command.IsCanceled(err) {
+				return command.StatusCanceled
 			}
 			if err != io.EOF {
 				return x.env.Errorf(1, "%s", err.Error())
 			}
 			break
 		}
-		if canceled(x.env) {
-			return canceledStatus
+		if x.env.Canceled() {
+			return command.StatusCanceled
 		}
 		if it == nil {
 			continue
@@ -282,8 +282,8 @@ func (x *xargsRun) run() int {
 	if !x.stop && (len(batch) > 0 || (!x.ran && !x.o.noRunEmpty && x.o.replace == "")) {
 		x.exec(append(append([]string(nil), x.cmd...), batch...))
 	}
-	if canceled(x.env) {
-		return canceledStatus
+	if x.env.Canceled() {
+		return command.StatusCanceled
 	}
 	return x.status
 }
@@ -322,7 +322,7 @@ func (x *xargsRun) exec(argv []string) {
 	default:
 		x.status = 123
 	}
-	if canceled(x.env) {
+	if x.env.Canceled() {
 		x.stop = true
 	}
 }

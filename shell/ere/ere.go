@@ -31,6 +31,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/cordonhq/cordon/shell/escape"
 )
 
 // Syntax selects the dialect of a pattern.
@@ -49,6 +51,10 @@ type Syntax struct {
 	// outside brackets, and \y; \1 to \7 are octal escapes, not
 	// back-references.
 	AWK bool
+	// StrictRepeat makes a repetition ("*", "+", "?" or an interval) with
+	// nothing to repeat an error, as glibc's regcomp has it (bash's
+	// [[ =~ ]]), where grep, sed and awk take it as a literal.
+	StrictRepeat bool
 	// NotBOL makes "^" match nowhere, as REG_NOTBOL does: for matching
 	// text that does not start at the beginning of its input (awk's RS).
 	NotBOL bool
@@ -160,7 +166,7 @@ func (t *translator) run() error {
 		case c == '[':
 			err = t.bracket()
 		case c == '*':
-			t.quantifier("*")
+			err = t.quantifier("*")
 		case c == '.':
 			t.begin()
 			if t.o.DotNL {
@@ -190,7 +196,7 @@ func (t *translator) run() error {
 				t.literal("$")
 			}
 		case t.o.Extended && (c == '+' || c == '?'):
-			t.quantifier(string(c))
+			err = t.quantifier(string(c))
 		case t.o.Extended && c == '{':
 			err = t.interval(false)
 		case t.o.Extended && c == '(':
@@ -273,11 +279,15 @@ func (t *translator) alt() {
 	t.atom, t.quant, t.start, t.caret = -1, false, true, false
 }
 
-// quantifier writes q after the last atom; with no atom it is a literal.
-func (t *translator) quantifier(q string) {
+// quantifier writes q after the last atom; with no atom it is a literal
+// (an error with StrictRepeat).
+func (t *translator) quantifier(q string) error {
 	if t.atom < 0 {
+		if t.o.StrictRepeat && t.o.Extended {
+			return errBadPreced
+		}
 		t.literal(q)
-		return
+		return nil
 	}
 	if t.quant {
 		// RE2 rejects a** and a*{2}: wrap the quantified atom in a group.
@@ -287,6 +297,7 @@ func (t *translator) quantifier(q string) {
 	}
 	t.out.WriteString(q)
 	t.quant, t.start = true, false
+	return nil
 }
 
 func (t *translator) escape() error {
@@ -322,7 +333,7 @@ func (t *translator) escape() error {
 	case !t.o.Extended && c == '{':
 		return t.interval(true)
 	case !t.o.Extended && (c == '+' || c == '?'):
-		t.quantifier(string(c))
+		return t.quantifier(string(c))
 	case c == 'w' || c == 'W' || c == 's' || c == 'S':
 		t.begin()
 		t.out.WriteString(map[byte]string{'w': `[0-9A-Za-z_]`, 'W': `[^0-9A-Za-z_]`, 's': `[\t\n\v\f\r ]`, 'S': `[^\t\n\v\f\r ]`}[c])
@@ -461,6 +472,9 @@ func (t *translator) interval(bre bool) error {
 			return errBadPreced
 		}
 		if !bre {
+			if t.o.StrictRepeat {
+				return errBadPreced
+			}
 			t.literal("{")
 			return nil
 		}
@@ -495,8 +509,7 @@ func (t *translator) interval(bre bool) error {
 			q += strconv.Itoa(nhi)
 		}
 	}
-	t.quantifier(q + "}")
-	return nil
+	return t.quantifier(q + "}")
 }
 
 func validInterval(s string) bool {
@@ -632,23 +645,6 @@ func classRune(r rune) string {
 }
 
 // NumEscape decodes the digits of GNU sed's \xHH, \dNNN and \oNNN escapes
-// at the start of s; n is the number of digits used (0 when none).
-func NumEscape(s string, kind byte) (b byte, n int) {
-	base, width := 16, 2
-	switch kind {
-	case 'd':
-		base, width = 10, 3
-	case 'o':
-		base, width = 8, 3
-	}
-	v := 0
-	for n < width && n < len(s) {
-		d := strings.IndexByte("0123456789abcdef", s[n]|0x20)
-		if d < 0 || d >= base || v*base+d > 255 {
-			break
-		}
-		v = v*base + d
-		n++
-	}
-	return byte(v), n
-}
+// at the start of s; n is the number of digits used (0 when none). It is
+// escape.SedNumber, which sed's text and replacements use too.
+func NumEscape(s string, kind byte) (b byte, n int) { return escape.SedNumber(s, kind) }

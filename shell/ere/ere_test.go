@@ -72,20 +72,22 @@ func TestTranslate(t *testing.T) {
 		{pat: `(*a)`, syn: awkSyn, want: `(?s)(?:(\*a))`},
 	}
 	for _, c := range cases {
-		got, err := Translate(c.pat, c.syn)
-		if c.err != "" {
-			if err == nil || err.Error() != c.err {
-				t.Errorf("%q %+v: got %q, %v; want error %q", c.pat, c.syn, got, err, c.err)
+		t.Run(c.pat, func(t *testing.T) {
+			got, err := Translate(c.pat, c.syn)
+			if c.err != "" {
+				if err == nil || err.Error() != c.err {
+					t.Errorf("%q %+v: got %q, %v; want error %q", c.pat, c.syn, got, err, c.err)
+				}
+				return
 			}
-			continue
-		}
-		if err != nil || got != c.want {
-			t.Errorf("%q %+v: got %q, %v; want %q", c.pat, c.syn, got, err, c.want)
-			continue
-		}
-		if _, err := CompileRE2(got, true); err != nil {
-			t.Errorf("%q: %q does not compile: %v", c.pat, got, err)
-		}
+			if err != nil || got != c.want {
+				t.Errorf("%q %+v: got %q, %v; want %q", c.pat, c.syn, got, err, c.want)
+				return
+			}
+			if _, err := CompileRE2(got, true); err != nil {
+				t.Errorf("%q: %q does not compile: %v", c.pat, got, err)
+			}
+		})
 	}
 }
 
@@ -166,9 +168,11 @@ func firstMatch(pat, subj string) string {
 
 func TestMatch(t *testing.T) {
 	for _, c := range matchCases {
-		if got := firstMatch(c.pat, c.subj); got != c.want {
-			t.Errorf("%q on %q: got %q, want %q", c.pat, c.subj, got, c.want)
-		}
+		t.Run(c.pat+" on "+c.subj, func(t *testing.T) {
+			if got := firstMatch(c.pat, c.subj); got != c.want {
+				t.Errorf("%q on %q: got %q, want %q", c.pat, c.subj, got, c.want)
+			}
+		})
 	}
 }
 
@@ -182,19 +186,21 @@ func TestGNUGrep(t *testing.T) {
 		t.Skip("grep is not GNU grep")
 	}
 	for _, c := range matchCases {
-		if !c.gnu {
-			continue
-		}
-		cmd := exec.Command(grep, "-E", "-o", "-e", c.pat)
-		cmd.Env = []string{"LC_ALL=C"}
-		cmd.Stdin = strings.NewReader(c.subj + "\n")
-		out, err := cmd.Output()
-		gnu := strings.SplitN(string(out), "\n", 2)[0]
-		if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() == 2 {
-			gnu = "error"
-		}
-		if gnu != c.want {
-			t.Errorf("%q on %q: GNU grep -E gives %q, the table %q", c.pat, c.subj, gnu, c.want)
-		}
+		t.Run(c.pat+" on "+c.subj, func(t *testing.T) {
+			if !c.gnu {
+				return
+			}
+			cmd := exec.Command(grep, "-E", "-o", "-e", c.pat)
+			cmd.Env = []string{"LC_ALL=C"}
+			cmd.Stdin = strings.NewReader(c.subj + "\n")
+			out, err := cmd.Output()
+			gnu := strings.SplitN(string(out), "\n", 2)[0]
+			if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() == 2 {
+				gnu = "error"
+			}
+			if gnu != c.want {
+				t.Errorf("%q on %q: GNU grep -E gives %q, the table %q", c.pat, c.subj, gnu, c.want)
+			}
+		})
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/cordonhq/cordon/shell"
 	"github.com/cordonhq/cordon/shell/awk"
 	"github.com/cordonhq/cordon/shell/coreutils"
+	"github.com/cordonhq/cordon/shell/jq"
 	"github.com/cordonhq/cordon/shell/textutils"
 	"github.com/cordonhq/cordon/vfs"
 )
@@ -17,7 +18,7 @@ import (
 // compare their cost before and after a change with benchstat.
 
 func benchWorkload(b *testing.B, script string) {
-	reg := coreutils.Commands().Merge(textutils.Commands(), awk.Commands())
+	reg := coreutils.Commands().Merge(textutils.Commands(), awk.Commands(), jq.Commands())
 	fsys := vfs.New(vfs.Limits{MaxBytes: 64 << 20})
 	b.ReportAllocs()
 	for b.Loop() {

@@ -21,10 +21,10 @@ type columnOpts struct {
 	width                      int
 }
 
-func columnMain(env *command.Env) int {
+func cmdColumn(env *command.Env) int {
 	opts, operands, err := command.Getopt(env.Args[1:], "ts:o:c:xL", columnLong, false)
 	if err != nil {
-		return usageError(env, 1, err.Error(), "")
+		return env.Usage(1, err.Error(), "")
 	}
 	o := columnOpts{outSep: "  ", width: 80}
 	if v, ok := env.Getenv("COLUMNS"); ok {
@@ -64,15 +64,15 @@ func columnMain(env *command.Env) int {
 	var lines []string
 	status := 0
 	for _, name := range operands {
-		f, err := openFile(env, name)
+		f, err := env.Open(name)
 		if err != nil {
 			env.FileError(1, name, err)
 			status = 1
 			continue
 		}
-		lr := newLineReader(env, f)
+		lr := env.NewLineReader(f, readBufSize)
 		for {
-			line, _, ok := lr.next()
+			line, _, ok := lr.Next()
 			if !ok {
 				break
 			}
@@ -82,11 +82,11 @@ func columnMain(env *command.Env) int {
 			lines = append(lines, string(line))
 		}
 		f.Close()
-		if lr.err == errCanceled {
+		if lr.Err() == command.ErrCanceled {
 			return 1
 		}
-		if lr.err != nil {
-			env.FileError(1, name, lr.err)
+		if lr.Err() != nil {
+			env.FileError(1, name, lr.Err())
 			status = 1
 		}
 	}

@@ -35,10 +35,10 @@ func cutUsage(env *command.Env, msg string) int {
 	return 1
 }
 
-func cutMain(env *command.Env) int {
+func cmdCut(env *command.Env) int {
 	opts, operands, err := command.Getopt(env.Args[1:], "b:c:f:d:snz", cutLong, false)
 	if err != nil {
-		return usageError(env, 1, err.Error(), "")
+		return env.Usage(1, err.Error(), "")
 	}
 	c := &cutter{delim: '\t', eol: '\n'}
 	list := ""
@@ -101,17 +101,17 @@ func cutMain(env *command.Env) int {
 	defer out.Flush()
 	status := 0
 	for _, name := range operands {
-		f, err := openFile(env, name)
+		f, err := env.Open(name)
 		if err != nil {
 			out.Flush()
 			env.FileError(1, name, err)
 			status = 1
 			continue
 		}
-		lr := newLineReader(env, f)
-		lr.delim = c.eol
+		lr := env.NewLineReader(f, readBufSize)
+		lr.Delim = c.eol
 		for {
-			line, _, ok := lr.next()
+			line, _, ok := lr.Next()
 			if !ok {
 				break
 			}
@@ -122,12 +122,12 @@ func cutMain(env *command.Env) int {
 			}
 		}
 		f.Close()
-		if lr.err == errCanceled {
+		if lr.Err() == command.ErrCanceled {
 			return 1
 		}
-		if lr.err != nil {
+		if lr.Err() != nil {
 			out.Flush()
-			env.FileError(1, name, lr.err)
+			env.FileError(1, name, lr.Err())
 			status = 1
 		}
 	}

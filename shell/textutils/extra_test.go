@@ -69,20 +69,22 @@ func TestFiles(t *testing.T) {
 		},
 	}
 	for _, c := range cases {
-		out, errs, code, fsys := runCmd(context.Background(), c.files, c.stdin, c.args...)
-		if out != c.out || code != c.code {
-			t.Errorf("%q: got %q, %d (stderr %q); want %q, %d", c.args, out, code, errs, c.out, c.code)
-		}
-		for name, want := range c.want {
-			p := name
-			if !strings.HasPrefix(p, "/") {
-				p = "/workspace/" + p
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			out, errs, code, fsys := runCmd(context.Background(), c.files, c.stdin, c.args...)
+			if out != c.out || code != c.code {
+				t.Errorf("%q: got %q, %d (stderr %q); want %q, %d", c.args, out, code, errs, c.out, c.code)
 			}
-			got, err := fsys.ReadFile(p)
-			if err != nil || string(got) != want {
-				t.Errorf("%q: %s = %q, %v; want %q", c.args, name, got, err, want)
+			for name, want := range c.want {
+				p := name
+				if !strings.HasPrefix(p, "/") {
+					p = "/workspace/" + p
+				}
+				got, err := fsys.ReadFile(p)
+				if err != nil || string(got) != want {
+					t.Errorf("%q: %s = %q, %v; want %q", c.args, name, got, err, want)
+				}
 			}
-		}
+		})
 	}
 }
 
@@ -103,10 +105,12 @@ func TestRefusals(t *testing.T) {
 		{[]string{"sed", ":a;G;H;ba"}, 4, "sed: pattern space too large\n"},
 	}
 	for _, c := range cases {
-		out, errs, code, _ := runCmd(context.Background(), nil, "aa\n", c.args...)
-		if code != c.code || errs != c.stderr || out != "" {
-			t.Errorf("%q: got %q, %d, stderr %q; want status %d, stderr %q", c.args, out, code, errs, c.code, c.stderr)
-		}
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			out, errs, code, _ := runCmd(context.Background(), nil, "aa\n", c.args...)
+			if code != c.code || errs != c.stderr || out != "" {
+				t.Errorf("%q: got %q, %d, stderr %q; want status %d, stderr %q", c.args, out, code, errs, c.code, c.stderr)
+			}
+		})
 	}
 }
 
@@ -134,10 +138,12 @@ func TestStderr(t *testing.T) {
 		{nil, []string{"uniq", "nope"}, "uniq: nope: No such file or directory\n"},
 	}
 	for _, c := range cases {
-		_, errs, _, _ := runCmd(context.Background(), c.files, "b\na\n", c.args...)
-		if errs != c.stderr {
-			t.Errorf("%q: stderr %q, want %q", c.args, errs, c.stderr)
-		}
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			_, errs, _, _ := runCmd(context.Background(), c.files, "b\na\n", c.args...)
+			if errs != c.stderr {
+				t.Errorf("%q: stderr %q, want %q", c.args, errs, c.stderr)
+			}
+		})
 	}
 }
 
@@ -171,16 +177,18 @@ func TestTranslateRE(t *testing.T) {
 		{pat: `\(a\)\1`, err: "back-references are not supported"},
 	}
 	for _, c := range cases {
-		got, err := translateRE(c.pat, reOpts{ere: c.ere})
-		if c.err != "" {
-			if err == nil || err.Error() != c.err {
-				t.Errorf("%q: err %v, want %q", c.pat, err, c.err)
+		t.Run(c.pat, func(t *testing.T) {
+			got, err := translateRE(c.pat, reOpts{ere: c.ere})
+			if c.err != "" {
+				if err == nil || err.Error() != c.err {
+					t.Errorf("%q: err %v, want %q", c.pat, err, c.err)
+				}
+				return
 			}
-			continue
-		}
-		if err != nil || got != c.want {
-			t.Errorf("%q: got %q, %v; want %q", c.pat, got, err, c.want)
-		}
+			if err != nil || got != c.want {
+				t.Errorf("%q: got %q, %v; want %q", c.pat, got, err, c.want)
+			}
+		})
 	}
 }
 
@@ -225,26 +233,30 @@ func TestCancel(t *testing.T) {
 		{"column"},
 	}
 	for _, args := range cmds {
-		ctx, cancel := context.WithCancel(context.Background())
-		in := &endless{line: []byte("foo bar baz 123\n"), limit: 4 << 20, cancel: cancel}
-		code, read := runEnv(ctx, args, in)
-		cancel()
-		if code == 0 {
-			t.Errorf("%q: status 0 after cancel", args)
-		}
-		if read > 16<<20 {
-			t.Errorf("%q: read %d bytes after cancel at 4 MiB", args, read)
-		}
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			in := &endless{line: []byte("foo bar baz 123\n"), limit: 4 << 20, cancel: cancel}
+			code, read := runEnv(ctx, args, in)
+			cancel()
+			if code == 0 {
+				t.Errorf("%q: status 0 after cancel", args)
+			}
+			if read > 16<<20 {
+				t.Errorf("%q: read %d bytes after cancel at 4 MiB", args, read)
+			}
+		})
 	}
 	// Scripts that loop forever on one line.
 	for _, args := range [][]string{{"sed", ":a;ba"}, {"sed", ":a;s/x*/x/;ta"}} {
-		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
-		start := time.Now()
-		code, _ := runEnv(ctx, args, strings.NewReader("x\n"))
-		cancel()
-		if code == 0 || time.Since(start) > 5*time.Second {
-			t.Errorf("%q: status %d after %v", args, code, time.Since(start))
-		}
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+			start := time.Now()
+			code, _ := runEnv(ctx, args, strings.NewReader("x\n"))
+			cancel()
+			if code == 0 || time.Since(start) > 5*time.Second {
+				t.Errorf("%q: status %d after %v", args, code, time.Since(start))
+			}
+		})
 	}
 }
 
@@ -285,13 +297,15 @@ func TestHostile(t *testing.T) {
 		{"column", "-x", "-c", "99999999999"},
 	}
 	for _, args := range cases {
-		start := time.Now()
-		for _, in := range []string{"", "\n", "a\x00b\n", long, "x\ny\n" + long + "\n"} {
-			runCmd(context.Background(), nil, in, args...)
-		}
-		if d := time.Since(start); d > time.Second {
-			t.Logf("%q took %v", args, d)
-		}
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			start := time.Now()
+			for _, in := range []string{"", "\n", "a\x00b\n", long, "x\ny\n" + long + "\n"} {
+				runCmd(context.Background(), nil, in, args...)
+			}
+			if d := time.Since(start); d > time.Second {
+				t.Logf("%q took %v", args, d)
+			}
+		})
 	}
 }
 

@@ -55,7 +55,7 @@ type grep struct {
 	printed  bool // a line was output (for the context separator)
 }
 
-func grepMain(env *command.Env) int {
+func cmdGrep(env *command.Env) int {
 	g := &grep{env: env}
 	g.o.mode = 'G'
 	g.o.maxCount = -1
@@ -67,18 +67,18 @@ func grepMain(env *command.Env) int {
 	}
 	args, err := grepPreprocess(env.Args[1:])
 	if err != nil {
-		return usageError(env, 2, err.Error(), grepUsage)
+		return env.Usage(2, err.Error(), grepUsage)
 	}
 	opts, operands, err := command.Getopt(args, "EFGPiyvcnolLrRwxqshHbm:A:B:C:e:f:aIZUzd:D:", grepLong, false)
 	if err != nil {
-		return usageError(env, 2, err.Error(), grepUsage)
+		return env.Usage(2, err.Error(), grepUsage)
 	}
 	if st, ok := g.parseOpts(opts); !ok {
 		return st
 	}
 	if !g.o.havePat {
 		if len(operands) == 0 {
-			return usageError(env, 2, "", grepUsage)
+			return env.Usage(2, "", grepUsage)
 		}
 		g.o.patterns = strings.Split(operands[0], "\n")
 		operands = operands[1:]
@@ -113,7 +113,7 @@ func grepMain(env *command.Env) int {
 		if g.stop {
 			break
 		}
-		if done(env.Ctx) {
+		if command.Done(env.Ctx) {
 			g.errs = true
 			break
 		}
@@ -146,7 +146,7 @@ func (g *grep) nothingSelected() bool {
 
 func (g *grep) finish() int {
 	g.out.Flush()
-	if done(g.env.Ctx) {
+	if command.Done(g.env.Ctx) {
 		return 2
 	}
 	switch {
@@ -265,7 +265,7 @@ func (g *grep) parseOpts(opts []command.Opt) (int, bool) {
 			case "skip":
 				o.skipDirs = true
 			default:
-				return usageError(g.env, 2, fmt.Sprintf("invalid argument '%s' for '--directories'", op.Value), grepUsage), false
+				return g.env.Usage(2, fmt.Sprintf("invalid argument '%s' for '--directories'", op.Value), grepUsage), false
 			}
 		case "Z", "null":
 			o.null = true
@@ -315,14 +315,14 @@ func (g *grep) parseOpts(opts []command.Opt) (int, bool) {
 }
 
 func (g *grep) patternFile(name string) (int, bool) {
-	f, err := openFile(g.env, name)
+	f, err := g.env.Open(name)
 	if err != nil {
 		return g.env.FileError(2, name, err), false
 	}
 	defer f.Close()
 	data, err := readAll(g.env.Ctx, f)
 	if err != nil {
-		if err == errCanceled {
+		if err == command.ErrCanceled {
 			return 2, false
 		}
 		return g.env.FileError(2, name, err), false
@@ -339,7 +339,7 @@ func (g *grep) patternFile(name string) (int, bool) {
 // walk searches a file or, recursively, a directory. display is the name
 // used in output ("" for the implicit "." of a bare -r).
 func (g *grep) walk(name, display string, top bool) {
-	if g.stop || done(g.env.Ctx) {
+	if g.stop || command.Done(g.env.Ctx) {
 		return
 	}
 	fi, err := g.env.FS.Stat(g.env.Abs(name))
@@ -433,7 +433,7 @@ func (g *grep) searchFile(name, display string) {
 			return
 		}
 	}
-	f, err := openFile(g.env, name)
+	f, err := g.env.Open(name)
 	if err != nil {
 		g.fileErr(display, name, err)
 		return

@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/cordonhq/cordon/shell/command"
 )
 
 // lineOut is the per-file output state (context, counts).
@@ -38,7 +40,7 @@ func (g *grep) search(r io.Reader, name string) {
 	n := 0
 	eof := false
 	for !eof && !g.stop {
-		if done(g.env.Ctx) {
+		if command.Done(g.env.Ctx) {
 			g.errs = true
 			g.stop = true
 			return
@@ -146,7 +148,7 @@ func (g *grep) chunk(buf []byte, st *lineOut) bool {
 	g.m.startBuffer()
 	for pos < len(buf) {
 		lines++
-		if lines&1023 == 0 && done(g.env.Ctx) {
+		if lines&1023 == 0 && command.Done(g.env.Ctx) {
 			g.stop, g.errs = true, true
 			return true
 		}

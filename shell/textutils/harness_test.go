@@ -58,9 +58,11 @@ func runCmd(ctx context.Context, files map[string]string, stdin string, args ...
 func runTable(t *testing.T, cases []tcase) {
 	t.Helper()
 	for _, c := range cases {
-		out, errs, code, _ := runCmd(context.Background(), c.files, c.stdin, c.args...)
-		if (out != c.out && !(c.unordered && sortedLines(out) == sortedLines(c.out))) || code != c.code {
-			t.Errorf("%q (stdin %q):\n got  %q, status %d (stderr %q)\n want %q, status %d", c.args, c.stdin, out, code, errs, c.out, c.code)
-		}
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			out, errs, code, _ := runCmd(context.Background(), c.files, c.stdin, c.args...)
+			if (out != c.out && !(c.unordered && sortedLines(out) == sortedLines(c.out))) || code != c.code {
+				t.Errorf("%q (stdin %q):\n got  %q, status %d (stderr %q)\n want %q, status %d", c.args, c.stdin, out, code, errs, c.out, c.code)
+			}
+		})
 	}
 }

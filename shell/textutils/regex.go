@@ -29,6 +29,3 @@ func compileRE2(s string) (*regexp.Regexp, error) { return ere.CompileRE2(s, tru
 // compileGo compiles an RE2 pattern, leftmost-longest when longest is set
 // and leftmost-first (Perl's rule) otherwise.
 func compileGo(s string, longest bool) (*regexp.Regexp, error) { return ere.CompileRE2(s, longest) }
-
-// numEscape decodes the digits of GNU sed's \xHH, \dNNN and \oNNN escapes.
-func numEscape(s string, kind byte) (b byte, n int) { return ere.NumEscape(s, kind) }

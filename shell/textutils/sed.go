@@ -75,7 +75,7 @@ func sedPreprocess(args []string) []string {
 	return out
 }
 
-func sedMain(env *command.Env) int {
+func cmdSed(env *command.Env) int {
 	opts, operands, err := command.Getopt(sedPreprocess(env.Args[1:]), "nse:f:ErzuEl:", sedLong, false)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "sed: %s\nUsage: sed %s\n", err, sedUsage)
@@ -90,7 +90,7 @@ func sedMain(env *command.Env) int {
 		case "e", "expression":
 			parts = append(parts, scriptPart{text: o.Value})
 		case "f", "file":
-			f, err := openFile(env, o.Value)
+			f, err := env.Open(o.Value)
 			if err != nil {
 				return env.Errorf(1, "couldn't open file %s: %s", o.Value, command.Strerror(err))
 			}
@@ -193,7 +193,7 @@ type sedRun struct {
 
 	names   []string
 	idx     int
-	lr      *lineReader
+	lr      *command.LineReader
 	closer  io.Closer
 	curName string
 	la      []byte // lookahead line of the current file
@@ -213,7 +213,7 @@ type sedRun struct {
 	stdout  *sedOut
 	out     *sedOut
 	appendQ [][]byte
-	rfiles  map[string]*lineReader
+	rfiles  map[string]*command.LineReader
 	wfiles  map[string]*sedOut
 	worder  []string
 	status  int
@@ -244,7 +244,7 @@ func (r *sedRun) run() int {
 	}
 	restart := false
 	for cycles := 1; ; cycles++ {
-		if cycles&255 == 0 && done(r.env.Ctx) {
+		if cycles&255 == 0 && command.Done(r.env.Ctx) {
 			return 1
 		}
 		if !restart {
@@ -356,7 +356,7 @@ func (r *sedRun) openNext() bool {
 		if r.inPlace && name == "-" {
 			err = errNoEnt
 		} else {
-			f, err = openFile(r.env, name)
+			f, err = r.env.Open(name)
 		}
 		if err != nil {
 			r.env.Errorf(2, "can't read %s: %s", name, command.Strerror(err))
@@ -364,8 +364,8 @@ func (r *sedRun) openNext() bool {
 			continue
 		}
 		r.closer = f
-		r.lr = newLineReader(r.env, f)
-		r.lr.delim = r.delim
+		r.lr = r.env.NewLineReader(f, readBufSize)
+		r.lr.Delim = r.delim
 		r.curName = name
 		if r.inPlace {
 			buf := &bytes.Buffer{}
@@ -379,7 +379,7 @@ func (r *sedRun) openNext() bool {
 
 // advance reads the lookahead line of the current file.
 func (r *sedRun) advance() {
-	line, nl, ok := r.lr.next()
+	line, nl, ok := r.lr.Next()
 	r.la = append(r.la[:0], line...)
 	r.laNL, r.laOK = nl, ok
 }
@@ -424,7 +424,7 @@ func (r *sedRun) finishFile() {
 func (r *sedRun) readCycle() bool {
 	for !r.laOK {
 		if r.lr != nil {
-			if r.lr.err == errCanceled {
+			if r.lr.Err() == command.ErrCanceled {
 				return false
 			}
 			r.finishFile()
@@ -460,7 +460,7 @@ func (r *sedRun) more() bool {
 	}
 	for !r.laOK {
 		if r.lr != nil {
-			if r.lr.err == errCanceled {
+			if r.lr.Err() == command.ErrCanceled {
 				return false
 			}
 			r.finishFile()

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"strconv"
+
+	"github.com/cordonhq/cordon/shell/command"
 )
 
 // selected reports whether c applies to the current line.
@@ -107,7 +109,7 @@ func (r *sedRun) exec() sedStop {
 	cmds := r.s.cmds
 	for pc := 0; pc < len(cmds); {
 		r.steps++
-		if r.steps&255 == 0 && done(r.env.Ctx) {
+		if r.steps&255 == 0 && command.Done(r.env.Ctx) {
 			r.status = 1
 			return stopError
 		}
@@ -252,7 +254,7 @@ func (r *sedRun) readWhole(name string) ([]byte, error) {
 	if name == "/dev/stdin" {
 		name = "-"
 	}
-	f, err := openFile(r.env, name)
+	f, err := r.env.Open(name)
 	if err != nil {
 		return nil, err
 	}
@@ -262,22 +264,22 @@ func (r *sedRun) readWhole(name string) ([]byte, error) {
 
 func (r *sedRun) readOneLine(name string) {
 	if r.rfiles == nil {
-		r.rfiles = map[string]*lineReader{}
+		r.rfiles = map[string]*command.LineReader{}
 	}
 	lr, ok := r.rfiles[name]
 	if !ok {
-		f, err := openFile(r.env, name)
+		f, err := r.env.Open(name)
 		if err != nil {
 			r.rfiles[name] = nil
 			return
 		}
-		lr = newLineReader(r.env, f)
+		lr = r.env.NewLineReader(f, readBufSize)
 		r.rfiles[name] = lr
 	}
 	if lr == nil {
 		return
 	}
-	line, _, ok := lr.next()
+	line, _, ok := lr.Next()
 	if ok {
 		r.appendQ = append(r.appendQ, append(append([]byte(nil), line...), '\n'))
 	}

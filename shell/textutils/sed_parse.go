@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/cordonhq/cordon/shell/escape"
 )
 
 // sedAddrKind is the kind of a sed address.
@@ -429,32 +431,13 @@ func (p *sedParser) textArg() (string, error) {
 	return b.String(), nil
 }
 
-// textEscape writes the character that "\d" stands for in the text of a,
-// i and c, as GNU sed reads it: \t \n \a \f \v \r, \cX, \dNNN \oNNN \xHH;
-// any other character stands for itself (an escaped newline continues the
-// text).
+// textEscape writes the character that "\d" (just read) stands for in
+// the text of a, i and c, as GNU sed reads it (escape.SedText).
 func (p *sedParser) textEscape(b *strings.Builder, d byte) {
-	switch {
-	case d == 't':
-		b.WriteByte('\t')
-	case d == 'n':
-		b.WriteByte('\n')
-	case strings.IndexByte("afvr", d) >= 0:
-		b.WriteByte("\a\f\v\r"[strings.IndexByte("afvr", d)])
-	case d == 'c' && !p.eof() && p.peek() != '\n':
-		c, _ := p.get()
-		b.WriteByte(upper(c) ^ 0x40)
-	case d == 'x' || d == 'o' || d == 'd':
-		v, n := numEscape(p.src[p.pos:], d)
-		if n == 0 {
-			b.WriteByte(d)
-			return
-		}
-		p.pos += n
-		b.WriteByte(v)
-	default:
-		b.WriteByte(d)
-	}
+	var buf [1]byte
+	out, next, _ := escape.Append(escape.SedText, buf[:0], p.src, p.pos-2)
+	b.Write(out)
+	p.pos = next
 }
 
 // address parses an optional address; second allows +N and ~N.
@@ -755,28 +738,14 @@ func parseRepl(s string, groups int) ([]sedRepl, error) {
 			}
 			flush()
 			out = append(out, sedRepl{group: n})
-		case d == 'n':
-			lit.WriteByte('\n')
-		case d == 't':
-			lit.WriteByte('\t')
-		case strings.IndexByte("afvr", d) >= 0:
-			lit.WriteByte("\a\f\v\r"[strings.IndexByte("afvr", d)])
-		case d == 'c' && i+1 < len(s):
-			i++
-			lit.WriteByte(upper(s[i]) ^ 0x40)
-		case d == 'x' || d == 'o' || d == 'd':
-			b, n := numEscape(s[i+1:], d)
-			if n == 0 {
-				lit.WriteByte(d)
-				break
-			}
-			lit.WriteByte(b)
-			i += n
 		case d == 'U' || d == 'L' || d == 'u' || d == 'l' || d == 'E':
 			flush()
 			conv = d
 		default:
-			lit.WriteByte(d)
+			var buf [1]byte
+			b, next, _ := escape.Append(escape.SedReplacement, buf[:0], s, i-1)
+			lit.Write(b)
+			i = next - 1
 		}
 	}
 	flush()
@@ -807,23 +776,8 @@ func (p *sedParser) translit(c *sedCmd) error {
 	return nil
 }
 
+// yUnescape decodes the escapes of a string of y (escape.SedY).
 func yUnescape(s string) []rune {
-	var out []rune
-	rs := []rune(s)
-	for i := 0; i < len(rs); i++ {
-		if rs[i] == '\\' && i+1 < len(rs) {
-			i++
-			switch rs[i] {
-			case 'n':
-				out = append(out, '\n')
-			case 't':
-				out = append(out, '\t')
-			default:
-				out = append(out, rs[i])
-			}
-			continue
-		}
-		out = append(out, rs[i])
-	}
-	return out
+	d, _ := escape.Decode(escape.SedY, s)
+	return []rune(d)
 }

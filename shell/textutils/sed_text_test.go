@@ -26,9 +26,11 @@ func TestSedTextEscapesLabels(t *testing.T) {
 		{"$!{N;b l }\n:l\ns/\\n/+/", "a\nb\nc\n", "a+b\nc\n"},
 	}
 	for _, c := range cases {
-		out, errs, code, _ := runCmd(context.Background(), nil, c.in, "sed", c.script)
-		if out != c.want || code != 0 {
-			t.Errorf("sed %q on %q: got %q (status %d, stderr %q), want %q", c.script, c.in, out, code, errs, c.want)
-		}
+		t.Run(c.script, func(t *testing.T) {
+			out, errs, code, _ := runCmd(context.Background(), nil, c.in, "sed", c.script)
+			if out != c.want || code != 0 {
+				t.Errorf("sed %q on %q: got %q (status %d, stderr %q), want %q", c.script, c.in, out, code, errs, c.want)
+			}
+		})
 	}
 }

@@ -70,14 +70,14 @@ type sorter struct {
 	nkeys  int
 }
 
-func sortMain(env *command.Env) int {
+func cmdSort(env *command.Env) int {
 	s := &sorter{env: env, tab: -1, delim: '\n'}
 	if env.Now != nil {
 		s.salt = uint64(env.Now().UnixNano())
 	}
 	opts, operands, err := command.Getopt(env.Args[1:], "nrk:t:uhfbsVgMcCo:dizmS:T:R", sortLong, false)
 	if err != nil {
-		return usageError(env, 2, err.Error(), "")
+		return env.Usage(2, err.Error(), "")
 	}
 	for _, o := range opts {
 		switch o.Name {
@@ -311,7 +311,7 @@ func (s *sorter) run(operands []string) int {
 	var buf bytes.Buffer
 	var bounds []int // line count at the end of each file, for -m
 	for _, name := range operands {
-		f, err := openFile(s.env, name)
+		f, err := s.env.Open(name)
 		if err != nil {
 			return s.env.Errorf(2, "cannot read: %s: %s", name, command.Strerror(err))
 		}
@@ -322,7 +322,7 @@ func (s *sorter) run(operands []string) int {
 		}
 		err = readInto(s.env.Ctx, &buf, f)
 		f.Close()
-		if err == errCanceled {
+		if err == command.ErrCanceled {
 			return 2
 		}
 		if err != nil {
@@ -336,7 +336,7 @@ func (s *sorter) run(operands []string) int {
 		}
 		bounds = append(bounds, bytes.Count(buf.Bytes(), []byte{s.delim}))
 	}
-	if done(s.env.Ctx) {
+	if command.Done(s.env.Ctx) {
 		return 2
 	}
 	s.split(buf.Bytes())
@@ -354,7 +354,7 @@ func (s *sorter) run(operands []string) int {
 	n := 0
 	cmp := func(a, b int32) int {
 		n++
-		if n&4095 == 0 && done(s.env.Ctx) {
+		if n&4095 == 0 && command.Done(s.env.Ctx) {
 			canceled = true
 		}
 		if canceled {
@@ -369,7 +369,7 @@ func (s *sorter) run(operands []string) int {
 	} else {
 		slices.SortFunc(idx, cmp)
 	}
-	if canceled || done(s.env.Ctx) {
+	if canceled || command.Done(s.env.Ctx) {
 		return 2
 	}
 	return s.write(idx)
@@ -442,7 +442,7 @@ func (s *sorter) write(idx []int32) int {
 		out = newOutput(s.env, s.env.Stdout)
 	}
 	for i, k := range idx {
-		if i&1023 == 0 && (done(s.env.Ctx) || out.failed()) {
+		if i&1023 == 0 && (command.Done(s.env.Ctx) || out.failed()) {
 			return 2
 		}
 		if s.unique && i > 0 && s.compareKeys(int(idx[i-1]), int(k)) == 0 {
@@ -467,7 +467,7 @@ func (s *sorter) checkSorted(name string) int {
 		return 2
 	}
 	for i := 1; i < len(s.starts)-1; i++ {
-		if i&1023 == 0 && done(s.env.Ctx) {
+		if i&1023 == 0 && command.Done(s.env.Ctx) {
 			return 2
 		}
 		c := s.compare(i-1, i)
@@ -512,7 +512,7 @@ func (s *sorter) precompute() bool {
 		}
 	}
 	for i := 0; i < n; i++ {
-		if i&4095 == 0 && done(s.env.Ctx) {
+		if i&4095 == 0 && command.Done(s.env.Ctx) {
 			return false
 		}
 		line := s.line(i)

@@ -28,8 +28,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"errors"
-	"fmt"
 	"io"
 
 	"github.com/cordonhq/cordon/shell/command"
@@ -38,117 +36,24 @@ import (
 // Commands returns the text-processing commands, keyed by name.
 func Commands() command.Registry {
 	return command.Registry{
-		"grep":   grepMain,
-		"egrep":  grepMain,
-		"fgrep":  grepMain,
-		"sed":    sedMain,
-		"sort":   sortMain,
-		"uniq":   uniqMain,
-		"cut":    cutMain,
-		"tr":     trMain,
-		"column": columnMain,
+		"grep":   cmdGrep,
+		"egrep":  cmdGrep,
+		"fgrep":  cmdGrep,
+		"sed":    cmdSed,
+		"sort":   cmdSort,
+		"uniq":   cmdUniq,
+		"cut":    cmdCut,
+		"tr":     cmdTr,
+		"column": cmdColumn,
 	}
 }
 
 const (
 	readBufSize  = 256 << 10
 	writeBufSize = 64 << 10
-	// ctxEvery is how many lines may pass between two polls of Ctx.
-	ctxEvery = 256
 	// ctxBytes is how many bytes may pass between two polls of Ctx.
 	ctxBytes = 64 << 10
 )
-
-// done reports whether ctx is canceled, yielding now and then (see
-// command.Err).
-func done(ctx context.Context) bool { return command.Err(ctx) != nil }
-
-// errCanceled reports that Env.Ctx was done.
-var errCanceled = errors.New("canceled")
-
-// usageError prints a getopt error in GNU style followed by the usage lines
-// and returns status.
-func usageError(env *command.Env, status int, msg, usage string) int {
-	name := env.Args[0]
-	if msg != "" {
-		fmt.Fprintf(env.Stderr, "%s: %s\n", name, msg)
-	}
-	if usage != "" {
-		fmt.Fprintf(env.Stderr, "Usage: %s %s\n", name, usage)
-	}
-	fmt.Fprintf(env.Stderr, "Try '%s --help' for more information.\n", name)
-	return status
-}
-
-// lineReader reads lines of any length from r, polling ctx regularly.
-type lineReader struct {
-	r     *bufio.Reader
-	ctx   context.Context
-	long  []byte
-	lines int
-	bytes int
-	err   error
-	delim byte
-}
-
-// newLineReader returns a lineReader on r, the command's until it returns.
-func newLineReader(env *command.Env, r io.Reader) *lineReader {
-	return &lineReader{r: env.NewReader(r, readBufSize), ctx: env.Ctx, delim: '\n'}
-}
-
-// next returns the next line without its newline and whether the newline
-// was present. The line is valid until the next call. ok is false at the
-// end of the input or on error (then lr.err is set, errCanceled when the
-// context is done).
-func (lr *lineReader) next() (line []byte, nl bool, ok bool) {
-	if lr.err != nil {
-		return nil, false, false
-	}
-	lr.lines++
-	if lr.lines >= ctxEvery || lr.bytes >= ctxBytes {
-		lr.lines, lr.bytes = 0, 0
-		if done(lr.ctx) {
-			lr.err = errCanceled
-			return nil, false, false
-		}
-	}
-	b, err := lr.r.ReadSlice(lr.delim)
-	if err == bufio.ErrBufferFull {
-		lr.long = append(lr.long[:0], b...)
-		for err == bufio.ErrBufferFull {
-			if done(lr.ctx) {
-				lr.err = errCanceled
-				return nil, false, false
-			}
-			b, err = lr.r.ReadSlice(lr.delim)
-			lr.long = append(lr.long, b...)
-		}
-		b = lr.long
-	}
-	lr.bytes += len(b)
-	if err != nil && err != io.EOF {
-		lr.err = err
-		return nil, false, false
-	}
-	if len(b) == 0 {
-		return nil, false, false
-	}
-	if b[len(b)-1] == lr.delim {
-		return b[:len(b)-1], true, true
-	}
-	return b, false, true
-}
-
-// openFile is Env.Open that also knows /dev/null and /dev/stdin.
-func openFile(env *command.Env, name string) (io.ReadCloser, error) {
-	switch name {
-	case "/dev/null":
-		return io.NopCloser(bytes.NewReader(nil)), nil
-	case "/dev/stdin":
-		return env.Open("-")
-	}
-	return env.Open(name)
-}
 
 // writeFile stores data in the named file; /dev/stdout, /dev/stderr and
 // /dev/null are the command's streams and the bit bucket.
@@ -178,8 +83,8 @@ func readAll(ctx context.Context, r io.Reader) ([]byte, error) {
 // block is a lot to clear for a few lines.
 func readInto(ctx context.Context, buf *bytes.Buffer, r io.Reader) error {
 	for {
-		if done(ctx) {
-			return errCanceled
+		if command.Done(ctx) {
+			return command.ErrCanceled
 		}
 		buf.Grow(min(max(buf.Len(), 4<<10), ctxBytes))
 		b := buf.AvailableBuffer()

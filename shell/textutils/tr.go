@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/cordonhq/cordon/shell/command"
+	"github.com/cordonhq/cordon/shell/escape"
 )
 
 var trLong = []string{"complement", "delete", "squeeze-repeats", "truncate-set1", "help"}
@@ -23,10 +24,10 @@ type trElem struct {
 	repeat bool   // [c*] with no count: fill to the length of set1
 }
 
-func trMain(env *command.Env) int {
+func cmdTr(env *command.Env) int {
 	opts, operands, err := command.Getopt(env.Args[1:], "cCdst", trLong, false)
 	if err != nil {
-		return usageError(env, 1, err.Error(), "")
+		return env.Usage(1, err.Error(), "")
 	}
 	var comp, del, squeeze, trunc bool
 	for _, o := range opts {
@@ -151,7 +152,7 @@ func trRun(env *command.Env, table [256]byte, del1, sq [256]bool, del, squeeze b
 	res := env.Buffer(ctxBytes)[:0]
 	last := -1
 	for {
-		if done(env.Ctx) {
+		if command.Done(env.Ctx) {
 			return 1
 		}
 		n, err := env.Stdin.Read(buf)
@@ -201,36 +202,12 @@ var trClasses = map[string]func(c byte) bool{
 
 // trChar reads one possibly escaped character at s[i:].
 func trChar(s string, i int) (byte, int) {
-	if s[i] != '\\' || i+1 >= len(s) {
+	if s[i] != '\\' {
 		return s[i], i + 1
 	}
-	c := s[i+1]
-	switch c {
-	case 'a':
-		return '\a', i + 2
-	case 'b':
-		return '\b', i + 2
-	case 'f':
-		return '\f', i + 2
-	case 'n':
-		return '\n', i + 2
-	case 'r':
-		return '\r', i + 2
-	case 't':
-		return '\t', i + 2
-	case 'v':
-		return '\v', i + 2
-	}
-	if c >= '0' && c <= '7' {
-		j := i + 1
-		v := 0
-		for j < len(s) && j < i+4 && s[j] >= '0' && s[j] <= '7' && v*8+int(s[j]-'0') < 256 {
-			v = v*8 + int(s[j]-'0')
-			j++
-		}
-		return byte(v), j
-	}
-	return c, i + 2
+	var buf [1]byte
+	b, j, _ := escape.Append(escape.Tr, buf[:0], s, i)
+	return b[0], j
 }
 
 // parseTrSet parses a tr operand into elements.

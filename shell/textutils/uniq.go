@@ -40,10 +40,10 @@ func uniqPreprocess(args []string) []string {
 	return out
 }
 
-func uniqMain(env *command.Env) int {
+func cmdUniq(env *command.Env) int {
 	opts, operands, err := command.Getopt(uniqPreprocess(env.Args[1:]), "cdDuif:s:w:z", uniqLong, false)
 	if err != nil {
-		return usageError(env, 1, err.Error(), "")
+		return env.Usage(1, err.Error(), "")
 	}
 	o := uniqOpts{width: -1}
 	delim := byte('\n')
@@ -66,7 +66,7 @@ func uniqMain(env *command.Env) int {
 			o.all, o.method = true, "none"
 		case "all-repeated-method":
 			if o.method = op.Value; o.method != "none" && o.method != "prepend" && o.method != "separate" {
-				return usageError(env, 1, fmt.Sprintf("invalid argument '%s' for '--all-repeated'", op.Value), "")
+				return env.Usage(1, fmt.Sprintf("invalid argument '%s' for '--all-repeated'", op.Value), "")
 			}
 			o.all = true
 		case "group", "group-method":
@@ -75,7 +75,7 @@ func uniqMain(env *command.Env) int {
 				o.method = "separate"
 			}
 			if o.method != "separate" && o.method != "prepend" && o.method != "append" && o.method != "both" {
-				return usageError(env, 1, fmt.Sprintf("invalid argument '%s' for '--group'", op.Value), "")
+				return env.Usage(1, fmt.Sprintf("invalid argument '%s' for '--group'", op.Value), "")
 			}
 		case "u", "unique":
 			o.unique = true
@@ -109,13 +109,13 @@ func uniqMain(env *command.Env) int {
 		return 1
 	}
 	if len(operands) > 2 {
-		return usageError(env, 1, fmt.Sprintf("extra operand '%s'", operands[2]), "")
+		return env.Usage(1, fmt.Sprintf("extra operand '%s'", operands[2]), "")
 	}
 	in := "-"
 	if len(operands) > 0 {
 		in = operands[0]
 	}
-	f, err := openFile(env, in)
+	f, err := env.Open(in)
 	if err != nil {
 		return env.FileError(1, in, err)
 	}
@@ -126,8 +126,8 @@ func uniqMain(env *command.Env) int {
 		dst = &bytes.Buffer{}
 		out = newOutput(env, dst)
 	}
-	lr := newLineReader(env, f)
-	lr.delim = delim
+	lr := env.NewLineReader(f, readBufSize)
+	lr.Delim = delim
 	if o.group {
 		if st := uniqGroups(lr, out, &o, delim); st != 0 {
 			return st
@@ -135,11 +135,11 @@ func uniqMain(env *command.Env) int {
 	} else if st := uniqLines(lr, out, &o, delim); st != 0 {
 		return st
 	}
-	if lr.err == errCanceled {
+	if lr.Err() == command.ErrCanceled {
 		return 1
 	}
-	if lr.err != nil {
-		return env.FileError(1, in, lr.err)
+	if lr.Err() != nil {
+		return env.FileError(1, in, lr.Err())
 	}
 	if err := out.Flush(); err != nil {
 		return 1
@@ -182,7 +182,7 @@ func (o *uniqOpts) equal(a, b []byte) bool {
 // uniqLines is uniq's main loop, with GNU's rules for which lines -d, -u
 // and -D print: the first line of a group of one (unique), the first line of
 // a larger group, and its later lines.
-func uniqLines(lr *lineReader, out output, o *uniqOpts, delim byte) int {
+func uniqLines(lr *command.LineReader, out output, o *uniqOpts, delim byte) int {
 	outUnique := !o.repeated && !o.all
 	outFirst := !o.unique
 	outLater := o.all
@@ -202,7 +202,7 @@ func uniqLines(lr *lineReader, out output, o *uniqOpts, delim byte) int {
 		out.WriteByte(delim)
 	}
 	for {
-		line, _, ok := lr.next()
+		line, _, ok := lr.Next()
 		if !ok {
 			break
 		}
@@ -240,12 +240,12 @@ func uniqLines(lr *lineReader, out output, o *uniqOpts, delim byte) int {
 
 // uniqGroups implements --group: every line, with a delimiter line
 // between (or around) the groups.
-func uniqGroups(lr *lineReader, out output, o *uniqOpts, delim byte) int {
+func uniqGroups(lr *command.LineReader, out output, o *uniqOpts, delim byte) int {
 	var prev []byte
 	have := false
 	m := o.method
 	for {
-		line, _, ok := lr.next()
+		line, _, ok := lr.Next()
 		if !ok {
 			break
 		}

@@ -1,4 +1,4 @@
-package coreutils
+package jq
 
 import (
 	"encoding/json"

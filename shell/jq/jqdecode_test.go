@@ -1,4 +1,4 @@
-package coreutils
+package jq
 
 import (
 	"encoding/json"
@@ -10,6 +10,8 @@ import (
 	"reflect"
 	"strconv"
 	"testing"
+
+	"github.com/cordonhq/cordon/shell/command"
 )
 
 // checkShortInt holds shortInt, the decoder's fast path for integers, to
@@ -110,7 +112,7 @@ func isLiteralByteString(tok string) bool {
 func TestAsJQErrorAgreesWithAssertion(t *testing.T) {
 	for _, v := range []any{
 		nil, true, false, 0, -7, 1.5, "", "s", []any{}, []any{1}, map[string]any{}, map[string]any{"a": 1},
-		big.NewInt(1), errCanceled, &jsonError{msg: "x"}, errors.New("e"), fmt.Errorf("w: %w", errCanceled),
+		big.NewInt(1), command.ErrCanceled, &jsonError{msg: "x"}, errors.New("e"), fmt.Errorf("w: %w", command.ErrCanceled),
 		json.Number("1"), struct{}{},
 	} {
 		want, wantOK := v.(error)

@@ -1,4 +1,4 @@
-package coreutils
+package jq
 
 import (
 	"bufio"
@@ -60,7 +60,7 @@ func (in *jqInputs) open() error {
 		if name == "-" {
 			shown = "<stdin>"
 		}
-		r := ctxReader{in.env.Ctx, rc}
+		r := command.NewCtxReader(in.env.Ctx, rc)
 		if in.o.rawInput {
 			readers = append(readers, r)
 			in.closers = append(in.closers, rc)
@@ -189,9 +189,9 @@ func (in *jqInputs) Next() (any, bool) {
 	// A poll costs thousands of instructions in the guest, a small value a
 	// few hundred to decode: check every 64th value. gojq itself polls every
 	// 64 instructions (yieldingContext), so a filter still stops promptly.
-	if in.polls++; in.polls&63 == 1 && canceled(in.env) {
+	if in.polls++; in.polls&63 == 1 && in.env.Canceled() {
 		in.done = true
-		return errCanceled, true
+		return command.ErrCanceled, true
 	}
 	if !in.opened {
 		if err := in.open(); err != nil {

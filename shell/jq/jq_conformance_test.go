@@ -1,4 +1,4 @@
-package coreutils
+package jq
 
 import (
 	"bytes"
@@ -167,14 +167,14 @@ func jqReferenceDiff(reference, dir string, c jqTestCase, o result) string {
 		}
 	}
 	var sb strings.Builder
-	if out.String() != o.out {
-		fmt.Fprintf(&sb, "    stdout %q\n    want   %q\n", o.out, out.String())
+	if out.String() != o.Out {
+		fmt.Fprintf(&sb, "    stdout %q\n    want   %q\n", o.Out, out.String())
 	}
-	if firstLine(errb.String()) != firstLine(o.err) {
-		fmt.Fprintf(&sb, "    stderr %q\n    want   %q\n", firstLine(o.err), firstLine(errb.String()))
+	if firstLine(errb.String()) != firstLine(o.Err) {
+		fmt.Fprintf(&sb, "    stderr %q\n    want   %q\n", firstLine(o.Err), firstLine(errb.String()))
 	}
-	if status != o.status {
-		fmt.Fprintf(&sb, "    status %d, want %d\n", o.status, status)
+	if status != o.Status {
+		fmt.Fprintf(&sb, "    status %d, want %d\n", o.Status, status)
 	}
 	return sb.String()
 }

@@ -1,4 +1,4 @@
-package coreutils
+package jq
 
 import (
 	"strings"
@@ -12,7 +12,7 @@ func TestJqProgramsAreReused(t *testing.T) {
 	filter := `.a + 1 | tostring + "-reuse"`
 	key := jqProgramKey{filter: filter, varNames: "$ARGS\x00$__loc__"}
 	takeJqProgram(key) // from an earlier run of the test, if any
-	if r := run(t, nil, nil, `{"a":1}`, "jq", "-r", filter); r.out != "2-reuse\n" {
+	if r := run(t, nil, nil, `{"a":1}`, "jq", "-r", filter); r.Out != "2-reuse\n" {
 		t.Fatalf("first run: %+v", r)
 	}
 	p := takeJqProgram(key)
@@ -23,7 +23,7 @@ func TestJqProgramsAreReused(t *testing.T) {
 		t.Errorf("a kept program still holds its invocation's state: %+v", *p.b)
 	}
 	returnJqProgram(p)
-	if r := run(t, nil, nil, `{"a":41}`, "jq", "-r", filter); r.out != "42-reuse\n" {
+	if r := run(t, nil, nil, `{"a":41}`, "jq", "-r", filter); r.Out != "42-reuse\n" {
 		t.Fatalf("second run: %+v", r)
 	}
 	if takeJqProgram(key) != p {
@@ -56,8 +56,8 @@ func TestJqConcurrentRunsOfOneFilter(t *testing.T) {
 			defer wg.Done()
 			in := `{"n":"` + string(rune('a'+i)) + `"}` + "\n"
 			r := run(t, nil, nil, strings.Repeat(in, 200), "jq", "-rn", "inputs | .n")
-			if want := strings.Repeat(string(rune('a'+i))+"\n", 200); r.out != want {
-				errs <- r.out[:min(len(r.out), 40)]
+			if want := strings.Repeat(string(rune('a'+i))+"\n", 200); r.Out != want {
+				errs <- r.Out[:min(len(r.Out), 40)]
 			}
 		}()
 	}
@@ -71,7 +71,7 @@ func TestJqConcurrentRunsOfOneFilter(t *testing.T) {
 // The cache holds a bounded number of programs, and none for long filters.
 func TestJqCacheIsBounded(t *testing.T) {
 	for i := range jqCacheEntries + 5 {
-		if r := run(t, nil, nil, "", "jq", "-n", strings.Repeat(" ", i)+"1"); r.out != "1\n" {
+		if r := run(t, nil, nil, "", "jq", "-n", strings.Repeat(" ", i)+"1"); r.Out != "1\n" {
 			t.Fatal(r)
 		}
 	}

@@ -1,4 +1,4 @@
-package coreutils
+package jq
 
 import (
 	"bytes"
@@ -195,11 +195,11 @@ func jqRunTests(env *command.Env, o *jqOptions) int {
 	}
 	cases := parseJqTests(data)
 	passed, invalid := 0, 0
-	w := newWriter(env)
+	w := env.NewOutput()
 	defer w.Flush()
 	for i, c := range cases {
-		if canceled(env) {
-			return canceledStatus
+		if env.Canceled() {
+			return command.StatusCanceled
 		}
 		fmt.Fprintf(w, "Test #%d: '%s' at line number %d\n", i+1, c.prog, c.line)
 		ok, bad, msg := runJqTestCase(env, libArgs, c)

@@ -1,4 +1,4 @@
-package coreutils
+package jq
 
 import (
 	"bufio"
@@ -57,7 +57,7 @@ func cmdJq(env *command.Env) int {
 		files = []string{"-"}
 	}
 	inputs := &jqInputs{env: env, o: o, files: files}
-	w := newWriter(env)
+	w := env.NewOutput()
 	libDirs := o.libDirs
 	if libDirs == nil {
 		libDirs = jqDefaultLibDirs
@@ -136,7 +136,7 @@ func (r *jqRunner) run() int {
 		v, err := r.inputs.slurp()
 		if err != nil {
 			if r.reportInputError(err) {
-				return canceledStatus
+				return command.StatusCanceled
 			}
 		} else {
 			r.runOne(v)
@@ -149,21 +149,21 @@ func (r *jqRunner) run() int {
 			}
 			if err, isErr := asJQError(v); isErr {
 				if r.reportInputError(err) {
-					return canceledStatus
+					return command.StatusCanceled
 				}
 				break
 			}
 			r.runOne(v)
-			if canceled(r.env) {
+			if r.env.Canceled() {
 				break
 			}
 		}
 	}
 	if err := r.w.Flush(); err != nil {
-		return writeError(r.env, err)
+		return r.env.WriteError(err)
 	}
-	if canceled(r.env) {
-		return canceledStatus
+	if r.env.Canceled() {
+		return command.StatusCanceled
 	}
 	if r.halted {
 		return r.status
@@ -188,7 +188,7 @@ func (r *jqRunner) run() int {
 
 // reportInputError reports a parse error; it returns true on cancellation.
 func (r *jqRunner) reportInputError(err error) bool {
-	if isCanceled(err) || canceled(r.env) {
+	if command.IsCanceled(err) || r.env.Canceled() {
 		return true
 	}
 	r.w.Flush()
@@ -209,7 +209,7 @@ func (r *jqRunner) runOne(v any) {
 	}
 	iter := r.code.RunWithContext(&yieldingContext{Context: ctx}, v, r.values...)
 	for {
-		if canceled(r.env) {
+		if r.env.Canceled() {
 			return
 		}
 		out, ok := iter.Next()
@@ -228,7 +228,7 @@ func (r *jqRunner) runOne(v any) {
 		if r.w.Buffered() > 16<<10 {
 			if err := r.w.Flush(); err != nil {
 				r.halted = true
-				r.status = writeError(r.env, err)
+				r.status = r.env.WriteError(err)
 				return
 			}
 		}
@@ -238,7 +238,7 @@ func (r *jqRunner) runOne(v any) {
 // handleError reports a runtime error of the program run on v; it
 // returns true when the current input must stop (always, as jq does).
 func (r *jqRunner) handleError(err error, v any) bool {
-	if isCanceled(err) || canceled(r.env) {
+	if command.IsCanceled(err) || r.env.Canceled() {
 		return true
 	}
 	r.w.Flush()
@@ -308,7 +308,7 @@ func (r *jqRunner) diagnose(v any, msg string) string {
 	iter := code.RunWithContext(&yieldingContext{Context: ctx}, v, r.values...)
 	for {
 		out, ok := iter.Next()
-		if !ok || canceled(r.env) {
+		if !ok || r.env.Canceled() {
 			return msg
 		}
 		if err, isErr := asJQError(out); isErr {
@@ -380,7 +380,7 @@ type yieldingContext struct {
 // parent's (closed) Done channel.
 func (c *yieldingContext) Done() <-chan struct{} {
 	if !c.done && c.calls&63 == 0 {
-		c.done = ctxErr(c.Context) != nil
+		c.done = command.Err(c.Context) != nil
 	}
 	c.calls++
 	if !c.done {
