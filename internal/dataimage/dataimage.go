@@ -2,14 +2,15 @@
 // turns them into the memory image they describe.
 //
 // The guest's data segments (Go's read-only data, tables and initialized
-// variables: 11 MB of the 27 MB module) are written into every instance's
+// variables, a large part of the module) are written into every instance's
 // memory when it is instantiated, so each sandbox would hold its own copy.
 // Instead the engine compiles the module without them and gives each
 // instance a copy-on-write mapping of one shared image of them
 // (internal/guestmem): a sandbox holds only the pages it writes, and
 // instantiating copies nothing. Both forms put the same bytes at the same
 // addresses before the guest's first instruction, so the guest cannot tell
-// them apart.
+// them apart. RATIONALE.md has the figures ("Guest memory: a non-moving
+// mapping, and one shared data image").
 //
 // The module's sections and numbers are read with internal/wasmbin.
 package dataimage
@@ -30,9 +31,9 @@ type Image []byte
 // count section, no data section); the module is then compiled as it is.
 var ErrNotSplittable = errors.New("dataimage: data segments cannot be split out")
 
-// MaxImage bounds the image a module may describe: the guest's is 11 MB; a
-// module past the bound is compiled whole (the memory limit caps the image
-// again when the engine maps it).
+// MaxImage bounds the image a module may describe, well above the guest's;
+// a module past the bound is compiled whole (the memory limit caps the
+// image again when the engine maps it).
 const MaxImage = 64 << 20
 
 // Section ids this package reads.

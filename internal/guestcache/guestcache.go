@@ -3,11 +3,12 @@
 // segments and the memory image they describe, in a file of the
 // compilation cache directory.
 //
-// Getting there from the embedded gzip costs about 100 ms to decompress
-// and, in a new process, 50-90 ms more to split, most of it the kernel
-// handing out fresh pages. So the first Load writes both to a file in the
-// cache directory, and later ones map that file read-only: its pages come
-// straight from the page cache, about 2 ms for the 27 MB.
+// Getting there from the embedded gzip means decompressing it and, in a
+// new process, splitting it, most of it the kernel handing out fresh
+// pages. So the first Load writes both to a file in the cache directory,
+// and later ones map that file read-only: its pages come straight from the
+// page cache, many times faster (RATIONALE.md, "A split copy of the guest
+// next to the compilation cache", has the figures).
 //
 // The file is checked against the embedded module it was made from (the
 // CRC and length that the gzip trailer records) and against a checksum of

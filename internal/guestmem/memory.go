@@ -4,10 +4,11 @@
 // shared by every instance (internal/dataimage makes the image).
 //
 // Growing never copies (wazero's default allocator copies the whole memory
-// into a bigger Go slice, which was 13% of a sandbox's CPU time and doubled
-// its peak footprint while the old copy waited for the host's GC), closing
-// a sandbox returns its memory to the OS at once, and a sandbox holds only
-// the pages of the image that it writes.
+// into a bigger Go slice, and the old copy waits for the host's GC),
+// closing a sandbox returns its memory to the OS at once, and a sandbox
+// holds only the pages of the image that it writes. RATIONALE.md has the
+// figures ("Guest memory: a non-moving mapping, and one shared data
+// image").
 package guestmem
 
 import (

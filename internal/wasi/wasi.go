@@ -2,10 +2,10 @@
 // Go runtime of the guest imports, rather than using wazero's WASI, so that
 // the guest has no authority by construction: no arguments, no preopened
 // directories, no sockets, and an environment of one runtime setting
-// (guestEnviron). stdout and stderr of the guest program (not of the
-// script) go to its Instance's diagnostic output, used in crash reports.
-// The clocks, random bytes and sleeping are the only services. Every other
-// WASI function the module imports answers ENOSYS.
+// (GODEBUG=gcstoptheworld=1). stdout and stderr of the guest program (not
+// of the script) go to its Instance's diagnostic output, used in crash
+// reports. The clocks, random bytes and sleeping are the only services.
+// Every other WASI function the module imports answers ENOSYS.
 package wasi
 
 import (
