@@ -11,11 +11,8 @@
 package engine
 
 import (
-	"bytes"
-	"compress/gzip"
 	"context"
 	"crypto/rand"
-	_ "embed"
 	"errors"
 	"fmt"
 	"io"
@@ -23,32 +20,15 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"strings"
 	"sync"
 	"time"
 
+	"github.com/cordonhq/cordon/internal/guestcache"
+	"github.com/cordonhq/cordon/internal/guestmem"
 	"github.com/cordonhq/cordon/internal/wasmtick"
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/experimental"
 )
-
-//go:generate go run ../internal/buildguest -o guest.wasm.gz
-
-//go:embed guest.wasm.gz
-var guestWasmGz []byte
-
-// GuestWasm returns the uncompressed guest module that engines compile.
-func GuestWasm() ([]byte, error) {
-	zr, err := gzip.NewReader(bytes.NewReader(guestWasmGz))
-	if err != nil {
-		return nil, fmt.Errorf("engine: embedded guest: %w", err)
-	}
-	b, err := io.ReadAll(zr)
-	if err != nil {
-		return nil, fmt.Errorf("engine: embedded guest: %w", err)
-	}
-	return b, nil
-}
 
 // Defaults for Config and Limits.
 const (
@@ -69,23 +49,25 @@ const (
 )
 
 // Config configures an Engine. It is immutable: each With method returns a
-// changed copy. The zero value is not valid; start from NewConfig.
+// changed copy. The zero value is the default configuration, the same as
+// NewConfig's.
 type Config struct {
-	cacheDir string
-	noCache  bool
-	memoryMB int
-	now      func() time.Time
-	random   io.Reader
-	logger   *slog.Logger
-	progress io.Writer
-	poolSize int
+	cacheDir  string
+	noCache   bool
+	memoryMB  int
+	memorySet bool // WithMemoryLimitMB was called: memoryMB is not a default
+	now       func() time.Time
+	random    io.Reader
+	logger    *slog.Logger
+	progress  io.Writer
+	poolSize  int
 }
 
 // NewConfig returns the default configuration: a compilation cache in the
-// user cache directory, 256 MiB of guest memory, the real clock and
-// crypto/rand.
+// user cache directory, 256 MiB of guest memory (DefaultMemoryMB), the
+// real clock and crypto/rand. It equals the zero Config.
 func NewConfig() Config {
-	return Config{memoryMB: DefaultMemoryMB}
+	return Config{}
 }
 
 // WithCacheDir sets the directory of the compilation cache (default:
@@ -96,7 +78,8 @@ func (c Config) WithCacheDir(dir string) Config { c.cacheDir = dir; return c }
 func (c Config) WithoutCache() Config { c.noCache = true; return c }
 
 // WithMemoryLimitMB sets the memory limit of each guest instance in MiB.
-func (c Config) WithMemoryLimitMB(mb int) Config { c.memoryMB = mb; return c }
+// A limit outside 1..4096 makes New fail.
+func (c Config) WithMemoryLimitMB(mb int) Config { c.memoryMB, c.memorySet = mb, true; return c }
 
 // WithClock sets the wall clock scripts see (Date.now(), new Date()). Use a
 // fixed clock for reproducible output. Timers and time limits still use real
@@ -141,7 +124,7 @@ func DefaultCacheDir() (string, error) {
 type Engine struct {
 	cfg      Config
 	runtime  wazero.Runtime
-	image    *imageStore // the guest's data segments, or nil (dataimage.go)
+	image    *guestmem.Image // the guest's data segments, or nil (internal/dataimage)
 	compiled wazero.CompiledModule
 	cache    wazero.CompilationCache
 
@@ -156,6 +139,9 @@ type Engine struct {
 // a cache directory takes seconds (BENCHMARKS.md, "First run"); later ones
 // load from the cache, much faster.
 func New(ctx context.Context, cfg Config) (*Engine, error) {
+	if !cfg.memorySet {
+		cfg.memoryMB = DefaultMemoryMB
+	}
 	if cfg.memoryMB <= 0 || cfg.memoryMB > 4096 {
 		return nil, errorf(KindInvalid, "memory limit %d MiB is out of range (1..4096)", cfg.memoryMB)
 	}
@@ -175,11 +161,11 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 			copyDir, _ = DefaultCacheDir()
 		}
 	}
-	guest, err := loadGuest(copyDir)
+	guest, err := guestcache.Load(guestWasmGz, copyDir)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("engine: embedded guest: %w", err)
 	}
-	defer guest.release()
+	defer guest.Release()
 	rc := wazero.NewRuntimeConfig().
 		WithMemoryLimitPages(uint32(cfg.memoryMB) * 16). // 64 KiB pages
 		// Compiled wasm cannot be preempted by the Go runtime. Without
@@ -192,7 +178,7 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 		// stop for code that never checks the interpreter's flag. A module
 		// without that instrumentation gets wazero's own checks, which
 		// leave compiled code at every loop back-edge and cost 5-18x.
-		WithCloseOnContextDone(!wasmtick.IsInstrumented(guest.module))
+		WithCloseOnContextDone(!wasmtick.IsInstrumented(guest.Module))
 	e := &Engine{cfg: cfg, sandboxes: map[*Sandbox]struct{}{}}
 	cached := false
 	if !cfg.noCache {
@@ -211,7 +197,7 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 			// The guest's copy is written next to wazero's entries by the
 			// first New, before it compiles: only a copy that was there
 			// already says that this guest was compiled into dir.
-			cached = guest.fromCopy && compiledEntries(dir)
+			cached = guest.FromCopy && guestcache.HasCompiledCode(dir)
 		}
 	}
 	if cfg.progress != nil && !cached {
@@ -224,13 +210,14 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 	}
 	start := time.Now()
 	// The data segments become one image that every sandbox maps copy on
-	// write (dataimage.go). Where that fails the module is used whole.
-	wasm := guest.module
-	if guest.image != nil {
+	// write (internal/dataimage, internal/guestmem). Where that fails the
+	// module is used whole.
+	wasm := guest.Module
+	if guest.Image != nil {
 		var serr error
-		if e.image, serr = newImageStore(guest.image); serr != nil {
+		if e.image, serr = guestmem.NewImage(guest.Image); serr != nil {
 			cfg.logger.Warn("cordon: no shared data image; each sandbox copies the guest's data", "err", serr)
-			if wasm, err = GuestWasm(); err != nil {
+			if wasm, err = guestWasm(); err != nil {
 				e.runtime.Close(ctx)
 				return nil, err
 			}
@@ -239,20 +226,20 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 	fail := func(err error) (*Engine, error) {
 		e.runtime.Close(ctx)
 		if e.image != nil {
-			e.image.close()
+			e.image.Close()
 		}
 		return nil, err
 	}
 	// Compiling is parallel: the first compile of the 27 MB guest is the
 	// slowest thing a new user sees (RATIONALE.md, "First compile").
 	// wasm may be a mapped file: a fault while wazero decodes it is an
-	// error, not a crash (guestcopy.go).
-	if ferr := faultsAsErrors(func() {
+	// error, not a crash (guestcache.CatchFaults).
+	if ferr := guestcache.CatchFaults(func() {
 		e.compiled, err = e.runtime.CompileModule(experimental.WithCompilationWorkers(ctx, runtime.GOMAXPROCS(0)), wasm)
 	}); ferr != nil {
 		err = ferr
 	}
-	guest.release()
+	guest.Release()
 	if err != nil {
 		return fail(&Error{Kind: KindInternal, Message: "compiling the guest", Err: err})
 	}
@@ -264,21 +251,6 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 		e.startPool(cfg.poolSize)
 	}
 	return e, nil
-}
-
-// compiledEntries reports whether dir holds anything besides guest copies:
-// wazero's compiled code.
-func compiledEntries(dir string) bool {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return false
-	}
-	for _, e := range entries {
-		if n := e.Name(); !strings.HasPrefix(n, "cordon-guest-") && !strings.HasPrefix(n, ".cordon-guest-") {
-			return true
-		}
-	}
-	return false
 }
 
 // compileCPUSeconds is about how much CPU time a first compile of the
@@ -325,21 +297,10 @@ func (e *Engine) Close(ctx context.Context) error {
 	}
 	errs = append(errs, e.runtime.Close(ctx))
 	if e.image != nil {
-		e.image.close() // mappings still in use keep their own reference
+		e.image.Close() // mappings still in use keep their own reference
 	}
 	if e.cache != nil {
 		errs = append(errs, e.cache.Close(ctx))
 	}
 	return errors.Join(errs...)
-}
-
-// ImportedFunctions lists the host functions the compiled guest imports, as
-// "module.name". It is how tests prove the guest's only ways out.
-func (e *Engine) ImportedFunctions() []string {
-	var out []string
-	for _, f := range e.compiled.ImportedFunctions() {
-		mod, name, _ := f.Import()
-		out = append(out, mod+"."+name)
-	}
-	return out
 }

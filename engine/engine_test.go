@@ -72,7 +72,7 @@ func TestGuestImportsOnlyTheABIAndHarmlessWASI(t *testing.T) {
 	allowed := map[string]bool{
 		"cordon.next": true, "cordon.yield": true, "cordon.recv": true, "cordon.write": true, "cordon.interrupt": true, "cordon.tick": true,
 		// WASI functions the Go runtime links; the engine implements each
-		// without authority (see wasi.go).
+		// without authority (see internal/wasi).
 		"wasi_snapshot_preview1.args_get": true, "wasi_snapshot_preview1.args_sizes_get": true,
 		"wasi_snapshot_preview1.environ_get": true, "wasi_snapshot_preview1.environ_sizes_get": true,
 		"wasi_snapshot_preview1.clock_time_get": true, "wasi_snapshot_preview1.clock_res_get": true,

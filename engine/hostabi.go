@@ -249,7 +249,7 @@ func (c *conn) endTurn() {
 // writeFlagLocked stores 1 in the interpreter's interrupt flag. It is only
 // called while the guest computes with a registered flag, so the address
 // belongs to a live interpreter, and its memory is mapped (the mapping
-// outlives the guest's goroutine, see guestMemory). Where the memory never
+// outlives the guest's goroutine, see guestmem.Memory). Where the memory never
 // moves the store goes straight to the flag, atomically, and races with
 // nothing; elsewhere it goes through wazero's view of the memory, which a
 // concurrent grow may be replacing (RATIONALE.md, "Timeouts").

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/cordonhq/cordon/internal/abi"
+	"github.com/cordonhq/cordon/internal/guestmem"
 	"github.com/cordonhq/cordon/policy"
 	"github.com/cordonhq/cordon/vfs"
 	"github.com/tetratelabs/wazero"
@@ -274,16 +275,16 @@ func (sb *Sandbox) start(ctx context.Context) error {
 // asks for its first request.
 func (e *Engine) bootGuest(ctx context.Context) (*conn, error) {
 	c := newConn()
-	var mem *guestMemory
-	mod, err := e.runtime.InstantiateModule(experimental.WithMemoryAllocator(ctx, memoryAllocator(&mem, e.image)), e.compiled,
+	var mem *guestmem.Memory
+	mod, err := e.runtime.InstantiateModule(experimental.WithMemoryAllocator(ctx, guestmem.Allocator(&mem, e.image)), e.compiled,
 		wazero.NewModuleConfig().WithName("").WithStartFunctions())
 	if err != nil {
 		return nil, &Error{Kind: KindInternal, Message: "instantiating the guest", Err: err}
 	}
 	c.mod = mod
 	if mem != nil {
-		// The mapping must outlive the guest's code (see guestMemory).
-		mem.pin()
+		// The mapping must outlive the guest's code (see guestmem.Memory).
+		mem.Pin()
 	}
 	startFn := mod.ExportedFunction("_start")
 	if startFn == nil {
@@ -303,7 +304,7 @@ func (e *Engine) bootGuest(ctx context.Context) (*conn, error) {
 		close(c.done)
 		_ = mod.Close(context.Background())
 		if mem != nil {
-			mem.unpin()
+			mem.Unpin()
 		}
 	})
 	// The guest's first call is next(nothing): it is ready. Booting is not

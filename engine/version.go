@@ -22,7 +22,7 @@ type GuestInfo struct {
 // Guest returns the identity of the guest module embedded in this package.
 // It decompresses the module, which takes a fraction of a second.
 func Guest() (GuestInfo, error) {
-	wasm, err := GuestWasm()
+	wasm, err := guestWasm()
 	if err != nil {
 		return GuestInfo{}, err
 	}

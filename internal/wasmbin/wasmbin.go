@@ -1,6 +1,7 @@
 // Package wasmbin reads and writes the parts of the WebAssembly binary format
-// that cordon's build-time module rewriters need (internal/wasmtick,
-// internal/itabcache, internal/wasmthunk): sections, LEB128 numbers, names,
+// that cordon's build-time module rewriters (internal/wasmtick,
+// internal/itabcache, internal/wasmthunk) and the engine's data-segment
+// splitter (internal/dataimage) need: sections, LEB128 numbers, names,
 // imports, the function-name map of the name section, function types and
 // code bodies. It is not a general parser: what it does not need, it does
 // not decode.
@@ -28,11 +29,50 @@ func Sections(wasm []byte) ([]Section, error) {
 	return split(wasm[8:], "section")
 }
 
+// SectionSpan is a section with its place in its module: bytes Start to
+// End of the module hold the section whole (its id, its size and its
+// body).
+type SectionSpan struct {
+	Section
+	Start, End int
+}
+
+// SectionSpans splits a version 1 module into its sections, as Sections
+// does, and says where each lies in wasm, so that a caller can cut one
+// out and keep the other bytes as they are.
+func SectionSpans(wasm []byte) ([]SectionSpan, error) {
+	if len(wasm) < 8 || !bytes.Equal(wasm[:4], []byte("\x00asm")) || !bytes.Equal(wasm[4:8], []byte{1, 0, 0, 0}) {
+		return nil, errors.New("wasmbin: not a version 1 wasm module")
+	}
+	spans, err := spans(wasm[8:], "section")
+	if err != nil {
+		return nil, err
+	}
+	for i := range spans {
+		spans[i].Start += 8
+		spans[i].End += 8
+	}
+	return spans, nil
+}
+
 // split reads a sequence of entries (id byte, size u32, body): a module's
 // sections or a name section's subsections. Offsets in errors are from
 // the start of b.
 func split(b []byte, what string) ([]Section, error) {
-	var out []Section
+	sp, err := spans(b, what)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Section, len(sp))
+	for i, s := range sp {
+		out[i] = s.Section
+	}
+	return out, nil
+}
+
+// spans is split with each entry's place in b.
+func spans(b []byte, what string) ([]SectionSpan, error) {
+	var out []SectionSpan
 	for pos := 0; pos < len(b); {
 		id := b[pos]
 		size, n, err := U32(b, pos+1)
@@ -41,10 +81,10 @@ func split(b []byte, what string) ([]Section, error) {
 		}
 		start := pos + 1 + n
 		end := start + int(size)
-		if end > len(b) {
+		if end > len(b) || end < start {
 			return nil, fmt.Errorf("wasmbin: %s at %d runs past its end", what, pos)
 		}
-		out = append(out, Section{id, b[start:end]})
+		out = append(out, SectionSpan{Section{id, b[start:end]}, pos, end})
 		pos = end
 	}
 	return out, nil
@@ -244,6 +284,31 @@ func U32(b []byte, pos int) (uint32, int, error) {
 		return 0, 0, errors.New("bad LEB128")
 	}
 	return uint32(v), n, nil
+}
+
+// S32 reads a signed LEB128 number of at most 32 bits (an i32.const's
+// operand) at pos and returns it with the number of bytes it took.
+func S32(b []byte, pos int) (int32, int, error) {
+	var v int64
+	var shift uint
+	for i := 0; i < 5; i++ {
+		if pos < 0 || pos+i >= len(b) {
+			return 0, 0, errors.New("truncated LEB128")
+		}
+		c := b[pos+i]
+		v |= int64(c&0x7f) << shift
+		shift += 7
+		if c&0x80 == 0 {
+			if c&0x40 != 0 {
+				v |= -1 << shift
+			}
+			if v < -1<<31 || v > 1<<31-1 {
+				return 0, 0, errors.New("bad LEB128")
+			}
+			return int32(v), i + 1, nil
+		}
+	}
+	return 0, 0, errors.New("LEB128 too long")
 }
 
 // AppendSleb appends v as a signed LEB128 number.

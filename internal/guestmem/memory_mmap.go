@@ -1,6 +1,6 @@
 //go:build linux || darwin || freebsd
 
-package engine
+package guestmem
 
 import (
 	"fmt"
@@ -9,8 +9,10 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// haveRegions reports whether guest memory is a non-moving mapping.
-const haveRegions = true
+// NonMoving reports whether guest memory is a mapping that never moves
+// (here: true). Then a pointer into it stays valid while it grows, until
+// the memory is unmapped.
+const NonMoving = true
 
 // mmapRegion reserves the guest's whole memory limit as inaccessible
 // address space and makes it readable and writable as the guest grows.
@@ -21,20 +23,20 @@ type mmapRegion struct {
 	committed uint64 // bytes made accessible, a multiple of the page size
 }
 
-func reserve(max uint64, img *imageStore) (region, error) {
+func reserve(max uint64, img *Image) (region, error) {
 	if max == 0 || max > 1<<40 {
-		return nil, fmt.Errorf("engine: memory reservation of %d bytes", max)
+		return nil, fmt.Errorf("guestmem: memory reservation of %d bytes", max)
 	}
 	buf, err := unix.Mmap(-1, 0, int(max), unix.PROT_NONE, unix.MAP_PRIVATE|unix.MAP_ANON)
 	if err != nil {
-		return nil, fmt.Errorf("engine: reserving %d bytes of guest memory: %w", max, err)
+		return nil, fmt.Errorf("guestmem: reserving %d bytes of guest memory: %w", max, err)
 	}
 	r := &mmapRegion{buf: buf}
 	if img != nil && img.size > 0 {
 		n := roundPage(img.size)
 		if n > uint64(len(buf)) {
 			r.unmap()
-			return nil, fmt.Errorf("engine: data image of %d bytes exceeds the memory limit", img.size)
+			return nil, fmt.Errorf("guestmem: data image of %d bytes exceeds the memory limit", img.size)
 		}
 		if err := img.mapInto(buf[:n]); err != nil {
 			r.unmap()

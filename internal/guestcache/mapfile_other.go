@@ -1,6 +1,6 @@
 //go:build !(linux || darwin || freebsd)
 
-package engine
+package guestcache
 
 import "os"
 

@@ -1,9 +1,10 @@
 //go:build !(linux || darwin || freebsd)
 
-package engine
+package guestmem
 
-// haveRegions reports whether guest memory is a non-moving mapping.
-const haveRegions = false
+// NonMoving reports whether guest memory is a mapping that never moves
+// (here: false; it is a Go slice that growing may copy).
+const NonMoving = false
 
 // sliceRegion is the portable memory: a Go slice that is copied into a
 // bigger one when the guest grows past its capacity (what wazero does by
@@ -13,7 +14,7 @@ type sliceRegion struct {
 	max uint64
 }
 
-func reserve(limit uint64, img *imageStore) (region, error) {
+func reserve(limit uint64, img *Image) (region, error) {
 	r := &sliceRegion{max: limit}
 	if img != nil {
 		r.buf = append([]byte(nil), img.img...)

@@ -1,4 +1,15 @@
-package engine
+// Package guestmem provides the linear memory of guest instances: where the
+// platform allows, an address-space reservation of the memory limit that
+// grows in place and starts with a copy-on-write mapping of a data image
+// shared by every instance (internal/dataimage makes the image).
+//
+// Growing never copies (wazero's default allocator copies the whole memory
+// into a bigger Go slice, and the old copy waits for the host's GC),
+// closing a sandbox returns its memory to the OS at once, and a sandbox
+// holds only the pages of the image that it writes. RATIONALE.md has the
+// figures ("Guest memory: a non-moving mapping, and one shared data
+// image").
+package guestmem
 
 import (
 	"sync"
@@ -6,20 +17,16 @@ import (
 	"github.com/tetratelabs/wazero/experimental"
 )
 
-// guestMemory backs one guest's linear memory. Where the platform allows
-// (memory_mmap.go) it is an address-space reservation of the memory limit,
-// committed as the guest grows, so that growing never copies (wazero's
-// default allocator copies the whole memory into a bigger Go slice, which
-// was 13% of a sandbox's CPU time and doubled its peak footprint while the
-// old copy waited for the host's GC) and closing a sandbox returns its
-// memory to the OS at once.
+// Memory backs one guest's linear memory. Where the platform allows
+// (NonMoving) it is an address-space reservation of the memory limit,
+// committed as the guest grows.
 //
 // Unmapping memory that guest code or the host still touches would crash
 // the process, so the mapping outlives both users: wazero's Free (at module
 // close, which can come while a killed guest is still unwinding) only marks
 // it, and the memory is unmapped when the guest's goroutine has also
-// returned (unpin).
-type guestMemory struct {
+// returned (Unpin).
+type Memory struct {
 	mu     sync.Mutex
 	region region // platform mapping; nil once unmapped
 	freed  bool   // wazero is done with it
@@ -27,8 +34,9 @@ type guestMemory struct {
 }
 
 // Reallocate implements experimental.LinearMemory: it makes size bytes
-// usable and returns them, at the same address every time.
-func (m *guestMemory) Reallocate(size uint64) []byte {
+// usable and returns them, at the same address every time where the
+// memory is NonMoving.
+func (m *Memory) Reallocate(size uint64) []byte {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.region == nil {
@@ -37,44 +45,48 @@ func (m *guestMemory) Reallocate(size uint64) []byte {
 	return m.region.grow(size)
 }
 
-// Free implements experimental.LinearMemory.
-func (m *guestMemory) Free() {
+// Free implements experimental.LinearMemory. A pinned memory stays mapped
+// until Unpin.
+func (m *Memory) Free() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.freed = true
 	m.releaseLocked()
 }
 
-func (m *guestMemory) pin() {
+// Pin keeps the memory mapped past Free: guest code may run on it. It is
+// called before the guest's code starts.
+func (m *Memory) Pin() {
 	m.mu.Lock()
 	m.pinned = true
 	m.mu.Unlock()
 }
 
-// unpin is called when the guest's code has stopped for good.
-func (m *guestMemory) unpin() {
+// Unpin is called when the guest's code has stopped for good; a freed
+// memory is unmapped then.
+func (m *Memory) Unpin() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.pinned = false
 	m.releaseLocked()
 }
 
-func (m *guestMemory) releaseLocked() {
+func (m *Memory) releaseLocked() {
 	if m.freed && !m.pinned && m.region != nil {
 		m.region.unmap()
 		m.region = nil
 	}
 }
 
-// region is a platform's growable, non-moving memory mapping.
+// region is a platform's growable memory.
 type region interface {
 	grow(size uint64) []byte // nil when size cannot be committed
 	unmap()
 }
 
-// memoryAllocator returns the allocator for one guest instance: its memory
+// Allocator returns the allocator for one guest instance: its memory
 // starts with img (nil: zeros) and is recorded in *mem.
-func memoryAllocator(mem **guestMemory, img *imageStore) experimental.MemoryAllocator {
+func Allocator(mem **Memory, img *Image) experimental.MemoryAllocator {
 	return experimental.MemoryAllocatorFunc(func(_, max uint64) experimental.LinearMemory {
 		if img != nil && img.size > max {
 			return failedMemory{}
@@ -83,7 +95,7 @@ func memoryAllocator(mem **guestMemory, img *imageStore) experimental.MemoryAllo
 		if err != nil {
 			return failedMemory{}
 		}
-		m := &guestMemory{region: r}
+		m := &Memory{region: r}
 		*mem = m
 		return m
 	})

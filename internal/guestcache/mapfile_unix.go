@@ -1,6 +1,6 @@
 //go:build linux || darwin || freebsd
 
-package engine
+package guestcache
 
 import (
 	"errors"
@@ -23,7 +23,7 @@ func mapFile(path string) (b []byte, release func(), err error) {
 		return nil, nil, err
 	}
 	if st.Size() <= 0 || st.Size() > 1<<30 { // the copy is 28 MB; int is 32 bits on some platforms
-		return nil, nil, errors.New("engine: unexpected file size")
+		return nil, nil, errors.New("guestcache: unexpected file size")
 	}
 	b, err = unix.Mmap(int(f.Fd()), 0, int(st.Size()), unix.PROT_READ, unix.MAP_PRIVATE|mapPopulate)
 	if err != nil {

@@ -1,4 +1,4 @@
-package engine
+package dataimage
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/cordonhq/cordon/internal/guestmem"
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/experimental"
 )
@@ -39,7 +40,7 @@ func TestSplitDataMatchesSegments(t *testing.T) {
 		0, 0x41, 17, 0x0b, 1, 'Z', // later segments overwrite earlier ones
 	}
 	mod := wasmModule(data)
-	stripped, img, err := splitData(mod)
+	stripped, img, err := Split(mod)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,14 +55,14 @@ func TestSplitDataMatchesSegments(t *testing.T) {
 	}
 
 	// The stripped module with the image gives the memory the original
-	// gives, through the engine's allocator.
+	// gives, through the engine's allocator (internal/guestmem).
 	ctx := context.Background()
 	rt := wazero.NewRuntime(ctx)
 	defer rt.Close(ctx)
-	memOf := func(wasm []byte, img *imageStore) []byte {
+	memOf := func(wasm []byte, img *guestmem.Image) []byte {
 		t.Helper()
-		var gm *guestMemory
-		mod, err := rt.InstantiateWithConfig(experimental.WithMemoryAllocator(ctx, memoryAllocator(&gm, img)), wasm, wazero.NewModuleConfig().WithName(""))
+		var gm *guestmem.Memory
+		mod, err := rt.InstantiateWithConfig(experimental.WithMemoryAllocator(ctx, guestmem.Allocator(&gm, img)), wasm, wazero.NewModuleConfig().WithName(""))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -69,11 +70,11 @@ func TestSplitDataMatchesSegments(t *testing.T) {
 		b, _ := mod.Memory().Read(0, mod.Memory().Size())
 		return bytes.Clone(b)
 	}
-	store, err := newImageStore(img)
+	store, err := guestmem.NewImage(img)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer store.close()
+	defer store.Close()
 	orig, split := memOf(mod, nil), memOf(stripped, store)
 	if len(orig) != 2<<16 || !bytes.Equal(orig, split) {
 		t.Fatalf("memories differ: %d vs %d bytes", len(orig), len(split))
@@ -88,8 +89,8 @@ func TestSplitDataRefusesWhatItCannotMap(t *testing.T) {
 		"data count":      wasmModule([]byte{1, 0, 0x41, 0, 0x0b, 1, 'a'}, []byte{12, 1, 1}),
 		"no data section": wasmModule(nil),
 	} {
-		if _, _, err := splitData(mod); !errors.Is(err, errNotSplittable) {
-			t.Errorf("%s: err %v, want errNotSplittable", name, err)
+		if _, _, err := Split(mod); !errors.Is(err, ErrNotSplittable) {
+			t.Errorf("%s: err %v, want ErrNotSplittable", name, err)
 		}
 	}
 	for name, mod := range map[string][]byte{
@@ -100,58 +101,10 @@ func TestSplitDataRefusesWhatItCannotMap(t *testing.T) {
 		"truncated size":   append([]byte("\x00asm\x01\x00\x00\x00"), 11, 0xff),
 		"huge image":       wasmModule([]byte{1, 0, 0x41, 0xff, 0xff, 0xff, 0xff, 0x07, 0x0b, 1, 'a'}),
 	} {
-		if _, _, err := splitData(mod); err == nil || errors.Is(err, errNotSplittable) {
+		if _, _, err := Split(mod); err == nil || errors.Is(err, ErrNotSplittable) {
 			t.Errorf("%s: err %v, want a format error", name, err)
 		}
 	}
-}
-
-// The real guest must split, or every sandbox silently copies 11 MB.
-func TestGuestDataSplits(t *testing.T) {
-	wasm, err := GuestWasm()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stripped, img, err := splitData(wasm)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(img) < 1<<20 || len(stripped) >= len(wasm) {
-		t.Fatalf("image %d bytes, module %d -> %d", len(img), len(wasm), len(stripped))
-	}
-}
-
-func TestImageMappingsArePrivate(t *testing.T) {
-	if !haveRegions {
-		t.Skip("no mappings on this platform")
-	}
-	img := bytes.Repeat([]byte("cordon"), 3000)
-	store, err := newImageStore(img)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.close()
-	var m1, m2 *guestMemory
-	a := memoryAllocator(&m1, store).Allocate(0, 1<<20).Reallocate(1 << 16)
-	b := memoryAllocator(&m2, store).Allocate(0, 1<<20).Reallocate(1 << 16)
-	if !bytes.Equal(a[:len(img)], img) || !bytes.Equal(b[:len(img)], img) || a[len(img)+10] != 0 {
-		t.Fatal("a mapping does not start with the image")
-	}
-	a[0], a[len(img)-1] = 'X', 'Y'
-	if b[0] != 'c' || b[len(img)-1] != 'n' {
-		t.Fatal("a write in one sandbox's memory reached another's")
-	}
-	var m3 *guestMemory
-	c := memoryAllocator(&m3, store).Allocate(0, 1<<20).Reallocate(1 << 16)
-	if !bytes.Equal(c[:len(img)], img) {
-		t.Fatal("a write reached the shared image")
-	}
-	if memoryAllocator(&m3, store).Allocate(0, 4096).Reallocate(4096) != nil {
-		t.Fatal("an image larger than the memory limit was mapped")
-	}
-	m1.Free()
-	m2.Free()
-	m3.Free()
 }
 
 // FuzzSplitData: any bytes give an error or a consistent split, never a
@@ -161,12 +114,30 @@ func FuzzSplitData(f *testing.F) {
 	f.Add(wasmModule([]byte{1, 1, 1, 'a'}))
 	f.Add(wasmModule(nil))
 	f.Fuzz(func(t *testing.T, mod []byte) {
-		stripped, img, err := splitData(mod)
+		stripped, img, err := Split(mod)
 		if err != nil {
 			return
 		}
-		if len(img) > maxImage || !bytes.Contains(stripped, []byte{11, 1, 0}) {
+		if len(img) > MaxImage || !bytes.Contains(stripped, []byte{11, 1, 0}) {
 			t.Fatalf("split: image %d bytes, module % x", len(img), stripped)
 		}
 	})
+}
+
+// Split cuts out the data section as it is written (here with its size in
+// two bytes where one would do) and keeps every other byte of the module,
+// the sections after it included.
+func TestSplitKeepsTheRestOfTheModule(t *testing.T) {
+	head := wasmModule(nil)
+	data := []byte{11, 0x87, 0x00, 1, 0, 0x41, 4, 0x0b, 1, 'q'}
+	tail := []byte{0, 4, 3, 'a', 'b', 'c'} // a custom section "abc"
+	mod := append(append(bytes.Clone(head), data...), tail...)
+	stripped, img, err := Split(mod)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := append(append(bytes.Clone(head), 11, 1, 0), tail...)
+	if !bytes.Equal(stripped, want) || !bytes.Equal(img, []byte{0, 0, 0, 0, 'q'}) {
+		t.Fatalf("stripped % x\nwant     % x\nimage %q", stripped, want, img)
+	}
 }

@@ -1,25 +1,48 @@
-package engine
+// Package wasi serves the WASI functions (wasi_snapshot_preview1) that the
+// Go runtime of the guest imports, rather than using wazero's WASI, so that
+// the guest has no authority by construction: no arguments, no preopened
+// directories, no sockets, and an environment of one runtime setting
+// (GODEBUG=gcstoptheworld=1). stdout and stderr of the guest program (not
+// of the script) go to its Instance's diagnostic output, used in crash
+// reports. The clocks, random bytes and sleeping are the only services.
+// Every other WASI function the module imports answers ENOSYS.
+package wasi
 
 import (
 	"context"
 	"encoding/binary"
+	"fmt"
 	"io"
 	"time"
 
+	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
 	"github.com/tetratelabs/wazero/sys"
 )
 
-// cordon implements the WASI functions that the Go runtime imports itself,
-// rather than using wazero's WASI, so that the guest has no authority by
-// construction: no arguments, no preopened directories, no sockets, and an
-// environment of one runtime setting (guestEnviron). stdout and stderr of
-// the guest program (not of the script) go to a small diagnostic buffer
-// used in crash reports. The clocks, random bytes and sleeping are the
-// only services. Every other WASI function the module imports answers
-// ENOSYS.
+// ModuleName is the module WASI functions are imported from.
+const ModuleName = "wasi_snapshot_preview1"
 
-const wasiModule = "wasi_snapshot_preview1"
+// Instance is the guest instance a WASI call comes from, as far as WASI
+// sees it.
+type Instance interface {
+	// WriteDiag keeps p, output of the guest program itself (fd 1 or 2).
+	WriteDiag(p []byte)
+	// Stopping reports whether the instance is asked to stop: a sleep in
+	// poll_oneoff then ends early.
+	Stopping() bool
+}
+
+// Config is what the WASI functions serve. Every field must be set.
+type Config struct {
+	// Now is the wall clock (clock_time_get's realtime clock).
+	Now func() time.Time
+	// Random is the source of random_get's bytes.
+	Random io.Reader
+	// Instance returns the instance that makes a call, from the call's
+	// context.
+	Instance func(ctx context.Context) Instance
+}
 
 // WASI errno values.
 const (
@@ -36,8 +59,8 @@ type wasiFunc struct {
 	results []api.ValueType
 }
 
-// wasiImpl returns the WASI functions served with real behaviour.
-func wasiImpl(e *Engine) map[string]wasiFunc {
+// impl returns the WASI functions served with real behaviour.
+func impl(cfg Config) map[string]wasiFunc {
 	i32, i64 := api.ValueTypeI32, api.ValueTypeI64
 	r32 := []api.ValueType{i32}
 	return map[string]wasiFunc{
@@ -45,35 +68,38 @@ func wasiImpl(e *Engine) map[string]wasiFunc {
 		"args_get":            {wasiOK, []api.ValueType{i32, i32}, r32},
 		"environ_sizes_get":   {wasiEnvironSizesGet(guestEnviron), []api.ValueType{i32, i32}, r32},
 		"environ_get":         {wasiEnvironGet(guestEnviron), []api.ValueType{i32, i32}, r32},
-		"clock_time_get":      {e.wasiClockTimeGet, []api.ValueType{i32, i64, i32}, r32},
+		"clock_time_get":      {cfg.wasiClockTimeGet, []api.ValueType{i32, i64, i32}, r32},
 		"clock_res_get":       {wasiClockResGet, []api.ValueType{i32, i32}, r32},
-		"random_get":          {e.wasiRandomGet, []api.ValueType{i32, i32}, r32},
-		"fd_write":            {wasiFdWrite, []api.ValueType{i32, i32, i32, i32}, r32},
+		"random_get":          {cfg.wasiRandomGet, []api.ValueType{i32, i32}, r32},
+		"fd_write":            {cfg.wasiFdWrite, []api.ValueType{i32, i32, i32, i32}, r32},
 		"fd_fdstat_get":       {wasiFdstatGet, []api.ValueType{i32, i32}, r32},
 		"fd_prestat_get":      {wasiBadf, []api.ValueType{i32, i32}, r32},
 		"fd_prestat_dir_name": {wasiBadf, []api.ValueType{i32, i32, i32}, r32},
 		"sched_yield":         {wasiOK, nil, r32},
-		"poll_oneoff":         {wasiPollOneoff, []api.ValueType{i32, i32, i32, i32}, r32},
+		"poll_oneoff":         {cfg.wasiPollOneoff, []api.ValueType{i32, i32, i32, i32}, r32},
 		"proc_exit":           {wasiProcExit, []api.ValueType{i32}, nil},
 	}
 }
 
-func instantiateWASI(ctx context.Context, e *Engine) error {
-	impl := wasiImpl(e)
-	b := e.runtime.NewHostModuleBuilder(wasiModule)
-	for _, f := range e.compiled.ImportedFunctions() {
+// Instantiate instantiates, in r, the WASI host module that compiled
+// imports from: a function for each of its WASI imports, with real
+// behaviour for the few that impl lists and ENOSYS for the others.
+func Instantiate(ctx context.Context, r wazero.Runtime, compiled wazero.CompiledModule, cfg Config) error {
+	served := impl(cfg)
+	b := r.NewHostModuleBuilder(ModuleName)
+	for _, f := range compiled.ImportedFunctions() {
 		mod, name, _ := f.Import()
-		if mod != wasiModule {
+		if mod != ModuleName {
 			continue
 		}
-		w, ok := impl[name]
+		w, ok := served[name]
 		if !ok {
 			w = wasiFunc{wasiNosys, f.ParamTypes(), f.ResultTypes()}
 		}
 		b.NewFunctionBuilder().WithGoModuleFunction(w.fn, w.params, w.results).Export(name)
 	}
 	if _, err := b.Instantiate(ctx); err != nil {
-		return &Error{Kind: KindInternal, Message: "instantiating WASI", Err: err}
+		return fmt.Errorf("wasi: instantiating the host module: %w", err)
 	}
 	return nil
 }
@@ -143,11 +169,11 @@ func wasiEnvironGet(env []string) api.GoModuleFunc {
 
 var monoBase = time.Now()
 
-func (e *Engine) wasiClockTimeGet(_ context.Context, mod api.Module, stack []uint64) {
+func (cfg Config) wasiClockTimeGet(_ context.Context, mod api.Module, stack []uint64) {
 	var ns int64
 	switch api.DecodeU32(stack[0]) {
 	case 0: // realtime
-		ns = e.cfg.now().UnixNano()
+		ns = cfg.Now().UnixNano()
 	case 1: // monotonic
 		ns = int64(time.Since(monoBase)) + 1
 	default:
@@ -169,13 +195,13 @@ func wasiClockResGet(_ context.Context, mod api.Module, stack []uint64) {
 	stack[0] = errnoSuccess
 }
 
-func (e *Engine) wasiRandomGet(_ context.Context, mod api.Module, stack []uint64) {
+func (cfg Config) wasiRandomGet(_ context.Context, mod api.Module, stack []uint64) {
 	buf, ok := mod.Memory().Read(api.DecodeU32(stack[0]), api.DecodeU32(stack[1]))
 	if !ok {
 		stack[0] = errnoInval
 		return
 	}
-	if _, err := io.ReadFull(e.cfg.random, buf); err != nil {
+	if _, err := io.ReadFull(cfg.Random, buf); err != nil {
 		stack[0] = errnoIO
 		return
 	}
@@ -184,7 +210,7 @@ func (e *Engine) wasiRandomGet(_ context.Context, mod api.Module, stack []uint64
 
 // wasiFdWrite accepts writes to fd 1 and 2 (the guest program's own output,
 // kept for crash reports) and refuses every other descriptor.
-func wasiFdWrite(ctx context.Context, mod api.Module, stack []uint64) {
+func (cfg Config) wasiFdWrite(ctx context.Context, mod api.Module, stack []uint64) {
 	fd := api.DecodeU32(stack[0])
 	iovs, n, resultPtr := api.DecodeU32(stack[1]), api.DecodeU32(stack[2]), api.DecodeU32(stack[3])
 	if fd != 1 && fd != 2 {
@@ -197,7 +223,7 @@ func wasiFdWrite(ctx context.Context, mod api.Module, stack []uint64) {
 		stack[0] = errnoInval
 		return
 	}
-	c := connFrom(ctx)
+	inst := cfg.Instance(ctx)
 	var total uint32
 	for i := uint32(0); i < n; i++ {
 		ptr := binary.LittleEndian.Uint32(vecs[i*8:])
@@ -207,9 +233,7 @@ func wasiFdWrite(ctx context.Context, mod api.Module, stack []uint64) {
 			stack[0] = errnoInval
 			return
 		}
-		c.mu.Lock()
-		c.diag.Write(b)
-		c.mu.Unlock()
+		inst.WriteDiag(b)
 		total += size
 	}
 	if !mem.WriteUint32Le(resultPtr, total) {
@@ -237,7 +261,7 @@ func wasiFdstatGet(_ context.Context, mod api.Module, stack []uint64) {
 // wasiPollOneoff serves the Go runtime's sleeps: clock subscriptions wait
 // (in short steps, so a stop request is noticed); fd subscriptions fail with
 // EBADF, since the guest has no descriptors to wait on.
-func wasiPollOneoff(ctx context.Context, mod api.Module, stack []uint64) {
+func (cfg Config) wasiPollOneoff(ctx context.Context, mod api.Module, stack []uint64) {
 	in, out, n, neventsPtr := api.DecodeU32(stack[0]), api.DecodeU32(stack[1]), api.DecodeU32(stack[2]), api.DecodeU32(stack[3])
 	mem := mod.Memory()
 	if n == 0 || n > 1024 {
@@ -275,13 +299,10 @@ func wasiPollOneoff(ctx context.Context, mod api.Module, stack []uint64) {
 		}
 	}
 	if clockSubs == int(n) && wait > 0 {
-		c := connFrom(ctx)
+		inst := cfg.Instance(ctx)
 		deadline := time.Now().Add(min(wait, time.Minute))
 		for d := time.Until(deadline); d > 0; d = time.Until(deadline) {
-			c.mu.Lock()
-			stop := c.stopping
-			c.mu.Unlock()
-			if stop {
+			if inst.Stopping() {
 				break
 			}
 			time.Sleep(min(d, 5*time.Millisecond))
@@ -299,17 +320,3 @@ func wasiProcExit(ctx context.Context, mod api.Module, stack []uint64) {
 	_ = mod.CloseWithExitCode(ctx, code)
 	panic(sys.NewExitError(code))
 }
-
-// limitedBuffer keeps the first max bytes written to it.
-type limitedBuffer struct {
-	buf []byte
-	max int
-}
-
-func (b *limitedBuffer) Write(p []byte) {
-	if room := b.max - len(b.buf); room > 0 {
-		b.buf = append(b.buf, p[:min(len(p), room)]...)
-	}
-}
-
-func (b *limitedBuffer) String() string { return string(b.buf) }

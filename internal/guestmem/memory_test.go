@@ -1,0 +1,112 @@
+package guestmem
+
+import (
+	"bytes"
+	"testing"
+	"unsafe"
+)
+
+func TestGuestMemoryGrowsInPlace(t *testing.T) {
+	if !NonMoving {
+		t.Skip("no non-moving allocator on this platform")
+	}
+	var mem *Memory
+	lm := Allocator(&mem, nil).Allocate(0, 64<<20)
+	if mem == nil {
+		t.Fatal("the allocator did not record its memory")
+	}
+	b := lm.Reallocate(1 << 20)
+	if len(b) != 1<<20 {
+		t.Fatalf("len %d", len(b))
+	}
+	b[0], b[len(b)-1] = 1, 2
+	base := unsafe.SliceData(b)
+	b = lm.Reallocate(40<<20 + 3)
+	if len(b) != 40<<20+3 || unsafe.SliceData(b) != base {
+		t.Fatalf("grow moved or misjudged the memory: len %d", len(b))
+	}
+	if b[0] != 1 || b[1<<20-1] != 2 || b[40<<20+2] != 0 {
+		t.Fatal("grow lost or dirtied data")
+	}
+	if lm.Reallocate(64<<20+1) != nil {
+		t.Fatal("grew past the reservation")
+	}
+	lm.Free()
+	if mem.region != nil {
+		t.Fatal("an unpinned memory was not unmapped on Free")
+	}
+	if lm.Reallocate(1) != nil {
+		t.Fatal("a freed memory grew")
+	}
+}
+
+// Where memory may move, it is still bounded by the limit and keeps its
+// content as it grows.
+func TestGuestMemoryGrowsWithinItsLimit(t *testing.T) {
+	var mem *Memory
+	lm := Allocator(&mem, nil).Allocate(0, 1<<20)
+	b := lm.Reallocate(4096)
+	if len(b) != 4096 {
+		t.Fatalf("len %d", len(b))
+	}
+	b[4095] = 9
+	if b = lm.Reallocate(1 << 20); len(b) != 1<<20 || b[4095] != 9 {
+		t.Fatal("grow lost data")
+	}
+	if lm.Reallocate(1<<20+1) != nil {
+		t.Fatal("grew past the limit")
+	}
+	lm.Free()
+}
+
+func TestGuestMemoryOutlivesRunningGuest(t *testing.T) {
+	if !NonMoving {
+		t.Skip("no non-moving allocator on this platform")
+	}
+	var mem *Memory
+	lm := Allocator(&mem, nil).Allocate(0, 1<<20)
+	b := lm.Reallocate(4096)
+	mem.Pin()
+	lm.Free() // wazero closing the module while the guest unwinds
+	if mem.region == nil {
+		t.Fatal("memory unmapped while guest code may still run on it")
+	}
+	b[0] = 7 // still mapped: must not fault
+	mem.Unpin()
+	if mem.region != nil {
+		t.Fatal("memory not unmapped after the guest stopped")
+	}
+}
+
+func TestImageMappingsArePrivate(t *testing.T) {
+	if !NonMoving {
+		t.Skip("no mappings on this platform")
+	}
+	img := bytes.Repeat([]byte("cordon"), 3000)
+	store, err := NewImage(img)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	var m1, m2 *Memory
+	a := Allocator(&m1, store).Allocate(0, 1<<20).Reallocate(1 << 16)
+	b := Allocator(&m2, store).Allocate(0, 1<<20).Reallocate(1 << 16)
+	if !bytes.Equal(a[:len(img)], img) || !bytes.Equal(b[:len(img)], img) || a[len(img)+10] != 0 {
+		t.Fatal("a mapping does not start with the image")
+	}
+	a[0], a[len(img)-1] = 'X', 'Y'
+	if b[0] != 'c' || b[len(img)-1] != 'n' {
+		t.Fatal("a write in one sandbox's memory reached another's")
+	}
+	var m3 *Memory
+	c := Allocator(&m3, store).Allocate(0, 1<<20).Reallocate(1 << 16)
+	if !bytes.Equal(c[:len(img)], img) {
+		t.Fatal("a write reached the shared image")
+	}
+	if Allocator(&m3, store).Allocate(0, 4096).Reallocate(4096) != nil {
+		t.Fatal("an image larger than the memory limit was mapped")
+	}
+	m1.Free()
+	m2.Free()
+	m3.Free()
+}

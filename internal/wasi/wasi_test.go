@@ -1,0 +1,256 @@
+package wasi
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/cordonhq/cordon/internal/wasmbin"
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
+)
+
+// The WASI functions served with real behaviour are few and
+// reviewed; every other import is answered ENOSYS. This test pins the list
+// so that adding a service is a deliberate change.
+func TestWASIServices(t *testing.T) {
+	served := map[string]bool{}
+	for name := range impl(Config{}) {
+		served[name] = true
+	}
+	want := "args_get args_sizes_get clock_res_get clock_time_get environ_get environ_sizes_get fd_fdstat_get fd_prestat_dir_name fd_prestat_get fd_write poll_oneoff proc_exit random_get sched_yield"
+	var got []string
+	for _, name := range strings.Fields(want) {
+		if !served[name] {
+			t.Errorf("%s is not served", name)
+		}
+		delete(served, name)
+	}
+	for name := range served {
+		got = append(got, name)
+	}
+	if len(got) > 0 {
+		t.Errorf("unreviewed WASI services: %v", got)
+	}
+}
+
+// moduleWithMemory is a module that exports one page of memory, for
+// calling the WASI functions directly.
+func moduleWithMemory(t *testing.T) api.Module {
+	t.Helper()
+	ctx := context.Background()
+	r := wazero.NewRuntime(ctx)
+	t.Cleanup(func() { r.Close(ctx) })
+	wasm := []byte{
+		0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, // magic, version
+		0x05, 0x03, 0x01, 0x00, 0x01, // memory section: one memory, min 1 page
+		0x07, 0x0a, 0x01, 0x06, 'm', 'e', 'm', 'o', 'r', 'y', 0x02, 0x00, // export "memory"
+	}
+	mod, err := r.Instantiate(ctx, wasm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return mod
+}
+
+// The guest's environment is GODEBUG=gcstoptheworld=1, laid out as WASI's
+// environ_get lays out an environment: an array of pointers to
+// NUL-terminated strings.
+func TestWASIEnviron(t *testing.T) {
+	if want := []string{"GODEBUG=gcstoptheworld=1"}; !slices.Equal(guestEnviron, want) {
+		t.Errorf("the guest's environment is %q, want %q", guestEnviron, want)
+	}
+	// Two variables, to check the layout past the first.
+	env := []string{"GODEBUG=gcstoptheworld=1", "GOMEMLIMIT=218103808"}
+	sizesGet, get := wasiEnvironSizesGet(env), wasiEnvironGet(env)
+	mod := moduleWithMemory(t)
+	mem := mod.Memory()
+	ctx := context.Background()
+	stack := []uint64{100, 104}
+	sizesGet(ctx, mod, stack)
+	count, _ := mem.ReadUint32Le(100)
+	size, _ := mem.ReadUint32Le(104)
+	wantBytes := "GODEBUG=gcstoptheworld=1\x00GOMEMLIMIT=218103808\x00"
+	if stack[0] != errnoSuccess || count != 2 || size != uint32(len(wantBytes)) {
+		t.Fatalf("environ_sizes_get: errno %d, count %d, size %d", stack[0], count, size)
+	}
+	stack = []uint64{200, 300}
+	get(ctx, mod, stack)
+	p0, _ := mem.ReadUint32Le(200)
+	p1, _ := mem.ReadUint32Le(204)
+	got, _ := mem.Read(300, size)
+	if stack[0] != errnoSuccess || p0 != 300 || p1 != 300+25 || string(got) != wantBytes {
+		t.Errorf("environ_get: errno %d, pointers %d %d, %q", stack[0], p0, p1, got)
+	}
+	// Out of the guest's memory: EINVAL, not a panic.
+	for _, stack := range [][]uint64{{1 << 20, 0}, {0, 1 << 20}} {
+		sizesGet(ctx, mod, stack)
+		if stack[0] != errnoInval {
+			t.Errorf("environ_sizes_get outside memory: errno %d", stack[0])
+		}
+	}
+	for _, stack := range [][]uint64{{1 << 20, 0}, {0, 1<<16 - 4}} {
+		get(ctx, mod, stack)
+		if stack[0] != errnoInval {
+			t.Errorf("environ_get outside memory: errno %d", stack[0])
+		}
+	}
+}
+
+// testInstance is the Instance of TestInstantiate.
+type testInstance struct {
+	mu       sync.Mutex
+	diag     bytes.Buffer
+	stopping bool
+}
+
+func (i *testInstance) WriteDiag(p []byte) { i.mu.Lock(); i.diag.Write(p); i.mu.Unlock() }
+func (i *testInstance) Stopping() bool     { i.mu.Lock(); defer i.mu.Unlock(); return i.stopping }
+
+type instanceKey struct{}
+
+// callerModule assembles a module that imports the given WASI functions
+// (each of type (i32, i32, i32, i32) -> i32, or random_get's or
+// clock_time_get's) and exports, under the same names, functions that pass
+// their arguments on, with its memory as "memory".
+func callerModule(names []string) []byte {
+	typeOf := func(name string) byte {
+		switch name {
+		case "clock_time_get":
+			return 1
+		case "random_get":
+			return 2
+		}
+		return 0
+	}
+	paramCount := []int{4, 3, 2}
+	types := []byte{3,
+		0x60, 4, 0x7f, 0x7f, 0x7f, 0x7f, 1, 0x7f, // (i32, i32, i32, i32) -> i32
+		0x60, 3, 0x7f, 0x7e, 0x7f, 1, 0x7f, // (i32, i64, i32) -> i32
+		0x60, 2, 0x7f, 0x7f, 1, 0x7f, // (i32, i32) -> i32
+	}
+	imports := []byte{byte(len(names))}
+	funcs := []byte{byte(len(names))}
+	exports := []byte{byte(len(names) + 1)}
+	code := []byte{byte(len(names))}
+	for i, name := range names {
+		imports = wasmbin.AppendName(imports, ModuleName)
+		imports = wasmbin.AppendName(imports, name)
+		imports = append(imports, 0, typeOf(name))
+		funcs = append(funcs, typeOf(name))
+		exports = wasmbin.AppendName(exports, name)
+		exports = append(exports, 0, byte(len(names)+i))
+		body := []byte{0} // no locals
+		for p := 0; p < paramCount[typeOf(name)]; p++ {
+			body = append(body, 0x20, byte(p)) // local.get p
+		}
+		body = append(body, 0x10, byte(i), 0x0b) // call the import; end
+		code = append(append(code, byte(len(body))), body...)
+	}
+	exports = wasmbin.AppendName(exports, "memory")
+	exports = append(exports, 2, 0)
+	m := []byte("\x00asm\x01\x00\x00\x00")
+	m = wasmbin.AppendSection(m, 1, types)
+	m = wasmbin.AppendSection(m, 2, imports)
+	m = wasmbin.AppendSection(m, 3, funcs)
+	m = wasmbin.AppendSection(m, 5, []byte{1, 0, 1})
+	m = wasmbin.AppendSection(m, 7, exports)
+	return wasmbin.AppendSection(m, 10, code)
+}
+
+// Instantiate serves the module's WASI imports: the output of the guest
+// program reaches its Instance, the clock and the random bytes are the
+// configured ones, a sleep ends when the instance is stopping, and what
+// is not served answers ENOSYS.
+func TestInstantiate(t *testing.T) {
+	ctx := context.Background()
+	r := wazero.NewRuntime(ctx)
+	defer r.Close(ctx)
+	compiled, err := r.CompileModule(ctx, callerModule([]string{"fd_write", "clock_time_get", "random_get", "poll_oneoff", "fd_read"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 1, 2, 3, 4, 5, 6, time.UTC)
+	cfg := Config{
+		Now:      func() time.Time { return now },
+		Random:   bytes.NewReader([]byte("0123456789")),
+		Instance: func(ctx context.Context) Instance { return ctx.Value(instanceKey{}).(*testInstance) },
+	}
+	if err := Instantiate(ctx, r, compiled, cfg); err != nil {
+		t.Fatal(err)
+	}
+	mod, err := r.InstantiateModule(ctx, compiled, wazero.NewModuleConfig().WithName(""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	inst := &testInstance{}
+	ictx := context.WithValue(ctx, instanceKey{}, inst)
+	mem := mod.Memory()
+	call := func(name string, args ...uint64) uint64 {
+		t.Helper()
+		res, err := mod.ExportedFunction(name).Call(ictx, args...)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		return res[0]
+	}
+
+	mem.WriteUint32Le(0, 100) // one iovec: 5 bytes at 100
+	mem.WriteUint32Le(4, 5)
+	mem.WriteString(100, "hello")
+	if errno := call("fd_write", 2, 0, 1, 200); errno != errnoSuccess {
+		t.Fatalf("fd_write: errno %d", errno)
+	}
+	if n, _ := mem.ReadUint32Le(200); n != 5 || inst.diag.String() != "hello" {
+		t.Errorf("fd_write: wrote %d, diag %q", n, inst.diag.String())
+	}
+	if errno := call("fd_write", 3, 0, 1, 200); errno != errnoBadf {
+		t.Errorf("fd_write to fd 3: errno %d, want EBADF", errno)
+	}
+
+	if errno := call("clock_time_get", 0, 0, 300); errno != errnoSuccess {
+		t.Fatalf("clock_time_get: errno %d", errno)
+	}
+	if ns, _ := mem.ReadUint64Le(300); ns != uint64(now.UnixNano()) {
+		t.Errorf("realtime clock: %d, want %d", ns, now.UnixNano())
+	}
+	if errno := call("clock_time_get", 7, 0, 300); errno != errnoInval {
+		t.Errorf("clock 7: errno %d, want EINVAL", errno)
+	}
+
+	if errno := call("random_get", 400, 4); errno != errnoSuccess {
+		t.Fatalf("random_get: errno %d", errno)
+	}
+	if b, _ := mem.Read(400, 4); string(b) != "0123" {
+		t.Errorf("random_get: %q", b)
+	}
+
+	// One clock subscription of a minute, relative, while stopping.
+	sub := make([]byte, 48)
+	binary.LittleEndian.PutUint64(sub[0:], 42) // userdata
+	binary.LittleEndian.PutUint64(sub[24:], uint64(time.Minute))
+	mem.Write(500, sub)
+	inst.stopping = true
+	start := time.Now()
+	if errno := call("poll_oneoff", 500, 600, 1, 700); errno != errnoSuccess {
+		t.Fatalf("poll_oneoff: errno %d", errno)
+	}
+	if took := time.Since(start); took > 30*time.Second {
+		t.Errorf("a sleep of a stopping instance took %v", took)
+	}
+	if n, _ := mem.ReadUint32Le(700); n != 1 {
+		t.Errorf("poll_oneoff: %d events", n)
+	}
+	if ud, _ := mem.ReadUint64Le(600); ud != 42 {
+		t.Errorf("poll_oneoff: event userdata %d", ud)
+	}
+
+	if errno := call("fd_read", 0, 0, 0, 0); errno != errnoNosys {
+		t.Errorf("fd_read: errno %d, want ENOSYS", errno)
+	}
+}
