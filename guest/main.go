@@ -29,7 +29,7 @@ import (
 	"runtime/debug"
 	"unsafe"
 
-	"github.com/cordonhq/cordon/guest/server"
+	"github.com/cordonhq/cordon/guest/internal/server"
 	"github.com/cordonhq/cordon/internal/abi"
 )
 

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cordonhq/cordon/guest/hub"
-	"github.com/cordonhq/cordon/guest/jsrt"
+	"github.com/cordonhq/cordon/guest/internal/hub"
+	"github.com/cordonhq/cordon/guest/internal/jsrt"
 	"github.com/cordonhq/cordon/internal/abi"
 	"github.com/cordonhq/cordon/vfs"
 )

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/cordonhq/cordon/guest/hub"
+	"github.com/cordonhq/cordon/guest/internal/hub"
 	"github.com/cordonhq/cordon/internal/abi"
 	"github.com/cordonhq/cordon/shell/command"
 )

@@ -22,8 +22,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/cordonhq/cordon/guest/hub"
-	"github.com/cordonhq/cordon/guest/jsrt"
+	"github.com/cordonhq/cordon/guest/internal/hub"
+	"github.com/cordonhq/cordon/guest/internal/jsrt"
 	"github.com/cordonhq/cordon/internal/abi"
 	"github.com/cordonhq/cordon/shell"
 	"github.com/cordonhq/cordon/shell/awk"

@@ -4,7 +4,7 @@
 // util.inspect's getStringWidth uses for non-ASCII text).
 //
 // Usage (from guest/inspect): node --expose-internals tools/genwidth.js > width_table.go
-// or simply: go generate ./guest/inspect/
+// or simply: go generate ./guest/internal/inspect/
 'use strict';
 
 const { internalBinding } = require('internal/test/binding');

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/cordonhq/cordon/guest/gojax"
+	"github.com/cordonhq/cordon/guest/internal/gojax"
 	"github.com/dop251/goja"
 	"golang.org/x/text/unicode/norm"
 )

@@ -7,7 +7,7 @@ import (
 	"sync"
 	"unicode/utf16"
 
-	"github.com/cordonhq/cordon/guest/gojax"
+	"github.com/cordonhq/cordon/guest/internal/gojax"
 	"github.com/dop251/goja"
 	"golang.org/x/text/unicode/norm"
 )

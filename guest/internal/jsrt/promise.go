@@ -1,7 +1,7 @@
 package jsrt
 
 import (
-	"github.com/cordonhq/cordon/guest/gojax"
+	"github.com/cordonhq/cordon/guest/internal/gojax"
 	"github.com/cordonhq/cordon/internal/abi"
 	"github.com/dop251/goja"
 )

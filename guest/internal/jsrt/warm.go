@@ -3,7 +3,7 @@ package jsrt
 import (
 	"fmt"
 
-	"github.com/cordonhq/cordon/guest/inspect"
+	"github.com/cordonhq/cordon/guest/internal/inspect"
 	"github.com/cordonhq/cordon/internal/abi"
 	"github.com/cordonhq/cordon/vfs"
 )

@@ -6,7 +6,7 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/cordonhq/cordon/guest/gojax"
+	"github.com/cordonhq/cordon/guest/internal/gojax"
 	"github.com/dop251/goja"
 )
 

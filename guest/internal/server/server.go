@@ -13,9 +13,9 @@ import (
 	"runtime"
 	"sort"
 
-	"github.com/cordonhq/cordon/guest/hub"
-	"github.com/cordonhq/cordon/guest/jsrt"
-	"github.com/cordonhq/cordon/guest/shellrt"
+	"github.com/cordonhq/cordon/guest/internal/hub"
+	"github.com/cordonhq/cordon/guest/internal/jsrt"
+	"github.com/cordonhq/cordon/guest/internal/shellrt"
 	"github.com/cordonhq/cordon/internal/abi"
 	"github.com/cordonhq/cordon/vfs"
 )

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	tooldesc "github.com/cordonhq/cordon/describe"
-	"github.com/cordonhq/cordon/guest/inspect"
+	"github.com/cordonhq/cordon/guest/internal/inspect"
 	"github.com/cordonhq/cordon/internal/abi"
 	"github.com/dop251/goja"
 )

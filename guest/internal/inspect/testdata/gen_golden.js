@@ -2,7 +2,7 @@
 // console.log printed to stdout, each case introduced by a "=== name" line.
 // inspect_test.go stores that output as node.golden:
 //
-//	go test ./guest/inspect/ -run TestGolden -update
+//	go test ./guest/internal/inspect/ -run TestGolden -update
 //
 // The cases call the real console.log; process.stdout is a pipe here, which
 // Node writes synchronously, so the markers and the output interleave

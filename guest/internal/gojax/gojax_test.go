@@ -13,9 +13,9 @@ import (
 	"github.com/dop251/goja"
 )
 
-// goModVersion returns the version ../../go.mod requires of path, or "".
+// goModVersion returns the version ../../../go.mod requires of path, or "".
 func goModVersion(t *testing.T, path string) string {
-	b, err := os.ReadFile("../../go.mod")
+	b, err := os.ReadFile("../../../go.mod")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +40,7 @@ func TestGoModPinsTheAuditedGoja(t *testing.T) {
 	if !Enabled {
 		t.Error("gojax is not enabled in this module's test binary")
 	}
-	if b, err := os.ReadFile("../../go.mod"); err != nil || !bytes.HasPrefix(b, []byte("module "+cordonPath+"\n")) {
+	if b, err := os.ReadFile("../../../go.mod"); err != nil || !bytes.HasPrefix(b, []byte("module "+cordonPath+"\n")) {
 		t.Errorf("go.mod is not module %s, which audited() trusts (%v)", cordonPath, err)
 	}
 }
@@ -48,7 +48,7 @@ func TestGoModPinsTheAuditedGoja(t *testing.T) {
 // The guest records goja's version in its build information, and its main
 // module is this one: both keep gojax enabled inside it.
 func TestGuestLinksTheAuditedGoja(t *testing.T) {
-	f, err := os.Open("../../engine/guest.wasm.gz")
+	f, err := os.Open("../../../engine/guest.wasm.gz")
 	if err != nil {
 		t.Skip(err)
 	}

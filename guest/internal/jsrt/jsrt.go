@@ -25,9 +25,9 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/cordonhq/cordon/guest/gojax"
-	"github.com/cordonhq/cordon/guest/hub"
-	"github.com/cordonhq/cordon/guest/inspect"
+	"github.com/cordonhq/cordon/guest/internal/gojax"
+	"github.com/cordonhq/cordon/guest/internal/hub"
+	"github.com/cordonhq/cordon/guest/internal/inspect"
 	"github.com/cordonhq/cordon/internal/abi"
 	"github.com/cordonhq/cordon/vfs"
 	"github.com/dop251/goja"

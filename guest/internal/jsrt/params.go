@@ -7,7 +7,7 @@ import (
 	"reflect"
 	"strconv"
 
-	"github.com/cordonhq/cordon/guest/gojax"
+	"github.com/cordonhq/cordon/guest/internal/gojax"
 	"github.com/dop251/goja"
 )
 
