@@ -7,43 +7,39 @@ import (
 	"testing"
 
 	"github.com/cordonhq/cordon/internal/wasmbin"
+	"github.com/cordonhq/cordon/internal/wasmbin/wasmtest"
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
 )
 
-func module(sections ...[]byte) []byte {
-	m := []byte("\x00asm\x01\x00\x00\x00")
-	for _, s := range sections {
-		m = append(m, s...)
+// build returns a module that imports cordon.tick (type 0, () -> (), function
+// 0) and defines count (type 1, (i32) -> i32, function 1) with body, and
+// that has, when withGlobal is set, a global section of its own (an i32,
+// index 0).
+func build(body []byte, withGlobal bool) []byte {
+	m := wasmtest.Module{
+		Types:   []wasmtest.FuncType{{}, {Params: []byte{wasmtest.I32}, Results: []byte{wasmtest.I32}}},
+		Imports: []wasmtest.Import{{Module: "cordon", Name: "tick", Type: 0}},
+		Funcs:   []uint32{1},
+		Exports: []wasmtest.Export{{Name: "count", Kind: wasmtest.ExportFunc, Index: 1}},
+		Code:    [][]byte{body},
 	}
-	return m
-}
-
-func sec(id byte, body ...byte) []byte {
-	return append([]byte{id, byte(len(body))}, body...)
+	if withGlobal {
+		m.Globals = []wasmtest.Global{{Type: wasmtest.I32, Mutable: true}}
+	}
+	return m.Bytes()
 }
 
 // counter is a module whose count(n) loops n times (n >= 1) and returns n.
 // withGlobal adds a global section of its own (index 0).
 func counter(withGlobal bool) []byte {
-	secs := [][]byte{
-		sec(1, 2, 0x60, 0, 0, 0x60, 1, 0x7f, 1, 0x7f),
-		sec(2, 1, 6, 'c', 'o', 'r', 'd', 'o', 'n', 4, 't', 'i', 'c', 'k', 0, 0),
-		sec(3, 1, 1),
-	}
-	if withGlobal {
-		secs = append(secs, sec(6, 1, 0x7f, 1, 0x41, 0, 0x0b))
-	}
 	body := []byte{1, 1, 0x7f, // one i32 local
 		0x03, 0x40, // loop
 		0x20, 1, 0x41, 1, 0x6a, 0x21, 1, // local1 += 1
 		0x20, 1, 0x20, 0, 0x49, 0x0d, 0, // br_if 0 (local1 < n)
 		0x0b,
 		0x20, 1, 0x0b}
-	secs = append(secs,
-		sec(7, 1, 5, 'c', 'o', 'u', 'n', 't', 0, 1),
-		sec(10, append([]byte{1, byte(len(body))}, body...)...))
-	return module(secs...)
+	return build(body, withGlobal)
 }
 
 func run(t *testing.T, wasm []byte, n uint64) (result uint64, ticks int) {
@@ -156,12 +152,7 @@ func dispatcher(first, back, setLocal byte) []byte {
 		0x20, 1, 0x20, 0, 0x49, 0x04, 0x40, 0x41, back, 0x21, 2, 0x0c, 1, 0x0b,
 		0x0b,
 		0x20, 1, 0x0b}
-	return module(
-		sec(1, 2, 0x60, 0, 0, 0x60, 1, 0x7f, 1, 0x7f),
-		sec(2, 1, 6, 'c', 'o', 'r', 'd', 'o', 'n', 4, 't', 'i', 'c', 'k', 0, 0),
-		sec(3, 1, 1),
-		sec(7, 1, 5, 'c', 'o', 'u', 'n', 't', 0, 1),
-		sec(10, append([]byte{1, byte(len(body))}, body...)...))
+	return build(body, false)
 }
 
 // TestDispatchForwardJumpsDoNotTick: with a tick at every check (interval
