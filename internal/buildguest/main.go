@@ -33,6 +33,7 @@ import (
 	"os/exec"
 	"path/filepath"
 
+	"github.com/cordonhq/cordon/internal/abi"
 	"github.com/cordonhq/cordon/internal/itabcache"
 	"github.com/cordonhq/cordon/internal/wasmbin"
 	"github.com/cordonhq/cordon/internal/wasminline"
@@ -113,7 +114,7 @@ func run(out, pkg string, check, names bool) error {
 	}
 	// Loops call the host every TickInterval iterations instead of
 	// wazero leaving compiled code at every back-edge (package wasmtick).
-	if raw, err = wasmtick.Instrument(raw, "cordon", "tick", TickInterval); err != nil {
+	if raw, err = wasmtick.Instrument(raw, abi.HostModule, abi.ImportTick, TickInterval); err != nil {
 		return err
 	}
 	if !names {

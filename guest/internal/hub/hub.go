@@ -33,14 +33,25 @@ import (
 	"github.com/cordonhq/cordon/internal/abi"
 )
 
-// Host is what the Hub needs from the host ABI.
+// Host is the guest's view of the host: the functions of the host ABI
+// (abi.HostFuncs) as the guest program wraps them. The request loop
+// (package server), the Hub and the interpreters (packages jsrt and
+// shellrt) all take this one interface; their tests implement it natively.
 type Host interface {
-	// Yield hands the host new calls and blocks until it answers some
-	// pending calls or tells the guest to stop. It must not keep calls
-	// (or its array) after it returns: the Hub reuses them.
+	// Next answers the previous request (nil before the first) and blocks
+	// until the next request arrives. An error ends the request loop.
+	Next(response []byte) ([]byte, error)
+	// Yield hands the host the tool calls made since the last Yield (maybe
+	// none, when the script only waits for earlier ones) and blocks until
+	// the host answers some of the pending calls, or tells the guest to
+	// stop. It must not keep calls (or its array) after it returns: the
+	// Hub reuses them.
 	Yield(calls []abi.Call) (*abi.Resume, error)
-	// WatchInterrupt tells the host which flag to set to stop the running
-	// interpreter (nil: none).
+	// Write sends script output to the host: fd 1 is stdout, 2 is stderr.
+	Write(fd int, p []byte)
+	// WatchInterrupt tells the host where the running interpreter's
+	// interrupt flag is, so that it can stop a runaway script by storing a
+	// non-zero value there. A nil flag means no script is running.
 	WatchInterrupt(flag *uint32)
 }
 
@@ -90,7 +101,7 @@ func New(h Host) *Hub {
 // Enqueue queues a call that an interpreter of language lang (abi.LangJS,
 // abi.LangShell) made, and returns its id. The Hub keeps params until it
 // hands the call to the host; owner receives the answer.
-func (h *Hub) Enqueue(lang, method string, params []byte, owner Owner) uint32 {
+func (h *Hub) Enqueue(lang abi.Lang, method string, params []byte, owner Owner) uint32 {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.nextID++
@@ -153,7 +164,7 @@ func (h *Hub) Yield() error {
 // Call makes one call and waits for its answer, delivering answers for other
 // pending calls to their owners meanwhile. Calls from several goroutines
 // (the stages of a shell pipeline) are serialized.
-func (h *Hub) Call(lang, method string, params []byte) (abi.CallResult, error) {
+func (h *Hub) Call(lang abi.Lang, method string, params []byte) (abi.CallResult, error) {
 	h.callMu.Lock()
 	defer h.callMu.Unlock()
 	a := new(answer)

@@ -1,6 +1,7 @@
 package hub
 
 import (
+	"errors"
 	"slices"
 	"sync/atomic"
 	"testing"
@@ -20,6 +21,13 @@ func (h *host) Yield(calls []abi.Call) (*abi.Resume, error) {
 }
 
 func (h *host) WatchInterrupt(f *uint32) { h.watched = f }
+
+func (h *host) Next([]byte) ([]byte, error) { return nil, errNoRequests }
+
+func (h *host) Write(int, []byte) {}
+
+// errNoRequests: the test's host serves no requests, only tool calls.
+var errNoRequests = errors.New("the test host serves no requests")
 
 type ownerFunc func(abi.CallResult)
 
@@ -41,8 +49,8 @@ func TestCallDeliversOthers(t *testing.T) {
 	}
 	hb := New(h)
 	var first abi.CallResult
-	hb.Enqueue("js", "a", []byte("{}"), ownerFunc(func(r abi.CallResult) { first = r }))
-	got, err := hb.Call("js", "b", []byte("{}"))
+	hb.Enqueue(abi.LangJS, "a", []byte("{}"), ownerFunc(func(r abi.CallResult) { first = r }))
+	got, err := hb.Call(abi.LangJS, "b", []byte("{}"))
 	if err != nil || got.ID != 2 || first.ID != 1 {
 		t.Fatalf("got %+v %v, first %+v", got, err, first)
 	}
@@ -69,12 +77,12 @@ func TestBatchesAreNotLostOrOverwritten(t *testing.T) {
 		}
 		seen = append(seen, methods)
 		if n++; n == 1 {
-			hb.Enqueue("js", "during", nil, ownerFunc(func(abi.CallResult) {}))
+			hb.Enqueue(abi.LangJS, "during", nil, ownerFunc(func(abi.CallResult) {}))
 		}
 		return res
 	}
 	for _, m := range []string{"a", "b"} {
-		hb.Enqueue("js", m, nil, ownerFunc(func(abi.CallResult) {}))
+		hb.Enqueue(abi.LangJS, m, nil, ownerFunc(func(abi.CallResult) {}))
 	}
 	for i := 0; hb.Pending() > 0; i++ {
 		if i == 3 {
@@ -84,7 +92,7 @@ func TestBatchesAreNotLostOrOverwritten(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	hb.Enqueue("js", "c", nil, ownerFunc(func(abi.CallResult) {}))
+	hb.Enqueue(abi.LangJS, "c", nil, ownerFunc(func(abi.CallResult) {}))
 	if err := hb.Yield(); err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +115,7 @@ func TestStop(t *testing.T) {
 	var f uint32
 	leave, _ := hb.Enter(&f)
 	defer leave()
-	if _, err := hb.Call("sh", "a", nil); err != ErrStopped {
+	if _, err := hb.Call(abi.LangShell, "a", nil); err != ErrStopped {
 		t.Fatalf("err %v", err)
 	}
 	if atomic.LoadUint32(&f) == 0 || !hb.Interrupted() || hb.Context().Err() == nil {

@@ -35,36 +35,35 @@ import (
 	"github.com/dop251/goja/parser"
 )
 
-// Host is what the JS runtime needs from the world outside the guest.
-type Host interface {
-	// Yield hands the host the tool calls made since the last Yield (maybe
-	// none, when the script only waits for earlier ones) and blocks until
-	// the host answers some of the pending calls, or tells it to stop.
-	Yield(calls []abi.Call) (*abi.Resume, error)
-	// Write sends script output to the host: fd 1 is stdout, 2 is stderr.
-	Write(fd int, p []byte)
-	// WatchInterrupt tells the host where the running interpreter's
-	// interrupt flag is, so that it can stop a runaway script by storing a
-	// non-zero value there. A nil flag means no script is running.
-	WatchInterrupt(flag *uint32)
-}
-
-// Options configures one execution.
-type Options struct {
-	Host  Host
-	FS    *vfs.FS
-	Tools []abi.ToolInfo
-	// Plan is PlanTools(Tools), made once for many executions; nil plans
-	// the tools in this one.
-	Plan *ToolPlan
-	// Cwd is the directory relative paths resolve against (default /workspace).
-	Cwd string
-	// MaxCallDepth bounds the JS call stack (default 1000 frames).
-	MaxCallDepth int
+// Common holds the options that every interpreter of an execution takes:
+// the JavaScript runtime's (Options) and the shell's (shellrt.Options),
+// which embed it.
+type Common struct {
+	// Host is the guest's link to the host.
+	Host hub.Host
 	// Hub routes tool calls and the interrupt flag. An execution that nests
 	// interpreters (shell() from JS, node -e from the shell) shares one;
 	// nil makes a new one on Host.
 	Hub *hub.Hub
+	// FS is the sandbox's file system.
+	FS *vfs.FS
+	// Tools are the host's tools, as the setup request listed them.
+	Tools []abi.ToolInfo
+	// Plan is PlanTools(Tools), made once for many executions; nil plans
+	// the tools in each run of JavaScript.
+	Plan *ToolPlan
+	// Cwd is the working directory: the one relative paths resolve
+	// against (default /workspace).
+	Cwd string
+	// MaxCallDepth bounds how deeply calls nest: the JavaScript call stack,
+	// and the shell's nesting of functions, command substitutions, eval
+	// and source (default 1000 each), as engine.Limits.MaxCallDepth does.
+	MaxCallDepth int
+}
+
+// Options configures one execution.
+type Options struct {
+	Common
 	// Write, when set, receives the script's output instead of Host.Write
 	// (node -e inside a shell pipeline writes to the pipe).
 	Write func(fd int, p []byte)
@@ -79,10 +78,11 @@ type Outcome struct {
 	ExitCode int
 	HasValue bool
 	Value    []byte // JSON of the returned value
-	// ErrCode is "" for a normal end, "exception" for an uncaught error,
-	// "recursion" when the call stack overflowed, "interrupted" when the
-	// host stopped the script.
-	ErrCode string
+	// ErrCode is "" for a normal end, abi.CodeException for an uncaught
+	// error, abi.CodeRecursion when the call stack overflowed,
+	// abi.CodeInterrupted when the host stopped the script, and
+	// abi.CodeInternal when the runtime itself failed.
+	ErrCode abi.ErrCode
 	ErrMsg  string
 }
 
@@ -231,7 +231,7 @@ func Run(opts Options, filename, code string) (out Outcome) {
 	}
 	r.flag = InterruptFlag(r.rt)
 	if r.flag == nil {
-		return Outcome{ExitCode: 1, ErrCode: "internal", ErrMsg: ErrNoInterruptFlag.Error()}
+		return Outcome{ExitCode: 1, ErrCode: abi.CodeInternal, ErrMsg: ErrNoInterruptFlag.Error()}
 	}
 	if opts.Hub == nil {
 		opts.Hub = hub.New(opts.Host)
@@ -242,10 +242,10 @@ func Run(opts Options, filename, code string) (out Outcome) {
 	if err != nil {
 		msg := "Error: " + err.Error()
 		r.write(2, msg+"\n")
-		return Outcome{ExitCode: 1, ErrCode: "exception", ErrMsg: msg}
+		return Outcome{ExitCode: 1, ErrCode: abi.CodeException, ErrMsg: msg}
 	}
 	defer func() {
-		if out.ErrCode == "interrupted" {
+		if out.ErrCode == abi.CodeInterrupted {
 			// goja clears its flag as it unwinds; the stop must still
 			// reach the interpreters this one runs inside.
 			r.hub.Interrupt()
@@ -257,7 +257,7 @@ func Run(opts Options, filename, code string) (out Outcome) {
 		// A goja bug or an unexpected Go panic must not take the guest down
 		// with a half-reported execution.
 		if p := recover(); p != nil {
-			out = Outcome{ExitCode: 1, ErrCode: "internal", ErrMsg: fmt.Sprintf("jsrt: internal error: %v", p)}
+			out = Outcome{ExitCode: 1, ErrCode: abi.CodeInternal, ErrMsg: fmt.Sprintf("jsrt: internal error: %v", p)}
 		}
 	}()
 	r.rt.SetMaxCallStackSize(opts.MaxCallDepth)
@@ -267,7 +267,7 @@ func Run(opts Options, filename, code string) (out Outcome) {
 		if uncatchable(err) {
 			return r.interrupted(err)
 		}
-		return Outcome{ExitCode: 1, ErrCode: "internal", ErrMsg: err.Error()}
+		return Outcome{ExitCode: 1, ErrCode: abi.CodeInternal, ErrMsg: err.Error()}
 	}
 	return r.main(filename, code)
 }
@@ -277,9 +277,9 @@ func (r *run) interrupted(err error) Outcome {
 	if errors.As(err, &so) {
 		msg := "RangeError: Maximum call stack size exceeded"
 		r.write(2, msg+"\n")
-		return Outcome{ExitCode: 1, ErrCode: "recursion", ErrMsg: msg}
+		return Outcome{ExitCode: 1, ErrCode: abi.CodeRecursion, ErrMsg: msg}
 	}
-	return Outcome{ExitCode: 1, ErrCode: "interrupted", ErrMsg: "script interrupted"}
+	return Outcome{ExitCode: 1, ErrCode: abi.CodeInterrupted, ErrMsg: "script interrupted"}
 }
 
 func (r *run) write(fd int, s string) {
@@ -453,11 +453,11 @@ func (r *run) main(filename, code string) Outcome {
 		var se *syntaxError
 		if errors.As(err, &se) {
 			r.write(2, se.report()+"\n")
-			return Outcome{ExitCode: 1, ErrCode: "exception", ErrMsg: se.summary()}
+			return Outcome{ExitCode: 1, ErrCode: abi.CodeException, ErrMsg: se.summary()}
 		}
 		msg := syntaxMessage(err)
 		r.write(2, msg+"\n")
-		return Outcome{ExitCode: 1, ErrCode: "exception", ErrMsg: msg}
+		return Outcome{ExitCode: 1, ErrCode: abi.CodeException, ErrMsg: msg}
 	}
 	fnv, err := r.rt.RunProgram(prog)
 	if err != nil {
@@ -465,7 +465,7 @@ func (r *run) main(filename, code string) Outcome {
 	}
 	fn, ok := goja.AssertFunction(fnv)
 	if !ok {
-		return Outcome{ExitCode: 1, ErrCode: "internal", ErrMsg: "jsrt: script wrapper is not a function"}
+		return Outcome{ExitCode: 1, ErrCode: abi.CodeInternal, ErrMsg: "jsrt: script wrapper is not a function"}
 	}
 	// A plain wrapper's throw or value is held until the event loop has
 	// run, as the async wrapper's rejection or resolution would be.
@@ -528,7 +528,7 @@ func (r *run) main(filename, code string) Outcome {
 	default:
 		msg := "Warning: Detected unsettled top-level await: the script waits for a promise that nothing will settle"
 		r.write(2, msg+"\n")
-		return Outcome{ExitCode: 13, ErrCode: "exception", ErrMsg: msg}
+		return Outcome{ExitCode: 13, ErrCode: abi.CodeException, ErrMsg: msg}
 	}
 }
 
@@ -593,7 +593,7 @@ func (r *run) fail(err error) Outcome {
 	if errors.As(err, &ex) {
 		return r.uncaught(ex.Value())
 	}
-	return Outcome{ExitCode: 1, ErrCode: "internal", ErrMsg: err.Error()}
+	return Outcome{ExitCode: 1, ErrCode: abi.CodeInternal, ErrMsg: err.Error()}
 }
 
 // uncaught reports an error that escaped the script, on stderr, as Node does.
@@ -601,7 +601,7 @@ func (r *run) uncaught(v goja.Value) Outcome {
 	r.addHint(v)
 	text, summary := r.describeThrown(v)
 	r.write(2, text+"\n")
-	return Outcome{ExitCode: 1, ErrCode: "exception", ErrMsg: summary}
+	return Outcome{ExitCode: 1, ErrCode: abi.CodeException, ErrMsg: summary}
 }
 
 // describeThrown renders a thrown value. The value is the attacker's: a
@@ -744,7 +744,7 @@ func (r *run) yield() error {
 
 // newToolError returns the ToolError a failed call rejects with; site is
 // where the script made the call (setCallSite).
-func (r *run) newToolError(method, kind, msg string, reasons []string, site []goja.StackFrame) goja.Value {
+func (r *run) newToolError(method string, kind abi.ToolErrorKind, msg string, reasons []string, site []goja.StackFrame) goja.Value {
 	// reasons is an ordinary JS array, not a view of a Go slice: it behaves
 	// as scripts expect, and prints through the fast formatter.
 	items := make([]any, len(reasons))
@@ -756,7 +756,7 @@ func (r *run) newToolError(method, kind, msg string, reasons []string, site []go
 		return r.newError("Error", msg)
 	}
 	ctor, _ := goja.AssertConstructor(te)
-	obj, err := ctor(nil, r.rt.ToValue(msg), r.rt.ToValue(method), r.rt.ToValue(kind), r.rt.NewArray(items...))
+	obj, err := ctor(nil, r.rt.ToValue(msg), r.rt.ToValue(method), r.rt.ToValue(string(kind)), r.rt.NewArray(items...))
 	if err != nil {
 		return r.newError("Error", msg)
 	}

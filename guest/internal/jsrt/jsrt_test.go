@@ -1,6 +1,7 @@
 package jsrt
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -59,6 +60,11 @@ func (h *fakeHost) Write(fd int, p []byte) {
 
 func (h *fakeHost) WatchInterrupt(flag *uint32) { h.flag.Store(flag) }
 
+// Next is never called: the tests run scripts, not the request loop.
+func (h *fakeHost) Next([]byte) ([]byte, error) {
+	return nil, errors.New("the test host serves no requests")
+}
+
 func runJS(t *testing.T, h *fakeHost, tools []abi.ToolInfo, code string) Outcome {
 	t.Helper()
 	if h.answer == nil {
@@ -66,7 +72,7 @@ func runJS(t *testing.T, h *fakeHost, tools []abi.ToolInfo, code string) Outcome
 			return abi.CallResult{ID: c.ID, OK: true, Value: c.Params}
 		}
 	}
-	return Run(Options{Host: h, FS: vfs.New(vfs.Limits{}), Tools: tools}, "test.js", code)
+	return Run(Options{Common: Common{Host: h, FS: vfs.New(vfs.Limits{}), Tools: tools}}, "test.js", code)
 }
 
 // The timeout mechanism depends on an unexported goja field. This test
@@ -239,7 +245,7 @@ func BenchmarkRunReturn1(b *testing.B) {
 	fs := vfs.New(vfs.Limits{})
 	h := &fakeHost{}
 	for b.Loop() {
-		Run(Options{Host: h, FS: fs}, "b.js", "return 1")
+		Run(Options{Common: Common{Host: h, FS: fs}}, "b.js", "return 1")
 	}
 }
 
@@ -257,10 +263,10 @@ func TestToolCallsStayCheap(t *testing.T) {
 	}}
 	tools := []abi.ToolInfo{{Name: "t"}}
 	const code = "for (let i = 0; i < 100; i++) await t({i})"
-	Run(Options{Host: h, FS: fs, Tools: tools}, "warm.js", code)
+	Run(Options{Common: Common{Host: h, FS: fs, Tools: tools}}, "warm.js", code)
 	n := testing.AllocsPerRun(10, func() {
 		h.batches = h.batches[:0]
-		if out := Run(Options{Host: h, FS: fs, Tools: tools}, "c.js", code); out.ExitCode != 0 {
+		if out := Run(Options{Common: Common{Host: h, FS: fs, Tools: tools}}, "c.js", code); out.ExitCode != 0 {
 			t.Fatal(out)
 		}
 	})
@@ -281,7 +287,7 @@ func BenchmarkToolCallNative(b *testing.B) {
 	tools := []abi.ToolInfo{{Name: "t"}}
 	b.ReportAllocs()
 	for b.Loop() {
-		if out := Run(Options{Host: h, FS: fs, Tools: tools}, "b.js", "for (let i = 0; i < 100; i++) await t({i})"); out.ExitCode != 0 {
+		if out := Run(Options{Common: Common{Host: h, FS: fs, Tools: tools}}, "b.js", "for (let i = 0; i < 100; i++) await t({i})"); out.ExitCode != 0 {
 			b.Fatal(out)
 		}
 		h.batches = h.batches[:0]
@@ -379,19 +385,19 @@ func TestProgramCacheKeepsScriptsApart(t *testing.T) {
 	// The same code under another name, or other code, is not a hit.
 	h := &fakeHost{}
 	runJS(t, h, nil, "return 40 + 2")
-	out := Run(Options{Host: h, FS: vfs.New(vfs.Limits{})}, "other.js", "return 40 + 3")
+	out := Run(Options{Common: Common{Host: h, FS: vfs.New(vfs.Limits{})}}, "other.js", "return 40 + 3")
 	if string(out.Value) != "43" {
 		t.Fatalf("got %s", out.Value)
 	}
 	h = &fakeHost{}
-	out = Run(Options{Host: h, FS: vfs.New(vfs.Limits{})}, "other.js", "null.x")
+	out = Run(Options{Common: Common{Host: h, FS: vfs.New(vfs.Limits{})}}, "other.js", "null.x")
 	if !strings.Contains(h.stderr.String(), "other.js") || out.ExitCode != 1 {
 		t.Fatalf("stderr %q", h.stderr.String())
 	}
 	// A cached program runs in a fresh runtime: nothing carries over.
 	for i := 0; i < 2; i++ {
 		h = &fakeHost{}
-		out = Run(Options{Host: h, FS: vfs.New(vfs.Limits{})}, "s.js", "globalThis.n = (globalThis.n || 0) + 1; return n")
+		out = Run(Options{Common: Common{Host: h, FS: vfs.New(vfs.Limits{})}}, "s.js", "globalThis.n = (globalThis.n || 0) + 1; return n")
 		if string(out.Value) != "1" {
 			t.Fatalf("run %d: got %s", i, out.Value)
 		}
@@ -457,7 +463,7 @@ func TestPlainWrapperMatchesAsync(t *testing.T) {
 		var got [2]string
 		for i, c := range []string{code, code + "\n// await"} {
 			h := &fakeHost{answer: func(c abi.Call) abi.CallResult { return abi.CallResult{ID: c.ID, OK: true, Value: []byte(`{"ok":1}`)} }}
-			out := Run(Options{Host: h, FS: vfs.New(vfs.Limits{}), Tools: []abi.ToolInfo{{Name: "t"}}}, "s.js", c)
+			out := Run(Options{Common: Common{Host: h, FS: vfs.New(vfs.Limits{}), Tools: []abi.ToolInfo{{Name: "t"}}}}, "s.js", c)
 			got[i] = fmt.Sprintf("%+v\nstdout %q\nstderr %q", out, h.stdout.String(), h.stderr.String())
 		}
 		if got[0] != got[1] {
@@ -491,7 +497,7 @@ func TestAPIPrototypeSurvivesHostileScripts(t *testing.T) {
 		`const p = Object.getPrototypeOf(globalThis); Object.assign(p, {a: 1}); return a`,
 	} {
 		h := &fakeHost{}
-		out := Run(Options{Host: h, FS: vfs.New(vfs.Limits{})}, "s.js", code)
+		out := Run(Options{Common: Common{Host: h, FS: vfs.New(vfs.Limits{})}}, "s.js", code)
 		if out.ErrCode == "internal" {
 			t.Errorf("internal error: %s", out.ErrMsg)
 		}
@@ -505,9 +511,9 @@ func TestAPIPrototypeSurvivesHostileScripts(t *testing.T) {
 func TestReturn1StaysCheap(t *testing.T) {
 	h := &fakeHost{}
 	fs := vfs.New(vfs.Limits{})
-	Run(Options{Host: h, FS: fs}, "warm.js", `return 1`) // fill the program cache
+	Run(Options{Common: Common{Host: h, FS: fs}}, "warm.js", `return 1`) // fill the program cache
 	n := testing.AllocsPerRun(20, func() {
-		if out := Run(Options{Host: h, FS: fs}, "c.js", `return 1`); out.ExitCode != 0 {
+		if out := Run(Options{Common: Common{Host: h, FS: fs}}, "c.js", `return 1`); out.ExitCode != 0 {
 			t.Fatal(out)
 		}
 	})
@@ -528,9 +534,9 @@ func runAllocsExit(t *testing.T, code string, exit int) float64 {
 	t.Helper()
 	h := &fakeHost{}
 	fs := vfs.New(vfs.Limits{})
-	Run(Options{Host: h, FS: fs}, "warm.js", code)
+	Run(Options{Common: Common{Host: h, FS: fs}}, "warm.js", code)
 	return testing.AllocsPerRun(20, func() {
-		if out := Run(Options{Host: h, FS: fs}, "c.js", code); out.ExitCode != exit {
+		if out := Run(Options{Common: Common{Host: h, FS: fs}}, "c.js", code); out.ExitCode != exit {
 			t.Fatal(out)
 		}
 	})
@@ -553,9 +559,9 @@ func TestUncaughtErrorsStayCheap(t *testing.T) {
 	}}
 	fs := vfs.New(vfs.Limits{})
 	tools := []abi.ToolInfo{{Name: "t"}}
-	Run(Options{Host: denied, FS: fs, Tools: tools}, "warm.js", "await t({})")
+	Run(Options{Common: Common{Host: denied, FS: fs, Tools: tools}}, "warm.js", "await t({})")
 	if n := testing.AllocsPerRun(20, func() {
-		if out := Run(Options{Host: denied, FS: fs, Tools: tools}, "c.js", "await t({})"); out.ExitCode != 1 {
+		if out := Run(Options{Common: Common{Host: denied, FS: fs, Tools: tools}}, "c.js", "await t({})"); out.ExitCode != 1 {
 			t.Fatal(out)
 		}
 	}); n > 2300 {
@@ -684,7 +690,7 @@ func TestSharedToolPlanCostsNothingPerTool(t *testing.T) {
 	h := &fakeHost{}
 	allocs := func(tools []abi.ToolInfo, plan *ToolPlan) float64 {
 		return testing.AllocsPerRun(20, func() {
-			if out := Run(Options{Host: h, FS: fs, Tools: tools, Plan: plan}, "p.js", "return 1"); out.ExitCode != 0 {
+			if out := Run(Options{Common: Common{Host: h, FS: fs, Tools: tools, Plan: plan}}, "p.js", "return 1"); out.ExitCode != 0 {
 				t.Fatal(out)
 			}
 		})
@@ -708,7 +714,7 @@ func TestSharedToolPlanMatchesPlanningInTheRun(t *testing.T) {
 	var got []string
 	for _, plan := range []*ToolPlan{nil, PlanTools(tools)} {
 		h := &fakeHost{}
-		out := Run(Options{Host: h, FS: vfs.New(vfs.Limits{}), Tools: tools, Plan: plan}, "m.js", code)
+		out := Run(Options{Common: Common{Host: h, FS: vfs.New(vfs.Limits{}), Tools: tools, Plan: plan}}, "m.js", code)
 		if out.ExitCode != 0 {
 			t.Fatalf("plan %v: %+v %s", plan != nil, out, h.stderr.String())
 		}

@@ -64,7 +64,7 @@ func (r *run) callOutcome(pc *pendingCall, c abi.CallResult) (v goja.Value, ok b
 	}
 	v, err := r.parseJSON(c.Value)
 	if err != nil {
-		return r.newToolError(method, "invalid_result", "tool "+method+" returned "+err.Error(), nil, pc.site), false
+		return r.newToolError(method, abi.ToolInvalidResult, "tool "+method+" returned "+err.Error(), nil, pc.site), false
 	}
 	return v, true
 }

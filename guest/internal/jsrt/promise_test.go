@@ -39,8 +39,8 @@ func TestCallPromisesBehaveAlike(t *testing.T) {
 	}
 	run := func(code string) string {
 		h := &fakeHost{answer: answer}
-		out := Run(Options{Host: h, FS: vfs.New(vfs.Limits{}), Tools: []abi.ToolInfo{{Name: "t"}}}, "p.js", code)
-		return string(out.Value) + " | " + out.ErrCode + " | " + h.stdout.String() + " | " + h.stderr.String()
+		out := Run(Options{Common: Common{Host: h, FS: vfs.New(vfs.Limits{}), Tools: []abi.ToolInfo{{Name: "t"}}}}, "p.js", code)
+		return string(out.Value) + " | " + string(out.ErrCode) + " | " + h.stdout.String() + " | " + h.stderr.String()
 	}
 	if !gojax.Enabled {
 		t.Fatal("gojax is off in this build")

@@ -13,7 +13,7 @@ func runNamed(t *testing.T, name, code string) (Outcome, string, string) {
 	h := &fakeHost{answer: func(c abi.Call) abi.CallResult {
 		return abi.CallResult{ID: c.ID, ErrKind: "denied", ErrMsg: "tool " + c.Method + " denied: no", Reasons: []string{"no"}}
 	}}
-	out := Run(Options{Host: h, FS: vfs.New(vfs.Limits{}), Tools: []abi.ToolInfo{{Name: "t"}}}, name, code)
+	out := Run(Options{Common: Common{Host: h, FS: vfs.New(vfs.Limits{}), Tools: []abi.ToolInfo{{Name: "t"}}}}, name, code)
 	return out, h.stdout.String(), h.stderr.String()
 }
 

@@ -1,6 +1,7 @@
 package jsrt
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/cordonhq/cordon/guest/internal/inspect"
@@ -33,7 +34,7 @@ func Warm() error {
 	}
 	firstLineMap("script.js", "return 1") // the default name's first-line map
 	h := &warmHost{}
-	out := Run(Options{Host: h, FS: vfs.New(vfs.Limits{}), Tools: []abi.ToolInfo{{Name: "warm/tool"}}}, "warm.js", warmScript)
+	out := Run(Options{Common: Common{Host: h, FS: vfs.New(vfs.Limits{}), Tools: []abi.ToolInfo{{Name: "warm/tool"}}}}, "warm.js", warmScript)
 	programs.forget("warm.js", warmScript)
 	if out.ExitCode != 0 || out.ErrCode != "" {
 		return fmt.Errorf("jsrt: warm-up script failed: %s: %s", out.ErrCode, out.ErrMsg)
@@ -79,3 +80,8 @@ func (h *warmHost) Yield(calls []abi.Call) (*abi.Resume, error) {
 func (*warmHost) Write(int, []byte) {}
 
 func (*warmHost) WatchInterrupt(*uint32) {}
+
+// Next is never called: the warm-up runs a script, not a request loop.
+func (*warmHost) Next([]byte) ([]byte, error) {
+	return nil, errors.New("jsrt: the warm-up host serves no requests")
+}

@@ -20,17 +20,9 @@ import (
 	"github.com/cordonhq/cordon/vfs"
 )
 
-// Host is the guest's view of the host.
-type Host interface {
-	jsrt.Host
-	// Next answers the previous request (nil before the first) and blocks
-	// until the next request arrives. An error ends the loop.
-	Next(response []byte) ([]byte, error)
-}
-
 // state is what persists across requests: the VFS and the tools.
 type state struct {
-	host     Host
+	host     hub.Host
 	fs       *vfs.FS
 	tools    []abi.ToolInfo
 	plan     *jsrt.ToolPlan // how tools appear in JS, made by the first execution
@@ -38,7 +30,7 @@ type state struct {
 }
 
 // Serve runs the request loop until the host ends it.
-func Serve(h Host) error {
+func Serve(h hub.Host) error {
 	s := &state{host: h, fs: vfs.New(vfs.Limits{})}
 	var resp []byte
 	for {
@@ -62,14 +54,14 @@ func Serve(h Host) error {
 // response.
 const keepResponse = 1 << 20
 
-func errResponse(code string, err error) *abi.Response {
+func errResponse(code abi.ErrCode, err error) *abi.Response {
 	return &abi.Response{Status: abi.StatusError, ErrCode: code, ErrMsg: err.Error()}
 }
 
 func (s *state) handle(b []byte) *abi.Response {
 	req, err := abi.DecodeRequest(b)
 	if err != nil {
-		return errResponse("EINVAL", err)
+		return errResponse(abi.CodeInvalid, err)
 	}
 	switch req.Op {
 	case abi.OpSetup:
@@ -89,11 +81,11 @@ func (s *state) handle(b []byte) *abi.Response {
 		return s.getFiles(req.Path)
 	case abi.OpWarm:
 		if err := jsrt.Warm(); err != nil {
-			return errResponse("EINVAL", err)
+			return errResponse(abi.CodeInvalid, err)
 		}
 		return &abi.Response{}
 	}
-	return errResponse("EINVAL", fmt.Errorf("server: unknown op %d", req.Op))
+	return errResponse(abi.CodeInvalid, fmt.Errorf("server: unknown op %d", req.Op))
 }
 
 func (s *state) exec(x *abi.Exec) *abi.Response {
@@ -110,10 +102,11 @@ func (s *state) run(x *abi.Exec) *abi.Response {
 		s.plan = jsrt.PlanTools(s.tools)
 	}
 	h := hub.New(s.host)
-	sh := shellrt.Options{Host: s.host, Hub: h, FS: s.fs, Tools: s.tools, ToolPlan: s.plan, MaxCallDepth: s.maxDepth, MaxDepth: s.maxDepth}
+	common := jsrt.Common{Host: s.host, Hub: h, FS: s.fs, Tools: s.tools, Plan: s.plan, MaxCallDepth: s.maxDepth}
+	sh := shellrt.Options{Common: common}
 	switch x.Lang {
-	case "js":
-		out := jsrt.Run(jsrt.Options{Host: s.host, Hub: h, FS: s.fs, Tools: s.tools, Plan: s.plan, MaxCallDepth: s.maxDepth, Shell: shellrt.Capture(sh)}, x.Name, x.Code)
+	case abi.LangJS:
+		out := jsrt.Run(jsrt.Options{Common: common, Shell: shellrt.Capture(sh)}, x.Name, x.Code)
 		return &abi.Response{
 			ErrCode:  out.ErrCode,
 			ErrMsg:   out.ErrMsg,
@@ -121,11 +114,11 @@ func (s *state) run(x *abi.Exec) *abi.Response {
 			HasValue: out.HasValue,
 			Value:    out.Value,
 		}
-	case "sh":
+	case abi.LangShell:
 		out := shellrt.Run(sh, x.Name, x.Code)
 		return &abi.Response{ErrCode: out.ErrCode, ErrMsg: out.ErrMsg, ExitCode: int32(out.ExitCode)}
 	}
-	return errResponse("EINVAL", fmt.Errorf("unsupported language %q", x.Lang))
+	return errResponse(abi.CodeInvalid, fmt.Errorf("unsupported language %q", x.Lang))
 }
 
 // putFiles writes files with the host's privileges (read-only areas
@@ -147,7 +140,7 @@ func (s *state) putFiles(files []abi.File) *abi.Response {
 			err = pfs.Chtimes(p, timeFromNanos(f.ModTime))
 		}
 		if err != nil {
-			return errResponse(vfs.Code(err), err)
+			return errResponse(abi.ErrCode(vfs.Code(err)), err)
 		}
 	}
 	return &abi.Response{}
@@ -159,7 +152,7 @@ func (s *state) getFiles(p string) *abi.Response {
 	p = path.Clean("/" + p)
 	fi, err := s.fs.Stat(p)
 	if err != nil {
-		return errResponse(vfs.Code(err), err)
+		return errResponse(abi.ErrCode(vfs.Code(err)), err)
 	}
 	var files []abi.File
 	add := func(name string, fi fs.FileInfo) error {
@@ -179,7 +172,7 @@ func (s *state) getFiles(p string) *abi.Response {
 	}
 	if !fi.IsDir() {
 		if err := add(p, fi); err != nil {
-			return errResponse(vfs.Code(err), err)
+			return errResponse(abi.ErrCode(vfs.Code(err)), err)
 		}
 		return &abi.Response{Files: files}
 	}
@@ -211,7 +204,7 @@ func (s *state) getFiles(p string) *abi.Response {
 		return nil
 	}
 	if err := walk(p, fi); err != nil {
-		return errResponse(vfs.Code(err), err)
+		return errResponse(abi.ErrCode(vfs.Code(err)), err)
 	}
 	return &abi.Response{Files: files}
 }

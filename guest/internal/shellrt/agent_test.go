@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cordonhq/cordon/guest/internal/jsrt"
 	"github.com/cordonhq/cordon/vfs"
 )
 
@@ -53,7 +54,7 @@ func TestAgentScriptsMatchBash(t *testing.T) {
 		}
 		h := &fakeHost{}
 		fsys := vfs.New(vfs.Limits{}, vfs.WithClock(func() time.Time { return time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC) }))
-		out := Run(Options{Host: h, FS: fsys, Now: func() time.Time { return time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC) }}, "script.sh", string(src))
+		out := Run(Options{Common: jsrt.Common{Host: h, FS: fsys}, Now: func() time.Time { return time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC) }}, "script.sh", string(src))
 		got := h.stdout.String() + "[status " + strconv.Itoa(out.ExitCode) + "]\n"
 		if got == string(want) {
 			pass++

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cordonhq/cordon/guest/internal/jsrt"
 	"github.com/cordonhq/cordon/vfs"
 )
 
@@ -165,9 +166,7 @@ func fuzzRun(t *testing.T, script string) {
 	h := &fakeHost{}
 	var stdout, stderr fuzzWriter
 	opts := Options{
-		Host:   h,
-		FS:     fuzzFS(t),
-		Tools:  testTools,
+		Common: jsrt.Common{Host: h, FS: fuzzFS(t), Tools: testTools},
 		Stdout: &stdout,
 		Stderr: &stderr,
 		Now:    func() time.Time { return time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC) },

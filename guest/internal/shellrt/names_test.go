@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cordonhq/cordon/guest/internal/jsrt"
 	"github.com/cordonhq/cordon/internal/abi"
 	"github.com/cordonhq/cordon/vfs"
 )
@@ -11,7 +12,7 @@ import (
 func runShTools(t *testing.T, tools []abi.ToolInfo, script string) (*fakeHost, Outcome) {
 	t.Helper()
 	h := &fakeHost{}
-	out := Run(Options{Host: h, FS: vfs.New(vfs.Limits{}), Tools: tools}, "script.sh", script)
+	out := Run(Options{Common: jsrt.Common{Host: h, FS: vfs.New(vfs.Limits{}), Tools: tools}}, "script.sh", script)
 	return h, out
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/cordonhq/cordon/guest/internal/jsrt"
 	"github.com/cordonhq/cordon/vfs"
 )
 
@@ -21,7 +22,7 @@ func BenchmarkPipelineNative(b *testing.B) {
 	}
 	for b.Loop() {
 		h := &fakeHost{}
-		out := Run(Options{Host: h, FS: fs}, "b.sh", `grep foo log.txt | cut -d' ' -f4,5 | sort | uniq -c | sort -rn | head -3`)
+		out := Run(Options{Common: jsrt.Common{Host: h, FS: fs}}, "b.sh", `grep foo log.txt | cut -d' ' -f4,5 | sort | uniq -c | sort -rn | head -3`)
 		if out.ExitCode != 0 {
 			b.Fatal(out, h.stderr.String())
 		}

@@ -3,6 +3,7 @@ package shellrt
 import (
 	"testing"
 
+	"github.com/cordonhq/cordon/guest/internal/jsrt"
 	"github.com/cordonhq/cordon/vfs"
 )
 
@@ -15,7 +16,7 @@ func benchScript(b *testing.B, script string) {
 	b.ReportAllocs()
 	for b.Loop() {
 		h := &fakeHost{}
-		if out := Run(Options{Host: h, FS: fs}, "b.sh", script); out.ExitCode != 0 {
+		if out := Run(Options{Common: jsrt.Common{Host: h, FS: fs}}, "b.sh", script); out.ExitCode != 0 {
 			b.Fatal(out, h.stderr.String())
 		}
 	}

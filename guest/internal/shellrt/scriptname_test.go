@@ -3,6 +3,7 @@ package shellrt
 import (
 	"testing"
 
+	"github.com/cordonhq/cordon/guest/internal/jsrt"
 	"github.com/cordonhq/cordon/vfs"
 )
 
@@ -17,7 +18,7 @@ func TestScriptNameAndLines(t *testing.T) {
 		{"s.sh", "x=1\necho $((x +))", "", "s.sh: line 2: "},
 	} {
 		h := &fakeHost{}
-		Run(Options{Host: h, FS: vfs.New(vfs.Limits{})}, tc.name, tc.script)
+		Run(Options{Common: jsrt.Common{Host: h, FS: vfs.New(vfs.Limits{})}}, tc.name, tc.script)
 		stderr := h.stderr.String()
 		if h.stdout.String() != tc.stdout || len(stderr) < len(tc.stderr) || stderr[:len(tc.stderr)] != tc.stderr {
 			t.Errorf("%q: stdout %q stderr %q, want %q and %q", tc.script, h.stdout.String(), stderr, tc.stdout, tc.stderr)

@@ -30,44 +30,35 @@ import (
 	"github.com/cordonhq/cordon/shell/command"
 	"github.com/cordonhq/cordon/shell/coreutils"
 	"github.com/cordonhq/cordon/shell/textutils"
-	"github.com/cordonhq/cordon/vfs"
 )
 
 // Options configures one shell execution.
 type Options struct {
-	Host  jsrt.Host
-	Hub   *hub.Hub // shared with nested interpreters; nil makes one on Host
-	FS    *vfs.FS
-	Tools []abi.ToolInfo
-	// ToolPlan is jsrt.PlanTools(Tools), for node -e; nil plans them in
-	// each run of node.
-	ToolPlan *jsrt.ToolPlan
-	// Cwd is the initial working directory (default /workspace).
-	Cwd string
+	// Common is what every interpreter of the execution takes; node -e
+	// runs JavaScript with it. Its MaxCallDepth also bounds the shell's
+	// nesting of functions, command substitutions, eval and source (see
+	// shell.Config.MaxDepth).
+	jsrt.Common
 	// Stdin, Stdout and Stderr default to empty input and the host's
 	// output streams.
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
-	// MaxCallDepth bounds JS call stacks of node -e (see jsrt.Options).
-	MaxCallDepth int
-	// MaxDepth bounds the shell's nesting of functions, command
-	// substitutions, eval and source (see shell.Config).
-	MaxDepth int
 	// Now is the clock for date and file times (default time.Now).
 	Now func() time.Time
 }
 
 // Outcome is how a shell execution ended: ExitCode is the script's exit
-// status; ErrCode is "interrupted" when the host stopped it.
+// status; ErrCode is abi.CodeInterrupted when the host stopped it, and
+// abi.CodeException when the script could not start.
 type Outcome struct {
 	ExitCode int
-	ErrCode  string
+	ErrCode  abi.ErrCode
 	ErrMsg   string
 }
 
 // hostWriter sends output to the host as it is written.
 type hostWriter struct {
-	h  jsrt.Host
+	h  hub.Host
 	fd int
 }
 
@@ -98,13 +89,13 @@ func Run(opts Options, name, script string) Outcome {
 	leave, err := opts.Hub.Enter(&flag)
 	if err != nil {
 		fmt.Fprintf(opts.Stderr, "%s: %v\n", name, err)
-		return Outcome{ExitCode: 1, ErrCode: "exception", ErrMsg: err.Error()}
+		return Outcome{ExitCode: 1, ErrCode: abi.CodeException, ErrMsg: err.Error()}
 	}
 	defer leave()
 	rt := &runtime{opts: opts}
 	status, err := rt.run(opts.Hub.Context(), opts.Cwd, opts.Stdin, opts.Stdout, opts.Stderr, name, script, nil, nil)
 	if err != nil || opts.Hub.Interrupted() {
-		return Outcome{ExitCode: status, ErrCode: "interrupted", ErrMsg: "script interrupted"}
+		return Outcome{ExitCode: status, ErrCode: abi.CodeInterrupted, ErrMsg: "script interrupted"}
 	}
 	return Outcome{ExitCode: status}
 }
@@ -145,7 +136,7 @@ func (rt *runtime) run(ctx context.Context, dir string, stdin io.Reader, stdout,
 		Dir:      dir,
 		Now:      rt.opts.Now,
 		Args:     args,
-		MaxDepth: rt.opts.MaxDepth,
+		MaxDepth: rt.opts.MaxCallDepth,
 	}, name, script)
 }
 
@@ -188,18 +179,10 @@ func (rt *runtime) node(env *command.Env) int {
 			werr = err
 		}
 	}
-	out := jsrt.Run(jsrt.Options{
-		Host:         rt.opts.Host,
-		Hub:          rt.opts.Hub,
-		FS:           rt.opts.FS,
-		Tools:        rt.opts.Tools,
-		Plan:         rt.opts.ToolPlan,
-		Cwd:          env.Dir,
-		MaxCallDepth: rt.opts.MaxCallDepth,
-		Write:        write,
-		Shell:        rt.Capture,
-	}, name, code)
-	if out.ErrCode == "interrupted" {
+	common := rt.opts.Common
+	common.Cwd = env.Dir
+	out := jsrt.Run(jsrt.Options{Common: common, Write: write, Shell: rt.Capture}, name, code)
+	if out.ErrCode == abi.CodeInterrupted {
 		return 130
 	}
 	if werr != nil && out.ExitCode == 0 {

@@ -2,6 +2,7 @@ package shellrt
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	goruntime "runtime"
 	"strings"
@@ -63,6 +64,11 @@ func (h *fakeHost) Write(fd int, p []byte) {
 
 func (h *fakeHost) WatchInterrupt(flag *uint32) { h.flag.Store(flag) }
 
+// Next is never called: the tests run scripts, not the request loop.
+func (h *fakeHost) Next([]byte) ([]byte, error) {
+	return nil, errors.New("the test host serves no requests")
+}
+
 var testTools = []abi.ToolInfo{
 	{Name: "weather/current", Description: "Current weather.\nMore text.", Schema: []byte(`{"type":"object","properties":{"city":{"type":"string","description":"City name"},"days":{"type":"integer"},"metric":{"type":"boolean"},"tags":{"type":"array","items":{"type":"string"}},"temp":{"type":"number"}},"required":["city"]}`)},
 	{Name: "deny/me", Description: "Always denied."},
@@ -71,7 +77,7 @@ var testTools = []abi.ToolInfo{
 func runSh(t *testing.T, script string) (*fakeHost, Outcome) {
 	t.Helper()
 	h := &fakeHost{}
-	out := Run(Options{Host: h, FS: vfs.New(vfs.Limits{}), Tools: testTools}, "script.sh", script)
+	out := Run(Options{Common: jsrt.Common{Host: h, FS: vfs.New(vfs.Limits{}), Tools: testTools}}, "script.sh", script)
 	return h, out
 }
 
@@ -123,8 +129,8 @@ func TestJSCallsInFlightDuringShell(t *testing.T) {
 	h := &fakeHost{}
 	fs := vfs.New(vfs.Limits{})
 	hb := hub.New(h)
-	sh := Options{Host: h, Hub: hb, FS: fs, Tools: testTools}
-	out := jsrt.Run(jsrt.Options{Host: h, Hub: hb, FS: fs, Tools: testTools, Shell: Capture(sh)}, "t.js", `
+	sh := Options{Common: jsrt.Common{Host: h, Hub: hb, FS: fs, Tools: testTools}}
+	out := jsrt.Run(jsrt.Options{Common: jsrt.Common{Host: h, Hub: hb, FS: fs, Tools: testTools}, Shell: Capture(sh)}, "t.js", `
 const p = weather.current({city: "A"});
 const r = await shell("tool weather/current --city B | jq -r .params.city; node -e 'console.log((await weather_current({city: \"C\"})).params.city)'");
 console.log(r.stdout.trim().split("\n").join(","), (await p).params.city, r.exitCode);`)
@@ -147,7 +153,7 @@ func TestInterruptStopsShellLoops(t *testing.T) {
 		h := &fakeHost{}
 		done := make(chan Outcome, 1)
 		go func() {
-			done <- Run(Options{Host: h, FS: vfs.New(vfs.Limits{}), Tools: testTools}, "script.sh", script)
+			done <- Run(Options{Common: jsrt.Common{Host: h, FS: vfs.New(vfs.Limits{}), Tools: testTools}}, "script.sh", script)
 		}()
 		time.Sleep(100 * time.Millisecond)
 		stop := time.Now()
@@ -198,7 +204,7 @@ func TestShortScriptsAllocateLittle(t *testing.T) {
 		goruntime.ReadMemStats(&ms)
 		before := ms.TotalAlloc
 		h := &fakeHost{}
-		if out := Run(Options{Host: h, FS: fs}, "s.sh", script); out.ExitCode != 0 {
+		if out := Run(Options{Common: jsrt.Common{Host: h, FS: fs}}, "s.sh", script); out.ExitCode != 0 {
 			t.Fatal(out, h.stderr.String())
 		}
 		goruntime.ReadMemStats(&ms)
@@ -223,7 +229,7 @@ func TestEchoStaysCheap(t *testing.T) {
 	fs := vfs.New(vfs.Limits{})
 	h := &fakeHost{}
 	n := testing.AllocsPerRun(20, func() {
-		if out := Run(Options{Host: h, FS: fs}, "s.sh", "echo hi"); out.ExitCode != 0 {
+		if out := Run(Options{Common: jsrt.Common{Host: h, FS: fs}}, "s.sh", "echo hi"); out.ExitCode != 0 {
 			t.Fatal(out)
 		}
 	})
@@ -254,7 +260,7 @@ func TestLoopIterationsStayCheap(t *testing.T) {
 		for k, n := range []int{100, 200} {
 			h := &fakeHost{}
 			allocs[k] = testing.AllocsPerRun(3, func() {
-				if out := Run(Options{Host: h, FS: fs}, "s.sh", fmt.Sprintf(c.script, n)); out.ExitCode != 0 {
+				if out := Run(Options{Common: jsrt.Common{Host: h, FS: fs}}, "s.sh", fmt.Sprintf(c.script, n)); out.ExitCode != 0 {
 					t.Fatal(out, h.stderr.String())
 				}
 			})
