@@ -7,10 +7,11 @@
 // a one-key object).
 //
 // The functions are reached by go:linkname, and their declarations here use
-// only goja's exported types (and unsafe.Pointer for a *baseObject). The linker fails the build if a goja upgrade
-// removes one, but a changed signature or meaning would not fail it, so
-// everything here was read against one goja version, Audited, and callers
-// must use it only when Enabled is true:
+// only goja's exported types (and unsafe.Pointer for a *baseObject). The
+// linker fails the build if a goja upgrade removes one, but a changed
+// signature or meaning would not fail it, so everything here was read
+// against one goja version, Audited, and callers must use it only when
+// Enabled reports true:
 //
 //   - in a binary built from this module, whose go.mod pins goja (the
 //     package's tests fail when go.mod moves it away from Audited);
@@ -45,10 +46,14 @@ const (
 	cordonPath = "github.com/cordonhq/cordon"
 )
 
+// enabled is Enabled's answer, decided once from the binary's build
+// information.
+var enabled = audited()
+
 // Enabled reports whether the functions of this package may be used in this
-// binary (see the package documentation). Tests may set it to false to
-// exercise the public-API paths that callers fall back to.
-var Enabled = audited()
+// binary (see the package documentation). The answer is decided once, when
+// the package initializes, and does not change.
+func Enabled() bool { return enabled }
 
 func audited() bool {
 	bi, ok := debug.ReadBuildInfo()

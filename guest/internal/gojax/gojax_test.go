@@ -37,7 +37,7 @@ func TestGoModPinsTheAuditedGoja(t *testing.T) {
 	if v := goModVersion(t, gojaPath); v != Audited {
 		t.Fatalf("go.mod requires goja %s; gojax was read against %s", v, Audited)
 	}
-	if !Enabled {
+	if !Enabled() {
 		t.Error("gojax is not enabled in this module's test binary")
 	}
 	if b, err := os.ReadFile("../../../go.mod"); err != nil || !bytes.HasPrefix(b, []byte("module "+cordonPath+"\n")) {

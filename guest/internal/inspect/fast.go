@@ -46,7 +46,7 @@ type Fast struct {
 	rt      *goja.Runtime
 	format  goja.Callable // fast.js's, once installJS has run
 	inspect goja.Callable
-	plain   *plain // nil unless gojax.Enabled
+	plain   *plain // nil unless gojax.Enabled()
 }
 
 // InstallFast returns the formatter for rt. Like Install, it adds nothing
@@ -55,7 +55,7 @@ type Fast struct {
 // error, or anything the Go formatter declines); otherwise now.
 func InstallFast(rt *goja.Runtime) (*Fast, error) {
 	f := &Fast{rt: rt}
-	if gojax.Enabled {
+	if gojax.Enabled() {
 		f.plain = newPlain(rt)
 		return f, nil
 	}

@@ -20,7 +20,7 @@ import (
 // what fast.js takes, less errors, and gives its output byte for byte
 // (TestPlainMatchesFast). It reads properties through gojax, which runs no
 // script code and builds no descriptors, so it is used only when
-// gojax.Enabled; whatever it declines goes to fast.js, and declining has no
+// gojax.Enabled(); whatever it declines goes to fast.js, and declining has no
 // side effect that fast.js would repeat.
 //
 // Its functions are fast.js's, with the same names and steps; lengths are

@@ -19,7 +19,7 @@ func fastJSOnly(f *Fast, args []goja.Value) (string, bool, error) {
 // TestPlainMatchesFast: the Go formatter takes exactly the generated
 // values fast.js takes (they hold no errors) and prints them the same.
 func TestPlainMatchesFast(t *testing.T) {
-	if !gojax.Enabled {
+	if !gojax.Enabled() {
 		t.Fatal("gojax is off in this build")
 	}
 	rt, _, fast := installBoth(t)

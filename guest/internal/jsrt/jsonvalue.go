@@ -126,7 +126,7 @@ func (p *jsonReader) object(depth int) (goja.Value, bool) {
 		}
 		// The object is new and only this loop fills it: gojax.PutData
 		// stores the property without DefineDataProperty's descriptor.
-		if !gojax.Enabled || !gojax.PutData(obj, key, v) {
+		if !useGojax || !gojax.PutData(obj, key, v) {
 			if obj.DefineDataProperty(key, v, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE) != nil {
 				return nil, false
 			}

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cordonhq/cordon/guest/internal/gojax"
 	"github.com/cordonhq/cordon/internal/abi"
 	"github.com/dop251/goja"
 )
@@ -52,9 +51,9 @@ func compareJSON(t *testing.T, text string) bool {
 		t.Fatalf("%q: parseJSON gives %v, JSON.parse %v", text, got, want)
 	}
 	// The same without gojax (objects filled by DefineDataProperty).
-	gojax.Enabled = false
+	useGojax = false
 	general, err := r.parseJSON([]byte(text))
-	gojax.Enabled = true
+	useGojax = true
 	if err != nil {
 		t.Fatalf("%q: parseJSON without gojax: %v", text, err)
 	}

@@ -154,7 +154,7 @@ type pendingCall struct {
 	site            []goja.StackFrame // where the script made the call, in sites
 	sites           [callSiteFrames]goja.StackFrame
 	p               *goja.Promise   // settled by settleNow, or
-	resolve, reject func(any) error // when gojax.Enabled is false
+	resolve, reject func(any) error // when useGojax is false
 }
 
 // Deliver settles the call's promise with the host's answer.

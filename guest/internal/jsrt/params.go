@@ -53,7 +53,7 @@ func (r *run) marshalParams(obj *goja.Object) ([]byte, error) {
 // marshalParams then starts over on its general path; nothing observable
 // has happened.
 func (r *run) marshalOrdinary(obj *goja.Object) (_ []byte, ok bool) {
-	if !gojax.Enabled {
+	if !useGojax {
 		return nil, false
 	}
 	// AppendOwnProps succeeds only for an ordinary object, which

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cordonhq/cordon/guest/internal/gojax"
 	"github.com/cordonhq/cordon/internal/abi"
 	"github.com/dop251/goja"
 )
@@ -118,8 +117,8 @@ func checkParams(t *testing.T, src string) {
 		t.Errorf("%s\n  JSON.stringify: %q, %v\n  marshalParams:  %q, %v", src, want, wantErr, got, gotErr)
 	}
 	general, generalErr := marshalOursWith(src, func(r *run, obj *goja.Object) ([]byte, error) {
-		gojax.Enabled = false
-		defer func() { gojax.Enabled = true }()
+		useGojax = false
+		defer func() { useGojax = true }()
 		return r.marshalParams(obj)
 	})
 	if (wantErr != nil) != (generalErr != nil) || general != want {

@@ -16,10 +16,14 @@ import (
 // guest instructions with them against 256k without (bench/instr, 250 calls
 // against 50).
 
+// useGojax is whether this package uses gojax's functions: gojax.Enabled.
+// The package's tests set it aside to exercise the public-API paths.
+var useGojax = gojax.Enabled()
+
 // newCallPromise returns a pending tool call's promise, recording in pc how
 // to settle it.
 func (r *run) newCallPromise(pc *pendingCall) *goja.Promise {
-	if gojax.Enabled {
+	if useGojax {
 		pc.p = gojax.NewPromise(r.rt)
 		return pc.p
 	}

@@ -42,14 +42,14 @@ func TestCallPromisesBehaveAlike(t *testing.T) {
 		out := Run(Options{Common: Common{Host: h, FS: vfs.New(vfs.Limits{}), Tools: []abi.ToolInfo{{Name: "t"}}}}, "p.js", code)
 		return string(out.Value) + " | " + string(out.ErrCode) + " | " + h.stdout.String() + " | " + h.stderr.String()
 	}
-	if !gojax.Enabled {
+	if !gojax.Enabled() {
 		t.Fatal("gojax is off in this build")
 	}
-	defer func() { gojax.Enabled = true }()
+	defer func() { useGojax = true }()
 	for _, s := range scripts {
-		gojax.Enabled = true
+		useGojax = true
 		cheap := run(s.code)
-		gojax.Enabled = false
+		useGojax = false
 		public := run(s.code)
 		if cheap != public {
 			t.Errorf("%s:\ncheap:  %s\npublic: %s", s.name, cheap, public)
