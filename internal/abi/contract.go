@@ -11,9 +11,9 @@ import "slices"
 
 // HostModule is the name of the WebAssembly module whose functions the
 // guest imports: the host ABI. The guest declares each function with a
-// go:wasmimport directive, whose names must be literals; a test of package
-// engine holds those directives (the embedded guest's import section) and
-// the functions the host exports to HostFuncs.
+// wasmimport directive, which must spell the names as literals; a test of
+// package engine holds those directives (the embedded guest's import
+// section) and the functions the host exports to HostFuncs.
 const HostModule = "cordon"
 
 // The host functions, as the guest imports them from HostModule. All
