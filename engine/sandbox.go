@@ -154,10 +154,10 @@ type Language string
 const (
 	// JavaScript ("js") runs the code as the body of an async function
 	// (goja).
-	JavaScript = Language(abi.LangJS)
+	JavaScript Language = Language(abi.LangJS)
 	// Shell ("sh") runs the code as a bash-like shell script over the
 	// sandbox's file system, with `tool` calling host tools.
-	Shell = Language(abi.LangShell)
+	Shell Language = Language(abi.LangShell)
 )
 
 // Sandbox is one guest instance: its VFS and its tool-call counters persist
