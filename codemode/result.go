@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cordonhq/cordon/engine"
+	"github.com/cordonhq/cordon/internal/abi"
 )
 
 // Result is the outcome of one run, as the model sees it. Its JSON form
@@ -235,7 +236,7 @@ func (s *shared) finish(ctx context.Context, ss *session, sb *engine.Sandbox, la
 	switch {
 	case err == nil:
 		if er.Exception != "" {
-			r.Error = &Error{Kind: "exception", Message: er.Exception}
+			r.Error = &Error{Kind: string(abi.CodeException), Message: er.Exception}
 		}
 	case errors.As(err, &ee):
 		msg := ee.Message

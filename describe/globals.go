@@ -1,10 +1,10 @@
 package describe
 
-// globals declares what a script sees besides the tools, as guest/jsrt
-// defines it: ToolError, listTools, getToolInfo, shell, fs, console, the
-// timers, atob and btoa. console and the timers are declared so that they
-// merge with the DOM's and Node's declarations when a program has those
-// too.
+// globals declares what a script sees besides the tools, as
+// guest/internal/jsrt defines it: ToolError, listTools, getToolInfo, shell,
+// fs, console, the timers, atob and btoa. console and the timers are
+// declared so that they merge with the DOM's and Node's declarations when a
+// program has those too.
 const globals = `/** A tool call that was refused or failed: its promise rejects with one. */
 declare class ToolError extends Error {
   constructor(message: string, method: string, kind: string, reasons: string[]);

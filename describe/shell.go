@@ -5,7 +5,7 @@ import (
 )
 
 // shellUsage is `tool NAME --flag <type> [--optional <type>]`, the flags
-// typed as the shell's tool command types them (guest/shellrt): required
+// typed as the shell's tool command types them (guest/internal/shellrt): required
 // ones first, each group in the schema's order.
 func shellUsage(e *entry) string {
 	var b strings.Builder

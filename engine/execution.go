@@ -252,12 +252,22 @@ type Call struct {
 	settled    bool
 }
 
+// supportedLanguages lists the languages a sandbox runs, for an error
+// message: "js, sh".
+func supportedLanguages() string {
+	var names []string
+	for _, l := range abi.Langs() {
+		names = append(names, string(l))
+	}
+	return strings.Join(names, ", ")
+}
+
 // Start begins an execution that the caller drives with Next. It holds the
 // sandbox until the execution ends; call Cancel to abandon it. Options
 // apply as for Execute.
 func (sb *Sandbox) Start(ctx context.Context, lang Language, code string, opts ...ExecuteOption) (*Execution, error) {
-	if lang != JavaScript && lang != Shell {
-		return nil, errorf(KindInvalid, "unsupported language %q (supported: js, sh)", lang)
+	if !abi.Lang(lang).Valid() {
+		return nil, errorf(KindInvalid, "unsupported language %q (supported: %s)", lang, supportedLanguages())
 	}
 	eo, err := sb.execOptionsOf(lang, opts)
 	if err != nil {
@@ -315,7 +325,7 @@ func (x *Execution) Next(ctx context.Context) ([]*Call, error) {
 	var msg []byte
 	if !x.started {
 		x.started = true
-		msg = abi.EncodeRequest(nil, &abi.Request{Op: abi.OpExec, Exec: &abi.Exec{Lang: string(x.lang), Name: x.name, Code: x.code}})
+		msg = abi.EncodeRequest(nil, &abi.Request{Op: abi.OpExec, Exec: &abi.Exec{Lang: abi.Lang(x.lang), Name: x.name, Code: x.code}})
 	} else if x.stopKind() != "" {
 		msg = abi.EncodeResume(nil, &abi.Resume{Stop: true})
 	} else {
@@ -504,18 +514,18 @@ func (x *Execution) accept(ctx context.Context, calls []abi.Call) error {
 		x.seen[ac.ID] = true
 		rec := &ToolCall{ID: len(x.records) + 1, Method: ac.Method}
 		x.records = append(x.records, rec)
-		refuse := func(kind, msg string, reasons ...string) {
+		refuse := func(kind abi.ToolErrorKind, msg string, reasons ...string) {
 			rec.Reasons = reasons
 			rec.Error = msg
 			x.answers = append(x.answers, abi.CallResult{ID: ac.ID, ErrKind: kind, ErrMsg: msg, Reasons: reasons})
 		}
 		if len(x.records) > x.sb.limits.MaxToolCalls {
-			refuse("tool_calls", fmt.Sprintf("tool %s: the execution reached its limit of %d tool calls", ac.Method, x.sb.limits.MaxToolCalls), "too many tool calls")
+			refuse(abi.ToolTooManyCalls, fmt.Sprintf("tool %s: the execution reached its limit of %d tool calls", ac.Method, x.sb.limits.MaxToolCalls), "too many tool calls")
 			x.limitStop = KindToolCalls
 			continue
 		}
 		if len(ac.Params) > x.sb.limits.MaxParamBytes {
-			refuse("too_large", fmt.Sprintf("tool %s: params of %d bytes are over the limit of %d", ac.Method, len(ac.Params), x.sb.limits.MaxParamBytes), "params too large")
+			refuse(abi.ToolTooLarge, fmt.Sprintf("tool %s: params of %d bytes are over the limit of %d", ac.Method, len(ac.Params), x.sb.limits.MaxParamBytes), "params too large")
 			continue
 		}
 		// One canonical form of the params, before anything reads them:
@@ -527,27 +537,27 @@ func (x *Execution) accept(ctx context.Context, calls []abi.Call) error {
 		}
 		t, ok := x.sb.tools[ac.Method]
 		if !ok {
-			refuse("unknown_tool", fmt.Sprintf("tool %q is not registered (listTools() shows the tools)", ac.Method), "unknown tool")
+			refuse(abi.ToolUnknown, fmt.Sprintf("tool %q is not registered (listTools() shows the tools)", ac.Method), "unknown tool")
 			continue
 		}
 		if perr != nil {
-			refuse("invalid", fmt.Sprintf("tool %s: invalid params: %v", ac.Method, perr), perr.Error())
+			refuse(abi.ToolInvalid, fmt.Sprintf("tool %s: invalid params: %v", ac.Method, perr), perr.Error())
 			continue
 		}
 		// The tool's input schema, on the canonical params: the host is
 		// the authority, whichever interpreter made the call.
 		if t.schema != nil {
 			if reasons := validateParams(t.schema, rec.Params); reasons != nil {
-				refuse("invalid", fmt.Sprintf("tool %s: invalid params: %s", ac.Method, strings.Join(reasons, "; ")), reasons...)
+				refuse(abi.ToolInvalid, fmt.Sprintf("tool %s: invalid params: %s", ac.Method, strings.Join(reasons, "; ")), reasons...)
 				continue
 			}
 		}
 		lang := Language(ac.Lang)
-		if lang != JavaScript && lang != Shell {
+		if !ac.Lang.Valid() {
 			lang = x.lang
 		}
 		if reason, stop := late(); stop {
-			refuse("denied", fmt.Sprintf("tool %s denied: %s", ac.Method, reason), reason)
+			refuse(abi.ToolDenied, fmt.Sprintf("tool %s denied: %s", ac.Method, reason), reason)
 			continue
 		}
 		d := x.sb.decide(dctx, ac.Method, rec.Params, lang)
@@ -557,7 +567,7 @@ func (x *Execution) accept(ctx context.Context, calls []abi.Call) error {
 			if d.Allow || d.Ask {
 				x.sb.unreserve(ac.Method, d.Capability)
 			}
-			refuse("denied", fmt.Sprintf("tool %s denied: %s", ac.Method, reason), reason)
+			refuse(abi.ToolDenied, fmt.Sprintf("tool %s denied: %s", ac.Method, reason), reason)
 			continue
 		}
 		switch {
@@ -567,7 +577,7 @@ func (x *Execution) accept(ctx context.Context, calls []abi.Call) error {
 		case d.Ask:
 			rec.Reasons = d.Reasons
 		default:
-			refuse("denied", fmt.Sprintf("tool %s denied: %s", ac.Method, strings.Join(d.Reasons, "; ")), d.Reasons...)
+			refuse(abi.ToolDenied, fmt.Sprintf("tool %s denied: %s", ac.Method, strings.Join(d.Reasons, "; ")), d.Reasons...)
 			continue
 		}
 		rec.Capability = d.capabilityName
@@ -611,7 +621,7 @@ func (c *Call) Resolve(result any) error {
 	}
 	if max := c.x.sb.limits.MaxResultBytes; len(b) > max {
 		msg := fmt.Sprintf("tool %s: its result of %d bytes is over the limit of %d", c.Method, len(b), max)
-		c.answer(abi.CallResult{ID: c.id, ErrKind: "too_large", ErrMsg: msg}, func(rec *ToolCall) { rec.Error = msg })
+		c.answer(abi.CallResult{ID: c.id, ErrKind: abi.ToolTooLarge, ErrMsg: msg}, func(rec *ToolCall) { rec.Error = msg })
 		return fmt.Errorf("engine: resolve %s: result of %d bytes is over Limits.MaxResultBytes (%d); the script got a too_large error", c.Method, len(b), max)
 	}
 	if !c.answer(abi.CallResult{ID: c.id, OK: true, Value: b}, func(rec *ToolCall) { rec.Result, rec.Allowed = b, true }) {
@@ -626,7 +636,7 @@ func (c *Call) Resolve(result any) error {
 func (c *Call) Reject(err error) {
 	msg := fmt.Sprintf("tool %s failed: %v", c.Method, err)
 	c.settleAsk(false, msg)
-	c.answer(abi.CallResult{ID: c.id, ErrKind: "failed", ErrMsg: msg}, func(rec *ToolCall) { rec.Error = msg })
+	c.answer(abi.CallResult{ID: c.id, ErrKind: abi.ToolFailed, ErrMsg: msg}, func(rec *ToolCall) { rec.Error = msg })
 }
 
 // Deny answers the call as refused by the host (an operator said no): the
@@ -634,7 +644,7 @@ func (c *Call) Reject(err error) {
 func (c *Call) Deny(reason string) {
 	c.settleAsk(false, reason)
 	msg := fmt.Sprintf("tool %s denied: %s", c.Method, reason)
-	c.answer(abi.CallResult{ID: c.id, ErrKind: "denied", ErrMsg: msg, Reasons: []string{reason}}, func(rec *ToolCall) {
+	c.answer(abi.CallResult{ID: c.id, ErrKind: abi.ToolDenied, ErrMsg: msg, Reasons: []string{reason}}, func(rec *ToolCall) {
 		rec.Allowed, rec.Reasons, rec.Error = false, []string{reason}, msg
 	})
 }
@@ -757,20 +767,20 @@ func (x *Execution) finish(resp *abi.Response, err error) error {
 			res.Value = json.RawMessage(append([]byte(nil), resp.Value...))
 		}
 		switch resp.ErrCode {
-		case "", "interrupted":
-		case "exception":
+		case "", abi.CodeInterrupted:
+		case abi.CodeException:
 			res.Exception = resp.ErrMsg
-		case "recursion":
+		case abi.CodeRecursion:
 			res.Exception = resp.ErrMsg
 			if err == nil {
 				err = &Error{Kind: KindRecursion, Message: fmt.Sprintf("the JavaScript call stack passed its limit of %d frames", sb.limits.MaxCallDepth)}
 			}
 		default:
 			if err == nil {
-				err = &Error{Kind: KindInternal, Message: resp.ErrCode + ": " + resp.ErrMsg}
+				err = &Error{Kind: KindInternal, Message: string(resp.ErrCode) + ": " + resp.ErrMsg}
 			}
 		}
-		if resp.ErrCode == "interrupted" && err == nil {
+		if resp.ErrCode == abi.CodeInterrupted && err == nil {
 			err = &Error{Kind: KindInternal, Message: "the guest reported an interrupt nobody asked for"}
 		}
 		if resp.Status != abi.StatusOK && err == nil {

@@ -8,13 +8,15 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/cordonhq/cordon/internal/abi"
 	"github.com/tetratelabs/wazero/api"
 	"github.com/tetratelabs/wazero/sys"
 )
 
-// This file is the host side of the guest ABI (see guest/main.go): module
-// "cordon" with next, yield, recv, write, interrupt and tick. Each function finds
-// its sandbox's conn through the context of the guest's _start call.
+// This file is the host side of the guest ABI: the functions of module
+// abi.HostModule that abi.HostFuncs lists and documents (next, yield, recv,
+// write, interrupt and tick), which guest/main.go imports. Each function
+// finds its sandbox's conn through the context of the guest's _start call.
 
 type connKey struct{}
 
@@ -332,15 +334,37 @@ func hostTick(ctx context.Context, mod api.Module, _ []uint64) {
 	}
 }
 
+// hostFuncs implements each function of the host ABI (abi.HostFuncs).
+var hostFuncs = map[string]api.GoModuleFunc{
+	abi.ImportNext:      hostNext,
+	abi.ImportYield:     hostYield,
+	abi.ImportRecv:      hostRecv,
+	abi.ImportWrite:     hostWrite,
+	abi.ImportInterrupt: hostInterrupt,
+	abi.ImportTick:      hostTick,
+}
+
+// i32s returns n i32 value types (nil for none).
+func i32s(n int) []api.ValueType {
+	if n == 0 {
+		return nil
+	}
+	t := make([]api.ValueType, n)
+	for i := range t {
+		t[i] = api.ValueTypeI32
+	}
+	return t
+}
+
 func instantiateHostModules(ctx context.Context, e *Engine) error {
-	i32 := api.ValueTypeI32
-	b := e.runtime.NewHostModuleBuilder("cordon")
-	b.NewFunctionBuilder().WithGoModuleFunction(api.GoModuleFunc(hostNext), []api.ValueType{i32, i32}, []api.ValueType{i32}).Export("next")
-	b.NewFunctionBuilder().WithGoModuleFunction(api.GoModuleFunc(hostYield), []api.ValueType{i32, i32}, []api.ValueType{i32}).Export("yield")
-	b.NewFunctionBuilder().WithGoModuleFunction(api.GoModuleFunc(hostRecv), []api.ValueType{i32}, nil).Export("recv")
-	b.NewFunctionBuilder().WithGoModuleFunction(api.GoModuleFunc(hostWrite), []api.ValueType{i32, i32, i32}, nil).Export("write")
-	b.NewFunctionBuilder().WithGoModuleFunction(api.GoModuleFunc(hostInterrupt), []api.ValueType{i32}, nil).Export("interrupt")
-	b.NewFunctionBuilder().WithGoModuleFunction(api.GoModuleFunc(hostTick), nil, nil).Export("tick")
+	b := e.runtime.NewHostModuleBuilder(abi.HostModule)
+	for _, f := range abi.HostFuncs() {
+		fn, ok := hostFuncs[f.Name]
+		if !ok {
+			return &Error{Kind: KindInternal, Message: "the host ABI function " + f.Name + " has no implementation"}
+		}
+		b.NewFunctionBuilder().WithGoModuleFunction(fn, i32s(f.Params), i32s(f.Results)).Export(f.Name)
+	}
 	if _, err := b.Instantiate(ctx); err != nil {
 		return &Error{Kind: KindInternal, Message: "instantiating the cordon host module", Err: err}
 	}

@@ -153,11 +153,12 @@ type Language string
 
 // The languages a sandbox runs.
 const (
-	// JavaScript runs the code as the body of an async function (goja).
-	JavaScript Language = "js"
-	// Shell runs the code as a bash-like shell script over the sandbox's
-	// file system, with `tool` calling host tools.
-	Shell Language = "sh"
+	// JavaScript ("js") runs the code as the body of an async function
+	// (goja).
+	JavaScript Language = Language(abi.LangJS)
+	// Shell ("sh") runs the code as a bash-like shell script over the
+	// sandbox's file system, with `tool` calling host tools.
+	Shell Language = Language(abi.LangShell)
 )
 
 // Sandbox is one guest instance: its VFS and its tool-call counters persist
@@ -440,7 +441,7 @@ func (sb *Sandbox) request(req *abi.Request) (*abi.Response, error) {
 		return nil, sb.protocolError(err.Error())
 	}
 	if resp.Status != abi.StatusOK {
-		return resp, &Error{Kind: KindFile, Code: resp.ErrCode, Message: resp.ErrMsg}
+		return resp, &Error{Kind: KindFile, Code: string(resp.ErrCode), Message: resp.ErrMsg}
 	}
 	return resp, nil
 }

@@ -9,19 +9,11 @@
 // the host implements with no files, no environment, no arguments and no
 // network. Everything the script can touch lives in this program's memory.
 //
-// The ABI, all lengths in bytes and all pointers into this module's memory:
-//
-//	next(ptr, len) -> n      answer the last request with the bytes at ptr,
-//	                         block until the next request; n is its length
-//	yield(ptr, len) -> n     hand the host a batch of tool calls, block
-//	                         until it answers; n is the answer's length
-//	recv(ptr)                copy the pending request or answer to ptr
-//	write(fd, ptr, len)      script output: fd 1 stdout, 2 stderr
-//	interrupt(ptr)           the address of the interpreter's interrupt flag
-//	                         (0: none); the host stores 1 there to stop it
-//	tick()                   called by the instrumented code every few
-//	                         thousand loop iterations (internal/wasmtick):
-//	                         the host's preemption point and hard stop
+// The ABI is the functions of module abi.HostModule that abi.HostFuncs
+// lists and documents (internal/abi): next, yield, recv, write, interrupt
+// and tick. A go:wasmimport directive must spell its names as literals, so
+// they are written again below; a test of package engine holds the
+// embedded guest's imports, and the host's exports, to abi.HostFuncs.
 package main
 
 import (
@@ -29,7 +21,7 @@ import (
 	"runtime/debug"
 	"unsafe"
 
-	"github.com/cordonhq/cordon/guest/server"
+	"github.com/cordonhq/cordon/guest/internal/server"
 	"github.com/cordonhq/cordon/internal/abi"
 )
 

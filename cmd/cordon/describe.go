@@ -7,6 +7,7 @@ import (
 
 	"github.com/cordonhq/cordon/config"
 	"github.com/cordonhq/cordon/describe"
+	"github.com/cordonhq/cordon/internal/abi"
 )
 
 // cmdDescribe is `cordon describe [--config FILE] [--format prompt|ts|json]`:
@@ -43,9 +44,9 @@ func cmdDescribe(args []string, stdout io.Writer) error {
 	}
 	switch *lang {
 	case "":
-	case "js", "javascript":
+	case string(abi.LangJS), "javascript":
 		opts.Language = describe.JavaScript
-	case "sh", "shell", "bash":
+	case string(abi.LangShell), "shell", "bash":
 		opts.Language = describe.Shell
 	default:
 		return usagef("describe: --lang must be js or sh, not %q", *lang)

@@ -432,9 +432,9 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 
 func pickLang(flagLang, name string) (engine.Language, error) {
 	switch flagLang {
-	case "js", "javascript", "node":
+	case string(engine.JavaScript), "javascript", "node":
 		return engine.JavaScript, nil
-	case "sh", "bash", "shell":
+	case string(engine.Shell), "bash", "shell":
 		return engine.Shell, nil
 	case "":
 	default:

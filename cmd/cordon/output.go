@@ -8,6 +8,7 @@ import (
 	"io"
 
 	"github.com/cordonhq/cordon/engine"
+	"github.com/cordonhq/cordon/internal/abi"
 )
 
 type jsonError struct {
@@ -65,9 +66,9 @@ func writeJSON(w io.Writer, res *engine.Result, execErr error, exit, maxRecord i
 	case errors.As(execErr, &ee):
 		head.Error = &jsonError{Kind: string(ee.Kind), Message: oneLine(execErr.Error())}
 	case execErr != nil:
-		head.Error = &jsonError{Kind: "internal", Message: execErr.Error()}
+		head.Error = &jsonError{Kind: string(engine.KindInternal), Message: execErr.Error()}
 	case res.Exception != "":
-		head.Error = &jsonError{Kind: "exception", Message: res.Exception}
+		head.Error = &jsonError{Kind: string(abi.CodeException), Message: res.Exception}
 	}
 	bw := bufio.NewWriter(w)
 	var buf bytes.Buffer

@@ -10,8 +10,11 @@
 // payloads (tool params and results) travel as opaque byte strings so that
 // neither side re-encodes them.
 //
-// The host imports the guest calls are described in the guest package; this
-// package only encodes and decodes the bytes they carry.
+// It is also the one place that names the contract between the two sides
+// (contract.go): the host functions the guest imports (HostModule,
+// HostFuncs), the languages (Lang), the codes with which an execution ends
+// (ErrCode) and the kinds of a refused or failed tool call
+// (ToolErrorKind).
 package abi
 
 import (

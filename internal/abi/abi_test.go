@@ -12,7 +12,7 @@ func TestRoundTrip(t *testing.T) {
 			{Name: "a/b", Description: "d", Schema: []byte(`{}`), OutputSchema: []byte(`{"type":"object"}`)},
 			{Name: "c", Schema: []byte(`{"type":"object"}`), OutputSchema: []byte{}}, // none: decodes as empty
 		}, VFSMaxBytes: 10, VFSMaxFiles: 3, MaxCallDepth: 7}},
-		{Op: OpExec, Exec: &Exec{Lang: "js", Name: "x.js", Code: "return 1"}},
+		{Op: OpExec, Exec: &Exec{Lang: LangJS, Name: "x.js", Code: "return 1"}},
 		{Op: OpPutFiles, Files: []File{{Path: "/workspace/a", Mode: 0o644, ModTime: 5, Data: []byte("hi")}}},
 		{Op: OpGetFiles, Path: "/workspace"},
 		{Op: OpWarm},

@@ -48,7 +48,7 @@ type Setup struct {
 
 // Exec is the OpExec request.
 type Exec struct {
-	Lang string // "js"
+	Lang Lang   // LangJS or LangShell
 	Name string // file name shown in stack traces
 	Code string
 }
@@ -73,7 +73,7 @@ type Request struct {
 // Response is the guest's answer to a Request.
 type Response struct {
 	Status   uint8
-	ErrCode  string // a short code: "ENOENT", "interrupted", "exception", ...
+	ErrCode  ErrCode // empty, one of ErrCodes, or a file request's errno name
 	ErrMsg   string
 	ExitCode int32
 	HasValue bool
@@ -89,23 +89,16 @@ type Call struct {
 	Method string
 	// Lang is the language of the interpreter that made the call (LangJS
 	// or LangShell): the JS inside `sh -c "node -e ..."` is LangJS.
-	Lang   string
+	Lang   Lang
 	Params []byte // JSON object
 }
-
-// The languages of the guest's interpreters, as Call.Lang and the
-// policy's input.language name them.
-const (
-	LangJS    = "js"
-	LangShell = "sh"
-)
 
 // CallResult is the host's answer to one Call.
 type CallResult struct {
 	ID      uint32
 	OK      bool
-	Value   []byte // JSON result when OK
-	ErrKind string // when not OK: "denied", "failed", "unknown_tool", "invalid", ...
+	Value   []byte        // JSON result when OK
+	ErrKind ToolErrorKind // when not OK: one of ToolErrorKinds
 	ErrMsg  string
 	Reasons []string
 }
@@ -157,7 +150,7 @@ func EncodeRequest(buf []byte, r *Request) []byte {
 		e.I64(s.VFSMaxFiles)
 		e.U32(s.MaxCallDepth)
 	case OpExec:
-		e.String(r.Exec.Lang)
+		e.String(string(r.Exec.Lang))
 		e.String(r.Exec.Name)
 		e.String(r.Exec.Code)
 	case OpPutFiles:
@@ -184,7 +177,7 @@ func DecodeRequest(b []byte) (*Request, error) {
 		s.MaxCallDepth = d.U32()
 		r.Setup = s
 	case OpExec:
-		r.Exec = &Exec{Lang: d.String(), Name: d.String(), Code: d.String()}
+		r.Exec = &Exec{Lang: Lang(d.String()), Name: d.String(), Code: d.String()}
 	case OpPutFiles:
 		r.Files = decodeFiles(d)
 	case OpGetFiles:
@@ -214,7 +207,7 @@ func EncodeResponse(buf []byte, r *Response) []byte {
 	}
 	e := NewEncoder(buf)
 	e.U8(r.Status)
-	e.String(r.ErrCode)
+	e.String(string(r.ErrCode))
 	e.String(r.ErrMsg)
 	e.U32(uint32(r.ExitCode))
 	e.Bool(r.HasValue)
@@ -229,7 +222,7 @@ func DecodeResponse(b []byte) (*Response, error) {
 	d := NewDecoder(b)
 	r := &Response{
 		Status:   d.U8(),
-		ErrCode:  d.String(),
+		ErrCode:  ErrCode(d.String()),
 		ErrMsg:   d.String(),
 		ExitCode: int32(d.U32()),
 		HasValue: d.Bool(),
@@ -253,7 +246,7 @@ func EncodeCalls(buf []byte, calls []Call) []byte {
 	for _, c := range calls {
 		e.U32(c.ID)
 		e.String(c.Method)
-		e.String(c.Lang)
+		e.String(string(c.Lang))
 		e.Bytes32(c.Params)
 	}
 	return e.Bytes()
@@ -268,7 +261,7 @@ func DecodeCalls(b []byte) ([]Call, error) {
 		calls = make([]Call, 0, n)
 	}
 	for i := 0; i < n && d.Err() == nil; i++ {
-		calls = append(calls, Call{ID: d.U32(), Method: d.String(), Lang: d.String(), Params: d.Bytes32()})
+		calls = append(calls, Call{ID: d.U32(), Method: d.String(), Lang: Lang(d.String()), Params: d.Bytes32()})
 	}
 	if err := d.Finish(); err != nil {
 		return nil, err
@@ -285,7 +278,7 @@ func EncodeResume(buf []byte, r *Resume) []byte {
 		e.U32(c.ID)
 		e.Bool(c.OK)
 		e.Bytes32(c.Value)
-		e.String(c.ErrKind)
+		e.String(string(c.ErrKind))
 		e.String(c.ErrMsg)
 		e.U32(uint32(len(c.Reasons)))
 		for _, s := range c.Reasons {
@@ -301,7 +294,7 @@ func DecodeResume(b []byte) (*Resume, error) {
 	r := &Resume{Stop: d.Bool()}
 	n := d.Count(21)
 	for i := 0; i < n && d.Err() == nil; i++ {
-		c := CallResult{ID: d.U32(), OK: d.Bool(), Value: d.Bytes32(), ErrKind: d.String(), ErrMsg: d.String()}
+		c := CallResult{ID: d.U32(), OK: d.Bool(), Value: d.Bytes32(), ErrKind: ToolErrorKind(d.String()), ErrMsg: d.String()}
 		m := d.Count(4)
 		for j := 0; j < m && d.Err() == nil; j++ {
 			c.Reasons = append(c.Reasons, d.String())

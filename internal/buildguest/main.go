@@ -13,6 +13,9 @@
 // method wrappers thunks, internal/wasminline inlines the 32-bit atomic
 // load, internal/wasmtick makes loops call the host every TickInterval
 // iterations, and the function names (which itabcache needs) are removed.
+// It prints how much each rewrite did and fails when a count is outside the
+// range pinned for it (pins, checkCounts): a rewrite that matches the code
+// of one toolchain can silently stop matching the code of another.
 //
 // With -check it builds into memory and exits non-zero when the committed
 // file holds a different module, which is how CI catches a stale guest.
@@ -32,7 +35,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 
+	"github.com/cordonhq/cordon/internal/abi"
 	"github.com/cordonhq/cordon/internal/itabcache"
 	"github.com/cordonhq/cordon/internal/wasmbin"
 	"github.com/cordonhq/cordon/internal/wasminline"
@@ -107,13 +112,26 @@ func run(out, pkg string, check, names bool) error {
 	if raw, loads, err = wasminline.Atomics(raw); err != nil {
 		return err
 	}
-	fmt.Fprintf(os.Stderr, "buildguest: %d jump thunks folded, %d method wrappers made thunks, %d atomic loads inlined\n", thunks, wrappers, loads)
-	if err := checkRewrites(thunks, wrappers, loads); err != nil {
-		return err
-	}
 	// Loops call the host every TickInterval iterations instead of
 	// wazero leaving compiled code at every back-edge (package wasmtick).
-	if raw, err = wasmtick.Instrument(raw, "cordon", "tick", TickInterval); err != nil {
+	var ticks wasmtick.Stats
+	if raw, ticks, err = wasmtick.Instrument(raw, abi.HostModule, abi.ImportTick, TickInterval); err != nil {
+		return err
+	}
+	counts := []count{
+		{countThunks, thunks},
+		{countWrappers, wrappers},
+		{countLoads, loads},
+		{countLoops, ticks.Loops},
+		{countDispatches, ticks.Dispatches},
+		{countChecks, ticks.Checks},
+		{countForward, ticks.ForwardJumps},
+		{countEntries, ticks.DirectEntries},
+	}
+	for _, c := range counts {
+		fmt.Fprintf(os.Stderr, "buildguest: %s: %d\n", c.name, c.got)
+	}
+	if err := checkCounts(counts); err != nil {
 		return err
 	}
 	if !names {
@@ -158,14 +176,70 @@ func run(out, pkg string, check, names bool) error {
 	return nil
 }
 
-// checkRewrites fails when a rewrite found nothing to do. The rewrites
-// match the exact code that the pinned toolchain emits and leave any other
-// shape alone, which gives a guest that is still correct but has lost
-// them: a rewrite that finds nothing means the shapes changed, which must
-// be looked at, not shipped (RATIONALE.md, "The guest build").
-func checkRewrites(thunks, wrappers, loads int) error {
-	if thunks == 0 || wrappers == 0 || loads == 0 {
-		return fmt.Errorf("a rewrite found nothing to do (%d thunks, %d wrappers, %d loads): has the toolchain's code changed shape?", thunks, wrappers, loads)
+// The counts the rewrites report, by name.
+const (
+	countThunks     = "wasmthunk.Fold: jump thunks folded"
+	countWrappers   = "wasmthunk.Wrappers: method wrappers made thunks"
+	countLoads      = "wasminline.Atomics: atomic loads inlined"
+	countLoops      = "wasmtick.Instrument: loops"
+	countDispatches = "wasmtick.Instrument: dispatch loops"
+	countChecks     = "wasmtick.Instrument: tick checks inserted"
+	countForward    = "wasmtick.Instrument: forward jumps made direct"
+	countEntries    = "wasmtick.Instrument: dispatch entries made direct"
+)
+
+// count is what one rewrite reported.
+type count struct {
+	name string
+	got  int
+}
+
+// pins holds the count that each rewrite reports for the guest built from
+// this source by Toolchain, measured. A build whose count is further than
+// tolerance from its pin fails.
+var pins = map[string]int{
+	countThunks:     39,
+	countWrappers:   120,
+	countLoads:      222,
+	countLoops:      10430,
+	countDispatches: 10423,
+	countChecks:     23973,
+	countForward:    121159,
+	countEntries:    10423,
+}
+
+// tolerance is how far, as a fraction of its pin, a count may move: the
+// guest's own code grows and shrinks, and each count with it.
+const tolerance = 0.25
+
+// pinnedRange returns the counts accepted for pin: pin ± tolerance, and at
+// least 1, so that a rewrite that finds nothing never passes.
+func pinnedRange(pin int) (lo, hi int) {
+	d := int(float64(pin) * tolerance)
+	return max(pin-d, 1), pin + d
+}
+
+// checkCounts fails when a rewrite's count is outside its pinned range, or
+// a count is not pinned. The rewrites match the exact code that the pinned
+// toolchain emits and leave any other shape alone, which gives a guest that
+// is still correct but has lost them: after a toolchain change, 120 wrapper
+// rewrites could drop to 3. A count that moves that far means the shapes
+// changed, which must be looked at, not shipped (RATIONALE.md, "The guest
+// build"); a count that moves because the guest's code did gets a new pin.
+func checkCounts(counts []count) error {
+	var bad []string
+	for _, c := range counts {
+		pin, ok := pins[c.name]
+		if !ok {
+			bad = append(bad, fmt.Sprintf("%s: %d, which has no pin", c.name, c.got))
+			continue
+		}
+		if lo, hi := pinnedRange(pin); c.got < lo || c.got > hi {
+			bad = append(bad, fmt.Sprintf("%s: %d, expected %d..%d (pinned %d ±%d%%)", c.name, c.got, lo, hi, pin, int(tolerance*100)))
+		}
+	}
+	if len(bad) > 0 {
+		return fmt.Errorf("rewrite counts outside their pinned ranges (has the toolchain's code changed shape? if the guest's own code grew or shrank, update the pins in internal/buildguest):\n\t%s", strings.Join(bad, "\n\t"))
 	}
 	return nil
 }

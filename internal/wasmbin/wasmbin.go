@@ -136,6 +136,58 @@ const (
 // Imports calls f for every entry of an import section's body. funcIndex is
 // the function index of the entry when its kind is ImportFunc.
 func Imports(b []byte, f func(module, name string, kind byte, funcIndex int)) error {
+	return imports(b, func(module, name string, kind byte, funcIndex int, _ uint32) {
+		f(module, name, kind, funcIndex)
+	})
+}
+
+// FuncImport is one function that a module imports.
+type FuncImport struct {
+	Module, Name string
+	// Type is the function's type, encoded as FuncTypes gives it: the
+	// parameter vector and the result vector.
+	Type []byte
+}
+
+// FuncImports returns the functions a module imports, in the order of its
+// import section (their function indices).
+func FuncImports(wasm []byte) ([]FuncImport, error) {
+	secs, err := Sections(wasm)
+	if err != nil {
+		return nil, err
+	}
+	var types [][]byte
+	var out []FuncImport
+	var typeIdx []uint32
+	for _, s := range secs {
+		switch s.ID {
+		case 1:
+			if types, err = FuncTypes(s.Body); err != nil {
+				return nil, err
+			}
+		case 2:
+			err = imports(s.Body, func(module, name string, kind byte, _ int, ti uint32) {
+				if kind == ImportFunc {
+					out = append(out, FuncImport{Module: module, Name: name})
+					typeIdx = append(typeIdx, ti)
+				}
+			})
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	for i, ti := range typeIdx {
+		if int64(ti) >= int64(len(types)) {
+			return nil, fmt.Errorf("wasmbin: import %s.%s: type %d out of range", out[i].Module, out[i].Name, ti)
+		}
+		out[i].Type = types[ti]
+	}
+	return out, nil
+}
+
+// imports is Imports, also giving a function import's type index.
+func imports(b []byte, f func(module, name string, kind byte, funcIndex int, typeIdx uint32)) error {
 	count, pos, err := U32(b, 0)
 	if err != nil {
 		return fmt.Errorf("wasmbin: import section: %w", err)
@@ -160,11 +212,10 @@ func Imports(b []byte, f func(module, name string, kind byte, funcIndex int)) er
 		}
 		kind := b[pos]
 		pos++
-		f(mod, nm, kind, funcs)
+		var ti uint32
 		switch kind {
 		case ImportFunc: // typeidx
-			_, n, err = U32(b, pos)
-			funcs++
+			ti, n, err = U32(b, pos)
 		case ImportTable: // reftype, limits
 			pos++
 			n, err = limits(b, pos)
@@ -177,6 +228,10 @@ func Imports(b []byte, f func(module, name string, kind byte, funcIndex int)) er
 		}
 		if err != nil {
 			return fmt.Errorf("wasmbin: import section: %w", err)
+		}
+		f(mod, nm, kind, funcs, ti)
+		if kind == ImportFunc {
+			funcs++
 		}
 		pos += n
 	}

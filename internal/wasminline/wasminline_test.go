@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/cordonhq/cordon/internal/wasmbin"
+	"github.com/cordonhq/cordon/internal/wasmbin/wasmtest"
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
 )
@@ -27,16 +28,21 @@ func loadBody(sigpanic byte) []byte {
 //	function 1, load: body
 //	function 2, exported "caller": callerCode, then the function's end
 func module(body, callerCode []byte) []byte {
-	sec := func(id byte, b []byte) []byte { return wasmbin.AppendSection(nil, id, b) }
 	sigpanic := []byte{0, 0x41, 0xd8, 4, 0x41, 1, 0x36, 2, 0, 0x41, 1, 0x0b}
 	caller := append(append([]byte{0}, callerCode...), 0x0b)
-	wasm := []byte("\x00asm\x01\x00\x00\x00")
-	wasm = append(wasm, sec(1, []byte{1, 0x60, 1, 0x7f, 1, 0x7f})...)
-	wasm = append(wasm, sec(3, []byte{3, 0, 0, 0})...)
-	wasm = append(wasm, sec(5, []byte{1, 0, 1})...)
-	wasm = append(wasm, sec(6, []byte{1, 0x7f, 1, 0x41, 0, 0x0b})...)
-	wasm = append(wasm, sec(7, []byte{3, 6, 'c', 'a', 'l', 'l', 'e', 'r', 0, 2, 3, 'm', 'e', 'm', 2, 0, 2, 's', 'p', 3, 0})...)
-	return append(wasm, sec(10, wasmbin.AppendCode(nil, [][]byte{sigpanic, body, caller}))...)
+	m := wasmtest.Module{
+		Types:    []wasmtest.FuncType{{Params: []byte{wasmtest.I32}, Results: []byte{wasmtest.I32}}},
+		Funcs:    []uint32{0, 0, 0},
+		Memories: []uint32{1},
+		Globals:  []wasmtest.Global{{Type: wasmtest.I32, Mutable: true}}, // SP
+		Exports: []wasmtest.Export{
+			{Name: "caller", Kind: wasmtest.ExportFunc, Index: 2},
+			{Name: "mem", Kind: wasmtest.ExportMemory, Index: 0},
+			{Name: "sp", Kind: wasmtest.ExportGlobal, Index: 0},
+		},
+		Code: [][]byte{sigpanic, body, caller},
+	}
+	return m.Bytes()
 }
 
 // callSite is how Go calls a function: the caller has pushed the return

@@ -3,9 +3,11 @@ package wasmthunk
 import (
 	"bytes"
 	"context"
+	"strconv"
 	"testing"
 
 	"github.com/cordonhq/cordon/internal/wasmbin"
+	"github.com/cordonhq/cordon/internal/wasmbin/wasmtest"
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
 )
@@ -23,18 +25,22 @@ func leaf(v byte) []byte { return []byte{0, 0x41, v, 0x0b} }
 // function i has index i+1; global 0 is a mutable i32, as Go's stack
 // pointer is. Each defined function is exported as "f<i>".
 func build(types []byte, bodies ...[]byte) []byte {
-	sec := func(id byte, body []byte) []byte { return wasmbin.AppendSection(nil, id, body) }
-	m := []byte("\x00asm\x01\x00\x00\x00")
-	m = append(m, sec(1, []byte{2, 0x60, 1, 0x7f, 1, 0x7f, 0x60, 2, 0x7f, 0x7f, 1, 0x7f})...)
-	m = append(m, sec(2, []byte{1, 3, 'e', 'n', 'v', 1, 'f', 0, 0})...)
-	m = append(m, sec(3, append([]byte{byte(len(types))}, types...))...)
-	m = append(m, sec(6, []byte{1, 0x7f, 1, 0x41, 0, 0x0b})...) // global 0: Go's SP
-	exports := []byte{byte(len(bodies))}
-	for i := range bodies {
-		exports = append(exports, 2, 'f', '0'+byte(i), 0, byte(i+1))
+	m := wasmtest.Module{
+		Types: []wasmtest.FuncType{
+			{Params: []byte{wasmtest.I32}, Results: []byte{wasmtest.I32}},
+			{Params: []byte{wasmtest.I32, wasmtest.I32}, Results: []byte{wasmtest.I32}},
+		},
+		Imports: []wasmtest.Import{{Module: "env", Name: "f", Type: 0}},
+		Globals: []wasmtest.Global{{Type: wasmtest.I32, Mutable: true}}, // Go's SP
+		Code:    bodies,
 	}
-	m = append(m, sec(7, exports)...)
-	return append(m, sec(10, wasmbin.AppendCode(nil, bodies))...)
+	for _, t := range types {
+		m.Funcs = append(m.Funcs, uint32(t))
+	}
+	for i := range bodies {
+		m.Exports = append(m.Exports, wasmtest.Export{Name: "f" + strconv.Itoa(i), Kind: wasmtest.ExportFunc, Index: uint32(i + 1)})
+	}
+	return m.Bytes()
 }
 
 func call(t *testing.T, wasm []byte, name string) uint64 {
@@ -181,19 +187,28 @@ func wrapperModule(t *testing.T, zero bool, load, store []byte) []byte {
 			body = append(body, byte(v))
 		}
 	}
-	m := []byte{0,
+	method := []byte{0,
 		0x41, 0x80, 4, 0x23, 0, 0x29, 3, 8, 0x37, 3, 0, // 512: *(SP+8)
 		0x41, 0x88, 4, 0x23, 0, 0x29, 3, 16, 0x37, 3, 0, // 520: *(SP+16)
 		0x23, 0, 0x41, 8, 0x6a, 0x24, 0, 0x41, 0, 0x0b}
 	record := func(n byte) []byte { return []byte{0, 0x41, 0x90, 4, 0x41, n, 0x36, 2, 0, 0x41, 1, 0x0b} }
-	sec := func(id byte, body []byte) []byte { return wasmbin.AppendSection(nil, id, body) }
-	wasm := []byte("\x00asm\x01\x00\x00\x00")
-	wasm = append(wasm, sec(1, []byte{1, 0x60, 1, 0x7f, 1, 0x7f})...)
-	wasm = append(wasm, sec(3, []byte{4, 0, 0, 0, 0})...)
-	wasm = append(wasm, sec(5, []byte{1, 0, 1})...)
-	wasm = append(wasm, sec(6, []byte{3, 0x7f, 1, 0x41, 0, 0x0b, 0x7f, 1, 0x41, 0, 0x0b, 0x7e, 1, 0x42, 0x80, 2, 0x0b})...)
-	wasm = append(wasm, sec(7, []byte{3, 1, 'w', 0, 3, 3, 'm', 'e', 'm', 2, 0, 2, 's', 'p', 3, 0})...)
-	return append(wasm, sec(10, wasmbin.AppendCode(nil, [][]byte{m, record(1), record(2), body}))...)
+	m := wasmtest.Module{
+		Types:    []wasmtest.FuncType{{Params: []byte{wasmtest.I32}, Results: []byte{wasmtest.I32}}},
+		Funcs:    []uint32{0, 0, 0, 0},
+		Memories: []uint32{1},
+		Globals: []wasmtest.Global{
+			{Type: wasmtest.I32, Mutable: true}, // SP
+			{Type: wasmtest.I32, Mutable: true},
+			{Type: wasmtest.I64, Mutable: true, Init: 256}, // g
+		},
+		Exports: []wasmtest.Export{
+			{Name: "w", Kind: wasmtest.ExportFunc, Index: 3},
+			{Name: "mem", Kind: wasmtest.ExportMemory, Index: 0},
+			{Name: "sp", Kind: wasmtest.ExportGlobal, Index: 0},
+		},
+		Code: [][]byte{method, record(1), record(2), body},
+	}
+	return m.Bytes()
 }
 
 // callWrapper calls w(pcB) with 0(SP) a return address, 8(SP) p and 16(SP)

@@ -70,15 +70,37 @@ import (
 // Marker names the custom section that marks an instrumented module.
 const Marker = "cordon.wasmtick"
 
+// Stats counts what Instrument found and did. The counts follow the shape
+// of the code the toolchain emits: a dispatch loop is how Go's wasm backend
+// compiles every non-leaf function, so few of them, or few forward jumps,
+// means that shape has changed and Instrument has lost its fast paths.
+type Stats struct {
+	// Loops is how many loops the module's code has.
+	Loops int
+	// Dispatches is how many of them have the shape of Go's dispatch loop.
+	Dispatches int
+	// Checks is how many checks Instrument inserted: one where control
+	// falls into each loop, and one before each branch back to a loop.
+	Checks int
+	// ForwardJumps is how many jumps through a dispatch to a later segment
+	// became direct branches, without a check.
+	ForwardJumps int
+	// DirectEntries is how many dispatches got a direct branch for a call's
+	// start (X = 0) in front of their br_table.
+	DirectEntries int
+}
+
 // Instrument returns wasm with every loop counting down to a call of the
-// imported function module.name, which must have type () -> ().
-func Instrument(wasm []byte, module, name string, interval uint32) ([]byte, error) {
+// imported function module.name, which must have type () -> (), and what
+// it did.
+func Instrument(wasm []byte, module, name string, interval uint32) ([]byte, Stats, error) {
+	var st Stats
 	if interval == 0 || interval > 1<<30 {
-		return nil, fmt.Errorf("wasmtick: interval %d out of range", interval)
+		return nil, st, fmt.Errorf("wasmtick: interval %d out of range", interval)
 	}
 	secs, err := wasmbin.Sections(wasm)
 	if err != nil {
-		return nil, err
+		return nil, st, err
 	}
 	var (
 		tick      = -1
@@ -89,29 +111,29 @@ func Instrument(wasm []byte, module, name string, interval uint32) ([]byte, erro
 		switch s.ID {
 		case 0:
 			if n, _, ok := wasmbin.Name(s.Body); ok && n == Marker {
-				return nil, errors.New("wasmtick: module is already instrumented")
+				return nil, st, errors.New("wasmtick: module is already instrumented")
 			}
 		case 2:
 			if tick, err = findImport(s.Body, module, name); err != nil {
-				return nil, err
+				return nil, st, err
 			}
 		case 6:
 			n, _, err := wasmbin.U32(s.Body, 0)
 			if err != nil {
-				return nil, fmt.Errorf("wasmtick: global section: %w", err)
+				return nil, st, fmt.Errorf("wasmtick: global section: %w", err)
 			}
 			nGlobals, haveGlobs = n, true
 		}
 	}
 	if tick < 0 {
-		return nil, fmt.Errorf("wasmtick: the module does not import %s.%s", module, name)
+		return nil, st, fmt.Errorf("wasmtick: the module does not import %s.%s", module, name)
 	}
 	// Imported globals come first in the index space.
 	for _, s := range secs {
 		if s.ID == 2 {
 			g, err := countImportedGlobals(s.Body)
 			if err != nil {
-				return nil, err
+				return nil, st, err
 			}
 			nGlobals += g
 		}
@@ -136,9 +158,9 @@ func Instrument(wasm []byte, module, name string, interval uint32) ([]byte, erro
 			emit(6, body)
 			wroteGlobal = true
 		case s.ID == 10:
-			body, err := instrumentCode(s.Body, check)
+			body, err := instrumentCode(s.Body, check, &st)
 			if err != nil {
-				return nil, err
+				return nil, st, err
 			}
 			emit(10, body)
 		case !haveGlobs && !wroteGlobal && s.ID >= 7:
@@ -151,13 +173,13 @@ func Instrument(wasm []byte, module, name string, interval uint32) ([]byte, erro
 		}
 	}
 	if !wroteGlobal {
-		return nil, errors.New("wasmtick: module has no section to place the counter before")
+		return nil, st, errors.New("wasmtick: module has no section to place the counter before")
 	}
 	marker := binary.AppendUvarint(nil, uint64(len(Marker)))
 	marker = append(marker, Marker...)
 	marker = binary.AppendUvarint(marker, uint64(interval))
 	emit(0, marker)
-	return out, nil
+	return out, st, nil
 }
 
 // IsInstrumented reports whether wasm carries the Marker section.
@@ -214,9 +236,9 @@ func countImportedGlobals(b []byte) (uint32, error) {
 	return n, err
 }
 
-// instrumentCode copies the code section, inserting check after the block
-// type of every loop.
-func instrumentCode(b []byte, check []byte) ([]byte, error) {
+// instrumentCode copies the code section, inserting check where control
+// enters every loop, and adds what it did to st.
+func instrumentCode(b []byte, check []byte, st *Stats) ([]byte, error) {
 	count, pos, err := wasmbin.U32(b, 0)
 	if err != nil {
 		return nil, fmt.Errorf("wasmtick: code section: %w", err)
@@ -233,7 +255,7 @@ func instrumentCode(b []byte, check []byte) ([]byte, error) {
 		if end > len(b) {
 			return nil, fmt.Errorf("wasmtick: function %d runs past the code section", i)
 		}
-		fn, err = instrumentBody(fn[:0], b[pos:end], check)
+		fn, err = instrumentBody(fn[:0], b[pos:end], check, st)
 		if err != nil {
 			return nil, fmt.Errorf("wasmtick: function %d: %w", i, err)
 		}
@@ -247,7 +269,7 @@ func instrumentCode(b []byte, check []byte) ([]byte, error) {
 	return out, nil
 }
 
-func instrumentBody(out, b, check []byte) ([]byte, error) {
+func instrumentBody(out, b, check []byte, st *Stats) ([]byte, error) {
 	pos, err := wasmbin.SkipLocals(b)
 	if err != nil {
 		return nil, err
@@ -277,6 +299,7 @@ func instrumentBody(out, b, check []byte) ([]byte, error) {
 			out = binary.AppendUvarint(out, uint64(entry.local))
 			out = append(out, 0x45, 0x0d) // i32.eqz; br_if
 			out = binary.AppendUvarint(out, uint64(entry.table[0]))
+			st.DirectEntries++
 		}
 		if entry != nil && start >= entry.at {
 			entry = nil
@@ -300,6 +323,11 @@ func instrumentBody(out, b, check []byte) ([]byte, error) {
 			out = append(out, check...)
 			out = append(out, b[start:pos]...)
 			entry = parseDispatch(b, pos)
+			st.Loops++
+			st.Checks++
+			if entry != nil {
+				st.Dispatches++
+			}
 			stack = append(stack, frame{loop: true, dispatch: entry})
 			seen = 0
 			continue
@@ -321,12 +349,14 @@ func instrumentBody(out, b, check []byte) ([]byte, error) {
 							// that the segment follows.
 							out = append(out, 0x0c)
 							out = binary.AppendUvarint(out, uint64(l))
+							st.ForwardJumps++
 							seen = 0
 							continue
 						}
 					}
 				}
 				out = append(out, check...)
+				st.Checks++
 			}
 		case 0x0e: // br_table
 			k, m, _ := wasmbin.U32(b, start+1)
@@ -335,6 +365,7 @@ func instrumentBody(out, b, check []byte) ([]byte, error) {
 				p += m
 				if f := target(stack, l); f != nil && f.loop {
 					out = append(out, check...)
+					st.Checks++
 					break
 				}
 			}

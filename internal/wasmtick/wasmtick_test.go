@@ -7,43 +7,39 @@ import (
 	"testing"
 
 	"github.com/cordonhq/cordon/internal/wasmbin"
+	"github.com/cordonhq/cordon/internal/wasmbin/wasmtest"
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
 )
 
-func module(sections ...[]byte) []byte {
-	m := []byte("\x00asm\x01\x00\x00\x00")
-	for _, s := range sections {
-		m = append(m, s...)
+// build returns a module that imports cordon.tick (type 0, () -> (), function
+// 0) and defines count (type 1, (i32) -> i32, function 1) with body, and
+// that has, when withGlobal is set, a global section of its own (an i32,
+// index 0).
+func build(body []byte, withGlobal bool) []byte {
+	m := wasmtest.Module{
+		Types:   []wasmtest.FuncType{{}, {Params: []byte{wasmtest.I32}, Results: []byte{wasmtest.I32}}},
+		Imports: []wasmtest.Import{{Module: "cordon", Name: "tick", Type: 0}},
+		Funcs:   []uint32{1},
+		Exports: []wasmtest.Export{{Name: "count", Kind: wasmtest.ExportFunc, Index: 1}},
+		Code:    [][]byte{body},
 	}
-	return m
-}
-
-func sec(id byte, body ...byte) []byte {
-	return append([]byte{id, byte(len(body))}, body...)
+	if withGlobal {
+		m.Globals = []wasmtest.Global{{Type: wasmtest.I32, Mutable: true}}
+	}
+	return m.Bytes()
 }
 
 // counter is a module whose count(n) loops n times (n >= 1) and returns n.
 // withGlobal adds a global section of its own (index 0).
 func counter(withGlobal bool) []byte {
-	secs := [][]byte{
-		sec(1, 2, 0x60, 0, 0, 0x60, 1, 0x7f, 1, 0x7f),
-		sec(2, 1, 6, 'c', 'o', 'r', 'd', 'o', 'n', 4, 't', 'i', 'c', 'k', 0, 0),
-		sec(3, 1, 1),
-	}
-	if withGlobal {
-		secs = append(secs, sec(6, 1, 0x7f, 1, 0x41, 0, 0x0b))
-	}
 	body := []byte{1, 1, 0x7f, // one i32 local
 		0x03, 0x40, // loop
 		0x20, 1, 0x41, 1, 0x6a, 0x21, 1, // local1 += 1
 		0x20, 1, 0x20, 0, 0x49, 0x0d, 0, // br_if 0 (local1 < n)
 		0x0b,
 		0x20, 1, 0x0b}
-	secs = append(secs,
-		sec(7, 1, 5, 'c', 'o', 'u', 'n', 't', 0, 1),
-		sec(10, append([]byte{1, byte(len(body))}, body...)...))
-	return module(secs...)
+	return build(body, withGlobal)
 }
 
 func run(t *testing.T, wasm []byte, n uint64) (result uint64, ticks int) {
@@ -71,7 +67,7 @@ func run(t *testing.T, wasm []byte, n uint64) (result uint64, ticks int) {
 func TestInstrumentedLoopsTick(t *testing.T) {
 	for _, withGlobal := range []bool{false, true} {
 		orig := counter(withGlobal)
-		inst, err := Instrument(orig, "cordon", "tick", 100)
+		inst, _, err := Instrument(orig, "cordon", "tick", 100)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -86,7 +82,7 @@ func TestInstrumentedLoopsTick(t *testing.T) {
 		if got, ticks := run(t, inst, 1000); got != 1000 || ticks != 10 {
 			t.Fatalf("global section %v: result %d, %d ticks, want 1000 and 10", withGlobal, got, ticks)
 		}
-		if _, err := Instrument(inst, "cordon", "tick", 100); err == nil || !strings.Contains(err.Error(), "already") {
+		if _, _, err := Instrument(inst, "cordon", "tick", 100); err == nil || !strings.Contains(err.Error(), "already") {
 			t.Fatalf("instrumenting twice: %v", err)
 		}
 	}
@@ -94,19 +90,19 @@ func TestInstrumentedLoopsTick(t *testing.T) {
 
 func TestInstrumentRefusesWhatItCannotHandle(t *testing.T) {
 	good := counter(true)
-	if _, err := Instrument(good, "cordon", "nope", 100); err == nil {
+	if _, _, err := Instrument(good, "cordon", "nope", 100); err == nil {
 		t.Error("a missing import was accepted")
 	}
-	if _, err := Instrument(good, "cordon", "tick", 0); err == nil {
+	if _, _, err := Instrument(good, "cordon", "tick", 0); err == nil {
 		t.Error("interval 0 was accepted")
 	}
 	// A SIMD instruction (0xfd) in a body is refused, not skipped wrongly.
 	simd := bytes.Replace(good, []byte{0x20, 1, 0x0b}, []byte{0xfd, 0, 0x0b}, 1)
-	if _, err := Instrument(simd, "cordon", "tick", 100); err == nil || !strings.Contains(err.Error(), "0xfd") {
+	if _, _, err := Instrument(simd, "cordon", "tick", 100); err == nil || !strings.Contains(err.Error(), "0xfd") {
 		t.Errorf("SIMD: %v", err)
 	}
 	for _, bad := range [][]byte{nil, []byte("\x00asm\x02\x00\x00\x00"), good[:len(good)-3], append(append([]byte{}, good...), 10, 0x7f)} {
-		if _, err := Instrument(bad, "cordon", "tick", 100); err == nil {
+		if _, _, err := Instrument(bad, "cordon", "tick", 100); err == nil {
 			t.Errorf("% x: accepted", bad)
 		}
 	}
@@ -116,7 +112,7 @@ func FuzzInstrument(f *testing.F) {
 	f.Add(counter(true))
 	f.Add(counter(false))
 	f.Fuzz(func(t *testing.T, wasm []byte) {
-		out, err := Instrument(wasm, "cordon", "tick", 7)
+		out, _, err := Instrument(wasm, "cordon", "tick", 7)
 		if err == nil && !IsInstrumented(out) {
 			t.Fatal("instrumented module without the marker")
 		}
@@ -156,12 +152,7 @@ func dispatcher(first, back, setLocal byte) []byte {
 		0x20, 1, 0x20, 0, 0x49, 0x04, 0x40, 0x41, back, 0x21, 2, 0x0c, 1, 0x0b,
 		0x0b,
 		0x20, 1, 0x0b}
-	return module(
-		sec(1, 2, 0x60, 0, 0, 0x60, 1, 0x7f, 1, 0x7f),
-		sec(2, 1, 6, 'c', 'o', 'r', 'd', 'o', 'n', 4, 't', 'i', 'c', 'k', 0, 0),
-		sec(3, 1, 1),
-		sec(7, 1, 5, 'c', 'o', 'u', 'n', 't', 0, 1),
-		sec(10, append([]byte{1, byte(len(body))}, body...)...))
+	return build(body, false)
 }
 
 // TestDispatchForwardJumpsDoNotTick: with a tick at every check (interval
@@ -169,7 +160,7 @@ func dispatcher(first, back, setLocal byte) []byte {
 // jump; a jump through the dispatch to a later segment has none.
 func TestDispatchForwardJumpsDoNotTick(t *testing.T) {
 	const n = 50
-	inst, err := Instrument(dispatcher(2, 1, 2), "cordon", "tick", 1)
+	inst, _, err := Instrument(dispatcher(2, 1, 2), "cordon", "tick", 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +179,7 @@ func TestDispatchForwardJumpsBranchDirectly(t *testing.T) {
 		label byte // from segment 0: the blocks of segments 1 and 2, then the loop
 		ticks int  // entry, and a backward jump for each count from x after the first jump
 	}{{2, 1, 51}, {1, 0, 50}} {
-		inst, err := Instrument(dispatcher(tc.first, 1, 2), "cordon", "tick", 1)
+		inst, _, err := Instrument(dispatcher(tc.first, 1, 2), "cordon", "tick", 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -209,7 +200,7 @@ func TestDispatchForwardJumpsBranchDirectly(t *testing.T) {
 // that label is the loop itself.
 func TestDispatchEntryBranchesDirectly(t *testing.T) {
 	fast := []byte{0x20, 2, 0x45, 0x0d, 0, 0x20, 2, 0x0e}
-	inst, err := Instrument(dispatcher(2, 1, 2), "cordon", "tick", 1)
+	inst, _, err := Instrument(dispatcher(2, 1, 2), "cordon", "tick", 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,7 +210,7 @@ func TestDispatchEntryBranchesDirectly(t *testing.T) {
 	// A br_table whose label for 0 is the loop: no direct branch, which
 	// would go around the check before the br_table.
 	toLoop := bytes.Replace(dispatcher(2, 1, 2), []byte{0x0e, 3, 0, 1, 2, 2}, []byte{0x0e, 3, 3, 1, 2, 2}, 1)
-	if inst, err = Instrument(toLoop, "cordon", "tick", 1); err != nil {
+	if inst, _, err = Instrument(toLoop, "cordon", "tick", 1); err != nil {
 		t.Fatal(err)
 	}
 	if bytes.Contains(inst, []byte{0x45, 0x0d, 3}) || !bytes.Contains(inst, append(append([]byte{0x20, 2}, checkSequence(0, 0, 1)...), 0x0e)) {
@@ -243,7 +234,7 @@ func TestDispatchOtherEntriesTick(t *testing.T) {
 		{"a jump from segment 0 to segment 0", 0, 1, 2, 3},
 		{"a jump that sets another local than the dispatch reads", 2, 1, 1, 3},
 	} {
-		inst, err := Instrument(dispatcher(tc.first, tc.back, tc.set), "cordon", "tick", 1)
+		inst, _, err := Instrument(dispatcher(tc.first, tc.back, tc.set), "cordon", "tick", 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -255,7 +246,7 @@ func TestDispatchOtherEntriesTick(t *testing.T) {
 	}
 	// A jump to its own segment must be checked: were it taken as forward,
 	// segment 2 would jump to itself with no check at all.
-	inst, err := Instrument(dispatcher(2, 2, 2), "cordon", "tick", 1)
+	inst, _, err := Instrument(dispatcher(2, 2, 2), "cordon", "tick", 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -277,6 +268,35 @@ func TestSleb32(t *testing.T) {
 	} {
 		if v, ok := sleb32(tc.b); v != tc.v || ok != tc.ok {
 			t.Errorf("% x: %d %v, want %d %v", tc.b, v, ok, tc.v, tc.ok)
+		}
+	}
+}
+
+// TestStats: Instrument counts what it found and did, check for check
+// (as the instrumented body shows them).
+func TestStats(t *testing.T) {
+	toLoop := bytes.Replace(dispatcher(2, 1, 2), []byte{0x0e, 3, 0, 1, 2, 2}, []byte{0x0e, 3, 3, 1, 2, 2}, 1)
+	for _, tc := range []struct {
+		name string
+		wasm []byte
+		want Stats
+	}{
+		{"a plain loop", counter(false), Stats{Loops: 1, Checks: 2}},
+		{"a dispatch: entry, one forward jump, one backward", dispatcher(2, 1, 2), Stats{Loops: 1, Dispatches: 1, Checks: 2, ForwardJumps: 1, DirectEntries: 1}},
+		{"a dispatch whose br_table sends 0 to the loop", toLoop, Stats{Loops: 1, Dispatches: 1, Checks: 3, ForwardJumps: 1}},
+		{"a dispatch whose jump sets another local", dispatcher(2, 1, 1), Stats{Loops: 1, Dispatches: 1, Checks: 3, DirectEntries: 1}},
+	} {
+		inst, st, err := Instrument(tc.wasm, "cordon", "tick", 1)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if st != tc.want {
+			t.Errorf("%s: %+v, want %+v", tc.name, st, tc.want)
+		}
+		// None of the modules has globals of its own: the counter is
+		// global 0, and tick is function 0.
+		if c := bytes.Count(inst, checkSequence(0, 0, 1)); c != st.Checks {
+			t.Errorf("%s: %d checks in the body, %d counted", tc.name, c, st.Checks)
 		}
 	}
 }

@@ -1,0 +1,210 @@
+// Package server is the guest's request loop: it takes requests from the
+// host (set up, run a script, put or get files), serves them against the
+// guest's VFS and JS runtime, and answers each one.
+//
+// It is portable Go so that it can be tested natively with a fake Host; the
+// guest binary (package main above) connects it to the host ABI.
+package server
+
+import (
+	"fmt"
+	"io/fs"
+	"path"
+	"runtime"
+	"sort"
+
+	"github.com/cordonhq/cordon/guest/internal/hub"
+	"github.com/cordonhq/cordon/guest/internal/jsrt"
+	"github.com/cordonhq/cordon/guest/internal/shellrt"
+	"github.com/cordonhq/cordon/internal/abi"
+	"github.com/cordonhq/cordon/vfs"
+)
+
+// state is what persists across requests: the VFS and the tools.
+type state struct {
+	host     hub.Host
+	fs       *vfs.FS
+	tools    []abi.ToolInfo
+	plan     *jsrt.ToolPlan // how tools appear in JS, made by the first execution
+	maxDepth int
+}
+
+// Serve runs the request loop until the host ends it.
+func Serve(h hub.Host) error {
+	s := &state{host: h, fs: vfs.New(vfs.Limits{})}
+	var resp []byte
+	for {
+		req, err := h.Next(resp)
+		if err != nil {
+			return err
+		}
+		if cap(resp) > keepResponse {
+			// A large export: free its copy now, before the next request
+			// allocates, so that exports of a VFS at its quota do not pile
+			// up garbage until the guest runs out of memory.
+			resp = nil
+			runtime.GC()
+		}
+		out := s.handle(req)
+		resp = abi.EncodeResponse(resp[:0], out)
+	}
+}
+
+// keepResponse is the largest response buffer Serve keeps for the next
+// response.
+const keepResponse = 1 << 20
+
+func errResponse(code abi.ErrCode, err error) *abi.Response {
+	return &abi.Response{Status: abi.StatusError, ErrCode: code, ErrMsg: err.Error()}
+}
+
+func (s *state) handle(b []byte) *abi.Response {
+	req, err := abi.DecodeRequest(b)
+	if err != nil {
+		return errResponse(abi.CodeInvalid, err)
+	}
+	switch req.Op {
+	case abi.OpSetup:
+		s.fs = vfs.New(vfs.Limits{MaxBytes: req.Setup.VFSMaxBytes, MaxFiles: int(req.Setup.VFSMaxFiles)})
+		s.tools = append([]abi.ToolInfo(nil), req.Setup.Tools...)
+		for i := range s.tools { // decoded fields alias the request buffer
+			s.tools[i].Schema = append([]byte(nil), s.tools[i].Schema...)
+		}
+		s.plan = nil
+		s.maxDepth = int(req.Setup.MaxCallDepth)
+		return &abi.Response{}
+	case abi.OpExec:
+		return s.exec(req.Exec)
+	case abi.OpPutFiles:
+		return s.putFiles(req.Files)
+	case abi.OpGetFiles:
+		return s.getFiles(req.Path)
+	case abi.OpWarm:
+		if err := jsrt.Warm(); err != nil {
+			return errResponse(abi.CodeInvalid, err)
+		}
+		return &abi.Response{}
+	}
+	return errResponse(abi.CodeInvalid, fmt.Errorf("server: unknown op %d", req.Op))
+}
+
+func (s *state) exec(x *abi.Exec) *abi.Response {
+	hits := s.fs.QuotaHits()
+	resp := s.run(x)
+	resp.QuotaHit = s.fs.QuotaHits() > hits
+	return resp
+}
+
+func (s *state) run(x *abi.Exec) *abi.Response {
+	if s.plan == nil {
+		// Made here rather than at setup, which a sandbox taken from the
+		// pool waits for.
+		s.plan = jsrt.PlanTools(s.tools)
+	}
+	h := hub.New(s.host)
+	common := jsrt.Common{Host: s.host, Hub: h, FS: s.fs, Tools: s.tools, Plan: s.plan, MaxCallDepth: s.maxDepth}
+	sh := shellrt.Options{Common: common}
+	switch x.Lang {
+	case abi.LangJS:
+		out := jsrt.Run(jsrt.Options{Common: common, Shell: shellrt.Capture(sh)}, x.Name, x.Code)
+		return &abi.Response{
+			ErrCode:  out.ErrCode,
+			ErrMsg:   out.ErrMsg,
+			ExitCode: int32(out.ExitCode),
+			HasValue: out.HasValue,
+			Value:    out.Value,
+		}
+	case abi.LangShell:
+		out := shellrt.Run(sh, x.Name, x.Code)
+		return &abi.Response{ErrCode: out.ErrCode, ErrMsg: out.ErrMsg, ExitCode: int32(out.ExitCode)}
+	}
+	return errResponse(abi.CodeInvalid, fmt.Errorf("unsupported language %q", x.Lang))
+}
+
+// putFiles writes files with the host's privileges (read-only areas
+// included), creating parent directories. It stops at the first error.
+func (s *state) putFiles(files []abi.File) *abi.Response {
+	pfs := s.fs.Privileged()
+	for _, f := range files {
+		p := path.Clean("/" + f.Path)
+		mode := fs.FileMode(f.Mode)
+		var err error
+		if mode.IsDir() {
+			err = pfs.MkdirAll(p, mode.Perm()|0o700)
+		} else {
+			if err = pfs.MkdirAll(path.Dir(p), 0o755); err == nil {
+				err = pfs.WriteFile(p, f.Data, mode.Perm())
+			}
+		}
+		if err == nil && f.ModTime != 0 {
+			err = pfs.Chtimes(p, timeFromNanos(f.ModTime))
+		}
+		if err != nil {
+			return errResponse(abi.ErrCode(vfs.Code(err)), err)
+		}
+	}
+	return &abi.Response{}
+}
+
+// getFiles returns the file at p, or the directory p and everything below it
+// (directories first, then in lexical order).
+func (s *state) getFiles(p string) *abi.Response {
+	p = path.Clean("/" + p)
+	fi, err := s.fs.Stat(p)
+	if err != nil {
+		return errResponse(abi.ErrCode(vfs.Code(err)), err)
+	}
+	var files []abi.File
+	add := func(name string, fi fs.FileInfo) error {
+		f := abi.File{Path: name, Mode: uint32(fi.Mode()), ModTime: fi.ModTime().UnixNano()}
+		if !fi.IsDir() {
+			// No copy: the response is encoded before anything else
+			// runs, and a VFS at its quota must fit in guest memory
+			// once more, not twice more.
+			data, err := s.fs.View(name)
+			if err != nil {
+				return err
+			}
+			f.Data = data
+		}
+		files = append(files, f)
+		return nil
+	}
+	if !fi.IsDir() {
+		if err := add(p, fi); err != nil {
+			return errResponse(abi.ErrCode(vfs.Code(err)), err)
+		}
+		return &abi.Response{Files: files}
+	}
+	var walk func(dir string, fi fs.FileInfo) error
+	walk = func(dir string, fi fs.FileInfo) error {
+		if err := add(dir, fi); err != nil {
+			return err
+		}
+		entries, err := s.fs.ReadDir(dir)
+		if err != nil {
+			return err
+		}
+		sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
+		for _, e := range entries {
+			child := path.Join(dir, e.Name())
+			info, err := e.Info()
+			if err != nil {
+				return err
+			}
+			if info.IsDir() {
+				err = walk(child, info)
+			} else {
+				err = add(child, info)
+			}
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := walk(p, fi); err != nil {
+		return errResponse(abi.ErrCode(vfs.Code(err)), err)
+	}
+	return &abi.Response{Files: files}
+}

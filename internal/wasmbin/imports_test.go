@@ -1,0 +1,35 @@
+package wasmbin_test
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/cordonhq/cordon/internal/wasmbin"
+	"github.com/cordonhq/cordon/internal/wasmbin/wasmtest"
+)
+
+func TestFuncImports(t *testing.T) {
+	m := wasmtest.Module{
+		Types: []wasmtest.FuncType{{}, {Params: []byte{wasmtest.I32, wasmtest.I32}, Results: []byte{wasmtest.I32}}},
+		Imports: []wasmtest.Import{
+			{Module: "cordon", Name: "next", Type: 1},
+			{Module: "wasi_snapshot_preview1", Name: "sched_yield", Type: 0},
+		},
+	}
+	got, err := wasmbin.FuncImports(m.Bytes())
+	want := []wasmbin.FuncImport{
+		{Module: "cordon", Name: "next", Type: []byte{2, 0x7f, 0x7f, 1, 0x7f}},
+		{Module: "wasi_snapshot_preview1", Name: "sched_yield", Type: []byte{0, 0}},
+	}
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("FuncImports: %+v, %v; want %+v", got, err, want)
+	}
+	// An import whose type is not in the type section is an error.
+	m.Imports[1].Type = 2
+	if _, err := wasmbin.FuncImports(m.Bytes()); err == nil {
+		t.Error("an import of type 2 of 2 was accepted")
+	}
+	if _, err := wasmbin.FuncImports([]byte("junk")); err == nil {
+		t.Error("junk accepted")
+	}
+}
