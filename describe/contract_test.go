@@ -12,7 +12,8 @@ import (
 
 // TestToolErrorKindsDeclared: the ToolError declaration that scripts and
 // models read names, as its kind, exactly the kinds the host sends
-// (abi.ToolErrorKinds), in the same order, and its comment explains each.
+// (abi.ToolErrorKinds), in the same order, then the one the guest makes
+// itself (abi.ToolInvalidResult), and its comment explains each.
 func TestToolErrorKindsDeclared(t *testing.T) {
 	g := describe.Globals()
 	m := regexp.MustCompile(`(?m)^  kind: (.*);$`).FindStringSubmatch(g)
@@ -24,13 +25,13 @@ func TestToolErrorKindsDeclared(t *testing.T) {
 		declared = append(declared, strings.Trim(alt, `"`))
 	}
 	var want []string
-	for _, k := range abi.ToolErrorKinds() {
+	for _, k := range append(abi.ToolErrorKinds(), abi.ToolInvalidResult) {
 		want = append(want, string(k))
 		if !strings.Contains(g, `"`+string(k)+`":`) && !strings.Contains(g, `"`+string(k)+`";`) {
 			t.Errorf("the ToolError comment does not explain %q", k)
 		}
 	}
 	if !slices.Equal(declared, want) {
-		t.Errorf("ToolError.kind is declared as %q; the host sends %q", declared, want)
+		t.Errorf("ToolError.kind is declared as %q; scripts see %q", declared, want)
 	}
 }

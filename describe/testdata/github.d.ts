@@ -211,9 +211,10 @@ declare class ToolError extends Error {
   /**
    * "denied": the policy refused the call; "invalid": the params do not match the
    * tool's schema; "failed": the tool itself failed; "unknown_tool"; "too_large":
-   * params or result over the size limit; "tool_calls": too many calls in this run.
+   * params or result over the size limit; "tool_calls": too many calls in this run;
+   * "invalid_result": the tool's result could not be read (nested too deeply).
    */
-  kind: "denied" | "invalid" | "failed" | "unknown_tool" | "too_large" | "tool_calls";
+  kind: "denied" | "invalid" | "failed" | "unknown_tool" | "too_large" | "tool_calls" | "invalid_result";
   /** Why, in plain words: "amount <= 1000 does not hold (amount is 5000)". */
   reasons: string[];
 }
