@@ -854,7 +854,13 @@ func (r *runner) runCommand(fn command.Func, args []string) (status int) {
 		FS:      r.sh.fs,
 		Environ: r.environ(),
 		Now:     r.sh.now,
-		Exec:    r.execCallback,
+	}
+	// What the command buffered comes out before its error messages and
+	// before the output of the commands it runs (xargs, find -exec).
+	env.OrderStderr()
+	env.Exec = func(ctx context.Context, args, environ []string, stdin io.Reader, stdout, stderr io.Writer) int {
+		env.Flush()
+		return r.execCallback(ctx, args, environ, stdin, stdout, stderr)
 	}
 	defer func() {
 		env.Release()
