@@ -45,6 +45,9 @@ func (r *runner) stmt(st *syntax.Stmt) {
 		return
 	}
 	r.lineno = int(st.Position.Line())
+	// The process substitutions of this statement's words and
+	// redirections end with it.
+	defer r.endProcSubsts(len(r.psubs))
 	switch {
 	case st.Background:
 		r.unsupported("background jobs (&)")
@@ -844,8 +847,16 @@ func (r *runner) runCommand(fn command.Func, args []string) (status int) {
 		sigpipe = pw
 		stderr = &pipeGuardWriter{w: stderr, pw: pw}
 	}
+	fds := r.saveFds()
 	env := &command.Env{
-		Ctx:     context.WithValue(r.sh.commandCtx(), fdKey{}, r.saveFds()),
+		Ctx: context.WithValue(r.sh.commandCtx(), fdKey{}, fds),
+		FD: func(n int) (io.Reader, io.Writer, bool) {
+			d := fds[n]
+			if d == nil {
+				return nil, nil, false
+			}
+			return d.r, d.w, true
+		},
 		Args:    args,
 		Stdin:   stdin,
 		Stdout:  stdout,
@@ -939,6 +950,7 @@ func (r *runner) subshell() *runner {
 	c.traps = map[string]string{}
 	c.fds = r.saveFds()
 	c.opened = nil
+	c.psubs = nil
 	c.params = append([]string(nil), r.params...)
 	c.funcNames = append([]string(nil), r.funcNames...)
 	c.subLevel++

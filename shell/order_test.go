@@ -86,7 +86,7 @@ var builtinOrderCases = map[string]orderCase{
 	"let":       {script: `let 'v=1' && echo a; let 'v=1+'; echo c`, want: "OEO"},
 	"alias":     {script: `alias a=b; alias a nonexistent`, want: "OE"},
 	"unalias":   {script: `echo a; unalias x 2>/dev/null; echo c >&2`, want: "OE"},
-	"times":     {script: `times; echo c >&2`, want: "OE"},
+	"times":     {script: `times >/dev/null; echo a; echo c >&2`, want: "OE"},
 	"mapfile":   {script: `mapfile -t l <<< a; echo ${l[0]}; mapfile -Z; echo c`, want: "OEO"},
 	"readarray": {script: `readarray -t l <<< a; echo ${l[0]}; readarray -Z; echo c`, want: "OEO"},
 	"jobs":      {script: `echo a; jobs; echo c >&2`, want: "OE"},

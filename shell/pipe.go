@@ -291,54 +291,8 @@ func (r *runner) cmdSubst(w io.Writer, cs *syntax.CmdSubst) error {
 	return nil
 }
 
-// procSubst refuses process substitutions.
-func (r *runner) procSubst(*syntax.ProcSubst) (string, error) {
-	return "", errUnsupported("process substitution <(...) and >(...)")
-}
-
 // errUnsupported is an expansion error for unsupported constructs.
 type errUnsupported string
 
 // Error returns the message.
 func (e errUnsupported) Error() string { return string(e) + " is not supported in this sandbox" }
-
-// procSubstReader is the reading end of "< <(cmd)": cmd runs concurrently
-// in a subshell writing into a pipe, as with bash's /dev/fd/N.
-type procSubstReader struct {
-	*io.PipeReader
-	done chan struct{}
-}
-
-// Close closes the pipe (the writer then ends as if by SIGPIPE) and waits
-// for the subshell to finish, so that no goroutine outlives the command.
-func (p *procSubstReader) Close() error {
-	p.PipeReader.CloseWithError(errBrokenPipe)
-	<-p.done
-	return nil
-}
-
-// startProcSubst starts the command of an input process substitution used
-// as a redirection ("< <(cmd)") and returns its output.
-func (r *runner) startProcSubst(ps *syntax.ProcSubst) io.Reader {
-	pr, pw := io.Pipe()
-	child := r.subshell()
-	w := &pipeWriter{pw: pw}
-	child.fds[1] = &fdesc{w: w}
-	child.pipeOut = w
-	p := &procSubstReader{PipeReader: pr, done: make(chan struct{})}
-	r.opened = append(r.opened, p)
-	go func() {
-		defer close(p.done)
-		defer pw.Close()
-		defer w.Flush()
-		defer func() {
-			if e := recover(); e != nil {
-				fmt.Fprintf(r.stderr(), "%s: internal error: %v\n", r.name, e)
-			}
-		}()
-		child.stmts(ps.Stmts)
-		child.runExitTrap()
-		child.closeAll()
-	}()
-	return p
-}

@@ -173,7 +173,9 @@ func (r *runner) redirect(rd *syntax.Redirect) error {
 			if fd < 0 {
 				fd = 0
 			}
-			r.fds[fd] = &fdesc{r: r.startProcSubst(ps)}
+			p := r.startProcSubst(ps)
+			r.opened = append(r.opened, p)
+			r.fds[fd] = &fdesc{r: p}
 			return nil
 		}
 	}

@@ -114,6 +114,9 @@ type runner struct {
 
 	fds    map[int]*fdesc
 	opened []io.Closer
+	// psubs are the process substitutions of the statements running,
+	// innermost last (procsubst.go).
+	psubs []psub
 
 	status      int
 	substStatus int
@@ -258,6 +261,7 @@ func (r *runner) stopped() bool {
 
 // closeAll closes the files opened by redirections that are still open.
 func (r *runner) closeAll() {
+	r.endProcSubsts(0)
 	for _, c := range r.opened {
 		c.Close()
 	}

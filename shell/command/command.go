@@ -25,6 +25,7 @@ import (
 	"io/fs"
 	"path"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -62,6 +63,13 @@ type Env struct {
 	// exit status; 127 means "command not found" and the message has
 	// already been written to stderr.
 	Exec func(ctx context.Context, args, environ []string, stdin io.Reader, stdout, stderr io.Writer) int
+	// FD returns the reader and writer of the shell's file descriptor n
+	// as it was when the command started (either may be nil: a descriptor
+	// open for reading only has no writer); ok is false when n is not
+	// open. It reaches descriptors other than 0-2: "cmd 3<file", and
+	// /dev/fd/N, which a process substitution <(...) expands to. Open
+	// resolves /dev/fd/N through it. Nil means no descriptor is open.
+	FD func(n int) (r io.Reader, w io.Writer, ok bool)
 
 	taken []taken // buffers to give back on Release (buffers.go)
 }
@@ -98,6 +106,9 @@ func (e *Env) Open(name string) (io.ReadCloser, error) {
 	case "/dev/zero":
 		return io.NopCloser(zeros{}), nil
 	}
+	if rest, ok := strings.CutPrefix(name, "/dev/fd/"); ok {
+		return e.openFD(name, rest)
+	}
 	f, err := e.FS.OpenFile(e.Abs(name), vfs.O_RDONLY, 0)
 	if err != nil {
 		return nil, err
@@ -111,6 +122,33 @@ func (e *Env) Open(name string) (io.ReadCloser, error) {
 }
 
 var errIsDir = errors.New("is a directory")
+
+// openFD opens /dev/fd/N for reading: the shell's descriptor N, through FD
+// (descriptors 1 and 2 are Stdout and Stderr, which cannot be read).
+// Closing it leaves the descriptor open.
+func (e *Env) openFD(name, num string) (io.ReadCloser, error) {
+	n, err := strconv.Atoi(num)
+	if err != nil || n < 0 || num[0] == '+' {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+	}
+	if n == 0 {
+		return io.NopCloser(e.Stdin), nil
+	}
+	var r io.Reader
+	ok := false
+	if e.FD != nil && n > 2 {
+		r, _, ok = e.FD(n)
+	}
+	if !ok {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+	}
+	if r == nil {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: errBadFD}
+	}
+	return io.NopCloser(r), nil
+}
+
+var errBadFD = errors.New("bad file descriptor")
 
 // zeros reads as endless zero bytes.
 type zeros struct{}
@@ -160,6 +198,12 @@ func Strerror(err error) string {
 	}
 	if errors.Is(err, errIsDir) {
 		return "Is a directory"
+	}
+	if errors.Is(err, fs.ErrNotExist) {
+		return "No such file or directory"
+	}
+	if errors.Is(err, errBadFD) {
+		return "Bad file descriptor"
 	}
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
