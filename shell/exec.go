@@ -50,7 +50,7 @@ func (r *runner) stmt(st *syntax.Stmt) {
 	defer r.endProcSubsts(len(r.psubs))
 	switch {
 	case st.Background:
-		r.unsupported("background jobs (&)")
+		r.background(st)
 		return
 	case st.Coprocess:
 		r.unsupported("coprocesses")
@@ -951,6 +951,7 @@ func (r *runner) subshell() *runner {
 	c.fds = r.saveFds()
 	c.opened = nil
 	c.psubs = nil
+	c.jobs, c.jobNum = nil, 0
 	c.params = append([]string(nil), r.params...)
 	c.funcNames = append([]string(nil), r.funcNames...)
 	c.subLevel++

@@ -90,6 +90,8 @@ type shared struct {
 	polls    atomic.Uint32
 	rand     atomic.Uint32
 	stages   atomic.Int32 // pipeline stages running
+	pids     atomic.Int32 // the last background job's made-up PID
+	stdin    *fdesc       // the script's own standard input
 	expired  atomic.Bool  // the deadline passed (seen by ctxErr)
 }
 
@@ -117,6 +119,11 @@ type runner struct {
 	// psubs are the process substitutions of the statements running,
 	// innermost last (procsubst.go).
 	psubs []psub
+	// jobs are the background jobs not yet waited for (jobs.go); jobNum
+	// numbers them and lastBg is $!.
+	jobs   []*job
+	jobNum int
+	lastBg int
 
 	status      int
 	substStatus int
@@ -167,6 +174,7 @@ type options struct {
 func newRunner(ctx context.Context, cfg *Config, name string) *runner {
 	sh := &shared{ctx: ctx, fs: cfg.FS, commands: cfg.Commands, now: cfg.Now, maxDepth: cfg.MaxDepth}
 	sh.rand.Store(12345)
+	sh.pids.Store(1000)
 	if sh.now == nil {
 		sh.now = time.Now
 	}
@@ -202,6 +210,7 @@ func newRunner(ctx context.Context, cfg *Config, name string) *runner {
 		in = cfg.Stdin
 	}
 	r.fds[0] = &fdesc{r: in}
+	sh.stdin = r.fds[0]
 	r.fds[1] = &fdesc{w: cfg.Stdout}
 	r.fds[2] = &fdesc{w: cfg.Stderr}
 	env := []string{"HOME=/workspace", "PATH=/usr/bin:/bin", "PWD=" + dir}
@@ -261,6 +270,7 @@ func (r *runner) stopped() bool {
 
 // closeAll closes the files opened by redirections that are still open.
 func (r *runner) closeAll() {
+	r.waitJobs()
 	r.endProcSubsts(0)
 	for _, c := range r.opened {
 		c.Close()

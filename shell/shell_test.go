@@ -98,7 +98,6 @@ func TestErrexit(t *testing.T) {
 
 func TestUnsupported(t *testing.T) {
 	tests := []struct{ script, msg string }{
-		{"echo a; sleep 1 & echo b", "background jobs (&) are not supported"},
 		{"coproc cat", "coprocesses are not supported"},
 		{"select x in a b; do :; done", "select loops are not supported"},
 	}
