@@ -46,8 +46,9 @@ func (r *runner) stmt(st *syntax.Stmt) {
 	}
 	r.lineno = int(st.Position.Line())
 	// The process substitutions of this statement's words and
-	// redirections end with it.
-	defer r.endProcSubsts(len(r.psubs))
+	// redirections end with it (unless exec keeps its redirections).
+	psubMark := len(r.psubs)
+	defer r.endProcSubsts(psubMark)
 	switch {
 	case st.Background:
 		r.background(st)
@@ -91,7 +92,13 @@ func (r *runner) stmt(st *syntax.Stmt) {
 		}
 		defer func() {
 			if r.persistRedirs {
+				// "exec > >(tee log)": the process substitutions
+				// stay open with the descriptors, until the shell ends.
 				r.persistRedirs = false
+				for _, p := range r.psubs[psubMark:] {
+					r.opened = append(r.opened, p.c)
+				}
+				r.psubs = r.psubs[:psubMark]
 				return
 			}
 			r.restoreFds(saved, openedBefore)

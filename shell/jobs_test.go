@@ -5,6 +5,15 @@ import (
 	"testing"
 )
 
+// A job whose standard input would be the script's reads an empty one, as
+// in bash without job control.
+func TestBackgroundJobStdin(t *testing.T) {
+	res := run(t, `cat & wait; echo end; cat`, func(c *Config) { c.Stdin = strings.NewReader("data\n") })
+	if res.stdout != "end\ndata\n" {
+		t.Errorf("got %q (stderr %q)", res.stdout, res.stderr)
+	}
+}
+
 func TestBackgroundJobs(t *testing.T) {
 	cases := []struct{ name, script, out string }{
 		{"wait-all", `echo a & echo b & wait; echo done`, "done\n"},
@@ -20,6 +29,10 @@ func TestBackgroundJobs(t *testing.T) {
 		{"pipeline", `echo b | cat & wait; echo c`, "b\nc\n"},
 		{"subshell-waits", `( echo in & ); echo out`, "in\nout\n"},
 		{"unset-bang", `echo "[$!]"`, "[]\n"},
+		{"in-substitution", `x=$(echo a & wait; echo b); echo $x`, "a b\n"},
+		{"jobs", `(exit 2) & wait; jobs; true & jobs -p > f; read -r p < f; [ "$p" = "$!" ] && echo same`, "same\n"},
+		{"bad-pid", `wait x; echo $?`, "2\n"},
+		{"function", `f() { echo in & }; f; wait; echo out`, "in\nout\n"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -227,8 +227,10 @@ func (r *runner) pipeline(c *syntax.BinaryCmd) {
 	}
 }
 
-// limitWriter fails once more than max bytes were written.
+// limitWriter fails once more than max bytes were written. Background jobs
+// may write to it at the same time as the shell.
 type limitWriter struct {
+	mu  sync.Mutex
 	w   io.Writer
 	n   int64
 	max int64
@@ -236,6 +238,8 @@ type limitWriter struct {
 
 // Write fails once the limit is reached.
 func (l *limitWriter) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	if l.n+int64(len(b)) > l.max {
 		return 0, errors.New("command substitution output too large")
 	}

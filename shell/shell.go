@@ -7,6 +7,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -211,8 +212,11 @@ func newRunner(ctx context.Context, cfg *Config, name string) *runner {
 	}
 	r.fds[0] = &fdesc{r: in}
 	sh.stdin = r.fds[0]
-	r.fds[1] = &fdesc{w: cfg.Stdout}
-	r.fds[2] = &fdesc{w: cfg.Stderr}
+	// Pipeline stages and background jobs write at the same time: one
+	// lock orders the writes to the caller's writers (which may be one).
+	mu := &sync.Mutex{}
+	r.fds[1] = &fdesc{w: &syncWriter{mu: mu, w: cfg.Stdout}}
+	r.fds[2] = &fdesc{w: &syncWriter{mu: mu, w: cfg.Stderr}}
 	env := []string{"HOME=/workspace", "PATH=/usr/bin:/bin", "PWD=" + dir}
 	env = append(env, cfg.Env...)
 	for _, kv := range env {
@@ -232,6 +236,19 @@ func newRunner(ctx context.Context, cfg *Config, name string) *runner {
 		}
 	}
 	return r
+}
+
+// syncWriter serializes the writes to a writer the shell was given.
+type syncWriter struct {
+	mu *sync.Mutex
+	w  io.Writer
+}
+
+// Write writes p under the lock.
+func (s *syncWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
 }
 
 // shellDefaults are the variables bash sets that the environment did not.
