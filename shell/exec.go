@@ -57,6 +57,11 @@ func (r *runner) stmt(st *syntax.Stmt) {
 		r.unsupported("coprocesses")
 		return
 	}
+	if len(st.Redirs) == 0 && r.wordFds != nil {
+		oldWordFds := r.wordFds
+		r.wordFds = nil
+		defer func() { r.wordFds = oldWordFds }()
+	}
 	if len(st.Redirs) > 0 {
 		oldTrace := r.traceW
 		if r.opts.xtrace {
@@ -65,6 +70,11 @@ func (r *runner) stmt(st *syntax.Stmt) {
 		defer func() { r.traceW = oldTrace }()
 		saved := r.saveFds()
 		openedBefore := len(r.opened)
+		// bash expands the words before it redirects: a process
+		// substitution among them gets the descriptors from before.
+		oldWordFds := r.wordFds
+		r.wordFds = saved
+		defer func() { r.wordFds = oldWordFds }()
 		ok := true
 		for _, rd := range st.Redirs {
 			if err := r.redirect(rd); err != nil {
@@ -958,6 +968,7 @@ func (r *runner) subshell() *runner {
 	c.fds = r.saveFds()
 	c.opened = nil
 	c.psubs = nil
+	c.wordFds = nil
 	c.jobs, c.jobNum = nil, 0
 	c.params = append([]string(nil), r.params...)
 	c.funcNames = append([]string(nil), r.funcNames...)

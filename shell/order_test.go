@@ -365,6 +365,8 @@ func TestOutputOrderShell(t *testing.T) {
 		{"file", `{ head -n1 a /nonexistent; echo c; } &> out; cat out`,
 			"==> a <==\na1\nhead: cannot open '/nonexistent' for reading: No such file or directory\nc\n"},
 		{"exec", `find a b -exec cat {} \; -print 2>&1`, "a1\na2\na\nb1\nb2\nb\n"},
+		{"sed-w-stderr", `sed -n 'p;w /dev/stderr' a`, "a1\na1\na2\na2\n"},
+		{"tee-stderr", `tee /dev/stderr < a`, "a1\na2\na1\na2\n"},
 		{"xargs", `printf 'a\n/nonexistent\nb\n' | xargs -n1 cat 2>&1`,
 			"a1\na2\ncat: /nonexistent: No such file or directory\nb1\nb2\n"},
 	}

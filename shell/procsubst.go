@@ -3,6 +3,7 @@ package shell
 import (
 	"fmt"
 	"io"
+	"maps"
 	"strconv"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -56,7 +57,7 @@ func (p *procSubstWriter) Close() error {
 // returns its output.
 func (r *runner) startProcSubst(ps *syntax.ProcSubst) *procSubstReader {
 	pr, pw := io.Pipe()
-	child := r.subshell()
+	child := r.procSubshell()
 	w := &pipeWriter{pw: pw}
 	child.fds[1] = &fdesc{w: w}
 	child.pipeOut = w
@@ -76,7 +77,7 @@ func (r *runner) startProcSubst(ps *syntax.ProcSubst) *procSubstReader {
 // and returns the pipe to its input.
 func (r *runner) startProcSubstOut(ps *syntax.ProcSubst) *procSubstWriter {
 	pr, pw := io.Pipe()
-	child := r.subshell()
+	child := r.procSubshell()
 	child.fds[0] = &fdesc{r: pr}
 	p := &procSubstWriter{pipeWriter: &pipeWriter{pw: pw}, done: make(chan struct{})}
 	r.sh.stages.Add(1)
@@ -87,6 +88,18 @@ func (r *runner) startProcSubstOut(ps *syntax.ProcSubst) *procSubstWriter {
 		child.runProcSubst(ps)
 	}()
 	return p
+}
+
+// procSubshell returns the subshell of a process substitution: it has the
+// descriptors from before the statement's redirections, as bash expands
+// words before it redirects ("tee >(cmd) > /dev/null": cmd writes to the
+// script's output).
+func (r *runner) procSubshell() *runner {
+	child := r.subshell()
+	if r.wordFds != nil {
+		child.fds = maps.Clone(r.wordFds)
+	}
+	return child
 }
 
 // runProcSubst runs the statements of a process substitution in the

@@ -37,6 +37,7 @@ var procSubstScripts = []struct {
 	{"wc", `wc -l <(seq 5)`, "5 /dev/fd/63\n", 0},
 	{"sort-merge", `sort -m <(printf '1\n3\n') <(printf '2\n4\n')`, "1\n2\n3\n4\n", 0},
 	{"exec-persist", `exec > >(tr a-z A-Z); echo hi; echo there`, "HI\nTHERE\n", 0},
+	{"tee-out", `seq 3 | tee >(tr 1-3 a-c) > /dev/null; wait`, "a\nb\nc\n", 0},
 	{"read-fd", `read -r first < <(echo one two); echo "$first"`, "one two\n", 0},
 }
 

@@ -120,6 +120,9 @@ type runner struct {
 	// psubs are the process substitutions of the statements running,
 	// innermost last (procsubst.go).
 	psubs []psub
+	// wordFds are the descriptors from before the redirections of the
+	// statement whose words are being expanded, when it has any.
+	wordFds map[int]*fdesc
 	// jobs are the background jobs not yet waited for (jobs.go); jobNum
 	// numbers them and lastBg is $!.
 	jobs   []*job
