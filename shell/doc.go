@@ -36,8 +36,10 @@
 //     62, ... as in bash), one end of a pipe to cmd, which runs
 //     concurrently in a subshell and streams ("diff <(sort a) <(sort b)",
 //     "head -1 <(yes)"). The shell's redirections use either end;
-//     command.Env.Open opens /dev/fd/N for reading. When the statement
-//     ends the pipe is closed and the shell waits for cmd (a producer
+//     command.Env.Open opens /dev/fd/N for reading and command.Env.Create
+//     for writing. As in bash, cmd gets the descriptors from before the
+//     command's redirections. When the statement ends (for exec, the
+//     shell) the pipe is closed and the shell waits for cmd (a producer
 //     still writing ends as if by SIGPIPE).
 //   - Background jobs: "cmd &" runs cmd in a subshell on a goroutine of its
 //     own; $! is its made-up process ID; wait (all, PID, %N, -n) and jobs
@@ -94,8 +96,9 @@
 // Coprocesses and select loops are refused: the script stops with a
 // message such as "name: line 3: coprocesses are not supported in this
 // sandbox" and status 2, so that it never goes on with a wrong result. A
-// command that opens /dev/fd/N of a process substitution for writing
-// ("tee >(cmd)") gets "No such file or directory". The job control
+// command that writes a file named by its arguments without
+// command.Env.Create (sort -o, awk's print > FILE) does not know the
+// /dev/fd/N of a process substitution. The job control
 // builtins (fg, bg, kill, disown, ...) fail with a message and status 1. Alias expansion, the history, the ERR, DEBUG and RETURN traps,
 // "read -t" timeouts and locales (the shell works in UTF-8) are not
 // implemented. $(( )) is parsed when the script is read, so a few
