@@ -119,7 +119,7 @@ var commandOrderCases = map[string]orderCase{
 	"fgrep":  {script: `fgrep 1 a /nonexistent b 2>&1 | grep -v obsolescent`},
 	"sed":    {script: `sed -n p a /nonexistent b`, want: "OEO"},
 	"awk":    {script: `awk '{ print } NR == 2 { print "e" > "/dev/stderr" }' a b`, want: "OEO"},
-	"jq":     {script: `jq . j1 /nonexistent j2`, want: "OEO"},
+	"jq":     {script: `jq . j1 /nonexistent j2; jq -R . j1 /nonexistent j2; jq -n 'input, input' j1 /nonexistent j2`, want: "OEOEOEO"},
 	"xargs":  {script: `echo a b | xargs -t -n1 echo`, want: "EOEO"},
 	"find":   {script: `find a /nonexistent b`, want: "OEO"},
 	"yes":    {script: `yes a | head -n 2; yes a /nonexistent | head -n 1`, want: "O"},
@@ -136,11 +136,6 @@ var commandOrderCases = map[string]orderCase{
 	"mkdir":  {script: `mkdir -v d1 /nonexistent/d d2`, want: "OEO"},
 	"rmdir":  {script: `mkdir d1 d2; rmdir -v d1 /nonexistent d2`, want: "OEO"},
 	"touch":  {script: `echo a; touch /nonexistent/x; echo c`, want: "OEO"},
-}
-
-// knownDisorder names the commands whose order is still wrong, and why.
-var knownDisorder = map[string]string{
-	"jq": "jq opens (and reports) all its input files before it reads the first; jq 1.7 reports a missing file when it reaches it",
 }
 
 // orderCommands is the registry the order tests run.
@@ -336,9 +331,6 @@ func TestOutputOrderCommands(t *testing.T) {
 	sort.Strings(names)
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
-			if why, ok := knownDisorder[name]; ok {
-				t.Skip(why)
-			}
 			c, ok := commandOrderCases[name]
 			if !ok {
 				c = orderCase{script: name + " a /nonexistent b"}
