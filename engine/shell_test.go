@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 	"sync/atomic"
@@ -109,4 +110,35 @@ func TestShellTimeout(t *testing.T) {
 	if res := runSh(t, sb, "echo ok"); res.Stdout != "ok\n" {
 		t.Errorf("after timeouts: %q", res.Stdout)
 	}
+}
+
+// Tool calls that shell background jobs make at once reach the host as one
+// batch and run in parallel: `tool slow & tool slow & ... & wait` takes
+// about one call's time, not the sum. Each handler waits until all of them
+// have started (or a generous timeout passes), so the test fails if the
+// calls run one after another, without bounding wall-clock time tightly.
+func TestShellBackgroundToolCallsRunInParallel(t *testing.T) {
+	const n = 4
+	var started atomic.Int32
+	all := make(chan struct{})
+	slow := engine.Tool{Name: "slow", Handler: func(ctx context.Context, _ json.RawMessage) (any, error) {
+		if started.Add(1) == n {
+			close(all)
+		}
+		select {
+		case <-all:
+		case <-time.After(3 * time.Second):
+			return nil, errors.New("the other calls did not start: the calls ran one by one")
+		}
+		time.Sleep(100 * time.Millisecond)
+		return map[string]any{"ok": true}, nil
+	}}
+	sb := newSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{slow}, Limits: engine.Limits{Timeout: 30 * time.Second}})
+	begin := time.Now()
+	res := runSh(t, sb, `for i in 1 2 3 4; do tool slow > out.$i & done; wait; cat out.1 out.2 out.3 out.4 | grep -c true`)
+	elapsed := time.Since(begin)
+	if res.Stdout != "4\n" || res.ExitCode != 0 {
+		t.Fatalf("stdout %q stderr %q exit %d", res.Stdout, res.Stderr, res.ExitCode)
+	}
+	t.Logf("%d tool calls of 100ms from background jobs took %v", n, elapsed)
 }

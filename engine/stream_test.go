@@ -219,3 +219,48 @@ func TestScriptName(t *testing.T) {
 		}
 	}
 }
+
+// The host's writers get a shell script's output and errors in the order
+// they were written, across commands that buffer their output (cat, grep,
+// head), builtins (printf) and a pipe of both streams: the combined view a
+// host gets by giving one writer for both.
+func TestStreamingShellOrder(t *testing.T) {
+	sb := newSandbox(t, engine.SandboxConfig{})
+	var mu sync.Mutex
+	var both strings.Builder
+	w := writerFunc(func(p []byte) (int, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		return both.Write(p)
+	})
+	res, err := sb.Execute(context.Background(), engine.Shell, `printf 'a1\na2\n' > a
+printf '%s\n%d\n' p x
+cat a /nonexistent a
+grep -H . a /nonexistent
+{ head -n1 a /nonexistent; } |& cat`, engine.WithStdout(w), engine.WithStderr(w))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `p
+script.sh: line 2: printf: x: invalid number
+0
+a1
+a2
+cat: /nonexistent: No such file or directory
+a1
+a2
+a:a1
+a:a2
+grep: /nonexistent: No such file or directory
+==> a <==
+a1
+head: cannot open '/nonexistent' for reading: No such file or directory
+`
+	if both.String() != want {
+		t.Errorf("streamed\n%s\nwant\n%s(stderr %q)", both.String(), want, res.Stderr)
+	}
+}
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }

@@ -53,7 +53,7 @@ func init() {
 		"trap":      trapBuiltin,
 		"getopts":   getoptsBuiltin,
 		"hash":      func(*runner, []string) int { return 0 },
-		"wait":      func(*runner, []string) int { return 0 },
+		"wait":      waitBuiltin,
 		"umask":     umaskBuiltin,
 		"let":       letBuiltin,
 		"alias":     aliasBuiltin,
@@ -61,7 +61,7 @@ func init() {
 		"times":     timesBuiltin,
 		"mapfile":   mapfileBuiltin,
 		"readarray": mapfileBuiltin,
-		"jobs":      func(*runner, []string) int { return 0 },
+		"jobs":      jobsBuiltin,
 		"ulimit":    func(r *runner, a []string) int { fmt.Fprintln(r.stdout(), "unlimited"); return 0 },
 		"enable":    func(*runner, []string) int { return 0 },
 	}

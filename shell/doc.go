@@ -27,12 +27,34 @@
 //     -v, -o), let, time (reports zero times).
 //   - Redirections: < > >> >| <> &> &>> >& <& n>file n<file n>&m n<&m
 //     n>&- n>&m- {varname}>file here-documents (<<, <<- and quoted
-//     delimiters), here-strings, and "< <(cmd)" (cmd runs concurrently,
-//     streaming into the redirection). The VFS has no /dev, so /dev/null,
+//     delimiters) and here-strings. The VFS has no /dev, so /dev/null,
 //     /dev/stdin, /dev/stdout, /dev/stderr, /dev/zero and /dev/fd/N are
 //     emulated.
-//     "exec" with only redirections makes them permanent. Commands can reach
-//     descriptors other than 0-2 with FD.
+//     "exec" with only redirections makes them permanent. Commands reach
+//     descriptors other than 0-2 through command.Env.FD (and FD).
+//   - Process substitution: <(cmd) and >(cmd) expand to /dev/fd/N (63,
+//     62, ... as in bash), one end of a pipe to cmd, which runs
+//     concurrently in a subshell and streams ("diff <(sort a) <(sort b)",
+//     "head -1 <(yes)"). The shell's redirections use either end;
+//     command.Env.Open opens /dev/fd/N for reading and command.Env.Create
+//     for writing. As in bash, cmd gets the descriptors from before the
+//     command's redirections. When the statement ends (for exec, the
+//     shell) the pipe is closed and the shell waits for cmd (a producer
+//     still writing ends as if by SIGPIPE).
+//   - Background jobs: "cmd &" runs cmd in a subshell on a goroutine of its
+//     own; $! is its made-up process ID; wait (all, PID, %N, -n) and jobs
+//     work with bash's statuses. A job whose standard input would be the
+//     script's gets an empty one, as in bash without job control. Jobs
+//     take turns with the script whenever one blocks (the guest has one
+//     thread), and tool calls made by several jobs at once reach the host
+//     together, which runs them in parallel. A shell waits for its jobs
+//     before it ends, so that no goroutine outlives Run.
+//   - Output order: when standard output and error reach the same place,
+//     bytes come out in the order they were written. Commands buffer their
+//     output through command.Env.NewWriter; the shell calls
+//     command.Env.OrderStderr on every command's Env, so that a write to
+//     Stderr first flushes that buffer, and flushes it before a command
+//     runs another (xargs, find -exec).
 //   - Variables, export, readonly, unset, local, declare/typeset (-a -A -i
 //     -l -u -r -x -g -p -f -F -n), indexed (sparse, negative subscripts) and
 //     associative arrays, a+=x and a+=(...), temporary assignments
@@ -45,7 +67,8 @@
 //     whitespace and non-whitespace separators, globbing against the VFS
 //     (* ? [...], extglob, globstar, nullglob, failglob, dotglob,
 //     nocaseglob), quoting of all kinds including $'...'.
-//   - Special parameters $? $$ (a fixed number) $! (unset) $# $@ $* $0 $1..
+//   - Special parameters $? $$ (a fixed number) $! (the last background
+//     job, unset before one) $# $@ $* $0 $1..
 //     $- $_ , and RANDOM (deterministic), LINENO, FUNCNAME, PIPESTATUS,
 //     BASH_REMATCH, OPTIND/OPTARG, PWD/OLDPWD, IFS, PS4.
 //   - set -e (with bash's exceptions: conditions, && || lists, !), set -u,
@@ -70,12 +93,13 @@
 //
 // # Not supported
 //
-// Background jobs (&), coprocesses, process substitutions <(...) and
-// >(...) other than "< <(cmd)", and select loops are refused: the script stops with a message such as
-// "name: line 3: background jobs (&) are not supported in this sandbox"
-// and status 2, so that it never goes on with a wrong result. The job
-// control builtins (fg, bg, kill, disown, ...) fail with a message and
-// status 1. Alias expansion, the history, the ERR, DEBUG and RETURN traps,
+// Coprocesses and select loops are refused: the script stops with a
+// message such as "name: line 3: coprocesses are not supported in this
+// sandbox" and status 2, so that it never goes on with a wrong result. A
+// command that writes a file named by its arguments without
+// command.Env.Create (sort -o, awk's print > FILE) does not know the
+// /dev/fd/N of a process substitution. The job control
+// builtins (fg, bg, kill, disown, ...) fail with a message and status 1. Alias expansion, the history, the ERR, DEBUG and RETURN traps,
 // "read -t" timeouts and locales (the shell works in UTF-8) are not
 // implemented. $(( )) is parsed when the script is read, so a few
 // constructs that bash accepts at run time (x$foo=1 inside arithmetic) are

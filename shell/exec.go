@@ -45,13 +45,22 @@ func (r *runner) stmt(st *syntax.Stmt) {
 		return
 	}
 	r.lineno = int(st.Position.Line())
+	// The process substitutions of this statement's words and
+	// redirections end with it (unless exec keeps its redirections).
+	psubMark := len(r.psubs)
+	defer r.endProcSubsts(psubMark)
 	switch {
 	case st.Background:
-		r.unsupported("background jobs (&)")
+		r.background(st)
 		return
 	case st.Coprocess:
 		r.unsupported("coprocesses")
 		return
+	}
+	if len(st.Redirs) == 0 && r.wordFds != nil {
+		oldWordFds := r.wordFds
+		r.wordFds = nil
+		defer func() { r.wordFds = oldWordFds }()
 	}
 	if len(st.Redirs) > 0 {
 		oldTrace := r.traceW
@@ -61,6 +70,11 @@ func (r *runner) stmt(st *syntax.Stmt) {
 		defer func() { r.traceW = oldTrace }()
 		saved := r.saveFds()
 		openedBefore := len(r.opened)
+		// bash expands the words before it redirects: a process
+		// substitution among them gets the descriptors from before.
+		oldWordFds := r.wordFds
+		r.wordFds = saved
+		defer func() { r.wordFds = oldWordFds }()
 		ok := true
 		for _, rd := range st.Redirs {
 			if err := r.redirect(rd); err != nil {
@@ -88,7 +102,13 @@ func (r *runner) stmt(st *syntax.Stmt) {
 		}
 		defer func() {
 			if r.persistRedirs {
+				// "exec > >(tee log)": the process substitutions
+				// stay open with the descriptors, until the shell ends.
 				r.persistRedirs = false
+				for _, p := range r.psubs[psubMark:] {
+					r.opened = append(r.opened, p.c)
+				}
+				r.psubs = r.psubs[:psubMark]
 				return
 			}
 			r.restoreFds(saved, openedBefore)
@@ -854,8 +874,14 @@ func (r *runner) runCommand(fn command.Func, args []string) (status int) {
 		FS:      r.sh.fs,
 		Environ: r.environ(),
 		Now:     r.sh.now,
-		Exec:    r.execCallback,
 		FDs:     r.commandFDs(),
+	}
+	// What the command buffered comes out before its error messages and
+	// before the output of the commands it runs (xargs, find -exec).
+	env.OrderStderr()
+	env.Exec = func(ctx context.Context, args, environ []string, stdin io.Reader, stdout, stderr io.Writer) int {
+		env.Flush()
+		return r.execCallback(ctx, args, environ, stdin, stdout, stderr)
 	}
 	defer func() {
 		env.Release()
@@ -934,6 +960,9 @@ func (r *runner) subshell() *runner {
 	c.traps = map[string]string{}
 	c.fds = r.saveFds()
 	c.opened = nil
+	c.psubs = nil
+	c.wordFds = nil
+	c.jobs, c.jobNum = nil, 0
 	c.params = append([]string(nil), r.params...)
 	c.funcNames = append([]string(nil), r.funcNames...)
 	c.subLevel++

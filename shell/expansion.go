@@ -16,9 +16,6 @@ import (
 func (r *runner) fields(words ...*syntax.Word) ([]string, bool) {
 	ws := make([]*syntax.Word, len(words))
 	for i, w := range words {
-		if !r.checkWord(w) {
-			return nil, false
-		}
 		pw, err := r.preArith(w)
 		if err != nil {
 			r.expandErr(err)
@@ -55,13 +52,9 @@ func (r *runner) pattern(w *syntax.Word) (string, bool) {
 	return r.expandWith(w, r.expandPattern)
 }
 
-// expandWith checks w for unsupported constructs, evaluates its
-// arithmetic, and expands it with expand; an error is reported and gives
-// false.
+// expandWith evaluates the arithmetic of w and expands it with expand; an
+// error is reported and gives false.
 func (r *runner) expandWith(w *syntax.Word, expand func(*syntax.Word) (string, error)) (string, bool) {
-	if !r.checkWord(w) {
-		return "", false
-	}
 	w, err := r.preArith(w)
 	if err != nil {
 		r.expandErr(err)
@@ -73,27 +66,6 @@ func (r *runner) expandWith(w *syntax.Word, expand func(*syntax.Word) (string, e
 		return "", false
 	}
 	return s, true
-}
-
-// checkWord rejects unsupported constructs inside a word.
-func (r *runner) checkWord(w *syntax.Word) bool {
-	if plainParts(w.Parts) {
-		return true
-	}
-	ok := true
-	syntax.Walk(w, func(n syntax.Node) bool {
-		switch n.(type) {
-		case *syntax.ProcSubst:
-			ok = false
-		case *syntax.CmdSubst:
-			return false
-		}
-		return ok
-	})
-	if !ok {
-		r.unsupported(`process substitutions <(...) and >(...) (except in "< <(cmd)")`)
-	}
-	return ok
 }
 
 // expandErr reports an expansion error the way bash does.

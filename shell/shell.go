@@ -7,6 +7,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -90,6 +91,8 @@ type shared struct {
 	polls    atomic.Uint32
 	rand     atomic.Uint32
 	stages   atomic.Int32 // pipeline stages running
+	pids     atomic.Int32 // the last background job's made-up PID
+	stdin    *fdesc       // the script's own standard input
 	expired  atomic.Bool  // the deadline passed (seen by ctxErr)
 }
 
@@ -114,6 +117,17 @@ type runner struct {
 
 	fds    map[int]*fdesc
 	opened []io.Closer
+	// psubs are the process substitutions of the statements running,
+	// innermost last (procsubst.go).
+	psubs []psub
+	// wordFds are the descriptors from before the redirections of the
+	// statement whose words are being expanded, when it has any.
+	wordFds map[int]*fdesc
+	// jobs are the background jobs not yet waited for (jobs.go); jobNum
+	// numbers them and lastBg is $!.
+	jobs   []*job
+	jobNum int
+	lastBg int
 
 	status      int
 	substStatus int
@@ -164,6 +178,7 @@ type options struct {
 func newRunner(ctx context.Context, cfg *Config, name string) *runner {
 	sh := &shared{ctx: ctx, fs: cfg.FS, commands: cfg.Commands, now: cfg.Now, maxDepth: cfg.MaxDepth}
 	sh.rand.Store(12345)
+	sh.pids.Store(1000)
 	if sh.now == nil {
 		sh.now = time.Now
 	}
@@ -199,8 +214,12 @@ func newRunner(ctx context.Context, cfg *Config, name string) *runner {
 		in = cfg.Stdin
 	}
 	r.fds[0] = &fdesc{r: in}
-	r.fds[1] = &fdesc{w: cfg.Stdout}
-	r.fds[2] = &fdesc{w: cfg.Stderr}
+	sh.stdin = r.fds[0]
+	// Pipeline stages and background jobs write at the same time: one
+	// lock orders the writes to the caller's writers (which may be one).
+	mu := &sync.Mutex{}
+	r.fds[1] = &fdesc{w: &syncWriter{mu: mu, w: cfg.Stdout}}
+	r.fds[2] = &fdesc{w: &syncWriter{mu: mu, w: cfg.Stderr}}
 	env := []string{"HOME=/workspace", "PATH=/usr/bin:/bin", "PWD=" + dir}
 	env = append(env, cfg.Env...)
 	for _, kv := range env {
@@ -220,6 +239,19 @@ func newRunner(ctx context.Context, cfg *Config, name string) *runner {
 		}
 	}
 	return r
+}
+
+// syncWriter serializes the writes to a writer the shell was given.
+type syncWriter struct {
+	mu *sync.Mutex
+	w  io.Writer
+}
+
+// Write writes p under the lock.
+func (s *syncWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
 }
 
 // shellDefaults are the variables bash sets that the environment did not.
@@ -258,6 +290,8 @@ func (r *runner) stopped() bool {
 
 // closeAll closes the files opened by redirections that are still open.
 func (r *runner) closeAll() {
+	r.waitJobs()
+	r.endProcSubsts(0)
 	for _, c := range r.opened {
 		c.Close()
 	}

@@ -256,7 +256,10 @@ func (e envView) Get(name string) expand.Variable {
 	case "$", "BASHPID":
 		return vstr("4242")
 	case "!":
-		return expand.Variable{}
+		if r.lastBg == 0 {
+			return expand.Variable{}
+		}
+		return vstr(strconv.Itoa(r.lastBg))
 	case "-":
 		return vstr(r.optFlags())
 	case "0":

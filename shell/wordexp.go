@@ -480,7 +480,11 @@ func (r *runner) wordPiecesCtx(parts []syntax.WordPart, quoted, operand, first, 
 		case *syntax.ExtGlob:
 			out = append(out, piece{s: p.Op.String() + p.Pattern.Value + ")"})
 		case *syntax.ProcSubst:
-			return nil, errUnsupported("process substitution <(...) and >(...)")
+			path, err := r.procSubst(p)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, piece{s: path, quoted: true})
 		default:
 			v, err := r.lit(&syntax.Word{Parts: []syntax.WordPart{p}})
 			if err != nil {

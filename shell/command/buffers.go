@@ -69,15 +69,17 @@ func (e *Env) NewReader(r io.Reader, size int) *bufio.Reader {
 
 // NewWriter returns a bufio.Writer of size bytes on w, on the same terms as
 // NewReader. Flush it before returning: what is still buffered then is
-// lost.
+// lost. After OrderStderr, every write to Stderr flushes it first.
 func (e *Env) NewWriter(w io.Writer, size int) *bufio.Writer {
-	return e.take('w', size, func(pooled any) any {
+	bw := e.take('w', size, func(pooled any) any {
 		if bw, ok := pooled.(*bufio.Writer); ok {
 			bw.Reset(w)
 			return bw
 		}
 		return bufio.NewWriterSize(w, size)
 	}).(*bufio.Writer)
+	e.track(bw, w)
+	return bw
 }
 
 // Buffer returns a scratch slice of size bytes (not cleared), on the same
@@ -97,6 +99,7 @@ func (e *Env) Buffer(size int) []byte {
 // reuse. A copy of an Env (made to rewrite Args for getopt, say) shares
 // the record of what was taken: only the shell's own Env is released.
 func (e *Env) Release() {
+	e.untrack()
 	for _, t := range e.taken {
 		switch v := t.v.(type) {
 		case *bufio.Reader:

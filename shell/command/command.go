@@ -25,6 +25,7 @@ import (
 	"io/fs"
 	"path"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -63,8 +64,10 @@ type Env struct {
 	// already been written to stderr.
 	Exec func(ctx context.Context, args, environ []string, stdin io.Reader, stdout, stderr io.Writer) int
 	// FDs holds the file descriptors above 2 that the shell had open when
-	// it started the command (as after "cmd 3<file"), by number; nil when
-	// there are none. Read them with FD.
+	// it started the command (as after "cmd 3<file", or the /dev/fd/N a
+	// process substitution <(...) expands to), by number; nil when there
+	// are none. Read them with FD; Open and Create resolve /dev/fd/N
+	// through it.
 	FDs map[int]Descriptor
 
 	taken []taken // buffers to give back on Release (buffers.go)
@@ -125,6 +128,9 @@ func (e *Env) Open(name string) (io.ReadCloser, error) {
 	case "/dev/zero":
 		return io.NopCloser(zeros{}), nil
 	}
+	if rest, ok := strings.CutPrefix(name, "/dev/fd/"); ok {
+		return e.openFD(name, rest)
+	}
 	f, err := e.FS.OpenFile(e.Abs(name), vfs.O_RDONLY, 0)
 	if err != nil {
 		return nil, err
@@ -138,6 +144,33 @@ func (e *Env) Open(name string) (io.ReadCloser, error) {
 }
 
 var errIsDir = errors.New("is a directory")
+
+// openFD opens /dev/fd/N for reading: the shell's descriptor N, through FD
+// (descriptors 1 and 2 are Stdout and Stderr, which cannot be read).
+// Closing it leaves the descriptor open.
+func (e *Env) openFD(name, num string) (io.ReadCloser, error) {
+	n, err := strconv.Atoi(num)
+	if err != nil || n < 0 || num[0] == '+' {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+	}
+	if n == 0 {
+		return io.NopCloser(e.Stdin), nil
+	}
+	var r io.Reader
+	ok := false
+	if n > 2 {
+		r, _, ok = e.FD(n)
+	}
+	if !ok {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+	}
+	if r == nil {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: errBadFD}
+	}
+	return io.NopCloser(r), nil
+}
+
+var errBadFD = errors.New("bad file descriptor")
 
 // zeros reads as endless zero bytes.
 type zeros struct{}
@@ -187,6 +220,12 @@ func Strerror(err error) string {
 	}
 	if errors.Is(err, errIsDir) {
 		return "Is a directory"
+	}
+	if errors.Is(err, fs.ErrNotExist) {
+		return "No such file or directory"
+	}
+	if errors.Is(err, errBadFD) {
+		return "Bad file descriptor"
 	}
 	var pe *fs.PathError
 	if errors.As(err, &pe) {

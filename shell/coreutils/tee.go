@@ -23,7 +23,7 @@ func cmdTee(env *command.Env) int {
 	type out struct {
 		name string
 		w    io.Writer
-		f    vfs.File
+		f    io.Closer
 	}
 	outs := []*out{{name: "standard output", w: command.NewCtxWriter(env.Ctx, env.Stdout)}}
 	for _, name := range files {
@@ -31,7 +31,7 @@ func cmdTee(env *command.Env) int {
 			outs = append(outs, &out{name: "standard output", w: command.NewCtxWriter(env.Ctx, env.Stdout)})
 			continue
 		}
-		f, err := env.FS.OpenFile(env.Abs(name), flag, 0o644)
+		f, err := env.Create(name, flag)
 		if err != nil {
 			status = env.FileError(1, name, err)
 			continue

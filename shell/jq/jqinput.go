@@ -28,6 +28,9 @@ type jqInputs struct {
 	done     bool
 	polls    uint   // Next calls, to check for an interruption every 64th
 	name     string // the file of the last value, for input_filename
+	// missing reports the files that could not be opened (shared by the
+	// saved states, so that a message is written once).
+	missing *jqMissing
 	// nextNL caches the offset of the first newline at or after the
 	// decoder's position, to compute positions in linear time.
 	nextNL int
@@ -44,16 +47,60 @@ type jqSegment struct {
 	start int
 }
 
-// open opens all input files; files that cannot be opened are reported.
+// jqMissing holds the messages about the input files that could not be
+// opened, each with the place in the concatenated input where the file
+// would have been.
+type jqMissing struct {
+	at   []int
+	msgs []string
+	next int // the first not yet reported
+}
+
+// report writes the messages of the files at or before pos.
+func (m *jqMissing) report(w io.Writer, pos int) {
+	for m.next < len(m.at) && m.at[m.next] <= pos {
+		io.WriteString(w, m.msgs[m.next])
+		m.next++
+	}
+}
+
+// jqMissingReader stands for a file that could not be opened in -R mode:
+// it reports it when the reading gets there.
+type jqMissingReader struct {
+	w    io.Writer
+	msg  string
+	done bool
+}
+
+// Read reports the file once and ends.
+func (r *jqMissingReader) Read([]byte) (int, error) {
+	if !r.done {
+		r.done = true
+		io.WriteString(r.w, r.msg)
+	}
+	return 0, io.EOF
+}
+
+// open opens all input files; files that cannot be opened are reported
+// when the reading gets to them (jqMissing).
 func (in *jqInputs) open() error {
 	in.opened = true
+	in.missing = &jqMissing{}
 	var readers []io.Reader
 	var data []byte
 	for _, name := range in.files {
 		rc, err := in.env.Open(name)
 		if err != nil {
-			fmt.Fprintf(in.env.Stderr, "jq: error: Could not open file %s: %s\n", name, command.Strerror(err))
+			// Reported when the reading gets there, after the values
+			// of the files before it, as jq does.
+			msg := fmt.Sprintf("jq: error: Could not open file %s: %s\n", name, command.Strerror(err))
 			in.status = jqExitUsage
+			if in.o.rawInput {
+				readers = append(readers, &jqMissingReader{w: in.env.Stderr, msg: msg})
+			} else {
+				in.missing.at = append(in.missing.at, len(data))
+				in.missing.msgs = append(in.missing.msgs, msg)
+			}
 			continue
 		}
 		shown := name
@@ -219,13 +266,21 @@ func (in *jqInputs) Next() (any, bool) {
 		in.done = true
 		return nil, false
 	}
+	d := in.dec
+	next := d.pos
+	for next < len(d.data) && isJSONSpace(d.data[next]) {
+		next++
+	}
+	in.missing.report(in.env.Stderr, next)
 	v, ok, err := in.dec.next()
 	if err != nil {
 		in.done = true
+		in.missing.report(in.env.Stderr, len(d.data))
 		return err, true
 	}
 	if !ok {
 		in.done = true
+		in.missing.report(in.env.Stderr, len(d.data))
 		data := in.dec.data
 		in.lost = !in.o.slurp && (len(data) == 0 || data[len(data)-1] != '\n')
 		return nil, false
@@ -302,4 +357,9 @@ func (in *jqInputs) restore(st jqInputsState) {
 	*in = st.in
 	*dec = st.dec
 	in.dec = dec
+}
+
+// isJSONSpace reports whether c is JSON white space.
+func isJSONSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r'
 }

@@ -156,6 +156,7 @@ type sedOut struct {
 	buf     *bytes.Buffer // in-place output, else nil
 	missing bool
 	delim   byte
+	direct  bool // flushed after every write (/dev/stderr, unbuffered as in GNU sed)
 }
 
 func (o *sedOut) line(b []byte, nl bool) {
@@ -169,6 +170,9 @@ func (o *sedOut) line(b []byte, nl bool) {
 	} else {
 		o.missing = true
 	}
+	if o.direct {
+		o.w.Flush()
+	}
 }
 
 func (o *sedOut) raw(b []byte) {
@@ -177,6 +181,9 @@ func (o *sedOut) raw(b []byte) {
 		o.missing = false
 	}
 	o.w.Write(b)
+	if o.direct {
+		o.w.Flush()
+	}
 }
 
 // sedRun is one execution of a sed script.
@@ -319,7 +326,7 @@ func (r *sedRun) openWFiles() int {
 			r.wfiles[name] = r.stdout
 			continue
 		case "/dev/stderr":
-			r.wfiles[name] = &sedOut{w: bufio.NewWriter(r.env.Stderr), delim: r.delim}
+			r.wfiles[name] = &sedOut{w: bufio.NewWriter(r.env.Stderr), delim: r.delim, direct: true}
 			r.worder = append(r.worder, name)
 			continue
 		}

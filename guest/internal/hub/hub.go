@@ -25,6 +25,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -163,28 +164,68 @@ func (h *Hub) Yield() error {
 
 // Call makes one call and waits for its answer, delivering answers for other
 // pending calls to their owners meanwhile. Calls from several goroutines
-// (the stages of a shell pipeline) are serialized.
+// (the stages of a shell pipeline, its background jobs) go to the host
+// together: before it yields, a call lets the other goroutines that can
+// run make theirs (gather), and one goroutine at a time yields, handing
+// the host every call queued by then; the host runs a batch of calls in
+// parallel. A goroutine whose answer another's Yield delivered returns
+// without yielding.
 func (h *Hub) Call(lang abi.Lang, method string, params []byte) (abi.CallResult, error) {
-	h.callMu.Lock()
-	defer h.callMu.Unlock()
-	a := new(answer)
+	a := &answer{ready: make(chan struct{})}
 	h.Enqueue(lang, method, params, a)
-	for !a.done {
-		if err := h.Yield(); err != nil {
+	h.gather()
+	for {
+		h.callMu.Lock()
+		select {
+		case <-a.ready:
+			h.callMu.Unlock()
+			return a.got, nil
+		default:
+		}
+		err := h.Yield()
+		h.callMu.Unlock()
+		if err != nil {
 			return abi.CallResult{}, err
 		}
 	}
-	return a.got, nil
+}
+
+// maxGather bounds the rounds gather gives other goroutines.
+const maxGather = 8
+
+// gather yields the processor while other goroutines queue calls: each
+// round lets every runnable goroutine run until it blocks (in its own
+// Call, say); it stops after a round in which no call was queued.
+func (h *Hub) gather() {
+	n := h.queuedLen()
+	for range maxGather {
+		runtime.Gosched()
+		m := h.queuedLen()
+		if m == n {
+			return
+		}
+		n = m
+	}
+}
+
+// queuedLen returns how many calls wait to be handed to the host.
+func (h *Hub) queuedLen() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(h.queued)
 }
 
 // answer is the Owner of a call made by Call.
 type answer struct {
-	got  abi.CallResult
-	done bool
+	got   abi.CallResult
+	ready chan struct{}
 }
 
 // Deliver records the answer.
-func (a *answer) Deliver(r abi.CallResult) { a.got, a.done = r, true }
+func (a *answer) Deliver(r abi.CallResult) {
+	a.got = r
+	close(a.ready)
+}
 
 // Enter registers an interpreter's interrupt flag: the host now writes
 // there. The returned function unregisters it; if the flag was set (the

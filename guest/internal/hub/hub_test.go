@@ -2,7 +2,10 @@ package hub
 
 import (
 	"errors"
+	"runtime"
 	"slices"
+	"strconv"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -183,4 +186,67 @@ func TestInterruptedWatchesRegisteredFlags(t *testing.T) {
 	if !hb.Interrupted() {
 		t.Error("a flag registered after others left is not seen")
 	}
+}
+
+// Calls that several goroutines make at once reach the host as one batch,
+// and each caller gets its own answer, whichever goroutine yielded; the
+// host answering one call at a time still reaches every caller. The guest
+// runs one goroutine at a time: GOMAXPROCS(1) does the same here.
+func TestConcurrentCallsBatch(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	for _, oneAtATime := range []bool{false, true} {
+		var mu sync.Mutex
+		var pending []abi.Call
+		h := &host{}
+		h.answer = func(calls []abi.Call) *abi.Resume {
+			mu.Lock()
+			defer mu.Unlock()
+			pending = append(pending, slices.Clone(calls)...)
+			res := &abi.Resume{}
+			for len(pending) > 0 {
+				c := pending[0]
+				pending = pending[1:]
+				res.Results = append(res.Results, abi.CallResult{ID: c.ID, OK: true, Value: c.Params})
+				if oneAtATime {
+					break
+				}
+			}
+			return res
+		}
+		hb := New(h)
+		const n = 5
+		got := make([]string, n)
+		var wg sync.WaitGroup
+		for i := range n {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				r, err := hb.Call("shell", "m", []byte(strconv.Itoa(i)))
+				if err != nil {
+					t.Error(err)
+				}
+				got[i] = string(r.Value)
+			}()
+		}
+		wg.Wait()
+		for i, g := range got {
+			if g != strconv.Itoa(i) {
+				t.Errorf("caller %d got %q", i, g)
+			}
+		}
+		if !oneAtATime && (len(h.batches) != 1 || len(h.batches[0]) != n) {
+			t.Errorf("batches of %v calls, want one of %d", batchSizes(h.batches), n)
+		}
+		if hb.Pending() != 0 {
+			t.Errorf("pending %d", hb.Pending())
+		}
+	}
+}
+
+func batchSizes(b [][]abi.Call) []int {
+	var s []int
+	for _, c := range b {
+		s = append(s, len(c))
+	}
+	return s
 }
