@@ -20,7 +20,7 @@ package jq
 
 import "github.com/cordonhq/cordon/shell/command"
 
-// Commands returns the jq command, keyed by its name.
+// Commands returns the jq and yq commands, keyed by their names.
 func Commands() command.Registry {
-	return command.Registry{"jq": command.Recover(cmdJq)}
+	return command.Registry{"jq": command.Recover(cmdJq), "yq": command.Recover(cmdYq)}
 }
