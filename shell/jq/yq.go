@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -22,7 +23,7 @@ const yqUsageText = `Usage: yq [eval|e|eval-all|ea] [flags] EXPRESSION [FILE...]
 EXPRESSION is a jq program (jq 1.7.1's language), run on each YAML
 document; eval-all runs it once on the array of all documents.
   -p, --input-format yaml|json   input format (default: json for *.json, else yaml)
-  -o, --output-format yaml|json  output format (default yaml)
+  -o, --output-format yaml|json  output format (default: the input's; yaml with -P)
   -j, --tojson                   -o json
   -i, --inplace                  rewrite each FILE with the output
   -r, --unwrapScalar[=BOOL]      print strings bare (default true for yaml)
@@ -30,23 +31,27 @@ document; eval-all runs it once on the array of all documents.
   -e, --exit-status              status 1 when the last output is false or null, or none
   -I, --indent N                 indentation (default 2)
   -N, --no-doc                   no --- between documents
-  -P, --prettyPrint, -M, --no-colors, -C, --colors   accepted (output is plain block YAML)
+  -P, --prettyPrint              YAML output (always block style)
+  -M, --no-colors, -C, --colors  accepted; output is never colored
       --arg NAME VALUE, --argjson NAME JSON          variables, as in jq
 `
 
 // yqOptions are the command-line options of yq.
 type yqOptions struct {
-	jq                      *jqOptions // the program, its variables and key order
-	evalAll                 bool
-	inFormat, outFormat     string // "yaml", "json"; inFormat "" detects
-	inplace                 bool
-	unwrap                  bool
-	unwrapSet               bool
-	noDoc                   bool
-	exitStatus, nullInput   bool
-	indent                  int
-	files                   []string
-	haveExpr, sawSubcommand bool
+	jq      *jqOptions // the program, its variables and key order
+	evalAll bool
+	// inFormat and outFormat are "yaml" or "json", or "" to detect the
+	// input's format from the file's name and to print in the input's
+	// format (YAML with -P).
+	inFormat, outFormat string
+	// format is the output format in effect.
+	format                string
+	inplace, prettyPrint  bool
+	unwrap, unwrapSet     bool
+	noDoc                 bool
+	exitStatus, nullInput bool
+	indent                int
+	files                 []string
 }
 
 // yqFormat returns the canonical name of a format given to -p or -o.
@@ -181,8 +186,10 @@ func yqArgs(env *command.Env) (*yqOptions, int, bool) {
 				ok = boolean(func(b bool) { o.exitStatus = b })
 			case "-N", "--no-doc":
 				ok = boolean(func(b bool) { o.noDoc = b })
-			case "-P", "--prettyPrint", "-M", "--no-colors", "-C", "--colors":
-				// Output is always block-style YAML without color.
+			case "-P", "--prettyPrint":
+				ok = boolean(func(b bool) { o.prettyPrint = b })
+			case "-M", "--no-colors", "-C", "--colors":
+				// Output is never colored.
 				ok = boolean(func(bool) {})
 			case "--arg", "--argjson":
 				if i+2 >= len(args) {
@@ -212,9 +219,9 @@ func yqArgs(env *command.Env) (*yqOptions, int, bool) {
 	if len(operands) > 0 {
 		switch operands[0] {
 		case "eval", "e":
-			operands, o.sawSubcommand = operands[1:], true
+			operands = operands[1:]
 		case "eval-all", "ea":
-			operands, o.sawSubcommand, o.evalAll = operands[1:], true, true
+			operands, o.evalAll = operands[1:], true
 		}
 	}
 	switch {
@@ -226,14 +233,40 @@ func yqArgs(env *command.Env) (*yqOptions, int, bool) {
 	default:
 		o.jq.filter, o.files = operands[0], operands[1:]
 	}
-	if o.inplace && len(o.files) == 0 {
+	if o.inplace && (len(o.files) == 0 || slices.Contains(o.files, "-")) {
 		return fail("write in place flag only applicable when giving an expression and at least one file")
 	}
-	if !o.unwrapSet {
-		// Strings print bare in YAML, quoted in JSON, as in yq v4.
-		o.unwrap = o.outFormat != "json"
-	}
 	return o, 0, true
+}
+
+// inputFormat returns the format of file: -p's, or JSON for a name
+// ending in .json, else YAML.
+func (o *yqOptions) inputFormat(file string) string {
+	switch {
+	case o.inFormat != "":
+		return o.inFormat
+	case strings.EqualFold(path.Ext(file), ".json"):
+		return "json"
+	}
+	return "yaml"
+}
+
+// setOutput chooses the output format for a run whose first input is
+// file ("" for none): -o's, else YAML with -P, else the input's format,
+// as in yq v4. Strings print bare in YAML and quoted in JSON unless -r
+// says otherwise.
+func (o *yqOptions) setOutput(file string) {
+	switch {
+	case o.outFormat != "":
+		o.format = o.outFormat
+	case o.prettyPrint || file == "" && o.inFormat == "":
+		o.format = "yaml"
+	default:
+		o.format = o.inputFormat(file)
+	}
+	if !o.unwrapSet {
+		o.unwrap = o.format != "json"
+	}
 }
 
 // yqIsFile reports whether name is a regular file.
@@ -258,6 +291,11 @@ func cmdYq(env *command.Env) int {
 	out := env.NewOutput()
 	y := &yqRun{env: env, o: o, values: values, out: out}
 	if !o.inplace {
+		first := ""
+		if !o.nullInput {
+			first = files[0]
+		}
+		o.setOutput(first)
 		y.w = out
 		st := y.runFiles(names, files)
 		if err := out.Flush(); err != nil && st == 0 {
@@ -269,6 +307,7 @@ func cmdYq(env *command.Env) int {
 		var buf bytes.Buffer
 		y.w = bufio.NewWriter(&buf)
 		y.printed, y.outputs, y.last = false, 0, nil
+		o.setOutput(name)
 		if st := y.runFiles(names, []string{name}); st != 0 {
 			return st
 		}
@@ -452,7 +491,7 @@ func (y *yqRun) runError(prog *jqProgram, err error) int {
 // of each document after the first one printed.
 func (y *yqRun) print(v any) error {
 	o := y.o
-	if o.outFormat != "json" && y.printed && y.doc != y.lastDoc && !o.noDoc && !o.evalAll {
+	if o.format != "json" && y.printed && y.doc != y.lastDoc && !o.noDoc && !o.evalAll {
 		y.w.WriteString("---\n")
 	}
 	y.printed, y.lastDoc = true, y.doc
@@ -461,7 +500,7 @@ func (y *yqRun) print(v any) error {
 		y.w.WriteByte('\n')
 		return nil
 	}
-	if o.outFormat == "json" {
+	if o.format == "json" {
 		enc := &jqEncoder{w: y.w, order: o.jq.order, indent: strings.Repeat(" ", o.indent)}
 		enc.encode(v)
 		y.w.WriteByte('\n')
@@ -529,14 +568,7 @@ func (s *yqSource) load(name string) {
 		s.err = err
 		return
 	}
-	format := s.o.inFormat
-	if format == "" {
-		format = "yaml"
-		if strings.EqualFold(path.Ext(name), ".json") {
-			format = "json"
-		}
-	}
-	if format == "json" {
+	if s.o.inputFormat(name) == "json" {
 		vals, err := parseJSONStream(data, s.o.jq.order)
 		if err != nil {
 			s.err = fmt.Errorf("%s: bad JSON: %w", s.name, err)

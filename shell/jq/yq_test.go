@@ -79,8 +79,14 @@ func TestYq(t *testing.T) {
 		{Args: []string{"yq", "-n", `"x\u0001y"`, "-r=false"}, Out: "\"x\\x01y\"\n"},
 		// JSON in
 		{Args: []string{"yq", "-p", "json", "-o", "yaml", ".", "f.json"}, Out: "z: 1\na:\n  c:\n    - 1\n    - 2\n  b: null\n"},
-		{Args: []string{"yq", ".a.c", "f.json"}, Out: "- 1\n- 2\n"},
-		{Args: []string{"yq", "-p=json", "."}, Stdin: "{\"b\":1} {\"a\":2}", Out: "b: 1\n---\na: 2\n"},
+		// JSON in, JSON out unless -o or -P says otherwise
+		{Args: []string{"yq", ".a.c", "f.json"}, Out: "[\n  1,\n  2\n]\n"},
+		{Args: []string{"yq", "-P", ".a.c", "f.json"}, Out: "- 1\n- 2\n"},
+		{Args: []string{"yq", "-P", "f.json"}, Out: "z: 1\na:\n  c:\n    - 1\n    - 2\n  b: null\n"},
+		{Args: []string{"yq", "-p=json", "-I0", "."}, Stdin: "{\"b\":1} {\"a\":2}", Out: "{\"b\":1}\n{\"a\":2}\n"},
+		{Args: []string{"yq", "-p=json", "-oy", "."}, Stdin: "{\"b\":1} {\"a\":2}", Out: "b: 1\n---\na: 2\n"},
+		{Args: []string{"yq", "-p", "yaml", ".", "order.yaml", "f.json"}, Out: "zeta: 1\nalpha: 2\nmid: 3\n---\nz: 1\na:\n  c:\n    - 1\n    - 2\n  b: null\n"},
+		{Args: []string{"yq", "-I0", ".a", "f.json", "multi.yaml"}, Out: "{\"c\":[1,2],\"b\":null}\n1\n2\n"},
 		// documents
 		{Args: []string{"yq", ".a", "multi.yaml"}, Out: "1\n---\n2\n"},
 		{Args: []string{"yq", "-N", ".a", "multi.yaml"}, Out: "1\n2\n"},
@@ -114,6 +120,7 @@ func TestYq(t *testing.T) {
 		{Args: []string{"yq", "-I", "x", "."}, Err: "yq: invalid indent \"x\"", Status: 1},
 		{Args: []string{"yq", "-r=maybe", "."}, Err: "yq: invalid value \"maybe\" for -r", Status: 1},
 		{Args: []string{"yq", "-i", ".a = 1"}, Err: "yq: write in place flag only applicable", Status: 1},
+		{Args: []string{"yq", "-i", ".a = 1", "-"}, Err: "yq: write in place flag only applicable", Status: 1},
 		{Args: []string{"yq", "-n", "\"bye\\n\" | halt_error(3)"}, Err: "bye\n", Status: 3},
 		{Args: []string{"yq", "-p", "json", "."}, Stdin: "{\"a\":", Err: "yq: <stdin>: bad JSON:", Status: 1},
 		{Args: []string{"yq", "--help"}, Out: yqUsageText},
@@ -128,10 +135,10 @@ func TestYqInplace(t *testing.T) {
 		{Args: []string{"yq", "-i", ".a += 10", "multi.yaml"}, Check: fileIs("multi.yaml", "a: 11\n---\na: 12\nb:\n  - x\n  - z\n")},
 		{Args: []string{"yq", "-i", "-o", "json", ".", "order.yaml"}, Check: fileIs("order.yaml", "{\n  \"zeta\": 1,\n  \"alpha\": 2,\n  \"mid\": 3\n}\n")},
 		{Args: []string{"yq", "-i", "del(.s4)", "strs.yaml"}, Check: fileIs("strs.yaml", "s1: \"yes\"\ns2: \"on\"\ns3: \"1\"\ns5: \"~\"\ns6: 'a: b'\ns7: \"null\"\nplain: \"yes\"\nd: \"2001-12-14\"\n")},
-		// Each file is rewritten with its own documents.
+		// Each file is rewritten with its own documents, in its own format.
 		{Args: []string{"yq", "-i", ".n = 1", "order.yaml", "f.json"}, Check: func(t *testing.T, fsys *vfs.FS) {
 			fileIs("order.yaml", "zeta: 1\nalpha: 2\nmid: 3\nn: 1\n")(t, fsys)
-			fileIs("f.json", "z: 1\na:\n  c:\n    - 1\n    - 2\n  b: null\nn: 1\n")(t, fsys)
+			fileIs("f.json", "{\n  \"z\": 1,\n  \"a\": {\n    \"c\": [\n      1,\n      2\n    ],\n    \"b\": null\n  },\n  \"n\": 1\n}\n")(t, fsys)
 		}},
 		// A failing program leaves the file as it was.
 		{Args: []string{"yq", "-i", ".zeta + \"x\"", "order.yaml"}, Err: "cannot be added", Status: 1, Check: fileIs("order.yaml", yqFiles["order.yaml"])},
