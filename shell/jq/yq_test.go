@@ -2,12 +2,16 @@ package jq
 
 import (
 	"bytes"
+	"context"
 	"errors"
+	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"strings"
 	"testing"
 
+	"github.com/cordonhq/cordon/shell/command"
 	"github.com/cordonhq/cordon/shell/command/commandtest"
 	"github.com/cordonhq/cordon/vfs"
 )
@@ -249,4 +253,45 @@ func TestYqAgainstMikefarah(t *testing.T) {
 			}
 		})
 	}
+}
+
+// yamlRecords returns a YAML list of n records, as a config or an API
+// dump holds them.
+func yamlRecords(n int) string {
+	var sb strings.Builder
+	sb.WriteString("items:\n")
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&sb, "  - id: %d\n    name: user%d\n    email: u%d@example.com\n    score: %d.5\n    tags: [a, b]\n    active: %v\n", i, i, i, i%97, i%2 == 0)
+	}
+	return sb.String()
+}
+
+// benchYq runs yq with args over stdin b.N times.
+func benchYq(b *testing.B, stdin string, args ...string) {
+	b.Helper()
+	fsys := setupFS(b, nil)
+	f := Commands()["yq"]
+	b.ReportAllocs()
+	b.SetBytes(int64(len(stdin)))
+	for b.Loop() {
+		env := &command.Env{
+			Ctx: context.Background(), Args: append([]string{"yq"}, args...), Stdin: strings.NewReader(stdin),
+			Stdout: io.Discard, Stderr: io.Discard, Dir: commandtest.Dir, FS: fsys, Now: commandtest.Now,
+		}
+		if st := f(env); st != 0 {
+			b.Fatalf("yq %v: status %d", args, st)
+		}
+	}
+}
+
+func BenchmarkYqSelect(b *testing.B) {
+	benchYq(b, yamlRecords(1000), ".items[] | select(.id == 500) | .name")
+}
+
+func BenchmarkYqRoundTrip(b *testing.B) {
+	benchYq(b, yamlRecords(1000), ".")
+}
+
+func BenchmarkYqToJSON(b *testing.B) {
+	benchYq(b, yamlRecords(1000), "-o", "json", ".")
 }
