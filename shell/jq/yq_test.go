@@ -215,28 +215,51 @@ func TestYqAliasBudget(t *testing.T) {
 	}
 }
 
-// TestYqAgainstMikefarah compares outputs with mikefarah's yq when it is on
-// PATH. Its expression language is jq-like, not jq, so only expressions
-// that mean the same in both are compared.
-func TestYqAgainstMikefarah(t *testing.T) {
+// TestYqAgainstRealYq compares outputs with a yq on PATH, skipping when
+// there is none. With mikefarah's yq (whose expression language is
+// jq-like, not jq) only expressions that mean the same in both are
+// compared. With kislyuk's yq (Python: PyYAML, YAML 1.1, and jq, printing
+// JSON) the JSON output is compared on texts that read the same under
+// YAML 1.1 and 1.2.
+func TestYqAgainstRealYq(t *testing.T) {
 	bin, err := exec.LookPath("yq")
 	if err != nil {
 		t.Skip("no yq on PATH")
 	}
-	version, err := exec.Command(bin, "--version").CombinedOutput()
-	if err != nil || !bytes.Contains(version, []byte("mikefarah")) {
-		t.Skipf("the yq on PATH is not mikefarah's: %q", strings.TrimSpace(string(version)))
+	version, _ := exec.Command(bin, "--version").CombinedOutput()
+	help, _ := exec.Command(bin, "--help").CombinedOutput()
+	var cases [][]string
+	// ours turns a case into our command line.
+	ours := func(args []string) []string { return args }
+	switch {
+	case bytes.Contains(version, []byte("mikefarah")):
+		cases = [][]string{
+			{".spec.replicas", "deploy.yaml"},
+			{".spec.template.spec.containers[].name", "deploy.yaml"},
+			{"-o", "json", ".metadata", "deploy.yaml"},
+			{".a", "multi.yaml"},
+			{".", "strs.yaml"},
+			{".items[0]", "list.yaml"},
+			{".other", "merge.yaml"},
+		}
+	case bytes.Contains(help, []byte("jq wrapper")):
+		cases = [][]string{
+			{".spec.replicas", "deploy.yaml"},
+			{".spec.template.spec.containers[].name", "deploy.yaml"},
+			{".metadata", "deploy.yaml"},
+			{".", "deploy.yaml"},
+			{".a", "multi.yaml"},
+			{".", "multi.yaml"},
+			{".items[] | select(.n > 1)", "list.yaml"},
+			{".other", "merge.yaml"},
+			{".both", "merge.yaml"},
+			{".", "order.yaml"},
+		}
+		ours = func(args []string) []string { return append([]string{"-o", "json"}, args...) }
+	default:
+		t.Skipf("the yq on PATH is neither mikefarah's nor kislyuk's: %q", strings.TrimSpace(string(version)))
 	}
 	dir := t.TempDir()
-	cases := [][]string{
-		{".spec.replicas", "deploy.yaml"},
-		{".spec.template.spec.containers[].name", "deploy.yaml"},
-		{"-o", "json", ".metadata", "deploy.yaml"},
-		{".a", "multi.yaml"},
-		{".", "strs.yaml"},
-		{".items[0]", "list.yaml"},
-		{".other", "merge.yaml"},
-	}
 	for name, text := range yqFiles {
 		if err := os.WriteFile(dir+"/"+name, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
@@ -246,10 +269,13 @@ func TestYqAgainstMikefarah(t *testing.T) {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			cmd := exec.Command(bin, args...)
 			cmd.Dir = dir
-			want, _ := cmd.Output()
-			got := yqRunner.Run(t, nil, nil, "", append([]string{"yq"}, args...)...)
+			want, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("%s %q: %v", bin, args, err)
+			}
+			got := yqRunner.Run(t, nil, yqFiles, "", append([]string{"yq"}, ours(args)...)...)
 			if got.Out != string(want) {
-				t.Errorf("got\n%s\nmikefarah's yq:\n%s", got.Out, want)
+				t.Errorf("got\n%s\n%s:\n%s", got.Out, bin, want)
 			}
 		})
 	}
