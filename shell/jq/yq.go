@@ -34,7 +34,13 @@ document; eval-all runs it once on the array of all documents.
   -P, --prettyPrint              YAML output (always block style)
   -M, --no-colors, -C, --colors  accepted; output is never colored
       --arg NAME VALUE, --argjson NAME JSON          variables, as in jq
+  -V, --version, -h, --help
 `
+
+// yqVersionText is what yq --version prints: not mikefarah's words, so
+// that a script that looks for them to choose its expression syntax does
+// not take this yq for mikefarah's.
+const yqVersionText = "yq (cordon) version 4: yq v4's command line, jq 1.7.1's expressions\n"
 
 // yqOptions are the command-line options of yq.
 type yqOptions struct {
@@ -205,6 +211,9 @@ func yqArgs(env *command.Env) (*yqOptions, int, bool) {
 					}
 				}
 				(&jqArgParser{o: o.jq}).addVar(vname, v)
+			case "-V", "--version":
+				io.WriteString(env.Stdout, yqVersionText)
+				return nil, 0, false
 			case "-h", "--help":
 				io.WriteString(env.Stdout, yqUsageText)
 				return nil, 0, false
@@ -267,6 +276,16 @@ func (o *yqOptions) setOutput(file string) {
 	if !o.unwrapSet {
 		o.unwrap = o.format != "json"
 	}
+}
+
+// yqLooksLikeFile reports whether an expression that did not compile was
+// meant as a YAML or JSON file's name.
+func yqLooksLikeFile(expr string) bool {
+	switch strings.ToLower(path.Ext(expr)) {
+	case ".yaml", ".yml", ".json":
+		return !strings.ContainsAny(expr, " |()[]{}\"'")
+	}
+	return false
 }
 
 // yqIsFile reports whether name is a regular file.
@@ -362,6 +381,9 @@ func (y *yqRun) runFiles(names, files []string) int {
 	prog, err := jqProgramFor(o.jq, names, bind)
 	if err != nil {
 		io.WriteString(env.Stderr, jqCompileMessage("yq", o.jq.filter, err))
+		if f := o.jq.filter; len(o.files) == 0 && yqLooksLikeFile(f) {
+			fmt.Fprintf(env.Stderr, "yq: %s: No such file or directory (read as the expression)\n", f)
+		}
 		return 1
 	}
 	defer returnJqProgram(prog)

@@ -45,7 +45,8 @@ func yqNodeBudget(n int) int { return yqNodeFloor + 2*n }
 // the key order of mappings recorded in order.
 func decodeYAML(data []byte, order *keyOrder) ([]any, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
-	c := &yamlConverter{order: order, budget: yqNodeBudget(len(data)), active: map[*yaml.Node]bool{}}
+	limit := yqNodeBudget(len(data))
+	c := &yamlConverter{order: order, limit: limit, budget: limit, active: map[*yaml.Node]bool{}}
 	var docs []any
 	for {
 		var n yaml.Node
@@ -70,8 +71,9 @@ func decodeYAML(data []byte, order *keyOrder) ([]any, error) {
 // the core schema's are dropped.
 type yamlConverter struct {
 	order *keyOrder
-	// budget is the number of values still allowed (aliases expand).
-	budget int
+	// budget is the number of values still allowed (aliases expand), of
+	// limit.
+	budget, limit int
 	// active holds the anchored nodes being converted, to refuse an alias
 	// to a node from inside it.
 	active map[*yaml.Node]bool
@@ -88,7 +90,7 @@ func (c *yamlConverter) value(n *yaml.Node, depth int) (any, error) {
 		return nil, c.failAt(n, "exceeded max depth of %d", maxJSONDepth)
 	}
 	if c.budget--; c.budget < 0 {
-		return nil, c.failAt(n, "aliases expand to more than %d values", yqNodeFloor)
+		return nil, c.failAt(n, "aliases expand to more than %d values", c.limit)
 	}
 	if n.Anchor != "" {
 		c.active[n] = true
