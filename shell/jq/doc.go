@@ -42,7 +42,11 @@
 // or the last one is false or null, -I sets the indentation (0 to 9, 2 by
 // default; 0 prints JSON compact), -N drops the --- between documents,
 // -j is -o json, -M and -C are accepted and ignored (output is never
-// colored), and --arg and --argjson define variables as in jq.
+// colored), --arg and --argjson define variables as in jq, and
+// --version prints a line that names this yq as cordon's, so that a
+// script testing for mikefarah's does not take it for that one. A lone
+// operand meant as a file that does not exist is read as the expression,
+// as in yq v4; when it does not compile, a second line says so.
 //
 // YAML is read with go.yaml.in/yaml/v3 into nodes, which become jq's
 // values under YAML 1.2's core schema: yes, no, on and off are strings;

@@ -62,6 +62,12 @@ func TestYq(t *testing.T) {
 		{Args: []string{"yq", "-r=false", ".kind", "deploy.yaml"}, Out: "Deployment\n"},
 		{Args: []string{"yq", "--unwrapScalar=false", ".s1", "strs.yaml"}, Out: "\"yes\"\n"},
 		{Args: []string{"yq", ".s1", "strs.yaml"}, Out: "yes\n"},
+		{Args: []string{"yq", "-C", "-M", "--colors=false", ".kind", "deploy.yaml"}, Out: "Deployment\n"},
+		{Args: []string{"yq", "-rn", `"x"`}, Out: "x\n"},
+		{Args: []string{"yq", "-nr=false", `"x"`}, Out: "x\n"},
+		{Args: []string{"yq", "-nojson", `"x"`}, Out: "\"x\"\n"},
+		{Args: []string{"yq", "--output-format=json", "--indent=1", "-n", "[1]"}, Out: "[\n 1\n]\n"},
+		{Args: []string{"yq", "-n", "-o"}, Err: "yq: flag needs an argument: -o", Status: 1},
 		// the whole document, comments dropped, block style, order kept
 		{Args: []string{"yq", "deploy.yaml"}, Out: "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  labels:\n    app: web\n    tier: front\nspec:\n  replicas: 3\n  template:\n    spec:\n      containers:\n        - name: web\n          image: nginx:1.25\n        - name: side\n          image: busybox\n"},
 		{Args: []string{"yq", "-P", ".", "order.yaml"}, Out: "zeta: 1\nalpha: 2\nmid: 3\n"},
