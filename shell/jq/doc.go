@@ -24,7 +24,7 @@
 // yq here takes jq 1.7.1's, so `.a |= . + 1`, `select`, `del`, `map`,
 // `to_entries` and the rest mean what they mean in jq, while mikefarah's
 // own operators (`*+` deep merge flags, `style`, `line`, comment
-// operators, `load`) do not exist.
+// operators, `load`) do not exist, and a compile error says so.
 //
 //	yq [eval|e|eval-all|ea] [flags] EXPRESSION [FILE...]
 //

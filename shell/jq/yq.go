@@ -42,6 +42,10 @@ document; eval-all runs it once on the array of all documents.
 // not take this yq for mikefarah's.
 const yqVersionText = "yq (cordon) version 4: yq v4's command line, jq 1.7.1's expressions\n"
 
+// yqLanguageHint follows a compile error: scripts written for mikefarah's
+// yq use operators that jq lacks.
+const yqLanguageHint = "yq: expressions are jq 1.7.1's, not mikefarah yq's own (no ireduce, style, comments, load, ...)\n"
+
 // yqOptions are the command-line options of yq.
 type yqOptions struct {
 	jq      *jqOptions // the program, its variables and key order
@@ -383,6 +387,8 @@ func (y *yqRun) runFiles(names, files []string) int {
 		io.WriteString(env.Stderr, jqCompileMessage("yq", o.jq.filter, err))
 		if f := o.jq.filter; len(o.files) == 0 && yqLooksLikeFile(f) {
 			fmt.Fprintf(env.Stderr, "yq: %s: No such file or directory (read as the expression)\n", f)
+		} else {
+			io.WriteString(env.Stderr, yqLanguageHint)
 		}
 		return 1
 	}

@@ -121,6 +121,7 @@ func TestYq(t *testing.T) {
 		// errors
 		{Args: []string{"yq", ".a +", "order.yaml"}, Err: "yq: error: syntax error, unexpected EOF", Status: 1},
 		{Args: []string{"yq", "nope(1)", "order.yaml"}, Err: "yq: error: nope/1 is not defined", Status: 1},
+		{Args: []string{"yq", "ea", ". as $item ireduce ({}; . * $item)", "multi.yaml"}, Err: "\n" + yqLanguageHint, Status: 1},
 		{Args: []string{"yq", ".kind | error", "deploy.yaml"}, Err: "yq: error: Deployment\n", Status: 1},
 		{Args: []string{"yq", ".zeta + \"x\"", "order.yaml"}, Err: "yq: error: number (1) and string (\"x\") cannot be added", Status: 1},
 		{Args: []string{"yq", ".a", "multi.yaml", "missing.yaml"}, Out: "1\n---\n2\n", Err: "yq: missing.yaml: No such file or directory", Status: 1},
