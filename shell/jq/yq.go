@@ -548,15 +548,15 @@ func (y *yqRun) print(v any) error {
 
 // yqSource reads the documents of the input files one after the other.
 type yqSource struct {
-	env    *command.Env
-	o      *yqOptions
-	files  []string
-	next_  int   // the next file
-	queue  []any // the decoded documents of the current file not yet read
-	err    error // the error that ended the current file, after queue
-	name   string
-	docs   int // documents read so far
-	status int
+	env      *command.Env
+	o        *yqOptions
+	files    []string
+	nextFile int   // the next file
+	queue    []any // the decoded documents of the current file not yet read
+	err      error // the error that ended the current file, after queue
+	name     string
+	docs     int // documents read so far
+	status   int
 }
 
 // next returns the next document, an error value, or false at the end.
@@ -567,11 +567,11 @@ func (s *yqSource) next() (any, bool) {
 			s.err = nil
 			return err, true
 		}
-		if s.next_ >= len(s.files) {
+		if s.nextFile >= len(s.files) {
 			return nil, false
 		}
-		s.load(s.files[s.next_])
-		s.next_++
+		s.load(s.files[s.nextFile])
+		s.nextFile++
 	}
 	v := s.queue[0]
 	s.queue = s.queue[1:]
