@@ -31,27 +31,7 @@ func cmdJq(env *command.Env) int {
 	if o.runTests {
 		return jqRunTests(env, o)
 	}
-	named := make(map[string]any, len(o.named))
-	for k, v := range o.named {
-		named[k] = v
-	}
-	positional := o.positional
-	if positional == nil {
-		positional = []any{}
-	}
-	namedKeys := make([]string, 0, len(o.varNames))
-	for _, n := range o.varNames {
-		if !slices.Contains(namedKeys, n[1:]) {
-			namedKeys = append(namedKeys, n[1:])
-		}
-	}
-	o.order.record(named, namedKeys)
-	args := map[string]any{"positional": positional, "named": named}
-	o.order.record(args, []string{"positional", "named"})
-	loc := map[string]any{"file": "<top-level>", "line": 1}
-	o.order.record(loc, []string{"file", "line"})
-	names := append(append([]string(nil), o.varNames...), "$ARGS", "$__loc__")
-	values := append(append([]any(nil), o.varValues...), args, loc)
+	names, values := jqVariables(o)
 	files := o.files
 	if len(files) == 0 {
 		files = []string{"-"}
@@ -87,22 +67,54 @@ func cmdJq(env *command.Env) int {
 	return r.run()
 }
 
+// jqVariables returns the program's variables: those of --arg and its
+// kin, $ARGS and $__loc__, with their values.
+func jqVariables(o *jqOptions) ([]string, []any) {
+	named := make(map[string]any, len(o.named))
+	for k, v := range o.named {
+		named[k] = v
+	}
+	positional := o.positional
+	if positional == nil {
+		positional = []any{}
+	}
+	namedKeys := make([]string, 0, len(o.varNames))
+	for _, n := range o.varNames {
+		if !slices.Contains(namedKeys, n[1:]) {
+			namedKeys = append(namedKeys, n[1:])
+		}
+	}
+	o.order.record(named, namedKeys)
+	args := map[string]any{"positional": positional, "named": named}
+	o.order.record(args, []string{"positional", "named"})
+	loc := map[string]any{"file": "<top-level>", "line": 1}
+	o.order.record(loc, []string{"file", "line"})
+	names := append(append([]string(nil), o.varNames...), "$ARGS", "$__loc__")
+	values := append(append([]any(nil), o.varValues...), args, loc)
+	return names, values
+}
+
 // jqCompileError reports a parse or compile error like jq and returns 3.
 func jqCompileError(env *command.Env, filter string, err error) int {
+	fmt.Fprint(env.Stderr, jqCompileMessage("jq", filter, err))
+	return jqExitCompile
+}
+
+// jqCompileMessage returns jq's report of a parse or compile error of
+// filter, its lines prefixed with name.
+func jqCompileMessage(name, filter string, err error) string {
 	var pe *gojq.ParseError
 	var me *jqModuleError
 	msg := err.Error()
 	if errors.As(err, &me) {
-		fmt.Fprintf(env.Stderr, "jq: error: %s\n\njq: 1 compile error\n", me.msg)
-		return jqExitCompile
+		return fmt.Sprintf("%s: error: %s\n\n%s: 1 compile error\n", name, me.msg, name)
 	}
 	if errors.As(err, &pe) {
 		msg = "syntax error, " + msg + " (Unix shell quoting issues?)"
 	} else if _, ok := err.(*jqCompileCheckError); !ok {
 		msg = jqMessage(msg)
 	}
-	fmt.Fprintf(env.Stderr, "jq: error: %s at <top-level>, line 1:\n%s\njq: 1 compile error\n", msg, filter)
-	return jqExitCompile
+	return fmt.Sprintf("%s: error: %s at <top-level>, line 1:\n%s\n%s: 1 compile error\n", name, msg, filter, name)
 }
 
 // jqRunner runs a compiled program over the inputs.

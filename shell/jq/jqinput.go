@@ -39,6 +39,10 @@ type jqInputs struct {
 	// lost is set when input or inputs read past the end of an input that
 	// does not end with a newline: jq then knows no position.
 	lost bool
+	// source, when not nil, supplies the values instead of the files (yq's
+	// decoded documents): it returns false at the end and an error value
+	// for an input that cannot be decoded.
+	source func() (any, bool)
 }
 
 // jqSegment is one input file within the concatenated input.
@@ -240,6 +244,15 @@ func (in *jqInputs) Next() (any, bool) {
 		in.done = true
 		return command.ErrCanceled, true
 	}
+	if in.source != nil {
+		v, ok := in.source()
+		if !ok {
+			in.done = true
+		} else if _, isErr := asJQError(v); isErr {
+			in.done = true
+		}
+		return v, ok
+	}
 	if !in.opened {
 		if err := in.open(); err != nil {
 			in.done = true
@@ -334,6 +347,10 @@ type jqInputsState struct {
 // save returns the reading state, or false when the input cannot be read
 // again (-R reads a stream).
 func (in *jqInputs) save() (jqInputsState, bool) {
+	if in.source != nil {
+		// The source's values are read once.
+		return jqInputsState{}, false
+	}
 	if !in.opened && !in.o.rawInput {
 		// Read the input now, to be able to read it again.
 		if err := in.open(); err != nil {
