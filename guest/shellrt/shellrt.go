@@ -29,6 +29,7 @@ import (
 	"github.com/cordonhq/cordon/shell/awk"
 	"github.com/cordonhq/cordon/shell/command"
 	"github.com/cordonhq/cordon/shell/coreutils"
+	"github.com/cordonhq/cordon/shell/diffutil"
 	"github.com/cordonhq/cordon/shell/textutils"
 	"github.com/cordonhq/cordon/vfs"
 )
@@ -119,7 +120,8 @@ type runtime struct {
 // once: building them was a sixth of running `echo hi`. They hold no state,
 // so every run may share them.
 var builtinCommands = sync.OnceValue(func() command.Registry {
-	return command.Registry{}.Merge(coreutils.Commands(), textutils.Commands(), awk.Commands())
+	return command.Registry{}.Merge(coreutils.Commands(), textutils.Commands(), awk.Commands(),
+		diffutil.Commands())
 })
 
 func (rt *runtime) registry() command.Registry {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"github.com/cordonhq/cordon/shell/awk"
 	"github.com/cordonhq/cordon/shell/coreutils"
+	"github.com/cordonhq/cordon/shell/diffutil"
 	"github.com/cordonhq/cordon/shell/textutils"
 	"io"
 	"io/fs"
@@ -30,7 +31,8 @@ func registry() command.Registry {
 	// The sandbox's own commands, over small private ones for the few the
 	// sandbox does not have (od, say), plus the Oils helpers.
 	r := command.Registry{}
-	r.Merge(basicCommands(), coreutils.Commands(), textutils.Commands(), awk.Commands(), oilsHelpers())
+	r.Merge(basicCommands(), coreutils.Commands(), textutils.Commands(), awk.Commands(),
+		diffutil.Commands(), oilsHelpers())
 	r["python2"] = python2Print
 	return r
 }
