@@ -423,8 +423,8 @@ func (an *analysis) diag(xoff, xlim, yoff, ylim int, minimal bool) (xmid, ymid i
 // shift_boundaries).
 func (an *analysis) shiftBoundaries() {
 	for f := range 2 {
-		ch := an.changed[f][1:]           // ch[-1] is an.changed[f][0]
-		other := an.changed[1-f]          // other[j+1] is line j
+		ch := an.changed[f][1:]  // ch[-1] is an.changed[f][0]
+		other := an.changed[1-f] // other[j+1] is line j
 		oc := func(j int) bool { return other[j+1] }
 		eq := an.equivs[f]
 		iEnd := len(eq)
