@@ -26,6 +26,7 @@ import (
 	"github.com/cordonhq/cordon/guest/jsrt"
 	"github.com/cordonhq/cordon/internal/abi"
 	"github.com/cordonhq/cordon/shell"
+	"github.com/cordonhq/cordon/shell/archive"
 	"github.com/cordonhq/cordon/shell/awk"
 	"github.com/cordonhq/cordon/shell/command"
 	"github.com/cordonhq/cordon/shell/coreutils"
@@ -121,7 +122,7 @@ type runtime struct {
 // so every run may share them.
 var builtinCommands = sync.OnceValue(func() command.Registry {
 	return command.Registry{}.Merge(coreutils.Commands(), textutils.Commands(), awk.Commands(),
-		diffutil.Commands())
+		diffutil.Commands(), archive.Commands())
 })
 
 func (rt *runtime) registry() command.Registry {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"github.com/cordonhq/cordon/shell/archive"
 	"github.com/cordonhq/cordon/shell/awk"
 	"github.com/cordonhq/cordon/shell/coreutils"
 	"github.com/cordonhq/cordon/shell/diffutil"
@@ -32,7 +33,7 @@ func registry() command.Registry {
 	// sandbox does not have (od, say), plus the Oils helpers.
 	r := command.Registry{}
 	r.Merge(basicCommands(), coreutils.Commands(), textutils.Commands(), awk.Commands(),
-		diffutil.Commands(), oilsHelpers())
+		diffutil.Commands(), archive.Commands(), oilsHelpers())
 	r["python2"] = python2Print
 	return r
 }
