@@ -8,6 +8,7 @@ import (
 	"github.com/cordonhq/cordon/shell/awk"
 	"github.com/cordonhq/cordon/shell/coreutils"
 	"github.com/cordonhq/cordon/shell/diffutil"
+	"github.com/cordonhq/cordon/shell/textproc"
 	"github.com/cordonhq/cordon/shell/textutils"
 	"io"
 	"io/fs"
@@ -33,7 +34,7 @@ func registry() command.Registry {
 	// sandbox does not have (od, say), plus the Oils helpers.
 	r := command.Registry{}
 	r.Merge(basicCommands(), coreutils.Commands(), textutils.Commands(), awk.Commands(),
-		diffutil.Commands(), archive.Commands(), oilsHelpers())
+		diffutil.Commands(), textproc.Commands(), archive.Commands(), oilsHelpers())
 	r["python2"] = python2Print
 	return r
 }
