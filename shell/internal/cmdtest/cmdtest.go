@@ -182,13 +182,13 @@ func Mirror(t testing.TB, fsys *vfs.FS, files map[string]string) Host {
 	return Host{Dir: dir}
 }
 
-// Run runs the host tool with args in the directory, with LC_ALL=C and
+// Run runs the host tool with args in the directory, with LC_ALL=C.UTF-8 and
 // TZ=UTC, and returns its result.
 func (h Host) Run(t testing.TB, stdin string, tool string, args ...string) Result {
 	t.Helper()
 	cmd := exec.Command(tool, args...)
 	cmd.Dir = h.Dir
-	cmd.Env = []string{"LC_ALL=C", "TZ=UTC", "PATH=/usr/bin:/bin"}
+	cmd.Env = []string{"LC_ALL=C.UTF-8", "TZ=UTC", "PATH=/usr/bin:/bin"}
 	cmd.Stdin = strings.NewReader(stdin)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
