@@ -19,5 +19,6 @@ func Commands() command.Registry {
 	return cmdutil.Protect(command.Registry{
 		"expr":    cmdExpr,
 		"timeout": cmdTimeout,
+		"which":   cmdWhich,
 	})
 }

@@ -89,3 +89,56 @@ func TestTimeoutInShell(t *testing.T) {
 		})
 	}
 }
+
+// runScript runs a script in the real shell with the commands of reg.
+func runScript(t *testing.T, reg command.Registry, script string) (string, string, int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	fsys := cmdtest.NewFS(t, map[string]string{"bin/tool.sh": "echo hi\n", "bin/cat": "echo fake\n"})
+	fsys.MkdirAll("/workspace/bin2", 0o755)
+	fsys.WriteFile("/workspace/bin2/tool.sh", []byte("echo two\n"), 0o755)
+	st, err := shell.Run(ctx, shell.Config{FS: fsys, Commands: reg, Stdout: &out, Stderr: &errb, Dir: "/workspace",
+		Now: func() time.Time { return cmdtest.Now }}, "t", script)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out.String(), errb.String(), st
+}
+
+// TestWhich checks which against the shell's type -P and command -v.
+func TestWhich(t *testing.T) {
+	reg := command.Registry{}.Merge(Commands())
+	reg["cat"] = func(env *command.Env) int { return 0 }
+	cases := []struct {
+		script string
+		out    string
+	}{
+		{`which cat; echo $?`, "/usr/bin/cat\n0\n"},
+		{`which which timeout expr`, "/usr/bin/which\n/usr/bin/timeout\n/usr/bin/expr\n"},
+		{`which sh bash echo; echo $?`, "/usr/bin/sh\n/usr/bin/bash\n/usr/bin/echo\n0\n"},
+		{`which nonexist cat; echo $?`, "/usr/bin/cat\n1\n"},
+		{`which cd; echo $?`, "1\n"},
+		{`f() { :; }; which f; echo $?`, "1\n"},
+		{`cat() { :; }; which cat`, "/usr/bin/cat\n"},
+		{`alias cat=ls; which cat`, "/usr/bin/cat\n"},
+		{`PATH=/workspace/bin:$PATH; which tool.sh; type -p tool.sh; type tool.sh; command -v tool.sh`,
+			"/workspace/bin/tool.sh\n/workspace/bin/tool.sh\ntool.sh is /workspace/bin/tool.sh\n/workspace/bin/tool.sh\n"},
+		{`PATH=/workspace/bin:/workspace/bin2:$PATH; which tool.sh; which -a tool.sh`, "/workspace/bin2/tool.sh\n/workspace/bin2/tool.sh\n"},
+		{`PATH=/workspace/bin:$PATH; which -a cat`, "/usr/bin/cat\n"},
+		{`which ./bin/tool.sh`, "./bin/tool.sh\n"},
+		{`which -x cat; echo $?`, "2\n"},
+		{`which -- cat`, "/usr/bin/cat\n"},
+		{`type -P echo cat; type -p echo; echo $?; type -P cd; echo $?`, "/usr/bin/echo\n/usr/bin/cat\n0\n1\n"},
+		{`type -p cat; command -v cat; type cat`, "/usr/bin/cat\n/usr/bin/cat\ncat is /usr/bin/cat\n"},
+	}
+	for _, c := range cases {
+		t.Run(c.script, func(t *testing.T) {
+			out, errs, _ := runScript(t, reg, c.script)
+			if out != c.out {
+				t.Errorf("got %q (stderr %q), want %q", out, errs, c.out)
+			}
+		})
+	}
+}
