@@ -1,0 +1,61 @@
+package fileutils
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/cordonhq/cordon/shell/internal/cmdtest"
+)
+
+type tcase struct {
+	name  string
+	args  []string
+	stdin string
+	out   string
+	err   string
+	st    int
+}
+
+func runTable(t *testing.T, files map[string]string, cases []tcase) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := cmdtest.Run(t, Commands(), cmdtest.NewFS(t, files), c.stdin, c.args...)
+			if r.Out != c.out || r.Status != c.st || !strings.HasPrefix(r.Err, c.err) || (c.err == "" && r.Err != "") {
+				t.Errorf("%q: got out %q err %q status %d; want out %q err %q status %d", c.args, r.Out, r.Err, r.Status, c.out, c.err, c.st)
+			}
+		})
+	}
+}
+
+// TestTree checks tree's drawing against tree 2.x's documented format
+// (tree is not installed where these tests were written, so the
+// expectations follow its manual and output).
+func TestTree(t *testing.T) {
+	files := map[string]string{
+		"p/a.txt":       "a",
+		"p/b/c.go":      "c",
+		"p/b/d/e.txt":   "e",
+		"p/.hidden":     "h",
+		"p/.git/config": "g",
+		"p/z/":          "",
+		"f.txt":         "f",
+	}
+	runTable(t, files, []tcase{
+		{"default", []string{"tree", "p"}, "", "p\n├── a.txt\n├── b\n│   ├── c.go\n│   └── d\n│       └── e.txt\n└── z\n\n3 directories, 3 files\n", "", 0},
+		{"all", []string{"tree", "-a", "p"}, "", "p\n├── .git\n│   └── config\n├── .hidden\n├── a.txt\n├── b\n│   ├── c.go\n│   └── d\n│       └── e.txt\n└── z\n\n4 directories, 5 files\n", "", 0},
+		{"level", []string{"tree", "-L", "1", "p"}, "", "p\n├── a.txt\n├── b\n└── z\n\n2 directories, 1 file\n", "", 0},
+		{"level 2", []string{"tree", "-L2", "p"}, "", "p\n├── a.txt\n├── b\n│   ├── c.go\n│   └── d\n└── z\n\n3 directories, 2 files\n", "", 0},
+		{"dirs only", []string{"tree", "-d", "p"}, "", "p\n├── b\n│   └── d\n└── z\n\n3 directories\n", "", 0},
+		{"full path", []string{"tree", "-f", "p/b"}, "", "p/b\n├── p/b/c.go\n└── p/b/d\n    └── p/b/d/e.txt\n\n1 directory, 2 files\n", "", 0},
+		{"no indent", []string{"tree", "-i", "--noreport", "p/b"}, "", "p/b\nc.go\nd\ne.txt\n", "", 0},
+		{"ignore", []string{"tree", "-I", "b|z", "p"}, "", "p\n└── a.txt\n\n0 directories, 1 file\n", "", 0},
+		{"pattern", []string{"tree", "-P", "*.go", "p"}, "", "p\n├── b\n│   ├── c.go\n│   └── d\n└── z\n\n3 directories, 1 file\n", "", 0},
+		{"classify dirsfirst", []string{"tree", "-F", "--dirsfirst", "p"}, "", "p\n├── b/\n│   ├── d/\n│   │   └── e.txt\n│   └── c.go\n├── z/\n└── a.txt\n\n3 directories, 3 files\n", "", 0},
+		{"empty dir", []string{"tree", "p/z"}, "", "p/z\n\n0 directories, 0 files\n", "", 0},
+		{"file operand", []string{"tree", "f.txt"}, "", "f.txt\n\n0 directories, 1 file\n", "", 0},
+		{"missing", []string{"tree", "nope"}, "", "nope  [error opening dir]\n\n0 directories, 0 files\n", "", 2},
+		{"bad level", []string{"tree", "-L", "0"}, "", "", "tree: Invalid level, must be greater than 0.\n", 1},
+		{"bad option", []string{"tree", "-Q"}, "", "", "tree: invalid option -- 'Q'\n", 1},
+	})
+}
