@@ -32,6 +32,7 @@ import (
 	"github.com/cordonhq/cordon/shell/coreutils"
 	"github.com/cordonhq/cordon/shell/diffutil"
 	"github.com/cordonhq/cordon/shell/fileutils"
+	"github.com/cordonhq/cordon/shell/hexfmt"
 	"github.com/cordonhq/cordon/shell/sysutils"
 	"github.com/cordonhq/cordon/shell/textproc"
 	"github.com/cordonhq/cordon/shell/textutils"
@@ -125,7 +126,7 @@ type runtime struct {
 // so every run may share them.
 var builtinCommands = sync.OnceValue(func() command.Registry {
 	return command.Registry{}.Merge(coreutils.Commands(), textutils.Commands(), awk.Commands(),
-		diffutil.Commands(), fileutils.Commands(), sysutils.Commands(), textproc.Commands(), archive.Commands())
+		diffutil.Commands(), hexfmt.Commands(), fileutils.Commands(), sysutils.Commands(), textproc.Commands(), archive.Commands())
 })
 
 func (rt *runtime) registry() command.Registry {

@@ -9,6 +9,7 @@ import (
 	"github.com/cordonhq/cordon/shell/coreutils"
 	"github.com/cordonhq/cordon/shell/diffutil"
 	"github.com/cordonhq/cordon/shell/fileutils"
+	"github.com/cordonhq/cordon/shell/hexfmt"
 	"github.com/cordonhq/cordon/shell/sysutils"
 	"github.com/cordonhq/cordon/shell/textproc"
 	"github.com/cordonhq/cordon/shell/textutils"
@@ -36,7 +37,7 @@ func registry() command.Registry {
 	// sandbox does not have (od, say), plus the Oils helpers.
 	r := command.Registry{}
 	r.Merge(basicCommands(), coreutils.Commands(), textutils.Commands(), awk.Commands(),
-		diffutil.Commands(), fileutils.Commands(), sysutils.Commands(), textproc.Commands(), archive.Commands(), oilsHelpers())
+		diffutil.Commands(), hexfmt.Commands(), fileutils.Commands(), sysutils.Commands(), textproc.Commands(), archive.Commands(), oilsHelpers())
 	r["python2"] = python2Print
 	return r
 }

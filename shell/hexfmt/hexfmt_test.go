@@ -1,0 +1,70 @@
+package hexfmt
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/cordonhq/cordon/shell/internal/cmdtest"
+)
+
+// compareGNU runs each command line here and with the host's tool on the
+// same files, and reports every difference of output or status.
+func compareGNU(t *testing.T, files map[string]string, stdin string, lines [][]string) int {
+	t.Helper()
+	compared := 0
+	for _, args := range lines {
+		tool := cmdtest.Tool(t, args[0])
+		fsys := cmdtest.NewFS(t, files)
+		host := cmdtest.Mirror(t, fsys, files)
+		want := host.Run(t, stdin, tool, args[1:]...)
+		got := cmdtest.Run(t, Commands(), fsys, stdin, args...)
+		compared++
+		if got.Out != want.Out || got.Status != want.Status {
+			t.Errorf("%q: got status %d:\n%s\nwant status %d:\n%s\n(stderr %q / %q)", args, got.Status, got.Out, want.Status, want.Out, got.Err, want.Err)
+		}
+	}
+	return compared
+}
+
+// sample returns test data: text, every byte value, runs of repeated
+// lines and random bytes.
+func sample() map[string]string {
+	var all strings.Builder
+	for i := range 256 {
+		all.WriteByte(byte(i))
+	}
+	r := rand.New(rand.NewPCG(7, 7))
+	rnd := make([]byte, 1000)
+	for i := range rnd {
+		rnd[i] = byte(r.IntN(256))
+	}
+	return map[string]string{
+		"text":  "Hello, world!\nThe quick brown fox\tjumps over the lazy dog.\n",
+		"all":   all.String(),
+		"rep":   strings.Repeat("0123456789abcdef", 8) + "tail",
+		"rnd":   string(rnd),
+		"odd":   "abcde",
+		"empty": "",
+		"float": "\x00\x00\x80\x3f\x00\x00\x00\x00\x00\x00\xf0\x3f\x9a\x99\x99\x99\x99\x99\xb9\x3f\x00\x00\x00\x00\x00\x00\x00\x80\x00\x00\x80\x7f\x00\x00\xc0\x7f\x40\xe2\x01\x00\x00\x00\x00\x00\x00\x00\x38\x93\x04\x00\x00\x00",
+	}
+}
+
+func TestOdMatchesGNU(t *testing.T) {
+	var lines [][]string
+	for _, f := range []string{"text", "all", "rep", "rnd", "odd", "empty"} {
+		for _, opts := range [][]string{{}, {"-c"}, {"-An", "-tx1"}, {"-Ax", "-tx1z"}, {"-Ad", "-td1"}, {"-tu2"}, {"-td2"}, {"-tx4"}, {"-to4"},
+			{"-td8"}, {"-tu8"}, {"-tx8"}, {"-ta"}, {"-tx1", "-tc"}, {"-to1", "-tx2"}, {"-tx2", "-td4", "-tc"}, {"-v", "-tx1"},
+			{"-w8", "-tx1"}, {"-w4", "-tx2", "-tc"}, {"-j5", "-N20", "-c"}, {"-x"}, {"-b"}, {"-d"}, {"-s"}, {"-o"}, {"-i"}, {"-l"}, {"-a"},
+			{"-tx1", "-j", "0x10", "-N", "010"}, {"-w"}, {"-tdC"}, {"-txS"}, {"-tuI"}, {"-tdL"}, {"-w6", "-tx2"}} {
+			lines = append(lines, append(append([]string{"od"}, opts...), f))
+		}
+	}
+	for _, opts := range [][]string{{"-tf4"}, {"-tf8"}, {"-tfF"}, {"-tfD"}, {"-f"}, {"-F"}, {"-tf4", "-tx4"}} {
+		lines = append(lines, append(append([]string{"od"}, opts...), "float"))
+	}
+	lines = append(lines, []string{"od", "-c", "text", "odd", "-"}, []string{"od", "-j", "1000", "odd"}, []string{"od", "-tq"},
+		[]string{"od", "-c", "nope", "odd"}, []string{"od", "-Az", "odd"}, []string{"od", "-t", "x3", "odd"})
+	n := compareGNU(t, sample(), "from stdin\n", lines)
+	t.Logf("%d od command lines compared with GNU od", n)
+}
