@@ -22,7 +22,8 @@ import (
 // Commands returns the commands of this package, keyed by name.
 func Commands() command.Registry {
 	return cmdutil.Protect(command.Registry{
-		"od": cmdOd,
+		"od":  cmdOd,
+		"xxd": cmdXxd,
 	})
 }
 

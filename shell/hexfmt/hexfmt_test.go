@@ -14,6 +14,9 @@ func compareGNU(t *testing.T, files map[string]string, stdin string, lines [][]s
 	t.Helper()
 	compared := 0
 	for _, args := range lines {
+		if testing.Verbose() {
+			println("CASE", strings.Join(args, " "))
+		}
 		tool := cmdtest.Tool(t, args[0])
 		fsys := cmdtest.NewFS(t, files)
 		host := cmdtest.Mirror(t, fsys, files)
@@ -67,4 +70,25 @@ func TestOdMatchesGNU(t *testing.T) {
 		[]string{"od", "-c", "nope", "odd"}, []string{"od", "-Az", "odd"}, []string{"od", "-t", "x3", "odd"})
 	n := compareGNU(t, sample(), "from stdin\n", lines)
 	t.Logf("%d od command lines compared with GNU od", n)
+}
+
+func TestXxdMatchesGNU(t *testing.T) {
+	files := sample()
+	files["dump"] = "00000000: 4865 6c6c 6f2c 2077 6f72 6c64 210a 5468  Hello, world!.Th\n00000010: 6520 7175 6963 6b                        e quick\n"
+	files["gapdump"] = "00000000: 4142  AB\n00000010: 4344  CD\n"
+	files["plainhex"] = "48656c6c6f0a\n2077 6f\n"
+	var lines [][]string
+	for _, f := range []string{"text", "all", "rep", "rnd", "odd", "empty"} {
+		for _, opts := range [][]string{{}, {"-g1"}, {"-g0"}, {"-g3"}, {"-c8"}, {"-c", "20"}, {"-p"}, {"-p", "-c", "12"}, {"-u"},
+			{"-l", "5"}, {"-s", "3"}, {"-s", "-3"}, {"-s", "3", "-l", "4"}, {"-b"}, {"-e"}, {"-e", "-g8"}, {"-d", "-o", "5"}, {"-o", "0x100"},
+			{"-i"}, {"-a"}, {"-ps"}, {"-c", "7", "-g", "2"}, {"-b", "-c", "4"}} {
+			lines = append(lines, append(append([]string{"xxd"}, opts...), f))
+		}
+	}
+	lines = append(lines, []string{"xxd", "-r", "dump"}, []string{"xxd", "-r", "-p", "plainhex"}, []string{"xxd", "-r", "gapdump"}, []string{"xxd", "nope"}, []string{"xxd", "-i", "-n", "var", "odd"}, []string{"xxd", "-i", "-C", "odd"},
+		[]string{"xxd"}, []string{"xxd", "-p"}, []string{"xxd", "-i"})
+	zeros := map[string]string{"z": strings.Repeat("\x00", 64), "z2": strings.Repeat("\x00", 40) + "x" + strings.Repeat("\x00", 40)}
+	n := compareGNU(t, files, "stdin text\n", lines)
+	n += compareGNU(t, zeros, "", [][]string{{"xxd", "-a", "z"}, {"xxd", "-a", "z2"}, {"xxd", "-a", "-c", "8", "z2"}})
+	t.Logf("%d xxd command lines compared with xxd", n)
 }
