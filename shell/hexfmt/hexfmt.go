@@ -22,8 +22,9 @@ import (
 // Commands returns the commands of this package, keyed by name.
 func Commands() command.Registry {
 	return cmdutil.Protect(command.Registry{
-		"od":  cmdOd,
-		"xxd": cmdXxd,
+		"od":      cmdOd,
+		"xxd":     cmdXxd,
+		"hexdump": cmdHexdump,
 	})
 }
 

@@ -92,3 +92,17 @@ func TestXxdMatchesGNU(t *testing.T) {
 	n += compareGNU(t, zeros, "", [][]string{{"xxd", "-a", "z"}, {"xxd", "-a", "z2"}, {"xxd", "-a", "-c", "8", "z2"}})
 	t.Logf("%d xxd command lines compared with xxd", n)
 }
+
+func TestHexdumpMatchesUtilLinux(t *testing.T) {
+	var lines [][]string
+	for _, f := range []string{"text", "all", "rep", "rnd", "odd", "empty"} {
+		for _, opts := range [][]string{{}, {"-C"}, {"-c"}, {"-x"}, {"-b"}, {"-d"}, {"-o"}, {"-v", "-C"}, {"-n", "5", "-C"}, {"-s", "3", "-C"},
+			{"-s", "3", "-n", "20"}, {"-C", "-c"}, {"-x", "-c"}, {"--canonical"}} {
+			lines = append(lines, append(append([]string{"hexdump"}, opts...), f))
+		}
+	}
+	lines = append(lines, []string{"hexdump", "-C"}, []string{"hexdump", "nope"}, []string{"hexdump", "-C", "odd", "text"}, []string{"hexdump", "-C", "nope", "odd"})
+	n := compareGNU(t, sample(), "from stdin\n", lines)
+	n += compareGNU(t, map[string]string{"z": strings.Repeat("\x00", 64)}, "", [][]string{{"hexdump", "-C", "z"}, {"hexdump", "z"}})
+	t.Logf("%d hexdump command lines compared with util-linux hexdump", n)
+}
