@@ -25,6 +25,7 @@ func Commands() command.Registry {
 		"od":      cmdOd,
 		"xxd":     cmdXxd,
 		"hexdump": cmdHexdump,
+		"base32":  cmdBase32,
 	})
 }
 

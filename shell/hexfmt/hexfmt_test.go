@@ -14,9 +14,6 @@ func compareGNU(t *testing.T, files map[string]string, stdin string, lines [][]s
 	t.Helper()
 	compared := 0
 	for _, args := range lines {
-		if testing.Verbose() {
-			println("CASE", strings.Join(args, " "))
-		}
 		tool := cmdtest.Tool(t, args[0])
 		fsys := cmdtest.NewFS(t, files)
 		host := cmdtest.Mirror(t, fsys, files)
@@ -105,4 +102,35 @@ func TestHexdumpMatchesUtilLinux(t *testing.T) {
 	n := compareGNU(t, sample(), "from stdin\n", lines)
 	n += compareGNU(t, map[string]string{"z": strings.Repeat("\x00", 64)}, "", [][]string{{"hexdump", "-C", "z"}, {"hexdump", "z"}})
 	t.Logf("%d hexdump command lines compared with util-linux hexdump", n)
+}
+
+func TestBase32MatchesGNU(t *testing.T) {
+	files := sample()
+	files["enc"] = "NBSWY3DP\nNBSWY3DP\n"
+	files["short"] = "NBSWY3D"
+	files["garbage"] = "NBS!WY3DP"
+	files["bad"] = "NBSWY3DPNB1WY3DP"
+	var lines [][]string
+	for _, f := range []string{"text", "all", "rep", "rnd", "odd", "empty"} {
+		for _, opts := range [][]string{{}, {"-w", "0"}, {"-w20"}, {"--wrap=7"}} {
+			lines = append(lines, append(append([]string{"base32"}, opts...), f))
+		}
+	}
+	lines = append(lines, []string{"base32", "-d", "enc"}, []string{"base32", "-d", "short"}, []string{"base32", "-d", "garbage"},
+		[]string{"base32", "-di", "garbage"}, []string{"base32", "-d", "bad"}, []string{"base32", "-w", "x"}, []string{"base32", "nope"},
+		[]string{"base32"}, []string{"base32", "odd", "text"})
+	n := compareGNU(t, files, "stdin\n", lines)
+	t.Logf("%d base32 command lines compared with GNU base32", n)
+}
+
+// TestBase32RoundTrip decodes what it encodes.
+func TestBase32RoundTrip(t *testing.T) {
+	for name, data := range sample() {
+		fsys := cmdtest.NewFS(t, map[string]string{"f": data})
+		enc := cmdtest.Run(t, Commands(), fsys, "", "base32", "f")
+		dec := cmdtest.Run(t, Commands(), fsys, enc.Out, "base32", "-d")
+		if dec.Out != data || dec.Status != 0 {
+			t.Errorf("%s: round trip failed (%d): %s", name, dec.Status, dec.Err)
+		}
+	}
 }
