@@ -17,6 +17,7 @@ import (
 // Commands returns the commands of this package, keyed by name.
 func Commands() command.Registry {
 	return cmdutil.Protect(command.Registry{
-		"tree": cmdTree,
+		"tree":     cmdTree,
+		"truncate": cmdTruncate,
 	})
 }

@@ -1,6 +1,9 @@
 package fileutils
 
 import (
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -58,4 +61,50 @@ func TestTree(t *testing.T) {
 		{"bad level", []string{"tree", "-L", "0"}, "", "", "tree: Invalid level, must be greater than 0.\n", 1},
 		{"bad option", []string{"tree", "-Q"}, "", "", "tree: invalid option -- 'Q'\n", 1},
 	})
+}
+
+// sizes returns the sizes of the named files on both sides ("-" when
+// absent).
+func hostSize(t *testing.T, dir, name string) string {
+	fi, err := os.Stat(filepath.Join(dir, name))
+	if err != nil {
+		return "-"
+	}
+	return strconv.FormatInt(fi.Size(), 10)
+}
+
+func TestTruncateMatchesGNU(t *testing.T) {
+	tool := cmdtest.Tool(t, "truncate")
+	files := map[string]string{"f": "0123456789", "g": "abc", "ref": strings.Repeat("r", 1000), "d/": ""}
+	cases := [][]string{
+		{"-s", "5", "f"}, {"-s", "0", "f"}, {"-s", "20", "f"}, {"-s", "+5", "f"}, {"-s", "-3", "f"}, {"-s", "-30", "f"},
+		{"-s", "<5", "f"}, {"-s", "<50", "f"}, {"-s", ">50", "f"}, {"-s", ">5", "f"}, {"-s", "/4", "f"}, {"-s", "%4", "f"},
+		{"-s", "1K", "f"}, {"-s", "1k", "f"}, {"-s", "1KB", "f"}, {"-s", "2KiB", "f"}, {"-s", "1M", "f", "g"},
+		{"-s", "5", "new"}, {"-c", "-s", "5", "new"}, {"--no-create", "-s", "5", "new"}, {"-r", "ref", "f"}, {"-r", "ref", "-s", "+1", "f"},
+		{"-r", "ref", "-s", "5", "f"}, {"-s", "x", "f"}, {"-s", "%0", "f"}, {"-s", "1", "d"}, {"-r", "nope", "f"}, {"f"}, {"-s", "5"},
+		{"--size=7", "f"}, {"-s", "1Q", "f"},
+	}
+	for _, args := range cases {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			fsys := cmdtest.NewFS(t, files)
+			host := cmdtest.Mirror(t, fsys, files)
+			want := host.Run(t, "", tool, args...)
+			got := cmdtest.Run(t, Commands(), fsys, "", append([]string{"truncate"}, args...)...)
+			if got.Status != want.Status || got.Err != want.Err {
+				t.Errorf("status %d %q, GNU %d %q", got.Status, got.Err, want.Status, want.Err)
+			}
+			for _, name := range []string{"f", "g", "new"} {
+				gs := "-"
+				if fi, err := fsys.Stat("/workspace/" + name); err == nil {
+					gs = strconv.FormatInt(fi.Size(), 10)
+				}
+				if hs := hostSize(t, host.Dir, name); gs != hs {
+					t.Errorf("%s: size %s, GNU %s", name, gs, hs)
+				}
+			}
+			if data, err := fsys.ReadFile("/workspace/f"); err == nil && len(data) > 10 && strings.Trim(string(data[10:]), "\x00") != "" {
+				t.Error("growth is not zero-filled")
+			}
+		})
+	}
 }

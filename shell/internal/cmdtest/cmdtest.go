@@ -187,6 +187,7 @@ func Mirror(t testing.TB, fsys *vfs.FS, files map[string]string) Host {
 func (h Host) Run(t testing.TB, stdin string, tool string, args ...string) Result {
 	t.Helper()
 	cmd := exec.Command(tool, args...)
+	cmd.Args[0] = filepath.Base(tool) // messages name the tool as ours do
 	cmd.Dir = h.Dir
 	cmd.Env = []string{"LC_ALL=C.UTF-8", "TZ=UTC", "PATH=/usr/bin:/bin"}
 	cmd.Stdin = strings.NewReader(stdin)
