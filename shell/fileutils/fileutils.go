@@ -19,5 +19,6 @@ func Commands() command.Registry {
 	return cmdutil.Protect(command.Registry{
 		"tree":     cmdTree,
 		"truncate": cmdTruncate,
+		"split":    cmdSplit,
 	})
 }

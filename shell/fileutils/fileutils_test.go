@@ -108,3 +108,55 @@ func TestTruncateMatchesGNU(t *testing.T) {
 		})
 	}
 }
+
+// listHost returns the host directory's files and contents.
+func listHost(t *testing.T, dir string) map[string]string {
+	out := map[string]string{}
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if e.IsDir() {
+			continue
+		}
+		data, _ := os.ReadFile(filepath.Join(dir, e.Name()))
+		out[e.Name()] = string(data)
+	}
+	return out
+}
+
+func TestSplitMatchesGNU(t *testing.T) {
+	tool := cmdtest.Tool(t, "split")
+	var lines strings.Builder
+	for i := range 2000 {
+		lines.WriteString(strconv.Itoa(i) + "\n")
+	}
+	files := map[string]string{"f": "1\n2\n3\n4\n5\n", "nonl": "a\nb\nc", "big": lines.String(), "empty": ""}
+	cases := [][]string{
+		{"f"}, {"-l", "2", "f"}, {"-l2", "f", "p_"}, {"-l", "2", "-d", "-a", "3", "f", "p_"}, {"-l", "1", "-a", "1", "f", "q"},
+		{"-n", "2", "f", "n"}, {"-n", "3", "nonl"}, {"-n", "4", "empty"}, {"-e", "-n", "4", "empty"}, {"-b", "3", "--additional-suffix=.txt", "f", "b"},
+		{"-b", "1K", "big"}, {"-l", "1", "big", "w"}, {"-l", "1", "-d", "big"}, {"-l", "1", "-x", "big"}, {"-l", "1", "-a", "1", "big"},
+		{"-l", "2", "nonl"}, {"empty"}, {"-l", "0", "f"}, {"-b", "x", "f"}, {"nope"}, {"--verbose", "-l", "3", "f", "v"}, {"-l", "1", "f", "f"},
+		{"-l", "2", "-", "s"},
+	}
+	for _, args := range cases {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			fsys := cmdtest.NewFS(t, files)
+			host := cmdtest.Mirror(t, fsys, files)
+			want := host.Run(t, "from\nstdin\nhere\n", tool, args...)
+			got := cmdtest.Run(t, Commands(), fsys, "from\nstdin\nhere\n", append([]string{"split"}, args...)...)
+			if got.Status != want.Status || got.Out != want.Out || got.Err != want.Err {
+				t.Errorf("status %d %q %q, GNU %d %q %q", got.Status, got.Out, got.Err, want.Status, want.Out, want.Err)
+			}
+			hostFiles := listHost(t, host.Dir)
+			ents, _ := fsys.ReadDir("/workspace")
+			if len(ents) != len(hostFiles) {
+				t.Errorf("%d files, GNU %d", len(ents), len(hostFiles))
+			}
+			for _, e := range ents {
+				data, _ := fsys.ReadFile("/workspace/" + e.Name())
+				if hd, ok := hostFiles[e.Name()]; !ok || hd != string(data) {
+					t.Errorf("%s differs or is not GNU's", e.Name())
+				}
+			}
+		})
+	}
+}
