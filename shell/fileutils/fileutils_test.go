@@ -126,7 +126,7 @@ func listHost(t *testing.T, dir string) map[string]string {
 func TestSplitMatchesGNU(t *testing.T) {
 	tool := cmdtest.Tool(t, "split")
 	var lines strings.Builder
-	for i := range 2000 {
+	for i := range 700 {
 		lines.WriteString(strconv.Itoa(i) + "\n")
 	}
 	files := map[string]string{"f": "1\n2\n3\n4\n5\n", "nonl": "a\nb\nc", "big": lines.String(), "empty": ""}

@@ -16,6 +16,7 @@ import (
 // Commands returns the commands of this package, keyed by name.
 func Commands() command.Registry {
 	return cmdutil.Protect(command.Registry{
-		"tac": cmdTac,
+		"tac":  cmdTac,
+		"shuf": cmdShuf,
 	})
 }
