@@ -18,5 +18,6 @@ func Commands() command.Registry {
 	return cmdutil.Protect(command.Registry{
 		"tac":  cmdTac,
 		"shuf": cmdShuf,
+		"join": cmdJoin,
 	})
 }
