@@ -479,11 +479,11 @@ func (t *tarRun) read() int {
 	}
 	if t.o.mode == 'x' && t.o.dir != "" {
 		fi, err := env.FS.Stat(t.base())
-		if err != nil || !fi.IsDir() {
-			if err == nil {
-				err = &fs.PathError{Op: "chdir", Path: t.o.dir, Err: errors.New("Not a directory")}
-			}
+		if err != nil {
 			return t.fatal("%s: Cannot open: %s", t.o.dir, command.Strerror(err))
+		}
+		if !fi.IsDir() {
+			return t.fatal("%s: Cannot open: Not a directory", t.o.dir)
 		}
 	}
 	br := bufio.NewReaderSize(ctxReader{env.Ctx, in}, 64<<10)
@@ -631,7 +631,7 @@ func (t *tarRun) extract(tr *tar.Reader, hdr *tar.Header, out io.Writer) int {
 		return 0
 	}
 	switch hdr.Typeflag {
-	case tar.TypeReg, tar.TypeRegA, tar.TypeDir:
+	case tar.TypeReg, tar.TypeDir: // the reader reports the old '\x00' type as TypeReg
 	case tar.TypeSymlink, tar.TypeLink:
 		t.warn("%s: refusing to extract: links are not allowed (link to %s)", quoteTar(hdr.Name), quoteTar(hdr.Linkname))
 		return 0
