@@ -93,3 +93,22 @@ func TestExpr(t *testing.T) {
 		{[]string{"expr", "match"}, "", "expr: syntax error: missing argument after ‘match’\n", 2},
 	})
 }
+
+// TestExprBounds checks the decisions where expr departs from GNU's
+// unbounded integers: a product past about a million digits is refused
+// with status 3 instead of exhausting memory, while big sums work.
+func TestExprBounds(t *testing.T) {
+	big := strings.Repeat("9", 700000)
+	r := cmdtest.Run(t, Commands(), cmdtest.NewFS(t, nil), "", "expr", big, "*", big)
+	if r.Status != 3 || r.Err != "expr: result too large\n" {
+		t.Errorf("huge product: status %d, stderr %q", r.Status, r.Err)
+	}
+	r = cmdtest.Run(t, Commands(), cmdtest.NewFS(t, nil), "", "expr", big, "+", "1")
+	if r.Status != 0 || r.Out != "1"+strings.Repeat("0", 700000)+"\n" {
+		t.Errorf("huge sum: status %d", r.Status)
+	}
+	r = cmdtest.Run(t, Commands(), cmdtest.NewFS(t, nil), "", "expr", "-9223372036854775808", "/", "-1")
+	if r.Out != "9223372036854775808\n" {
+		t.Errorf("no 64-bit overflow: %q", r.Out)
+	}
+}
