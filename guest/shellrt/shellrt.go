@@ -1,6 +1,8 @@
 // Package shellrt runs shell scripts inside the cordon guest. It wires the
 // shell evaluator (package shell) to the sandbox: the commands of
-// shell/coreutils, shell/textutils and shell/awk, the `tool` command that
+// shell/coreutils, shell/textutils, shell/awk, shell/diffutil,
+// shell/archive, shell/textproc, shell/sysutils, shell/fileutils and
+// shell/hexfmt, the `tool` command that
 // calls host tools through the policy, `node`/`js` that run JavaScript in
 // the same sandbox. `sh` and `bash` are the shell package's own: they run a
 // script in a fresh child shell state.
