@@ -8,7 +8,8 @@
 // format or, with -u/-U N, the unified format with GNU's header lines
 // ("--- NAME\tYYYY-MM-DD HH:MM:SS.NNNNNNNNN +0000", times in UTC). It
 // supports -q, -s, -r (with GNU's "Only in" lines and "diff -r a/x b/x"
-// headers), -N, -a, -i, -b, -w, -d and --color (never, auto, which is
+// headers), -N, -a, -i, -b, -w, -d, -x/--exclude, --label and --color
+// (never, auto, which is
 // never because output is never a terminal, and always, with GNU's default
 // colors). Files whose first 4096 bytes hold a NUL byte are binary: diff
 // reports "Binary files A and B differ". The exit status is 0 when the
@@ -86,6 +87,8 @@ type options struct {
 	minimal    bool
 	color      bool
 	switches   string // the option words, for "diff -r a/x b/x" headers
+	excludes   []string
+	labels     []string
 }
 
 // differ runs one diff command.
@@ -101,9 +104,9 @@ func cmdDiff(env *command.Env) int {
 	if err != nil {
 		return usage(env, err.Error())
 	}
-	opts, operands, err := command.Getopt(args, "uU:qsrNaibwdc",
+	opts, operands, err := command.Getopt(args, "uU:qsrNaibwdcx:",
 		[]string{"brief", "report-identical-files", "recursive", "new-file", "text",
-			"ignore-case", "ignore-space-change", "ignore-all-space", "minimal", "color=", "unified=", "normal"}, false)
+			"ignore-case", "ignore-space-change", "ignore-all-space", "minimal", "color=", "unified=", "normal", "exclude=", "label="}, false)
 	if err != nil {
 		return usage(env, err.Error())
 	}
@@ -129,6 +132,10 @@ func cmdDiff(env *command.Env) int {
 			return env.Errorf(statusTrouble, "the context format (-c) is not supported; use -u")
 		case "normal":
 			d.o.unified = false
+		case "x", "exclude":
+			d.o.excludes = append(d.o.excludes, op.Value)
+		case "label":
+			d.o.labels = append(d.o.labels, op.Value)
 		case "q", "brief":
 			d.o.brief = true
 		case "s", "report-identical-files":
@@ -232,7 +239,7 @@ func usage(env *command.Env, msg string) int {
 // space before each.
 func switchString(args []string) string {
 	var b strings.Builder
-	takesArg := func(c byte) bool { return c == 'U' }
+	takesArg := func(c byte) bool { return c == 'U' || c == 'x' }
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
@@ -243,6 +250,15 @@ func switchString(args []string) string {
 		}
 		b.WriteByte(' ')
 		b.WriteString(shellQuote(a))
+		if a[1] == '-' && !strings.Contains(a, "=") && i+1 < len(args) {
+			// A long option whose argument is the next word.
+			if name := a[2:]; len(name) >= 3 && (strings.HasPrefix("label", name) || strings.HasPrefix("exclude", name)) {
+				i++
+				b.WriteByte(' ')
+				b.WriteString(shellQuote(args[i]))
+			}
+			continue
+		}
 		if a[1] != '-' {
 			for j := 1; j < len(a); j++ {
 				if takesArg(a[j]) {
@@ -479,6 +495,26 @@ func isNotExist(err error) bool {
 	return errors.Is(err, fs.ErrNotExist)
 }
 
+// display returns the name shown for side i (0 or 1) of a comparison:
+// the --label given for it, or the name.
+func (d *differ) display(name string, i int) string {
+	if i < len(d.o.labels) {
+		return d.o.labels[i]
+	}
+	return name
+}
+
+// excluded reports whether a directory entry matches an --exclude
+// pattern.
+func (d *differ) excluded(name string) bool {
+	for _, pat := range d.o.excludes {
+		if ok, _ := path.Match(pat, name); ok {
+			return true
+		}
+	}
+	return false
+}
+
 // kind names a file's type as GNU does in "File A is a directory while
 // file B is a regular file".
 func kind(f *file) string {
@@ -493,7 +529,7 @@ func kind(f *file) string {
 
 // mixed reports a directory compared with a file.
 func (d *differ) mixed(f0, f1 *file) int {
-	fmt.Fprintf(d.out, "File %s is a %s while file %s is a %s\n", f0.name, kind(f0), f1.name, kind(f1))
+	fmt.Fprintf(d.out, "File %s is a %s while file %s is a %s\n", d.display(f0.name, 0), kind(f0), d.display(f1.name, 1), kind(f1))
 	return statusDiffer
 }
 
@@ -522,6 +558,7 @@ func (d *differ) compareDirs(dir0, dir1 string, exists0, exists1, top bool) int 
 	all := append(slices.Clone(names0), names1...)
 	slices.Sort(all)
 	all = slices.Compact(all)
+	all = slices.DeleteFunc(all, d.excluded)
 	status := statusSame
 	for _, name := range all {
 		if command.Err(d.env.Ctx) != nil {
@@ -627,16 +664,16 @@ func (d *differ) compareFiles(f0, f1 *file, inDir bool) int {
 	same := bytes.Equal(f0.data, f1.data)
 	if same {
 		if d.o.identical {
-			fmt.Fprintf(d.out, "Files %s and %s are identical\n", f0.name, f1.name)
+			fmt.Fprintf(d.out, "Files %s and %s are identical\n", d.display(f0.name, 0), d.display(f1.name, 1))
 		}
 		return statusSame
 	}
 	binary := !d.o.text && (isBinary(f0.data) || isBinary(f1.data))
 	if binary || d.o.brief && !d.ignoring() {
 		if binary && !d.o.brief {
-			fmt.Fprintf(d.out, "Binary files %s and %s differ\n", f0.name, f1.name)
+			fmt.Fprintf(d.out, "Binary files %s and %s differ\n", d.display(f0.name, 0), d.display(f1.name, 1))
 		} else {
-			fmt.Fprintf(d.out, "Files %s and %s differ\n", f0.name, f1.name)
+			fmt.Fprintf(d.out, "Files %s and %s differ\n", d.display(f0.name, 0), d.display(f1.name, 1))
 		}
 		return statusDiffer
 	}
@@ -647,16 +684,23 @@ func (d *differ) compareFiles(f0, f1 *file, inDir bool) int {
 	}
 	if len(changes) == 0 {
 		if d.o.identical {
-			fmt.Fprintf(d.out, "Files %s and %s are identical\n", f0.name, f1.name)
+			fmt.Fprintf(d.out, "Files %s and %s are identical\n", d.display(f0.name, 0), d.display(f1.name, 1))
 		}
 		return statusSame
 	}
 	if d.o.brief {
-		fmt.Fprintf(d.out, "Files %s and %s differ\n", f0.name, f1.name)
+		fmt.Fprintf(d.out, "Files %s and %s differ\n", d.display(f0.name, 0), d.display(f1.name, 1))
 		return statusDiffer
 	}
 	if inDir {
-		fmt.Fprintf(d.out, "diff%s %s %s\n", d.o.switches, quoteName(f0.name), quoteName(f1.name))
+		n0, n1 := quoteName(f0.name), quoteName(f1.name)
+		if len(d.o.labels) > 0 {
+			n0 = d.o.labels[0]
+		}
+		if len(d.o.labels) > 1 {
+			n1 = d.o.labels[1]
+		}
+		fmt.Fprintf(d.out, "diff%s %s %s\n", d.o.switches, n0, n1)
 	}
 	if d.o.unified {
 		d.unifiedHeader(f0, f1)
@@ -790,9 +834,18 @@ func (d *differ) colored(seq string, f func()) {
 
 // unifiedHeader writes the "---" and "+++" lines.
 func (d *differ) unifiedHeader(f0, f1 *file) {
-	d.bold(func() { fmt.Fprintf(d.out, "--- %s\t%s", quoteName(f0.name), d.timestamp(f0)) })
+	h0 := quoteName(f0.name) + "\t" + d.timestamp(f0)
+	h1 := quoteName(f1.name) + "\t" + d.timestamp(f1)
+	// --label replaces the name and the time.
+	if len(d.o.labels) > 0 {
+		h0 = d.o.labels[0]
+	}
+	if len(d.o.labels) > 1 {
+		h1 = d.o.labels[1]
+	}
+	d.bold(func() { fmt.Fprintf(d.out, "--- %s", h0) })
 	d.out.WriteByte('\n')
-	d.bold(func() { fmt.Fprintf(d.out, "+++ %s\t%s", quoteName(f1.name), d.timestamp(f1)) })
+	d.bold(func() { fmt.Fprintf(d.out, "+++ %s", h1) })
 	d.out.WriteByte('\n')
 }
 

@@ -193,7 +193,8 @@ func TestDiffRecursiveMatchesGNU(t *testing.T) {
 		"b/sp ace":   "2\n",
 		"b/d2":       "file\n",
 	}
-	for _, args := range [][]string{{"-r"}, {"-ru"}, {"-u", "-r"}, {"-rq"}, {"-r", "-U", "1"}, {"-r", "--unified=2"}, {}, {"-rN"}, {"-r", "--color=never"}, {"-r", "--color=always", "-u"}} {
+	for _, args := range [][]string{{"-r"}, {"-ru"}, {"-u", "-r"}, {"-rq"}, {"-r", "-U", "1"}, {"-r", "--unified=2"}, {}, {"-rN"}, {"-r", "--color=never"}, {"-r", "--color=always", "-u"},
+		{"-r", "-x", "s"}, {"-ru", "--exclude=bin", "-x", "sp*"}, {"-ru", "--label", "L1", "--label", "L2"}} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			fsys := cmdtest.NewFS(t, files)
 			host := cmdtest.Mirror(t, fsys, files)
