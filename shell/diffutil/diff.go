@@ -7,7 +7,7 @@
 // so that its hunks are GNU's hunks, and it prints them in the normal
 // format or, with -u/-U N, the unified format with GNU's header lines
 // ("--- NAME\tYYYY-MM-DD HH:MM:SS.NNNNNNNNN +0000", times in UTC). It
-// supports -q, -s, -r (with GNU's "Only in" lines and "diff -r a/x b/x"
+// supports the context format (-c, -C N), -q, -s, -r (with GNU's "Only in" lines and "diff -r a/x b/x"
 // headers), -N, -a, -i, -b, -w, -d, -x/--exclude, --label and --color
 // (never, auto, which is
 // never because output is never a terminal, and always, with GNU's default
@@ -75,6 +75,7 @@ var errCanceled = errors.New("diffutil: canceled")
 // options are diff's settings.
 type options struct {
 	unified    bool
+	ctxFormat  bool // -c, -C N: the context format
 	context    int
 	brief      bool
 	identical  bool
@@ -104,9 +105,9 @@ func cmdDiff(env *command.Env) int {
 	if err != nil {
 		return usage(env, err.Error())
 	}
-	opts, operands, err := command.Getopt(args, "uU:qsrNaibwdcx:",
+	opts, operands, err := command.Getopt(args, "uU:qsrNaibwdcC:x:",
 		[]string{"brief", "report-identical-files", "recursive", "new-file", "text",
-			"ignore-case", "ignore-space-change", "ignore-all-space", "minimal", "color=", "unified=", "normal", "exclude=", "label="}, false)
+			"ignore-case", "ignore-space-change", "ignore-all-space", "minimal", "color=", "unified=", "normal", "exclude=", "label=", "context="}, false)
 	if err != nil {
 		return usage(env, err.Error())
 	}
@@ -115,23 +116,29 @@ func cmdDiff(env *command.Env) int {
 	for _, op := range opts {
 		switch op.Name {
 		case "u":
-			d.o.unified = true
+			d.o.unified, d.o.ctxFormat = true, false
 		case "unified":
 			n, ok := contextLines(op.Value)
 			if !ok {
 				return usage(env, fmt.Sprintf("invalid context length '%s'", op.Value))
 			}
-			d.o.unified, d.o.context = true, n
+			d.o.unified, d.o.ctxFormat, d.o.context = true, false, n
 		case "U":
 			n, ok := contextLines(op.Value)
 			if !ok {
 				return usage(env, fmt.Sprintf("invalid context length '%s'", op.Value))
 			}
-			d.o.unified, d.o.context = true, n
+			d.o.unified, d.o.ctxFormat, d.o.context = true, false, n
 		case "c":
-			return env.Errorf(statusTrouble, "the context format (-c) is not supported; use -u")
+			d.o.ctxFormat, d.o.unified = true, false
+		case "C", "context":
+			n, ok := contextLines(op.Value)
+			if !ok {
+				return usage(env, fmt.Sprintf("invalid context length '%s'", op.Value))
+			}
+			d.o.ctxFormat, d.o.unified, d.o.context = true, false, n
 		case "normal":
-			d.o.unified = false
+			d.o.unified, d.o.ctxFormat = false, false
 		case "x", "exclude":
 			d.o.excludes = append(d.o.excludes, op.Value)
 		case "label":
@@ -239,7 +246,7 @@ func usage(env *command.Env, msg string) int {
 // space before each.
 func switchString(args []string) string {
 	var b strings.Builder
-	takesArg := func(c byte) bool { return c == 'U' || c == 'x' }
+	takesArg := func(c byte) bool { return c == 'U' || c == 'C' || c == 'x' }
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
@@ -702,10 +709,14 @@ func (d *differ) compareFiles(f0, f1 *file, inDir bool) int {
 		}
 		fmt.Fprintf(d.out, "diff%s %s %s\n", d.o.switches, n0, n1)
 	}
-	if d.o.unified {
+	switch {
+	case d.o.unified:
 		d.unifiedHeader(f0, f1)
 		d.printUnified(a, b, changes)
-	} else {
+	case d.o.ctxFormat:
+		d.contextHeader(f0, f1)
+		d.printContext(a, b, changes)
+	default:
 		d.printNormal(a, b, changes)
 	}
 	return statusDiffer
@@ -720,7 +731,7 @@ func (d *differ) ignoring() bool {
 // horizon is the number of lines of the common ends kept in the
 // comparison: the context, so that changes can slide into it.
 func (d *differ) horizon() int {
-	if d.o.unified {
+	if d.o.unified || d.o.ctxFormat {
 		return d.o.context
 	}
 	return 0
@@ -962,6 +973,103 @@ func (d *differ) printUnified(a, b []string, changes []change) {
 		}
 		for ; i <= last0; i++ {
 			d.line(" ", a[i], "")
+		}
+	}
+}
+
+// contextHeader writes the "***" and "---" lines of the context format.
+func (d *differ) contextHeader(f0, f1 *file) {
+	h0 := quoteName(f0.name) + "\t" + d.timestamp(f0)
+	h1 := quoteName(f1.name) + "\t" + d.timestamp(f1)
+	if len(d.o.labels) > 0 {
+		h0 = d.o.labels[0]
+	}
+	if len(d.o.labels) > 1 {
+		h1 = d.o.labels[1]
+	}
+	d.bold(func() { fmt.Fprintf(d.out, "*** %s", h0) })
+	d.out.WriteByte('\n')
+	d.bold(func() { fmt.Fprintf(d.out, "--- %s", h1) })
+	d.out.WriteByte('\n')
+}
+
+// contextRange formats lines [a, b] (1-based) of a context hunk header.
+func contextRange(a, b int) string {
+	if b <= a {
+		return strconv.Itoa(b)
+	}
+	return strconv.Itoa(a) + "," + strconv.Itoa(b)
+}
+
+// printContext writes the changes as context-format hunks, grouped as
+// unified hunks are: the old lines (when the hunk deletes any) marked
+// "- " or "! ", then the new ones (when it inserts any) marked "+ " or
+// "! ".
+func (d *differ) printContext(a, b []string, changes []change) {
+	ctx := d.o.context
+	for len(changes) > 0 {
+		n := 1
+		for n < len(changes) {
+			prev, next := changes[n-1], changes[n]
+			if next.line0-(prev.line0+prev.deleted) >= 2*ctx+1 {
+				break
+			}
+			n++
+		}
+		hunk := changes[:n]
+		changes = changes[n:]
+		first, last := hunk[0], hunk[len(hunk)-1]
+		first0 := max(first.line0-ctx, 0)
+		first1 := max(first.line1-ctx, 0)
+		last0 := min(last.line0+last.deleted-1+ctx, len(a)-1)
+		last1 := min(last.line1+last.inserted-1+ctx, len(b)-1)
+		deletes, inserts := false, false
+		for _, c := range hunk {
+			deletes = deletes || c.deleted > 0
+			inserts = inserts || c.inserted > 0
+		}
+		d.out.WriteString("***************\n")
+		d.colored("\033[36m", func() { fmt.Fprintf(d.out, "*** %s ****", contextRange(first0+1, last0+1)) })
+		d.out.WriteByte('\n')
+		if deletes {
+			i := first0
+			for _, c := range hunk {
+				for ; i < c.line0; i++ {
+					d.line("  ", a[i], d.seq("\033[31m"))
+				}
+				mark := "- "
+				if c.inserted > 0 {
+					mark = "! "
+				}
+				for _, l := range a[c.line0 : c.line0+c.deleted] {
+					d.line(mark, l, d.seq("\033[31m"))
+				}
+				i = c.line0 + c.deleted
+			}
+			for ; i <= last0; i++ {
+				d.line("  ", a[i], d.seq("\033[31m"))
+			}
+		}
+		d.colored("\033[36m", func() { fmt.Fprintf(d.out, "--- %s ----", contextRange(first1+1, last1+1)) })
+		d.out.WriteByte('\n')
+		if inserts {
+			j := first1
+			for _, c := range hunk {
+				for ; j < c.line1; j++ {
+					d.line("  ", b[j], d.seq("\033[32m"))
+				}
+				mark := "+ "
+				if c.deleted > 0 {
+					mark = "! "
+				}
+				for _, l := range b[c.line1 : c.line1+c.inserted] {
+					d.line(mark, l, d.seq("\033[32m"))
+				}
+				j = c.line1 + c.inserted
+			}
+			for ; j <= last1; j++ {
+				d.line("  ", b[j], d.seq("\033[32m"))
+			}
 		}
 	}
 }

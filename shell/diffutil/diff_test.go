@@ -139,7 +139,7 @@ func mutate(r *rand.Rand, s string, alphabet int) string {
 func TestDiffMatchesGNU(t *testing.T) {
 	tool := cmdtest.Tool(t, "diff")
 	r := rand.New(rand.NewPCG(26, 5))
-	formats := [][]string{{}, {"-u"}, {"-U0"}, {"-U1"}, {"-U5"}, {"-d"}, {"-b"}, {"-i", "-u"}}
+	formats := [][]string{{}, {"-u"}, {"-U0"}, {"-U1"}, {"-U5"}, {"-d"}, {"-b"}, {"-i", "-u"}, {"-c"}, {"-C1"}, {"-C0"}}
 	n := 600
 	if testing.Short() {
 		n = 100
@@ -194,7 +194,7 @@ func TestDiffRecursiveMatchesGNU(t *testing.T) {
 		"b/d2":       "file\n",
 	}
 	for _, args := range [][]string{{"-r"}, {"-ru"}, {"-u", "-r"}, {"-rq"}, {"-r", "-U", "1"}, {"-r", "--unified=2"}, {}, {"-rN"}, {"-r", "--color=never"}, {"-r", "--color=always", "-u"},
-		{"-r", "-x", "s"}, {"-ru", "--exclude=bin", "-x", "sp*"}, {"-ru", "--label", "L1", "--label", "L2"}} {
+		{"-r", "-x", "s"}, {"-rc"}, {"-r", "-C", "2", "--color=always"}, {"-ru", "--exclude=bin", "-x", "sp*"}, {"-ru", "--label", "L1", "--label", "L2"}} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			fsys := cmdtest.NewFS(t, files)
 			host := cmdtest.Mirror(t, fsys, files)
