@@ -668,14 +668,16 @@ func shoptBuiltin(r *runner, args []string) int {
 // typeBuiltin describes command names.
 func typeBuiltin(r *runner, args []string) int {
 	a := args[1:]
-	tflag, pflag, aflag := false, false, false
+	tflag, pflag, aflag, Pflag := false, false, false, false
 	for len(a) > 0 && strings.HasPrefix(a[0], "-") && len(a[0]) > 1 {
 		for _, c := range a[0][1:] {
 			switch c {
 			case 't':
 				tflag = true
-			case 'p', 'P':
+			case 'p':
 				pflag = true
+			case 'P':
+				Pflag = true
 			case 'a':
 				aflag = true
 			case 'f':
@@ -685,11 +687,19 @@ func typeBuiltin(r *runner, args []string) int {
 		}
 		a = a[1:]
 	}
-	_ = aflag
 	st := 0
 	for _, name := range a {
 		kind := r.kindOf(name)
 		switch {
+		case Pflag:
+			// A search for the program, whatever else the name denotes.
+			paths := r.commandPaths(name, aflag)
+			for _, p := range paths {
+				fmt.Fprintln(r.stdout(), p)
+			}
+			if len(paths) == 0 {
+				st = 1
+			}
 		case tflag:
 			if kind == "" {
 				st = 1
@@ -698,7 +708,7 @@ func typeBuiltin(r *runner, args []string) int {
 			fmt.Fprintln(r.stdout(), kind)
 		case pflag:
 			if kind == "file" {
-				fmt.Fprintln(r.stdout(), "/usr/bin/"+name)
+				fmt.Fprintln(r.stdout(), r.commandPath(name))
 			} else if kind == "" {
 				st = 1
 			}
@@ -712,7 +722,7 @@ func typeBuiltin(r *runner, args []string) int {
 			case "keyword":
 				fmt.Fprintf(r.stdout(), "%s is a shell keyword\n", name)
 			case "file":
-				fmt.Fprintf(r.stdout(), "%s is /usr/bin/%s\n", name, name)
+				fmt.Fprintf(r.stdout(), "%s is %s\n", name, r.commandPath(name))
 			default:
 				r.builtinErr(1, "type", "%s: not found", name)
 				st = 1
@@ -792,11 +802,7 @@ func commandBuiltin(r *runner, args []string) int {
 			case Vflag:
 				typeBuiltin(r, []string{"type", name})
 			case kind == "file":
-				if strings.Contains(name, "/") {
-					fmt.Fprintln(r.stdout(), name)
-				} else {
-					fmt.Fprintln(r.stdout(), "/usr/bin/"+name)
-				}
+				fmt.Fprintln(r.stdout(), r.commandPath(name))
 			case kind == "alias":
 				fmt.Fprintf(r.stdout(), "alias %s=%s\n", name, shQuote(r.aliases[name]))
 			default:

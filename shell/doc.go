@@ -81,7 +81,12 @@
 //     alias (stored, not expanded) hash wait umask times ulimit jobs enable.
 //     Builtins take precedence over registered commands and functions over
 //     both, as in bash; xargs and find -exec reach all three through
-//     command.Env.Exec.
+//     command.Env.Exec, whose context bounds what it runs (timeout relies
+//     on it: the command, a child shell or a function stops with it).
+//   - type -p, type -P, type, command -v and the which command agree on
+//     where a program is: /usr/bin/NAME for the registered commands, sh,
+//     bash and the builtins that are programs on GNU systems (echo printf
+//     test [ true false pwd; -P only), else the script's path in $PATH.
 //   - "sh" and "bash", unless the registry has commands of these names, run
 //     "-c script [name args...]", a script file or standard input in a fresh
 //     shell state of this evaluator with the exported variables (options

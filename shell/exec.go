@@ -819,7 +819,7 @@ func (r *runner) runChildScript(name, src string, args []string, setArgs ...stri
 		return 1
 	}
 	child := &runner{
-		sh: r.sh, name: name, params: args, dir: r.dir,
+		sh: r.sh, limit: r.limit, name: name, params: args, dir: r.dir,
 		frames: []*frame{newFrame()}, funcs: map[string]*syntax.Stmt{}, aliases: map[string]string{},
 		traps: map[string]string{}, fds: map[int]*fdesc{}, optind: 1, depth: r.depth + 1,
 	}
@@ -865,7 +865,7 @@ func (r *runner) runCommand(fn command.Func, args []string) (status int) {
 		stderr = &pipeGuardWriter{w: stderr, pw: pw}
 	}
 	env := &command.Env{
-		Ctx:     r.sh.commandCtx(),
+		Ctx:     r.commandCtx(),
 		Args:    args,
 		Stdin:   stdin,
 		Stdout:  stdout,
@@ -909,6 +909,9 @@ func (r *runner) execCallback(ctx context.Context, args, environ []string, stdin
 		return CanceledStatus
 	}
 	child := r.subshell()
+	if ctx != nil {
+		child.limit = ctx
+	}
 	if environ != nil {
 		child.replaceEnviron(environ)
 	}
@@ -917,6 +920,23 @@ func (r *runner) execCallback(ctx context.Context, args, environ []string, stdin
 	child.fds[2] = &fdesc{w: stderr}
 	child.exec(args)
 	return child.status
+}
+
+// commandCtx returns the context for a command: the run's, or the
+// narrower one of the Env.Exec call that started this shell.
+func (r *runner) commandCtx() context.Context {
+	if r.limit != nil {
+		return r.limit
+	}
+	return r.sh.commandCtx()
+}
+
+// done is closed when the run, or this shell's narrower context, is done.
+func (r *runner) done() <-chan struct{} {
+	if r.limit != nil {
+		return r.limit.Done()
+	}
+	return r.sh.ctx.Done()
 }
 
 // callFunc calls a shell function.

@@ -84,7 +84,7 @@ func (r *runner) waitJob(j *job) bool {
 		select {
 		case <-j.done:
 			return true
-		case <-r.sh.ctx.Done():
+		case <-r.done():
 			return false
 		case <-time.After(20 * time.Millisecond):
 			// The context's Done may close only when polled (wasm).

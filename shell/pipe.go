@@ -188,7 +188,7 @@ func (r *runner) pipeline(c *syntax.BinaryCmd) {
 	go func() {
 		defer close(watchDone)
 		select {
-		case <-r.sh.ctx.Done():
+		case <-r.done():
 			closeAllPipes()
 		case <-done:
 		}

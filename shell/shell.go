@@ -103,6 +103,9 @@ const maxStages = 2048
 // runner is the state of one shell (or subshell).
 type runner struct {
 	sh *shared
+	// limit, when not nil, is a narrower context than the run's: that of
+	// the Env.Exec call (timeout's, say) that started this shell.
+	limit context.Context
 
 	name   string
 	params []string
@@ -268,6 +271,11 @@ func (r *runner) ctxErr() error {
 	sh := r.sh
 	if err := sh.ctx.Err(); err != nil {
 		return err
+	}
+	if r.limit != nil {
+		if err := command.Err(r.limit); err != nil {
+			return err
+		}
 	}
 	if sh.expired.Load() {
 		return context.DeadlineExceeded

@@ -4,9 +4,15 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"github.com/cordonhq/cordon/shell/archive"
 	"github.com/cordonhq/cordon/shell/awk"
 	"github.com/cordonhq/cordon/shell/coreutils"
+	"github.com/cordonhq/cordon/shell/diffutil"
+	"github.com/cordonhq/cordon/shell/fileutils"
+	"github.com/cordonhq/cordon/shell/hexfmt"
 	"github.com/cordonhq/cordon/shell/jq"
+	"github.com/cordonhq/cordon/shell/sysutils"
+	"github.com/cordonhq/cordon/shell/textproc"
 	"github.com/cordonhq/cordon/shell/textutils"
 	"io"
 	"io/fs"
@@ -30,7 +36,8 @@ func registry() command.Registry {
 	// The sandbox's own commands, over small private ones for the few the
 	// sandbox does not have (od, say), plus the Oils helpers.
 	r := command.Registry{}
-	r.Merge(basicCommands(), coreutils.Commands(), textutils.Commands(), awk.Commands(), jq.Commands(), oilsHelpers())
+	r.Merge(basicCommands(), coreutils.Commands(), textutils.Commands(), awk.Commands(), jq.Commands(),
+		diffutil.Commands(), hexfmt.Commands(), fileutils.Commands(), sysutils.Commands(), textproc.Commands(), archive.Commands(), oilsHelpers())
 	r["python2"] = python2Print
 	return r
 }

@@ -1,6 +1,8 @@
 // Package shellrt runs shell scripts inside the cordon guest. It wires the
 // shell evaluator (package shell) to the sandbox: the commands of
-// shell/coreutils, shell/textutils, shell/awk and shell/jq, the `tool` command that
+// shell/coreutils, shell/textutils, shell/awk, shell/jq, shell/diffutil,
+// shell/archive, shell/textproc, shell/sysutils, shell/fileutils and
+// shell/hexfmt, the `tool` command that
 // calls host tools through the policy, `node`/`js` that run JavaScript in
 // the same sandbox. `sh` and `bash` are the shell package's own: they run a
 // script in a fresh child shell state.
@@ -26,10 +28,16 @@ import (
 	"github.com/cordonhq/cordon/guest/internal/jsrt"
 	"github.com/cordonhq/cordon/internal/abi"
 	"github.com/cordonhq/cordon/shell"
+	"github.com/cordonhq/cordon/shell/archive"
 	"github.com/cordonhq/cordon/shell/awk"
 	"github.com/cordonhq/cordon/shell/command"
 	"github.com/cordonhq/cordon/shell/coreutils"
+	"github.com/cordonhq/cordon/shell/diffutil"
+	"github.com/cordonhq/cordon/shell/fileutils"
+	"github.com/cordonhq/cordon/shell/hexfmt"
 	"github.com/cordonhq/cordon/shell/jq"
+	"github.com/cordonhq/cordon/shell/sysutils"
+	"github.com/cordonhq/cordon/shell/textproc"
 	"github.com/cordonhq/cordon/shell/textutils"
 )
 
@@ -111,7 +119,8 @@ type runtime struct {
 // once: building them was a sixth of running `echo hi`. They hold no state,
 // so every run may share them.
 var builtinCommands = sync.OnceValue(func() command.Registry {
-	return command.Registry{}.Merge(coreutils.Commands(), textutils.Commands(), awk.Commands(), jq.Commands())
+	return command.Registry{}.Merge(coreutils.Commands(), textutils.Commands(), awk.Commands(), jq.Commands(),
+		diffutil.Commands(), hexfmt.Commands(), fileutils.Commands(), sysutils.Commands(), textproc.Commands(), archive.Commands())
 })
 
 func (rt *runtime) registry() command.Registry {

@@ -1,0 +1,24 @@
+// Package fileutils implements file commands of cordon's sandbox shell in
+// Go, over the sandbox's in-memory file system: tree, split and truncate.
+// split and truncate follow GNU coreutils 9, tree follows tree 2.x, in
+// their options, output, messages and exit statuses; the differences are
+// listed on each command.
+//
+// Every command polls Env.Ctx and stops with status 130, without a
+// message, once it is canceled; a command whose output is closed by its
+// reader stops with status 141.
+package fileutils
+
+import (
+	"github.com/cordonhq/cordon/shell/command"
+	"github.com/cordonhq/cordon/shell/internal/cmdutil"
+)
+
+// Commands returns the commands of this package, keyed by name.
+func Commands() command.Registry {
+	return cmdutil.Protect(command.Registry{
+		"tree":     cmdTree,
+		"truncate": cmdTruncate,
+		"split":    cmdSplit,
+	})
+}

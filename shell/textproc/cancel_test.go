@@ -1,0 +1,24 @@
+package textproc
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/cordonhq/cordon/shell/internal/cmdtest"
+)
+
+// TestCanceled checks that every command stops with status 130, without
+// a message, once its context is canceled.
+func TestCanceled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, args := range [][]string{{"tac"}, {"shuf"}, {"join", "-", "f"}} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			r := cmdtest.RunCtx(ctx, t, Commands(), cmdtest.NewFS(t, map[string]string{"f": "a 1\n", "d/x": "x"}), strings.NewReader(strings.Repeat("data", 1<<16)), args...)
+			if r.Status != 130 || r.Err != "" {
+				t.Errorf("status %d, stderr %q", r.Status, r.Err)
+			}
+		})
+	}
+}
