@@ -30,100 +30,20 @@
 package archive
 
 import (
-	"context"
-	"errors"
-	"fmt"
-	"io"
-
 	"github.com/cordonhq/cordon/shell/command"
 )
 
 // Commands returns the commands of this package, keyed by name.
 func Commands() command.Registry {
-	reg := command.Registry{
+	return command.RecoverAll(command.Registry{
 		"tar":    cmdTar,
 		"gzip":   cmdGzip,
 		"gunzip": cmdGunzip,
 		"zcat":   cmdZcat,
-	}
-	for name, f := range reg {
-		reg[name] = recoverPanics(f)
-	}
-	return reg
-}
-
-// Exit statuses shared by the commands.
-const (
-	statusCanceled = 130
-	statusPipe     = 141
-	// internalErrorStatus is returned by a command that hit a bug (a panic).
-	internalErrorStatus = 70
-)
-
-// recoverPanics turns a panic of f into an error message and status 70, so
-// that a bug triggered by hostile input cannot bring down the shell.
-func recoverPanics(f command.Func) command.Func {
-	return func(env *command.Env) (status int) {
-		defer func() {
-			if r := recover(); r != nil {
-				status = env.Errorf(internalErrorStatus, "internal error: %v", r)
-			}
-		}()
-		return f(env)
-	}
-}
-
-// ErrCanceled is the error of reads and writes once Env.Ctx is canceled.
-var ErrCanceled = errors.New("archive: canceled")
-
-// isCanceled reports whether err comes from a canceled context.
-func isCanceled(err error) bool {
-	return errors.Is(err, ErrCanceled) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
-}
-
-// ctxReader fails once the context is canceled and bounds each read to
-// 64 KiB so that the check happens regularly.
-type ctxReader struct {
-	ctx context.Context
-	r   io.Reader
-}
-
-func (c ctxReader) Read(p []byte) (int, error) {
-	if command.Err(c.ctx) != nil {
-		return 0, ErrCanceled
-	}
-	if len(p) > 64<<10 {
-		p = p[:64<<10]
-	}
-	return c.r.Read(p)
-}
-
-// ctxWriter fails once the context is canceled.
-type ctxWriter struct {
-	ctx context.Context
-	w   io.Writer
-}
-
-func (c ctxWriter) Write(p []byte) (int, error) {
-	if command.Err(c.ctx) != nil {
-		return 0, ErrCanceled
-	}
-	return c.w.Write(p)
+	})
 }
 
 // writeStatus returns the status for a failed write of standard output.
 func writeStatus(env *command.Env, err error) int {
-	if isCanceled(err) || command.Err(env.Ctx) != nil {
-		return statusCanceled
-	}
-	if errors.Is(err, io.ErrClosedPipe) {
-		return statusPipe
-	}
-	return env.Errorf(2, "write error: %s", command.Strerror(err))
-}
-
-// usage reports a usage error with GNU's "Try" line and returns status.
-func usage(env *command.Env, status int, msg string) int {
-	fmt.Fprintf(env.Stderr, "%s: %s\nTry '%s --help' for more information.\n", env.Args[0], msg, env.Args[0])
-	return status
+	return env.WriteErrorStatus(err, 2)
 }

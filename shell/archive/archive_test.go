@@ -11,7 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cordonhq/cordon/shell/internal/cmdtest"
+	"github.com/cordonhq/cordon/shell/command"
+	"github.com/cordonhq/cordon/shell/command/commandtest"
 	"github.com/cordonhq/cordon/vfs"
 )
 
@@ -69,12 +70,12 @@ func TestTarRoundTrip(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			fsys := cmdtest.NewFS(t, files)
-			r := cmdtest.Run(t, Commands(), fsys, "", c.create...)
+			fsys := commandtest.NewFS(t, files)
+			r := commandtest.Run(t, Commands(), fsys, "", c.create...)
 			if r.Status != 0 || r.Err != "" {
 				t.Fatalf("%q: status %d, stderr %q", c.create, r.Status, r.Err)
 			}
-			r = cmdtest.Run(t, Commands(), fsys, "", c.list...)
+			r = commandtest.Run(t, Commands(), fsys, "", c.list...)
 			if r.Out != c.out || r.Status != 0 {
 				t.Fatalf("%q: got %q status %d (%s), want %q", c.list, r.Out, r.Status, r.Err, c.out)
 			}
@@ -83,12 +84,12 @@ func TestTarRoundTrip(t *testing.T) {
 }
 
 func TestTarExtract(t *testing.T) {
-	fsys := cmdtest.NewFS(t, files)
-	if r := cmdtest.Run(t, Commands(), fsys, "", "tar", "-czf", "x.tgz", "d", "top.txt"); r.Status != 0 {
+	fsys := commandtest.NewFS(t, files)
+	if r := commandtest.Run(t, Commands(), fsys, "", "tar", "-czf", "x.tgz", "d", "top.txt"); r.Status != 0 {
 		t.Fatal(r.Err)
 	}
 	fsys.MkdirAll("/workspace/out", 0o755)
-	r := cmdtest.Run(t, Commands(), fsys, "", "tar", "-xzvf", "x.tgz", "-C", "out")
+	r := commandtest.Run(t, Commands(), fsys, "", "tar", "-xzvf", "x.tgz", "-C", "out")
 	if r.Status != 0 || r.Err != "" {
 		t.Fatalf("status %d: %s", r.Status, r.Err)
 	}
@@ -109,16 +110,16 @@ func TestTarExtract(t *testing.T) {
 	}
 	// -O writes the members to standard output; --strip-components drops
 	// leading elements.
-	r = cmdtest.Run(t, Commands(), fsys, "", "tar", "-xOzf", "x.tgz", "d/a.txt", "top.txt")
+	r = commandtest.Run(t, Commands(), fsys, "", "tar", "-xOzf", "x.tgz", "d/a.txt", "top.txt")
 	if r.Out != "hello\ntop\n" || r.Status != 0 {
 		t.Errorf("-O: %q status %d %s", r.Out, r.Status, r.Err)
 	}
 	fsys.MkdirAll("/workspace/strip", 0o755)
-	r = cmdtest.Run(t, Commands(), fsys, "", "tar", "-xzf", "x.tgz", "-C", "strip", "--strip-components=1")
+	r = commandtest.Run(t, Commands(), fsys, "", "tar", "-xzf", "x.tgz", "-C", "strip", "--strip-components=1")
 	if r.Status != 0 || readFile(t, fsys, "strip/s/b.txt") != "bee\n" {
 		t.Errorf("--strip-components: status %d %s", r.Status, r.Err)
 	}
-	r = cmdtest.Run(t, Commands(), fsys, "", "tar", "-tf", "x.tgz", "nope")
+	r = commandtest.Run(t, Commands(), fsys, "", "tar", "-tf", "x.tgz", "nope")
 	if r.Status != 2 || r.Err != "tar: nope: Not found in archive\ntar: Exiting with failure status due to previous errors\n" {
 		t.Errorf("missing member: status %d %q", r.Status, r.Err)
 	}
@@ -138,7 +139,7 @@ func TestTarUsage(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
-			r := cmdtest.Run(t, Commands(), cmdtest.NewFS(t, files), "", c.args...)
+			r := commandtest.Run(t, Commands(), commandtest.NewFS(t, files), "", c.args...)
 			if r.Status != 2 || !strings.HasPrefix(r.Err, c.err) {
 				t.Errorf("status %d, stderr %q; want 2, %q", r.Status, r.Err, c.err)
 			}
@@ -147,20 +148,20 @@ func TestTarUsage(t *testing.T) {
 }
 
 func TestTarCreateNames(t *testing.T) {
-	fsys := cmdtest.NewFS(t, files)
-	r := cmdtest.Run(t, Commands(), fsys, "", "tar", "-cf", "x.tar", "/workspace/top.txt", "../workspace/d/a.txt")
+	fsys := commandtest.NewFS(t, files)
+	r := commandtest.Run(t, Commands(), fsys, "", "tar", "-cf", "x.tar", "/workspace/top.txt", "../workspace/d/a.txt")
 	if r.Status != 0 {
 		t.Fatalf("status %d %s", r.Status, r.Err)
 	}
 	if r.Err != "tar: Removing leading `/' from member names\ntar: Removing leading `../' from member names\n" {
 		t.Errorf("stderr %q", r.Err)
 	}
-	r = cmdtest.Run(t, Commands(), fsys, "", "tar", "-tf", "x.tar")
+	r = commandtest.Run(t, Commands(), fsys, "", "tar", "-tf", "x.tar")
 	if r.Out != "workspace/top.txt\nworkspace/d/a.txt\n" {
 		t.Errorf("names %q", r.Out)
 	}
 	// The archive is never archived into itself.
-	r = cmdtest.Run(t, Commands(), fsys, "", "tar", "-cf", "self.tar", ".")
+	r = commandtest.Run(t, Commands(), fsys, "", "tar", "-cf", "self.tar", ".")
 	if !strings.Contains(r.Err, "tar: ./self.tar: file is the archive; not dumped\n") {
 		t.Errorf("self: %q", r.Err)
 	}
@@ -196,10 +197,10 @@ func TestTarHostile(t *testing.T) {
 			for len(data) < len(entries) {
 				data = append([]string{""}, data...)
 			}
-			fsys := cmdtest.NewFS(t, map[string]string{"in/": ""})
+			fsys := commandtest.NewFS(t, map[string]string{"in/": ""})
 			fsys.WriteFile("/workspace/x.tar", makeTar(t, entries, data), 0o644)
 			before, _ := fsys.Usage()
-			r := cmdtest.Run(t, Commands(), fsys, "", "tar", "-xf", "x.tar", "-C", "in")
+			r := commandtest.Run(t, Commands(), fsys, "", "tar", "-xf", "x.tar", "-C", "in")
 			if r.Status != 2 || r.Err != c.err+"tar: Exiting with failure status due to previous errors\n" {
 				t.Errorf("status %d, stderr %q; want 2, %q", r.Status, r.Err, c.err)
 			}
@@ -225,9 +226,9 @@ func TestTarTruncatedAndHuge(t *testing.T) {
 	huge := makeTar(t, []tar.Header{{Name: "f", Typeflag: tar.TypeReg, Mode: 0o644, Size: 1 << 40}}, nil)
 	for name, data := range map[string][]byte{"truncated": full[:5000], "header only": full[:512], "huge declared size": append(huge, bytes.Repeat([]byte("x"), 600)...), "garbage": []byte(strings.Repeat("garbage!", 200))} {
 		t.Run(name, func(t *testing.T) {
-			fsys := cmdtest.NewFS(t, nil)
+			fsys := commandtest.NewFS(t, nil)
 			fsys.WriteFile("/workspace/x.tar", data, 0o644)
-			r := cmdtest.Run(t, Commands(), fsys, "", "tar", "-xf", "x.tar")
+			r := commandtest.Run(t, Commands(), fsys, "", "tar", "-xf", "x.tar")
 			if r.Status != 2 || !strings.Contains(r.Err, "tar: ") || !strings.HasSuffix(r.Err, "tar: Error is not recoverable: exiting now\n") {
 				t.Errorf("status %d, stderr %q", r.Status, r.Err)
 			}
@@ -269,12 +270,12 @@ func TestGzipBomb(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			fsys := vfs.New(vfs.Limits{MaxBytes: quota}, vfs.WithClock(func() time.Time { return cmdtest.Now }))
+			fsys := vfs.New(vfs.Limits{MaxBytes: quota}, vfs.WithClock(commandtest.Now))
 			fsys.MkdirAll("/workspace", 0o755)
 			if err := fsys.WriteFile("/workspace/bomb.gz", c.data, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			r := cmdtest.Run(t, Commands(), fsys, "", c.args...)
+			r := commandtest.Run(t, Commands(), fsys, "", c.args...)
 			if r.Status == 0 || !strings.HasPrefix(r.Err, c.err) {
 				t.Errorf("status %d, stderr %q; want %q", r.Status, r.Err, c.err)
 			}
@@ -289,59 +290,59 @@ func TestGzipBomb(t *testing.T) {
 		})
 	}
 	// Streaming to standard output is bounded by the context, not memory.
-	fsys := cmdtest.NewFS(t, nil)
+	fsys := commandtest.NewFS(t, nil)
 	fsys.WriteFile("/workspace/bomb.gz", bomb.Bytes(), 0o644)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	r := cmdtest.RunCtx(ctx, t, Commands(), fsys, strings.NewReader(""), "zcat", "bomb.gz")
-	if r.Status != statusCanceled {
+	r := commandtest.RunCtx(ctx, t, Commands(), fsys, strings.NewReader(""), "zcat", "bomb.gz")
+	if r.Status != command.StatusCanceled {
 		t.Errorf("zcat canceled: status %d", r.Status)
 	}
 }
 
 func TestGzip(t *testing.T) {
-	fsys := cmdtest.NewFS(t, map[string]string{"f": "some text\nsome text\n", "g.gz": "not gzip"})
-	r := cmdtest.Run(t, Commands(), fsys, "", "gzip", "f")
+	fsys := commandtest.NewFS(t, map[string]string{"f": "some text\nsome text\n", "g.gz": "not gzip"})
+	r := commandtest.Run(t, Commands(), fsys, "", "gzip", "f")
 	if r.Status != 0 {
 		t.Fatalf("gzip: %d %s", r.Status, r.Err)
 	}
 	if _, err := fsys.Stat("/workspace/f"); err == nil {
 		t.Error("gzip kept f without -k")
 	}
-	r = cmdtest.Run(t, Commands(), fsys, "", "zcat", "f.gz")
+	r = commandtest.Run(t, Commands(), fsys, "", "zcat", "f.gz")
 	if r.Out != "some text\nsome text\n" {
 		t.Errorf("zcat: %q", r.Out)
 	}
-	r = cmdtest.Run(t, Commands(), fsys, "", "gunzip", "-k", "f.gz")
+	r = commandtest.Run(t, Commands(), fsys, "", "gunzip", "-k", "f.gz")
 	if r.Status != 0 || readFile(t, fsys, "f") != "some text\nsome text\n" {
 		t.Errorf("gunzip -k: %d %s", r.Status, r.Err)
 	}
-	r = cmdtest.Run(t, Commands(), fsys, "", "gunzip", "f.gz")
+	r = commandtest.Run(t, Commands(), fsys, "", "gunzip", "f.gz")
 	if r.Status != 2 || r.Err != "gunzip: f already exists;\tnot overwritten\n" {
 		t.Errorf("exists: %d %q", r.Status, r.Err)
 	}
-	r = cmdtest.Run(t, Commands(), fsys, "", "gzip", "-d", "g.gz")
+	r = commandtest.Run(t, Commands(), fsys, "", "gzip", "-d", "g.gz")
 	if r.Status != 1 || r.Err != "gzip: g.gz: not in gzip format\n" {
 		t.Errorf("bad data: %d %q", r.Status, r.Err)
 	}
 	if _, err := fsys.Stat("/workspace/g"); err == nil {
 		t.Error("partial output of bad data left behind")
 	}
-	r = cmdtest.Run(t, Commands(), fsys, "", "gzip", "-d", "f")
+	r = commandtest.Run(t, Commands(), fsys, "", "gzip", "-d", "f")
 	if r.Status != 2 || r.Err != "gzip: f: unknown suffix -- ignored\n" {
 		t.Errorf("suffix: %d %q", r.Status, r.Err)
 	}
-	r = cmdtest.Run(t, Commands(), fsys, "", "gzip", "-c", "nope")
+	r = commandtest.Run(t, Commands(), fsys, "", "gzip", "-c", "nope")
 	if r.Status != 1 || r.Err != "gzip: nope: No such file or directory\n" {
 		t.Errorf("missing: %d %q", r.Status, r.Err)
 	}
-	r = cmdtest.Run(t, Commands(), fsys, "abc", "gzip")
-	r2 := cmdtest.Run(t, Commands(), fsys, r.Out, "gzip", "-d")
+	r = commandtest.Run(t, Commands(), fsys, "abc", "gzip")
+	r2 := commandtest.Run(t, Commands(), fsys, r.Out, "gzip", "-d")
 	if r2.Out != "abc" {
 		t.Errorf("stdin round trip: %q", r2.Out)
 	}
 	// A truncated stream is an error.
-	r2 = cmdtest.Run(t, Commands(), fsys, r.Out[:len(r.Out)-6], "gzip", "-d")
+	r2 = commandtest.Run(t, Commands(), fsys, r.Out[:len(r.Out)-6], "gzip", "-d")
 	if r2.Status != 1 || r2.Err != "gzip: stdin: unexpected end of file\n" {
 		t.Errorf("truncated: %d %q", r2.Status, r2.Err)
 	}
@@ -350,21 +351,21 @@ func TestGzip(t *testing.T) {
 // TestArchivesWithGNU checks that GNU tar and gzip read what these
 // commands write, and the other way around, and that listings match.
 func TestArchivesWithGNU(t *testing.T) {
-	tarTool := cmdtest.Tool(t, "tar")
-	gzipTool := cmdtest.Tool(t, "gzip")
-	fsys := cmdtest.NewFS(t, files)
-	host := cmdtest.Mirror(t, fsys, files)
+	tarTool := commandtest.Tool(t, "tar")
+	gzipTool := commandtest.Tool(t, "gzip")
+	fsys := commandtest.NewFS(t, files)
+	host := commandtest.Mirror(t, fsys, files)
 	compared := 0
 
 	// Ours → GNU.
-	if r := cmdtest.Run(t, Commands(), fsys, "", "tar", "-czf", "ours.tgz", "d", "top.txt"); r.Status != 0 {
+	if r := commandtest.Run(t, Commands(), fsys, "", "tar", "-czf", "ours.tgz", "d", "top.txt"); r.Status != 0 {
 		t.Fatal(r.Err)
 	}
 	data, _ := fsys.ReadFile("/workspace/ours.tgz")
 	os.WriteFile(filepath.Join(host.Dir, "ours.tgz"), data, 0o644)
 	for _, args := range [][]string{{"-tzf", "ours.tgz"}, {"-tvzf", "ours.tgz"}} {
 		want := host.Run(t, "", tarTool, args...)
-		got := cmdtest.Run(t, Commands(), fsys, "", append([]string{"tar"}, args...)...)
+		got := commandtest.Run(t, Commands(), fsys, "", append([]string{"tar"}, args...)...)
 		compared++
 		if got.Out != want.Out || got.Status != want.Status {
 			t.Errorf("tar %q: got %q (%d), GNU %q (%d) %s", args, got.Out, got.Status, want.Out, want.Status, want.Err)
@@ -392,14 +393,14 @@ func TestArchivesWithGNU(t *testing.T) {
 	fsys.WriteFile("/workspace/gnu.tgz", data, 0o644)
 	for _, args := range [][]string{{"-tvzf", "gnu.tgz", "d/s/b.txt", "top.txt"}} {
 		want := host.Run(t, "", tarTool, args...)
-		got := cmdtest.Run(t, Commands(), fsys, "", append([]string{"tar"}, args...)...)
+		got := commandtest.Run(t, Commands(), fsys, "", append([]string{"tar"}, args...)...)
 		compared++
 		if got.Out != want.Out || got.Status != want.Status {
 			t.Errorf("tar %q: got %q (%d), GNU %q (%d)", args, got.Out, got.Status, want.Out, want.Status)
 		}
 	}
 	fsys.MkdirAll("/workspace/y", 0o755)
-	if r := cmdtest.Run(t, Commands(), fsys, "", "tar", "-xzf", "gnu.tgz", "-C", "y"); r.Status != 0 {
+	if r := commandtest.Run(t, Commands(), fsys, "", "tar", "-xzf", "gnu.tgz", "-C", "y"); r.Status != 0 {
 		t.Fatalf("cannot extract GNU's: %s", r.Err)
 	}
 	for name, want := range files {
@@ -411,7 +412,7 @@ func TestArchivesWithGNU(t *testing.T) {
 		}
 	}
 	// gzip both ways, and gzip -l.
-	if r := cmdtest.Run(t, Commands(), fsys, "", "gzip", "-k", "top.txt"); r.Status != 0 {
+	if r := commandtest.Run(t, Commands(), fsys, "", "gzip", "-k", "top.txt"); r.Status != 0 {
 		t.Fatal(r.Err)
 	}
 	data, _ = fsys.ReadFile("/workspace/top.txt.gz")
@@ -423,12 +424,12 @@ func TestArchivesWithGNU(t *testing.T) {
 	data, _ = os.ReadFile(filepath.Join(host.Dir, "d/s/big.bin.gz"))
 	fsys.WriteFile("/workspace/big.bin.gz", data, 0o644)
 	os.Rename(filepath.Join(host.Dir, "d/s/big.bin.gz"), filepath.Join(host.Dir, "big.bin.gz"))
-	if r := cmdtest.Run(t, Commands(), fsys, "", "zcat", "big.bin.gz"); r.Out != files["d/s/big.bin"] {
+	if r := commandtest.Run(t, Commands(), fsys, "", "zcat", "big.bin.gz"); r.Out != files["d/s/big.bin"] {
 		t.Errorf("zcat of GNU's gzip: %d bytes", len(r.Out))
 	}
 	want := host.Run(t, "", gzipTool, "-l", "big.bin.gz", "ours.gz")
 	fsys.WriteFile("/workspace/ours.gz", data0(t, host, "ours.gz"), 0o644)
-	got := cmdtest.Run(t, Commands(), fsys, "", "gzip", "-l", "big.bin.gz", "ours.gz")
+	got := commandtest.Run(t, Commands(), fsys, "", "gzip", "-l", "big.bin.gz", "ours.gz")
 	compared += 3
 	if got.Out != want.Out {
 		t.Errorf("gzip -l: got\n%s\nGNU\n%s", got.Out, want.Out)
@@ -436,7 +437,7 @@ func TestArchivesWithGNU(t *testing.T) {
 	t.Logf("%d comparisons with GNU tar and gzip matched", compared)
 }
 
-func data0(t *testing.T, h cmdtest.Host, name string) []byte {
+func data0(t *testing.T, h commandtest.Host, name string) []byte {
 	data, err := os.ReadFile(filepath.Join(h.Dir, name))
 	if err != nil {
 		t.Fatal(err)

@@ -40,7 +40,7 @@ func runGzip(env *command.Env, o gzipOptions) int {
 	opts, files, err := command.Getopt(env.Args[1:], "cdfklqtvnNrS:123456789", []string{"stdout", "to-stdout", "decompress", "uncompress",
 		"force", "keep", "list", "quiet", "test", "verbose", "no-name", "name", "suffix=", "fast", "best", "recursive"}, false)
 	if err != nil {
-		return usage(env, 1, err.Error())
+		return env.Usage(1, err.Error(), "")
 	}
 	o.level = gzip.DefaultCompression
 	o.suffix = ".gz"
@@ -87,8 +87,8 @@ func runGzip(env *command.Env, o gzipOptions) int {
 		return g.listAll(files)
 	}
 	for _, name := range files {
-		if command.Err(env.Ctx) != nil {
-			return statusCanceled
+		if env.Canceled() {
+			return command.StatusCanceled
 		}
 		var st int
 		if name == "-" {
@@ -96,7 +96,7 @@ func runGzip(env *command.Env, o gzipOptions) int {
 		} else {
 			st = g.file(name)
 		}
-		if st == statusCanceled || st == statusPipe {
+		if st == command.StatusCanceled || st == command.StatusBrokenPipe {
 			return st
 		}
 		if st == 1 || g.status == 0 {
@@ -120,8 +120,8 @@ func (g *gzipRun) warn(format string, args ...any) {
 // stream compresses or decompresses standard input to standard output.
 func (g *gzipRun) stream() int {
 	env := g.env
-	in := ctxReader{env.Ctx, env.Stdin}
-	w := bufio.NewWriterSize(ctxWriter{env.Ctx, env.Stdout}, 64<<10)
+	in := command.NewCtxReader(env.Ctx, env.Stdin)
+	w := bufio.NewWriterSize(command.NewCtxWriter(env.Ctx, env.Stdout), 64<<10)
 	var err error
 	if g.o.decompress || g.o.test {
 		var dst io.Writer = w
@@ -143,8 +143,8 @@ func (g *gzipRun) errorStatus(err error, name string) int {
 	if err == nil {
 		return 0
 	}
-	if isCanceled(err) || command.Err(g.env.Ctx) != nil {
-		return statusCanceled
+	if command.IsCanceled(err) || g.env.Canceled() {
+		return command.StatusCanceled
 	}
 	var fe *formatError
 	if errors.As(err, &fe) {
@@ -152,7 +152,7 @@ func (g *gzipRun) errorStatus(err error, name string) int {
 		return 1
 	}
 	if errors.Is(err, io.ErrClosedPipe) {
-		return statusPipe
+		return command.StatusBrokenPipe
 	}
 	fmt.Fprintf(g.env.Stderr, "%s: %s: %s\n", g.env.Args[0], name, command.Strerror(err))
 	return 1
@@ -183,7 +183,7 @@ func (g *gzipRun) compress(w io.Writer, r io.Reader, name string, mtime time.Tim
 func (g *gzipRun) decompress(w io.Writer, r io.Reader, name string) error {
 	zr, err := gzip.NewReader(r)
 	if err != nil {
-		if isCanceled(err) {
+		if command.IsCanceled(err) {
 			return err
 		}
 		return &formatError{"not in gzip format"}
@@ -195,7 +195,7 @@ func (g *gzipRun) decompress(w io.Writer, r io.Reader, name string) error {
 		return werr
 	case rerr == nil:
 		return nil
-	case isCanceled(rerr):
+	case command.IsCanceled(rerr):
 		return rerr
 	case errors.Is(rerr, io.ErrUnexpectedEOF):
 		return &formatError{"unexpected end of file"}
@@ -255,9 +255,9 @@ func (g *gzipRun) file(name string) int {
 		return env.FileError(1, name, err)
 	}
 	defer in.Close()
-	src := ctxReader{env.Ctx, in}
+	src := command.NewCtxReader(env.Ctx, in)
 	if g.o.stdout || g.o.test {
-		w := bufio.NewWriterSize(ctxWriter{env.Ctx, env.Stdout}, 64<<10)
+		w := bufio.NewWriterSize(command.NewCtxWriter(env.Ctx, env.Stdout), 64<<10)
 		var dst io.Writer = w
 		if g.o.test {
 			dst = io.Discard
@@ -317,7 +317,7 @@ func (g *gzipRun) file(name string) int {
 // the name.
 func (g *gzipRun) listAll(files []string) int {
 	env := g.env
-	w := bufio.NewWriter(ctxWriter{env.Ctx, env.Stdout})
+	w := bufio.NewWriter(command.NewCtxWriter(env.Ctx, env.Stdout))
 	fmt.Fprintf(w, "         compressed        uncompressed  ratio uncompressed_name\n")
 	var totC, totU, totSaved int64
 	n := 0
@@ -325,8 +325,8 @@ func (g *gzipRun) listAll(files []string) int {
 	for _, name := range files {
 		data, err := g.readAll(name)
 		if err != nil {
-			if isCanceled(err) {
-				return statusCanceled
+			if command.IsCanceled(err) {
+				return command.StatusCanceled
 			}
 			env.FileError(1, name, err)
 			st = 1
@@ -367,7 +367,7 @@ func (g *gzipRun) readAll(name string) ([]byte, error) {
 		return nil, err
 	}
 	defer rc.Close()
-	return io.ReadAll(ctxReader{g.env.Ctx, io.LimitReader(rc, vfs.MaxFileSize)})
+	return io.ReadAll(command.NewCtxReader(g.env.Ctx, io.LimitReader(rc, vfs.MaxFileSize)))
 }
 
 // headerBytes returns the size of a gzip member's header (with its

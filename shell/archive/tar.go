@@ -260,7 +260,7 @@ func (t *tarRun) create() int {
 		file = f
 		out = f
 	}
-	bw := bufio.NewWriterSize(ctxWriter{env.Ctx, out}, 64<<10)
+	bw := bufio.NewWriterSize(command.NewCtxWriter(env.Ctx, out), 64<<10)
 	var gz *gzip.Writer
 	var w io.Writer = bw
 	if t.o.gzip {
@@ -295,12 +295,12 @@ func (t *tarRun) create() int {
 
 // createError returns the status for an error while writing the archive.
 func (t *tarRun) createError(err error) int {
-	if isCanceled(err) || command.Err(t.env.Ctx) != nil {
-		return statusCanceled
+	if command.IsCanceled(err) || t.env.Canceled() {
+		return command.StatusCanceled
 	}
 	if t.o.file == "-" {
 		if errors.Is(err, io.ErrClosedPipe) {
-			return statusPipe
+			return command.StatusBrokenPipe
 		}
 	}
 	var fe *fileError
@@ -332,8 +332,8 @@ func (t *tarRun) add(tw *tar.Writer, op string) error {
 // addEntry archives abs under the member name, and a directory's entries
 // after it.
 func (t *tarRun) addEntry(tw *tar.Writer, abs, name string, fi fs.FileInfo) error {
-	if command.Err(t.env.Ctx) != nil {
-		return ErrCanceled
+	if t.env.Canceled() {
+		return command.ErrCanceled
 	}
 	if t.excluded(name) {
 		return nil
@@ -371,10 +371,10 @@ func (t *tarRun) addEntry(tw *tar.Writer, abs, name string, fi fs.FileInfo) erro
 		if err != nil {
 			return &fileError{fmt.Sprintf("%s: Cannot open: %s", name, command.Strerror(err))}
 		}
-		_, err = io.CopyN(tw, ctxReader{t.env.Ctx, f}, hdr.Size)
+		_, err = io.CopyN(tw, command.NewCtxReader(t.env.Ctx, f), hdr.Size)
 		f.Close()
 		if err != nil {
-			if isCanceled(err) {
+			if command.IsCanceled(err) {
 				return err
 			}
 			return &fileError{fmt.Sprintf("%s: Read error: %s", name, command.Strerror(err))}
@@ -486,14 +486,14 @@ func (t *tarRun) read() int {
 			return t.fatal("%s: Cannot open: Not a directory", t.o.dir)
 		}
 	}
-	br := bufio.NewReaderSize(ctxReader{env.Ctx, in}, 64<<10)
+	br := bufio.NewReaderSize(command.NewCtxReader(env.Ctx, in), 64<<10)
 	var r io.Reader = br
 	magic, _ := br.Peek(2)
 	if t.o.gzip || len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		zr, err := gzip.NewReader(br)
 		if err != nil {
-			if isCanceled(err) {
-				return statusCanceled
+			if command.IsCanceled(err) {
+				return command.StatusCanceled
 			}
 			fmt.Fprintf(env.Stderr, "tar: Child returned status 1\n")
 			return t.fatal("%s: not in gzip format", t.archiveName())
@@ -505,20 +505,20 @@ func (t *tarRun) read() int {
 	found := make([]bool, len(t.o.operands))
 	var out io.Writer
 	if t.o.mode == 't' || t.o.toStdout {
-		out = bufio.NewWriterSize(ctxWriter{env.Ctx, env.Stdout}, 32<<10)
+		out = bufio.NewWriterSize(command.NewCtxWriter(env.Ctx, env.Stdout), 32<<10)
 		defer out.(*bufio.Writer).Flush()
 	}
 	for {
-		if command.Err(env.Ctx) != nil {
-			return statusCanceled
+		if env.Canceled() {
+			return command.StatusCanceled
 		}
 		hdr, err := tr.Next()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			if isCanceled(err) {
-				return statusCanceled
+			if command.IsCanceled(err) {
+				return command.StatusCanceled
 			}
 			if errors.Is(err, io.ErrUnexpectedEOF) {
 				return t.fatal("Unexpected EOF in archive")
@@ -692,8 +692,8 @@ func (t *tarRun) extract(tr *tar.Reader, hdr *tar.Header, out io.Writer) int {
 	case rerr != nil:
 		return t.readFailure(rerr, hdr.Name)
 	case werr != nil:
-		if isCanceled(werr) {
-			return statusCanceled
+		if command.IsCanceled(werr) {
+			return command.StatusCanceled
 		}
 		// The file system refused the data (quota, size): stop, since
 		// what follows would hit the same wall.
@@ -726,11 +726,11 @@ func copyData(w io.Writer, r io.Reader, buf []byte) (rerr, werr error) {
 
 // readFailure reports an error reading a member's data.
 func (t *tarRun) readFailure(err error, name string) int {
-	if isCanceled(err) {
-		return statusCanceled
+	if command.IsCanceled(err) {
+		return command.StatusCanceled
 	}
 	if errors.Is(err, io.ErrClosedPipe) {
-		return statusPipe
+		return command.StatusBrokenPipe
 	}
 	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, gzip.ErrChecksum) {
 		return t.fatal("Unexpected EOF in archive")

@@ -8,8 +8,7 @@ import (
 	"io"
 )
 
-// The toolkit below is what the commands of coreutils, textutils, awk and
-// jq share: exit statuses, cancellation, GNU-style usage errors, opened
+// The toolkit below is what every command package of the sandbox shares: exit statuses, cancellation, GNU-style usage errors, opened
 // operands, a line reader and a cancelable output writer.
 
 const (
@@ -53,6 +52,15 @@ func Recover(f Func) Func {
 		}()
 		return f(env)
 	}
+}
+
+// RecoverAll wraps every command of reg with Recover, in place, and returns
+// reg.
+func RecoverAll(reg Registry) Registry {
+	for name, f := range reg {
+		reg[name] = Recover(f)
+	}
+	return reg
 }
 
 // Usage reports a usage error the way GNU tools do and returns status: the
@@ -153,10 +161,23 @@ func (e *Env) OpenInput(name string) (*Input, bool) {
 // Close closes the operand (standard input is left open).
 func (in *Input) Close() { in.c.Close() }
 
+// ReadAll reads all of name ("-" is standard input), opened with Open, with
+// cancellation checks: once Ctx is done it fails with ErrCanceled. Unlike
+// OpenInput it reports nothing; the caller words the error.
+func (e *Env) ReadAll(name string) ([]byte, error) {
+	rc, err := e.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	return io.ReadAll(ctxReader{e.Ctx, rc})
+}
+
 // ReadError reports a read error on name and returns the status for it:
-// StatusCanceled, without a message, for a cancellation; 1 otherwise.
+// StatusCanceled, without a message, for a cancellation (err from a
+// canceled context, or Ctx done); 1 otherwise.
 func (e *Env) ReadError(name string, err error) int {
-	if IsCanceled(err) {
+	if IsCanceled(err) || e.Canceled() {
 		return StatusCanceled
 	}
 	return e.FileError(1, name, err)
@@ -166,14 +187,18 @@ func (e *Env) ReadError(name string, err error) int {
 // status for it: StatusCanceled for a cancellation and StatusBrokenPipe for
 // a closed pipe (both without a message), 1 with "write error: ..."
 // otherwise.
-func (e *Env) WriteError(err error) int {
+func (e *Env) WriteError(err error) int { return e.WriteErrorStatus(err, 1) }
+
+// WriteErrorStatus is WriteError for a command whose status for a plain
+// write error is status rather than 1 (diff and tar: 2).
+func (e *Env) WriteErrorStatus(err error, status int) int {
 	if IsCanceled(err) || e.Canceled() {
 		return StatusCanceled
 	}
 	if errors.Is(err, io.ErrClosedPipe) {
 		return StatusBrokenPipe
 	}
-	return e.Errorf(1, "write error: %s", Strerror(err))
+	return e.Errorf(status, "write error: %s", Strerror(err))
 }
 
 // Line reading polls the context every lineEvery lines or lineBytes bytes.

@@ -75,10 +75,7 @@ func Commands() command.Registry {
 		"fold":      cmdFold,
 		"expand":    cmdExpand,
 	}
-	for name, f := range reg {
-		reg[name] = command.Recover(f)
-	}
-	return reg
+	return command.RecoverAll(reg)
 }
 
 // stat returns the file information of a name relative to the working

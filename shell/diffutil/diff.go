@@ -22,10 +22,8 @@ package diffutil
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"path"
 	"slices"
@@ -38,39 +36,19 @@ import (
 
 // Commands returns the commands of this package, keyed by name.
 func Commands() command.Registry {
-	return command.Registry{"diff": recoverPanics(cmdDiff)}
+	return command.Registry{"diff": command.Recover(cmdDiff)}
 }
 
 // Exit statuses of diff.
 const (
-	statusSame     = 0
-	statusDiffer   = 1
-	statusTrouble  = 2
-	statusCanceled = 130
-	statusPipe     = 141
-	// internalErrorStatus is returned by a command that hit a bug (a panic).
-	internalErrorStatus = 70
+	statusSame    = 0
+	statusDiffer  = 1
+	statusTrouble = 2
 )
-
-// recoverPanics turns a panic of f into an error message and status 70, so
-// that a bug triggered by hostile input cannot bring down the shell.
-func recoverPanics(f command.Func) command.Func {
-	return func(env *command.Env) (status int) {
-		defer func() {
-			if r := recover(); r != nil {
-				status = env.Errorf(internalErrorStatus, "internal error: %v", r)
-			}
-		}()
-		return f(env)
-	}
-}
 
 // binaryProbe is how much of a file is searched for a NUL byte to decide
 // that it is binary (GNU reads one block of the file).
 const binaryProbe = 4096
-
-// errCanceled reports that Env.Ctx was canceled.
-var errCanceled = errors.New("diffutil: canceled")
 
 // options are diff's settings.
 type options struct {
@@ -185,10 +163,10 @@ func cmdDiff(env *command.Env) int {
 	}
 	st := d.compareOperands(operands[0], operands[1])
 	if err := d.flush(); err != nil {
-		return writeStatus(env, err)
+		return env.WriteErrorStatus(err, statusTrouble)
 	}
-	if command.Err(env.Ctx) != nil {
-		return statusCanceled
+	if env.Canceled() {
+		return command.StatusCanceled
 	}
 	return st
 }
@@ -371,17 +349,6 @@ func (d *differ) maybeFlush() {
 	}
 }
 
-// writeStatus returns the status for a failed write of standard output.
-func writeStatus(env *command.Env, err error) int {
-	if command.Err(env.Ctx) != nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return statusCanceled
-	}
-	if errors.Is(err, io.ErrClosedPipe) {
-		return statusPipe
-	}
-	return env.Errorf(statusTrouble, "write error: %s", command.Strerror(err))
-}
-
 // file is one side of a comparison.
 type file struct {
 	name   string // as given, for messages and headers
@@ -412,27 +379,11 @@ func (d *differ) load(f *file) error {
 	if f.absent || f.data != nil {
 		return nil
 	}
-	rc, err := d.env.Open(f.name)
+	data, err := d.env.ReadAll(f.name)
 	if err != nil {
 		return err
 	}
-	defer rc.Close()
-	var buf bytes.Buffer
-	chunk := make([]byte, 64<<10)
-	for {
-		if command.Err(d.env.Ctx) != nil {
-			return errCanceled
-		}
-		n, err := rc.Read(chunk)
-		buf.Write(chunk[:n])
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return err
-		}
-	}
-	f.data = buf.Bytes()
+	f.data = data
 	if f.data == nil {
 		f.data = []byte{}
 	}
@@ -441,8 +392,8 @@ func (d *differ) load(f *file) error {
 
 // fileError reports a file error and returns status 2 (130 when canceled).
 func (d *differ) fileError(name string, err error) int {
-	if errors.Is(err, errCanceled) {
-		return statusCanceled
+	if command.IsCanceled(err) {
+		return command.StatusCanceled
 	}
 	d.flush()
 	d.env.FileError(statusTrouble, name, err)
@@ -544,8 +495,8 @@ func (d *differ) mixed(f0, f1 *file) int {
 // a directory that -N treats as empty. top is true for the operands of the
 // command line.
 func (d *differ) compareDirs(dir0, dir1 string, exists0, exists1, top bool) int {
-	if command.Err(d.env.Ctx) != nil {
-		return statusCanceled
+	if d.env.Canceled() {
+		return command.StatusCanceled
 	}
 	var names0, names1 []string
 	if exists0 {
@@ -568,8 +519,8 @@ func (d *differ) compareDirs(dir0, dir1 string, exists0, exists1, top bool) int 
 	all = slices.DeleteFunc(all, d.excluded)
 	status := statusSame
 	for _, name := range all {
-		if command.Err(d.env.Ctx) != nil {
-			return statusCanceled
+		if d.env.Canceled() {
+			return command.StatusCanceled
 		}
 		p0, p1 := path.Join(dir0, name), path.Join(dir1, name)
 		_, in0 := slices.BinarySearch(names0, name)
@@ -589,7 +540,7 @@ func (d *differ) compareDirs(dir0, dir1 string, exists0, exists1, top bool) int 
 			st = d.compareAbsent(p0, p1, in0)
 		}
 		status = max(status, st)
-		if st == statusCanceled {
+		if st == command.StatusCanceled {
 			return st
 		}
 		d.maybeFlush()
@@ -685,9 +636,9 @@ func (d *differ) compareFiles(f0, f1 *file, inDir bool) int {
 		return statusDiffer
 	}
 	a, b := splitLines(f0.data), splitLines(f1.data)
-	changes, ok := diffLines(a, b, d.keys(a), d.keys(b), d.horizon(), d.o.minimal, func() bool { return command.Err(d.env.Ctx) != nil })
+	changes, ok := diffLines(a, b, d.keys(a), d.keys(b), d.horizon(), d.o.minimal, func() bool { return d.env.Canceled() })
 	if !ok {
-		return statusCanceled
+		return command.StatusCanceled
 	}
 	if len(changes) == 0 {
 		if d.o.identical {

@@ -8,7 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cordonhq/cordon/shell/internal/cmdtest"
+	"github.com/cordonhq/cordon/shell/command"
+	"github.com/cordonhq/cordon/shell/command/commandtest"
 )
 
 func TestDiffCases(t *testing.T) {
@@ -74,8 +75,8 @@ func TestDiffCases(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			fsys := cmdtest.NewFS(t, files)
-			r := cmdtest.Run(t, Commands(), fsys, c.stdin, c.args...)
+			fsys := commandtest.NewFS(t, files)
+			r := commandtest.Run(t, Commands(), fsys, c.stdin, c.args...)
 			if r.Out != c.out || r.Status != c.status || !strings.HasPrefix(r.Err, c.err) || (c.err == "" && r.Err != "") {
 				t.Errorf("%q: got out %q err %q status %d; want out %q err %q status %d", c.args, r.Out, r.Err, r.Status, c.out, c.err, c.status)
 			}
@@ -137,7 +138,7 @@ func mutate(r *rand.Rand, s string, alphabet int) string {
 // TestDiffMatchesGNU compares diff's output with GNU diff's on random
 // pairs of files, in the normal and unified formats.
 func TestDiffMatchesGNU(t *testing.T) {
-	tool := cmdtest.Tool(t, "diff")
+	tool := commandtest.Tool(t, "diff")
 	r := rand.New(rand.NewPCG(26, 5))
 	formats := [][]string{{}, {"-u"}, {"-U0"}, {"-U1"}, {"-U5"}, {"-d"}, {"-b"}, {"-i", "-u"}, {"-c"}, {"-C1"}, {"-C0"}}
 	n := 600
@@ -157,11 +158,11 @@ func TestDiffMatchesGNU(t *testing.T) {
 			b = randomText(r, r.IntN(40), alphabet)
 		}
 		files := map[string]string{"a": a, "b": b}
-		fsys := cmdtest.NewFS(t, files)
-		host := cmdtest.Mirror(t, fsys, files)
+		fsys := commandtest.NewFS(t, files)
+		host := commandtest.Mirror(t, fsys, files)
 		args := append(append([]string{}, formats[i%len(formats)]...), "a", "b")
 		want := host.Run(t, "", tool, args...)
-		got := cmdtest.Run(t, Commands(), fsys, "", append([]string{"diff"}, args...)...)
+		got := commandtest.Run(t, Commands(), fsys, "", append([]string{"diff"}, args...)...)
 		compared++
 		if got.Out != want.Out || got.Status != want.Status {
 			t.Fatalf("case %d: diff %q\na=%q\nb=%q\ngot status %d:\n%s\nwant status %d:\n%s", i, args, a, b, got.Status, got.Out, want.Status, want.Out)
@@ -172,7 +173,7 @@ func TestDiffMatchesGNU(t *testing.T) {
 
 // TestDiffRecursiveMatchesGNU compares diff -r on directory trees.
 func TestDiffRecursiveMatchesGNU(t *testing.T) {
-	tool := cmdtest.Tool(t, "diff")
+	tool := commandtest.Tool(t, "diff")
 	files := map[string]string{
 		"a/f":        "1\n2\n3\n",
 		"a/g":        "same\n",
@@ -196,11 +197,11 @@ func TestDiffRecursiveMatchesGNU(t *testing.T) {
 	for _, args := range [][]string{{"-r"}, {"-ru"}, {"-u", "-r"}, {"-rq"}, {"-r", "-U", "1"}, {"-r", "--unified=2"}, {}, {"-rN"}, {"-r", "--color=never"}, {"-r", "--color=always", "-u"},
 		{"-r", "-x", "s"}, {"-rc"}, {"-r", "-C", "2", "--color=always"}, {"-ru", "--exclude=bin", "-x", "sp*"}, {"-ru", "--label", "L1", "--label", "L2"}} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
-			fsys := cmdtest.NewFS(t, files)
-			host := cmdtest.Mirror(t, fsys, files)
+			fsys := commandtest.NewFS(t, files)
+			host := commandtest.Mirror(t, fsys, files)
 			full := append(append([]string{}, args...), "a", "b")
 			want := host.Run(t, "", tool, full...)
-			got := cmdtest.Run(t, Commands(), fsys, "", append([]string{"diff"}, full...)...)
+			got := commandtest.Run(t, Commands(), fsys, "", append([]string{"diff"}, full...)...)
 			if got.Out != want.Out || got.Status != want.Status {
 				t.Errorf("diff %q: got status %d:\n%s\nwant status %d:\n%s", full, got.Status, got.Out, want.Status, want.Out)
 			}
@@ -216,12 +217,12 @@ func TestDiffCanceled(t *testing.T) {
 		fmt.Fprintf(&a, "a%d\n", i)
 		fmt.Fprintf(&b, "b%d\n", i)
 	}
-	fsys := cmdtest.NewFS(t, map[string]string{"a": a.String(), "b": b.String()})
+	fsys := commandtest.NewFS(t, map[string]string{"a": a.String(), "b": b.String()})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	r := cmdtest.RunCtx(ctx, t, Commands(), fsys, strings.NewReader(""), "diff", "-d", "a", "b")
-	if r.Status != statusCanceled {
-		t.Fatalf("status %d, want %d", r.Status, statusCanceled)
+	r := commandtest.RunCtx(ctx, t, Commands(), fsys, strings.NewReader(""), "diff", "-d", "a", "b")
+	if r.Status != command.StatusCanceled {
+		t.Fatalf("status %d, want %d", r.Status, command.StatusCanceled)
 	}
 	_ = time.Second
 }

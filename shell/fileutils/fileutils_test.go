@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cordonhq/cordon/shell/internal/cmdtest"
+	"github.com/cordonhq/cordon/shell/command/commandtest"
 )
 
 type tcase struct {
@@ -23,7 +23,7 @@ func runTable(t *testing.T, files map[string]string, cases []tcase) {
 	t.Helper()
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			r := cmdtest.Run(t, Commands(), cmdtest.NewFS(t, files), c.stdin, c.args...)
+			r := commandtest.Run(t, Commands(), commandtest.NewFS(t, files), c.stdin, c.args...)
 			if r.Out != c.out || r.Status != c.st || !strings.HasPrefix(r.Err, c.err) || (c.err == "" && r.Err != "") {
 				t.Errorf("%q: got out %q err %q status %d; want out %q err %q status %d", c.args, r.Out, r.Err, r.Status, c.out, c.err, c.st)
 			}
@@ -74,7 +74,7 @@ func hostSize(t *testing.T, dir, name string) string {
 }
 
 func TestTruncateMatchesGNU(t *testing.T) {
-	tool := cmdtest.Tool(t, "truncate")
+	tool := commandtest.Tool(t, "truncate")
 	files := map[string]string{"f": "0123456789", "g": "abc", "ref": strings.Repeat("r", 1000), "d/": ""}
 	cases := [][]string{
 		{"-s", "5", "f"}, {"-s", "0", "f"}, {"-s", "20", "f"}, {"-s", "+5", "f"}, {"-s", "-3", "f"}, {"-s", "-30", "f"},
@@ -86,10 +86,10 @@ func TestTruncateMatchesGNU(t *testing.T) {
 	}
 	for _, args := range cases {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
-			fsys := cmdtest.NewFS(t, files)
-			host := cmdtest.Mirror(t, fsys, files)
+			fsys := commandtest.NewFS(t, files)
+			host := commandtest.Mirror(t, fsys, files)
 			want := host.Run(t, "", tool, args...)
-			got := cmdtest.Run(t, Commands(), fsys, "", append([]string{"truncate"}, args...)...)
+			got := commandtest.Run(t, Commands(), fsys, "", append([]string{"truncate"}, args...)...)
 			if got.Status != want.Status || got.Err != want.Err {
 				t.Errorf("status %d %q, GNU %d %q", got.Status, got.Err, want.Status, want.Err)
 			}
@@ -124,7 +124,7 @@ func listHost(t *testing.T, dir string) map[string]string {
 }
 
 func TestSplitMatchesGNU(t *testing.T) {
-	tool := cmdtest.Tool(t, "split")
+	tool := commandtest.Tool(t, "split")
 	var lines strings.Builder
 	for i := range 700 {
 		lines.WriteString(strconv.Itoa(i) + "\n")
@@ -139,10 +139,10 @@ func TestSplitMatchesGNU(t *testing.T) {
 	}
 	for _, args := range cases {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
-			fsys := cmdtest.NewFS(t, files)
-			host := cmdtest.Mirror(t, fsys, files)
+			fsys := commandtest.NewFS(t, files)
+			host := commandtest.Mirror(t, fsys, files)
 			want := host.Run(t, "from\nstdin\nhere\n", tool, args...)
-			got := cmdtest.Run(t, Commands(), fsys, "from\nstdin\nhere\n", append([]string{"split"}, args...)...)
+			got := commandtest.Run(t, Commands(), fsys, "from\nstdin\nhere\n", append([]string{"split"}, args...)...)
 			if got.Status != want.Status || got.Out != want.Out || got.Err != want.Err {
 				t.Errorf("status %d %q %q, GNU %d %q %q", got.Status, got.Out, got.Err, want.Status, want.Out, want.Err)
 			}

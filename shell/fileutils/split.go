@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/cordonhq/cordon/shell/command"
-	"github.com/cordonhq/cordon/shell/internal/cmdutil"
 )
 
 // suffixer generates split's output names: PREFIX, a suffix (aa, ab, ...
@@ -56,7 +55,7 @@ func (s *suffixer) next() (string, bool) {
 // output names (xaa, xab, ...; -d 00, 01, ...; widening without -a) and
 // contents. -n takes N (byte chunks) only.
 func cmdSplit(env *command.Env) int {
-	opts, operands, st, ok := cmdutil.Getopt(env, 1, "l:b:n:a:dxe", []string{"lines=", "bytes=", "number=", "suffix-length=", "numeric-suffixes", "hex-suffixes",
+	opts, operands, st, ok := env.ParseOptions("l:b:n:a:dxe", []string{"lines=", "bytes=", "number=", "suffix-length=", "numeric-suffixes", "hex-suffixes",
 		"additional-suffix=", "verbose", "elide-empty-files"}, false)
 	if !ok {
 		return st
@@ -106,7 +105,7 @@ func cmdSplit(env *command.Env) int {
 		}
 	}
 	if len(operands) > 2 {
-		return cmdutil.Usage(env, 1, fmt.Sprintf("extra operand ‘%s’", operands[2]))
+		return env.Usage(1, fmt.Sprintf("extra operand ‘%s’", operands[2]), "")
 	}
 	in := "-"
 	if len(operands) > 0 {
@@ -118,10 +117,10 @@ func cmdSplit(env *command.Env) int {
 	if mode == 'n' && amount > 1<<20 {
 		return env.Errorf(1, "invalid number of chunks: ‘%d’", amount)
 	}
-	data, err := cmdutil.ReadAll(env, in)
+	data, err := env.ReadAll(in)
 	if err != nil {
-		if cmdutil.IsCanceled(err) {
-			return cmdutil.StatusCanceled
+		if command.IsCanceled(err) {
+			return command.StatusCanceled
 		}
 		return env.Errorf(1, "cannot open '%s' for reading: %s", in, command.Strerror(err))
 	}
@@ -165,8 +164,8 @@ func cmdSplit(env *command.Env) int {
 		inAbs = env.Abs(in)
 	}
 	for _, c := range chunks {
-		if cmdutil.Canceled(env) {
-			return cmdutil.StatusCanceled
+		if env.Canceled() {
+			return command.StatusCanceled
 		}
 		name, ok := s.next()
 		if !ok {

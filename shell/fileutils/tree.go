@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/cordonhq/cordon/shell/command"
-	"github.com/cordonhq/cordon/shell/internal/cmdutil"
 )
 
 // treeOptions are the settings of one tree command.
@@ -35,7 +34,7 @@ type treeRun struct {
 // "N directories, M files". -n and -C are accepted; output is never
 // colored, standard output never being a terminal.
 func cmdTree(env *command.Env) int {
-	opts, dirs, st, ok := cmdutil.Getopt(env, 1, "adfFiL:I:P:nC", []string{"dirsfirst", "noreport", "level=", "prune"}, false)
+	opts, dirs, st, ok := env.ParseOptions("adfFiL:I:P:nC", []string{"dirsfirst", "noreport", "level=", "prune"}, false)
 	if !ok {
 		return st
 	}
@@ -72,7 +71,7 @@ func cmdTree(env *command.Env) int {
 	if len(dirs) == 0 {
 		dirs = []string{"."}
 	}
-	t.w = cmdutil.Stdout(env)
+	t.w = env.NewOutput()
 	status := 0
 	for _, d := range dirs {
 		fi, err := env.FS.Stat(env.Abs(d))
@@ -89,10 +88,10 @@ func cmdTree(env *command.Env) int {
 		fmt.Fprintf(t.w, "%s\n", d)
 		t.walk(d, env.Abs(d), "", 1)
 		if t.canceled {
-			return cmdutil.StatusCanceled
+			return command.StatusCanceled
 		}
 		if t.err != nil {
-			return cmdutil.WriteError(env, t.err)
+			return env.WriteError(t.err)
 		}
 	}
 	if !t.o.noReport {
@@ -103,7 +102,7 @@ func cmdTree(env *command.Env) int {
 		t.w.WriteByte('\n')
 	}
 	if err := t.w.Flush(); err != nil {
-		return cmdutil.WriteError(env, err)
+		return env.WriteError(err)
 	}
 	return status
 }
@@ -130,7 +129,7 @@ func (t *treeRun) walk(shown, abs, prefix string, depth int) {
 	if t.o.level > 0 && depth > t.o.level {
 		return
 	}
-	if cmdutil.Canceled(t.env) {
+	if t.env.Canceled() {
 		t.canceled = true
 		return
 	}

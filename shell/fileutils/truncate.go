@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/cordonhq/cordon/shell/command"
-	"github.com/cordonhq/cordon/shell/internal/cmdutil"
+
 	"github.com/cordonhq/cordon/vfs"
 )
 
@@ -44,7 +44,7 @@ func parseGNUSize(s string) (int64, bool) {
 // (at most), > (at least), / (round down to a multiple) or % (round up).
 // Growth is zero-filled and counts against the file system's quota.
 func cmdTruncate(env *command.Env) int {
-	opts, files, st, ok := cmdutil.Getopt(env, 1, "cos:r:", []string{"no-create", "io-blocks", "size=", "reference="}, false)
+	opts, files, st, ok := env.ParseOptions("cos:r:", []string{"no-create", "io-blocks", "size=", "reference="}, false)
 	if !ok {
 		return st
 	}
@@ -63,10 +63,10 @@ func cmdTruncate(env *command.Env) int {
 		}
 	}
 	if sizeArg == "" && ref == "" {
-		return cmdutil.Usage(env, 1, "you must specify either ‘--size’ or ‘--reference’")
+		return env.Usage(1, "you must specify either ‘--size’ or ‘--reference’", "")
 	}
 	if len(files) == 0 {
-		return cmdutil.Usage(env, 1, "missing file operand")
+		return env.Usage(1, "missing file operand", "")
 	}
 	var op byte
 	var size int64
@@ -92,13 +92,13 @@ func cmdTruncate(env *command.Env) int {
 		}
 		refSize = fi.Size()
 		if sizeArg != "" && op == 0 {
-			return cmdutil.Usage(env, 1, "you must specify a relative ‘--size’ with ‘--reference’")
+			return env.Usage(1, "you must specify a relative ‘--size’ with ‘--reference’", "")
 		}
 	}
 	status := 0
 	for _, name := range files {
-		if cmdutil.Canceled(env) {
-			return cmdutil.StatusCanceled
+		if env.Canceled() {
+			return command.StatusCanceled
 		}
 		abs := env.Abs(name)
 		fi, err := env.FS.Stat(abs)

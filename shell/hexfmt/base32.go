@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/cordonhq/cordon/shell/command"
-	"github.com/cordonhq/cordon/shell/internal/cmdutil"
 )
 
 // cmdBase32 implements base32 [-d] [-i] [-w COLS] [FILE] as GNU does:
@@ -16,7 +15,7 @@ import (
 // and stops with "invalid input" (status 1) at the first bad 8-character
 // block, after writing the blocks before it.
 func cmdBase32(env *command.Env) int {
-	opts, files, st, ok := cmdutil.Getopt(env, 1, "diw:", []string{"decode", "ignore-garbage", "wrap="}, false)
+	opts, files, st, ok := env.ParseOptions("diw:", []string{"decode", "ignore-garbage", "wrap="}, false)
 	if !ok {
 		return st
 	}
@@ -36,17 +35,17 @@ func cmdBase32(env *command.Env) int {
 		}
 	}
 	if len(files) > 1 {
-		return cmdutil.Usage(env, 1, fmt.Sprintf("extra operand %s", quote(files[1])))
+		return env.Usage(1, fmt.Sprintf("extra operand %s", quote(files[1])), "")
 	}
 	name := "-"
 	if len(files) == 1 {
 		name = files[0]
 	}
-	data, err := cmdutil.ReadAll(env, name)
+	data, err := env.ReadAll(name)
 	if err != nil {
-		return cmdutil.ReadError(env, name, err)
+		return env.ReadError(name, err)
 	}
-	w := cmdutil.Stdout(env)
+	w := env.NewOutput()
 	status := 0
 	if decode {
 		clean := make([]byte, 0, len(data))
@@ -60,8 +59,8 @@ func cmdBase32(env *command.Env) int {
 		}
 		out := make([]byte, 5)
 		for len(clean) > 0 {
-			if cmdutil.Canceled(env) {
-				return cmdutil.StatusCanceled
+			if env.Canceled() {
+				return command.StatusCanceled
 			}
 			if len(clean) < 8 {
 				status = 1
@@ -81,8 +80,8 @@ func cmdBase32(env *command.Env) int {
 	} else {
 		enc := base32.StdEncoding.EncodeToString(data)
 		for len(enc) > 0 {
-			if cmdutil.Canceled(env) {
-				return cmdutil.StatusCanceled
+			if env.Canceled() {
+				return command.StatusCanceled
 			}
 			k := len(enc)
 			if wrap > 0 && k > wrap {
@@ -96,7 +95,7 @@ func cmdBase32(env *command.Env) int {
 		}
 	}
 	if err := w.Flush(); err != nil {
-		return cmdutil.WriteError(env, err)
+		return env.WriteError(err)
 	}
 	if status != 0 {
 		return env.Errorf(1, "invalid input")

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cordonhq/cordon/shell/internal/cmdtest"
+	"github.com/cordonhq/cordon/shell/command/commandtest"
 )
 
 // TestCanceled checks that every command stops with status 130, without
@@ -15,7 +15,7 @@ func TestCanceled(t *testing.T) {
 	cancel()
 	for _, args := range [][]string{{"od"}, {"od", "-c"}, {"xxd"}, {"xxd", "-p"}, {"hexdump", "-C"}, {"base32"}, {"base32", "-d"}} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
-			r := cmdtest.RunCtx(ctx, t, Commands(), cmdtest.NewFS(t, nil), strings.NewReader(strings.Repeat("data", 1<<16)), args...)
+			r := commandtest.RunCtx(ctx, t, Commands(), commandtest.NewFS(t, nil), strings.NewReader(strings.Repeat("data", 1<<16)), args...)
 			if r.Status != 130 || r.Err != "" {
 				t.Errorf("status %d, stderr %q", r.Status, r.Err)
 			}

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/cordonhq/cordon/shell/command"
-	"github.com/cordonhq/cordon/shell/internal/cmdutil"
 )
 
 // cmdHexdump implements hexdump [-bcCdovx] [-n LENGTH] [-s OFFSET]
@@ -16,7 +15,7 @@ import (
 // and -x; several formats print one line each per block. Repeated lines
 // show as "*" unless -v. Custom formats (-e, -f) are refused.
 func cmdHexdump(env *command.Env) int {
-	opts, files, st, ok := cmdutil.Getopt(env, 1, "bcCdovxn:s:e:f:L", []string{"canonical", "length=", "skip=", "no-squeezing", "format=", "format-file=", "color"}, false)
+	opts, files, st, ok := env.ParseOptions("bcCdovxn:s:e:f:L", []string{"canonical", "length=", "skip=", "no-squeezing", "format=", "format-file=", "color"}, false)
 	if !ok {
 		return st
 	}
@@ -54,10 +53,10 @@ func cmdHexdump(env *command.Env) int {
 		files = []string{"-"}
 	}
 	in := &multiInput{env: env, names: files}
-	w := cmdutil.Stdout(env)
+	w := env.NewOutput()
 	if skip > 0 {
 		if _, err := io.CopyN(io.Discard, in, skip); err != nil && err != io.EOF {
-			return cmdutil.ReadError(env, files[0], err)
+			return env.ReadError(files[0], err)
 		}
 	}
 	var r io.Reader = in
@@ -73,7 +72,7 @@ func cmdHexdump(env *command.Env) int {
 		n, err := readFull(r, buf)
 		if err != nil && err != io.EOF {
 			w.Flush()
-			return cmdutil.ReadError(env, files[0], err)
+			return env.ReadError(files[0], err)
 		}
 		if n == 0 {
 			break
@@ -94,7 +93,7 @@ func cmdHexdump(env *command.Env) int {
 		}
 		addr += int64(n)
 		if _, werr := w.Write(nil); werr != nil {
-			return cmdutil.WriteError(env, werr)
+			return env.WriteError(werr)
 		}
 		if err == io.EOF {
 			break
@@ -109,7 +108,7 @@ func cmdHexdump(env *command.Env) int {
 		}
 	}
 	if err := w.Flush(); err != nil {
-		return cmdutil.WriteError(env, err)
+		return env.WriteError(err)
 	}
 	if in.failed {
 		if !any && len(in.names) == 0 {

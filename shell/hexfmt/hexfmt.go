@@ -16,12 +16,11 @@ import (
 	"strings"
 
 	"github.com/cordonhq/cordon/shell/command"
-	"github.com/cordonhq/cordon/shell/internal/cmdutil"
 )
 
 // Commands returns the commands of this package, keyed by name.
 func Commands() command.Registry {
-	return cmdutil.Protect(command.Registry{
+	return command.RecoverAll(command.Registry{
 		"od":      cmdOd,
 		"xxd":     cmdXxd,
 		"hexdump": cmdHexdump,
@@ -34,8 +33,7 @@ func Commands() command.Registry {
 type multiInput struct {
 	env    *command.Env
 	names  []string
-	cur    io.Reader
-	closer io.Closer
+	cur    *command.Input
 	failed bool
 }
 
@@ -47,17 +45,16 @@ func (m *multiInput) Read(p []byte) (int, error) {
 			}
 			name := m.names[0]
 			m.names = m.names[1:]
-			r, c, err := cmdutil.Open(m.env, name)
-			if err != nil {
-				m.env.FileError(1, name, err)
+			in, ok := m.env.OpenInput(name)
+			if !ok {
 				m.failed = true
 				continue
 			}
-			m.cur, m.closer = r, c
+			m.cur = in
 		}
-		n, err := m.cur.Read(p)
+		n, err := m.cur.R.Read(p)
 		if err == io.EOF {
-			m.closer.Close()
+			m.cur.Close()
 			m.cur = nil
 			if n > 0 {
 				return n, nil

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cordonhq/cordon/shell/internal/cmdtest"
+	"github.com/cordonhq/cordon/shell/command/commandtest"
 )
 
 // compareGNU runs each command line here and with the host's tool on the
@@ -14,11 +14,11 @@ func compareGNU(t *testing.T, files map[string]string, stdin string, lines [][]s
 	t.Helper()
 	compared := 0
 	for _, args := range lines {
-		tool := cmdtest.Tool(t, args[0])
-		fsys := cmdtest.NewFS(t, files)
-		host := cmdtest.Mirror(t, fsys, files)
+		tool := commandtest.Tool(t, args[0])
+		fsys := commandtest.NewFS(t, files)
+		host := commandtest.Mirror(t, fsys, files)
 		want := host.Run(t, stdin, tool, args[1:]...)
-		got := cmdtest.Run(t, Commands(), fsys, stdin, args...)
+		got := commandtest.Run(t, Commands(), fsys, stdin, args...)
 		compared++
 		if got.Out != want.Out || got.Status != want.Status {
 			t.Errorf("%q: got status %d:\n%s\nwant status %d:\n%s\n(stderr %q / %q)", args, got.Status, got.Out, want.Status, want.Out, got.Err, want.Err)
@@ -126,9 +126,9 @@ func TestBase32MatchesGNU(t *testing.T) {
 // TestBase32RoundTrip decodes what it encodes.
 func TestBase32RoundTrip(t *testing.T) {
 	for name, data := range sample() {
-		fsys := cmdtest.NewFS(t, map[string]string{"f": data})
-		enc := cmdtest.Run(t, Commands(), fsys, "", "base32", "f")
-		dec := cmdtest.Run(t, Commands(), fsys, enc.Out, "base32", "-d")
+		fsys := commandtest.NewFS(t, map[string]string{"f": data})
+		enc := commandtest.Run(t, Commands(), fsys, "", "base32", "f")
+		dec := commandtest.Run(t, Commands(), fsys, enc.Out, "base32", "-d")
 		if dec.Out != data || dec.Status != 0 {
 			t.Errorf("%s: round trip failed (%d): %s", name, dec.Status, dec.Err)
 		}

@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/cordonhq/cordon/shell/command"
-	"github.com/cordonhq/cordon/shell/internal/cmdutil"
 )
 
 // odSpec is one output type of od.
@@ -105,7 +104,7 @@ func cmdOd(env *command.Env) int {
 	opts, files, err := command.Getopt(args, "A:t:j:N:w:vabcdfilosxhBDeFHILOS:", []string{"address-radix=", "format=", "skip-bytes=", "read-bytes=",
 		"width=", "output-duplicates", "strings=", "traditional", "endian="}, false)
 	if err != nil {
-		return cmdutil.Usage(env, 1, err.Error())
+		return env.Usage(1, err.Error(), "")
 	}
 	radix := byte('o')
 	var specs []odSpec
@@ -115,7 +114,7 @@ func cmdOd(env *command.Env) int {
 	add := func(t string) int {
 		s, err := parseOdType(t)
 		if err != nil {
-			return cmdutil.Usage(env, 1, err.Error())
+			return env.Usage(1, err.Error(), "")
 		}
 		specs = append(specs, s...)
 		return 0
@@ -125,7 +124,7 @@ func cmdOd(env *command.Env) int {
 		switch o.Name {
 		case "A", "address-radix":
 			if len(o.Value) != 1 || strings.IndexByte("doxn", o.Value[0]) < 0 {
-				return cmdutil.Usage(env, 1, fmt.Sprintf("invalid output address radix '%s'; it must be one character from [doxn]", o.Value))
+				return env.Usage(1, fmt.Sprintf("invalid output address radix '%s'; it must be one character from [doxn]", o.Value), "")
 			}
 			radix = o.Value[0]
 		case "t", "format":
@@ -207,15 +206,15 @@ func cmdOd(env *command.Env) int {
 		files = []string{"-"}
 	}
 	in := &multiInput{env: env, names: files}
-	w := cmdutil.Stdout(env)
+	w := env.NewOutput()
 	if skip > 0 {
 		n, err := io.CopyN(io.Discard, in, skip)
-		if err != nil && !cmdutil.IsCanceled(err) && n < skip {
+		if err != nil && !command.IsCanceled(err) && n < skip {
 			w.Flush()
 			return env.Errorf(1, "cannot skip past end of combined input")
 		}
 		if err != nil && err != io.EOF {
-			return cmdutil.ReadError(env, files[0], err)
+			return env.ReadError(files[0], err)
 		}
 	}
 	var r io.Reader = in
@@ -230,7 +229,7 @@ func cmdOd(env *command.Env) int {
 		n, err := readFull(r, buf)
 		if err != nil && err != io.EOF {
 			w.Flush()
-			return cmdutil.ReadError(env, files[0], err)
+			return env.ReadError(files[0], err)
 		}
 		if n == 0 {
 			break
@@ -248,7 +247,7 @@ func cmdOd(env *command.Env) int {
 		}
 		addr += int64(n)
 		if _, werr := w.Write(nil); werr != nil {
-			return cmdutil.WriteError(env, werr)
+			return env.WriteError(werr)
 		}
 		if err == io.EOF {
 			break
@@ -259,7 +258,7 @@ func cmdOd(env *command.Env) int {
 		w.WriteByte('\n')
 	}
 	if err := w.Flush(); err != nil {
-		return cmdutil.WriteError(env, err)
+		return env.WriteError(err)
 	}
 	if in.failed {
 		return 1

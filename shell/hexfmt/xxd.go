@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/cordonhq/cordon/shell/command"
-	"github.com/cordonhq/cordon/shell/internal/cmdutil"
+
 	"github.com/cordonhq/cordon/vfs"
 )
 
@@ -164,10 +164,10 @@ func cmdXxd(env *command.Env) int {
 	if len(files) > 0 {
 		in = files[0]
 	}
-	data, err := cmdutil.ReadAll(env, in)
+	data, err := env.ReadAll(in)
 	if err != nil {
-		if cmdutil.IsCanceled(err) {
-			return cmdutil.StatusCanceled
+		if command.IsCanceled(err) {
+			return command.StatusCanceled
 		}
 		fmt.Fprintf(env.Stderr, "xxd: %s: %s\n", in, command.Strerror(err))
 		return 2
@@ -214,10 +214,10 @@ func cmdXxd(env *command.Env) int {
 		}
 		return st
 	}
-	w := bufio.NewWriter(cmdutil.Writer{Ctx: env.Ctx, W: env.Stdout})
+	w := bufio.NewWriter(command.NewCtxWriter(env.Ctx, env.Stdout))
 	w.Write(out.Bytes())
 	if err := w.Flush(); err != nil {
-		return cmdutil.WriteError(env, err)
+		return env.WriteError(err)
 	}
 	return st
 }

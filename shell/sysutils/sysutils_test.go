@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cordonhq/cordon/shell/internal/cmdtest"
+	"github.com/cordonhq/cordon/shell/command/commandtest"
 )
 
 // gnuCase is a command line run both here and, when it is installed, with
@@ -21,7 +21,7 @@ func runCases(t *testing.T, cases []gnuCase) {
 	t.Helper()
 	for _, c := range cases {
 		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
-			r := cmdtest.Run(t, Commands(), cmdtest.NewFS(t, nil), "", c.args...)
+			r := commandtest.Run(t, Commands(), commandtest.NewFS(t, nil), "", c.args...)
 			if r.Out != c.out || r.Status != c.st || !strings.HasPrefix(r.Err, c.err) || (c.err == "" && r.Err != "") {
 				t.Errorf("%q: got out %q err %q status %d; want out %q err %q status %d", c.args, r.Out, r.Err, r.Status, c.out, c.err, c.st)
 			}
@@ -29,8 +29,8 @@ func runCases(t *testing.T, cases []gnuCase) {
 	}
 	compared := 0
 	for _, c := range cases {
-		tool := cmdtest.Tool(t, c.args[0])
-		host := cmdtest.Host{Dir: t.TempDir()}
+		tool := commandtest.Tool(t, c.args[0])
+		host := commandtest.Host{Dir: t.TempDir()}
 		want := host.Run(t, "", tool, c.args[1:]...)
 		compared++
 		if want.Out != c.out || want.Status != c.st {
@@ -99,15 +99,15 @@ func TestExpr(t *testing.T) {
 // with status 3 instead of exhausting memory, while big sums work.
 func TestExprBounds(t *testing.T) {
 	big := strings.Repeat("9", 700000)
-	r := cmdtest.Run(t, Commands(), cmdtest.NewFS(t, nil), "", "expr", big, "*", big)
+	r := commandtest.Run(t, Commands(), commandtest.NewFS(t, nil), "", "expr", big, "*", big)
 	if r.Status != 3 || r.Err != "expr: result too large\n" {
 		t.Errorf("huge product: status %d, stderr %q", r.Status, r.Err)
 	}
-	r = cmdtest.Run(t, Commands(), cmdtest.NewFS(t, nil), "", "expr", big, "+", "1")
+	r = commandtest.Run(t, Commands(), commandtest.NewFS(t, nil), "", "expr", big, "+", "1")
 	if r.Status != 0 || r.Out != "1"+strings.Repeat("0", 700000)+"\n" {
 		t.Errorf("huge sum: status %d", r.Status)
 	}
-	r = cmdtest.Run(t, Commands(), cmdtest.NewFS(t, nil), "", "expr", "-9223372036854775808", "/", "-1")
+	r = commandtest.Run(t, Commands(), commandtest.NewFS(t, nil), "", "expr", "-9223372036854775808", "/", "-1")
 	if r.Out != "9223372036854775808\n" {
 		t.Errorf("no 64-bit overflow: %q", r.Out)
 	}

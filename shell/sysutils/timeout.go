@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/cordonhq/cordon/shell/command"
-	"github.com/cordonhq/cordon/shell/internal/cmdutil"
 )
 
 // Exit statuses of timeout.
@@ -122,7 +121,7 @@ func (c *deadlineCtx) Err() error {
 func cmdTimeout(env *command.Env) int {
 	opts, operands, err := command.Getopt(env.Args[1:], "s:k:v", []string{"signal=", "kill-after=", "verbose", "preserve-status", "foreground"}, true)
 	if err != nil {
-		return cmdutil.Usage(env, timeoutFailed, err.Error())
+		return env.Usage(timeoutFailed, err.Error(), "")
 	}
 	sigName, sigNum := "TERM", signalTerm
 	verbose, preserve := false, false
@@ -131,12 +130,12 @@ func cmdTimeout(env *command.Env) int {
 		case "s", "signal":
 			name, num, ok := parseSignal(o.Value)
 			if !ok {
-				return cmdutil.Usage(env, timeoutFailed, fmt.Sprintf("%s: invalid signal", quote(o.Value)))
+				return env.Usage(timeoutFailed, fmt.Sprintf("%s: invalid signal", quote(o.Value)), "")
 			}
 			sigName, sigNum = name, num
 		case "k", "kill-after":
 			if _, ok := parseDuration(o.Value); !ok {
-				return cmdutil.Usage(env, timeoutFailed, fmt.Sprintf("invalid time interval %s", quote(o.Value)))
+				return env.Usage(timeoutFailed, fmt.Sprintf("invalid time interval %s", quote(o.Value)), "")
 			}
 		case "v", "verbose":
 			verbose = true
@@ -150,7 +149,7 @@ func cmdTimeout(env *command.Env) int {
 	}
 	d, ok := parseDuration(operands[0])
 	if !ok {
-		return cmdutil.Usage(env, timeoutFailed, fmt.Sprintf("invalid time interval %s", quote(operands[0])))
+		return env.Usage(timeoutFailed, fmt.Sprintf("invalid time interval %s", quote(operands[0])), "")
 	}
 	args := operands[1:]
 	if env.Exec == nil {
@@ -165,7 +164,7 @@ func cmdTimeout(env *command.Env) int {
 	ctx := &deadlineCtx{Context: inner, parent: env.Ctx, deadline: deadline}
 	st := env.Exec(ctx, args, nil, env.Stdin, env.Stdout, env.Stderr)
 	if command.Err(env.Ctx) != nil {
-		return cmdutil.StatusCanceled
+		return command.StatusCanceled
 	}
 	if ctx.Err() == nil {
 		return st

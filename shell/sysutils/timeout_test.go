@@ -10,7 +10,7 @@ import (
 
 	"github.com/cordonhq/cordon/shell"
 	"github.com/cordonhq/cordon/shell/command"
-	"github.com/cordonhq/cordon/shell/internal/cmdtest"
+	"github.com/cordonhq/cordon/shell/command/commandtest"
 )
 
 func TestTimeout(t *testing.T) {
@@ -40,7 +40,7 @@ func TestTimeout(t *testing.T) {
 	for _, c := range cases {
 		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
 			start := time.Now()
-			r := cmdtest.Run(t, Commands(), cmdtest.NewFS(t, nil), "", c.args...)
+			r := commandtest.Run(t, Commands(), commandtest.NewFS(t, nil), "", c.args...)
 			if r.Out != c.out || r.Status != c.st || r.Err != c.err {
 				t.Errorf("got out %q err %q status %d; want out %q err %q status %d", r.Out, r.Err, r.Status, c.out, c.err, c.st)
 			}
@@ -52,7 +52,7 @@ func TestTimeout(t *testing.T) {
 	// A canceled execution stops the command and timeout with it.
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(50*time.Millisecond, cancel)
-	r := cmdtest.RunCtx(ctx, t, Commands(), cmdtest.NewFS(t, nil), strings.NewReader(""), "timeout", "100", "sleep", "10")
+	r := commandtest.RunCtx(ctx, t, Commands(), commandtest.NewFS(t, nil), strings.NewReader(""), "timeout", "100", "sleep", "10")
 	if r.Status != 130 {
 		t.Errorf("canceled: status %d", r.Status)
 	}
@@ -80,9 +80,9 @@ func TestTimeoutInShell(t *testing.T) {
 			var out, errb bytes.Buffer
 			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 			defer cancel()
-			fsys := cmdtest.NewFS(t, nil)
+			fsys := commandtest.NewFS(t, nil)
 			st, err := shell.Run(ctx, shell.Config{FS: fsys, Commands: reg, Stdout: &out, Stderr: &errb, Dir: "/workspace",
-				Now: func() time.Time { return cmdtest.Now }}, "t", c.script)
+				Now: commandtest.Now}, "t", c.script)
 			if err != nil || st != 0 || out.String() != c.out {
 				t.Errorf("status %d err %v out %q stderr %q; want %q", st, err, out.String(), errb.String(), c.out)
 			}
@@ -96,11 +96,11 @@ func runScript(t *testing.T, reg command.Registry, script string) (string, strin
 	var out, errb bytes.Buffer
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	fsys := cmdtest.NewFS(t, map[string]string{"bin/tool.sh": "echo hi\n", "bin/cat": "echo fake\n"})
+	fsys := commandtest.NewFS(t, map[string]string{"bin/tool.sh": "echo hi\n", "bin/cat": "echo fake\n"})
 	fsys.MkdirAll("/workspace/bin2", 0o755)
 	fsys.WriteFile("/workspace/bin2/tool.sh", []byte("echo two\n"), 0o755)
 	st, err := shell.Run(ctx, shell.Config{FS: fsys, Commands: reg, Stdout: &out, Stderr: &errb, Dir: "/workspace",
-		Now: func() time.Time { return cmdtest.Now }}, "t", script)
+		Now: commandtest.Now}, "t", script)
 	if err != nil {
 		t.Fatal(err)
 	}

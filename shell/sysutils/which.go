@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/cordonhq/cordon/shell/command"
-	"github.com/cordonhq/cordon/shell/internal/cmdutil"
 )
 
 // cmdWhich implements which [-a] NAME...: the path of each program, as the
@@ -38,11 +37,11 @@ func cmdWhich(env *command.Env) int {
 	if env.Exec == nil {
 		return env.Errorf(2, "cannot ask the shell here")
 	}
-	w := cmdutil.Stdout(env)
+	w := env.NewOutput()
 	status := 0
 	for _, name := range names {
-		if cmdutil.Canceled(env) {
-			return cmdutil.StatusCanceled
+		if env.Canceled() {
+			return command.StatusCanceled
 		}
 		if strings.HasPrefix(name, "-") || name == "" {
 			// No program is named so (and type would take it for an
@@ -61,11 +60,11 @@ func cmdWhich(env *command.Env) int {
 			continue
 		}
 		if _, err := w.Write(out.Bytes()); err != nil {
-			return cmdutil.WriteError(env, err)
+			return env.WriteError(err)
 		}
 	}
 	if err := w.Flush(); err != nil {
-		return cmdutil.WriteError(env, err)
+		return env.WriteError(err)
 	}
 	return status
 }

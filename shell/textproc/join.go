@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/cordonhq/cordon/shell/command"
-	"github.com/cordonhq/cordon/shell/internal/cmdutil"
 )
 
 // joinSpec is one item of -o: the join field (file 0) or field N of file
@@ -50,7 +49,7 @@ type joinRun struct {
 // LINE", then "input is not in sorted order" and status 1). Keys compare
 // byte by byte (the C.UTF-8 collation).
 func cmdJoin(env *command.Env) int {
-	opts, operands, st, ok := cmdutil.Getopt(env, 1, "1:2:j:t:a:v:e:o:iz", []string{"ignore-case", "check-order", "nocheck-order", "header", "zero-terminated"}, false)
+	opts, operands, st, ok := env.ParseOptions("1:2:j:t:a:v:e:o:iz", []string{"ignore-case", "check-order", "nocheck-order", "header", "zero-terminated"}, false)
 	if !ok {
 		return st
 	}
@@ -58,14 +57,14 @@ func cmdJoin(env *command.Env) int {
 	fieldNum := func(s string) (int, bool) {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 1 {
-			cmdutil.Usage(env, 1, fmt.Sprintf("invalid field number: ‘%s’", s))
+			env.Usage(1, fmt.Sprintf("invalid field number: ‘%s’", s), "")
 			return 0, false
 		}
 		return n - 1, true
 	}
 	fileNum := func(s string) (int, bool) {
 		if s != "1" && s != "2" {
-			cmdutil.Usage(env, 1, fmt.Sprintf("invalid file number: ‘%s’", s))
+			env.Usage(1, fmt.Sprintf("invalid file number: ‘%s’", s), "")
 			return 0, false
 		}
 		return int(s[0] - '1'), true
@@ -113,7 +112,7 @@ func cmdJoin(env *command.Env) int {
 				f, n, found := strings.Cut(item, ".")
 				num, err := strconv.Atoi(n)
 				if !found || (f != "1" && f != "2") || err != nil || num < 1 {
-					return cmdutil.Usage(env, 1, fmt.Sprintf("invalid field specifier: ‘%s’", item))
+					return env.Usage(1, fmt.Sprintf("invalid field specifier: ‘%s’", item), "")
 				}
 				j.format = append(j.format, joinSpec{int(f[0] - '0'), num - 1})
 			}
@@ -134,37 +133,37 @@ func cmdJoin(env *command.Env) int {
 	}
 	switch {
 	case len(operands) == 0:
-		return cmdutil.Usage(env, 1, "missing operand")
+		return env.Usage(1, "missing operand", "")
 	case len(operands) == 1:
-		return cmdutil.Usage(env, 1, fmt.Sprintf("missing operand after ‘%s’", operands[0]))
+		return env.Usage(1, fmt.Sprintf("missing operand after ‘%s’", operands[0]), "")
 	case len(operands) > 2:
-		return cmdutil.Usage(env, 1, fmt.Sprintf("extra operand ‘%s’", operands[2]))
+		return env.Usage(1, fmt.Sprintf("extra operand ‘%s’", operands[2]), "")
 	}
 	for i, name := range operands {
 		if name == "-" && i == 1 && operands[0] == "-" {
 			return env.Errorf(1, "both files cannot be standard input")
 		}
-		r, c, err := cmdutil.Open(env, name)
-		if err != nil {
-			return env.FileError(1, name, err)
+		in, ok := env.OpenInput(name)
+		if !ok {
+			return 1
 		}
-		defer c.Close()
-		j.readers[i] = bufio.NewReaderSize(r, 64<<10)
+		defer in.Close()
+		j.readers[i] = bufio.NewReaderSize(in.R, 64<<10)
 		j.names[i] = name
 	}
-	j.w = cmdutil.Stdout(env)
+	j.w = env.NewOutput()
 	j.run()
 	if j.err != nil {
-		return cmdutil.WriteError(env, j.err)
+		return env.WriteError(j.err)
 	}
 	if err := j.w.Flush(); err != nil {
-		return cmdutil.WriteError(env, err)
+		return env.WriteError(err)
 	}
 	if j.fatal {
 		return 1
 	}
-	if cmdutil.Canceled(env) {
-		return cmdutil.StatusCanceled
+	if env.Canceled() {
+		return command.StatusCanceled
 	}
 	if j.warned[0] || j.warned[1] {
 		return env.Errorf(1, "input is not in sorted order")
@@ -203,7 +202,7 @@ type jline struct {
 
 // get reads the next line of file f (nil at the end), checking the order.
 func (j *joinRun) get(f int) *jline {
-	if j.fatal || j.err != nil || cmdutil.Canceled(j.env) {
+	if j.fatal || j.err != nil || j.env.Canceled() {
 		return nil
 	}
 	text, err := j.readers[f].ReadBytes(j.delim)

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cordonhq/cordon/shell/internal/cmdtest"
+	"github.com/cordonhq/cordon/shell/command/commandtest"
 )
 
 func TestJoin(t *testing.T) {
@@ -33,7 +33,7 @@ func TestJoin(t *testing.T) {
 // TestJoinMatchesGNU compares join with GNU join on random inputs, sorted
 // and not, with repeated keys and missing fields.
 func TestJoinMatchesGNU(t *testing.T) {
-	tool := cmdtest.Tool(t, "join")
+	tool := commandtest.Tool(t, "join")
 	r := rand.New(rand.NewPCG(3, 9))
 	gen := func(sorted bool) string {
 		var lines []string
@@ -62,10 +62,10 @@ func TestJoinMatchesGNU(t *testing.T) {
 	for i := range 400 {
 		files := map[string]string{"a": gen(i%5 != 0), "b": gen(i%7 != 0)}
 		args := append(append([]string{}, optSets[i%len(optSets)]...), "a", "b")
-		fsys := cmdtest.NewFS(t, files)
-		host := cmdtest.Mirror(t, fsys, files)
+		fsys := commandtest.NewFS(t, files)
+		host := commandtest.Mirror(t, fsys, files)
 		want := host.Run(t, "", tool, args...)
-		got := cmdtest.Run(t, Commands(), fsys, "", append([]string{"join"}, args...)...)
+		got := commandtest.Run(t, Commands(), fsys, "", append([]string{"join"}, args...)...)
 		compared++
 		if got.Out != want.Out || got.Status != want.Status || got.Err != want.Err {
 			t.Fatalf("join %q\na=%q\nb=%q\ngot %d %q %q\nwant %d %q %q", args, files["a"], files["b"], got.Status, got.Out, got.Err, want.Status, want.Out, want.Err)

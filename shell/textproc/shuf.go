@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/cordonhq/cordon/shell/command"
-	"github.com/cordonhq/cordon/shell/internal/cmdutil"
+
 	"github.com/cordonhq/cordon/vfs"
 )
 
@@ -45,7 +45,7 @@ func shufSeed(env *command.Env) (uint64, uint64) {
 // --random-source seeds it from the file's bytes instead. The order
 // differs from GNU shuf's for the same source.
 func cmdShuf(env *command.Env) int {
-	opts, operands, st, ok := cmdutil.Getopt(env, 1, "ei:n:o:rz", []string{"echo", "input-range=", "head-count=", "output=", "random-source=", "repeat", "zero-terminated"}, false)
+	opts, operands, st, ok := env.ParseOptions("ei:n:o:rz", []string{"echo", "input-range=", "head-count=", "output=", "random-source=", "repeat", "zero-terminated"}, false)
 	if !ok {
 		return st
 	}
@@ -59,7 +59,7 @@ func cmdShuf(env *command.Env) int {
 			echo = true
 		case "i", "input-range":
 			if rangeArg != "" {
-				return cmdutil.Usage(env, 1, "multiple -i options specified")
+				return env.Usage(1, "multiple -i options specified", "")
 			}
 			rangeArg = o.Value
 		case "n", "head-count":
@@ -85,14 +85,14 @@ func cmdShuf(env *command.Env) int {
 	useRange := false
 	switch {
 	case echo && rangeArg != "":
-		return cmdutil.Usage(env, 1, "cannot combine -e and -i options")
+		return env.Usage(1, "cannot combine -e and -i options", "")
 	case echo:
 		for _, a := range operands {
 			items = append(items, []byte(a))
 		}
 	case rangeArg != "":
 		if len(operands) > 0 {
-			return cmdutil.Usage(env, 1, fmt.Sprintf("extra operand ‘%s’", operands[0]))
+			return env.Usage(1, fmt.Sprintf("extra operand ‘%s’", operands[0]), "")
 		}
 		a, b, found := strings.Cut(rangeArg, "-")
 		x, err1 := strconv.ParseUint(a, 10, 64)
@@ -103,15 +103,15 @@ func cmdShuf(env *command.Env) int {
 		lo, hi, useRange = x, y, true
 	default:
 		if len(operands) > 1 {
-			return cmdutil.Usage(env, 1, fmt.Sprintf("extra operand ‘%s’", operands[1]))
+			return env.Usage(1, fmt.Sprintf("extra operand ‘%s’", operands[1]), "")
 		}
 		name := "-"
 		if len(operands) == 1 {
 			name = operands[0]
 		}
-		data, err := cmdutil.ReadAll(env, name)
+		data, err := env.ReadAll(name)
 		if err != nil {
-			return cmdutil.ReadError(env, name, err)
+			return env.ReadError(name, err)
 		}
 		for len(data) > 0 {
 			i := bytes.IndexByte(data, delim)
@@ -125,9 +125,9 @@ func cmdShuf(env *command.Env) int {
 	}
 	var s1, s2 uint64
 	if source != "" {
-		data, err := cmdutil.ReadAll(env, source)
+		data, err := env.ReadAll(source)
 		if err != nil {
-			return cmdutil.ReadError(env, source, err)
+			return env.ReadError(source, err)
 		}
 		h := fnv.New128a()
 		h.Write(data)
@@ -147,7 +147,7 @@ func cmdShuf(env *command.Env) int {
 		}
 		return items[i]
 	}
-	w := cmdutil.Stdout(env)
+	w := env.NewOutput()
 	var file interface{ Close() error }
 	if output != "" {
 		f, err := env.FS.OpenFile(env.Abs(output), vfs.O_WRONLY|vfs.O_CREATE|vfs.O_TRUNC, 0o644)
@@ -155,7 +155,7 @@ func cmdShuf(env *command.Env) int {
 			return env.FileError(1, output, err)
 		}
 		file = f
-		w = env.NewWriter(cmdutil.Writer{Ctx: env.Ctx, W: f}, 32<<10)
+		w = env.NewWriter(command.NewCtxWriter(env.Ctx, f), 32<<10)
 	}
 	put := func(b []byte) error {
 		w.Write(b)
@@ -172,8 +172,8 @@ func cmdShuf(env *command.Env) int {
 			break
 		}
 		for i := int64(0); count < 0 || i < count; i++ {
-			if cmdutil.Canceled(env) {
-				return cmdutil.StatusCanceled
+			if env.Canceled() {
+				return command.StatusCanceled
 			}
 			if err = put(item(rng.Uint64N(n))); err != nil {
 				break
@@ -197,8 +197,8 @@ func cmdShuf(env *command.Env) int {
 			return i
 		}
 		for i := uint64(0); i < k; i++ {
-			if i&1023 == 0 && cmdutil.Canceled(env) {
-				return cmdutil.StatusCanceled
+			if i&1023 == 0 && env.Canceled() {
+				return command.StatusCanceled
 			}
 			j := i + rng.Uint64N(n-i)
 			vi, vj := at(i), at(j)
@@ -215,7 +215,7 @@ func cmdShuf(env *command.Env) int {
 		file.Close()
 	}
 	if err != nil {
-		return cmdutil.WriteError(env, err)
+		return env.WriteError(err)
 	}
 	return 0
 }

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/cordonhq/cordon/shell"
-	"github.com/cordonhq/cordon/shell/internal/cmdtest"
+	"github.com/cordonhq/cordon/shell/command/commandtest"
 )
 
 func sortedLines(s string) []string {
@@ -34,8 +34,8 @@ func TestShuf(t *testing.T) {
 	tool := ""
 	for _, c := range cases {
 		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
-			fsys := cmdtest.NewFS(t, files)
-			got := cmdtest.Run(t, Commands(), fsys, "in1\nin2\n", c.args...)
+			fsys := commandtest.NewFS(t, files)
+			got := commandtest.Run(t, Commands(), fsys, "in1\nin2\n", c.args...)
 			lines := 0
 			if got.Out != "" {
 				lines = strings.Count(got.Out, "\n")
@@ -44,9 +44,9 @@ func TestShuf(t *testing.T) {
 				t.Fatalf("status %d, %d lines (%q); want 0, %d", got.Status, lines, got.Out, c.count)
 			}
 			if tool == "" {
-				tool = cmdtest.Tool(t, "shuf")
+				tool = commandtest.Tool(t, "shuf")
 			}
-			host := cmdtest.Mirror(t, fsys, files)
+			host := commandtest.Mirror(t, fsys, files)
 			want := host.Run(t, "in1\nin2\n", tool, c.args[1:]...)
 			if len(c.args) > 2 && c.args[1] == "-n" && c.count > 0 && c.args[2] != "20" {
 				return // a random subset: only the count is comparable
@@ -57,15 +57,15 @@ func TestShuf(t *testing.T) {
 		})
 	}
 	// Repeats draw with replacement from the input.
-	r := cmdtest.Run(t, Commands(), cmdtest.NewFS(t, files), "", "shuf", "-r", "-n", "50", "-e", "a", "b")
+	r := commandtest.Run(t, Commands(), commandtest.NewFS(t, files), "", "shuf", "-r", "-n", "50", "-e", "a", "b")
 	if strings.Count(r.Out, "\n") != 50 || strings.Trim(r.Out, "ab\n") != "" {
 		t.Errorf("-r: %q", r.Out)
 	}
 	// Errors, as GNU words them.
 	for _, c := range [][]string{{"shuf", "-i", "x"}, {"shuf", "-n", "-1", "f"}, {"shuf", "-e", "-i", "1-2"}, {"shuf", "f", "g"}, {"shuf", "nope"}, {"shuf", "-r", "empty"}} {
-		fsys := cmdtest.NewFS(t, files)
-		got := cmdtest.Run(t, Commands(), fsys, "", c...)
-		want := cmdtest.Mirror(t, fsys, files).Run(t, "", cmdtest.Tool(t, "shuf"), c[1:]...)
+		fsys := commandtest.NewFS(t, files)
+		got := commandtest.Run(t, Commands(), fsys, "", c...)
+		want := commandtest.Mirror(t, fsys, files).Run(t, "", commandtest.Tool(t, "shuf"), c[1:]...)
 		if got.Status != want.Status || got.Err != want.Err {
 			t.Errorf("%q: status %d %q, GNU %d %q", c, got.Status, got.Err, want.Status, want.Err)
 		}
@@ -79,8 +79,8 @@ func TestShufSeededLikeRandom(t *testing.T) {
 		var out bytes.Buffer
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 		defer cancel()
-		_, err := shell.Run(ctx, shell.Config{FS: cmdtest.NewFS(t, nil), Commands: Commands(), Stdout: &out, Stderr: &out, Dir: "/workspace",
-			Now: func() time.Time { return cmdtest.Now }}, "t", script)
+		_, err := shell.Run(ctx, shell.Config{FS: commandtest.NewFS(t, nil), Commands: Commands(), Stdout: &out, Stderr: &out, Dir: "/workspace",
+			Now: commandtest.Now}, "t", script)
 		if err != nil {
 			t.Fatal(err)
 		}

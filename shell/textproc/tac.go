@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/cordonhq/cordon/shell/command"
-	"github.com/cordonhq/cordon/shell/internal/cmdutil"
 )
 
 // cmdTac implements tac [-b] [-s SEP] [FILE]...: each file's records (lines
@@ -13,7 +12,7 @@ import (
 // starts it; a last record without one is printed as it is, as GNU does.
 // -r (a regular expression as separator) is refused.
 func cmdTac(env *command.Env) int {
-	opts, files, st, ok := cmdutil.Getopt(env, 1, "brs:", []string{"before", "regex", "separator="}, false)
+	opts, files, st, ok := env.ParseOptions("brs:", []string{"before", "regex", "separator="}, false)
 	if !ok {
 		return st
 	}
@@ -35,13 +34,13 @@ func cmdTac(env *command.Env) int {
 	if len(files) == 0 {
 		files = []string{"-"}
 	}
-	w := cmdutil.Stdout(env)
+	w := env.NewOutput()
 	status := 0
 	for _, name := range files {
-		data, err := cmdutil.ReadAll(env, name)
+		data, err := env.ReadAll(name)
 		if err != nil {
-			if cmdutil.IsCanceled(err) {
-				return cmdutil.StatusCanceled
+			if command.IsCanceled(err) {
+				return command.StatusCanceled
 			}
 			fmt.Fprintf(env.Stderr, "tac: failed to open '%s' for reading: %s\n", name, command.Strerror(err))
 			status = 1
@@ -49,15 +48,15 @@ func cmdTac(env *command.Env) int {
 		}
 		for _, rec := range reverseRecords(data, sep, before) {
 			if _, err := w.Write(rec); err != nil {
-				return cmdutil.WriteError(env, err)
+				return env.WriteError(err)
 			}
 		}
-		if cmdutil.Canceled(env) {
-			return cmdutil.StatusCanceled
+		if env.Canceled() {
+			return command.StatusCanceled
 		}
 	}
 	if err := w.Flush(); err != nil {
-		return cmdutil.WriteError(env, err)
+		return env.WriteError(err)
 	}
 	return status
 }

@@ -10,12 +10,11 @@ package textproc
 
 import (
 	"github.com/cordonhq/cordon/shell/command"
-	"github.com/cordonhq/cordon/shell/internal/cmdutil"
 )
 
 // Commands returns the commands of this package, keyed by name.
 func Commands() command.Registry {
-	return cmdutil.Protect(command.Registry{
+	return command.RecoverAll(command.Registry{
 		"tac":  cmdTac,
 		"shuf": cmdShuf,
 		"join": cmdJoin,

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cordonhq/cordon/shell/internal/cmdtest"
+	"github.com/cordonhq/cordon/shell/command/commandtest"
 )
 
 // gnuCase is a command line run both here and, when it is installed, with
@@ -37,8 +37,8 @@ func runCases(t *testing.T, cases []gnuCase) {
 	compared := 0
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			fsys := cmdtest.NewFS(t, fixture)
-			r := cmdtest.Run(t, Commands(), fsys, c.stdin, c.args...)
+			fsys := commandtest.NewFS(t, fixture)
+			r := commandtest.Run(t, Commands(), fsys, c.stdin, c.args...)
 			if r.Out != c.out || r.Status != c.st || !strings.HasPrefix(r.Err, c.err) || (c.err == "" && r.Err != "") {
 				t.Errorf("%q: got out %q err %q status %d; want out %q err %q status %d", c.args, r.Out, r.Err, r.Status, c.out, c.err, c.st)
 			}
@@ -48,9 +48,9 @@ func runCases(t *testing.T, cases []gnuCase) {
 		if strings.HasPrefix(c.name, "cordon:") {
 			continue // a documented difference from GNU
 		}
-		tool := cmdtest.Tool(t, c.args[0])
-		fsys := cmdtest.NewFS(t, fixture)
-		host := cmdtest.Mirror(t, fsys, fixture)
+		tool := commandtest.Tool(t, c.args[0])
+		fsys := commandtest.NewFS(t, fixture)
+		host := commandtest.Mirror(t, fsys, fixture)
 		want := host.Run(t, c.stdin, tool, c.args[1:]...)
 		compared++
 		if want.Out != c.out || want.Status != c.st {

@@ -1,7 +1,9 @@
 // Package commandtest runs shell commands (command.Func) in tests: over a
 // fresh in-memory file system holding fixture files, in /workspace, with a
 // fixed clock, and through tables of cases that each run as a subtest, so
-// that one case can be selected with go test -run.
+// that one case can be selected with go test -run. Host, Mirror and Tool
+// run the host's real tool (GNU coreutils, diff, tar...) on the same files,
+// to compare its output with the command's byte for byte.
 package commandtest
 
 import (
@@ -42,6 +44,9 @@ func Environ() []string { return append([]string(nil), defaultEnviron...) }
 func NewFS(t testing.TB, files map[string]string) *vfs.FS {
 	t.Helper()
 	fsys := vfs.New(vfs.Limits{}, vfs.WithClock(Now))
+	if err := fsys.MkdirAll(Dir, 0); err != nil {
+		t.Fatal(err)
+	}
 	names := make([]string, 0, len(files))
 	for name := range files {
 		names = append(names, name)
@@ -109,15 +114,87 @@ func (r Runner) Run(t testing.TB, fsys *vfs.FS, files map[string]string, stdin s
 	var out, errb bytes.Buffer
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	env := &command.Env{
-		Ctx: ctx, Args: args, Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb,
-		Dir: Dir, FS: fsys, Now: Now, Environ: Environ(),
-	}
+	var exec ExecFunc
 	if r.Exec != nil {
-		env.Exec = r.Exec(fsys)
+		exec = r.Exec(fsys)
 	}
-	st := f(env)
-	env.Release()
+	st := runEnv(f, &command.Env{Ctx: ctx, Args: args, Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb,
+		FS: fsys, Environ: Environ(), Exec: exec})
+	return Result{Out: out.String(), Err: errb.String(), Status: st, FS: fsys}
+}
+
+// runEnv runs f with env, completed with the working directory Dir and the
+// clock Now, and releases env afterwards.
+func runEnv(f command.Func, env *command.Env) int {
+	env.Dir, env.Now = Dir, Now
+	defer env.Release()
+	return f(env)
+}
+
+// Exec returns an Env.Exec that runs the commands of reg on fsys, with the
+// stand-ins echo, true, false, "sleep SECONDS" (status 130 once its
+// context is canceled) and spin (busy until its context is canceled, then
+// status 130); a name that is neither gives status 127 with bash's
+// message. When environ is nil the command sees HOME=/workspace and
+// PATH=/usr/bin:/bin.
+func Exec(reg command.Registry, fsys *vfs.FS) ExecFunc {
+	var run ExecFunc
+	run = func(ctx context.Context, args, environ []string, stdin io.Reader, stdout, stderr io.Writer) int {
+		switch args[0] {
+		case "echo":
+			io.WriteString(stdout, strings.Join(args[1:], " ")+"\n")
+			return 0
+		case "true":
+			return 0
+		case "false":
+			return 1
+		case "sleep":
+			d, err := time.ParseDuration(args[1] + "s")
+			if err != nil {
+				return 1
+			}
+			select {
+			case <-ctx.Done():
+				return command.StatusCanceled
+			case <-time.After(d):
+				return 0
+			}
+		case "spin":
+			for ctx.Err() == nil {
+				command.Err(ctx)
+			}
+			return command.StatusCanceled
+		}
+		f, ok := reg[args[0]]
+		if !ok {
+			io.WriteString(stderr, "sh: "+args[0]+": command not found\n")
+			return 127
+		}
+		if environ == nil {
+			environ = []string{"HOME=/workspace", "PATH=/usr/bin:/bin"}
+		}
+		return runEnv(f, &command.Env{Ctx: ctx, Args: args, Stdin: stdin, Stdout: stdout, Stderr: stderr,
+			FS: fsys, Environ: environ, Exec: run})
+	}
+	return run
+}
+
+// Run runs args (args[0] is a command of reg) with stdin as its input on
+// fsys, through Exec: the command can run the other commands of reg and
+// the stand-ins. It fails the test when there is no such command.
+func Run(t testing.TB, reg command.Registry, fsys *vfs.FS, stdin string, args ...string) Result {
+	t.Helper()
+	return RunCtx(context.Background(), t, reg, fsys, strings.NewReader(stdin), args...)
+}
+
+// RunCtx is Run with a context and a reader for standard input.
+func RunCtx(ctx context.Context, t testing.TB, reg command.Registry, fsys *vfs.FS, stdin io.Reader, args ...string) Result {
+	t.Helper()
+	if _, ok := reg[args[0]]; !ok {
+		t.Fatalf("no command %q", args[0])
+	}
+	var out, errb bytes.Buffer
+	st := Exec(reg, fsys)(ctx, args, nil, stdin, &out, &errb)
 	return Result{Out: out.String(), Err: errb.String(), Status: st, FS: fsys}
 }
 

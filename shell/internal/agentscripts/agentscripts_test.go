@@ -17,11 +17,11 @@ import (
 	"github.com/cordonhq/cordon/shell/archive"
 	"github.com/cordonhq/cordon/shell/awk"
 	"github.com/cordonhq/cordon/shell/command"
+	"github.com/cordonhq/cordon/shell/command/commandtest"
 	"github.com/cordonhq/cordon/shell/coreutils"
 	"github.com/cordonhq/cordon/shell/diffutil"
 	"github.com/cordonhq/cordon/shell/fileutils"
 	"github.com/cordonhq/cordon/shell/hexfmt"
-	"github.com/cordonhq/cordon/shell/internal/cmdtest"
 	"github.com/cordonhq/cordon/shell/sysutils"
 	"github.com/cordonhq/cordon/shell/textproc"
 	"github.com/cordonhq/cordon/shell/textutils"
@@ -83,9 +83,9 @@ func registry() command.Registry {
 // files live at /work in both (a temporary directory's path is replaced
 // by /work in bash's output, and /tmp is a fresh directory on both sides).
 func TestAgentScripts(t *testing.T) {
-	bash := cmdtest.Tool(t, "bash")
+	bash := commandtest.Tool(t, "bash")
 	for _, tool := range []string{"diff", "tar", "gzip", "xxd", "hexdump", "join", "shuf", "which"} {
-		cmdtest.Tool(t, tool)
+		commandtest.Tool(t, tool)
 	}
 	compared := 0
 	for _, script := range scripts {
@@ -122,7 +122,7 @@ func TestAgentScripts(t *testing.T) {
 			want := strings.ReplaceAll(hout.String(), tmp, "/tmp")
 
 			// Cordon's side.
-			fsys := cmdtest.NewFS(t, nil)
+			fsys := commandtest.NewFS(t, nil)
 			fsys.MkdirAll("/tmp", 0o777)
 			for name, data := range files {
 				fsys.MkdirAll(filepath.Dir("/workspace/"+name), 0o755)
