@@ -5,8 +5,11 @@ import (
 	"context"
 	"errors"
 	"io"
+	"io/fs"
 	"strings"
 	"testing"
+
+	"github.com/cordonhq/cordon/vfs"
 )
 
 func TestFD(t *testing.T) {
@@ -106,10 +109,12 @@ func TestStatusesAndErrors(t *testing.T) {
 		{"write error: closed pipe", env.WriteError(io.ErrClosedPipe), ""},
 		{"write error: canceled", env.WriteError(context.Canceled), ""},
 		{"write error: other", env.WriteError(errors.New("disk on fire")), "cmd: write error: disk on fire\n"},
+		{"write error with status", env.WriteErrorStatus(errors.New("disk full"), 2), "cmd: write error: disk full\n"},
+		{"write error with status: closed pipe", env.WriteErrorStatus(io.ErrClosedPipe, 2), ""},
 		{"read error: canceled", env.ReadError("f", ErrCanceled), ""},
 		{"recovered panic", Recover(func(*Env) int { panic("boom") })(env), "cmd: internal error: boom\n"},
 	}
-	want := []int{2, 1, StatusBrokenPipe, StatusCanceled, 1, StatusCanceled, StatusInternalError}
+	want := []int{2, 1, StatusBrokenPipe, StatusCanceled, 1, 2, StatusBrokenPipe, StatusCanceled, StatusInternalError}
 	// The calls above ran in order; split their output by case.
 	all := errb.String()
 	for i, c := range cases {
@@ -143,5 +148,57 @@ func TestCtxReaderWriter(t *testing.T) {
 	}
 	if _, err := w.Write([]byte("no")); !IsCanceled(err) || buf.String() != "ok" {
 		t.Errorf("Write after cancel: %v, %q", err, buf.String())
+	}
+}
+
+func TestReadErrorOnceCanceled(t *testing.T) {
+	var errb bytes.Buffer
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	env := &Env{Ctx: ctx, Args: []string{"cmd"}, Stderr: &errb}
+	if st := env.ReadError("f", errors.New("short read")); st != StatusCanceled || errb.Len() != 0 {
+		t.Errorf("ReadError once canceled = %d, stderr %q; want %d and no message", st, errb.String(), StatusCanceled)
+	}
+}
+
+func TestRecoverAll(t *testing.T) {
+	var errb bytes.Buffer
+	env := &Env{Ctx: context.Background(), Args: []string{"bad"}, Stderr: &errb}
+	reg := RecoverAll(Registry{
+		"bad":  func(*Env) int { panic("boom") },
+		"good": func(*Env) int { return 3 },
+	})
+	if st := reg["bad"](env); st != StatusInternalError || errb.String() != "bad: internal error: boom\n" {
+		t.Errorf("bad: status %d, stderr %q", st, errb.String())
+	}
+	if st := reg["good"](env); st != 3 {
+		t.Errorf("good: status %d, want 3", st)
+	}
+}
+
+func TestReadAll(t *testing.T) {
+	fsys := vfs.New(vfs.Limits{})
+	if err := fsys.MkdirAll("/tmp", 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := fsys.WriteFile("/tmp/f", []byte("file"), 0); err != nil {
+		t.Fatal(err)
+	}
+	env := &Env{Ctx: context.Background(), Stdin: strings.NewReader("input"), FS: fsys, Dir: "/tmp"}
+	for name, want := range map[string]string{"-": "input", "f": "file"} {
+		t.Run(name, func(t *testing.T) {
+			if b, err := env.ReadAll(name); err != nil || string(b) != want {
+				t.Errorf("ReadAll(%q) = %q, %v; want %q", name, b, err, want)
+			}
+		})
+	}
+	if _, err := env.ReadAll("missing"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("ReadAll(missing): %v, want ErrNotExist", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	env.Ctx = ctx
+	if _, err := env.ReadAll("f"); !errors.Is(err, ErrCanceled) {
+		t.Errorf("ReadAll once canceled: %v, want ErrCanceled", err)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/cordonhq/cordon/shell/command"
@@ -53,4 +55,68 @@ func TestRunner(t *testing.T) {
 		{Args: []string{"show", "g"}, Files: map[string]string{"g": "G"}, Out: "/workspace  G 2026 exec:[]"},
 		{Args: []string{"show", "nope"}, Out: "/workspace   2026", Err: "show: ", Status: 1},
 	})
+}
+
+func TestExecStandIns(t *testing.T) {
+	reg := command.Registry{
+		"run": func(env *command.Env) int {
+			return env.Exec(env.Ctx, env.Args[1:], nil, env.Stdin, env.Stdout, env.Stderr)
+		},
+		"path": func(env *command.Env) int {
+			p, _ := env.Getenv("PATH")
+			fmt.Fprintln(env.Stdout, p)
+			return 0
+		},
+	}
+	fsys := NewFS(t, nil)
+	cases := []struct {
+		args   []string
+		out    string
+		err    string
+		status int
+	}{
+		{[]string{"run", "echo", "a", "b"}, "a b\n", "", 0},
+		{[]string{"run", "true"}, "", "", 0},
+		{[]string{"run", "false"}, "", "", 1},
+		{[]string{"run", "path"}, "/usr/bin:/bin\n", "", 0},
+		{[]string{"run", "nope"}, "", "sh: nope: command not found\n", 127},
+	}
+	for _, c := range cases {
+		t.Run(fmt.Sprint(c.args), func(t *testing.T) {
+			r := Run(t, reg, fsys, "", c.args...)
+			if r.Out != c.out || r.Err != c.err || r.Status != c.status {
+				t.Errorf("got %q, %q, %d; want %q, %q, %d", r.Out, r.Err, r.Status, c.out, c.err, c.status)
+			}
+		})
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, args := range [][]string{{"run", "sleep", "60"}, {"run", "spin"}} {
+		t.Run(fmt.Sprint(args), func(t *testing.T) {
+			if r := RunCtx(ctx, t, reg, fsys, nil, args...); r.Status != command.StatusCanceled {
+				t.Errorf("status %d once canceled, want %d", r.Status, command.StatusCanceled)
+			}
+		})
+	}
+}
+
+func TestHost(t *testing.T) {
+	cat := Tool(t, "cat")
+	files := map[string]string{"a.txt": "hello\n", "d/": ""}
+	fsys := NewFS(t, files)
+	h := Mirror(t, fsys, files)
+	r := h.Run(t, "in", cat, "a.txt", "-")
+	if r.Out != "hello\nin" || r.Status != 0 {
+		t.Errorf("cat a.txt -: %q, status %d", r.Out, r.Status)
+	}
+	if r := h.Run(t, "", cat, "missing"); r.Status != 1 || r.Err != "cat: missing: No such file or directory\n" {
+		t.Errorf("cat missing: %q, status %d", r.Err, r.Status)
+	}
+	hfi, err := os.Stat(filepath.Join(h.Dir, "a.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := fsys.Stat("/workspace/a.txt"); err != nil || !fi.ModTime().Equal(hfi.ModTime()) {
+		t.Errorf("mtime %v, want the host's %v (%v)", fi.ModTime(), hfi.ModTime(), err)
+	}
 }
