@@ -11,10 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cordonhq/cordon/shell/awk"
 	"github.com/cordonhq/cordon/shell/command"
-	"github.com/cordonhq/cordon/shell/coreutils"
-	"github.com/cordonhq/cordon/shell/textutils"
+	"github.com/cordonhq/cordon/shell/commands"
 	"github.com/cordonhq/cordon/vfs"
 )
 
@@ -129,19 +127,19 @@ var commandOrderCases = map[string]orderCase{
 	"date":   {script: `date -d @0 -u +%Y; date -d bogus; echo c`, want: "OEO"},
 	"mktemp": {script: `mktemp -p /nonexistent; echo c`, want: "EO"},
 	"seq":    {script: `seq 2; seq x; seq 1`, want: "OEO"},
-	"cp":     {script: `cp -v a a2; cp /nonexistent c; cp -v b b2`, want: "OEO"},
-	"mv":     {script: `cp a a2; cp b b2; mv -v a2 a3; mv /nonexistent c; mv -v b2 b3`, want: "OEO"},
-	"rm":     {script: `cp a a2; cp b b2; rm -v a2 /nonexistent b2`, want: "OEO"},
-	"stat":   {script: `stat -c %n a /nonexistent b`, want: "OEO"},
-	"mkdir":  {script: `mkdir -v d1 /nonexistent/d d2`, want: "OEO"},
-	"rmdir":  {script: `mkdir d1 d2; rmdir -v d1 /nonexistent d2`, want: "OEO"},
-	"touch":  {script: `echo a; touch /nonexistent/x; echo c`, want: "OEO"},
+	// GNU tac holds its output in a buffer of its own until it exits.
+	"tac":   {script: `tac a; tac /nonexistent; tac b`, want: "OEO"},
+	"cp":    {script: `cp -v a a2; cp /nonexistent c; cp -v b b2`, want: "OEO"},
+	"mv":    {script: `cp a a2; cp b b2; mv -v a2 a3; mv /nonexistent c; mv -v b2 b3`, want: "OEO"},
+	"rm":    {script: `cp a a2; cp b b2; rm -v a2 /nonexistent b2`, want: "OEO"},
+	"stat":  {script: `stat -c %n a /nonexistent b`, want: "OEO"},
+	"mkdir": {script: `mkdir -v d1 /nonexistent/d d2`, want: "OEO"},
+	"rmdir": {script: `mkdir d1 d2; rmdir -v d1 /nonexistent d2`, want: "OEO"},
+	"touch": {script: `echo a; touch /nonexistent/x; echo c`, want: "OEO"},
 }
 
 // orderCommands is the registry the order tests run.
-func orderCommands() command.Registry {
-	return command.Registry{}.Merge(coreutils.Commands(), textutils.Commands(), awk.Commands())
-}
+func orderCommands() command.Registry { return commands.All() }
 
 // runOrder runs script in a fresh VFS holding orderFiles with the given
 // writers for standard output and error.

@@ -4,16 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"github.com/cordonhq/cordon/shell/archive"
-	"github.com/cordonhq/cordon/shell/awk"
-	"github.com/cordonhq/cordon/shell/coreutils"
-	"github.com/cordonhq/cordon/shell/diffutil"
-	"github.com/cordonhq/cordon/shell/fileutils"
-	"github.com/cordonhq/cordon/shell/hexfmt"
-	"github.com/cordonhq/cordon/shell/jq"
-	"github.com/cordonhq/cordon/shell/sysutils"
-	"github.com/cordonhq/cordon/shell/textproc"
-	"github.com/cordonhq/cordon/shell/textutils"
 	"io"
 	"io/fs"
 	"path"
@@ -24,20 +14,17 @@ import (
 	"unicode/utf8"
 
 	"github.com/cordonhq/cordon/shell/command"
+	"github.com/cordonhq/cordon/shell/commands"
 	"github.com/cordonhq/cordon/vfs"
 )
 
-// registry builds the commands available to the spec cases: the Oils
-// helpers plus minimal private versions of the external tools the cases
-// use ("sh" and "bash" are provided by the shell package itself). When shell/coreutils, shell/textutils and shell/awk exist, replace
-// basicCommands() by their Commands() registries here (the Oils helpers
-// stay).
+// registry builds the commands available to the spec cases: the sandbox's
+// own (commands.All), over small private ones for the few external tools
+// the cases use that the sandbox does not have, plus the Oils helpers
+// ("sh" and "bash" are provided by the shell package itself).
 func registry() command.Registry {
-	// The sandbox's own commands, over small private ones for the few the
-	// sandbox does not have (od, say), plus the Oils helpers.
 	r := command.Registry{}
-	r.Merge(basicCommands(), coreutils.Commands(), textutils.Commands(), awk.Commands(), jq.Commands(),
-		diffutil.Commands(), hexfmt.Commands(), fileutils.Commands(), sysutils.Commands(), textproc.Commands(), archive.Commands(), oilsHelpers())
+	r.Merge(basicCommands(), commands.All(), oilsHelpers())
 	r["python2"] = python2Print
 	return r
 }

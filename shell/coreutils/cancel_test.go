@@ -42,53 +42,6 @@ func (b *syncBuffer) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// longRunning lists, for every command, arguments that make it run for a
-// long time (or forever) on the endless input, and whether it must then
-// report cancellation with a non-zero status (quick commands may finish).
-var longRunning = map[string]struct {
-	args []string
-	long bool
-}{
-	"cat":       {[]string{"cat"}, true},
-	"head":      {[]string{"head", "-n", "1000000000000"}, true},
-	"tail":      {[]string{"tail"}, true},
-	"wc":        {[]string{"wc"}, true},
-	"tee":       {[]string{"tee", "out"}, true},
-	"ls":        {[]string{"ls", "-lR", "/"}, true},
-	"mkdir":     {[]string{"mkdir", "-p", "a/b/c"}, true},
-	"rm":        {[]string{"rm", "-r", "d"}, true},
-	"rmdir":     {[]string{"rmdir", "e"}, true},
-	"cp":        {[]string{"cp", "-r", "d", "d2"}, true},
-	"mv":        {[]string{"mv", "d", "d2"}, true},
-	"touch":     {[]string{"touch", "new"}, true},
-	"find":      {[]string{"find", "/"}, true},
-	"basename":  {[]string{"basename", "a/b"}, false},
-	"dirname":   {[]string{"dirname", "a/b"}, false},
-	"date":      {[]string{"date"}, false},
-	"base64":    {[]string{"base64"}, true},
-	"sha256sum": {[]string{"sha256sum"}, true},
-	"sha1sum":   {[]string{"sha1sum"}, true},
-	"md5sum":    {[]string{"md5sum"}, true},
-	"seq":       {[]string{"seq", "1", "1000000000000"}, true},
-	"printenv":  {[]string{"printenv"}, false},
-	"env":       {[]string{"env"}, false},
-	"sleep":     {[]string{"sleep", "1000"}, true},
-	"yes":       {[]string{"yes"}, true},
-	"xargs":     {[]string{"xargs", "echo"}, true},
-	"mktemp":    {[]string{"mktemp"}, false},
-	"realpath":  {[]string{"realpath", "f"}, false},
-	"readlink":  {[]string{"readlink", "-f", "f"}, false},
-	"stat":      {[]string{"stat", "f"}, false},
-	"du":        {[]string{"du", "-a", "/"}, true},
-	"rev":       {[]string{"rev"}, true},
-	"nl":        {[]string{"nl"}, true},
-	"paste":     {[]string{"paste", "-", "f"}, true},
-	"comm":      {[]string{"comm", "-", "-"}, true},
-	"fold":      {[]string{"fold", "-w", "1"}, true},
-	"expand":    {[]string{"expand"}, true},
-	"jq":        {[]string{"jq", "-n", "range(1e18)"}, true},
-}
-
 // runWithin runs a command on the endless input and fails the test if it
 // does not return within the limit.
 func runWithin(t *testing.T, ctx context.Context, limit time.Duration, args []string) int {
@@ -111,23 +64,8 @@ func runWithin(t *testing.T, ctx context.Context, limit time.Duration, args []st
 	}
 }
 
-func TestCanceledContext(t *testing.T) {
-	for name := range allCommands() {
-		t.Run(name, func(t *testing.T) {
-			c, ok := longRunning[name]
-			if !ok {
-				t.Errorf("command %q has no cancellation test case", name)
-				return
-			}
-			ctx, cancel := context.WithCancel(context.Background())
-			cancel()
-			st := runWithin(t, ctx, 10*time.Second, c.args)
-			if c.long && st == 0 {
-				t.Errorf("%q: status 0 on a canceled context", c.args)
-			}
-		})
-	}
-}
+// TestCanceledContext, for every command of the sandbox, is in package
+// shell/commands.
 
 func TestCancelWhileRunning(t *testing.T) {
 	cases := [][]string{

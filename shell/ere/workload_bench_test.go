@@ -6,10 +6,7 @@ import (
 	"testing"
 
 	"github.com/cordonhq/cordon/shell"
-	"github.com/cordonhq/cordon/shell/awk"
-	"github.com/cordonhq/cordon/shell/coreutils"
-	"github.com/cordonhq/cordon/shell/jq"
-	"github.com/cordonhq/cordon/shell/textutils"
+	"github.com/cordonhq/cordon/shell/commands"
 	"github.com/cordonhq/cordon/vfs"
 )
 
@@ -18,7 +15,7 @@ import (
 // compare their cost before and after a change with benchstat.
 
 func benchWorkload(b *testing.B, script string) {
-	reg := coreutils.Commands().Merge(textutils.Commands(), awk.Commands(), jq.Commands())
+	reg := commands.All()
 	fsys := vfs.New(vfs.Limits{MaxBytes: 64 << 20})
 	b.ReportAllocs()
 	for b.Loop() {

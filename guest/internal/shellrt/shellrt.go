@@ -28,17 +28,8 @@ import (
 	"github.com/cordonhq/cordon/guest/internal/jsrt"
 	"github.com/cordonhq/cordon/internal/abi"
 	"github.com/cordonhq/cordon/shell"
-	"github.com/cordonhq/cordon/shell/archive"
-	"github.com/cordonhq/cordon/shell/awk"
 	"github.com/cordonhq/cordon/shell/command"
-	"github.com/cordonhq/cordon/shell/coreutils"
-	"github.com/cordonhq/cordon/shell/diffutil"
-	"github.com/cordonhq/cordon/shell/fileutils"
-	"github.com/cordonhq/cordon/shell/hexfmt"
-	"github.com/cordonhq/cordon/shell/jq"
-	"github.com/cordonhq/cordon/shell/sysutils"
-	"github.com/cordonhq/cordon/shell/textproc"
-	"github.com/cordonhq/cordon/shell/textutils"
+	"github.com/cordonhq/cordon/shell/commands"
 )
 
 // Options configures one shell execution.
@@ -119,8 +110,7 @@ type runtime struct {
 // once: building them was a sixth of running `echo hi`. They hold no state,
 // so every run may share them.
 var builtinCommands = sync.OnceValue(func() command.Registry {
-	return command.Registry{}.Merge(coreutils.Commands(), textutils.Commands(), awk.Commands(), jq.Commands(),
-		diffutil.Commands(), hexfmt.Commands(), fileutils.Commands(), sysutils.Commands(), textproc.Commands(), archive.Commands())
+	return commands.All()
 })
 
 func (rt *runtime) registry() command.Registry {

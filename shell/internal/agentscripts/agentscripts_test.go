@@ -14,17 +14,9 @@ import (
 	"time"
 
 	"github.com/cordonhq/cordon/shell"
-	"github.com/cordonhq/cordon/shell/archive"
-	"github.com/cordonhq/cordon/shell/awk"
 	"github.com/cordonhq/cordon/shell/command"
 	"github.com/cordonhq/cordon/shell/command/commandtest"
-	"github.com/cordonhq/cordon/shell/coreutils"
-	"github.com/cordonhq/cordon/shell/diffutil"
-	"github.com/cordonhq/cordon/shell/fileutils"
-	"github.com/cordonhq/cordon/shell/hexfmt"
-	"github.com/cordonhq/cordon/shell/sysutils"
-	"github.com/cordonhq/cordon/shell/textproc"
-	"github.com/cordonhq/cordon/shell/textutils"
+	"github.com/cordonhq/cordon/shell/commands"
 )
 
 var files = map[string]string{
@@ -74,10 +66,7 @@ var scripts = []string{
 	`seq 1 10 | split -l 4 - /tmp/chunk. && wc -l /tmp/chunk.* | tail -1`,
 }
 
-func registry() command.Registry {
-	return command.Registry{}.Merge(coreutils.Commands(), textutils.Commands(), awk.Commands(), diffutil.Commands(),
-		archive.Commands(), textproc.Commands(), sysutils.Commands(), fileutils.Commands(), hexfmt.Commands())
-}
+func registry() command.Registry { return commands.All() }
 
 // TestAgentScripts compares cordon's stdout and status with bash's. The
 // files live at /work in both (a temporary directory's path is replaced

@@ -1,0 +1,49 @@
+// Package commands is the one list of the sandbox shell's commands: All
+// merges the registries of every command package (coreutils, textutils,
+// awk, jq, diffutil, archive, textproc, sysutils, fileutils and hexfmt).
+// The guest's shell runtime runs a script with All plus its own commands
+// (tool, node, js), and the tests that need "every command" use All, so
+// that a new command package is added here once.
+package commands
+
+import (
+	"github.com/cordonhq/cordon/shell/archive"
+	"github.com/cordonhq/cordon/shell/awk"
+	"github.com/cordonhq/cordon/shell/command"
+	"github.com/cordonhq/cordon/shell/coreutils"
+	"github.com/cordonhq/cordon/shell/diffutil"
+	"github.com/cordonhq/cordon/shell/fileutils"
+	"github.com/cordonhq/cordon/shell/hexfmt"
+	"github.com/cordonhq/cordon/shell/jq"
+	"github.com/cordonhq/cordon/shell/sysutils"
+	"github.com/cordonhq/cordon/shell/textproc"
+	"github.com/cordonhq/cordon/shell/textutils"
+)
+
+// Families returns the registry of every command package, keyed by the
+// package's name ("coreutils", "jq", ...). No two of them hold the same
+// command name.
+func Families() map[string]command.Registry {
+	return map[string]command.Registry{
+		"coreutils": coreutils.Commands(),
+		"textutils": textutils.Commands(),
+		"awk":       awk.Commands(),
+		"jq":        jq.Commands(),
+		"diffutil":  diffutil.Commands(),
+		"archive":   archive.Commands(),
+		"textproc":  textproc.Commands(),
+		"sysutils":  sysutils.Commands(),
+		"fileutils": fileutils.Commands(),
+		"hexfmt":    hexfmt.Commands(),
+	}
+}
+
+// All returns a new registry holding every command of every command
+// package (see Families). The caller may add to it or change it.
+func All() command.Registry {
+	reg := command.Registry{}
+	for _, fam := range Families() {
+		reg.Merge(fam)
+	}
+	return reg
+}
