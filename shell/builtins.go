@@ -18,6 +18,20 @@ type builtin func(r *runner, args []string) int
 
 var builtins map[string]builtin
 
+// Builtins returns the names of the shell's builtin commands, sorted: the
+// ones it runs itself rather than through Config.Commands. A few of bash's
+// (job control, history, completion: fg, bg, kill, history, complete...)
+// are there only to fail with a message saying that the sandbox does not
+// support them.
+func Builtins() []string {
+	names := make([]string, 0, len(builtins))
+	for name := range builtins {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names
+}
+
 // init fills the builtins table (it refers to functions that use it).
 func init() {
 	builtins = map[string]builtin{

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"runtime"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -366,5 +367,20 @@ func TestCommandFDs(t *testing.T) {
 	})
 	if res.stdout != "three\nthree\nfive\n" || res.stderr != "readfd: 3: not open\n" {
 		t.Fatalf("stdout %q stderr %q", res.stdout, res.stderr)
+	}
+}
+
+func TestBuiltins(t *testing.T) {
+	names := Builtins()
+	if !sort.StringsAreSorted(names) || len(names) != len(builtins) {
+		t.Fatalf("Builtins() = %q: not sorted, or not every builtin", names)
+	}
+	for _, name := range names {
+		t.Run(name, func(t *testing.T) {
+			r := run(t, "type -t '"+name+"'")
+			if r.stdout != "builtin\n" && r.stdout != "keyword\n" {
+				t.Errorf("type -t %s: %q, want builtin", name, r.stdout)
+			}
+		})
 	}
 }

@@ -1,0 +1,111 @@
+package shellrt
+
+import (
+	"os"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/cordonhq/cordon/shell"
+)
+
+// readmeLists returns the names in backticks of the README's two lists in
+// its section "The shell inside the sandbox": the paragraph of builtins
+// ("Builtins, ...", split at "Of these," into all of them and the
+// unsupported ones) and the paragraph of commands ("Commands, ...").
+func readmeLists(t *testing.T) (builtins, unsupported, cmds []string) {
+	t.Helper()
+	data, err := os.ReadFile("../../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, sec, ok := strings.Cut(string(data), "\n## The shell inside the sandbox\n")
+	if !ok {
+		t.Fatal(`README.md has no section "The shell inside the sandbox"`)
+	}
+	sec, _, _ = strings.Cut(sec, "\n## ")
+	names := func(s string) []string {
+		var out []string
+		for _, m := range regexp.MustCompile("`([^`]+)`").FindAllStringSubmatch(s, -1) {
+			out = append(out, m[1])
+		}
+		return out
+	}
+	var sawB, sawC bool
+	for _, para := range strings.Split(sec, "\n\n") {
+		switch {
+		case strings.HasPrefix(para, "Builtins, "):
+			all, rest, ok := strings.Cut(para, "Of these,")
+			if !ok {
+				t.Fatal(`the README's builtins paragraph has no "Of these," sentence`)
+			}
+			builtins, unsupported, sawB = names(all), names(rest), true
+		case strings.HasPrefix(para, "Commands, "):
+			cmds, sawC = names(para), true
+		}
+	}
+	if !sawB || !sawC {
+		t.Fatal(`the README's shell section lacks the paragraph "Builtins, ..." or "Commands, ..."`)
+	}
+	return builtins, unsupported, cmds
+}
+
+// diffNames reports the names of got that want lacks and those of want that got
+// lacks, and the names got holds twice.
+func diffNames(t *testing.T, what string, got, want []string) {
+	t.Helper()
+	in := map[string]bool{}
+	for _, n := range want {
+		in[n] = true
+	}
+	seen := map[string]bool{}
+	for _, n := range got {
+		if seen[n] {
+			t.Errorf("the README lists %s %q twice", what, n)
+		}
+		seen[n] = true
+		if !in[n] {
+			t.Errorf("the README lists %s %q, which the code does not have", what, n)
+		}
+	}
+	for _, n := range want {
+		if !seen[n] {
+			t.Errorf("the README does not list %s %q", what, n)
+		}
+	}
+}
+
+// TestREADMECommands holds the README's lists to the code: its builtins
+// are package shell's, and its commands are the runtime's registry
+// (commands.All with tool, node and js) with sh and bash, which the shell
+// runs itself; nothing is missing or extra on either side.
+func TestREADMECommands(t *testing.T) {
+	builtins, unsupported, cmds := readmeLists(t)
+	diffNames(t, "the builtin", builtins, shell.Builtins())
+	var want []string
+	for name := range (&runtime{}).registry() {
+		want = append(want, name)
+	}
+	want = append(want, "sh", "bash")
+	sort.Strings(want)
+	diffNames(t, "the command", cmds, want)
+
+	// sh and bash are commands here, and the unsupported builtins say so.
+	h, out := runSh(t, `sh -c 'exit 3'; echo $?; bash -c 'exit 4'; echo $?`)
+	if got := h.stdout.String(); got != "3\n4\n" || out.ExitCode != 0 {
+		t.Errorf("sh and bash: %q, status %d", got, out.ExitCode)
+	}
+	for _, name := range unsupported {
+		t.Run(name, func(t *testing.T) {
+			script := name
+			if name == "coproc" {
+				script = "coproc cat" // a keyword: alone it is a syntax error
+			}
+			h, out := runSh(t, script)
+			if out.ExitCode == 0 || !strings.Contains(h.stderr.String(), "not supported") {
+				t.Errorf("%s: status %d, stderr %q; want a failure saying it is not supported", name, out.ExitCode, h.stderr.String())
+			}
+		})
+	}
+}
