@@ -51,7 +51,7 @@ func runWithin(t *testing.T, ctx context.Context, limit time.Duration, args []st
 	env := &command.Env{
 		Ctx: ctx, Args: args, Stdin: endless{}, Stdout: &out, Stderr: &errb,
 		Dir: "/workspace", FS: fsys, Now: func() time.Time { return testNow },
-		Environ: []string{"HOME=/workspace"}, Exec: testExec(fsys, "/workspace"),
+		Environ: []string{"HOME=/workspace"}, Exec: testExec(fsys),
 	}
 	done := make(chan int, 1)
 	go func() { done <- allCommands()[args[0]](env) }()

@@ -30,38 +30,15 @@ type tcase = commandtest.Case
 var runner = commandtest.Runner{
 	Commands: allCommands(),
 	Files:    stdFiles,
-	Exec:     func(fsys *vfs.FS) commandtest.ExecFunc { return testExec(fsys, "/workspace") },
+	Exec:     func(fsys *vfs.FS) commandtest.ExecFunc { return testExec(fsys) },
 }
 
 // setupFS creates an FS holding files (commandtest.NewFS).
 func setupFS(t testing.TB, files map[string]string) *vfs.FS { return commandtest.NewFS(t, files) }
 
-// testExec runs commands of this package, plus echo, true, false and exit
+// testExec runs the commands of this package and jq, plus commandtest's
 // stand-ins, for xargs, env and find -exec.
-func testExec(fsys *vfs.FS, dir string) func(ctx context.Context, args, environ []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	reg := allCommands()
-	var exec func(ctx context.Context, args, environ []string, stdin io.Reader, stdout, stderr io.Writer) int
-	exec = func(ctx context.Context, args, environ []string, stdin io.Reader, stdout, stderr io.Writer) int {
-		switch args[0] {
-		case "echo":
-			io.WriteString(stdout, strings.Join(args[1:], " ")+"\n")
-			return 0
-		case "true":
-			return 0
-		case "false":
-			return 1
-		case "exit255":
-			return 255
-		}
-		f, ok := reg[args[0]]
-		if !ok {
-			io.WriteString(stderr, "sh: "+args[0]+": command not found\n")
-			return 127
-		}
-		return f(&command.Env{Ctx: ctx, Args: args, Stdin: stdin, Stdout: stdout, Stderr: stderr, Dir: dir, FS: fsys, Now: func() time.Time { return testNow }, Environ: envOr(environ, []string{"HOME=/workspace", "PATH=/bin"}), Exec: exec})
-	}
-	return exec
-}
+func testExec(fsys *vfs.FS) commandtest.ExecFunc { return commandtest.Exec(allCommands(), fsys) }
 
 // run runs args with stdin on fsys (a new FS with files when fsys is nil).
 func run(t testing.TB, fsys *vfs.FS, files map[string]string, stdin string, args ...string) result {
@@ -107,7 +84,7 @@ func newTestEnv(t testing.TB, args ...string) *command.Env {
 	return &command.Env{
 		Ctx: context.Background(), Args: args, Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard,
 		Dir: "/workspace", FS: fsys, Now: func() time.Time { return testNow },
-		Exec: testExec(fsys, "/workspace"),
+		Exec: testExec(fsys),
 	}
 }
 
@@ -127,15 +104,8 @@ func (w *limitWriter) Write(p []byte) (int, error) {
 	return w.buf.Write(p)
 }
 
-func envOr(environ, def []string) []string {
-	if environ != nil {
-		return environ
-	}
-	return def
-}
-
 // allCommands returns the commands of this package and jq, which the
-// cancellation tests also cover.
+// tests of xargs, find -exec and cancellation also run.
 func allCommands() command.Registry {
 	return Commands().Merge(jq.Commands())
 }

@@ -132,11 +132,11 @@ func runEnv(f command.Func, env *command.Env) int {
 }
 
 // Exec returns an Env.Exec that runs the commands of reg on fsys, with the
-// stand-ins echo, true, false, "sleep SECONDS" (status 130 once its
-// context is canceled) and spin (busy until its context is canceled, then
-// status 130); a name that is neither gives status 127 with bash's
-// message. When environ is nil the command sees HOME=/workspace and
-// PATH=/usr/bin:/bin.
+// stand-ins echo, true, false, exit255 (status 255, which xargs treats
+// apart), "sleep SECONDS" (status 130 once its context is canceled) and
+// spin (busy until its context is canceled, then status 130); a name that
+// is neither gives status 127 with bash's message. When environ is nil the
+// command sees Environ().
 func Exec(reg command.Registry, fsys *vfs.FS) ExecFunc {
 	var run ExecFunc
 	run = func(ctx context.Context, args, environ []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -148,6 +148,8 @@ func Exec(reg command.Registry, fsys *vfs.FS) ExecFunc {
 			return 0
 		case "false":
 			return 1
+		case "exit255":
+			return 255
 		case "sleep":
 			d, err := time.ParseDuration(args[1] + "s")
 			if err != nil {
@@ -171,7 +173,7 @@ func Exec(reg command.Registry, fsys *vfs.FS) ExecFunc {
 			return 127
 		}
 		if environ == nil {
-			environ = []string{"HOME=/workspace", "PATH=/usr/bin:/bin"}
+			environ = Environ()
 		}
 		return runEnv(f, &command.Env{Ctx: ctx, Args: args, Stdin: stdin, Stdout: stdout, Stderr: stderr,
 			FS: fsys, Environ: environ, Exec: run})

@@ -78,7 +78,8 @@ func TestExecStandIns(t *testing.T) {
 		{[]string{"run", "echo", "a", "b"}, "a b\n", "", 0},
 		{[]string{"run", "true"}, "", "", 0},
 		{[]string{"run", "false"}, "", "", 1},
-		{[]string{"run", "path"}, "/usr/bin:/bin\n", "", 0},
+		{[]string{"run", "exit255"}, "", "", 255},
+		{[]string{"run", "path"}, "/bin\n", "", 0},
 		{[]string{"run", "nope"}, "", "sh: nope: command not found\n", 127},
 	}
 	for _, c := range cases {
