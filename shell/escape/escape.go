@@ -241,7 +241,7 @@ func SedNumber(s string, kind byte) (b byte, n int) {
 	}
 	v := 0
 	for n < width && n < len(s) {
-		d := digitValue(s[n])
+		d := DigitValue(s[n])
 		if d < 0 || d >= base || v*base+d > 255 {
 			break
 		}
@@ -256,7 +256,7 @@ func SedNumber(s string, kind byte) (b byte, n int) {
 func hexDigits(s string, i, width int) (v, next int) {
 	k := i
 	for ; k < i+width && k < len(s); k++ {
-		d := digitValue(s[k])
+		d := DigitValue(s[k])
 		if d < 0 || d > 15 {
 			break
 		}
@@ -265,8 +265,9 @@ func hexDigits(s string, i, width int) (v, next int) {
 	return v, k
 }
 
-// digitValue returns the value of a digit of base up to 16, or -1.
-func digitValue(c byte) int {
+// DigitValue returns the value of c as a digit of a base up to 16 (0-9,
+// a-f, A-F), or -1 when it is none. The caller checks it against its base.
+func DigitValue(c byte) int {
 	switch {
 	case c >= '0' && c <= '9':
 		return int(c - '0')

@@ -133,3 +133,11 @@ func TestSedNumber(t *testing.T) {
 		})
 	}
 }
+
+func TestDigitValue(t *testing.T) {
+	for c, want := range map[byte]int{'0': 0, '9': 9, 'a': 10, 'f': 15, 'A': 10, 'F': 15, 'g': -1, 'G': -1, '/': -1, ':': -1, ' ': -1, 0xff: -1} {
+		if got := DigitValue(c); got != want {
+			t.Errorf("DigitValue(%q) = %d, want %d", c, got, want)
+		}
+	}
+}

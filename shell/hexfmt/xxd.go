@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/cordonhq/cordon/shell/command"
+	"github.com/cordonhq/cordon/shell/escape"
 
 	"github.com/cordonhq/cordon/vfs"
 )
@@ -414,24 +415,12 @@ func xxdInclude(w *bytes.Buffer, data []byte, in string, o xxdOptions) {
 	}
 }
 
-func hexVal(c byte) int {
-	switch {
-	case c >= '0' && c <= '9':
-		return int(c - '0')
-	case c >= 'a' && c <= 'f':
-		return int(c-'a') + 10
-	case c >= 'A' && c <= 'F':
-		return int(c-'A') + 10
-	}
-	return -1
-}
-
 // xxdReverse turns a dump (or with -p plain hex) back into bytes.
 func xxdReverse(env *command.Env, w *bytes.Buffer, data []byte, o xxdOptions) int {
 	if o.plain {
 		hi := -1
 		for _, c := range data {
-			v := hexVal(c)
+			v := escape.DigitValue(c)
 			if v < 0 {
 				continue
 			}
@@ -470,7 +459,7 @@ func xxdReverse(env *command.Env, w *bytes.Buffer, data []byte, o xxdOptions) in
 				continue
 			}
 			spaces = 0
-			v := hexVal(c)
+			v := escape.DigitValue(c)
 			if v < 0 {
 				break
 			}
