@@ -187,7 +187,8 @@ func hexdumpLine(f byte, addr int64, line []byte) string {
 	return b.String()
 }
 
-// hexdumpChar is a byte as -c shows it.
+// hexdumpChar is a byte as hexdump -c and od -c show it: a C escape, the
+// character itself when printable, else three octal digits.
 func hexdumpChar(c byte) string {
 	switch c {
 	case 0:

@@ -369,29 +369,7 @@ func odValue(s odSpec, b []byte) string {
 		}
 		return string(rune(c))
 	case 'c':
-		c := b[0]
-		switch c {
-		case 0:
-			return `\0`
-		case '\a':
-			return `\a`
-		case '\b':
-			return `\b`
-		case '\f':
-			return `\f`
-		case '\n':
-			return `\n`
-		case '\r':
-			return `\r`
-		case '\t':
-			return `\t`
-		case '\v':
-			return `\v`
-		}
-		if c >= 0x20 && c < 0x7f {
-			return string(rune(c))
-		}
-		return fmt.Sprintf("%03o", c)
+		return hexdumpChar(b[0])
 	}
 	return ""
 }
