@@ -983,44 +983,37 @@ func (d *differ) printContext(a, b []string, changes []change) {
 		d.colored("\033[36m", func() { fmt.Fprintf(d.out, "*** %s ****", contextRange(first0+1, last0+1)) })
 		d.out.WriteByte('\n')
 		if deletes {
-			i := first0
-			for _, c := range hunk {
-				for ; i < c.line0; i++ {
-					d.line("  ", a[i], d.seq("\033[31m"))
-				}
-				mark := "- "
-				if c.inserted > 0 {
-					mark = "! "
-				}
-				for _, l := range a[c.line0 : c.line0+c.deleted] {
-					d.line(mark, l, d.seq("\033[31m"))
-				}
-				i = c.line0 + c.deleted
-			}
-			for ; i <= last0; i++ {
-				d.line("  ", a[i], d.seq("\033[31m"))
-			}
+			d.contextSide(a, hunk, first0, last0, func(c change) (int, int, int) { return c.line0, c.deleted, c.inserted }, "- ", "\033[31m")
 		}
 		d.colored("\033[36m", func() { fmt.Fprintf(d.out, "--- %s ----", contextRange(first1+1, last1+1)) })
 		d.out.WriteByte('\n')
 		if inserts {
-			j := first1
-			for _, c := range hunk {
-				for ; j < c.line1; j++ {
-					d.line("  ", b[j], d.seq("\033[32m"))
-				}
-				mark := "+ "
-				if c.deleted > 0 {
-					mark = "! "
-				}
-				for _, l := range b[c.line1 : c.line1+c.inserted] {
-					d.line(mark, l, d.seq("\033[32m"))
-				}
-				j = c.line1 + c.inserted
-			}
-			for ; j <= last1; j++ {
-				d.line("  ", b[j], d.seq("\033[32m"))
-			}
+			d.contextSide(b, hunk, first1, last1, func(c change) (int, int, int) { return c.line1, c.inserted, c.deleted }, "+ ", "\033[32m")
 		}
+	}
+}
+
+// contextSide writes one side of a context-format hunk: its lines from
+// first to last, those of the changes (side gives a change's first line,
+// its count of lines and the count on the other side) marked with mark, or
+// "! " where the other side changed too, in color with --color.
+func (d *differ) contextSide(lines []string, hunk []change, first, last int, side func(change) (at, n, other int), mark, color string) {
+	i := first
+	for _, c := range hunk {
+		at, n, other := side(c)
+		for ; i < at; i++ {
+			d.line("  ", lines[i], d.seq(color))
+		}
+		m := mark
+		if other > 0 {
+			m = "! "
+		}
+		for _, l := range lines[at : at+n] {
+			d.line(m, l, d.seq(color))
+		}
+		i = at + n
+	}
+	for ; i <= last; i++ {
+		d.line("  ", lines[i], d.seq(color))
 	}
 }
