@@ -241,87 +241,72 @@ func (p *exprParser) compare(evaluate bool) (value, error) {
 }
 
 func (p *exprParser) sum(evaluate bool) (value, error) {
-	l, err := p.product(evaluate)
-	if err != nil {
-		return l, err
-	}
-	for {
-		var op byte
-		switch {
-		case p.next("+"):
-			op = '+'
-		case p.next("-"):
-			op = '-'
-		default:
-			return l, nil
-		}
-		r, err := p.product(evaluate)
-		if err != nil {
-			return r, err
-		}
-		if !evaluate {
-			continue
-		}
-		li, lok := l.toInt()
-		ri, rok := r.toInt()
-		if !lok || !rok {
-			return l, &exprErr{exprInvalid, "non-integer argument"}
-		}
-		z := new(big.Int)
+	return p.arith(evaluate, "+-", p.product, func(op byte, z, li, ri *big.Int) *exprErr {
 		if op == '+' {
 			z.Add(li, ri)
 		} else {
 			z.Sub(li, ri)
 		}
-		l = intValue(z)
-	}
+		return nil
+	})
 }
 
 func (p *exprParser) product(evaluate bool) (value, error) {
-	l, err := p.match(evaluate)
-	if err != nil {
-		return l, err
-	}
-	for {
-		var op byte
-		switch {
-		case p.next("*"):
-			op = '*'
-		case p.next("/"):
-			op = '/'
-		case p.next("%"):
-			op = '%'
-		default:
-			return l, nil
-		}
-		r, err := p.match(evaluate)
-		if err != nil {
-			return r, err
-		}
-		if !evaluate {
-			continue
-		}
-		li, lok := l.toInt()
-		ri, rok := r.toInt()
-		if !lok || !rok {
-			return l, &exprErr{exprInvalid, "non-integer argument"}
-		}
-		z := new(big.Int)
+	return p.arith(evaluate, "*/%", p.match, func(op byte, z, li, ri *big.Int) *exprErr {
 		switch op {
 		case '*':
 			if li.BitLen()+ri.BitLen() > maxExprDigits*4 {
-				return l, &exprErr{exprError, "result too large"}
+				return &exprErr{exprError, "result too large"}
 			}
 			z.Mul(li, ri)
 		case '/', '%':
 			if ri.Sign() == 0 {
-				return l, &exprErr{exprInvalid, "division by zero"}
+				return &exprErr{exprInvalid, "division by zero"}
 			}
 			if op == '/' {
 				z.Quo(li, ri)
 			} else {
 				z.Rem(li, ri)
 			}
+		}
+		return nil
+	})
+}
+
+// arith parses a left-associative chain of operands (parsed by operand)
+// joined by the one-character operators of ops, and when evaluate is set
+// computes it with apply, which sets z to li op ri or returns an error.
+func (p *exprParser) arith(evaluate bool, ops string, operand func(bool) (value, error), apply func(op byte, z, li, ri *big.Int) *exprErr) (value, error) {
+	l, err := operand(evaluate)
+	if err != nil {
+		return l, err
+	}
+	for {
+		var op byte
+		for i := range len(ops) {
+			if p.next(ops[i : i+1]) {
+				op = ops[i]
+				break
+			}
+		}
+		if op == 0 {
+			return l, nil
+		}
+		r, err := operand(evaluate)
+		if err != nil {
+			return r, err
+		}
+		if !evaluate {
+			continue
+		}
+		li, lok := l.toInt()
+		ri, rok := r.toInt()
+		if !lok || !rok {
+			return l, &exprErr{exprInvalid, "non-integer argument"}
+		}
+		z := new(big.Int)
+		if err := apply(op, z, li, ri); err != nil {
+			return l, err
 		}
 		l = intValue(z)
 	}
