@@ -1,7 +1,6 @@
 package hexfmt
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"strings"
@@ -63,41 +62,13 @@ func cmdHexdump(env *command.Env) int {
 	if limit >= 0 {
 		r = io.LimitReader(in, limit)
 	}
-	addr := skip
-	buf := make([]byte, 16)
-	var prev []byte
-	starred := false
-	any := false
-	for {
-		n, err := readFull(r, buf)
-		if err != nil && err != io.EOF {
-			w.Flush()
-			return env.ReadError(files[0], err)
+	addr, any, st, ok := dumpLines(env, w, r, files[0], skip, 16, verbose, func(addr int64, line []byte) {
+		for _, f := range formats {
+			w.WriteString(hexdumpLine(f, addr, line))
 		}
-		if n == 0 {
-			break
-		}
-		any = true
-		line := buf[:n]
-		if !verbose && n == 16 && prev != nil && bytes.Equal(prev, line) {
-			if !starred {
-				w.WriteString("*\n")
-				starred = true
-			}
-		} else {
-			starred = false
-			for _, f := range formats {
-				w.WriteString(hexdumpLine(f, addr, line))
-			}
-			prev = append(prev[:0], line...)
-		}
-		addr += int64(n)
-		if _, werr := w.Write(nil); werr != nil {
-			return env.WriteError(werr)
-		}
-		if err == io.EOF {
-			break
-		}
+	})
+	if !ok {
+		return st
 	}
 	if any {
 		// The final address takes the form of the last format's.

@@ -10,6 +10,8 @@
 package hexfmt
 
 import (
+	"bufio"
+	"bytes"
 	"errors"
 	"io"
 	"strconv"
@@ -94,4 +96,46 @@ func parseSize(s string) (int64, bool) {
 		return 0, false
 	}
 	return n * mult, true
+}
+
+// dumpLines reads r in lines of width bytes (the last may be shorter) and
+// writes each with emit, the first at address addr. Unless verbose, a run
+// of full lines equal to the one before is written as one line "*", as od
+// and hexdump do. It returns the address after the last byte and whether
+// there was any; on a read or write error it reports it (a read error as
+// one of name) and returns ok false with the status.
+func dumpLines(env *command.Env, w *bufio.Writer, r io.Reader, name string, addr int64, width int, verbose bool, emit func(addr int64, line []byte)) (end int64, any bool, status int, ok bool) {
+	buf := make([]byte, width)
+	var prev []byte
+	starred := false
+	for {
+		n, err := readFull(r, buf)
+		if err != nil && err != io.EOF {
+			w.Flush()
+			return addr, any, env.ReadError(name, err), false
+		}
+		if n == 0 {
+			break
+		}
+		any = true
+		line := buf[:n]
+		if !verbose && n == width && prev != nil && bytes.Equal(prev, line) {
+			if !starred {
+				w.WriteString("*\n")
+				starred = true
+			}
+		} else {
+			starred = false
+			emit(addr, line)
+			prev = append(prev[:0], line...)
+		}
+		addr += int64(n)
+		if _, werr := w.Write(nil); werr != nil {
+			return addr, any, env.WriteError(werr), false
+		}
+		if err == io.EOF {
+			break
+		}
+	}
+	return addr, any, 0, true
 }

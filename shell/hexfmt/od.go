@@ -2,7 +2,6 @@ package hexfmt
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/binary"
 	"fmt"
 	"io"
@@ -221,37 +220,11 @@ func cmdOd(env *command.Env) int {
 	if limit >= 0 {
 		r = io.LimitReader(in, limit)
 	}
-	addr := skip
-	buf := make([]byte, width)
-	var prev []byte
-	starred := false
-	for {
-		n, err := readFull(r, buf)
-		if err != nil && err != io.EOF {
-			w.Flush()
-			return env.ReadError(files[0], err)
-		}
-		if n == 0 {
-			break
-		}
-		line := buf[:n]
-		if !verbose && n == width && prev != nil && bytes.Equal(prev, line) {
-			if !starred {
-				w.WriteString("*\n")
-				starred = true
-			}
-		} else {
-			starred = false
-			odLine(w, radix, addr, line, width, specs)
-			prev = append(prev[:0], line...)
-		}
-		addr += int64(n)
-		if _, werr := w.Write(nil); werr != nil {
-			return env.WriteError(werr)
-		}
-		if err == io.EOF {
-			break
-		}
+	addr, _, st, ok := dumpLines(env, w, r, files[0], skip, width, verbose, func(addr int64, line []byte) {
+		odLine(w, radix, addr, line, width, specs)
+	})
+	if !ok {
+		return st
 	}
 	if radix != 'n' {
 		w.WriteString(odAddress(radix, addr))
