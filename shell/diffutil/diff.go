@@ -885,10 +885,18 @@ func unifiedRange(a, b int) string {
 	return strconv.Itoa(a) + "," + strconv.Itoa(b-a+1)
 }
 
-// printUnified writes the changes as unified hunks, merging changes whose
-// context would touch or overlap, as GNU does.
-func (d *differ) printUnified(a, b []string, changes []change) {
-	ctx := d.o.context
+// hunk is a group of changes printed together with their context: lines
+// first0 to last0 of the old file and first1 to last1 of the new one
+// (from 0).
+type hunk struct {
+	changes                      []change
+	first0, last0, first1, last1 int
+}
+
+// groupHunks groups changes into hunks with ctx lines of context, merging
+// changes whose context would touch or overlap, as GNU does.
+func groupHunks(a, b []string, changes []change, ctx int) []hunk {
+	var hunks []hunk
 	for len(changes) > 0 {
 		n := 1
 		for n < len(changes) {
@@ -898,19 +906,30 @@ func (d *differ) printUnified(a, b []string, changes []change) {
 			}
 			n++
 		}
-		hunk := changes[:n]
+		first, last := changes[0], changes[n-1]
+		hunks = append(hunks, hunk{
+			changes: changes[:n],
+			first0:  max(first.line0-ctx, 0),
+			first1:  max(first.line1-ctx, 0),
+			last0:   min(last.line0+last.deleted-1+ctx, len(a)-1),
+			last1:   min(last.line1+last.inserted-1+ctx, len(b)-1),
+		})
 		changes = changes[n:]
-		first, last := hunk[0], hunk[len(hunk)-1]
-		first0 := max(first.line0-ctx, 0)
-		first1 := max(first.line1-ctx, 0)
-		last0 := min(last.line0+last.deleted-1+ctx, len(a)-1)
-		last1 := min(last.line1+last.inserted-1+ctx, len(b)-1)
+	}
+	return hunks
+}
+
+// printUnified writes the changes as unified hunks, merging changes whose
+// context would touch or overlap, as GNU does.
+func (d *differ) printUnified(a, b []string, changes []change) {
+	for _, h := range groupHunks(a, b, changes, d.o.context) {
+		group, first0, last0, first1, last1 := h.changes, h.first0, h.last0, h.first1, h.last1
 		d.colored("\033[36m", func() {
 			fmt.Fprintf(d.out, "@@ -%s +%s @@", unifiedRange(first0+1, last0+1), unifiedRange(first1+1, last1+1))
 		})
 		d.out.WriteByte('\n')
 		i := first0
-		for _, c := range hunk {
+		for _, c := range group {
 			for ; i < c.line0; i++ {
 				d.line(" ", a[i], "")
 			}
@@ -957,25 +976,10 @@ func contextRange(a, b int) string {
 // "- " or "! ", then the new ones (when it inserts any) marked "+ " or
 // "! ".
 func (d *differ) printContext(a, b []string, changes []change) {
-	ctx := d.o.context
-	for len(changes) > 0 {
-		n := 1
-		for n < len(changes) {
-			prev, next := changes[n-1], changes[n]
-			if next.line0-(prev.line0+prev.deleted) >= 2*ctx+1 {
-				break
-			}
-			n++
-		}
-		hunk := changes[:n]
-		changes = changes[n:]
-		first, last := hunk[0], hunk[len(hunk)-1]
-		first0 := max(first.line0-ctx, 0)
-		first1 := max(first.line1-ctx, 0)
-		last0 := min(last.line0+last.deleted-1+ctx, len(a)-1)
-		last1 := min(last.line1+last.inserted-1+ctx, len(b)-1)
+	for _, h := range groupHunks(a, b, changes, d.o.context) {
+		group, first0, last0, first1, last1 := h.changes, h.first0, h.last0, h.first1, h.last1
 		deletes, inserts := false, false
-		for _, c := range hunk {
+		for _, c := range group {
 			deletes = deletes || c.deleted > 0
 			inserts = inserts || c.inserted > 0
 		}
@@ -983,12 +987,12 @@ func (d *differ) printContext(a, b []string, changes []change) {
 		d.colored("\033[36m", func() { fmt.Fprintf(d.out, "*** %s ****", contextRange(first0+1, last0+1)) })
 		d.out.WriteByte('\n')
 		if deletes {
-			d.contextSide(a, hunk, first0, last0, func(c change) (int, int, int) { return c.line0, c.deleted, c.inserted }, "- ", "\033[31m")
+			d.contextSide(a, group, first0, last0, func(c change) (int, int, int) { return c.line0, c.deleted, c.inserted }, "- ", "\033[31m")
 		}
 		d.colored("\033[36m", func() { fmt.Fprintf(d.out, "--- %s ----", contextRange(first1+1, last1+1)) })
 		d.out.WriteByte('\n')
 		if inserts {
-			d.contextSide(b, hunk, first1, last1, func(c change) (int, int, int) { return c.line1, c.inserted, c.deleted }, "+ ", "\033[32m")
+			d.contextSide(b, group, first1, last1, func(c change) (int, int, int) { return c.line1, c.inserted, c.deleted }, "+ ", "\033[32m")
 		}
 	}
 }
@@ -997,9 +1001,9 @@ func (d *differ) printContext(a, b []string, changes []change) {
 // first to last, those of the changes (side gives a change's first line,
 // its count of lines and the count on the other side) marked with mark, or
 // "! " where the other side changed too, in color with --color.
-func (d *differ) contextSide(lines []string, hunk []change, first, last int, side func(change) (at, n, other int), mark, color string) {
+func (d *differ) contextSide(lines []string, group []change, first, last int, side func(change) (at, n, other int), mark, color string) {
 	i := first
-	for _, c := range hunk {
+	for _, c := range group {
 		at, n, other := side(c)
 		for ; i < at; i++ {
 			d.line("  ", lines[i], d.seq(color))
