@@ -2,7 +2,7 @@
 // commands of cordon's sandbox shell in Go, over the sandbox's in-memory
 // file system: cat, head, tail, wc, tee, rev, nl, paste, comm, fold,
 // expand, ls, mkdir, rm, rmdir, cp, mv, touch, mktemp, realpath, readlink,
-// stat, du, find, xargs, basename, dirname, date, base64, sha256sum,
+// stat, du, find, xargs, basename, dirname, date, sha256sum,
 // sha1sum, md5sum, seq, env, printenv, sleep and yes. jq is in package jq.
 //
 // The commands follow GNU coreutils 9 and GNU findutils 4.9 in their
@@ -53,7 +53,6 @@ func Commands() command.Registry {
 		"basename":  cmdBasename,
 		"dirname":   cmdDirname,
 		"date":      cmdDate,
-		"base64":    cmdBase64,
 		"sha256sum": hashCommand("sha256"),
 		"sha1sum":   hashCommand("sha1"),
 		"md5sum":    hashCommand("md5"),

@@ -15,31 +15,9 @@ import (
 // and stops with "invalid input" (status 1) at the first bad 8-character
 // block, after writing the blocks before it.
 func cmdBase32(env *command.Env) int {
-	opts, files, st, ok := env.ParseOptions("diw:", []string{"decode", "ignore-garbage", "wrap="}, false)
+	decode, ignore, wrap, name, st, ok := baseOptions(env)
 	if !ok {
 		return st
-	}
-	decode, ignore, wrap := false, false, 76
-	for _, o := range opts {
-		switch o.Name {
-		case "d", "decode":
-			decode = true
-		case "i", "ignore-garbage":
-			ignore = true
-		case "w", "wrap":
-			n, err := strconv.Atoi(o.Value)
-			if err != nil || n < 0 {
-				return env.Errorf(1, "invalid wrap size: %s", quote(o.Value))
-			}
-			wrap = n
-		}
-	}
-	if len(files) > 1 {
-		return env.Usage(1, fmt.Sprintf("extra operand %s", quote(files[1])), "")
-	}
-	name := "-"
-	if len(files) == 1 {
-		name = files[0]
 	}
 	data, err := env.ReadAll(name)
 	if err != nil {
@@ -48,15 +26,7 @@ func cmdBase32(env *command.Env) int {
 	w := env.NewOutput()
 	status := 0
 	if decode {
-		clean := make([]byte, 0, len(data))
-		for _, c := range data {
-			switch {
-			case c == '\n' || c == '\r':
-			case ignore && !(c >= 'A' && c <= 'Z' || c >= '2' && c <= '7' || c == '='):
-			default:
-				clean = append(clean, c)
-			}
-		}
+		clean := baseClean(data, ignore, func(c byte) bool { return c >= 'A' && c <= 'Z' || c >= '2' && c <= '7' || c == '=' })
 		out := make([]byte, 5)
 		for len(clean) > 0 {
 			if env.Canceled() {
@@ -123,4 +93,53 @@ func partialBase32(block []byte) []byte {
 		}
 	}
 	return out
+}
+
+// baseOptions parses the command line of base32 and base64: -d
+// (--decode), -i (--ignore-garbage), -w COLS (--wrap, 76 by default) and
+// at most one operand ("-" when there is none). ok is false, with the
+// status to return, after a reported error.
+func baseOptions(env *command.Env) (decode, ignore bool, wrap int, name string, status int, ok bool) {
+	opts, files, st, ok := env.ParseOptions("diw:", []string{"decode", "ignore-garbage", "wrap="}, false)
+	if !ok {
+		return false, false, 0, "", st, false
+	}
+	wrap = 76
+	for _, o := range opts {
+		switch o.Name {
+		case "d", "decode":
+			decode = true
+		case "i", "ignore-garbage":
+			ignore = true
+		case "w", "wrap":
+			n, err := strconv.Atoi(o.Value)
+			if err != nil || n < 0 {
+				return false, false, 0, "", env.Errorf(1, "invalid wrap size: %s", quote(o.Value)), false
+			}
+			wrap = n
+		}
+	}
+	if len(files) > 1 {
+		return false, false, 0, "", env.Usage(1, fmt.Sprintf("extra operand %s", quote(files[1])), ""), false
+	}
+	name = "-"
+	if len(files) == 1 {
+		name = files[0]
+	}
+	return decode, ignore, wrap, name, 0, true
+}
+
+// baseClean returns the characters of data to decode: all but newlines
+// and carriage returns, and with ignore only those of the alphabet.
+func baseClean(data []byte, ignore bool, alphabet func(byte) bool) []byte {
+	clean := make([]byte, 0, len(data))
+	for _, c := range data {
+		switch {
+		case c == '\n' || c == '\r':
+		case ignore && !alphabet(c):
+		default:
+			clean = append(clean, c)
+		}
+	}
+	return clean
 }

@@ -13,7 +13,7 @@ import (
 func TestCanceled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	for _, args := range [][]string{{"od"}, {"od", "-c"}, {"xxd"}, {"xxd", "-p"}, {"hexdump", "-C"}, {"base32"}, {"base32", "-d"}} {
+	for _, args := range [][]string{{"od"}, {"od", "-c"}, {"xxd"}, {"xxd", "-p"}, {"hexdump", "-C"}, {"base32"}, {"base32", "-d"}, {"base64"}, {"base64", "-d"}} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			r := commandtest.RunCtx(ctx, t, Commands(), commandtest.NewFS(t, nil), strings.NewReader(strings.Repeat("data", 1<<16)), args...)
 			if r.Status != 130 || r.Err != "" {

@@ -1,7 +1,7 @@
 // Package hexfmt implements the commands of cordon's sandbox shell that
 // show or encode bytes, in Go over the sandbox's in-memory file system:
-// od (GNU coreutils 9), xxd (vim's), hexdump (util-linux's) and base32
-// (GNU coreutils 9). Their output matches those tools byte for byte for
+// od (GNU coreutils 9), xxd (vim's), hexdump (util-linux's), base32 and
+// base64 (GNU coreutils 9). Their output matches those tools byte for byte for
 // the options they support; the differences are listed on each command.
 //
 // Every command polls Env.Ctx and stops with status 130, without a
@@ -27,6 +27,7 @@ func Commands() command.Registry {
 		"xxd":     cmdXxd,
 		"hexdump": cmdHexdump,
 		"base32":  cmdBase32,
+		"base64":  cmdBase64,
 	})
 }
 

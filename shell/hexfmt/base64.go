@@ -1,44 +1,24 @@
-package coreutils
+package hexfmt
 
 import (
 	"bufio"
 	"bytes"
 	"encoding/base64"
 	"errors"
-	"fmt"
 	"io"
-	"strconv"
 
 	"github.com/cordonhq/cordon/shell/command"
 )
 
-// cmdBase64 implements base64 [-d] [-i] [-w COLS] [FILE].
+// cmdBase64 implements base64 [-d] [-i] [-w COLS] [FILE] as GNU does:
+// RFC 4648 base64, lines wrapped at 76 columns (-w 0: never), encoded as
+// it reads; -d decodes, ignoring newlines (and with -i every character
+// outside the alphabet), and writes what is valid before "invalid input"
+// (status 1).
 func cmdBase64(env *command.Env) int {
-	opts, files, st, ok := env.ParseOptions("diw:", []string{"decode", "ignore-garbage", "wrap="}, false)
+	decode, ignore, wrap, name, st, ok := baseOptions(env)
 	if !ok {
 		return st
-	}
-	decode, ignore, wrap := false, false, 76
-	for _, o := range opts {
-		switch o.Name {
-		case "d", "decode":
-			decode = true
-		case "i", "ignore-garbage":
-			ignore = true
-		case "w", "wrap":
-			n, err := strconv.Atoi(o.Value)
-			if err != nil || n < 0 {
-				return env.Errorf(1, "invalid wrap size: ‘%s’", o.Value)
-			}
-			wrap = n
-		}
-	}
-	if len(files) > 1 {
-		return env.Usage(1, fmt.Sprintf("extra operand ‘%s’", files[1]), "")
-	}
-	name := "-"
-	if len(files) == 1 {
-		name = files[0]
 	}
 	in, ok := env.OpenInput(name)
 	if !ok {
@@ -121,15 +101,9 @@ func base64Encode(w *bufio.Writer, r io.Reader, wrap int) error {
 // base64Decode writes the decoded data, or as much of it as is valid
 // followed by an "invalid input" error (status 1).
 func base64Decode(env *command.Env, w io.Writer, data []byte, ignore bool) int {
-	clean := make([]byte, 0, len(data))
-	for _, c := range data {
-		switch {
-		case c == '\n' || c == '\r':
-		case ignore && !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '='):
-		default:
-			clean = append(clean, c)
-		}
-	}
+	clean := baseClean(data, ignore, func(c byte) bool {
+		return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '='
+	})
 	out := make([]byte, base64.StdEncoding.DecodedLen(len(clean)))
 	n, err := base64.StdEncoding.Decode(out, clean)
 	if err == nil {
