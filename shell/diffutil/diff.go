@@ -359,9 +359,10 @@ type file struct {
 	stdin  bool
 }
 
-// stat looks a file up; "-" is standard input.
+// stat looks a file up; "-" is standard input, and /dev/fd/N (a process
+// substitution) a stream like it.
 func (d *differ) stat(name string) (*file, error) {
-	if name == "-" || name == "/dev/stdin" {
+	if name == "-" || name == "/dev/stdin" || strings.HasPrefix(name, "/dev/fd/") {
 		return &file{name: name, stdin: true}, nil
 	}
 	if name == "/dev/null" {
