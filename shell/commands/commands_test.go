@@ -1,10 +1,8 @@
 package commands
 
 import (
-	"bytes"
 	"context"
 	"sort"
-	"sync"
 	"testing"
 	"time"
 
@@ -35,32 +33,6 @@ func TestAllIsNew(t *testing.T) {
 	if _, ok := All()["cat"]; !ok {
 		t.Error("a change to one registry from All shows in the next")
 	}
-}
-
-// endless is an infinite input of "y\n" lines.
-type endless struct{}
-
-func (endless) Read(p []byte) (int, error) {
-	for i := range p {
-		p[i] = "y\n"[i%2]
-	}
-	return len(p), nil
-}
-
-// capped is a buffer safe for concurrent use that keeps the first MiB, so
-// that endless output does not exhaust memory.
-type capped struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *capped) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.buf.Len() < 1<<20 {
-		b.buf.Write(p)
-	}
-	return len(p), nil
 }
 
 // longRunning lists, for every command of All, arguments that make it run
@@ -164,17 +136,9 @@ func TestCanceledContext(t *testing.T) {
 			}
 			ctx, cancel := context.WithCancel(context.Background())
 			cancel()
-			fsys := commandtest.NewFS(t, files)
-			var out, errb capped
-			done := make(chan int, 1)
-			go func() { done <- commandtest.Exec(reg, fsys)(ctx, c.args, nil, endless{}, &out, &errb) }()
-			select {
-			case st := <-done:
-				if c.long && st == 0 {
-					t.Errorf("%q: status 0 on a canceled context", c.args)
-				}
-			case <-time.After(10 * time.Second):
-				t.Fatalf("%q did not stop within 10s of a canceled context", c.args)
+			r := commandtest.RunWithin(ctx, t, 10*time.Second, reg, commandtest.NewFS(t, files), commandtest.Endless{}, c.args...)
+			if c.long && r.Status == 0 {
+				t.Errorf("%q: status 0 on a canceled context", c.args)
 			}
 		})
 	}

@@ -1,72 +1,25 @@
 package coreutils
 
 import (
-	"bytes"
 	"context"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/cordonhq/cordon/shell/command"
+	"github.com/cordonhq/cordon/shell/command/commandtest"
 )
-
-// endless is an infinite input of "y\n" lines.
-type endless struct{}
-
-func (endless) Read(p []byte) (int, error) {
-	for i := range p {
-		if i%2 == 0 {
-			p[i] = 'y'
-		} else {
-			p[i] = '\n'
-		}
-	}
-	return len(p), nil
-}
-
-// syncBuffer is a bytes.Buffer safe for concurrent use, capped so that
-// endless output does not exhaust memory.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.buf.Len() < 1<<20 {
-		b.buf.Write(p)
-	}
-	return len(p), nil
-}
 
 // runWithin runs a command on the endless input and fails the test if it
 // does not return within the limit.
 func runWithin(t *testing.T, ctx context.Context, limit time.Duration, args []string) int {
 	t.Helper()
-	fsys := setupFS(t, stdFiles)
-	var out, errb syncBuffer
-	env := &command.Env{
-		Ctx: ctx, Args: args, Stdin: endless{}, Stdout: &out, Stderr: &errb,
-		Dir: "/workspace", FS: fsys, Now: func() time.Time { return testNow },
-		Environ: []string{"HOME=/workspace"}, Exec: testExec(fsys),
-	}
-	done := make(chan int, 1)
-	go func() { done <- allCommands()[args[0]](env) }()
-	select {
-	case st := <-done:
-		return st
-	case <-time.After(limit):
-		t.Fatalf("%q did not stop within %v", args, limit)
-		return 0
-	}
+	return commandtest.RunWithin(ctx, t, limit, allCommands(), setupFS(t, stdFiles), commandtest.Endless{}, args...).Status
 }
 
-// TestCanceledContext, for every command of the sandbox, is in package
-// shell/commands.
-
+// TestCancelWhileRunning cancels commands while they run on the endless
+// input. That every command of the sandbox stops on a canceled context is
+// TestCanceledContext of package shell/commands.
 func TestCancelWhileRunning(t *testing.T) {
 	cases := [][]string{
 		{"yes"},
@@ -107,7 +60,7 @@ func TestCancelWhileRunning(t *testing.T) {
 func TestStopOnClosedOutput(t *testing.T) {
 	for _, args := range [][]string{{"yes"}, {"seq", "1000000000000"}, {"cat"}, {"jq", "-n", "range(1e18)"}} {
 		env := newTestEnv(t, args...)
-		env.Stdin = endless{}
+		env.Stdin = commandtest.Endless{}
 		w := &limitWriter{limit: 1000}
 		env.Stdout = w
 		done := make(chan int, 1)

@@ -3,7 +3,8 @@
 // fixed clock, and through tables of cases that each run as a subtest, so
 // that one case can be selected with go test -run. Host, Mirror and Tool
 // run the host's real tool (GNU coreutils, diff, tar...) on the same files,
-// to compare its output with the command's byte for byte.
+// to compare its output with the command's byte for byte. RunWithin and
+// Endless test that a command stops once its context is canceled.
 package commandtest
 
 import (

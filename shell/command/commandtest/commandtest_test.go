@@ -6,7 +6,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/cordonhq/cordon/shell/command"
 	"github.com/cordonhq/cordon/vfs"
@@ -119,5 +121,27 @@ func TestHost(t *testing.T) {
 	}
 	if fi, err := fsys.Stat("/workspace/a.txt"); err != nil || !fi.ModTime().Equal(hfi.ModTime()) {
 		t.Errorf("mtime %v, want the host's %v (%v)", fi.ModTime(), hfi.ModTime(), err)
+	}
+}
+
+func TestRunWithin(t *testing.T) {
+	p := make([]byte, 5)
+	if n, err := (Endless{}).Read(p); n != 5 || err != nil || string(p) != "y\ny\ny" {
+		t.Errorf("Endless.Read = %d, %v, %q", n, err, p)
+	}
+	// copy copies its endless input until its context is canceled.
+	reg := command.Registry{"copy": func(env *command.Env) int {
+		buf := make([]byte, 4096)
+		for !env.Canceled() {
+			n, _ := env.Stdin.Read(buf)
+			env.Stdout.Write(buf[:n])
+		}
+		return command.StatusCanceled
+	}}
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	r := RunWithin(ctx, t, time.Minute, reg, NewFS(t, nil), Endless{}, "copy")
+	if r.Status != command.StatusCanceled || len(r.Out) < 4096 || len(r.Out) > 1<<20+4096 || !strings.HasPrefix(r.Out, "y\ny\n") {
+		t.Errorf("status %d, %d bytes of output; want %d and at most a MiB (and a write)", r.Status, len(r.Out), command.StatusCanceled)
 	}
 }
