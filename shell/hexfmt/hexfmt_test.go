@@ -104,25 +104,6 @@ func TestHexdumpMatchesUtilLinux(t *testing.T) {
 	t.Logf("%d hexdump command lines compared with util-linux hexdump", n)
 }
 
-func TestBase32MatchesGNU(t *testing.T) {
-	files := sample()
-	files["enc"] = "NBSWY3DP\nNBSWY3DP\n"
-	files["short"] = "NBSWY3D"
-	files["garbage"] = "NBS!WY3DP"
-	files["bad"] = "NBSWY3DPNB1WY3DP"
-	var lines [][]string
-	for _, f := range []string{"text", "all", "rep", "rnd", "odd", "empty"} {
-		for _, opts := range [][]string{{}, {"-w", "0"}, {"-w20"}, {"--wrap=7"}} {
-			lines = append(lines, append(append([]string{"base32"}, opts...), f))
-		}
-	}
-	lines = append(lines, []string{"base32", "-d", "enc"}, []string{"base32", "-d", "short"}, []string{"base32", "-d", "garbage"},
-		[]string{"base32", "-di", "garbage"}, []string{"base32", "-d", "bad"}, []string{"base32", "-w", "x"}, []string{"base32", "nope"},
-		[]string{"base32"}, []string{"base32", "odd", "text"})
-	n := compareGNU(t, files, "stdin\n", lines)
-	t.Logf("%d base32 command lines compared with GNU base32", n)
-}
-
 // TestBase32RoundTrip decodes what it encodes.
 func TestBase32RoundTrip(t *testing.T) {
 	for name, data := range sample() {
@@ -157,27 +138,37 @@ func TestBase64(t *testing.T) {
 	})
 }
 
-func TestBase64MatchesGNU(t *testing.T) {
-	files := sample()
-	// Two cases differ from GNU and are not compared: padding inside the
-	// data ("aGk=aGk=", which GNU decodes whole) and a bad character inside
-	// a group of four (GNU first writes the group's complete bytes); there
-	// base64 -d stops earlier with "invalid input".
-	files["enc"] = "aGVsbG8g\nd29ybGQ=\n"
-	files["short"] = "aGVsbG8"
-	files["garbage"] = "aGVs!bG8="
-	files["bad"] = "aGVsbG8gaGVs*bG8="
-	var lines [][]string
-	for _, f := range []string{"text", "all", "rep", "rnd", "odd", "empty"} {
-		for _, opts := range [][]string{{}, {"-w", "0"}, {"-w20"}, {"--wrap=7"}} {
-			lines = append(lines, append(append([]string{"base64"}, opts...), f))
-		}
+// TestBaseMatchesGNU compares base32 and base64 with GNU's: encoding
+// with every wrap, decoding good, short, bad and garbled input, and the
+// errors.
+func TestBaseMatchesGNU(t *testing.T) {
+	// Two base64 cases differ from GNU and are not compared: padding inside
+	// the data ("aGk=aGk=", which GNU decodes whole) and a bad character
+	// inside a group of four (GNU first writes the group's complete bytes);
+	// there base64 -d stops earlier with "invalid input".
+	inputs := map[string]map[string]string{
+		"base32": {"enc": "NBSWY3DP\nNBSWY3DP\n", "short": "NBSWY3D", "garbage": "NBS!WY3DP", "bad": "NBSWY3DPNB1WY3DP"},
+		"base64": {"enc": "aGVsbG8g\nd29ybGQ=\n", "short": "aGVsbG8", "garbage": "aGVs!bG8=", "bad": "aGVsbG8gaGVs*bG8="},
 	}
-	lines = append(lines, []string{"base64", "-d", "enc"}, []string{"base64", "-d", "short"}, []string{"base64", "-d", "garbage"},
-		[]string{"base64", "-di", "garbage"}, []string{"base64", "-d", "bad"}, []string{"base64", "-w", "x"}, []string{"base64", "nope"},
-		[]string{"base64"}, []string{"base64", "odd", "text"})
-	n := compareGNU(t, files, "stdin\n", lines)
-	t.Logf("%d base64 command lines compared with GNU base64", n)
+	for _, cmd := range []string{"base32", "base64"} {
+		t.Run(cmd, func(t *testing.T) {
+			files := sample()
+			for name, data := range inputs[cmd] {
+				files[name] = data
+			}
+			var lines [][]string
+			for _, f := range []string{"text", "all", "rep", "rnd", "odd", "empty"} {
+				for _, opts := range [][]string{{}, {"-w", "0"}, {"-w20"}, {"--wrap=7"}} {
+					lines = append(lines, append(append([]string{cmd}, opts...), f))
+				}
+			}
+			lines = append(lines, []string{cmd, "-d", "enc"}, []string{cmd, "-d", "short"}, []string{cmd, "-d", "garbage"},
+				[]string{cmd, "-di", "garbage"}, []string{cmd, "-d", "bad"}, []string{cmd, "-w", "x"}, []string{cmd, "nope"},
+				[]string{cmd}, []string{cmd, "odd", "text"})
+			n := compareGNU(t, files, "stdin\n", lines)
+			t.Logf("%d %s command lines compared with GNU %s", n, cmd, cmd)
+		})
+	}
 }
 
 // TestBase64LargeInput encodes and decodes a few MiB with long lines.
