@@ -16,6 +16,7 @@ import (
 
 	"github.com/cordonhq/cordon/dsl"
 	"github.com/cordonhq/cordon/policy"
+	"github.com/cordonhq/cordon/policy/authz"
 )
 
 func mustPolicy(t testing.TB, cfg policy.Config) *policy.Policy {
@@ -27,9 +28,9 @@ func mustPolicy(t testing.TB, cfg policy.Config) *policy.Policy {
 	return p
 }
 
-func decide(t testing.TB, p *policy.Policy, method, params string, capCalls map[int]int) policy.Decision {
+func decide(t testing.TB, p *policy.Policy, method, params string, capCalls map[int]int) authz.Decision {
 	t.Helper()
-	d, err := p.Decide(context.Background(), &policy.Input{Method: method, Params: json.RawMessage(params), CapabilityCalls: capCalls, Language: "js"})
+	d, err := p.Decide(context.Background(), &authz.Input{Method: method, Params: json.RawMessage(params), CapabilityCalls: capCalls, Language: "js"})
 	if err != nil {
 		t.Fatalf("%s %s: %v", method, params, err)
 	}
@@ -95,12 +96,12 @@ func TestFailsClosed(t *testing.T) {
 		Capabilities: []*dsl.Capability{dsl.Method("pay")},
 		Modules:      map[string]string{"bad.rego": "package cordon.authz\n\ndeny contains x if { x := 1 / input.params.zero }\n"},
 	})
-	d, err := p.Decide(context.Background(), &policy.Input{Method: "pay", Params: json.RawMessage(`{"zero": 0}`)})
+	d, err := p.Decide(context.Background(), &authz.Input{Method: "pay", Params: json.RawMessage(`{"zero": 0}`)})
 	if err == nil || d.Allow || d.Ask || len(d.Reasons) != 1 || !strings.Contains(d.Reasons[0], "failed to evaluate") {
 		t.Errorf("decision %+v err %v", d, err)
 	}
 	// Params that are not an object deny too.
-	if d, err := p.Decide(context.Background(), &policy.Input{Method: "pay", Params: json.RawMessage(`[1]`)}); err == nil || d.Allow {
+	if d, err := p.Decide(context.Background(), &authz.Input{Method: "pay", Params: json.RawMessage(`[1]`)}); err == nil || d.Allow {
 		t.Errorf("array params: %+v %v", d, err)
 	}
 }
@@ -153,8 +154,8 @@ func TestLoadDirectoriesDataAndBundles(t *testing.T) {
 
 	for _, path := range []string{dir, bundlePath} {
 		p := mustPolicy(t, policy.Config{Capabilities: []*dsl.Capability{dsl.Method("pay")}, Paths: []string{path}})
-		in := func(amount int) *policy.Input {
-			return &policy.Input{Method: "pay", Params: json.RawMessage(fmt.Sprintf(`{"amount": %d}`, amount)), Session: policy.Session{ID: "s", Labels: map[string]string{"tenant": "acme"}}}
+		in := func(amount int) *authz.Input {
+			return &authz.Input{Method: "pay", Params: json.RawMessage(fmt.Sprintf(`{"amount": %d}`, amount)), Session: authz.Session{ID: "s", Labels: map[string]string{"tenant": "acme"}}}
 		}
 		if d, err := p.Decide(context.Background(), in(5)); err != nil || !d.Allow {
 			t.Errorf("%s: small: %+v %v", path, d, err)
@@ -198,7 +199,7 @@ func benchmarkDecisionMode(b *testing.B, n int, alwaysRego bool) {
 		caps = append(caps, dsl.Method(fmt.Sprintf("svc%d/items/*", i)).Where(dsl.Param("amount").Le(1000)).MaxCalls(100))
 	}
 	p := mustPolicy(b, policy.Config{Capabilities: caps, AlwaysRego: alwaysRego})
-	in := &policy.Input{Method: fmt.Sprintf("svc%d/items/create", n-1), Params: json.RawMessage(`{"amount": 5}`), Calls: map[string]int{}, CapabilityCalls: map[int]int{}}
+	in := &authz.Input{Method: fmt.Sprintf("svc%d/items/create", n-1), Params: json.RawMessage(`{"amount": 5}`), Calls: map[string]int{}, CapabilityCalls: map[int]int{}}
 	ctx := context.Background()
 	b.ResetTimer()
 	for b.Loop() {
@@ -225,7 +226,7 @@ func BenchmarkDecisionParallel(b *testing.B) {
 	}
 	p := mustPolicy(b, policy.Config{Capabilities: caps})
 	b.RunParallel(func(pb *testing.PB) {
-		in := &policy.Input{Method: "svc42/items/create", Params: json.RawMessage(`{"amount": 5}`)}
+		in := &authz.Input{Method: "svc42/items/create", Params: json.RawMessage(`{"amount": 5}`)}
 		for pb.Next() {
 			if d, err := p.Decide(context.Background(), in); err != nil || !d.Allow {
 				b.Fatal(d, err)
