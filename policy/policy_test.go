@@ -177,17 +177,43 @@ test_pay_is_allowed if authz.decision.allow with input as {"method": "pay", "par
 test_other_is_denied if not authz.decision.allow with input as {"method": "other", "params": {}}
 
 test_this_one_fails if authz.decision.allow with input as {"method": "other", "params": {}}
+
+conflicting(_) := 1
+
+conflicting(_) := 2
+
+test_this_one_errs if conflicting(1) == 1
+
+todo_test_later if false
 `), 0o644)
 	results, err := policy.RunTests(context.Background(), []string{dir}, []*dsl.Capability{dsl.Method("pay")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	pass := map[string]bool{}
+	got := map[string]*policy.TestResult{}
 	for _, r := range results {
-		pass[r.Name] = r.Pass()
+		got[r.Name] = r
 	}
-	if !pass["test_pay_is_allowed"] || !pass["test_other_is_denied"] || pass["test_this_one_fails"] || len(pass) != 3 {
-		t.Errorf("results %v", pass)
+	pass := func(name string) bool { return got[name] != nil && got[name].Pass() }
+	if !pass("test_pay_is_allowed") || !pass("test_other_is_denied") || pass("test_this_one_fails") || pass("test_this_one_errs") || pass("todo_test_later") || len(got) != 5 {
+		t.Fatalf("results %v", results)
+	}
+	ok, fail, errd, todo := got["test_pay_is_allowed"], got["test_this_one_fails"], got["test_this_one_errs"], got["todo_test_later"]
+	if ok.Package != "data.x_test" || !strings.HasSuffix(ok.Location, "x_test.rego:5") || ok.Fail || ok.Err != nil || ok.Duration <= 0 ||
+		!strings.HasPrefix(ok.String(), "data.x_test.test_pay_is_allowed: PASS (") {
+		t.Errorf("pass: %+v %q", ok, ok.String())
+	}
+	if !fail.Fail || fail.Err != nil || !strings.HasPrefix(fail.String(), "data.x_test.test_this_one_fails: FAIL (") {
+		t.Errorf("fail: %+v %q", fail, fail.String())
+	}
+	if errd.Fail || errd.Err == nil || !strings.Contains(errd.Err.Error(), "conflict") || !strings.HasPrefix(errd.String(), "data.x_test.test_this_one_errs: ERROR (") {
+		t.Errorf("error: %+v %q", errd, errd.String())
+	}
+	if !todo.Skip || todo.String() != "data.x_test.todo_test_later: SKIPPED" {
+		t.Errorf("skip: %+v %q", todo, todo.String())
+	}
+	if _, err := policy.RunTests(context.Background(), []string{filepath.Join(dir, "missing")}, nil); !errors.Is(err, policy.ErrLoad) {
+		t.Errorf("missing path: %v", err)
 	}
 }
 
