@@ -9,8 +9,8 @@ import (
 )
 
 // MatchMethod reports whether the method pattern matches method, with the
-// semantics Method describes: the method matches when one of the
-// expanded globs matches it. The generated Rego agrees with it.
+// semantics Method describes, or fails when the pattern is invalid. The
+// generated Rego agrees with it.
 func MatchMethod(pattern, method string) (bool, error) {
 	m, err := compileMethod(pattern)
 	if err != nil {

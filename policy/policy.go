@@ -7,6 +7,11 @@
 //
 // Decisions fail closed: an evaluation error, an undefined result or a
 // malformed decision object denies the call with a reason that says so.
+//
+// A Policy is an engine.Policy. Its input and decision types are package
+// policy/authz's, which also decides capabilities alone in Go without
+// OPA (authz.New): a program that needs no Rego need not import this
+// package, nor build OPA.
 package policy
 
 import (
@@ -77,8 +82,9 @@ type Config struct {
 	AllowBuiltins []string
 	// AlwaysRego makes every decision an OPA evaluation. Without it, a
 	// policy made only of Capabilities (no Modules, Data or Paths) is
-	// decided by an equivalent evaluator in Go, about ten times faster;
-	// the two are tested to agree, reasons included.
+	// decided by an equivalent evaluator in Go (authz.CapabilityPolicy),
+	// about ten times faster; the two are tested to agree, reasons
+	// included.
 	AlwaysRego bool
 }
 
