@@ -35,9 +35,10 @@ import (
 //     capability, before the next call is decided: max_calls is enforced
 //     by reading the counters, never by counting inside the policy. An
 //     ask reserves its charge, which is released when the ask is refused
-//     (by the Approver, Call.Deny or Call.Reject) or when the decision
-//     came after the execution's deadline, so that refused asks do not use
-//     a capability up.
+//     (by the Approver, Call.Deny or Call.Reject), when the execution ends
+//     before it is answered, or when the decision came after the
+//     execution's deadline, so that refused asks do not use a capability
+//     up.
 //   - Fail closed. When Decide returns an error, the call is denied
 //     whatever the decision says, with the decision's reasons (or one that
 //     names the error) and the error in the audit record (AuditRecord.Err).
