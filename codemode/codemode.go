@@ -57,7 +57,6 @@ import (
 	"time"
 
 	"github.com/cordonhq/cordon/engine"
-	"github.com/cordonhq/cordon/policy"
 )
 
 // The tools' names, as the MCP server exposes them too.
@@ -92,7 +91,7 @@ const spillSlots = 4
 type Option func(*config)
 
 type config struct {
-	policy   *policy.Policy
+	policy   engine.Policy
 	limits   engine.Limits
 	labels   map[string]string
 	approve  engine.Approver
@@ -103,9 +102,14 @@ type config struct {
 	setup    func(context.Context, *engine.Sandbox) error
 }
 
-// WithPolicy sets the policy that decides every tool call. Without one,
-// each tool may be called engine.DefaultMaxCalls times per session.
-func WithPolicy(p *policy.Policy) Option { return func(c *config) { c.policy = p } }
+// WithPolicy sets the policy that decides every tool call (see
+// engine.Policy: an *authz.CapabilityPolicy, a *policy.Policy, or one of
+// the embedder's). Without one (or with a nil pointer), each tool may be
+// called engine.DefaultMaxCalls times per session. When the policy has a
+// method Capabilities() []*dsl.Capability, as both of cordon's have, the
+// tool's description tells the model what its capabilities allow of each
+// tool.
+func WithPolicy(p engine.Policy) Option { return func(c *config) { c.policy = p } }
 
 // WithLimits sets the limits of each session's sandbox (engine.Limits;
 // zero fields are the engine's defaults).

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/cordonhq/cordon/describe"
+	"github.com/cordonhq/cordon/dsl"
 	"github.com/cordonhq/cordon/engine"
 )
 
@@ -20,8 +21,8 @@ func description(lang engine.Language, tools []engine.Tool, cfg config) string {
 	if lang == engine.Shell {
 		opts.Language = describe.Shell
 	}
-	if cfg.policy != nil {
-		opts.Capabilities = cfg.policy.Capabilities()
+	if l, ok := cfg.policy.(interface{ Capabilities() []*dsl.Capability }); ok {
+		opts.Capabilities = l.Capabilities() // nil for a nil pointer
 	}
 	what := "Runs a JavaScript script in a sandbox, where it can call the tools declared below."
 	if lang == engine.Shell {

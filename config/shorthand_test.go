@@ -13,6 +13,7 @@ import (
 	"github.com/cordonhq/cordon/dsl"
 	"github.com/cordonhq/cordon/engine"
 	"github.com/cordonhq/cordon/policy"
+	"github.com/cordonhq/cordon/policy/authz"
 	"github.com/cordonhq/cordon/policy/compile"
 )
 
@@ -104,7 +105,7 @@ func TestShorthand(t *testing.T) {
 			if calls == nil {
 				calls = map[int]int{}
 			}
-			d, err := p.Decide(ctx, &policy.Input{Method: tc.method, Params: json.RawMessage(tc.params), CapabilityCalls: calls, Session: policy.Session{ID: "s"}})
+			d, err := p.Decide(ctx, &authz.Input{Method: tc.method, Params: json.RawMessage(tc.params), CapabilityCalls: calls, Session: authz.Session{ID: "s"}})
 			if err != nil || d.Allow != tc.allow || !tc.allow && (len(d.Reasons) != 1 || d.Reasons[0] != tc.reason) {
 				t.Errorf("%s %s %v: %+v %v, want allow %v %q", tc.method, tc.params, tc.calls, d, err, tc.allow, tc.reason)
 			}

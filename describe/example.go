@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/cordonhq/cordon/dsl"
+	"github.com/cordonhq/cordon/internal/dslutil"
 )
 
 // pickExample returns the tool to show an example call of: the first that
@@ -217,7 +218,7 @@ func satisfy(params *object, k dsl.Constraint) {
 		}
 		return
 	}
-	segs, err := dsl.SplitParam(k.Param)
+	segs, err := dslutil.SplitParam(k.Param)
 	if err != nil {
 		return
 	}

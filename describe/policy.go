@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cordonhq/cordon/dsl"
+	"github.com/cordonhq/cordon/internal/dslutil"
 )
 
 // Denied is the policy text of a tool that no capability matches.
@@ -138,9 +139,9 @@ func plainConstraint(k dsl.Constraint) string {
 // jsParam writes a constraint's parameter path as JavaScript reaches it:
 // body/user/email -> body.user.email, items/0/sku -> items[0].sku.
 func jsParam(path string) string {
-	segs, err := dsl.SplitParam(path)
+	segs, err := dslutil.SplitParam(path)
 	if err != nil {
-		return dsl.FormatParam(path)
+		return dslutil.FormatParam(path)
 	}
 	var b strings.Builder
 	for i, s := range segs {
@@ -168,7 +169,7 @@ func plainValue(v any) string {
 	if s, ok := v.(string); ok && plainWord(s) {
 		return s
 	}
-	return dsl.FormatValue(v)
+	return dslutil.FormatValue(v)
 }
 
 func plainWord(s string) bool {

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/cordonhq/cordon/internal/dslutil"
 )
 
 // Capability grants calls to the tools whose method matches a pattern,
@@ -30,7 +32,14 @@ type Capability struct {
 }
 
 // Method returns a capability for the tools whose method matches pattern,
-// a gobwas/glob pattern with '/' as the separator (see ExpandPattern).
+// a gobwas/glob pattern with '/' as the separator. In a method pattern,
+// "*" matches within one segment, and "**" as a whole segment matches
+// zero or more segments anywhere: "stripe/**" matches "stripe" and
+// "stripe/a/b", "**/create" matches "create", "a/**/b" matches "a/b" and
+// "a/x/y/b". Validate refuses an empty pattern, invalid UTF-8, characters
+// that do not print, an empty segment, "**" inside a segment ("a**"),
+// more than four "**" segments (each doubles the globs the pattern
+// expands to), and glob syntax errors.
 func Method(pattern string) *Capability {
 	return &Capability{method: pattern}
 }
@@ -113,7 +122,7 @@ func (c *Capability) validate(index int) error {
 		return atCapability(&Error{Capability: -1, Msg: "capability is nil"}, index, "")
 	}
 	var errs []error
-	if _, err := ExpandPattern(c.method); err != nil {
+	if _, err := dslutil.ExpandPattern(c.method); err != nil {
 		errs = append(errs, &Error{Capability: -1, Msg: strings.TrimPrefix(err.Error(), "dsl: ")})
 	}
 	for _, p := range c.problems {

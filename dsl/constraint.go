@@ -6,10 +6,9 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
-	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
+
+	"github.com/cordonhq/cordon/internal/dslutil"
 )
 
 // Op is the operator of a constraint.
@@ -87,9 +86,6 @@ type ParamRef struct{ path string }
 // Param returns a reference to the parameter at path: segments separated
 // by "/", where a segment of digits indexes an array ("items/0").
 func Param(path string) ParamRef { return ParamRef{path: path} }
-
-// Path returns the parameter path.
-func (p ParamRef) Path() string { return p.path }
 
 func (p ParamRef) cmp(op Op, v any) Constraint {
 	c := Constraint{Op: op, Param: p.path}
@@ -205,7 +201,7 @@ func (c Constraint) write(b *strings.Builder) {
 		b.WriteByte(')')
 		return
 	}
-	b.WriteString(FormatParam(c.Param))
+	b.WriteString(dslutil.FormatParam(c.Param))
 	b.WriteByte(' ')
 	op := string(c.Op)
 	if op == "" || !c.Op.known() {
@@ -214,29 +210,8 @@ func (c Constraint) write(b *strings.Builder) {
 	b.WriteString(op)
 	if c.Op != OpExists && c.Op != OpNotExists {
 		b.WriteByte(' ')
-		b.WriteString(FormatValue(c.Value))
+		b.WriteString(dslutil.FormatValue(c.Value))
 	}
-}
-
-// FormatParam returns a parameter path as constraint texts write it: as it
-// is when it is plain, else as a JSON string.
-func FormatParam(path string) string {
-	if plainParam(path) {
-		return path
-	}
-	return Quote(path)
-}
-
-func plainParam(path string) bool {
-	if path == "" || !utf8.ValidString(path) {
-		return false
-	}
-	for _, r := range path {
-		if r == ' ' || !unicode.IsPrint(r) || strings.ContainsRune(`"(),[]{}`, r) {
-			return false
-		}
-	}
-	return true
 }
 
 // Params returns the parameter paths the constraint reads, each once, in
@@ -303,7 +278,7 @@ func (c Constraint) validate(position, text string) error {
 	if len(c.Members) > 0 {
 		return fail("%s takes no members", c.Op)
 	}
-	if _, err := SplitParam(c.Param); err != nil {
+	if _, err := dslutil.SplitParam(c.Param); err != nil {
 		return fail("%s", strings.TrimPrefix(err.Error(), "dsl: "))
 	}
 	v, err := Normalize(c.Value)
@@ -311,7 +286,7 @@ func (c Constraint) validate(position, text string) error {
 		return fail("%s", strings.TrimPrefix(err.Error(), "dsl: "))
 	}
 	if !reflect.DeepEqual(v, c.Value) {
-		return fail("value %s is not normalized (build constraints with Param, or use Normalize)", FormatValue(v))
+		return fail("value %s is not normalized (build constraints with Param, or use Normalize)", dslutil.FormatValue(v))
 	}
 	switch c.Op {
 	case OpExists, OpNotExists:
@@ -322,15 +297,15 @@ func (c Constraint) validate(position, text string) error {
 		switch v.(type) {
 		case json.Number, string:
 		default:
-			return fail("%s needs a number or a string, not %s", c.Op, FormatValue(v))
+			return fail("%s needs a number or a string, not %s", c.Op, dslutil.FormatValue(v))
 		}
 	case OpStartsWith, OpEndsWith:
 		if _, ok := v.(string); !ok {
-			return fail("%s needs a string, not %s", c.Op, FormatValue(v))
+			return fail("%s needs a string, not %s", c.Op, dslutil.FormatValue(v))
 		}
 	case OpIn, OpNotIn:
 		if _, ok := v.([]any); !ok {
-			return fail("%s needs a JSON array, not %s", c.Op, FormatValue(v))
+			return fail("%s needs a JSON array, not %s", c.Op, dslutil.FormatValue(v))
 		}
 	case OpEq:
 		if v == nil {
@@ -342,43 +317,4 @@ func (c Constraint) validate(position, text string) error {
 		}
 	}
 	return nil
-}
-
-// SplitParam splits a parameter path into its segments: a string for an
-// object key, an int for a segment of digits, which indexes an array. It
-// fails for an empty path, an empty segment, a segment of digits with a
-// leading zero or too large for an int, and invalid UTF-8.
-func SplitParam(path string) ([]any, error) {
-	if path == "" {
-		return nil, errors.New("dsl: the parameter path is empty")
-	}
-	if !utf8.ValidString(path) {
-		return nil, fmt.Errorf("dsl: parameter path %s is not valid UTF-8", Quote(path))
-	}
-	parts := strings.Split(path, "/")
-	out := make([]any, len(parts))
-	for i, s := range parts {
-		if s == "" {
-			return nil, fmt.Errorf("dsl: parameter path %s has an empty segment", Quote(path))
-		}
-		if !allDigits(s) {
-			out[i] = s
-			continue
-		}
-		n, err := strconv.Atoi(s)
-		if err != nil || (len(s) > 1 && s[0] == '0') {
-			return nil, fmt.Errorf("dsl: parameter path %s: array index %s must be a number without leading zeros that fits an int", Quote(path), s)
-		}
-		out[i] = n
-	}
-	return out, nil
-}
-
-func allDigits(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return s != ""
 }

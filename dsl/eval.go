@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/cordonhq/cordon/internal/dslutil"
 )
 
 // Allows reports whether the capability allows a call of method with
@@ -77,7 +79,7 @@ func (k *Checker) Allows(params any, capCalls int) (bool, []string) {
 	var reasons []string
 	for _, x := range c.constraints {
 		if !x.holds(params) {
-			if r := x.Violation(params); !slices.Contains(reasons, r) {
+			if r := x.violation(params); !slices.Contains(reasons, r) {
 				reasons = append(reasons, r)
 			}
 		}
@@ -104,45 +106,23 @@ func (k *Checker) Holds(params any) bool {
 	return true
 }
 
-// Violation returns the reason the constraint gives when it does not hold
+// violation returns the reason the constraint gives when it does not hold
 // for params (a normalized JSON object): its text, "does not hold", and
 // the value of each parameter it reads, as in
 // "amount <= 10000 does not hold (amount is 20000)" or
 // "... (amount is missing)". Values are written as JSON, shortened to
-// MaxValueText characters.
-func (c Constraint) Violation(params any) string {
+// 64 characters.
+func (c Constraint) violation(params any) string {
 	var parts []string
 	for _, path := range c.Params() {
-		parts = append(parts, path+" is "+DescribeValue(lookup(params, path)))
+		parts = append(parts, path+" is "+dslutil.DescribeValue(lookup(params, path)))
 	}
 	return fmt.Sprintf("%s does not hold (%s)", c, strings.Join(parts, ", "))
 }
 
-// MaxValueText is how many characters of a parameter's JSON text a reason
-// shows; longer texts are cut and end with "...".
-const MaxValueText = 64
-
-// DescribeValue returns how a reason shows a parameter value: "missing"
-// when found is false, else its JSON text as encoding/json writes it (which
-// is what Rego's json.marshal writes), cut to MaxValueText characters.
-func DescribeValue(v any, found bool) string {
-	if !found {
-		return "missing"
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return "(not JSON)"
-	}
-	r := []rune(string(b))
-	if len(r) > MaxValueText {
-		return string(r[:MaxValueText-3]) + "..."
-	}
-	return string(r)
-}
-
 // lookup returns the value at a parameter path in normalized params.
 func lookup(params any, path string) (any, bool) {
-	segs, err := SplitParam(path)
+	segs, err := dslutil.SplitParam(path)
 	if err != nil {
 		return nil, false
 	}

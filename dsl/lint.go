@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/cordonhq/cordon/internal/dslutil"
 	"github.com/gobwas/glob/syntax"
 )
 
@@ -79,7 +80,7 @@ func (w Warning) String() string { return w.Message }
 // fall through.
 //
 // For a pair of capabilities i < j whose patterns both match some method
-// (computed exactly for the glob dialect, see ExpandPattern), where j does
+// (computed exactly for the glob dialect, see Method), where j does
 // not ask and no capability in between (or before) takes all of the calls
 // first, Lint warns:
 //
@@ -343,7 +344,7 @@ func failsClosed(lifted []Constraint) string {
 		default:
 			continue
 		}
-		return fmt.Sprintf(" (for example one where %s is missing%s, since constraints fail closed)", FormatParam(c.Param), kind)
+		return fmt.Sprintf(" (for example one where %s is missing%s, since constraints fail closed)", dslutil.FormatParam(c.Param), kind)
 	}
 	return ""
 }
@@ -527,7 +528,7 @@ func factImplies(f, c Constraint) bool {
 
 // holdsFor reports whether the comparison c holds when its parameter is v.
 func holdsFor(c Constraint, v any) bool {
-	segs, err := SplitParam(c.Param)
+	segs, err := dslutil.SplitParam(c.Param)
 	if err != nil {
 		return false
 	}
@@ -548,15 +549,15 @@ func holdsFor(c Constraint, v any) bool {
 	return c.holds(cur)
 }
 
-// PatternsOverlap reports whether some method matches both method
-// patterns (see ExpandPattern), and if so returns one, preferring a valid
+// patternsOverlap reports whether some method matches both method
+// patterns (see Method), and if so returns one, preferring a valid
 // tool name (segments of letters, digits, _ - . and :) and the shortest.
 // The answer is exact for the glob dialect: "*" and "?" stop at "/",
 // classes and "{a,b}" alternatives are matched as gobwas/glob matches them,
 // and "**" segments match zero or more segments. For patterns too large to
 // decide within a fixed budget it reports an overlap with an empty example.
 // It fails when a pattern is invalid.
-func PatternsOverlap(a, b string) (method string, overlap bool, err error) {
+func patternsOverlap(a, b string) (method string, overlap bool, err error) {
 	na, err := patternNFA(a)
 	if err != nil {
 		return "", false, err
@@ -571,7 +572,7 @@ func PatternsOverlap(a, b string) (method string, overlap bool, err error) {
 }
 
 // Pattern automata. A method pattern is a regular language over runes:
-// each of its expanded globs (see ExpandPattern) is parsed with the gobwas
+// each of its expanded globs (see Method) is parsed with the gobwas
 // lexer into a Thompson automaton, "*" being any run of runes but '/', "**"
 // any run of runes, "?" one rune but '/', and a class a set of runes (which
 // may include '/'). Intersections and differences are searched on the fly
@@ -701,7 +702,7 @@ func (b *builder) star(set runeSet) frag {
 // patternNFA returns the automaton of a method pattern: the union of its
 // expanded globs.
 func patternNFA(pattern string) (*nfa, error) {
-	variants, err := ExpandPattern(pattern)
+	variants, err := dslutil.ExpandPattern(pattern)
 	if err != nil {
 		return nil, err
 	}

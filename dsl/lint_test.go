@@ -2,6 +2,7 @@ package dsl
 
 import (
 	"fmt"
+	"github.com/cordonhq/cordon/internal/dslutil"
 	"math/rand"
 	"slices"
 	"strings"
@@ -77,25 +78,25 @@ func TestPatternsOverlap(t *testing.T) {
 			if swap {
 				a, b = b, a
 			}
-			got, ok, err := PatternsOverlap(a, b)
+			got, ok, err := patternsOverlap(a, b)
 			if err != nil || ok != tc.overlap {
-				t.Errorf("PatternsOverlap(%q, %q) = %q, %v, %v; want overlap %v", a, b, got, ok, err, tc.overlap)
+				t.Errorf("patternsOverlap(%q, %q) = %q, %v, %v; want overlap %v", a, b, got, ok, err, tc.overlap)
 				continue
 			}
 			if !ok {
 				continue
 			}
 			if tc.example != "" && got != tc.example {
-				t.Errorf("PatternsOverlap(%q, %q) example %q, want %q", a, b, got, tc.example)
+				t.Errorf("patternsOverlap(%q, %q) example %q, want %q", a, b, got, tc.example)
 			}
 			for _, p := range []string{a, b} {
 				if m, _ := MatchMethod(p, got); !m {
-					t.Errorf("PatternsOverlap(%q, %q) example %q does not match %q", a, b, got, p)
+					t.Errorf("patternsOverlap(%q, %q) example %q does not match %q", a, b, got, p)
 				}
 			}
 		}
 	}
-	if _, _, err := PatternsOverlap("a/**b", "a"); err == nil {
+	if _, _, err := patternsOverlap("a/**b", "a"); err == nil {
 		t.Error("an invalid pattern is not an error")
 	}
 }
@@ -169,7 +170,7 @@ func TestPatternAutomataAgreeWithMatchMethod(t *testing.T) {
 	var patterns []string
 	for len(patterns) < 150 {
 		p := randomPattern(rng)
-		if _, err := ExpandPattern(p); err != nil {
+		if _, err := dslutil.ExpandPattern(p); err != nil {
 			continue
 		}
 		patterns = append(patterns, p)
@@ -195,7 +196,7 @@ func TestPatternAutomataAgreeWithMatchMethod(t *testing.T) {
 	overlaps := 0
 	for n := 0; n < 40*40; n++ {
 		p, q := patterns[n/40], patterns[n%40]
-		got, ok, err := PatternsOverlap(p, q)
+		got, ok, err := patternsOverlap(p, q)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -203,14 +204,14 @@ func TestPatternAutomataAgreeWithMatchMethod(t *testing.T) {
 			mp, _ := MatchMethod(p, got)
 			mq, _ := MatchMethod(q, got)
 			if !mp || !mq {
-				t.Errorf("PatternsOverlap(%q, %q) example %q does not match both", p, q, got)
+				t.Errorf("patternsOverlap(%q, %q) example %q does not match both", p, q, got)
 			}
 			overlaps++
 			continue
 		}
 		for _, s := range strs {
 			if matchers[p].match(s) && matchers[q].match(s) {
-				t.Errorf("PatternsOverlap(%q, %q) = false, but both match %q", p, q, s)
+				t.Errorf("patternsOverlap(%q, %q) = false, but both match %q", p, q, s)
 				break
 			}
 		}

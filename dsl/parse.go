@@ -11,6 +11,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/cordonhq/cordon/internal/dslutil"
 )
 
 // ParseConstraint parses the text form of a constraint, as the config
@@ -299,7 +301,7 @@ func parseCapability(item json.RawMessage) (*Capability, error) {
 		errs = append(errs, fail("method is missing"))
 	} else if err := json.Unmarshal(m, &c.method); err != nil {
 		errs = append(errs, fail("method must be a string, not %s", shorten(string(m))))
-	} else if _, err := ExpandPattern(c.method); err != nil {
+	} else if _, err := dslutil.ExpandPattern(c.method); err != nil {
 		errs = append(errs, fail("%s", strings.TrimPrefix(err.Error(), "dsl: ")))
 	}
 	keys := make([]string, 0, len(obj))

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/cordonhq/cordon/internal/dslutil"
 )
 
 // DefaultMaxCalls is the max_calls that Shorthand.Capabilities gives a
@@ -188,7 +190,7 @@ func ShorthandConstraint(param string, value any) (Constraint, error) {
 	if err != nil {
 		return Constraint{}, constraintError("", "", strings.TrimPrefix(err.Error(), "dsl: "))
 	}
-	text := FormatValue(v)
+	text := dslutil.FormatValue(v)
 	var c Constraint
 	switch v := v.(type) {
 	case string:

@@ -5,11 +5,79 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"reflect"
 	"strings"
 	"time"
 
-	"github.com/cordonhq/cordon/policy"
+	"github.com/cordonhq/cordon/policy/authz"
 )
+
+// Policy decides the tool calls of a sandbox (SandboxConfig.Policy). Two
+// implementations come with cordon: authz.CapabilityPolicy (authz.New)
+// decides by DSL capabilities alone, in Go, and links no OPA;
+// policy.Policy (policy.New) adds Rego rules, data and bundles, evaluated
+// by OPA. A program that uses only the first does not build OPA.
+//
+// The engine calls Decide once for each tool call that passed the
+// sandbox's checks (registered tool, size limits, canonical params, input
+// schema), before the call's handler may run, and reads the decision
+// under this contract:
+//
+//   - Params are canonical. in.Params is the call's params in the
+//     canonical form the handler receives (see Handler), and
+//     in.ParamsCanonical is set. A policy decides on those bytes and must
+//     not read them any other way.
+//   - The engine keeps the counters. in.Calls holds the calls of each
+//     method allowed so far in the sandbox, and in.CapabilityCalls the
+//     calls charged to each capability, by the index the policy gave in
+//     Decision.Capability. A decision that allows or asks charges one
+//     call to its method and, when Capability >= 0, one to that
+//     capability, before the next call is decided: max_calls is enforced
+//     by reading the counters, never by counting inside the policy. An
+//     ask reserves its charge, which is released when the ask is refused
+//     (by the Approver, Call.Deny or Call.Reject), when the execution ends
+//     before it is answered, or when the decision came after the
+//     execution's deadline, so that refused asks do not use a capability
+//     up.
+//   - Fail closed. When Decide returns an error, the call is denied
+//     whatever the decision says, with the decision's reasons (or one that
+//     names the error) and the error in the audit record (AuditRecord.Err).
+//     A decision that both allows and asks is denied, a denial without a
+//     reason gets "denied by policy", and a Decide that panics denies its
+//     call ("the policy panicked") without taking the host down.
+//   - Deadlines. ctx carries the execution's deadline; a decision that
+//     returns after it is denied whatever it said.
+//   - Concurrency. The calls of one sandbox are decided one at a time,
+//     in the order the script made them, with the sandbox's counters
+//     locked; the sandboxes of an engine decide concurrently, so an
+//     implementation is safe for concurrent use. Decide must not call
+//     back into the sandbox and must not keep in or its maps after it
+//     returns (the engine reuses them).
+//
+// Revision identifies the policy's content for audit records
+// (AuditRecord.PolicyRevision): two policies with the same revision decide
+// alike. CapabilityName labels capability i for audit records and
+// ToolCall.Capability ("" for an index it does not know).
+//
+// A nil Policy (and a nil pointer of a Policy type) means the default
+// policy: each registered tool may be called DefaultMaxCalls times per
+// sandbox, with revision "default".
+type Policy interface {
+	Decide(ctx context.Context, in *authz.Input) (authz.Decision, error)
+	Revision() string
+	CapabilityName(i int) string
+}
+
+// nilPolicy reports whether p is nil or a nil pointer held in the
+// interface (a *policy.Policy variable that holds no policy), which both
+// mean the default policy.
+func nilPolicy(p Policy) bool {
+	if p == nil {
+		return true
+	}
+	v := reflect.ValueOf(p)
+	return v.Kind() == reflect.Pointer && v.IsNil()
+}
 
 // Approver decides a call that the policy asked about (decision "ask") when
 // the script runs under Execute. It returns whether to run the call and,
@@ -42,7 +110,7 @@ type AuditRecord struct {
 }
 
 type decision struct {
-	policy.Decision
+	authz.Decision
 	capabilityName string
 	revision       string
 }
@@ -73,21 +141,19 @@ func (sb *Sandbox) decide(ctx context.Context, method string, params json.RawMes
 		}
 		d.Capability = -1
 	} else {
-		rec.PolicyRevision = sb.policy.Revision()
-		in := &policy.Input{
+		in := &authz.Input{
 			Method:          method,
 			Params:          params,
 			ParamsCanonical: true, // accept put them in canonical form
 			Calls:           sb.counts,
 			CapabilityCalls: sb.capCounts,
-			Session:         policy.Session{ID: sb.id, Labels: sb.labels},
+			Session:         authz.Session{ID: sb.id, Labels: sb.labels},
 			Language:        string(lang),
 		}
 		if t := sb.tools[method]; t != nil {
 			in.Tool = t.Policy
 		}
-		d.Decision, rec.Err = sb.policy.Decide(ctx, in)
-		d.capabilityName = sb.policy.CapabilityName(d.Capability)
+		d.Decision, d.capabilityName, rec.PolicyRevision, rec.Err = safeDecide(ctx, sb.policy, in)
 	}
 	if d.Allow || d.Ask {
 		sb.counts[method]++
@@ -110,6 +176,32 @@ func (sb *Sandbox) decide(ctx context.Context, method string, params json.RawMes
 	d.revision = rec.PolicyRevision
 	sb.audit(rec)
 	return d
+}
+
+// safeDecide asks p about one call and holds its answer to the contract of
+// Policy: an error, a panic, or a decision that both allows and asks
+// denies the call, and a denial has a reason.
+func safeDecide(ctx context.Context, p Policy, in *authz.Input) (d authz.Decision, capName, revision string, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			d, capName, err = authz.Decision{Reasons: []string{"the policy panicked"}, Capability: -1}, "", fmt.Errorf("engine: the policy panicked deciding %s: %v", in.Method, v)
+		}
+	}()
+	revision = p.Revision()
+	d, err = p.Decide(ctx, in)
+	switch {
+	case err != nil:
+		if d.Allow || d.Ask || len(d.Reasons) == 0 {
+			d.Reasons = []string{"the policy failed: " + err.Error()}
+		}
+		d.Allow, d.Ask, d.Capability = false, false, -1
+	case d.Allow && d.Ask:
+		d = authz.Decision{Reasons: []string{"the policy both allowed the call and asked about it"}, Capability: -1}
+		err = fmt.Errorf("engine: the policy's decision on %s both allows and asks", in.Method)
+	case !d.Allow && !d.Ask && len(d.Reasons) == 0:
+		d.Reasons = []string{"denied by policy"}
+	}
+	return d, p.CapabilityName(d.Capability), revision, err
 }
 
 // unreserve releases the charge an ask reserved, when the ask is refused.

@@ -12,6 +12,7 @@ import (
 	"github.com/cordonhq/cordon/engine"
 	"github.com/cordonhq/cordon/internal/canon"
 	"github.com/cordonhq/cordon/policy"
+	"github.com/cordonhq/cordon/policy/authz"
 )
 
 // fuzzParams is what a handler written the README's way decodes.
@@ -73,7 +74,7 @@ func FuzzCanonicalParamsAgree(f *testing.F) {
 			return // refused: the call never reaches the policy or a handler
 		}
 		ctx := context.Background()
-		in := &policy.Input{Method: "pay", Params: params}
+		in := &authz.Input{Method: "pay", Params: params}
 		dGo, errGo := pols[0].Decide(ctx, in)
 		dRego, errRego := pols[1].Decide(ctx, in)
 		if dGo.Allow != dRego.Allow || (errGo == nil) != (errRego == nil) {

@@ -3,6 +3,8 @@ package engine_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"maps"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -11,6 +13,7 @@ import (
 	"github.com/cordonhq/cordon/dsl"
 	"github.com/cordonhq/cordon/engine"
 	"github.com/cordonhq/cordon/policy"
+	"github.com/cordonhq/cordon/policy/authz"
 )
 
 func newPolicy(t *testing.T, cfg policy.Config) *policy.Policy {
@@ -29,13 +32,35 @@ func counting(name string, n *atomic.Int32) engine.Tool {
 	}}
 }
 
+// evaluators returns the three policies a list of capabilities can be
+// decided by: Go without OPA (authz.New), policy.New (which decides in Go
+// too), and OPA (policy.New with AlwaysRego).
+func evaluators(t *testing.T, caps ...*dsl.Capability) map[string]engine.Policy {
+	t.Helper()
+	direct, err := authz.New(caps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return map[string]engine.Policy{
+		"authz":  direct,
+		"policy": newPolicy(t, policy.Config{Capabilities: caps}),
+		"rego":   newPolicy(t, policy.Config{Capabilities: caps, AlwaysRego: true}),
+	}
+}
+
 func TestPolicyMaxCallsUnderAConcurrentBatch(t *testing.T) {
+	for name, pol := range evaluators(t, dsl.Method("stripe/charges/*").MaxCalls(2)) {
+		t.Run(name, func(t *testing.T) { testMaxCallsUnderAConcurrentBatch(t, pol) })
+	}
+}
+
+func testMaxCallsUnderAConcurrentBatch(t *testing.T, pol engine.Policy) {
 	var ran atomic.Int32
 	var audits []engine.AuditRecord
 	var mu sync.Mutex
 	sb := newSandbox(t, engine.SandboxConfig{
 		Tools:  []engine.Tool{counting("stripe/charges/create", &ran)},
-		Policy: newPolicy(t, policy.Config{Capabilities: []*dsl.Capability{dsl.Method("stripe/charges/*").MaxCalls(2)}}),
+		Policy: pol,
 		Audit: func(r engine.AuditRecord) {
 			mu.Lock()
 			audits = append(audits, r)
@@ -64,12 +89,16 @@ return rs.map(r => r.status)`)
 }
 
 func TestPolicyDenialIsCatchableAndNeverRunsTheHandler(t *testing.T) {
+	for name, pol := range evaluators(t, dsl.Method("pay").Where(dsl.Param("amount").Le(100), dsl.Param("currency").Eq("USD"))) {
+		t.Run(name, func(t *testing.T) { testDenialIsCatchable(t, pol) })
+	}
+}
+
+func testDenialIsCatchable(t *testing.T, pol engine.Policy) {
 	var ran atomic.Int32
 	sb := newSandbox(t, engine.SandboxConfig{
-		Tools: []engine.Tool{counting("pay", &ran), counting("admin/delete", &ran)},
-		Policy: newPolicy(t, policy.Config{Capabilities: []*dsl.Capability{
-			dsl.Method("pay").Where(dsl.Param("amount").Le(100), dsl.Param("currency").Eq("USD")),
-		}}),
+		Tools:  []engine.Tool{counting("pay", &ran), counting("admin/delete", &ran)},
+		Policy: pol,
 	})
 	res := run(t, sb, `const out = []
 for (const f of [() => pay({amount: 500, currency: "EUR"}), () => admin.delete({})]) {
@@ -149,5 +178,111 @@ func TestPolicyEvaluationErrorDenies(t *testing.T) {
 	res := run(t, sb, `try { await pay({zero: 0}) } catch (e) { return e.message }`)
 	if !strings.Contains(res.Stdout, "the policy failed to evaluate") || ran.Load() != 0 {
 		t.Errorf("stdout %q ran %d", res.Stdout, ran.Load())
+	}
+}
+
+// fakePolicy is an embedder's Policy: it returns what it is told to, to
+// check that the engine holds any implementation to the contract.
+type fakePolicy struct {
+	d      authz.Decision
+	err    error
+	panics bool
+	inputs []authz.Input
+}
+
+func (f *fakePolicy) Decide(_ context.Context, in *authz.Input) (authz.Decision, error) {
+	if f.panics {
+		panic("boom")
+	}
+	cp := *in // the engine's maps change after Decide returns: keep a copy
+	cp.Calls, cp.CapabilityCalls = maps.Clone(in.Calls), maps.Clone(in.CapabilityCalls)
+	f.inputs = append(f.inputs, cp)
+	return f.d, f.err
+}
+
+func (f *fakePolicy) Revision() string { return "fake-1" }
+
+func (f *fakePolicy) CapabilityName(i int) string {
+	if i == 0 {
+		return "only"
+	}
+	return ""
+}
+
+// An embedder's Policy is held to the contract: an error, a panic, or a
+// decision that both allows and asks denies the call, and the input is
+// canonical and carries the engine's counters.
+func TestCustomPolicyFailsClosed(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		pol  *fakePolicy
+		want string
+	}{
+		{"error", &fakePolicy{d: authz.Decision{Allow: true, Capability: 0}, err: errors.New("backend down")}, "the policy failed: backend down"},
+		{"error with reasons", &fakePolicy{d: authz.Decision{Reasons: []string{"no quota"}, Capability: -1}, err: errors.New("quota")}, "no quota"},
+		{"panic", &fakePolicy{panics: true}, "the policy panicked"},
+		{"allow and ask", &fakePolicy{d: authz.Decision{Allow: true, Ask: true, Capability: 0}}, "the policy both allowed the call and asked about it"},
+		{"no reason", &fakePolicy{d: authz.Decision{Capability: -1}}, "denied by policy"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var ran atomic.Int32
+			var audits []engine.AuditRecord
+			sb := newSandbox(t, engine.SandboxConfig{
+				Tools:  []engine.Tool{counting("pay", &ran)},
+				Policy: tc.pol,
+				Audit:  func(r engine.AuditRecord) { audits = append(audits, r) },
+			})
+			res := run(t, sb, `try { await pay({amount: 1.0}); return "ran" } catch (e) { return e.kind + ": " + e.message }`)
+			if res.Stdout != "denied: tool pay denied: "+tc.want+"\n" || ran.Load() != 0 {
+				t.Errorf("stdout %q, handler ran %d times", res.Stdout, ran.Load())
+			}
+			if len(audits) != 1 || audits[0].Decision != "deny" || audits[0].PolicyRevision != "fake-1" || (tc.pol.err != nil || tc.pol.panics || tc.name == "allow and ask") != (audits[0].Err != nil) {
+				t.Errorf("audits %+v", audits)
+			}
+		})
+	}
+}
+
+// The engine hands an embedder's Policy canonical params and its counters,
+// charges the capability the policy names, and labels it by
+// CapabilityName.
+func TestCustomPolicyInput(t *testing.T) {
+	var ran atomic.Int32
+	pol := &fakePolicy{d: authz.Decision{Allow: true, Capability: 0}}
+	sb := newSandbox(t, engine.SandboxConfig{
+		Tools:  []engine.Tool{counting("pay", &ran)},
+		Policy: pol,
+		Labels: map[string]string{"team": "a"},
+	})
+	res := run(t, sb, `await pay({amount: 1.0, note: "x"}); await pay({}); return "ok"`)
+	if res.Stdout != "ok\n" || ran.Load() != 2 || len(pol.inputs) != 2 || res.ToolCalls[0].Capability != "only" {
+		t.Fatalf("stdout %q ran %d inputs %+v calls %+v", res.Stdout, ran.Load(), pol.inputs, res.ToolCalls)
+	}
+	in := pol.inputs[1]
+	if string(pol.inputs[0].Params) != `{"amount":1,"note":"x"}` || !in.ParamsCanonical || in.Method != "pay" || in.Language != "js" ||
+		in.Session.Labels["team"] != "a" || in.Calls["pay"] != 1 || in.CapabilityCalls[0] != 1 {
+		t.Errorf("inputs %+v", pol.inputs)
+	}
+}
+
+// A nil pointer of a Policy type (a *policy.Policy variable that holds no
+// policy, as config.Policy returns without one) is the default policy,
+// as a nil Policy is.
+func TestNilPolicyPointerIsTheDefault(t *testing.T) {
+	var none *policy.Policy
+	for name, pol := range map[string]engine.Policy{"nil": nil, "nil pointer": none, "nil authz": (*authz.CapabilityPolicy)(nil)} {
+		t.Run(name, func(t *testing.T) {
+			var ran atomic.Int32
+			var audits []engine.AuditRecord
+			sb := newSandbox(t, engine.SandboxConfig{
+				Tools:  []engine.Tool{counting("pay", &ran)},
+				Policy: pol,
+				Audit:  func(r engine.AuditRecord) { audits = append(audits, r) },
+			})
+			res := run(t, sb, `await pay({}); return "ok"`)
+			if res.Stdout != "ok\n" || ran.Load() != 1 || len(audits) != 1 || audits[0].PolicyRevision != "default" {
+				t.Errorf("stdout %q ran %d audits %+v", res.Stdout, ran.Load(), audits)
+			}
+		})
 	}
 }

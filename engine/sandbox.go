@@ -18,7 +18,6 @@ import (
 
 	"github.com/cordonhq/cordon/internal/abi"
 	"github.com/cordonhq/cordon/internal/guestmem"
-	"github.com/cordonhq/cordon/policy"
 	"github.com/cordonhq/cordon/vfs"
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/experimental"
@@ -120,9 +119,11 @@ type SandboxConfig struct {
 	ID string
 	// Labels describe the session to the policy (input.session.labels).
 	Labels map[string]string
-	// Policy decides every tool call. Nil means each registered tool may be
-	// called DefaultMaxCalls times per sandbox.
-	Policy *policy.Policy
+	// Policy decides every tool call (see Policy for the contract): an
+	// *authz.CapabilityPolicy, a *policy.Policy, or an implementation of
+	// the embedder's. Nil, or a nil pointer, means each registered tool
+	// may be called DefaultMaxCalls times per sandbox.
+	Policy Policy
 	// Approve answers calls the policy asks about under Execute. Nil denies
 	// them.
 	Approve Approver
@@ -179,7 +180,7 @@ type Sandbox struct {
 	mu        sync.Mutex
 	counts    map[string]int // allowed calls per method in this session
 	capCounts map[int]int    // calls charged per capability
-	policy    *policy.Policy
+	policy    Policy         // nil: the default policy
 	labels    map[string]string
 	approver  Approver
 	onAudit   func(AuditRecord)
@@ -207,6 +208,9 @@ func (e *Engine) NewSandbox(ctx context.Context, cfg SandboxConfig) (*Sandbox, e
 		onAudit:   cfg.Audit,
 		stdout:    cfg.Stdout,
 		stderr:    cfg.Stderr,
+	}
+	if nilPolicy(sb.policy) {
+		sb.policy = nil
 	}
 	if sb.id == "" {
 		sb.id = fmt.Sprintf("sb-%d", sandboxSeq.Add(1))

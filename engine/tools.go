@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/cordonhq/cordon/internal/abi"
-	"github.com/cordonhq/cordon/policy"
+	"github.com/cordonhq/cordon/policy/authz"
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 	jsonv1 "github.com/go-json-experiment/json/v1"
@@ -79,7 +79,7 @@ type Tool struct {
 	// Policy, when set, is what the policy sees of the tool as input.tool:
 	// for a tool imported from an MCP server (package mcptools), the
 	// server's name and the tool's annotations.
-	Policy *policy.ToolInfo
+	Policy *authz.ToolInfo
 }
 
 // tool is a registered tool with its compiled input schema (nil when it

@@ -27,7 +27,7 @@ import (
 
 	"github.com/cordonhq/cordon/config"
 	"github.com/cordonhq/cordon/engine"
-	"github.com/cordonhq/cordon/policy"
+	"github.com/cordonhq/cordon/policy/authz"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -117,7 +117,7 @@ func Import(ctx context.Context, server string, cs *mcp.ClientSession, infos map
 // a (nil for none) as input.tool: the server's name and the four hints,
 // with MCP's defaults (readOnlyHint false, destructiveHint true,
 // idempotentHint false, openWorldHint true) where a does not say.
-func PolicyInfo(server string, a *mcp.ToolAnnotations) *policy.ToolInfo {
+func PolicyInfo(server string, a *mcp.ToolAnnotations) *authz.ToolInfo {
 	ann := map[string]bool{"readOnlyHint": false, "destructiveHint": true, "idempotentHint": false, "openWorldHint": true}
 	if a != nil {
 		ann["readOnlyHint"] = a.ReadOnlyHint
@@ -129,7 +129,7 @@ func PolicyInfo(server string, a *mcp.ToolAnnotations) *policy.ToolInfo {
 			ann["openWorldHint"] = *a.OpenWorldHint
 		}
 	}
-	return &policy.ToolInfo{Server: server, Annotations: ann}
+	return &authz.ToolInfo{Server: server, Annotations: ann}
 }
 
 // mapName maps an upstream tool name to one name segment.

@@ -9,63 +9,19 @@ import (
 	"strconv"
 
 	"github.com/cordonhq/cordon/internal/canon"
+	"github.com/cordonhq/cordon/policy/authz"
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
 )
 
-// Input is the input document of one decision.
-type Input struct {
-	Method string
-	// Params is the call's JSON object. Decide puts it in canonical form
-	// (see Handler in package engine) unless ParamsCanonical says it is.
-	Params json.RawMessage
-	// ParamsCanonical reports that Params is already in canonical form,
-	// as the engine hands it over, so that Decide does not read it twice.
-	// A caller that sets it for params that are not canonical only gets
-	// decisions on what it passed.
-	ParamsCanonical bool
-	// Calls counts the allowed calls per method in this session so far.
-	Calls map[string]int
-	// CapabilityCalls counts the calls charged to each capability (by index).
-	CapabilityCalls map[int]int
-	Session         Session
-	Language        string
-	// Tool is what the host says of the tool (input.tool), or nil: for a
-	// tool imported from an MCP server, its server and its annotations.
-	Tool *ToolInfo
-}
-
-// ToolInfo is what the policy sees of a tool as input.tool.
-type ToolInfo struct {
-	// Server names the MCP server the tool comes from (mcp_servers'
-	// name), or "".
-	Server string `json:"server,omitempty"`
-	// Annotations are the tool's MCP annotations, by their MCP names:
-	// readOnlyHint, destructiveHint, idempotentHint, openWorldHint (with
-	// MCP's defaults filled in: false, true, false, true).
-	Annotations map[string]bool `json:"annotations,omitempty"`
-}
-
-// Session identifies the sandbox session a call comes from.
-type Session struct {
-	ID     string
-	Labels map[string]string
-}
-
-// Decision is the answer for one call.
-type Decision struct {
-	Allow bool
-	Ask   bool
-	// Reasons explain a denial or a request for approval.
-	Reasons []string
-	// Capability is the index of the capability to charge, or -1.
-	Capability int
-}
-
-// Decide evaluates the policy for one call. It never allows on failure:
-// when evaluation fails, the decision denies and err says why (the reason
-// in the decision says so too).
-func (p *Policy) Decide(ctx context.Context, in *Input) (Decision, error) {
+// Decide evaluates the policy for one call: the input and the decision are
+// those of package authz, the contract a Policy shares with
+// authz.CapabilityPolicy (a Policy is an engine.Policy). It never allows
+// on failure: when evaluation fails, the decision denies and err says why
+// (the reason in the decision says so too). A policy made only of
+// capabilities decides through an authz.CapabilityPolicy, whose errors
+// this wraps.
+func (p *Policy) Decide(ctx context.Context, in *authz.Input) (authz.Decision, error) {
 	// Both evaluators read the canonical form of the params, so that they
 	// and the handler agree on every key and number (see internal/canon).
 	// The engine hands over canonical params already (ParamsCanonical);
@@ -80,13 +36,13 @@ func (p *Policy) Decide(ctx context.Context, in *Input) (Decision, error) {
 		in = &cp
 	}
 	if p.native != nil {
-		params, err := decodeParams(in.Params)
+		d, err := p.native.Decide(ctx, in)
 		if err != nil {
-			return denied("the call's params are not a JSON object"), fmt.Errorf("policy: input: %w", err)
+			err = fmt.Errorf("policy: %w", err)
 		}
-		return p.native.decide(in, params), nil
+		return d, err
 	}
-	v, err := in.value()
+	v, err := inputValue(in)
 	if err != nil {
 		return denied("the call's params are not a JSON object"), fmt.Errorf("policy: input: %w", err)
 	}
@@ -104,44 +60,44 @@ func (p *Policy) Decide(ctx context.Context, in *Input) (Decision, error) {
 	return d, nil
 }
 
-func denied(reason string) Decision {
-	return Decision{Reasons: []string{reason}, Capability: -1}
+func denied(reason string) authz.Decision {
+	return authz.Decision{Reasons: []string{reason}, Capability: -1}
 }
 
-func parseDecision(raw any) (Decision, error) {
+func parseDecision(raw any) (authz.Decision, error) {
 	m, ok := raw.(map[string]any)
 	if !ok {
-		return Decision{}, fmt.Errorf("decision is %T, not an object", raw)
+		return authz.Decision{}, fmt.Errorf("decision is %T, not an object", raw)
 	}
-	d := Decision{Capability: -1}
+	d := authz.Decision{Capability: -1}
 	if d.Allow, ok = m["allow"].(bool); !ok {
-		return Decision{}, fmt.Errorf("decision.allow is not a boolean")
+		return authz.Decision{}, fmt.Errorf("decision.allow is not a boolean")
 	}
 	if d.Ask, ok = m["ask"].(bool); !ok {
-		return Decision{}, fmt.Errorf("decision.ask is not a boolean")
+		return authz.Decision{}, fmt.Errorf("decision.ask is not a boolean")
 	}
 	if d.Allow && d.Ask {
-		return Decision{}, fmt.Errorf("decision both allows and asks")
+		return authz.Decision{}, fmt.Errorf("decision both allows and asks")
 	}
 	rs, ok := m["reasons"].([]any)
 	if !ok {
-		return Decision{}, fmt.Errorf("decision.reasons is not an array")
+		return authz.Decision{}, fmt.Errorf("decision.reasons is not an array")
 	}
 	for _, r := range rs {
 		s, ok := r.(string)
 		if !ok {
-			return Decision{}, fmt.Errorf("decision.reasons holds a %T", r)
+			return authz.Decision{}, fmt.Errorf("decision.reasons holds a %T", r)
 		}
 		d.Reasons = append(d.Reasons, s)
 	}
 	if c, present := m["capability"]; present {
 		n, ok := c.(json.Number)
 		if !ok {
-			return Decision{}, fmt.Errorf("decision.capability is not a number")
+			return authz.Decision{}, fmt.Errorf("decision.capability is not a number")
 		}
 		i, err := strconv.Atoi(string(n))
 		if err != nil {
-			return Decision{}, fmt.Errorf("decision.capability %s is not an integer", n)
+			return authz.Decision{}, fmt.Errorf("decision.capability %s is not an integer", n)
 		}
 		d.Capability = i
 	}
@@ -151,9 +107,9 @@ func parseDecision(raw any) (Decision, error) {
 	return d, nil
 }
 
-// value builds the input as an ast.Value without a JSON round trip of the
-// whole document.
-func (in *Input) value() (ast.Value, error) {
+// inputValue builds the input as an ast.Value without a JSON round trip of
+// the whole document.
+func inputValue(in *authz.Input) (ast.Value, error) {
 	params := ast.NewObject()
 	if len(bytes.TrimSpace(in.Params)) > 0 {
 		v, err := paramsValue(in.Params)

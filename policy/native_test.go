@@ -9,6 +9,7 @@ import (
 
 	"github.com/cordonhq/cordon/dsl"
 	"github.com/cordonhq/cordon/policy"
+	"github.com/cordonhq/cordon/policy/authz"
 )
 
 // nativeCapabilities is a policy that exercises every operator, patterns
@@ -69,20 +70,25 @@ var nativeParams = []string{
 	`{"created_at": ["2027"], "version": "V3"}`, `{"created_at": "2026", "version": 1}`, `{"created_at": "2026-01-01", "version": null}`,
 }
 
-// TestNativeAgreesWithRego checks that the Go evaluator and OPA give the
-// same decision, reasons included, for every method, params and counter
-// state of a policy that uses every feature of the DSL.
+// TestNativeAgreesWithRego checks that the Go evaluator (authz.New, and
+// policy.New without AlwaysRego, which decides through it) and OPA give
+// the same decision, reasons included, for every method, params and
+// counter state of a policy that uses every feature of the DSL.
 func TestNativeAgreesWithRego(t *testing.T) {
 	caps := nativeCapabilities(t)
 	ctx := context.Background()
 	fast := mustPolicy(t, policy.Config{Capabilities: caps})
 	slow := mustPolicy(t, policy.Config{Capabilities: caps, AlwaysRego: true})
+	direct, err := authz.New(caps)
+	if err != nil {
+		t.Fatal(err)
+	}
 	n := 0
 	for _, m := range nativeMethods {
 		for _, params := range nativeParams {
 			for _, calls := range []map[int]int{nil, {0: 1}, {0: 2, 5: 1}, {0: 5, 4: 3}} {
-				in := &policy.Input{Method: m, Params: json.RawMessage(params), CapabilityCalls: calls, Session: policy.Session{ID: "s"}}
-				compareDecisions(t, ctx, fast, slow, in)
+				in := &authz.Input{Method: m, Params: json.RawMessage(params), CapabilityCalls: calls, Session: authz.Session{ID: "s"}}
+				compareDecisions(t, ctx, in, slow, fast, direct)
 				n++
 			}
 		}
@@ -92,12 +98,21 @@ func TestNativeAgreesWithRego(t *testing.T) {
 	}
 }
 
-func compareDecisions(t *testing.T, ctx context.Context, fast, slow *policy.Policy, in *policy.Input) {
+// decider is what the engine asks of a policy to decide a call.
+type decider interface {
+	Decide(context.Context, *authz.Input) (authz.Decision, error)
+}
+
+// compareDecisions checks that each of the Go evaluators decides in as
+// the Rego policy does.
+func compareDecisions(t *testing.T, ctx context.Context, in *authz.Input, rego decider, fast ...decider) {
 	t.Helper()
-	df, ef := fast.Decide(ctx, in)
-	ds, es := slow.Decide(ctx, in)
-	if (ef == nil) != (es == nil) || !reflect.DeepEqual(df, ds) {
-		t.Errorf("%s %s %v:\n  Go   %+v %v\n  Rego %+v %v", in.Method, in.Params, in.CapabilityCalls, df, ef, ds, es)
+	ds, es := rego.Decide(ctx, in)
+	for _, p := range fast {
+		df, ef := p.Decide(ctx, in)
+		if (ef == nil) != (es == nil) || !reflect.DeepEqual(df, ds) {
+			t.Errorf("%s %s %v:\n  Go (%T) %+v %v\n  Rego %+v %v", in.Method, in.Params, in.CapabilityCalls, p, df, ef, ds, es)
+		}
 	}
 }
 
@@ -133,14 +148,18 @@ func FuzzNativeAgreesWithRego(f *testing.F) {
 		if err != nil {
 			t.Fatalf("only the Rego policy failed: %v", err)
 		}
-		compareDecisions(t, ctx, fast, slow, &policy.Input{Method: method, Params: json.RawMessage(params), CapabilityCalls: map[int]int{0: int(calls % 4)}})
+		direct, err := authz.New(caps)
+		if err != nil {
+			t.Fatalf("only authz.New failed: %v", err)
+		}
+		compareDecisions(t, ctx, &authz.Input{Method: method, Params: json.RawMessage(params), CapabilityCalls: map[int]int{0: int(calls % 4)}}, slow, fast, direct)
 	})
 }
 
 func ExampleConfig_alwaysRego() {
 	caps := []*dsl.Capability{dsl.Method("stripe/charges/*").Where(dsl.Param("amount").Le(100))}
 	p, _ := policy.New(context.Background(), policy.Config{Capabilities: caps, AlwaysRego: true})
-	d, _ := p.Decide(context.Background(), &policy.Input{Method: "stripe/charges/create", Params: json.RawMessage(`{"amount": 500}`)})
+	d, _ := p.Decide(context.Background(), &authz.Input{Method: "stripe/charges/create", Params: json.RawMessage(`{"amount": 500}`)})
 	fmt.Println(d.Allow, d.Reasons)
 	// Output: false [capability #0 "stripe/charges/*": amount <= 100 does not hold (amount is 500)]
 }

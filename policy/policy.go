@@ -7,6 +7,11 @@
 //
 // Decisions fail closed: an evaluation error, an undefined result or a
 // malformed decision object denies the call with a reason that says so.
+//
+// A Policy is an engine.Policy. Its input and decision types are package
+// policy/authz's, which also decides capabilities alone in Go without
+// OPA (authz.New): a program that needs no Rego need not import this
+// package, nor build OPA.
 package policy
 
 import (
@@ -24,6 +29,7 @@ import (
 	"strings"
 
 	"github.com/cordonhq/cordon/dsl"
+	"github.com/cordonhq/cordon/policy/authz"
 	"github.com/cordonhq/cordon/policy/compile"
 	regolib "github.com/cordonhq/cordon/policy/rego"
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -76,8 +82,9 @@ type Config struct {
 	AllowBuiltins []string
 	// AlwaysRego makes every decision an OPA evaluation. Without it, a
 	// policy made only of Capabilities (no Modules, Data or Paths) is
-	// decided by an equivalent evaluator in Go, about ten times faster;
-	// the two are tested to agree, reasons included.
+	// decided by an equivalent evaluator in Go (authz.CapabilityPolicy),
+	// about ten times faster; the two are tested to agree, reasons
+	// included.
 	AlwaysRego bool
 }
 
@@ -87,7 +94,7 @@ type Policy struct {
 	modules  map[string]string
 	caps     []*dsl.Capability
 	revision string
-	native   *native // nil: every decision is an OPA evaluation
+	native   *authz.CapabilityPolicy // nil: every decision is an OPA evaluation
 }
 
 // CapabilitiesModule is the file name of the compiled capabilities module.
@@ -173,9 +180,9 @@ func New(ctx context.Context, cfg Config) (*Policy, error) {
 	}
 	db, _ := json.Marshal(data) // map keys are sorted
 	h.Write(db)
-	var nat *native
+	var nat *authz.CapabilityPolicy
 	if !cfg.AlwaysRego && len(cfg.Modules) == 0 && len(cfg.Paths) == 0 && len(cfg.Data) == 0 {
-		if nat, err = newNative(cfg.Capabilities); err != nil {
+		if nat, err = authz.New(cfg.Capabilities); err != nil {
 			return nil, &LoadError{Source: "capabilities", Err: err}
 		}
 	}
@@ -202,8 +209,14 @@ func (p *Policy) Modules() map[string]string {
 	return out
 }
 
-// Capabilities returns the DSL capabilities the policy was built from.
-func (p *Policy) Capabilities() []*dsl.Capability { return p.caps }
+// Capabilities returns the DSL capabilities the policy was built from (nil
+// for a nil Policy). The slice must not be modified.
+func (p *Policy) Capabilities() []*dsl.Capability {
+	if p == nil {
+		return nil
+	}
+	return p.caps
+}
 
 // CapabilityName returns a readable label for capability i (its name, or
 // its index and method pattern), or "" when i is out of range.

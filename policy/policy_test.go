@@ -16,6 +16,7 @@ import (
 
 	"github.com/cordonhq/cordon/dsl"
 	"github.com/cordonhq/cordon/policy"
+	"github.com/cordonhq/cordon/policy/authz"
 )
 
 func mustPolicy(t testing.TB, cfg policy.Config) *policy.Policy {
@@ -27,9 +28,9 @@ func mustPolicy(t testing.TB, cfg policy.Config) *policy.Policy {
 	return p
 }
 
-func decide(t testing.TB, p *policy.Policy, method, params string, capCalls map[int]int) policy.Decision {
+func decide(t testing.TB, p *policy.Policy, method, params string, capCalls map[int]int) authz.Decision {
 	t.Helper()
-	d, err := p.Decide(context.Background(), &policy.Input{Method: method, Params: json.RawMessage(params), CapabilityCalls: capCalls, Language: "js"})
+	d, err := p.Decide(context.Background(), &authz.Input{Method: method, Params: json.RawMessage(params), CapabilityCalls: capCalls, Language: "js"})
 	if err != nil {
 		t.Fatalf("%s %s: %v", method, params, err)
 	}
@@ -95,12 +96,12 @@ func TestFailsClosed(t *testing.T) {
 		Capabilities: []*dsl.Capability{dsl.Method("pay")},
 		Modules:      map[string]string{"bad.rego": "package cordon.authz\n\ndeny contains x if { x := 1 / input.params.zero }\n"},
 	})
-	d, err := p.Decide(context.Background(), &policy.Input{Method: "pay", Params: json.RawMessage(`{"zero": 0}`)})
+	d, err := p.Decide(context.Background(), &authz.Input{Method: "pay", Params: json.RawMessage(`{"zero": 0}`)})
 	if err == nil || d.Allow || d.Ask || len(d.Reasons) != 1 || !strings.Contains(d.Reasons[0], "failed to evaluate") {
 		t.Errorf("decision %+v err %v", d, err)
 	}
 	// Params that are not an object deny too.
-	if d, err := p.Decide(context.Background(), &policy.Input{Method: "pay", Params: json.RawMessage(`[1]`)}); err == nil || d.Allow {
+	if d, err := p.Decide(context.Background(), &authz.Input{Method: "pay", Params: json.RawMessage(`[1]`)}); err == nil || d.Allow {
 		t.Errorf("array params: %+v %v", d, err)
 	}
 }
@@ -153,8 +154,8 @@ func TestLoadDirectoriesDataAndBundles(t *testing.T) {
 
 	for _, path := range []string{dir, bundlePath} {
 		p := mustPolicy(t, policy.Config{Capabilities: []*dsl.Capability{dsl.Method("pay")}, Paths: []string{path}})
-		in := func(amount int) *policy.Input {
-			return &policy.Input{Method: "pay", Params: json.RawMessage(fmt.Sprintf(`{"amount": %d}`, amount)), Session: policy.Session{ID: "s", Labels: map[string]string{"tenant": "acme"}}}
+		in := func(amount int) *authz.Input {
+			return &authz.Input{Method: "pay", Params: json.RawMessage(fmt.Sprintf(`{"amount": %d}`, amount)), Session: authz.Session{ID: "s", Labels: map[string]string{"tenant": "acme"}}}
 		}
 		if d, err := p.Decide(context.Background(), in(5)); err != nil || !d.Allow {
 			t.Errorf("%s: small: %+v %v", path, d, err)
@@ -176,17 +177,43 @@ test_pay_is_allowed if authz.decision.allow with input as {"method": "pay", "par
 test_other_is_denied if not authz.decision.allow with input as {"method": "other", "params": {}}
 
 test_this_one_fails if authz.decision.allow with input as {"method": "other", "params": {}}
+
+conflicting(_) := 1
+
+conflicting(_) := 2
+
+test_this_one_errs if conflicting(1) == 1
+
+todo_test_later if false
 `), 0o644)
 	results, err := policy.RunTests(context.Background(), []string{dir}, []*dsl.Capability{dsl.Method("pay")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	pass := map[string]bool{}
+	got := map[string]*policy.TestResult{}
 	for _, r := range results {
-		pass[r.Name] = r.Pass()
+		got[r.Name] = r
 	}
-	if !pass["test_pay_is_allowed"] || !pass["test_other_is_denied"] || pass["test_this_one_fails"] || len(pass) != 3 {
-		t.Errorf("results %v", pass)
+	pass := func(name string) bool { return got[name] != nil && got[name].Pass() }
+	if !pass("test_pay_is_allowed") || !pass("test_other_is_denied") || pass("test_this_one_fails") || pass("test_this_one_errs") || pass("todo_test_later") || len(got) != 5 {
+		t.Fatalf("results %v", results)
+	}
+	ok, fail, errd, todo := got["test_pay_is_allowed"], got["test_this_one_fails"], got["test_this_one_errs"], got["todo_test_later"]
+	if ok.Package != "data.x_test" || !strings.HasSuffix(ok.Location, "x_test.rego:5") || ok.Fail || ok.Err != nil || ok.Duration <= 0 ||
+		!strings.HasPrefix(ok.String(), "data.x_test.test_pay_is_allowed: PASS (") {
+		t.Errorf("pass: %+v %q", ok, ok.String())
+	}
+	if !fail.Fail || fail.Err != nil || !strings.HasPrefix(fail.String(), "data.x_test.test_this_one_fails: FAIL (") {
+		t.Errorf("fail: %+v %q", fail, fail.String())
+	}
+	if errd.Fail || errd.Err == nil || !strings.Contains(errd.Err.Error(), "conflict") || !strings.HasPrefix(errd.String(), "data.x_test.test_this_one_errs: ERROR (") {
+		t.Errorf("error: %+v %q", errd, errd.String())
+	}
+	if !todo.Skip || todo.String() != "data.x_test.todo_test_later: SKIPPED" {
+		t.Errorf("skip: %+v %q", todo, todo.String())
+	}
+	if _, err := policy.RunTests(context.Background(), []string{filepath.Join(dir, "missing")}, nil); !errors.Is(err, policy.ErrLoad) {
+		t.Errorf("missing path: %v", err)
 	}
 }
 
@@ -198,7 +225,7 @@ func benchmarkDecisionMode(b *testing.B, n int, alwaysRego bool) {
 		caps = append(caps, dsl.Method(fmt.Sprintf("svc%d/items/*", i)).Where(dsl.Param("amount").Le(1000)).MaxCalls(100))
 	}
 	p := mustPolicy(b, policy.Config{Capabilities: caps, AlwaysRego: alwaysRego})
-	in := &policy.Input{Method: fmt.Sprintf("svc%d/items/create", n-1), Params: json.RawMessage(`{"amount": 5}`), Calls: map[string]int{}, CapabilityCalls: map[int]int{}}
+	in := &authz.Input{Method: fmt.Sprintf("svc%d/items/create", n-1), Params: json.RawMessage(`{"amount": 5}`), Calls: map[string]int{}, CapabilityCalls: map[int]int{}}
 	ctx := context.Background()
 	b.ResetTimer()
 	for b.Loop() {
@@ -225,7 +252,7 @@ func BenchmarkDecisionParallel(b *testing.B) {
 	}
 	p := mustPolicy(b, policy.Config{Capabilities: caps})
 	b.RunParallel(func(pb *testing.PB) {
-		in := &policy.Input{Method: "svc42/items/create", Params: json.RawMessage(`{"amount": 5}`)}
+		in := &authz.Input{Method: "svc42/items/create", Params: json.RawMessage(`{"amount": 5}`)}
 		for pb.Next() {
 			if d, err := p.Decide(context.Background(), in); err != nil || !d.Allow {
 				b.Fatal(d, err)

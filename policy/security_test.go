@@ -13,6 +13,7 @@ import (
 
 	"github.com/cordonhq/cordon/dsl"
 	"github.com/cordonhq/cordon/policy"
+	"github.com/cordonhq/cordon/policy/authz"
 )
 
 // A policy may not reach the network, or depend on anything but its input,
@@ -52,7 +53,7 @@ deny contains "looked up" if {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := p.Decide(ctx, &policy.Input{Method: "m", Params: json.RawMessage(`{"q": "x"}`)})
+	d, err := p.Decide(ctx, &authz.Input{Method: "m", Params: json.RawMessage(`{"q": "x"}`)})
 	if err != nil || d.Allow || hits.Load() != 1 {
 		t.Fatalf("with http.send allowed: %+v %v, %d hits", d, err, hits.Load())
 	}
@@ -78,7 +79,7 @@ deny contains "slow" if {
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	d, err := p.Decide(ctx, &policy.Input{Method: "m", Params: json.RawMessage(`{}`)})
+	d, err := p.Decide(ctx, &authz.Input{Method: "m", Params: json.RawMessage(`{}`)})
 	took := time.Since(start)
 	if err == nil || d.Allow || d.Ask {
 		t.Fatalf("a decision cut short: %+v %v", d, err)
@@ -104,12 +105,12 @@ func TestDecideRefusesAmbiguousParams(t *testing.T) {
 			`{"amount": 1e-400, "currency": "USD"}`:                                 "would read as 0",
 			`{"amount": 5, "currency": "USD", "__proto__": {}}`:                     "param __proto__",
 		} {
-			d, err := p.Decide(ctx, &policy.Input{Method: "pay", Params: json.RawMessage(params)})
+			d, err := p.Decide(ctx, &authz.Input{Method: "pay", Params: json.RawMessage(params)})
 			if err == nil || d.Allow || len(d.Reasons) != 1 || !strings.Contains(d.Reasons[0], want) {
 				t.Errorf("AlwaysRego %v, %s: %+v %v", always, params, d, err)
 			}
 		}
-		d, err := p.Decide(ctx, &policy.Input{Method: "pay", Params: json.RawMessage(`{"amount": 1000.0, "currency": "USD"}`)})
+		d, err := p.Decide(ctx, &authz.Input{Method: "pay", Params: json.RawMessage(`{"amount": 1000.0, "currency": "USD"}`)})
 		if err != nil || !d.Allow {
 			t.Errorf("AlwaysRego %v: a plain call: %+v %v", always, d, err)
 		}

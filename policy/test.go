@@ -3,7 +3,9 @@ package policy
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
+	"time"
 
 	"github.com/cordonhq/cordon/dsl"
 	"github.com/cordonhq/cordon/policy/compile"
@@ -12,11 +14,45 @@ import (
 	"github.com/open-policy-agent/opa/v1/tester"
 )
 
+// TestResult is the outcome of one Rego test that RunTests ran.
+type TestResult struct {
+	// Package is the test's package, as a reference ("data.x_test").
+	Package string
+	// Name is the test rule's name ("test_pay_is_allowed").
+	Name string
+	// Location is where the rule is defined, "FILE:ROW", or "".
+	Location string
+	// Fail reports that the test's body did not hold.
+	Fail bool
+	// Skip reports that the test was skipped (its name starts with todo_).
+	Skip bool
+	// Err is the error that stopped the test's evaluation (a built-in
+	// that failed, a conflict), or nil.
+	Err error
+	// Duration is how long the test took.
+	Duration time.Duration
+	// Output is what the test printed (print calls).
+	Output []byte
+
+	text string
+}
+
+// Pass reports whether the test passed: it held, was not skipped and
+// raised no error.
+func (r *TestResult) Pass() bool { return !r.Fail && !r.Skip && r.Err == nil }
+
+// String returns the result as `opa test -v` prints it: "PACKAGE.NAME:
+// PASS (DURATION)" (or FAIL, ERROR, SKIPPED), then a line for each case
+// of a test that iterates.
+func (r *TestResult) String() string { return r.text }
+
 // RunTests runs the Rego tests (rules named test_*) found under paths, as
 // `opa test` would, with no opa binary. The shipped library is added unless
 // the paths already hold it, and so is a capabilities module compiled from
-// caps unless the paths already define package cordon.capabilities.
-func RunTests(ctx context.Context, paths []string, caps []*dsl.Capability) ([]*tester.Result, error) {
+// caps unless the paths already define package cordon.capabilities. An
+// error is a *LoadError: the tests could not be loaded, compiled or run
+// (a test that fails is a TestResult, not an error).
+func RunTests(ctx context.Context, paths []string, caps []*dsl.Capability) ([]*TestResult, error) {
 	modules, store, err := tester.LoadWithRegoVersion(paths, nil, ast.RegoV1)
 	if err != nil {
 		return nil, &LoadError{Source: "tests", Err: err}
@@ -64,9 +100,13 @@ func RunTests(ctx context.Context, paths []string, caps []*dsl.Capability) ([]*t
 	if err != nil {
 		return nil, &LoadError{Source: "tests", Err: err}
 	}
-	var out []*tester.Result
+	var out []*TestResult
 	for r := range ch {
-		out = append(out, r)
+		tr := &TestResult{Package: r.Package, Name: r.Name, Fail: r.Fail, Skip: r.Skip, Err: r.Error, Duration: r.Duration, Output: r.Output, text: r.String()}
+		if r.Location != nil {
+			tr.Location = fmt.Sprintf("%s:%d", r.Location.File, r.Location.Row)
+		}
+		out = append(out, tr)
 	}
 	return out, nil
 }

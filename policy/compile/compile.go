@@ -30,6 +30,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cordonhq/cordon/dsl"
+	"github.com/cordonhq/cordon/internal/dslutil"
 	"github.com/open-policy-agent/opa/v1/ast"
 )
 
@@ -189,7 +190,7 @@ func (g *generator) helpers(caps []*dsl.Capability) {
 	}
 	g.p("# _describe(name, path) shows the parameter at path (keys and array")
 	g.p("# indexes) in a violation: \"NAME is missing\", or \"NAME is\" and its JSON")
-	g.p("# text, cut to %d characters.", dsl.MaxValueText)
+	g.p("# text, cut to %d characters.", dslutil.MaxValueText)
 	g.p("_describe(name, path) := concat(\"\", [name, \" is \", _shorten(json.marshal(v))]) if {")
 	g.p("\tv := object.get(input, array.concat([\"params\"], path), _absent)")
 	g.p("\tv != _absent")
@@ -199,9 +200,9 @@ func (g *generator) helpers(caps []*dsl.Capability) {
 	g.p("# no JSON value is.")
 	g.p("_absent := {\"absent\"}")
 	g.p("")
-	g.p("_shorten(s) := s if count(s) <= %d", dsl.MaxValueText)
+	g.p("_shorten(s) := s if count(s) <= %d", dslutil.MaxValueText)
 	g.p("")
-	g.p("_shorten(s) := concat(\"\", [substring(s, 0, %d), \"...\"]) if count(s) > %d", dsl.MaxValueText-3, dsl.MaxValueText)
+	g.p("_shorten(s) := concat(\"\", [substring(s, 0, %d), \"...\"]) if count(s) > %d", dslutil.MaxValueText-3, dslutil.MaxValueText)
 	g.p("")
 	if limits {
 		g.p("# _calls(i) is the number of calls charged so far to capability i (a")
@@ -220,7 +221,7 @@ func (g *generator) helpers(caps []*dsl.Capability) {
 
 // capability writes the block of capability i.
 func (g *generator) capability(i int, c *dsl.Capability) error {
-	variants, err := dsl.ExpandPattern(c.Pattern())
+	variants, err := dslutil.ExpandPattern(c.Pattern())
 	if err != nil {
 		return fmt.Errorf("compile: capability %d: %w", i, err)
 	}
@@ -596,7 +597,7 @@ func bodies(k dsl.Constraint, x string) ([][]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	v := dsl.FormatValue(k.Value)
+	v := dslutil.FormatValue(k.Value)
 	bind := x + " := " + ref
 	switch k.Op {
 	case dsl.OpLt, dsl.OpLe, dsl.OpGt, dsl.OpGe:
@@ -654,7 +655,7 @@ func (g *generator) members(name string, k dsl.Constraint) error {
 // paramRef returns the Rego reference to a parameter: dotted keys where
 // they are plain identifiers, brackets otherwise.
 func paramRef(path string) (string, error) {
-	segs, err := dsl.SplitParam(path)
+	segs, err := dslutil.SplitParam(path)
 	if err != nil {
 		return "", err
 	}
@@ -677,7 +678,7 @@ func paramRef(path string) (string, error) {
 
 // pathArray returns the Rego array of a parameter path's segments.
 func pathArray(path string) string {
-	segs, err := dsl.SplitParam(path)
+	segs, err := dslutil.SplitParam(path)
 	if err != nil {
 		return "[]"
 	}

@@ -1,0 +1,259 @@
+// Package authz is the decision contract between the engine and a policy,
+// without OPA: the input of one decision (Input), its answer (Decision),
+// and CapabilityPolicy, which decides by DSL capabilities alone, in Go.
+//
+// An embedder that grants tools with capabilities (package dsl) and writes
+// no Rego uses New and links no OPA:
+//
+//	pol, err := authz.New([]*dsl.Capability{dsl.Method("weather/*").MaxCalls(10)})
+//	sb, err := eng.NewSandbox(ctx, engine.SandboxConfig{Policy: pol, ...})
+//
+// Package policy (OPA) decides with the same types: a policy.Policy made of
+// capabilities alone decides through a CapabilityPolicy, and one with Rego
+// rules of the user's is evaluated by OPA. The two evaluators are tested to
+// give the same decisions, reasons included.
+//
+// Decisions fail closed: params that cannot be read deny the call with a
+// reason that says so, and an error says why.
+package authz
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"sort"
+
+	"github.com/cordonhq/cordon/dsl"
+	"github.com/cordonhq/cordon/internal/canon"
+)
+
+// Input is the input document of one decision (input in Rego).
+type Input struct {
+	// Method is the tool's name (input.method).
+	Method string
+	// Params is the call's JSON object (input.params). Decide puts it in
+	// canonical form (see Handler in package engine) unless
+	// ParamsCanonical says it is.
+	Params json.RawMessage
+	// ParamsCanonical reports that Params is already in canonical form,
+	// as the engine hands it over, so that Decide does not read it twice.
+	// A caller that sets it for params that are not canonical only gets
+	// decisions on what it passed.
+	ParamsCanonical bool
+	// Calls counts the allowed calls per method in this session so far
+	// (input.calls).
+	Calls map[string]int
+	// CapabilityCalls counts the calls charged to each capability, by
+	// index (input.capability_calls).
+	CapabilityCalls map[int]int
+	// Session is the sandbox session the call comes from (input.session).
+	Session Session
+	// Language is the language of the script that made the call, "js" or
+	// "sh" (input.language).
+	Language string
+	// Tool is what the host says of the tool (input.tool), or nil: for a
+	// tool imported from an MCP server, its server and its annotations.
+	Tool *ToolInfo
+}
+
+// ToolInfo is what the policy sees of a tool as input.tool.
+type ToolInfo struct {
+	// Server names the MCP server the tool comes from (mcp_servers'
+	// name), or "".
+	Server string `json:"server,omitempty"`
+	// Annotations are the tool's MCP annotations, by their MCP names:
+	// readOnlyHint, destructiveHint, idempotentHint, openWorldHint (with
+	// MCP's defaults filled in: false, true, false, true).
+	Annotations map[string]bool `json:"annotations,omitempty"`
+}
+
+// Session identifies the sandbox session a call comes from.
+type Session struct {
+	// ID is the session's id (input.session.id).
+	ID string
+	// Labels are the session's labels (input.session.labels).
+	Labels map[string]string
+}
+
+// Decision is the answer for one call. At most one of Allow and Ask is
+// true; when neither is, the call is denied.
+type Decision struct {
+	// Allow lets the call run.
+	Allow bool
+	// Ask lets the call run once a human approves it.
+	Ask bool
+	// Reasons explain a denial or a request for approval.
+	Reasons []string
+	// Capability is the index of the capability to charge, or -1.
+	Capability int
+}
+
+// denied is a decision that denies the call for reason, charging no
+// capability.
+func denied(reason string) Decision {
+	return Decision{Reasons: []string{reason}, Capability: -1}
+}
+
+// canonical returns in with its params in canonical form (in itself when
+// in.ParamsCanonical is set), or a denial and an error that says which
+// param cannot be read and why. The evaluator decides on the canonical
+// form, so that it and the tool's handler agree on every key and number.
+func canonical(in *Input) (*Input, Decision, error) {
+	if in.ParamsCanonical {
+		return in, Decision{}, nil
+	}
+	text, err := canon.Params(in.Params)
+	if err != nil {
+		return nil, denied(err.Error()), fmt.Errorf("authz: input: %w", err)
+	}
+	cp := *in
+	cp.Params, cp.ParamsCanonical = text, true
+	return &cp, Decision{}, nil
+}
+
+// CapabilityPolicy decides calls by a list of DSL capabilities and the
+// rules of the shipped library (package cordon.authz in policy/rego), in
+// Go: its decisions are those that package policy's OPA evaluation gives
+// for the same capabilities and input, reasons included. A call is allowed
+// (or asked about) by the first capability, in order, whose method pattern
+// matches, whose constraints hold and whose max_calls is not used up,
+// except that an asking capability with max_calls that would take the call
+// but is used up denies it (no later capability may allow it). A
+// CapabilityPolicy is safe for concurrent use.
+type CapabilityPolicy struct {
+	caps     []*dsl.Capability
+	checkers []*dsl.Checker
+	revision string
+}
+
+// New validates the capabilities and prepares them for deciding. An error
+// names each capability that does not validate (see dsl.Validate).
+func New(caps []*dsl.Capability) (*CapabilityPolicy, error) {
+	if err := dsl.Validate(caps); err != nil {
+		return nil, fmt.Errorf("authz: %w", err)
+	}
+	p := &CapabilityPolicy{caps: caps}
+	h := sha256.New()
+	fmt.Fprintf(h, "cordon capabilities\x00")
+	for _, c := range caps {
+		k, err := c.Checker()
+		if err != nil {
+			return nil, fmt.Errorf("authz: %w", err)
+		}
+		p.checkers = append(p.checkers, k)
+		fmt.Fprintf(h, "%q\x00%d\x00%t\x00%q\x00", c.Pattern(), c.CallLimit(), c.Asks(), c.Name())
+		for _, k := range c.Constraints() {
+			fmt.Fprintf(h, "%s\x00", k)
+		}
+		h.Write([]byte{0xff})
+	}
+	p.revision = hex.EncodeToString(h.Sum(nil))[:12]
+	return p, nil
+}
+
+// Capabilities returns the capabilities the policy decides by (nil for a
+// nil CapabilityPolicy). The slice must not be modified.
+func (p *CapabilityPolicy) Capabilities() []*dsl.Capability {
+	if p == nil {
+		return nil
+	}
+	return p.caps
+}
+
+// Revision identifies the capabilities: two CapabilityPolicies with the
+// same revision decide alike. It is not the revision package policy gives
+// the same capabilities, which is a digest of their Rego.
+func (p *CapabilityPolicy) Revision() string { return p.revision }
+
+// CapabilityName returns a readable label for capability i (its name, or
+// its index and method pattern), or "" when i is out of range.
+func (p *CapabilityPolicy) CapabilityName(i int) string {
+	if i < 0 || i >= len(p.caps) {
+		return ""
+	}
+	if name := p.caps[i].Name(); name != "" {
+		return name
+	}
+	return fmt.Sprintf("#%d %s", i, p.caps[i].Pattern())
+}
+
+// Decide decides one call. It never allows on failure: params that are
+// not a JSON object that can be put in canonical form deny the call, and
+// the error says why. It reads in and changes nothing; ctx is not used (a
+// decision takes no I/O and a bounded time).
+func (p *CapabilityPolicy) Decide(_ context.Context, in *Input) (Decision, error) {
+	in, d, err := canonical(in)
+	if err != nil {
+		return d, err
+	}
+	params, err := decodeParams(in.Params)
+	if err != nil {
+		return denied("the call's params are not a JSON object"), fmt.Errorf("authz: input: %w", err)
+	}
+	return p.decide(in, params), nil
+}
+
+// decide mirrors policy/rego/authz.rego for a policy without user rules:
+// permit is the set of capabilities that allow the call up to the gate (the
+// first asking capability with max_calls whose constraints hold), deny
+// explains why none does, and ask comes from the charged capability's ask
+// flag.
+func (p *CapabilityPolicy) decide(in *Input, params any) Decision {
+	charged, gate := -1, -1
+	matched := false
+	var violations []string
+	for i, k := range p.checkers {
+		if !k.Match(in.Method) {
+			continue
+		}
+		matched = true
+		ok, reasons := k.Allows(params, in.CapabilityCalls[i])
+		if ok && gate < 0 {
+			charged = i
+			break // the first allowing capability is charged; violations are not needed
+		}
+		if !ok && gate < 0 && p.caps[i].Asks() && p.caps[i].CallLimit() > 0 && k.Holds(params) {
+			// An asking capability that would take the call but is used
+			// up: no later capability may allow it (the library's gate).
+			gate = i
+		}
+		for _, r := range reasons {
+			violations = append(violations, fmt.Sprintf("capability #%d %s: %s", i, dsl.Quote(p.caps[i].Label()), r))
+		}
+	}
+	if charged >= 0 {
+		c := p.caps[charged]
+		if c.Asks() {
+			return Decision{Ask: true, Capability: charged, Reasons: []string{fmt.Sprintf("capability #%d %q requires approval", charged, c.Pattern())}}
+		}
+		return Decision{Allow: true, Capability: charged}
+	}
+	var reasons []string
+	switch {
+	case gate >= 0:
+		c := p.caps[gate]
+		violations = append(violations, fmt.Sprintf("capability #%d %q requires approval and its max_calls %d is used up", gate, c.Pattern(), c.CallLimit()))
+		sort.Strings(violations)
+		reasons = dedupSorted(violations)
+	case !matched:
+		reasons = []string{fmt.Sprintf("no capability allows method %q", in.Method)}
+	case len(violations) == 0:
+		reasons = []string{fmt.Sprintf("no capability allows this call to %q", in.Method)}
+	default:
+		sort.Strings(violations)
+		reasons = dedupSorted(violations)
+	}
+	return Decision{Capability: -1, Reasons: reasons}
+}
+
+func dedupSorted(s []string) []string {
+	out := s[:0]
+	for i, v := range s {
+		if i == 0 || v != s[i-1] {
+			out = append(out, v)
+		}
+	}
+	return out
+}
