@@ -684,6 +684,10 @@ func typeBuiltin(r *runner, args []string) int {
 	a := args[1:]
 	tflag, pflag, aflag, Pflag := false, false, false, false
 	for len(a) > 0 && strings.HasPrefix(a[0], "-") && len(a[0]) > 1 {
+		if a[0] == "--" {
+			a = a[1:]
+			break
+		}
 		for _, c := range a[0][1:] {
 			switch c {
 			case 't':

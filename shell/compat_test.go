@@ -169,6 +169,9 @@ a  b
 builtin
 printf
 `, 0},
+		{"type -t -- cd; type -- -x 2>/dev/null; echo $?", `builtin
+1
+`, 0},
 		{"echo one >&2", "", 0},
 		{"set -u; echo ${undefinedvar}; echo not reached", "", 1},
 		{"set -e; false; echo not reached", "", 1},
