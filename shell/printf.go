@@ -4,8 +4,8 @@ import (
 	"fmt"
 
 	"github.com/cordonhq/cordon/shell/command"
-	"github.com/cordonhq/cordon/shell/escape"
-	"github.com/cordonhq/cordon/shell/timefmt"
+	"github.com/cordonhq/cordon/shell/internal/escape"
+	"github.com/cordonhq/cordon/shell/internal/timefmt"
 	"math"
 	"strconv"
 	"strings"

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/cordonhq/cordon/shell/ere"
+	"github.com/cordonhq/cordon/shell/internal/ere"
 )
 
 func (in *interp) makeRS(s string) recordSep {

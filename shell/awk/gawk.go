@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cordonhq/cordon/shell/timefmt"
+	"github.com/cordonhq/cordon/shell/internal/timefmt"
 )
 
 // gensub implements gensub(re, repl, how [, target]).

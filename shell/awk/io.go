@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/cordonhq/cordon/shell/command"
-	"github.com/cordonhq/cordon/shell/escape"
+	"github.com/cordonhq/cordon/shell/internal/escape"
 	"github.com/cordonhq/cordon/vfs"
 )
 

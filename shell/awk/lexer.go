@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/cordonhq/cordon/shell/escape"
+	"github.com/cordonhq/cordon/shell/internal/escape"
 )
 
 // tokKind is the kind of a lexical token.

@@ -3,7 +3,7 @@ package awk
 import (
 	"regexp"
 
-	"github.com/cordonhq/cordon/shell/ere"
+	"github.com/cordonhq/cordon/shell/internal/ere"
 )
 
 // awkSyntax is awk's dialect of the POSIX ERE: its string escapes (also in

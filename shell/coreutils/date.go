@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/cordonhq/cordon/shell/command"
-	"github.com/cordonhq/cordon/shell/timefmt"
+	"github.com/cordonhq/cordon/shell/internal/timefmt"
 )
 
 // cmdDate implements date [-u] [-d DATE] [-r FILE] [-I[FMT]] [-R]

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cordonhq/cordon/shell/timefmt"
+	"github.com/cordonhq/cordon/shell/internal/timefmt"
 )
 
 // findPrintf expands a -printf format for one file.

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/cordonhq/cordon/shell/command"
-	"github.com/cordonhq/cordon/shell/escape"
+	"github.com/cordonhq/cordon/shell/internal/escape"
 )
 
 // cmdStat implements stat [-c FORMAT | --printf FORMAT] [-t] FILE... with the

@@ -8,7 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cordonhq/cordon/shell/command"
-	"github.com/cordonhq/cordon/shell/ere"
+	"github.com/cordonhq/cordon/shell/internal/ere"
 )
 
 // Exit statuses of expr.

@@ -3,7 +3,7 @@ package textutils
 import (
 	"regexp"
 
-	"github.com/cordonhq/cordon/shell/ere"
+	"github.com/cordonhq/cordon/shell/internal/ere"
 )
 
 // reOpts selects the dialect of a POSIX regular expression.

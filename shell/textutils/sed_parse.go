@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/cordonhq/cordon/shell/escape"
+	"github.com/cordonhq/cordon/shell/internal/escape"
 )
 
 // sedAddrKind is the kind of a sed address.

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/cordonhq/cordon/shell/command"
-	"github.com/cordonhq/cordon/shell/escape"
+	"github.com/cordonhq/cordon/shell/internal/escape"
 )
 
 var trLong = []string{"complement", "delete", "squeeze-repeats", "truncate-set1", "help"}

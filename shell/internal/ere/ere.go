@@ -32,7 +32,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/cordonhq/cordon/shell/escape"
+	"github.com/cordonhq/cordon/shell/internal/escape"
 )
 
 // Syntax selects the dialect of a pattern.
