@@ -139,7 +139,10 @@ func (p *parser) pipeGetline() expr {
 		if p.tok.kind == tName || p.tok.kind == tDollar {
 			g.lhs = p.lvalue()
 		}
-		l = g
+		// "cmd | getline x y" and "cmd | getline x + 1" apply the
+		// operators that follow to the getline's result, as in every
+		// awk.
+		l = p.concatFrom(p.additiveFrom(p.mulFrom(g)))
 	}
 	return l
 }
@@ -157,7 +160,11 @@ func startsConcat(k tokKind) bool {
 }
 
 func (p *parser) concat() expr {
-	l := p.additive()
+	return p.concatFrom(p.additive())
+}
+
+// concatFrom parses the concatenation that follows the operand l.
+func (p *parser) concatFrom(l expr) expr {
 	var parts []expr
 	for startsConcat(p.tok.kind) {
 		if parts == nil {
@@ -172,7 +179,11 @@ func (p *parser) concat() expr {
 }
 
 func (p *parser) additive() expr {
-	l := p.mul()
+	return p.additiveFrom(p.mul())
+}
+
+// additiveFrom parses the additive operators that follow the operand l.
+func (p *parser) additiveFrom(l expr) expr {
 	for p.tok.kind == tAdd || p.tok.kind == tSub {
 		defer p.leave()
 		p.enter()
@@ -184,7 +195,11 @@ func (p *parser) additive() expr {
 }
 
 func (p *parser) mul() expr {
-	l := p.unary()
+	return p.mulFrom(p.unary())
+}
+
+// mulFrom parses the multiplicative operators that follow the operand l.
+func (p *parser) mulFrom(l expr) expr {
 	for p.tok.kind == tMul || p.tok.kind == tDiv || p.tok.kind == tMod {
 		defer p.leave()
 		p.enter()
@@ -301,7 +316,14 @@ func (p *parser) primary() expr {
 		case tIncr, tDecr, tSub, tAdd, tNot:
 			op := p.tok.kind
 			p.next()
-			x := p.primary()
+			var x expr
+			if op == tIncr || op == tDecr {
+				x = p.primary()
+			} else {
+				// A signed operand takes its postfix operator: "$+i++"
+				// is $(+(i++)), as in every awk.
+				x = p.dollarSigned()
+			}
 			if op == tIncr || op == tDecr {
 				if !isLvalue(x) {
 					p.syntaxError()
@@ -359,6 +381,20 @@ func (p *parser) primary() expr {
 	}
 	p.syntaxError()
 	return nil
+}
+
+// dollarSigned parses the operand of a sign or '!' after '$': further
+// signs, then a primary with its postfix increment or decrement.
+func (p *parser) dollarSigned() expr {
+	switch p.tok.kind {
+	case tSub, tAdd, tNot:
+		p.enter()
+		defer p.leave()
+		op := p.tok.kind
+		p.next()
+		return &unaryExpr{op: op, x: p.dollarSigned()}
+	}
+	return p.postfix()
 }
 
 // subscript parses [expr, ...].

@@ -1,0 +1,43 @@
+package awk
+
+import (
+	"context"
+	"testing"
+)
+
+// TestReferenceCompat checks behaviour where this awk differed from every
+// reference awk (onetrueawk, gawk, mawk) on gawk's and onetrueawk's test
+// programs. The expected outputs are those three awks' common output.
+func TestReferenceCompat(t *testing.T) {
+	tests := []struct {
+		name, prog, stdin, want string
+	}{
+		// printf
+		{"%#.0o of zero prints 0", `BEGIN { printf "%#.0o|%#o|%#.1o\n", 0, 0, 0 }`, "", "0|0|0\n"},
+		{"%#0 width counts the 0x prefix", `BEGIN { printf "%#05x|%#06X|%#5x|%#-6x|%#05x\n", 45, 45, 45, 45, 0 }`, "", "0x02d|0X002D| 0x2d|0x2d  |00000\n"},
+		{"%c of a for-in key is its first character", `BEGIN { x[65]; for (i in x) printf "%c\n", i }`, "", "6\n"},
+		{"%c of a numeric field is a character code", `{ printf "%c\n", $1 }`, "65\n", "A\n"},
+		// for-in keys are strings, as in onetrueawk and mawk (gawk keeps
+		// integer keys numeric).
+		{"for-in key compares as a string", `BEGIN { x[10]; for (k in x) print (k < 9) }`, "", "1\n"},
+		// $0 assigned a string
+		{"$0 assigned a string is a string", `BEGIN { $0 = "0"; print !$0; $0 = a = "00E0"; print ($0 && 1), ($0 != "") }`, "", "0\n1 1\n"},
+		{"fields of an assigned $0 are strnums", `BEGIN { $0 = "0 00E0"; print !$1, ($2 == 0) }`, "", "1 1\n"},
+		{"$0 from input stays a strnum", `{ print !$0 }`, "0\n", "1\n"},
+		// cmd | getline followed by operators
+		{"cmd | getline var concatenated", `BEGIN { cmd = "echo 3"; y = 7; print (cmd | getline x y); close(cmd) }`, "", "17\n"},
+		{"cmd | getline var plus", `BEGIN { cmd = "echo B"; a = (cmd | getline x + 1); print a, x }`, "", "2 B\n"},
+		{"cmd | getline compared", `BEGIN { while (("echo a" | getline l) > 0) n++; print n, l }`, "", "1 a\n"},
+		// $ with a signed operand
+		{"$+i++ increments i", `BEGIN { $0 = "a b c"; i = 1; x = $+i++; y = $- -i++; print x, y, i }`, "", "a b 3\n"},
+		{"$-expr still negates", `BEGIN { $0 = "a b"; i = -2; print $-i }`, "", "b\n"},
+	}
+	for _, c := range tests {
+		t.Run(c.name, func(t *testing.T) {
+			out, errOut, status, _ := runAwk(t, context.Background(), []string{c.prog}, c.stdin)
+			if out != c.want || status != 0 {
+				t.Errorf("awk %q\nstdout: %q\nwant:   %q\nstatus %d\nstderr: %s", c.prog, out, c.want, status, errOut)
+			}
+		})
+	}
+}
