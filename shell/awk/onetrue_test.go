@@ -24,10 +24,12 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -115,6 +117,14 @@ func (h *hostFS) reload(dir string) {
 }
 
 func hostAwk(args []string) int {
+	// The sandbox has no signals: a write to a closed pipe is an error,
+	// which this awk reports with status 2, as a C awk does with SIGPIPE
+	// ignored. Without this, the Go host process would die of SIGPIPE.
+	signal.Ignore(syscall.SIGPIPE)
+	if a0 := os.Getenv("CORDON_AWK_ARGV0"); a0 != "" {
+		// The name the suite ran the awk by, as a C awk's argv[0].
+		argv0 = a0
+	}
 	dir, _ := os.Getwd()
 	h := &hostFS{fs: vfs.New(vfs.Limits{}), orig: map[string]string{}}
 	h.loadDir(dir)
@@ -138,7 +148,7 @@ func hostAwk(args []string) int {
 	stdout := os.Stdout
 	env := &command.Env{
 		Ctx:     context.Background(),
-		Args:    append([]string{"awk"}, args...),
+		Args:    append([]string{argv0}, args...),
 		Stdin:   os.Stdin,
 		Stdout:  stdout,
 		Stderr:  os.Stderr,
@@ -172,6 +182,9 @@ var (
 	failsLine = regexp.MustCompile(`^\d+ fails `)
 	slashRE   = regexp.MustCompile(`/[^ /]+/`)
 )
+
+// argv0 is the awk's argv[0] in hostAwk.
+var argv0 = "awk"
 
 var tmpPath = regexp.MustCompile(`/tmp/[A-Za-z0-9._/-]+`)
 
@@ -298,7 +311,7 @@ func runOneTrue(t *testing.T, src, awkCmd, ref string) (res, wants map[string]st
 		}
 	}
 	wrapper := filepath.Join(root, "a.out")
-	os.WriteFile(wrapper, []byte("#!/bin/sh\n"+awkCmd+" \"$@\"\n"), 0o755)
+	os.WriteFile(wrapper, []byte("#!/bin/sh\nCORDON_AWK_ARGV0=\"$0\" "+awkCmd+" \"$@\"\n"), 0o755)
 	td := filepath.Join(root, "testdir")
 	os.WriteFile(filepath.Join(td, "echo"), []byte("#!/bin/sh\nn=\nif [ \"$1\" = -n ]; then n=1; shift; fi\nprintf '%s' \"$*\"\n[ -z \"$n\" ] && printf '\\n'\nexit 0\n"), 0o755)
 
