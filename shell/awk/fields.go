@@ -120,6 +120,7 @@ func splitFields(s string, sp splitter, dst []value) []value {
 func (in *interp) setRecord(s string) {
 	in.record = s
 	in.recVal = value{k: kUnchecked, s: s}
+	in.nfSet = false
 	in.splitDone = false
 	in.recDirty = false
 	in.recSplit = in.fsSplit

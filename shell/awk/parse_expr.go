@@ -40,6 +40,19 @@ func (p *parser) expr() expr {
 	return x
 }
 
+// rhsAssign parses an assignment to the right operand r of a logical,
+// match or comparison operator: "1 && x = 2" is 1 && (x = 2), as in every
+// awk's yacc grammar.
+func (p *parser) rhsAssign(r expr) expr {
+	if isAssignOp(p.tok.kind) && isLvalue(r) {
+		op := p.tok.kind
+		p.next()
+		p.optNewlines()
+		return &assignExpr{lhs: r, op: op, rhs: p.expr()}
+	}
+	return r
+}
+
 func (p *parser) ternary() expr {
 	c := p.or()
 	if p.tok.kind != tQuestion {
@@ -62,7 +75,7 @@ func (p *parser) or() expr {
 		p.enter()
 		p.next()
 		p.optNewlines()
-		l = &binaryExpr{op: tOr, l: l, r: p.and()}
+		l = &binaryExpr{op: tOr, l: l, r: p.rhsAssign(p.and())}
 	}
 	return l
 }
@@ -74,7 +87,7 @@ func (p *parser) and() expr {
 		p.enter()
 		p.next()
 		p.optNewlines()
-		l = &binaryExpr{op: tAnd, l: l, r: p.in()}
+		l = &binaryExpr{op: tAnd, l: l, r: p.rhsAssign(p.in())}
 	}
 	return l
 }
@@ -103,7 +116,7 @@ func (p *parser) match() expr {
 		p.enter()
 		neg := p.tok.kind == tNoMatch
 		p.next()
-		l = &matchExpr{l: l, re: p.comparison(), neg: neg}
+		l = &matchExpr{l: l, re: p.rhsAssign(p.comparison()), neg: neg}
 	}
 	return l
 }
@@ -124,7 +137,7 @@ func (p *parser) comparison() expr {
 		p.next()
 		p.enter()
 		defer p.leave()
-		l = &binaryExpr{op: op, l: l, r: p.pipeGetline()}
+		l = &binaryExpr{op: op, l: l, r: p.rhsAssign(p.pipeGetline())}
 	}
 }
 
@@ -335,6 +348,11 @@ func (p *parser) primary() expr {
 				return &fieldExpr{index: &incrExpr{lhs: x, pre: true, delta: d}}
 			}
 			return &fieldExpr{index: &unaryExpr{op: op, x: x}}
+		}
+		if p.tok.kind == tDollar {
+			// "$$0++" is $(($0)++): the inner field takes the
+			// increment, as in every awk.
+			return &fieldExpr{index: p.postfix()}
 		}
 		return &fieldExpr{index: p.primary()}
 	case tIncr, tDecr:

@@ -31,6 +31,19 @@ func TestReferenceCompat(t *testing.T) {
 		// $ with a signed operand
 		{"$+i++ increments i", `BEGIN { $0 = "a b c"; i = 1; x = $+i++; y = $- -i++; print x, y, i }`, "", "a b 3\n"},
 		{"$-expr still negates", `BEGIN { $0 = "a b"; i = -2; print $-i }`, "", "b\n"},
+		{"$$0++ increments the inner field", `{ $$0++; print $0 }`, "2 3 4\n", "3\n"},
+		{"$$a++++ increments both fields", `BEGIN { $0 = "3 4 5 6 7 8 9"; a = 3; print $$a++++; print }`, "", "7\n3 4 6 6 8 8 9\n"},
+		// an assignment as the right operand of && || ~ and comparisons
+		{"1 && x = 2", `BEGIN { if (1 && x = 2) print "t", x }`, "", "t 2\n"},
+		{"0 || x += 2", `BEGIN { if (0 || x += 2) print "t", x }`, "", "t 2\n"},
+		{"assignments after every operator", `BEGIN { print(1&&x=2, 1||x=2, 1~x=2, 1!~x=2, 1==x=2, 1!=x=2, 1<x=2, 1<=x=2, 1>x=2, 1>=x=2); print x }`, "", "1 1 0 1 0 1 1 1 0 0\n2\n"},
+		// NF keeps the value assigned to it
+		{"NF keeps an assigned string", `BEGIN { NF = "3.14x"; print NF; NF++; print NF; $5 = "a"; print NF } { print NF }`, "a b c\n", "3.14x\n4.14\n5\n3\n"},
+		// initial values and return values
+		{"RLENGTH starts at 0", `BEGIN { print RSTART, RLENGTH }`, "", "0 0\n"},
+		{"srand(srand()) returns the time seed", `BEGIN { srand(7); s = srand(srand()); print (s > 1000000000) }`, "", "1\n"},
+		{"srand returns the previous seed", `BEGIN { srand(7); print srand(8), srand() }`, "", "7 8\n"},
+		{"fflush(\"\") flushes all and returns 0", `BEGIN { print "x"; print fflush("") }`, "", "x\n0\n"},
 	}
 	for _, c := range tests {
 		t.Run(c.name, func(t *testing.T) {

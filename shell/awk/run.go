@@ -95,7 +95,7 @@ func (in *interp) init(opts Options) {
 	set(gNR, num(0))
 	set(gFNR, num(0))
 	set(gRSTART, num(0))
-	set(gRLENGTH, num(-1))
+	set(gRLENGTH, num(0))
 	set(gFILENAME, str(""))
 	in.convfmt, in.ofmt = "%.6g", "%.6g"
 	for _, i := range []int{gRS, gFS, gOFS, gORS, gSUBSEP} {
