@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"io"
 	"math"
 	"math/rand"
 	"regexp"
@@ -91,8 +92,10 @@ type interp struct {
 	// nfVal is the value last assigned to NF, which NF returns (as a
 	// string like "3.14x", if that was assigned) while the record keeps
 	// that number of fields; nfSet reports whether it is valid.
-	nfVal     value
-	nfSet     bool
+	nfVal value
+	nfSet bool
+	// stdin is awk's standard input, shared with the commands it runs.
+	stdin     io.Reader
 	splitDone bool
 	recDirty  bool
 	recSplit  splitter

@@ -43,6 +43,10 @@ func TestReferenceCompat(t *testing.T) {
 		{"RLENGTH starts at 0", `BEGIN { print RSTART, RLENGTH }`, "", "0 0\n"},
 		{"srand(srand()) returns the time seed", `BEGIN { srand(7); s = srand(srand()); print (s > 1000000000) }`, "", "1\n"},
 		{"srand returns the previous seed", `BEGIN { srand(7); print srand(8), srand() }`, "", "7 8\n"},
+		// commands read awk's standard input
+		{"cmd | getline reads stdin", `BEGIN { "cat" | getline; print; close("cat") }`, "hi\n", "hi\n"},
+		{"system() reads stdin", `BEGIN { system("cat") }`, "foo\nbar", "foo\nbar"},
+		{"a command that does not read leaves stdin", `{ "echo x" | getline v; close("echo x"); print $0, v }`, "a\nb\nc\n", "a x\nb x\nc x\n"},
 		{"fflush(\"\") flushes all and returns 0", `BEGIN { print "x"; print fflush("") }`, "", "x\n0\n"},
 	}
 	for _, c := range tests {

@@ -43,6 +43,10 @@ func (p *Program) Run(ctx context.Context, env *command.Env, opts Options) (stat
 		regexCache:  map[string]*regexp.Regexp{},
 		rng:         rand.New(rand.NewSource(0)),
 		argIndex:    1,
+		stdin:       &lockedReader{r: env.Stdin},
+	}
+	if env.Stdin == nil {
+		in.stdin = &lockedReader{r: strings.NewReader("")}
 	}
 	defer func() {
 		if r := recover(); r != nil {
