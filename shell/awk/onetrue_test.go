@@ -120,7 +120,9 @@ func hostAwk(args []string) int {
 	// The sandbox has no signals: a write to a closed pipe is an error,
 	// which this awk reports with status 2, as a C awk does with SIGPIPE
 	// ignored. Without this, the Go host process would die of SIGPIPE.
-	signal.Ignore(syscall.SIGPIPE)
+	// The signal is caught rather than ignored, so that the commands
+	// the awk runs get the default action, as they would from a C awk.
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	if a0 := os.Getenv("CORDON_AWK_ARGV0"); a0 != "" {
 		// The name the suite ran the awk by, as a C awk's argv[0].
 		argv0 = a0
