@@ -376,7 +376,7 @@ func (p *parser) primary() expr {
 			return &indexExpr{arr: arr, index: p.subscript()}
 		}
 		v := p.variableAt(t)
-		p.markScalar(v)
+		p.markScalar(v, t.line)
 		return v
 	case tFuncName:
 		p.next()
@@ -450,17 +450,18 @@ func (p *parser) variableAt(t token) *varExpr {
 		p.globals[name] = i
 		p.globalNames = append(p.globalNames, name)
 		p.globalArray = append(p.globalArray, false)
-		p.globalScalar = append(p.globalScalar, 0)
+		p.globalScalar = append(p.globalScalar, nil)
 	}
 	return &varExpr{scope: scopeGlobal, idx: i, name: name}
 }
 
-func (p *parser) markScalar(v *varExpr) {
+// markScalar records a use of v as a scalar on line.
+func (p *parser) markScalar(v *varExpr, line int) {
 	switch v.scope {
 	case scopeLocal:
 		p.localUse[v.idx]++
 	case scopeGlobal:
-		p.globalScalar[v.idx]++
+		p.globalScalar[v.idx] = append(p.globalScalar[v.idx], line)
 	}
 }
 
@@ -469,7 +470,9 @@ func (p *parser) unmarkScalar(v *varExpr) {
 	case scopeLocal:
 		p.localUse[v.idx]--
 	case scopeGlobal:
-		p.globalScalar[v.idx]--
+		if l := p.globalScalar[v.idx]; len(l) > 0 {
+			p.globalScalar[v.idx] = l[:len(l)-1]
+		}
 	}
 }
 
