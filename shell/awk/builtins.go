@@ -127,16 +127,20 @@ func (in *interp) builtin(c *builtinCall) value {
 	case bRand:
 		return num(in.rng.Float64())
 	case bSrand:
-		prev := in.seed
+		// The argument is evaluated first: in srand(srand()) the result
+		// is the seed the inner call set.
+		var seed float64
 		if len(args) == 0 {
 			now := time.Now
 			if in.env.Now != nil {
 				now = in.env.Now
 			}
-			in.seed = float64(now().Unix())
+			seed = float64(now().Unix())
 		} else {
-			in.seed = in.eval(args[0]).toNum()
+			seed = in.eval(args[0]).toNum()
 		}
+		prev := in.seed
+		in.seed = seed
 		in.rng = rand.New(rand.NewSource(int64(in.seed)))
 		return num(prev)
 	case bTolower:
@@ -152,7 +156,14 @@ func (in *interp) builtin(c *builtinCall) value {
 			in.flushAll()
 			return num(0)
 		}
-		return num(float64(in.flush(in.toStr(in.eval(args[0])))))
+		name := in.toStr(in.eval(args[0]))
+		if name == "" {
+			// fflush("") flushes every output, as in gawk, mawk and
+			// onetrueawk.
+			in.flushAll()
+			return num(0)
+		}
+		return num(float64(in.flush(name)))
 	case bGensub:
 		return in.gensub(args)
 	case bAnd, bOr, bXor, bLshift, bRshift, bCompl:

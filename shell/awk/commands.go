@@ -2,7 +2,7 @@ package awk
 
 import (
 	"io"
-	"strings"
+	"sync"
 )
 
 // Commands run as "sh -c CMD" through the shell's Exec callback, so that a
@@ -24,10 +24,26 @@ func (in *interp) runCommand(cmd string, stdin io.Reader) int {
 	return in.env.Exec(in.ctx, shellArgs(cmd), nil, stdin, in.env.Stdout, in.env.Stderr)
 }
 
-// system implements system(cmd).
+// system implements system(cmd). The command reads awk's standard input,
+// as a C awk's child inherits it.
 func (in *interp) system(cmd string) int {
 	in.flushAll()
-	return in.runCommand(cmd, strings.NewReader(""))
+	return in.runCommand(cmd, in.stdin)
+}
+
+// lockedReader is awk's standard input, which awk and the commands of
+// system() and "cmd | getline" share: a command of "cmd | getline" runs
+// while awk reads, so reads are serialized.
+type lockedReader struct {
+	mu sync.Mutex
+	r  io.Reader
+}
+
+// Read reads from the shared standard input.
+func (l *lockedReader) Read(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.r.Read(p)
 }
 
 // cmdInput is the running command of "cmd | getline": it writes into a
@@ -39,7 +55,7 @@ type cmdInput struct {
 }
 
 // startCommand starts cmd for "cmd | getline". Its standard input is
-// empty; its output streams to the records getline reads.
+// awk's; its output streams to the records getline reads.
 func (in *interp) startCommand(cmd string) *recReader {
 	if in.env.Exec == nil {
 		in.warn("cannot run `%s': running commands is not available", cmd)
@@ -48,7 +64,7 @@ func (in *interp) startCommand(cmd string) *recReader {
 	in.flushAll()
 	pr, pw := io.Pipe()
 	c := &cmdInput{pr: pr, done: make(chan int, 1)}
-	exec, ctx, stderr := in.env.Exec, in.ctx, in.env.Stderr
+	exec, ctx, stdin, stderr := in.env.Exec, in.ctx, in.stdin, in.env.Stderr
 	go func() {
 		status := 2
 		defer func() {
@@ -56,7 +72,7 @@ func (in *interp) startCommand(cmd string) *recReader {
 			pw.Close()
 			c.done <- status
 		}()
-		status = exec(ctx, shellArgs(cmd), nil, strings.NewReader(""), pw, stderr)
+		status = exec(ctx, shellArgs(cmd), nil, stdin, pw, stderr)
 	}()
 	return newRecReader(pr, c)
 }

@@ -67,8 +67,10 @@
 //     Output sent to "| cmd" is collected and the command runs when the
 //     pipe is closed (close() or the end of the program), so its output
 //     follows awk's own output printed before that point. "cmd | getline"
-//     streams: the command runs alongside, with empty standard input, and
-//     close() waits for it and returns its exit status. Output to
+//     streams: the command runs alongside, and close() waits for it and
+//     returns its exit status. The commands of "cmd | getline" and
+//     system() read awk's standard input, as a C awk's children inherit
+//     it ("cat" | getline reads the next line of input). Output to
 //     "/dev/null" is discarded.
 //   - Division and modulo by zero are fatal errors ("awk: division by
 //     zero", status 2), as in gawk.

@@ -25,6 +25,8 @@ func TestErrors(t *testing.T) {
 		{"undefined function", []string{"BEGIN { f(1) }"}, "", "", "awk: line 1: function `f' never defined\n", 2},
 		{"too many args: a warning, and it runs", []string{"function f(a) { return a * 2 } BEGIN { print f(1, 2, x++), x }"}, "", "2 1\n", "awk: line 1: warning: function `f' called with more arguments than declared\n", 0},
 		{"array as scalar", []string{"BEGIN { a[1] = 1; print a }"}, "", "", "awk: line 1: can't use array a in scalar context\n", 2},
+		{"syntax error in a program file: its name and line", []string{"-f", "lib.awk", "-e", "BEGIN { x = 1 }", "-f", "bad.awk"}, "", "", "awk: bad.awk: line 2: syntax error at or near ]\nawk: bad.awk: line 2: ]\n", 2},
+		{"array as scalar: the line of the scalar use", []string{"BEGIN {\n\tsub(/x/, \"\", a)\n\ta[1]\n}"}, "", "", "awk: line 2: can't use array a in scalar context\n", 2},
 		{"next in BEGIN", []string{"BEGIN { next }"}, "", "", "awk: line 1: next used in BEGIN or END action\n", 2},
 		{"break outside loop", []string{"BEGIN { break }"}, "", "", "awk: line 1: break is not allowed outside a loop\n", 2},
 		{"return outside function", []string{"BEGIN { return 1 }"}, "", "", "awk: line 1: return used outside function context\n", 2},

@@ -120,6 +120,7 @@ func splitFields(s string, sp splitter, dst []value) []value {
 func (in *interp) setRecord(s string) {
 	in.record = s
 	in.recVal = value{k: kUnchecked, s: s}
+	in.nfSet = false
 	in.splitDone = false
 	in.recDirty = false
 	in.recSplit = in.fsSplit
@@ -190,6 +191,11 @@ func fieldIndex(n float64) int {
 func (in *interp) setField(i int, v value) {
 	if i == 0 {
 		in.setRecord(in.toStr(v))
+		if v.k == kStr {
+			// A string assigned to $0 stays a string, as in every awk:
+			// only input text is a strnum. Its fields are still input.
+			in.recVal = v
+		}
 		return
 	}
 	if i > maxFields {

@@ -300,9 +300,20 @@ func formatUnsigned(b *strings.Builder, n float64, verb byte, flags []byte, widt
 	if v == 'u' {
 		v = 'd'
 	}
-	if v == 'o' && hasFlag(fl, '#') && prec < 0 {
-		// C's %#o prints a leading 0, as Go's does.
-		fmt.Fprintf(b, goSpec(fl, width, prec)+"o", u)
+	if v == 'o' && hasFlag(flags, '#') && u == 0 && prec == 0 {
+		// C's %#.0o of zero still prints the 0 that '#' asks for.
+		prec = 1
+	}
+	if (v == 'x' || v == 'X') && hasFlag(fl, '#') && hasFlag(fl, '0') && !hasFlag(fl, '-') && prec < 0 && width > 2 {
+		// C counts the 0x prefix in the width that zeros fill; Go
+		// pads the digits alone to the width.
+		var nfl []byte
+		for _, f := range fl {
+			if f != '0' {
+				nfl = append(nfl, f)
+			}
+		}
+		fmt.Fprintf(b, goSpec(nfl, -1, width-2)+string(v), u)
 		return
 	}
 	fmt.Fprintf(b, goSpec(fl, width, prec)+string(v), u)

@@ -20,6 +20,7 @@ var testFiles = map[string]string{
 	"data2.txt": "a:b\nc:d\n",
 	"prog.awk":  "BEGIN { x = 1 }\n{ print x, $1 }\n",
 	"lib.awk":   "function twice(n) { return 2 * n }\n",
+	"bad.awk":   "BEGIN {\n]\n",
 }
 
 // fakeExec runs a few commands the way the shell would: cat, sort, true

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"io"
 	"math"
 	"math/rand"
 	"regexp"
@@ -84,10 +85,17 @@ type interp struct {
 	frame   []cell
 	depth   int
 
-	record    string
-	recVal    value
-	fields    []value
-	nf        int
+	record string
+	recVal value
+	fields []value
+	nf     int
+	// nfVal is the value last assigned to NF, which NF returns (as a
+	// string like "3.14x", if that was assigned) while the record keeps
+	// that number of fields; nfSet reports whether it is valid.
+	nfVal value
+	nfSet bool
+	// stdin is awk's standard input, shared with the commands it runs.
+	stdin     io.Reader
 	splitDone bool
 	recDirty  bool
 	recSplit  splitter
@@ -243,7 +251,11 @@ func (in *interp) arrayOf(v *varExpr) *array {
 func (in *interp) getVar(v *varExpr) value {
 	switch v.scope {
 	case scopeNF:
-		return num(float64(in.getNF()))
+		nf := in.getNF()
+		if in.nfSet && int(in.nfVal.toNum()) == nf {
+			return in.nfVal
+		}
+		return num(float64(nf))
 	case scopeLocal:
 		c := &in.frame[v.idx]
 		if c.arr != nil {
@@ -262,6 +274,7 @@ func (in *interp) setVar(v *varExpr, val value) {
 	switch v.scope {
 	case scopeNF:
 		in.setNF(val.toNum())
+		in.nfVal, in.nfSet = val, true
 		return
 	case scopeLocal:
 		c := &in.frame[v.idx]

@@ -242,7 +242,7 @@ func (in *interp) getline(g *getlineExpr) value {
 			var rc io.ReadCloser
 			var err error
 			if name == "-" || name == "/dev/stdin" {
-				rc = io.NopCloser(in.env.Stdin)
+				rc = io.NopCloser(in.stdin)
 			} else if name == "" {
 				return num(-1)
 			} else {
@@ -329,7 +329,7 @@ func (in *interp) openNextMain() bool {
 				return false
 			}
 			in.stdinDone = true
-			in.mainR = newRecReader(in.env.Stdin, nil)
+			in.mainR = newRecReader(in.stdin, nil)
 			in.globals[gFNR].v = num(0)
 			// FILENAME is "-" on standard input, as in gawk, mawk and
 			// busybox.

@@ -150,16 +150,25 @@ type token struct {
 
 // SyntaxError is a compile-time error in an AWK program.
 type SyntaxError struct {
-	Line int    // 1-based line of the error
+	File string // the -f program file of the error; "" for a command-line program
+	Line int    // 1-based line of the error, in File when File is set
 	Msg  string // the message, e.g. "syntax error at or near }"
 	Text string // the source line, for the caret display
 	Col  int    // byte offset of the error in Text
 }
 
 // Error returns the message in mawk's style, "line 1: syntax error at or
-// near }".
+// near }", or "prog.awk: line 1: ..." for an error in a program file.
 func (e *SyntaxError) Error() string {
-	return fmt.Sprintf("line %d: %s", e.Line, e.Msg)
+	return e.where() + fmt.Sprintf(": %s", e.Msg)
+}
+
+// where is the location of the error: "line 1" or "prog.awk: line 1".
+func (e *SyntaxError) where() string {
+	if e.File != "" {
+		return fmt.Sprintf("%s: line %d", e.File, e.Line)
+	}
+	return fmt.Sprintf("line %d", e.Line)
 }
 
 type lexer struct {

@@ -40,6 +40,19 @@ func (p *parser) expr() expr {
 	return x
 }
 
+// rhsAssign parses an assignment to the right operand r of a logical,
+// match or comparison operator: "1 && x = 2" is 1 && (x = 2), as in every
+// awk's yacc grammar.
+func (p *parser) rhsAssign(r expr) expr {
+	if isAssignOp(p.tok.kind) && isLvalue(r) {
+		op := p.tok.kind
+		p.next()
+		p.optNewlines()
+		return &assignExpr{lhs: r, op: op, rhs: p.expr()}
+	}
+	return r
+}
+
 func (p *parser) ternary() expr {
 	c := p.or()
 	if p.tok.kind != tQuestion {
@@ -62,7 +75,7 @@ func (p *parser) or() expr {
 		p.enter()
 		p.next()
 		p.optNewlines()
-		l = &binaryExpr{op: tOr, l: l, r: p.and()}
+		l = &binaryExpr{op: tOr, l: l, r: p.rhsAssign(p.and())}
 	}
 	return l
 }
@@ -74,7 +87,7 @@ func (p *parser) and() expr {
 		p.enter()
 		p.next()
 		p.optNewlines()
-		l = &binaryExpr{op: tAnd, l: l, r: p.in()}
+		l = &binaryExpr{op: tAnd, l: l, r: p.rhsAssign(p.in())}
 	}
 	return l
 }
@@ -103,7 +116,7 @@ func (p *parser) match() expr {
 		p.enter()
 		neg := p.tok.kind == tNoMatch
 		p.next()
-		l = &matchExpr{l: l, re: p.comparison(), neg: neg}
+		l = &matchExpr{l: l, re: p.rhsAssign(p.comparison()), neg: neg}
 	}
 	return l
 }
@@ -124,7 +137,7 @@ func (p *parser) comparison() expr {
 		p.next()
 		p.enter()
 		defer p.leave()
-		l = &binaryExpr{op: op, l: l, r: p.pipeGetline()}
+		l = &binaryExpr{op: op, l: l, r: p.rhsAssign(p.pipeGetline())}
 	}
 }
 
@@ -139,7 +152,10 @@ func (p *parser) pipeGetline() expr {
 		if p.tok.kind == tName || p.tok.kind == tDollar {
 			g.lhs = p.lvalue()
 		}
-		l = g
+		// "cmd | getline x y" and "cmd | getline x + 1" apply the
+		// operators that follow to the getline's result, as in every
+		// awk.
+		l = p.concatFrom(p.additiveFrom(p.mulFrom(g)))
 	}
 	return l
 }
@@ -157,7 +173,11 @@ func startsConcat(k tokKind) bool {
 }
 
 func (p *parser) concat() expr {
-	l := p.additive()
+	return p.concatFrom(p.additive())
+}
+
+// concatFrom parses the concatenation that follows the operand l.
+func (p *parser) concatFrom(l expr) expr {
 	var parts []expr
 	for startsConcat(p.tok.kind) {
 		if parts == nil {
@@ -172,7 +192,11 @@ func (p *parser) concat() expr {
 }
 
 func (p *parser) additive() expr {
-	l := p.mul()
+	return p.additiveFrom(p.mul())
+}
+
+// additiveFrom parses the additive operators that follow the operand l.
+func (p *parser) additiveFrom(l expr) expr {
 	for p.tok.kind == tAdd || p.tok.kind == tSub {
 		defer p.leave()
 		p.enter()
@@ -184,7 +208,11 @@ func (p *parser) additive() expr {
 }
 
 func (p *parser) mul() expr {
-	l := p.unary()
+	return p.mulFrom(p.unary())
+}
+
+// mulFrom parses the multiplicative operators that follow the operand l.
+func (p *parser) mulFrom(l expr) expr {
 	for p.tok.kind == tMul || p.tok.kind == tDiv || p.tok.kind == tMod {
 		defer p.leave()
 		p.enter()
@@ -301,7 +329,14 @@ func (p *parser) primary() expr {
 		case tIncr, tDecr, tSub, tAdd, tNot:
 			op := p.tok.kind
 			p.next()
-			x := p.primary()
+			var x expr
+			if op == tIncr || op == tDecr {
+				x = p.primary()
+			} else {
+				// A signed operand takes its postfix operator: "$+i++"
+				// is $(+(i++)), as in every awk.
+				x = p.dollarSigned()
+			}
 			if op == tIncr || op == tDecr {
 				if !isLvalue(x) {
 					p.syntaxError()
@@ -313,6 +348,11 @@ func (p *parser) primary() expr {
 				return &fieldExpr{index: &incrExpr{lhs: x, pre: true, delta: d}}
 			}
 			return &fieldExpr{index: &unaryExpr{op: op, x: x}}
+		}
+		if p.tok.kind == tDollar {
+			// "$$0++" is $(($0)++): the inner field takes the
+			// increment, as in every awk.
+			return &fieldExpr{index: p.postfix()}
 		}
 		return &fieldExpr{index: p.primary()}
 	case tIncr, tDecr:
@@ -336,7 +376,7 @@ func (p *parser) primary() expr {
 			return &indexExpr{arr: arr, index: p.subscript()}
 		}
 		v := p.variableAt(t)
-		p.markScalar(v)
+		p.markScalar(v, t.line)
 		return v
 	case tFuncName:
 		p.next()
@@ -359,6 +399,20 @@ func (p *parser) primary() expr {
 	}
 	p.syntaxError()
 	return nil
+}
+
+// dollarSigned parses the operand of a sign or '!' after '$': further
+// signs, then a primary with its postfix increment or decrement.
+func (p *parser) dollarSigned() expr {
+	switch p.tok.kind {
+	case tSub, tAdd, tNot:
+		p.enter()
+		defer p.leave()
+		op := p.tok.kind
+		p.next()
+		return &unaryExpr{op: op, x: p.dollarSigned()}
+	}
+	return p.postfix()
 }
 
 // subscript parses [expr, ...].
@@ -396,17 +450,18 @@ func (p *parser) variableAt(t token) *varExpr {
 		p.globals[name] = i
 		p.globalNames = append(p.globalNames, name)
 		p.globalArray = append(p.globalArray, false)
-		p.globalScalar = append(p.globalScalar, 0)
+		p.globalScalar = append(p.globalScalar, nil)
 	}
 	return &varExpr{scope: scopeGlobal, idx: i, name: name}
 }
 
-func (p *parser) markScalar(v *varExpr) {
+// markScalar records a use of v as a scalar on line.
+func (p *parser) markScalar(v *varExpr, line int) {
 	switch v.scope {
 	case scopeLocal:
 		p.localUse[v.idx]++
 	case scopeGlobal:
-		p.globalScalar[v.idx]++
+		p.globalScalar[v.idx] = append(p.globalScalar[v.idx], line)
 	}
 }
 
@@ -415,7 +470,9 @@ func (p *parser) unmarkScalar(v *varExpr) {
 	case scopeLocal:
 		p.localUse[v.idx]--
 	case scopeGlobal:
-		p.globalScalar[v.idx]--
+		if l := p.globalScalar[v.idx]; len(l) > 0 {
+			p.globalScalar[v.idx] = l[:len(l)-1]
+		}
 	}
 }
 

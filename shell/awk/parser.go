@@ -63,10 +63,12 @@ type parser struct {
 	pos  int
 	tok  token
 
-	globals      map[string]int
-	globalNames  []string
-	globalArray  []bool
-	globalScalar []int
+	globals     map[string]int
+	globalNames []string
+	globalArray []bool
+	// globalScalar holds, for each global, the lines where it is used
+	// as a scalar.
+	globalScalar [][]int
 
 	funcs    map[string]*funcDef
 	funcList []*funcDef
@@ -97,7 +99,7 @@ func Compile(src string) (prog *Program, err error) {
 		p.globals[name] = i
 		p.globalNames = append(p.globalNames, name)
 		p.globalArray = append(p.globalArray, i == gENVIRON || i == gARGV || i == gPROCINFO)
-		p.globalScalar = append(p.globalScalar, 0)
+		p.globalScalar = append(p.globalScalar, nil)
 	}
 	p.tok = toks[0]
 	defer func() {
@@ -418,7 +420,7 @@ func (p *parser) forStmt() stmt {
 	p.expect(tLparen)
 	if p.tok.kind == tName && p.peek(1) == tIn && p.peek(2) == tName && p.peek(3) == tRparen {
 		v := p.variable(p.tok.s)
-		p.markScalar(v)
+		p.markScalar(v, p.tok.line)
 		p.next()
 		p.next()
 		arr := p.arrayRef()

@@ -53,9 +53,9 @@ func (p *parser) resolve() {
 			}
 		}
 	}
-	for i, n := range p.globalScalar {
-		if n > 0 && p.globalArray[i] {
-			p.failAt(token{line: 1, col: -1}, "can't use array %s in scalar context", p.globalNames[i])
+	for i, lines := range p.globalScalar {
+		if len(lines) > 0 && p.globalArray[i] {
+			p.failAt(token{line: lines[0], col: -1}, "can't use array %s in scalar context", p.globalNames[i])
 		}
 	}
 	for _, fd := range p.funcList {

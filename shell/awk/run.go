@@ -43,6 +43,10 @@ func (p *Program) Run(ctx context.Context, env *command.Env, opts Options) (stat
 		regexCache:  map[string]*regexp.Regexp{},
 		rng:         rand.New(rand.NewSource(0)),
 		argIndex:    1,
+		stdin:       &lockedReader{r: env.Stdin},
+	}
+	if env.Stdin == nil {
+		in.stdin = &lockedReader{r: strings.NewReader("")}
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -95,7 +99,7 @@ func (in *interp) init(opts Options) {
 	set(gNR, num(0))
 	set(gFNR, num(0))
 	set(gRSTART, num(0))
-	set(gRLENGTH, num(-1))
+	set(gRLENGTH, num(0))
 	set(gFILENAME, str(""))
 	in.convfmt, in.ofmt = "%.6g", "%.6g"
 	for _, i := range []int{gRS, gFS, gOFS, gORS, gSUBSEP} {
@@ -222,6 +226,8 @@ func cmdAwk(env *command.Env) int {
 		}
 	}
 	var src string
+	// parts maps the lines of src to the program files they came from.
+	var parts []srcPart
 	if len(progFiles) == 0 {
 		if len(operands) == 0 {
 			fmt.Fprint(env.Stderr, usage)
@@ -232,11 +238,13 @@ func cmdAwk(env *command.Env) int {
 	} else {
 		var b strings.Builder
 		for _, pf := range progFiles {
+			parts = append(parts, srcPart{line: strings.Count(b.String(), "\n") + 1})
 			if text, ok := strings.CutPrefix(pf, "e:"); ok {
 				b.WriteString(text)
 				b.WriteByte('\n')
 				continue
 			}
+			parts[len(parts)-1].file = pf[2:]
 			name := pf[2:]
 			data, err := readAll(env, name)
 			if err != nil {
@@ -256,6 +264,7 @@ func cmdAwk(env *command.Env) int {
 	if err != nil {
 		var se *SyntaxError
 		if errors.As(err, &se) {
+			locate(se, parts)
 			printSyntaxError(env, se)
 			return 2
 		}
@@ -286,6 +295,25 @@ func readAll(env *command.Env, name string) ([]byte, error) {
 	return io.ReadAll(r)
 }
 
+// srcPart is one -f or -e program text in the program's source: the line
+// of the source where it starts, and its file name ("" for -e).
+type srcPart struct {
+	line int
+	file string
+}
+
+// locate makes the line of a syntax error relative to the program file it
+// is in, as mawk reports it.
+func locate(se *SyntaxError, parts []srcPart) {
+	for i := len(parts) - 1; i >= 0; i-- {
+		if se.Line >= parts[i].line {
+			se.Line -= parts[i].line - 1
+			se.File = parts[i].file
+			return
+		}
+	}
+}
+
 // printSyntaxError prints a syntax error with the offending line and a
 // caret under the error.
 func printSyntaxError(env *command.Env, se *SyntaxError) {
@@ -301,6 +329,6 @@ func printSyntaxError(env *command.Env, se *SyntaxError) {
 			}
 			return ' '
 		}, se.Text[:col])
-		fmt.Fprintf(env.Stderr, "%s: line %d: %s\n%s: line %d: %s^\n", env.Args[0], se.Line, se.Text, env.Args[0], se.Line, caret)
+		fmt.Fprintf(env.Stderr, "%s: %s: %s\n%s: %s: %s^\n", env.Args[0], se.where(), se.Text, env.Args[0], se.where(), caret)
 	}
 }

@@ -85,7 +85,7 @@ func (in *interp) exec(s stmt) ctl {
 			if !arr.has(k) {
 				continue
 			}
-			in.setVar(s.v, input(k))
+			in.setVar(s.v, str(k))
 			c := in.exec(s.body)
 			if c == ctlBreak {
 				break
