@@ -42,6 +42,8 @@ type Error struct {
 	Msg  string
 }
 
+// Error formats the error as "config FILE: KEY: MSG", leaving out the
+// file and the key when they are empty.
 func (e *Error) Error() string {
 	var b strings.Builder
 	b.WriteString("config")

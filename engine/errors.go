@@ -46,6 +46,8 @@ type Error struct {
 	Err     error // the underlying cause, if any
 }
 
+// Error formats the error as "engine: KIND: MESSAGE: CAUSE", leaving out
+// the parts that are empty.
 func (e *Error) Error() string {
 	msg := "engine: " + string(e.Kind)
 	if e.Message != "" {

@@ -50,6 +50,7 @@ type LoadError struct {
 	Err    error
 }
 
+// Error formats the error as "policy: SOURCE: ERR".
 func (e *LoadError) Error() string { return fmt.Sprintf("policy: %s: %v", e.Source, e.Err) }
 
 // Unwrap returns the cause.
