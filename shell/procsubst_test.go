@@ -39,6 +39,9 @@ var procSubstScripts = []struct {
 	{"exec-persist", `exec > >(tr a-z A-Z); echo hi; echo there`, "HI\nTHERE\n", 0},
 	{"tee-out", `seq 3 | tee >(tr 1-3 a-c) > /dev/null; wait`, "a\nb\nc\n", 0},
 	{"read-fd", `read -r first < <(echo one two); echo "$first"`, "one two\n", 0},
+	{"sort-o", `printf 'b\na\n' | sort -o >(tr a-z A-Z); wait`, "A\nB\n", 0},
+	{"uniq-out", `printf 'a\na\nb\n' | uniq - >(tr a-z A-Z); wait`, "A\nB\n", 0},
+	{"sed-w", `printf 'x\ny\n' | sed -n 'w '>(tr a-z A-Z); wait`, "X\nY\n", 0},
 }
 
 func TestProcessSubstitution(t *testing.T) {

@@ -12,6 +12,7 @@ import (
 	"syscall"
 
 	"github.com/cordonhq/cordon/shell/command"
+	"github.com/cordonhq/cordon/vfs"
 )
 
 // errNoEnt stands for ENOENT where there is no file system error to report.
@@ -327,6 +328,17 @@ func (r *sedRun) openWFiles() int {
 			continue
 		case "/dev/stderr":
 			r.wfiles[name] = &sedOut{w: bufio.NewWriter(r.env.Stderr), delim: r.delim, direct: true}
+			r.worder = append(r.worder, name)
+			continue
+		}
+		if strings.HasPrefix(name, "/dev/fd/") {
+			// A shell descriptor, such as the pipe of a process
+			// substitution >(cmd): written as the script runs.
+			w, err := r.env.Create(name, vfs.O_CREATE|vfs.O_TRUNC)
+			if err != nil {
+				return r.env.Errorf(4, "couldn't open file %s: %s", name, command.Strerror(err))
+			}
+			r.wfiles[name] = &sedOut{w: bufio.NewWriter(w), delim: r.delim, direct: true}
 			r.worder = append(r.worder, name)
 			continue
 		}

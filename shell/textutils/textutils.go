@@ -31,6 +31,7 @@ import (
 	"io"
 
 	"github.com/cordonhq/cordon/shell/command"
+	"github.com/cordonhq/cordon/vfs"
 )
 
 // Commands returns the text-processing commands, keyed by name.
@@ -58,17 +59,21 @@ const (
 // writeFile stores data in the named file; /dev/stdout, /dev/stderr and
 // /dev/null are the command's streams and the bit bucket.
 func writeFile(env *command.Env, name string, data []byte) error {
-	switch name {
-	case "/dev/stdout", "-":
+	if name == "-" {
 		_, err := env.Stdout.Write(data)
 		return err
-	case "/dev/stderr":
-		_, err := env.Stderr.Write(data)
-		return err
-	case "/dev/null":
-		return nil
 	}
-	return env.FS.WriteFile(env.Abs(name), data, 0)
+	// Create emulates /dev/stdout, /dev/stderr, /dev/null and /dev/fd/N
+	// (a process substitution >(cmd)).
+	f, err := env.Create(name, vfs.O_CREATE|vfs.O_TRUNC)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // readAll reads all of r, polling ctx every 64 KiB.
