@@ -83,7 +83,7 @@ func cmdColumn(env *command.Env) int {
 		}
 		f.Close()
 		if lr.Err() == command.ErrCanceled {
-			return 1
+			return command.StatusCanceled
 		}
 		if lr.Err() != nil {
 			env.FileError(1, name, lr.Err())

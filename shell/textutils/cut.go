@@ -123,7 +123,7 @@ func cmdCut(env *command.Env) int {
 		}
 		f.Close()
 		if lr.Err() == command.ErrCanceled {
-			return 1
+			return command.StatusCanceled
 		}
 		if lr.Err() != nil {
 			out.Flush()

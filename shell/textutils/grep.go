@@ -147,7 +147,7 @@ func (g *grep) nothingSelected() bool {
 func (g *grep) finish() int {
 	g.out.Flush()
 	if command.Done(g.env.Ctx) {
-		return 2
+		return command.StatusCanceled
 	}
 	switch {
 	case g.o.quiet && g.matched:
@@ -323,7 +323,7 @@ func (g *grep) patternFile(name string) (int, bool) {
 	data, err := readAll(g.env.Ctx, f)
 	if err != nil {
 		if err == command.ErrCanceled {
-			return 2, false
+			return command.StatusCanceled, false
 		}
 		return g.env.FileError(2, name, err), false
 	}

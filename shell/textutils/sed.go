@@ -253,7 +253,7 @@ func (r *sedRun) run() int {
 	restart := false
 	for cycles := 1; ; cycles++ {
 		if cycles&255 == 0 && command.Done(r.env.Ctx) {
-			return 1
+			return command.StatusCanceled
 		}
 		if !restart {
 			if !r.readCycle() {

@@ -110,7 +110,7 @@ func (r *sedRun) exec() sedStop {
 	for pc := 0; pc < len(cmds); {
 		r.steps++
 		if r.steps&255 == 0 && command.Done(r.env.Ctx) {
-			r.status = 1
+			r.status = command.StatusCanceled
 			return stopError
 		}
 		c := cmds[pc]

@@ -323,7 +323,7 @@ func (s *sorter) run(operands []string) int {
 		err = readInto(s.env.Ctx, &buf, f)
 		f.Close()
 		if err == command.ErrCanceled {
-			return 2
+			return command.StatusCanceled
 		}
 		if err != nil {
 			return s.env.Errorf(2, "read failed: %s: %s", name, command.Strerror(err))

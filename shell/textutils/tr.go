@@ -153,7 +153,7 @@ func trRun(env *command.Env, table [256]byte, del1, sq [256]bool, del, squeeze b
 	last := -1
 	for {
 		if command.Done(env.Ctx) {
-			return 1
+			return command.StatusCanceled
 		}
 		n, err := env.Stdin.Read(buf)
 		res = res[:0]

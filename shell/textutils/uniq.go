@@ -136,7 +136,7 @@ func cmdUniq(env *command.Env) int {
 		return st
 	}
 	if lr.Err() == command.ErrCanceled {
-		return 1
+		return command.StatusCanceled
 	}
 	if lr.Err() != nil {
 		return env.FileError(1, in, lr.Err())
