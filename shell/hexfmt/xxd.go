@@ -332,11 +332,7 @@ func xxdLine(w *bytes.Buffer, line []byte, addr int64, o xxdOptions, digits stri
 	w.WriteString(strings.Repeat(" ", hexWidth-(w.Len()-start)))
 	w.WriteByte(' ')
 	for _, c := range line {
-		if c >= 0x20 && c < 0x7f {
-			w.WriteByte(c)
-		} else {
-			w.WriteByte('.')
-		}
+		w.WriteByte(printable(c))
 	}
 	w.WriteByte('\n')
 }
