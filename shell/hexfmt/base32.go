@@ -12,10 +12,9 @@ import (
 
 // cmdBase32 implements base32 [-d] [-i] [-w COLS] [FILE] as GNU does:
 // RFC 4648 base32, lines wrapped at 76 columns (-w 0: never), encoded as
-// it reads; -d decodes,
-// ignoring newlines (and with -i every character outside the alphabet),
-// and stops with "invalid input" (status 1) at the first bad 8-character
-// block, after writing the blocks before it.
+// it reads; -d decodes, ignoring newlines (and with -i every character
+// outside the alphabet), and stops with "invalid input" (status 1) at the
+// first bad 8-character block, after writing the blocks before it.
 func cmdBase32(env *command.Env) int {
 	return runBase(env, base32.StdEncoding, base32Decode)
 }
