@@ -33,7 +33,22 @@ func (r *runner) commandPaths(name string, all bool) []string {
 			return out
 		}
 	}
-	var plain []string
+	scripts, plain := r.pathScripts(name, all)
+	out = append(out, scripts...)
+	if len(out) == 0 && plain != "" {
+		// Like execvp, a file that is not executable is run when there is
+		// nothing better.
+		return []string{plain}
+	}
+	return out
+}
+
+// pathScripts returns the files named name in the $PATH directories of the
+// file system, in the order of $PATH (an empty entry is the current
+// directory): the executable ones, only the first unless all is set, and
+// the first one that is not executable, before the first executable one
+// when all is not set.
+func (r *runner) pathScripts(name string, all bool) (executable []string, plain string) {
 	for _, dir := range strings.Split(r.getVar("PATH"), ":") {
 		if dir == "" {
 			dir = "."
@@ -44,20 +59,17 @@ func (r *runner) commandPaths(name string, all bool) []string {
 			continue
 		}
 		if fi.Mode()&0o111 == 0 {
-			plain = append(plain, p)
+			if plain == "" {
+				plain = p
+			}
 			continue
 		}
-		out = append(out, p)
+		executable = append(executable, p)
 		if !all {
-			return out
+			break
 		}
 	}
-	if len(out) == 0 && len(plain) > 0 {
-		// Like execvp, a file that is not executable is run when there is
-		// nothing better.
-		return plain[:1]
-	}
-	return out
+	return executable, plain
 }
 
 // commandPath returns the first of commandPaths, or "".

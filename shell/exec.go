@@ -728,24 +728,11 @@ func (r *runner) pathLookup(name string) string {
 	if name == "" || strings.Contains(name, "/") {
 		return ""
 	}
-	fallback := ""
-	for _, dir := range strings.Split(r.getVar("PATH"), ":") {
-		if dir == "" {
-			dir = "."
-		}
-		p := path.Join(r.abs(dir), name)
-		fi, err := r.sh.fs.Stat(p)
-		if err != nil || fi.IsDir() {
-			continue
-		}
-		if fi.Mode()&0o111 != 0 {
-			return p
-		}
-		if fallback == "" {
-			fallback = p
-		}
+	scripts, plain := r.pathScripts(name, false)
+	if len(scripts) > 0 {
+		return scripts[0]
 	}
-	return fallback
+	return plain
 }
 
 // shellCommand emulates running "sh" or "bash" (when no registered command

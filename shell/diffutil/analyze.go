@@ -222,41 +222,9 @@ func (an *analysis) discardConfusingLines(nclasses int) {
 					}
 				}
 			}
-			consec = 0
-			for j = 0; j < length; j++ {
-				if j >= 8 && d[i+j] == 1 {
-					break
-				}
-				if d[i+j] == 2 {
-					consec = 0
-					d[i+j] = 0
-				} else if d[i+j] == 0 {
-					consec = 0
-				} else {
-					consec++
-				}
-				if consec == 3 {
-					break
-				}
-			}
+			keepRunEnd(d, i, 1, length)
 			i += length - 1
-			consec = 0
-			for j = 0; j < length; j++ {
-				if j >= 8 && d[i-j] == 1 {
-					break
-				}
-				if d[i-j] == 2 {
-					consec = 0
-					d[i-j] = 0
-				} else if d[i-j] == 0 {
-					consec = 0
-				} else {
-					consec++
-				}
-				if consec == 3 {
-					break
-				}
-			}
+			keepRunEnd(d, i, -1, length)
 		}
 	}
 	for f := range 2 {
@@ -267,6 +235,32 @@ func (an *analysis) discardConfusingLines(nclasses int) {
 			} else {
 				an.changed[f][i+1] = true
 			}
+		}
+	}
+}
+
+// keepRunEnd walks the run of length marks of d that starts at at (step
+// 1) or ends there (step -1), from that end inward, and keeps (marks 0)
+// the provisional lines (mark 2) it passes, as GNU does at both ends of a
+// run of discardable lines: it stops after three definite ones (mark 1) in
+// a row, or at a definite one past the eighth line.
+func keepRunEnd(d []byte, at, step, length int) {
+	consec := 0
+	for j := 0; j < length; j++ {
+		k := at + step*j
+		if j >= 8 && d[k] == 1 {
+			break
+		}
+		if d[k] == 2 {
+			consec = 0
+			d[k] = 0
+		} else if d[k] == 0 {
+			consec = 0
+		} else {
+			consec++
+		}
+		if consec == 3 {
+			break
 		}
 	}
 }

@@ -663,10 +663,10 @@ func (d *differ) compareFiles(f0, f1 *file, inDir bool) int {
 	}
 	switch {
 	case d.o.unified:
-		d.unifiedHeader(f0, f1)
+		d.fileHeaders(f0, f1, "---", "+++")
 		d.printUnified(a, b, changes)
 	case d.o.ctxFormat:
-		d.contextHeader(f0, f1)
+		d.fileHeaders(f0, f1, "***", "---")
 		d.printContext(a, b, changes)
 	default:
 		d.printNormal(a, b, changes)
@@ -795,8 +795,10 @@ func (d *differ) colored(seq string, f func()) {
 	f()
 }
 
-// unifiedHeader writes the "---" and "+++" lines.
-func (d *differ) unifiedHeader(f0, f1 *file) {
+// fileHeaders writes the two lines naming the files above the hunks: mark0
+// then the old file's name and time, mark1 then the new one's ("---" and
+// "+++" in the unified format, "***" and "---" in the context format).
+func (d *differ) fileHeaders(f0, f1 *file, mark0, mark1 string) {
 	h0 := quoteName(f0.name) + "\t" + d.timestamp(f0)
 	h1 := quoteName(f1.name) + "\t" + d.timestamp(f1)
 	// --label replaces the name and the time.
@@ -806,9 +808,9 @@ func (d *differ) unifiedHeader(f0, f1 *file) {
 	if len(d.o.labels) > 1 {
 		h1 = d.o.labels[1]
 	}
-	d.bold(func() { fmt.Fprintf(d.out, "--- %s", h0) })
+	d.bold(func() { fmt.Fprintf(d.out, "%s %s", mark0, h0) })
 	d.out.WriteByte('\n')
-	d.bold(func() { fmt.Fprintf(d.out, "+++ %s", h1) })
+	d.bold(func() { fmt.Fprintf(d.out, "%s %s", mark1, h1) })
 	d.out.WriteByte('\n')
 }
 
@@ -832,9 +834,10 @@ func (d *differ) line(prefix, l, seq string) {
 	d.maybeFlush()
 }
 
-// numberRange formats lines [a, b] (1-based, b = a-1 for none) in the
-// normal format.
-func numberRange(a, b int) string {
+// lineRange formats lines [a, b] (1-based, b = a-1 for none) as the
+// normal format and the context format's hunk headers do: "b" alone when
+// the range holds one line or none, "a,b" otherwise.
+func lineRange(a, b int) string {
 	if b <= a {
 		return strconv.Itoa(b)
 	}
@@ -852,7 +855,7 @@ func (d *differ) printNormal(a, b []string, changes []change) {
 			op = 'd'
 		}
 		d.colored("\033[36m", func() {
-			fmt.Fprintf(d.out, "%s%c%s", numberRange(c.line0+1, c.line0+c.deleted), op, numberRange(c.line1+1, c.line1+c.inserted))
+			fmt.Fprintf(d.out, "%s%c%s", lineRange(c.line0+1, c.line0+c.deleted), op, lineRange(c.line1+1, c.line1+c.inserted))
 		})
 		d.out.WriteByte('\n')
 		for _, l := range a[c.line0 : c.line0+c.deleted] {
@@ -948,30 +951,6 @@ func (d *differ) printUnified(a, b []string, changes []change) {
 	}
 }
 
-// contextHeader writes the "***" and "---" lines of the context format.
-func (d *differ) contextHeader(f0, f1 *file) {
-	h0 := quoteName(f0.name) + "\t" + d.timestamp(f0)
-	h1 := quoteName(f1.name) + "\t" + d.timestamp(f1)
-	if len(d.o.labels) > 0 {
-		h0 = d.o.labels[0]
-	}
-	if len(d.o.labels) > 1 {
-		h1 = d.o.labels[1]
-	}
-	d.bold(func() { fmt.Fprintf(d.out, "*** %s", h0) })
-	d.out.WriteByte('\n')
-	d.bold(func() { fmt.Fprintf(d.out, "--- %s", h1) })
-	d.out.WriteByte('\n')
-}
-
-// contextRange formats lines [a, b] (1-based) of a context hunk header.
-func contextRange(a, b int) string {
-	if b <= a {
-		return strconv.Itoa(b)
-	}
-	return strconv.Itoa(a) + "," + strconv.Itoa(b)
-}
-
 // printContext writes the changes as context-format hunks, grouped as
 // unified hunks are: the old lines (when the hunk deletes any) marked
 // "- " or "! ", then the new ones (when it inserts any) marked "+ " or
@@ -985,12 +964,12 @@ func (d *differ) printContext(a, b []string, changes []change) {
 			inserts = inserts || c.inserted > 0
 		}
 		d.out.WriteString("***************\n")
-		d.colored("\033[36m", func() { fmt.Fprintf(d.out, "*** %s ****", contextRange(first0+1, last0+1)) })
+		d.colored("\033[36m", func() { fmt.Fprintf(d.out, "*** %s ****", lineRange(first0+1, last0+1)) })
 		d.out.WriteByte('\n')
 		if deletes {
 			d.contextSide(a, group, first0, last0, func(c change) (int, int, int) { return c.line0, c.deleted, c.inserted }, "- ", "\033[31m")
 		}
-		d.colored("\033[36m", func() { fmt.Fprintf(d.out, "--- %s ----", contextRange(first1+1, last1+1)) })
+		d.colored("\033[36m", func() { fmt.Fprintf(d.out, "--- %s ----", lineRange(first1+1, last1+1)) })
 		d.out.WriteByte('\n')
 		if inserts {
 			d.contextSide(b, group, first1, last1, func(c change) (int, int, int) { return c.line1, c.inserted, c.deleted }, "+ ", "\033[32m")

@@ -171,6 +171,41 @@ func TestDiffMatchesGNU(t *testing.T) {
 	t.Logf("%d random comparisons with GNU diff matched", compared)
 }
 
+// TestDiffDiscardMatchesGNU compares with GNU diff on files made of lines
+// that match none of the other file's and lines that match many of them:
+// GNU sets both kinds aside before comparing and then takes back some of
+// those at the ends of each run set aside, which changes the hunks.
+func TestDiffDiscardMatchesGNU(t *testing.T) {
+	tool := commandtest.Tool(t, "diff")
+	r := rand.New(rand.NewPCG(1, 2))
+	text := func(unique string, common int) string {
+		var b strings.Builder
+		for range 20 + r.IntN(60) {
+			if r.IntN(common) == 0 {
+				fmt.Fprintf(&b, "%s%d\n", unique, r.IntN(1000000))
+			} else {
+				fmt.Fprintf(&b, "c%d\n", r.IntN(3))
+			}
+		}
+		return b.String()
+	}
+	n := 300
+	if testing.Short() {
+		n = 50
+	}
+	for i := range n {
+		files := map[string]string{"a": text("u", 3), "b": text("v", 4)}
+		fsys := commandtest.NewFS(t, files)
+		host := commandtest.Mirror(t, fsys, files)
+		want := host.Run(t, "", tool, "a", "b")
+		got := commandtest.Run(t, Commands(), fsys, "", "diff", "a", "b")
+		if got.Out != want.Out || got.Status != want.Status {
+			t.Fatalf("case %d:\na=%q\nb=%q\ngot status %d:\n%s\nwant status %d:\n%s", i, files["a"], files["b"], got.Status, got.Out, want.Status, want.Out)
+		}
+	}
+	t.Logf("%d comparisons with GNU diff matched", n)
+}
+
 // TestDiffRecursiveMatchesGNU compares diff -r on directory trees.
 func TestDiffRecursiveMatchesGNU(t *testing.T) {
 	tool := commandtest.Tool(t, "diff")

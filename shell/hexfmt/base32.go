@@ -1,6 +1,7 @@
 package hexfmt
 
 import (
+	"bufio"
 	"encoding/base32"
 	"fmt"
 	"strconv"
@@ -10,67 +11,43 @@ import (
 )
 
 // cmdBase32 implements base32 [-d] [-i] [-w COLS] [FILE] as GNU does:
-// RFC 4648 base32, lines wrapped at 76 columns (-w 0: never); -d decodes,
-// ignoring newlines (and with -i every character outside the alphabet),
-// and stops with "invalid input" (status 1) at the first bad 8-character
-// block, after writing the blocks before it.
+// RFC 4648 base32, lines wrapped at 76 columns (-w 0: never), encoded as
+// it reads; -d decodes, ignoring newlines (and with -i every character
+// outside the alphabet), and stops with "invalid input" (status 1) at the
+// first bad 8-character block, after writing the blocks before it.
 func cmdBase32(env *command.Env) int {
-	decode, ignore, wrap, name, st, ok := baseOptions(env)
-	if !ok {
-		return st
-	}
-	data, err := env.ReadAll(name)
-	if err != nil {
-		return env.ReadError(name, err)
-	}
-	w := env.NewOutput()
-	status := 0
-	if decode {
-		clean := baseClean(data, ignore, func(c byte) bool { return c >= 'A' && c <= 'Z' || c >= '2' && c <= '7' || c == '=' })
-		out := make([]byte, 5)
-		for len(clean) > 0 {
-			if env.Canceled() {
-				return command.StatusCanceled
-			}
-			if len(clean) < 8 {
-				status = 1
-				break
-			}
-			n, err := base32.StdEncoding.Decode(out, clean[:8])
-			if err != nil {
-				// The bytes complete before the first bad character are
-				// written, as GNU does.
-				w.Write(partialBase32(clean[:8]))
-				status = 1
-				break
-			}
-			w.Write(out[:n])
-			clean = clean[8:]
+	return runBase(env, base32.StdEncoding, base32Decode)
+}
+
+// base32Decode writes the decoded data block by block, up to the first bad
+// 8-character block, and then "invalid input" (status 1).
+func base32Decode(env *command.Env, w *bufio.Writer, data []byte, ignore bool) int {
+	clean := baseClean(data, ignore, func(c byte) bool { return c >= 'A' && c <= 'Z' || c >= '2' && c <= '7' || c == '=' })
+	out := make([]byte, 5)
+	for len(clean) > 0 {
+		if env.Canceled() {
+			return command.StatusCanceled
 		}
-	} else {
-		enc := base32.StdEncoding.EncodeToString(data)
-		for len(enc) > 0 {
-			if env.Canceled() {
-				return command.StatusCanceled
-			}
-			k := len(enc)
-			if wrap > 0 && k > wrap {
-				k = wrap
-			}
-			w.WriteString(enc[:k])
-			if wrap > 0 {
-				w.WriteByte('\n')
-			}
-			enc = enc[k:]
+		if len(clean) < 8 {
+			break
 		}
+		n, err := base32.StdEncoding.Decode(out, clean[:8])
+		if err != nil {
+			// The bytes complete before the first bad character are
+			// written, as GNU does.
+			w.Write(partialBase32(clean[:8]))
+			break
+		}
+		w.Write(out[:n])
+		clean = clean[8:]
+	}
+	if len(clean) == 0 {
+		return 0
 	}
 	if err := w.Flush(); err != nil {
 		return env.WriteError(err)
 	}
-	if status != 0 {
-		return env.Errorf(1, "invalid input")
-	}
-	return 0
+	return env.Errorf(1, "invalid input")
 }
 
 // partialBase32 decodes the characters of a block up to the first one

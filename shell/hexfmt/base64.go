@@ -16,7 +16,21 @@ import (
 // outside the alphabet), and writes what is valid before "invalid input"
 // (status 1).
 func cmdBase64(env *command.Env) int {
-	decode, ignore, wrap, name, st, ok := baseOptions(env)
+	return runBase(env, base64.StdEncoding, base64Decode)
+}
+
+// baseEncoding is what base32 and base64 encode with: *base32.Encoding or
+// *base64.Encoding.
+type baseEncoding interface {
+	Encode(dst, src []byte)
+	EncodedLen(n int) int
+}
+
+// runBase runs base32 or base64: it parses the command line, then encodes
+// the input with enc as it reads, or reads it all and decodes it with
+// decode, which writes what it decodes to w and returns the status.
+func runBase(env *command.Env, enc baseEncoding, decode func(env *command.Env, w *bufio.Writer, data []byte, ignore bool) int) int {
+	decoding, ignore, wrap, name, st, ok := baseOptions(env)
 	if !ok {
 		return st
 	}
@@ -27,13 +41,15 @@ func cmdBase64(env *command.Env) int {
 	defer in.Close()
 	w := env.NewOutput()
 	status := 0
-	if decode {
+	if decoding {
 		data, err := io.ReadAll(in.R)
 		if err != nil {
 			return env.ReadError(name, err)
 		}
-		status = base64Decode(env, w, data, ignore)
-	} else if err := base64Encode(w, in.R, wrap); err != nil {
+		if status = decode(env, w, data, ignore); status == command.StatusCanceled {
+			return status
+		}
+	} else if err := baseEncode(w, in.R, enc, wrap); err != nil {
 		if command.IsCanceled(err) {
 			return command.StatusCanceled
 		}
@@ -48,24 +64,26 @@ func cmdBase64(env *command.Env) int {
 	return status
 }
 
-// base64Encode encodes r to w as it reads, wrapping lines at wrap columns
-// (never when wrap is 0).
-func base64Encode(w *bufio.Writer, r io.Reader, wrap int) error {
-	buf := make([]byte, 48<<10) // a multiple of 3
-	enc := make([]byte, base64.StdEncoding.EncodedLen(len(buf)))
+// baseEncode encodes r to w with enc as it reads, wrapping lines at wrap
+// columns (never when wrap is 0).
+func baseEncode(w *bufio.Writer, r io.Reader, enc baseEncoding, wrap int) error {
+	// A multiple of 3 and of 5, so that only the last chunk of the input
+	// can end in an incomplete group and be padded.
+	buf := make([]byte, 15<<12)
+	out := make([]byte, enc.EncodedLen(len(buf)))
 	col := 0
 	fill := 0
 	put := func(data []byte) {
-		n := base64.StdEncoding.EncodedLen(len(data))
-		base64.StdEncoding.Encode(enc, data)
-		out := enc[:n]
-		for len(out) > 0 {
-			k := len(out)
+		n := enc.EncodedLen(len(data))
+		enc.Encode(out, data)
+		text := out[:n]
+		for len(text) > 0 {
+			k := len(text)
 			if wrap > 0 && k > wrap-col {
 				k = wrap - col
 			}
-			w.Write(out[:k])
-			out = out[k:]
+			w.Write(text[:k])
+			text = text[k:]
 			col += k
 			if wrap > 0 && col == wrap {
 				w.WriteByte('\n')
@@ -100,7 +118,7 @@ func base64Encode(w *bufio.Writer, r io.Reader, wrap int) error {
 
 // base64Decode writes the decoded data, or as much of it as is valid
 // followed by an "invalid input" error (status 1).
-func base64Decode(env *command.Env, w io.Writer, data []byte, ignore bool) int {
+func base64Decode(env *command.Env, w *bufio.Writer, data []byte, ignore bool) int {
 	clean := baseClean(data, ignore, func(c byte) bool {
 		return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '='
 	})
@@ -122,8 +140,6 @@ func base64Decode(env *command.Env, w io.Writer, data []byte, ignore bool) int {
 			}
 		}
 	}
-	if wf, ok := w.(interface{ Flush() error }); ok {
-		wf.Flush()
-	}
+	w.Flush()
 	return env.Errorf(1, "invalid input")
 }

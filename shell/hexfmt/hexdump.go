@@ -108,11 +108,7 @@ func hexdumpLine(f byte, addr int64, line []byte) string {
 		}
 		b.WriteString("  |")
 		for _, c := range line {
-			if c >= 0x20 && c < 0x7f {
-				b.WriteByte(c)
-			} else {
-				b.WriteByte('.')
-			}
+			b.WriteByte(printable(c))
 		}
 		b.WriteString("|\n")
 		return b.String()
@@ -183,4 +179,13 @@ func hexdumpChar(c byte) string {
 		return string(rune(c))
 	}
 	return fmt.Sprintf("%03o", c)
+}
+
+// printable returns c when it is printable ASCII, else '.', as the
+// character columns of hexdump -C, od -z and xxd show a byte.
+func printable(c byte) byte {
+	if c >= 0x20 && c < 0x7f {
+		return c
+	}
+	return '.'
 }

@@ -292,11 +292,7 @@ func odLine(w *bufio.Writer, radix byte, addr int64, line []byte, width int, spe
 			}
 			w.WriteString("  >")
 			for _, c := range line {
-				if c >= 0x20 && c < 0x7f {
-					w.WriteByte(c)
-				} else {
-					w.WriteByte('.')
-				}
+				w.WriteByte(printable(c))
 			}
 			w.WriteByte('<')
 		}

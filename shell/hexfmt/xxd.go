@@ -63,8 +63,14 @@ func cmdXxd(env *command.Env) int {
 			}
 			return "", false
 		}
-		num := func(s string) (int64, bool) {
-			n, err := strconv.ParseInt(s, 0, 64)
+		// number returns the value as a number (decimal, 0x hex or 0
+		// octal), reporting false when it is missing or not a number.
+		number := func() (int64, bool) {
+			v, ok := value()
+			if !ok {
+				return 0, false
+			}
+			n, err := strconv.ParseInt(v, 0, 64)
 			return n, err == nil
 		}
 		switch {
@@ -92,23 +98,20 @@ func cmdXxd(env *command.Env) int {
 			fmt.Fprintln(env.Stderr, "xxd 2022-01-14 by Juergen Weigert et al.")
 			return 0
 		case strings.HasPrefix(opt, "c"):
-			v, ok := value()
-			n, ok2 := num(v)
-			if !ok || !ok2 || n < 0 || n > 256 {
+			n, ok := number()
+			if !ok || n < 0 || n > 256 {
 				return xxdUsage(env)
 			}
 			o.cols, colsSet = int(n), n != 0
 		case strings.HasPrefix(opt, "g"):
-			v, ok := value()
-			n, ok2 := num(v)
-			if !ok || !ok2 || n < 0 {
+			n, ok := number()
+			if !ok || n < 0 {
 				return xxdUsage(env)
 			}
 			o.group, groupSet = int(n), true
 		case strings.HasPrefix(opt, "l"):
-			v, ok := value()
-			n, ok2 := num(v)
-			if !ok || !ok2 || n < 0 {
+			n, ok := number()
+			if !ok || n < 0 {
 				return xxdUsage(env)
 			}
 			o.length = n
@@ -119,9 +122,8 @@ func cmdXxd(env *command.Env) int {
 			}
 			o.name = v
 		case strings.HasPrefix(opt, "o"):
-			v, ok := value()
-			n, ok2 := num(v)
-			if !ok || !ok2 {
+			n, ok := number()
+			if !ok {
 				return xxdUsage(env)
 			}
 			o.offset = n
@@ -330,11 +332,7 @@ func xxdLine(w *bytes.Buffer, line []byte, addr int64, o xxdOptions, digits stri
 	w.WriteString(strings.Repeat(" ", hexWidth-(w.Len()-start)))
 	w.WriteByte(' ')
 	for _, c := range line {
-		if c >= 0x20 && c < 0x7f {
-			w.WriteByte(c)
-		} else {
-			w.WriteByte('.')
-		}
+		w.WriteByte(printable(c))
 	}
 	w.WriteByte('\n')
 }

@@ -19,120 +19,16 @@ func (e *jqCompileCheckError) Error() string { return e.msg }
 // constant but not a string ({(1): 2}).
 func jqCheckQuery(q *gojq.Query) error {
 	var err error
-	var query func(q *gojq.Query)
-	var term func(t *gojq.Term)
-	str := func(s *gojq.String) {
-		if s != nil {
-			for _, x := range s.Queries {
-				query(x)
-			}
-		}
-	}
-	index := func(x *gojq.Index) {
-		if x != nil {
-			str(x.Str)
-			query(x.Start)
-			query(x.End)
-		}
-	}
-	var pattern func(p *gojq.Pattern)
-	pattern = func(p *gojq.Pattern) {
-		if p == nil {
-			return
-		}
-		for _, x := range p.Array {
-			pattern(x)
-		}
-		for _, o := range p.Object {
-			str(o.KeyString)
-			query(o.KeyQuery)
-			pattern(o.Val)
-		}
-	}
-	term = func(t *gojq.Term) {
-		if t == nil || err != nil {
-			return
-		}
-		index(t.Index)
-		if t.Func != nil {
-			for _, a := range t.Func.Args {
-				query(a)
-			}
-		}
-		if t.Object != nil {
-			for _, kv := range t.Object.KeyVals {
-				if v, ok := jqConstValue(kv.KeyQuery); ok {
-					if _, isStr := v.(string); !isStr && err == nil {
-						err = &jqCompileCheckError{"Cannot use " + typeErrorPreview(v) + " as object key"}
-					}
+	jqInspect(q, func(node any) bool {
+		if kv, ok := node.(*gojq.ObjectKeyVal); ok && err == nil {
+			if v, ok := jqConstValue(kv.KeyQuery); ok {
+				if _, isStr := v.(string); !isStr {
+					err = &jqCompileCheckError{"Cannot use " + typeErrorPreview(v) + " as object key"}
 				}
-				str(kv.KeyString)
-				query(kv.KeyQuery)
-				query(kv.Val)
 			}
 		}
-		if t.Array != nil {
-			query(t.Array.Query)
-		}
-		if t.Unary != nil {
-			term(t.Unary.Term)
-		}
-		str(t.Str)
-		if t.If != nil {
-			query(t.If.Cond)
-			query(t.If.Then)
-			for _, e := range t.If.Elif {
-				query(e.Cond)
-				query(e.Then)
-			}
-			query(t.If.Else)
-		}
-		if t.Try != nil {
-			query(t.Try.Body)
-			query(t.Try.Catch)
-		}
-		for _, x := range []*gojq.Reduce{t.Reduce} {
-			if x != nil {
-				query(x.Query)
-				for _, p := range x.Patterns {
-					pattern(p)
-				}
-				query(x.Start)
-				query(x.Update)
-			}
-		}
-		if x := t.Foreach; x != nil {
-			query(x.Query)
-			for _, p := range x.Patterns {
-				pattern(p)
-			}
-			query(x.Start)
-			query(x.Update)
-			query(x.Extract)
-		}
-		if t.Label != nil {
-			query(t.Label.Body)
-		}
-		query(t.Query)
-		for _, s := range t.SuffixList {
-			index(s.Index)
-		}
-	}
-	query = func(q *gojq.Query) {
-		if q == nil || err != nil {
-			return
-		}
-		for _, d := range q.FuncDefs {
-			query(d.Body)
-		}
-		term(q.Term)
-		query(q.Left)
-		query(q.Right)
-		for _, p := range q.Patterns {
-			pattern(p)
-		}
-	}
-	query(q)
+		return err == nil
+	})
 	return err
 }
 

@@ -326,18 +326,28 @@ func (k *keyOrder) keysUnsorted(v any) any {
 	return out
 }
 
+// values returns what .[] yields from v: an array's elements, or an
+// object's values in key order. It reports false when v is neither.
+func (k *keyOrder) values(v any) ([]any, bool) {
+	switch v := v.(type) {
+	case []any:
+		return v, true
+	case map[string]any:
+		keys := k.orderedKeys(v)
+		vals := make([]any, len(keys))
+		for i, key := range keys {
+			vals[i] = v[key]
+		}
+		return vals, true
+	}
+	return nil, false
+}
+
 // addAll implements add: reduce .[] as $x (null; . + $x), with strings
 // and arrays joined in one go.
 func (k *keyOrder) addAll(v any) any {
-	var vals []any
-	switch v := v.(type) {
-	case []any:
-		vals = v
-	case map[string]any:
-		for _, key := range k.orderedKeys(v) {
-			vals = append(vals, v[key])
-		}
-	default:
+	vals, ok := k.values(v)
+	if !ok {
 		return &jqError{"Cannot iterate over " + k.preview(v)}
 	}
 	var acc any
@@ -387,15 +397,8 @@ func (k *keyOrder) addAll(v any) any {
 // (if .==null then "" else .+$x end) + ($i | if type=="boolean" or
 // type=="number" then tostring else .//"" end)) // "".
 func (k *keyOrder) join(v, sep any) any {
-	var vals []any
-	switch v := v.(type) {
-	case []any:
-		vals = v
-	case map[string]any:
-		for _, key := range k.orderedKeys(v) {
-			vals = append(vals, v[key])
-		}
-	default:
+	vals, ok := k.values(v)
+	if !ok {
 		return &jqError{"Cannot iterate over " + k.preview(v)}
 	}
 	if len(vals) == 0 {

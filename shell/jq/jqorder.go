@@ -223,15 +223,8 @@ func constructionOrder(obj map[string]any, spec []*string, static []string) []st
 // entries' order: map({(.key // .Key // .name // .Name): (if has("value")
 // then .value else .Value end)}) | add | . // {}.
 func (k *keyOrder) fromEntries(v any) any {
-	var entries []any
-	switch v := v.(type) {
-	case []any:
-		entries = v
-	case map[string]any:
-		for _, key := range k.orderedKeys(v) {
-			entries = append(entries, v[key])
-		}
-	default:
+	entries, ok := k.values(v)
+	if !ok {
 		return &jqError{"Cannot iterate over " + typeErrorPreview(v)}
 	}
 	obj := make(map[string]any, len(entries))

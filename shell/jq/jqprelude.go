@@ -265,139 +265,41 @@ func jqPreludeFor(q *gojq.Query) ([]*gojq.FuncDef, error) {
 // string interpolation tostring, a format its function, an assignment
 // _assign or _modify).
 func walkFuncRefs(q *gojq.Query, use func(name string, args int)) {
-	var query func(q *gojq.Query)
-	var term func(t *gojq.Term)
-	var str func(s *gojq.String)
-	var pattern func(p *gojq.Pattern)
-	str = func(s *gojq.String) {
-		if s == nil {
-			return
-		}
-		if s.Queries != nil {
-			use("tostring", 0)
-		}
-		for _, x := range s.Queries {
-			query(x)
-		}
-	}
-	pattern = func(p *gojq.Pattern) {
-		if p == nil {
-			return
-		}
-		for _, x := range p.Array {
-			pattern(x)
-		}
-		for _, o := range p.Object {
-			str(o.KeyString)
-			query(o.KeyQuery)
-			pattern(o.Val)
-		}
-	}
-	index := func(x *gojq.Index) {
-		if x != nil {
-			str(x.Str)
-			query(x.Start)
-			query(x.End)
-		}
-	}
-	term = func(t *gojq.Term) {
-		if t == nil {
-			return
-		}
-		switch t.Type {
-		case gojq.TermTypeRecurse:
-			use("recurse", 0)
-		case gojq.TermTypeFormat:
-			if f := jqFormatFunc(t.Format); f != "" {
-				use(f, 0)
-			} else {
-				use("format", 1)
+	jqInspect(q, func(node any) bool {
+		switch n := node.(type) {
+		case *gojq.String:
+			if n.Queries != nil {
+				use("tostring", 0)
 			}
-		}
-		index(t.Index)
-		if t.Func != nil {
-			use(t.Func.Name, len(t.Func.Args))
-			for _, a := range t.Func.Args {
-				query(a)
+		case *gojq.ObjectKeyVal:
+			if strings.HasPrefix(n.Key, "$") {
+				use(n.Key, 0)
 			}
-		}
-		if t.Object != nil {
-			for _, kv := range t.Object.KeyVals {
-				str(kv.KeyString)
-				query(kv.KeyQuery)
-				query(kv.Val)
-				if strings.HasPrefix(kv.Key, "$") {
-					use(kv.Key, 0)
+		case *gojq.Term:
+			switch n.Type {
+			case gojq.TermTypeRecurse:
+				use("recurse", 0)
+			case gojq.TermTypeFormat:
+				if f := jqFormatFunc(n.Format); f != "" {
+					use(f, 0)
+				} else {
+					use("format", 1)
 				}
 			}
-		}
-		if t.Array != nil {
-			query(t.Array.Query)
-		}
-		if t.Unary != nil {
-			term(t.Unary.Term)
-		}
-		str(t.Str)
-		if t.If != nil {
-			query(t.If.Cond)
-			query(t.If.Then)
-			for _, e := range t.If.Elif {
-				query(e.Cond)
-				query(e.Then)
+			if n.Func != nil {
+				use(n.Func.Name, len(n.Func.Args))
 			}
-			query(t.If.Else)
-		}
-		if t.Try != nil {
-			query(t.Try.Body)
-			query(t.Try.Catch)
-		}
-		if t.Reduce != nil {
-			query(t.Reduce.Query)
-			for _, p := range t.Reduce.Patterns {
-				pattern(p)
+		case *gojq.Query:
+			switch n.Op {
+			case gojq.OpAssign:
+				use("_assign", 2)
+			case gojq.OpModify, gojq.OpUpdateAdd, gojq.OpUpdateSub, gojq.OpUpdateMul,
+				gojq.OpUpdateDiv, gojq.OpUpdateMod, gojq.OpUpdateAlt:
+				use("_modify", 2)
 			}
-			query(t.Reduce.Start)
-			query(t.Reduce.Update)
 		}
-		if t.Foreach != nil {
-			query(t.Foreach.Query)
-			for _, p := range t.Foreach.Patterns {
-				pattern(p)
-			}
-			query(t.Foreach.Start)
-			query(t.Foreach.Update)
-			query(t.Foreach.Extract)
-		}
-		if t.Label != nil {
-			query(t.Label.Body)
-		}
-		query(t.Query)
-		for _, s := range t.SuffixList {
-			index(s.Index)
-		}
-	}
-	query = func(q *gojq.Query) {
-		if q == nil {
-			return
-		}
-		for _, d := range q.FuncDefs {
-			query(d.Body)
-		}
-		term(q.Term)
-		query(q.Left)
-		query(q.Right)
-		for _, p := range q.Patterns {
-			pattern(p)
-		}
-		switch q.Op {
-		case gojq.OpAssign:
-			use("_assign", 2)
-		case gojq.OpModify, gojq.OpUpdateAdd, gojq.OpUpdateSub, gojq.OpUpdateMul,
-			gojq.OpUpdateDiv, gojq.OpUpdateMod, gojq.OpUpdateAlt:
-			use("_modify", 2)
-		}
-	}
-	query(q)
+		return true
+	})
 }
 
 // jqFormatFunc returns the function gojq compiles a format to.

@@ -150,26 +150,21 @@ func yqArgs(env *command.Env) (*yqOptions, int, bool) {
 			}
 			ok := true
 			switch name {
-			case "-o", "--output-format", "--outputformat":
+			case "-o", "--output-format", "--outputformat", "-p", "--input-format", "--inputformat":
+				input := name == "-p" || strings.HasPrefix(name, "--input")
+				dst, side := &o.outFormat, "output"
+				if input {
+					dst, side = &o.inFormat, "input"
+				}
 				v, have := value(fv.rest, fv.inWord)
-				f, valid := yqFormat(v, false)
 				if !have {
 					return fail("flag needs an argument: %s", name)
 				}
+				f, valid := yqFormat(v, input)
 				if !valid {
-					return fail("unsupported output format %q (yaml or json)", v)
+					return fail("unsupported %s format %q (yaml or json)", side, v)
 				}
-				o.outFormat = f
-			case "-p", "--input-format", "--inputformat":
-				v, have := value(fv.rest, fv.inWord)
-				f, valid := yqFormat(v, true)
-				if !have {
-					return fail("flag needs an argument: %s", name)
-				}
-				if !valid {
-					return fail("unsupported input format %q (yaml or json)", v)
-				}
-				o.inFormat = f
+				*dst = f
 			case "-I", "--indent":
 				v, have := value(fv.rest, fv.inWord)
 				if !have {
