@@ -54,7 +54,7 @@ func (in *interp) regex(src string) *regexp.Regexp {
 	}
 	re, err := compileRegex(src)
 	if err != nil {
-		fatal("regular expression %q: %v", src, err)
+		fatal("%s %q: %v", regexProblem(src, err), src, err)
 	}
 	if len(in.regexCache) >= 500 {
 		clear(in.regexCache)

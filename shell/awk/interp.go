@@ -433,13 +433,17 @@ func arith(op tokKind, a, b float64) float64 {
 	case tMul, tMulAssign:
 		return a * b
 	case tDiv, tDivAssign:
-		if b == 0 {
+		if b == 0 && op == tDivAssign {
+			fatal("division by zero in /=")
+		} else if b == 0 {
 			fatal("division by zero")
 		}
 		return a / b
 	case tMod, tModAssign:
-		if b == 0 {
-			fatal("division by zero in %%")
+		if b == 0 && op == tModAssign {
+			fatal("division by zero in %%=")
+		} else if b == 0 {
+			fatal("division by zero in mod")
 		}
 		return math.Mod(a, b)
 	case tPow, tPowAssign:

@@ -2,6 +2,7 @@ package awk
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -66,9 +67,8 @@ type parser struct {
 	globals     map[string]int
 	globalNames []string
 	globalArray []bool
-	// globalScalar holds, for each global, the lines where it is used
-	// as a scalar.
-	globalScalar [][]int
+	// globalScalar holds, for each global, its uses as a scalar.
+	globalScalar [][]scalarUse
 
 	funcs    map[string]*funcDef
 	funcList []*funcDef
@@ -79,7 +79,8 @@ type parser struct {
 	noGT       bool
 	depth      int
 	loopDepth  int
-	inBeginEnd bool
+	callee     string // the function whose arguments are being parsed
+	inBeginEnd string // "BEGIN" or "END" while parsing that action
 
 	calls    []*userCall
 	warnings []string
@@ -136,16 +137,79 @@ func (p *parser) failAt(t token, format string, args ...any) {
 			start = i + 1
 		}
 	}
-	se := &SyntaxError{Line: t.line, Msg: fmt.Sprintf(format, args...), Col: t.col}
+	se := &SyntaxError{Line: t.line, Msg: fmt.Sprintf(format, args...), Col: t.col, Text: lineText(p.src, start)}
 	if t.col >= 0 {
-		se.Text = lineText(p.src, start)
+		se.end = t.col + max(len(tokenText(t)), 1)
 	}
+	// The depth of braces before the token tells a statement's error
+	// ("illegal statement") from one outside any action ("bailing out").
+	depth := 0
+	for _, u := range p.toks {
+		if u.line > t.line || (u.line == t.line && u.col >= t.col && t.col >= 0) || u.kind == tEOF {
+			break
+		}
+		switch u.kind {
+		case tLbrace:
+			depth++
+		case tRbrace:
+			depth--
+		}
+	}
+	se.inAction = depth > 0 && t.col >= 0
+	se.notes = bracketNotes(p.toks)
 	panic(se)
+}
+
+// tokenText is the text of a token as written, for the context display.
+func tokenText(t token) string {
+	switch t.kind {
+	case tString:
+		return strconv.Quote(t.s)
+	case tRegex:
+		return "/" + t.s + "/"
+	case tEOF, tNewline:
+		return ""
+	}
+	return t.s
+}
+
+// bracketNotes lists the brackets of the program that are unbalanced, as
+// "extra )" or "2 missing }'s", braces first.
+func bracketNotes(toks []token) []string {
+	var notes []string
+	for _, pair := range [][2]tokKind{{tLbrace, tRbrace}, {tLbracket, tRbracket}, {tLparen, tRparen}} {
+		n := 0
+		for _, t := range toks {
+			switch t.kind {
+			case pair[0]:
+				n++
+			case pair[1]:
+				n--
+			}
+		}
+		closer := map[tokKind]string{tRbrace: "}", tRbracket: "]", tRparen: ")"}[pair[1]]
+		word := "missing"
+		if n < 0 {
+			word, n = "extra", -n
+		}
+		switch {
+		case n == 1:
+			notes = append(notes, word+" "+closer)
+		case n > 1:
+			notes = append(notes, fmt.Sprintf("%d %s %s's", n, word, closer))
+		}
+	}
+	return notes
 }
 
 func (p *parser) syntaxError() {
 	var near string
 	switch p.tok.kind {
+	case tFunction:
+		if p.cur != nil {
+			p.fail("illegal nested function")
+		}
+		near = p.tok.s
 	case tEOF:
 		p.fail("syntax error: unexpected end of input")
 	case tNewline:
@@ -212,14 +276,14 @@ func (p *parser) program() *Program {
 		switch p.tok.kind {
 		case tBEGIN:
 			p.next()
-			p.inBeginEnd = true
+			p.inBeginEnd = "BEGIN"
 			prog.begins = append(prog.begins, p.action())
-			p.inBeginEnd = false
+			p.inBeginEnd = ""
 		case tEND:
 			p.next()
-			p.inBeginEnd = true
+			p.inBeginEnd = "END"
 			prog.ends = append(prog.ends, p.action())
-			p.inBeginEnd = false
+			p.inBeginEnd = ""
 		case tFunction:
 			p.function()
 		default:
@@ -289,7 +353,7 @@ func (p *parser) function() {
 		p.funcList = append(p.funcList, fd)
 	}
 	if fd.defined {
-		p.failAt(nameTok, "function `%s' redefined", name)
+		p.failAt(nameTok, "you can't define function %s more than once", name)
 	}
 	fd.defined = true
 	fd.line = nameTok.line
@@ -300,7 +364,7 @@ func (p *parser) function() {
 			p.syntaxError()
 		}
 		if _, dup := p.locals[p.tok.s]; dup {
-			p.fail("function `%s': duplicate parameter `%s'", name, p.tok.s)
+			p.fail("duplicate argument %s in function %s", p.tok.s, name)
 		}
 		if p.tok.s == name {
 			p.fail("function `%s': cannot use function name as parameter name", name)
@@ -420,7 +484,7 @@ func (p *parser) forStmt() stmt {
 	p.expect(tLparen)
 	if p.tok.kind == tName && p.peek(1) == tIn && p.peek(2) == tName && p.peek(3) == tRparen {
 		v := p.variable(p.tok.s)
-		p.markScalar(v, p.tok.line)
+		p.markScalar(v, p.tok.line, true)
 		p.next()
 		p.next()
 		arr := p.arrayRef()
@@ -459,8 +523,8 @@ func (p *parser) simpleStmt() stmt {
 		return p.printStmt()
 	case tNext, tNextfile:
 		k := p.tok.kind
-		if p.inBeginEnd {
-			p.fail("%s used in BEGIN or END action", p.tok.s)
+		if p.inBeginEnd != "" {
+			p.fail("illegal break, continue, next or nextfile from %s", p.inBeginEnd)
 		}
 		p.next()
 		if k == tNext {
@@ -470,7 +534,7 @@ func (p *parser) simpleStmt() stmt {
 	case tBreak, tContinue:
 		k := p.tok.kind
 		if p.loopDepth == 0 {
-			p.fail("%s is not allowed outside a loop", p.tok.s)
+			p.fail("%s illegal outside of loops", p.tok.s)
 		}
 		p.next()
 		if k == tBreak {
@@ -486,7 +550,7 @@ func (p *parser) simpleStmt() stmt {
 		return s
 	case tReturn:
 		if p.cur == nil {
-			p.fail("return used outside function context")
+			p.fail("return not in function")
 		}
 		p.next()
 		s := &returnStmt{}

@@ -131,7 +131,7 @@ func (in *interp) init(opts Options) {
 	for _, a := range opts.Assigns {
 		name, val, ok := operandAssign(a)
 		if !ok {
-			fatal("`%s' argument to `-v' not in `var=value' form", a)
+			fatal("invalid -v option argument: %s (not a valid var=value)", a)
 		}
 		in.assignGlobal(name, val)
 	}
@@ -257,7 +257,7 @@ func cmdAwk(env *command.Env) int {
 	}
 	for _, a := range runOpts.Assigns {
 		if _, _, ok := operandAssign(a); !ok {
-			return env.Errorf(2, "fatal: `%s' argument to `-v' not in `var=value' form", a)
+			return env.Errorf(2, "invalid -v option argument: %s (not a valid var=value)", a)
 		}
 	}
 	prog, err := Compile(src)
@@ -314,21 +314,27 @@ func locate(se *SyntaxError, parts []srcPart) {
 	}
 }
 
-// printSyntaxError prints a syntax error with the offending line and a
-// caret under the error.
+// printSyntaxError prints a syntax error in onetrueawk's layout, with
+// this awk's position prefix: the message, the source line with the
+// offending token between ">>>" and "<<<" after " context is", and a last
+// line, "illegal statement" for an error inside an action, "bailing out"
+// otherwise, followed by the brackets left unbalanced.
 func printSyntaxError(env *command.Env, se *SyntaxError) {
 	fmt.Fprintf(env.Stderr, "%s: %s\n", env.Args[0], se.Error())
 	if se.Text != "" && len(se.Text) < 200 {
-		col := se.Col
-		if col > len(se.Text) {
-			col = len(se.Text)
+		col, end := se.Col, se.end
+		if col < 0 || col > len(se.Text) {
+			col, end = 0, len(se.Text)
 		}
-		caret := strings.Map(func(r rune) rune {
-			if r == '\t' {
-				return '\t'
-			}
-			return ' '
-		}, se.Text[:col])
-		fmt.Fprintf(env.Stderr, "%s: %s: %s\n%s: %s: %s^\n", env.Args[0], se.where(), se.Text, env.Args[0], se.where(), caret)
+		end = min(max(end, col), len(se.Text))
+		fmt.Fprintf(env.Stderr, " context is\n\t%s >>> %s <<< %s\n", se.Text[:col], se.Text[col:end], se.Text[end:])
+	}
+	last := "bailing out"
+	if se.inAction {
+		last = "illegal statement"
+	}
+	fmt.Fprintf(env.Stderr, "%s: %s: %s\n", env.Args[0], se.where(), last)
+	for _, n := range se.notes {
+		fmt.Fprintf(env.Stderr, "\t%s\n", n)
 	}
 }
