@@ -654,7 +654,9 @@ func (p *parser) builtinCall(t token) expr {
 	case bSubstr:
 		bad = n < 2 || n > 3
 	case bIndex, bAtan2:
-		bad = n != 2
+		if n != 2 {
+			p.failAt(t, "%s requires two args, not %d", t.s, n)
+		}
 		if t.b == bIndex && n == 2 && isRegexLit(c.args[1]) {
 			// As gawk and onetrueawk: the target is a string, and
 			// /re/ would be the number ($0 ~ /re/).

@@ -317,8 +317,9 @@ func locate(se *SyntaxError, parts []srcPart) {
 // printSyntaxError prints a syntax error in onetrueawk's layout, with
 // this awk's position prefix: the message, the source line with the
 // offending token between ">>>" and "<<<" after " context is", and a last
-// line, "illegal statement" for an error inside an action, "bailing out"
-// otherwise, followed by the brackets left unbalanced.
+// line, "syntax error at source line N" and "illegal statement" for an
+// error inside an action, "bailing out" otherwise, followed by the
+// brackets left unbalanced.
 func printSyntaxError(env *command.Env, se *SyntaxError) {
 	fmt.Fprintf(env.Stderr, "%s: %s\n", env.Args[0], se.Error())
 	if se.Text != "" && len(se.Text) < 200 {
@@ -333,7 +334,11 @@ func printSyntaxError(env *command.Env, se *SyntaxError) {
 	if se.inAction {
 		last = "illegal statement"
 	}
-	fmt.Fprintf(env.Stderr, "%s: %s: %s\n", env.Args[0], se.where(), last)
+	file := ""
+	if se.File != "" {
+		file = " source file " + se.File
+	}
+	fmt.Fprintf(env.Stderr, "%s: syntax error at source line %d%s: %s\n", env.Args[0], se.Line, file, last)
 	for _, n := range se.notes {
 		fmt.Fprintf(env.Stderr, "\t%s\n", n)
 	}
