@@ -137,15 +137,29 @@ func (in *interp) init(opts Options) {
 	}
 }
 
+// beginEndCtl fails on a next or nextfile that a function called from a
+// BEGIN or END action ran: there is no record to go on to. The parser
+// rejects them in the action itself; gawk fails in the same way.
+func beginEndCtl(c ctl, action string) {
+	switch c {
+	case ctlNext:
+		fatal("next is illegal inside a function called from %s", action)
+	case ctlNextFile:
+		fatal("nextfile is illegal inside a function called from %s", action)
+	}
+}
+
 // run executes BEGIN, the main loop and END.
 func (in *interp) run() {
 	p := in.prog
 	exited := false
 	for _, b := range p.begins {
-		if in.runBlock(b) == ctlExit {
+		c := in.runBlock(b)
+		if c == ctlExit {
 			exited = true
 			break
 		}
+		beginEndCtl(c, "BEGIN")
 	}
 	if !exited && (len(p.items) > 0 || len(p.ends) > 0) {
 		for {
@@ -165,9 +179,11 @@ func (in *interp) run() {
 		}
 	}
 	for _, b := range p.ends {
-		if in.runBlock(b) == ctlExit {
+		c := in.runBlock(b)
+		if c == ctlExit {
 			break
 		}
+		beginEndCtl(c, "END")
 	}
 }
 
