@@ -74,6 +74,8 @@ type splitter struct {
 }
 
 type interp struct {
+	safe bool // -safe: no commands, no output redirection, no ENVIRON
+
 	// catBuf backs the longest string the last long concatenation made
 	// (see concat).
 	catBuf []byte

@@ -69,6 +69,9 @@ func (in *interp) outputFor(redir tokKind, name string) *bufio.Writer {
 		}
 		return in.errOut
 	}
+	if in.safe {
+		fatal("print %s is unsafe", redirName(redir))
+	}
 	o := &output{}
 	if name == "/dev/null" && redir != tPipe {
 		// The VFS has no /dev: the shell emulates /dev/null, and so does awk.

@@ -23,6 +23,10 @@ type Options struct {
 	Assigns []string
 	// FS, when non-nil, is the -F field separator (escapes are processed).
 	FS *string
+	// Safe is onetrueawk's -safe: system(), "cmd | getline" and output
+	// redirections other than to /dev/stdout and /dev/stderr are fatal
+	// errors, and ENVIRON is empty.
+	Safe bool
 }
 
 // Run executes the program. It reads input from env.Stdin and the files in
@@ -105,8 +109,12 @@ func (in *interp) init(opts Options) {
 	for _, i := range []int{gRS, gFS, gOFS, gORS, gSUBSEP} {
 		in.specialAssigned(i)
 	}
+	in.safe = opts.Safe
 	env := newArray()
 	for _, kv := range in.env.Environ {
+		if in.safe {
+			break
+		}
 		if k, v, ok := strings.Cut(kv, "="); ok {
 			env.set(k, input(v))
 		}
@@ -206,16 +214,41 @@ POSIX options:		GNU long options: (standard)
 	-v var=val		--assign=var=val
 `
 
+// cutSafe removes onetrueawk's "-safe" from the options in args, which
+// Getopt would read as -s -a -f e, and reports whether it was there.
+func cutSafe(args []string) ([]string, bool) {
+	safe := false
+	var out []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-safe":
+			safe = true
+			continue
+		case a == "--" || a == "-" || !strings.HasPrefix(a, "-"):
+			return append(out, args[i:]...), safe
+		case (len(a) == 2 && strings.ContainsRune("FvfeW", rune(a[1])) || a == "--file" || a == "--source" || a == "--assign" || a == "--field-separator") && i+1 < len(args):
+			// An option whose value is the next argument.
+			out = append(out, a)
+			i++
+			a = args[i]
+		}
+		out = append(out, a)
+	}
+	return out, safe
+}
+
 // cmdAwk is the awk command: awk [-F fs] [-v var=val]... [-f progfile]...
 // ['program'] [file | var=val]...
 func cmdAwk(env *command.Env) int {
-	opts, operands, err := command.Getopt(env.Args[1:], "F:v:f:W:e:", []string{"field-separator=", "assign=", "file=", "source=", "version", "help"}, true)
+	args, safe := cutSafe(env.Args[1:])
+	opts, operands, err := command.Getopt(args, "F:v:f:W:e:", []string{"field-separator=", "assign=", "file=", "source=", "version", "help"}, true)
 	if err != nil {
 		env.Errorf(2, "%v", err)
 		fmt.Fprint(env.Stderr, usage)
 		return 2
 	}
-	var runOpts Options
+	runOpts := Options{Safe: safe}
 	var progFiles []string // -f files and -e sources: "f:NAME" and "e:TEXT"
 	for _, o := range opts {
 		switch o.Name {
