@@ -166,6 +166,7 @@ type funcDef struct {
 	params   []string
 	isArray  []bool // parameter used as an array
 	isScalar []bool
+	assigned []bool // parameter assigned to as a scalar
 	body     []stmt
 	defined  bool
 	line     int

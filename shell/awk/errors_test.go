@@ -43,6 +43,8 @@ func TestErrors(t *testing.T) {
 		{"-safe: print |", []string{"-safe", "BEGIN { print 1 | \"cat\" }"}, "", "", "awk: print | is unsafe\n", 2},
 		{"-safe: /dev/stderr, and no ENVIRON", []string{"-safe", "BEGIN { print length(ENVIRON) > \"/dev/stderr\" }"}, "", "", "0\n", 0},
 		{"-safe is an option only before the program", []string{"BEGIN { print ARGV[1] }", "-safe"}, "", "-safe\n", "", 0},
+		{"array parameter read as a scalar", []string{"function f(a) { print a; a[1] = 1 } BEGIN { f() }"}, "", "", "awk: line 1: function f: can't read value of a; it's an array name.\n", 2},
+		{"array passed to a parameter used in for-in", []string{"BEGIN { foo[1]; g(foo) }\nfunction g(i) { for (i in foo) delete foo[i] }"}, "", "", "awk: line 2: function g: can't assign to foo (passed as i); it's an array name.\n", 2},
 		{"atan2 with one argument", []string{"BEGIN { atan2(1) }"}, "", "", "awk: line 1: atan2 requires two args, not 1\n", 2},
 		{"index with a regex", []string{"BEGIN { index(\"abc\", /a/) }"}, "", "", "awk: line 1: index() doesn't permit regular expressions\n", 2},
 		{"length with two arguments", []string{"BEGIN { length(\"abc\", \"def\") }"}, "", "", "awk: line 1: length: function has too many arguments (2; it takes at most 1)\n", 2},
@@ -85,7 +87,7 @@ func TestErrors(t *testing.T) {
 		{"redirect to null name", []string{"BEGIN { print 1 > \"\" }"}, "", "", "awk: null file name in print or getline: the expression for `>' redirection has a null string value\n", 2},
 		{"bad dynamic regex", []string{"BEGIN { print \"a\" ~ \"(\" }"}, "", "", "awk: illegal primary in regular expression \"(\": ", 2},
 		{"scalar param as array", []string{"function f(a) { a[1] = 1 } BEGIN { f(1) }"}, "", "", "awk: function f: attempt to use scalar parameter a as an array\n", 2},
-		{"assign to array param", []string{"function f(a) { a = 1 } BEGIN { x[1]; f(x) }"}, "", "", "awk: line 1: function `f': can't use array a in scalar context\n", 2},
+		{"assign to array param", []string{"function f(a) { a = 1 } BEGIN { x[1]; f(x) }"}, "", "", "awk: line 1: function f: can't assign to x (passed as a); it's an array name.\n", 2},
 		{"unknown command", []string{"BEGIN { print system(\"nosuch\") }"}, "", "127\n", "nosuch: command not found\n", 0},
 		{"version", []string{"--version"}, "", "awk (cordon) 1.0, a POSIX awk\n", "", 0},
 	}

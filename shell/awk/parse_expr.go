@@ -470,6 +470,9 @@ func (p *parser) markScalar(v *varExpr, line int, assign bool) {
 	switch v.scope {
 	case scopeLocal:
 		p.localUse[v.idx]++
+		if assign && p.cur != nil {
+			p.cur.assigned[v.idx] = true
+		}
 	case scopeGlobal:
 		p.globalScalar[v.idx] = append(p.globalScalar[v.idx], scalarUse{line, assign})
 	}

@@ -382,6 +382,7 @@ func (p *parser) function() {
 	p.next()
 	fd.isArray = make([]bool, len(fd.params))
 	fd.isScalar = make([]bool, len(fd.params))
+	fd.assigned = make([]bool, len(fd.params))
 	p.localUse = make([]int, len(fd.params))
 	p.cur = fd
 	p.optNewlines()

@@ -67,7 +67,20 @@ func (p *parser) resolve() {
 	for _, fd := range p.funcList {
 		for i := range fd.params {
 			if fd.isArray[i] && fd.isScalar[i] {
-				p.failAt(token{line: fd.line, col: -1}, "function `%s': can't use array %s in scalar context", fd.name, fd.params[i])
+				// Name the array passed in, as onetrueawk does at run
+				// time, and the parameter it is passed as.
+				name := fd.params[i]
+				for _, r := range p.refs {
+					if r.call.fn == fd && r.j == i && r.v.scope == scopeGlobal {
+						name = r.v.name + " (passed as " + name + ")"
+						break
+					}
+				}
+				verb := "read value of"
+				if fd.assigned[i] {
+					verb = "assign to"
+				}
+				p.failAt(token{line: fd.line, col: -1}, "function %s: can't %s %s; it's an array name.", fd.name, verb, name)
 			}
 		}
 	}
