@@ -45,6 +45,7 @@ func TestErrors(t *testing.T) {
 		{"-safe is an option only before the program", []string{"BEGIN { print ARGV[1] }", "-safe"}, "", "-safe\n", "", 0},
 		{"array parameter read as a scalar", []string{"function f(a) { print a; a[1] = 1 } BEGIN { f() }"}, "", "", "awk: line 1: function f: can't read value of a; it's an array name.\n", 2},
 		{"array passed to a parameter used in for-in", []string{"BEGIN { foo[1]; g(foo) }\nfunction g(i) { for (i in foo) delete foo[i] }"}, "", "", "awk: line 2: function g: can't assign to foo (passed as i); it's an array name.\n", 2},
+		{"positional printf argument", []string{"BEGIN { printf \"%2$s %1$s\\n\", \"a\", \"b\" }"}, "", "", "awk: '$' not permitted in awk formats: %2$s %1$s\n", 2},
 		{"atan2 with one argument", []string{"BEGIN { atan2(1) }"}, "", "", "awk: line 1: atan2 requires two args, not 1\n", 2},
 		{"index with a regex", []string{"BEGIN { index(\"abc\", /a/) }"}, "", "", "awk: line 1: index() doesn't permit regular expressions\n", 2},
 		{"length with two arguments", []string{"BEGIN { length(\"abc\", \"def\") }"}, "", "", "awk: line 1: length: function has too many arguments (2; it takes at most 1)\n", 2},

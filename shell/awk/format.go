@@ -56,6 +56,11 @@ func (in *interp) sprintf(format string, args []value) string {
 		} else if w, next, ok := readDigits(format, i); ok {
 			width = clampWidth(float64(w))
 			i = next
+			if i < len(format) && format[i] == '$' {
+				// Positional arguments (%2$s) are not POSIX awk's;
+				// onetrueawk and mawk refuse them too.
+				fatal("'$' not permitted in awk formats: %s", format)
+			}
 		}
 		if i < len(format) && format[i] == '.' {
 			i++
