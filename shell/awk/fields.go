@@ -218,7 +218,7 @@ func (in *interp) getNF() int {
 func (in *interp) setNF(n float64) {
 	in.ensureSplit()
 	if n < 0 || math.IsNaN(n) {
-		fatal("NF set to negative value")
+		fatal("cannot set NF to a negative value")
 	}
 	if n > maxFields {
 		fatal("NF value %s too large", formatInt(math.Trunc(n)))

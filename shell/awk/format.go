@@ -18,7 +18,7 @@ func (in *interp) sprintf(format string, args []value) string {
 	i := 0
 	nextArg := func() value {
 		if ai >= len(args) {
-			fatal("not enough args in printf(%s)\n\t`%s'\n\t%s^ ran out for this one", format, format, strings.Repeat(" ", min(i, len(format))))
+			fatal("not enough args in printf(%s)", format)
 		}
 		ai++
 		return args[ai-1]

@@ -27,6 +27,9 @@ type RuntimeError struct {
 	// Msg is the message without the "awk: " prefix, for example
 	// "division by zero".
 	Msg string
+	// Line is the line of the program's source where the statement that
+	// failed starts; 0 when not known.
+	Line int
 }
 
 // Error returns the message, for example "division by zero".
@@ -74,6 +77,8 @@ type splitter struct {
 }
 
 type interp struct {
+	line int // the source line of the statement running, for errors
+
 	safe bool // -safe: no commands, no output redirection, no ENVIRON
 
 	// catBuf backs the longest string the last long concatenation made

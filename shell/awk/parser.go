@@ -326,10 +326,15 @@ func (p *parser) block() *blockStmt {
 	defer p.leave()
 	p.expect(tLbrace)
 	b := &blockStmt{}
+	line := 0
 	p.skipTerms()
 	for p.tok.kind != tRbrace {
 		if p.tok.kind == tEOF {
 			p.syntaxError()
+		}
+		if p.tok.line != line {
+			line = p.tok.line
+			b.list = append(b.list, &lineStmt{line})
 		}
 		b.list = append(b.list, p.stmt())
 		p.skipTerms()

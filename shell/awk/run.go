@@ -55,6 +55,9 @@ func (p *Program) Run(ctx context.Context, env *command.Env, opts Options) (stat
 	defer func() {
 		if r := recover(); r != nil {
 			status, err = 2, recoveredError(r)
+			if re, ok := err.(*RuntimeError); ok && re.Line == 0 {
+				re.Line = in.line
+			}
 			in.abortOutputs()
 		}
 		if ferr := in.out.Flush(); ferr != nil && err == nil {
@@ -329,6 +332,18 @@ func cmdAwk(env *command.Env) int {
 		var we *writeError
 		if errors.As(err, &we) && errors.Is(we.err, io.ErrClosedPipe) {
 			return 2
+		}
+		var re *RuntimeError
+		if errors.As(err, &re) && re.Line > 0 {
+			// onetrueawk's second line, with the -f file of the line
+			// when the program has more than one part.
+			se := &SyntaxError{Line: re.Line}
+			locate(se, parts)
+			where := fmt.Sprintf(" source line number %d", se.Line)
+			if se.File != "" && len(parts) > 1 {
+				where += " source file " + se.File
+			}
+			return env.Errorf(2, "%v\n%s", err, where)
 		}
 		return env.Errorf(2, "%v", err)
 	}
