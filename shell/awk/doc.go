@@ -89,7 +89,9 @@
 // ">>>" and "<<<", then "awk: syntax error at source line N: illegal
 // statement" for an error inside an action or "...: bailing out" outside
 // one, then the brackets left unbalanced ("extra )", "missing }");
-// runtime errors as "awk: message"; both exit with status 2. log of a
+// runtime errors as "awk: message" and " source line number N", the line
+// of the statement that failed (with " source file F" when the program
+// has several -f and -e parts); both exit with status 2. log of a
 // negative number and an exp that overflows warn on stderr and return nan
 // and inf, as in gawk and onetrueawk. The interpreter never panics on any program or
 // input: internal failures become runtime errors. It polls the context on
