@@ -77,7 +77,8 @@ type splitter struct {
 }
 
 type interp struct {
-	line int // the source line of the statement running, for errors
+	line  int             // the source line of the statement running, for errors
+	weird map[string]bool // printf conversions warned of
 
 	safe bool // -safe: no commands, no output redirection, no ENVIRON
 
