@@ -159,6 +159,7 @@ type SyntaxError struct {
 	end      int      // byte offset in Text where the offending token ends
 	inAction bool     // the error is inside a braced action
 	notes    []string // unbalanced brackets, as "extra )" or "missing }"
+	warnings []string // the compiler's warnings before the error
 }
 
 // Error returns the message in mawk's style, "line 1: syntax error at or

@@ -444,7 +444,15 @@ func (p *parser) variableAt(t token) *varExpr {
 		return &varExpr{scope: scopeNF, name: name}
 	}
 	if _, ok := p.funcs[name]; ok {
-		p.failAt(t, "%s", p.funcAsValue(t))
+		msg, asArg := p.funcAsValue(t)
+		if !asArg {
+			p.failAt(t, "%s", msg)
+		}
+		if p.pending == nil {
+			p.pending = p.errorAt(t, "%s", msg)
+		}
+		// A placeholder: the program is not run.
+		return &varExpr{scope: scopeNF, name: name}
 	}
 	i, ok := p.globals[name]
 	if !ok {
@@ -539,8 +547,9 @@ func (p *parser) callArgs() []expr {
 }
 
 // funcAsValue is the error for the name of function t used as a value,
-// in onetrueawk's words for the way it is used.
-func (p *parser) funcAsValue(t token) string {
+// in onetrueawk's words for the way it is used, and whether the name is
+// an argument of a call to a user function.
+func (p *parser) funcAsValue(t token) (msg string, asArg bool) {
 	i := 0
 	for i < len(p.toks) && (p.toks[i].line != t.line || p.toks[i].col != t.col) {
 		i++
@@ -554,9 +563,9 @@ func (p *parser) funcAsValue(t token) string {
 	}
 	switch {
 	case next == tLbracket:
-		return fmt.Sprintf("%s is a function, not an array", t.s)
+		return fmt.Sprintf("%s is a function, not an array", t.s), false
 	case next >= tAssign && next <= tPowAssign:
-		return fmt.Sprintf("can't assign to %s; it's a function.", t.s)
+		return fmt.Sprintf("can't assign to %s; it's a function.", t.s), false
 	case (prev == tLparen || prev == tComma) && (next == tRparen || next == tComma) && p.callee != "":
 		// Which argument of the call: the commas back to its "(".
 		arg, depth := 1, 0
@@ -571,13 +580,13 @@ func (p *parser) funcAsValue(t token) string {
 			}
 		}
 		if arrayArg(p.callee, arg) {
-			return fmt.Sprintf("%s is a function, not an array", t.s)
+			return fmt.Sprintf("%s is a function, not an array", t.s), false
 		}
 		if _, builtin := builtins[p.callee]; !builtin {
-			return fmt.Sprintf("can't use function %s as argument in %s", t.s, p.callee)
+			return fmt.Sprintf("can't use function %s as argument in %s", t.s, p.callee), true
 		}
 	}
-	return fmt.Sprintf("can't read value of %s; it's a function.", t.s)
+	return fmt.Sprintf("can't read value of %s; it's a function.", t.s), false
 }
 
 // isRegexLit reports whether e is a regex literal.

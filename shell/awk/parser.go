@@ -76,10 +76,14 @@ type parser struct {
 	locals   map[string]int
 	localUse []int // scalar uses of the current function's locals
 
-	noGT       bool
-	depth      int
-	loopDepth  int
-	callee     string // the function whose arguments are being parsed
+	noGT      bool
+	depth     int
+	loopDepth int
+	callee    string // the function whose arguments are being parsed
+	// pending is the error of a function's name passed as an argument to
+	// a user function: it is raised after the calls are checked, so that
+	// their warnings come first, as in onetrueawk.
+	pending    *SyntaxError
 	inBeginEnd string // "BEGIN" or "END" while parsing that action
 
 	calls    []*userCall
@@ -115,6 +119,10 @@ func Compile(src string) (prog *Program, err error) {
 	}()
 	prog = p.program()
 	p.resolve()
+	if p.pending != nil {
+		p.pending.warnings = p.warnings
+		panic(p.pending)
+	}
 	prog.globalNames = p.globalNames
 	prog.globalArray = p.globalArray
 	prog.funcs = p.funcList
@@ -129,6 +137,11 @@ func (p *parser) fail(format string, args ...any) {
 }
 
 func (p *parser) failAt(t token, format string, args ...any) {
+	panic(p.errorAt(t, format, args...))
+}
+
+// errorAt is the syntax error at token t.
+func (p *parser) errorAt(t token, format string, args ...any) *SyntaxError {
 	start := 0
 	line := 1
 	for i := 0; i < len(p.src) && line < t.line; i++ {
@@ -157,7 +170,7 @@ func (p *parser) failAt(t token, format string, args ...any) {
 	}
 	se.inAction = depth > 0 && t.col >= 0
 	se.notes = bracketNotes(p.toks)
-	panic(se)
+	return se
 }
 
 // tokenText is the text of a token as written, for the context display.

@@ -385,6 +385,9 @@ func locate(se *SyntaxError, parts []srcPart) {
 // error inside an action, "bailing out" otherwise, followed by the
 // brackets left unbalanced.
 func printSyntaxError(env *command.Env, se *SyntaxError) {
+	for _, w := range se.warnings {
+		fmt.Fprintf(env.Stderr, "%s: %s\n", env.Args[0], w)
+	}
 	fmt.Fprintf(env.Stderr, "%s: %s\n", env.Args[0], se.Error())
 	if se.Text != "" && len(se.Text) < 200 {
 		col, end := se.Col, se.end
