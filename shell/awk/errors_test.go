@@ -51,6 +51,8 @@ func TestErrors(t *testing.T) {
 		{"runtime error in one of several program files: the file and the line in it", []string{"-e", "BEGIN { x = 1 }", "-f", "div.awk"}, "", "", "awk: division by zero\n source line number 2 source file div.awk\n", 2},
 		{"negative NF", []string{"BEGIN { NF = -5 }"}, "", "", "awk: cannot set NF to a negative value\n source line number 1\n", 2},
 		{"unknown printf conversion: copied, with a warning once", []string{"BEGIN { for (i = 0; i < 3; i++) printf(\"%z|%5k|\\n\", \"foo\") }"}, "", "%z|%5k|\n%z|%5k|\n%z|%5k|\n", "awk: warning: weird printf conversion %z|\nawk: warning: weird printf conversion %5k\n", 0},
+		{"field past any record", []string{"{ print $40000000000000 }"}, "x\n", "", "awk: trying to access out of range field 40000000000000\n", 2},
+		{"field past the record", []string{"{ print $2000000 \"|\" }"}, "x\n", "|\n", "", 0},
 		{"atan2 with one argument", []string{"BEGIN { atan2(1) }"}, "", "", "awk: line 1: atan2 requires two args, not 1\n", 2},
 		{"index with a regex", []string{"BEGIN { index(\"abc\", /a/) }"}, "", "", "awk: line 1: index() doesn't permit regular expressions\n", 2},
 		{"length with two arguments", []string{"BEGIN { length(\"abc\", \"def\") }"}, "", "", "awk: line 1: length: function has too many arguments (2; it takes at most 1)\n", 2},

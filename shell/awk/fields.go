@@ -179,11 +179,10 @@ func (in *interp) getField(i int) value {
 }
 
 func fieldIndex(n float64) int {
-	if n < 0 || math.IsNaN(n) {
+	if n < 0 || math.IsNaN(n) || n > maxFields*1024 {
+		// A field past 2^30 cannot exist (a record holds at most
+		// maxFields): onetrueawk and mawk fail as here, gawk reads "".
 		fatal("trying to access out of range field %s", formatInt(math.Trunc(n)))
-	}
-	if n > maxFields*1024 {
-		return maxFields * 1024
 	}
 	return int(n)
 }
