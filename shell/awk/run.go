@@ -8,6 +8,7 @@ import (
 	"math/rand"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/cordonhq/cordon/shell/command"
 )
@@ -395,6 +396,9 @@ func printSyntaxError(env *command.Env, se *SyntaxError) {
 			col, end = 0, len(se.Text)
 		}
 		end = min(max(end, col), len(se.Text))
+		for end < len(se.Text) && !utf8.RuneStart(se.Text[end]) {
+			end++
+		}
 		fmt.Fprintf(env.Stderr, " context is\n\t%s >>> %s <<< %s\n", se.Text[:col], se.Text[col:end], se.Text[end:])
 	}
 	last := "bailing out"
