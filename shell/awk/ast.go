@@ -116,7 +116,10 @@ type (
 	}
 	exprStmt  struct{ x expr }
 	blockStmt struct{ list []stmt }
-	ifStmt    struct {
+	// lineStmt records the source line of the statements that follow it
+	// in their list, for runtime errors.
+	lineStmt struct{ line int }
+	ifStmt   struct {
 		cond      expr
 		then, els stmt
 	}
@@ -166,6 +169,7 @@ type funcDef struct {
 	params   []string
 	isArray  []bool // parameter used as an array
 	isScalar []bool
+	assigned []bool // parameter assigned to as a scalar
 	body     []stmt
 	defined  bool
 	line     int

@@ -117,9 +117,20 @@ func (in *interp) builtin(c *builtinCall) value {
 		y := in.eval(args[0]).toNum()
 		return num(math.Atan2(y, in.eval(args[1]).toNum()))
 	case bExp:
-		return num(math.Exp(in.eval(args[0]).toNum()))
+		x := in.eval(args[0]).toNum()
+		r := math.Exp(x)
+		if math.IsInf(r, 0) && !math.IsInf(x, 0) {
+			// A warning and +inf, as in gawk and onetrueawk.
+			in.warn("warning: exp result out of range: exp(%g)", x)
+		}
+		return num(r)
 	case bLog:
-		return num(negNaN(math.Log(in.eval(args[0]).toNum())))
+		x := in.eval(args[0]).toNum()
+		if x < 0 {
+			// A warning and nan, as in gawk and onetrueawk.
+			in.warn("warning: log argument out of domain: log(%g)", x)
+		}
+		return num(negNaN(math.Log(x)))
 	case bSqrt:
 		return num(negNaN(math.Sqrt(in.eval(args[0]).toNum())))
 	case bInt:

@@ -27,6 +27,9 @@ func (in *interp) runCommand(cmd string, stdin io.Reader) int {
 // system implements system(cmd). The command reads awk's standard input,
 // as a C awk's child inherits it.
 func (in *interp) system(cmd string) int {
+	if in.safe {
+		fatal("system is unsafe")
+	}
 	in.flushAll()
 	return in.runCommand(cmd, in.stdin)
 }
@@ -57,6 +60,9 @@ type cmdInput struct {
 // startCommand starts cmd for "cmd | getline". Its standard input is
 // awk's; its output streams to the records getline reads.
 func (in *interp) startCommand(cmd string) *recReader {
+	if in.safe {
+		fatal("cmd | getline is unsafe")
+	}
 	if in.env.Exec == nil {
 		in.warn("cannot run `%s': running commands is not available", cmd)
 		return nil

@@ -82,9 +82,18 @@
 //
 // # Errors and safety
 //
-// Syntax errors are reported as "awk: line N: syntax error at or near X"
-// followed by the line and a caret; runtime errors as "awk: message"; both
-// exit with status 2. The interpreter never panics on any program or
+// Messages use the One True AWK's wording ("division by zero in /=",
+// "can't open file X", "return not in function"). Syntax errors are
+// reported as "awk: line N: syntax error at or near X" (with the -f file's
+// name), then " context is" and the line with the offending token between
+// ">>>" and "<<<", then "awk: syntax error at source line N: illegal
+// statement" for an error inside an action or "...: bailing out" outside
+// one, then the brackets left unbalanced ("extra )", "missing }");
+// runtime errors as "awk: message" and " source line number N", the line
+// of the statement that failed (with " source file F" when the program
+// has several -f and -e parts); both exit with status 2. log of a
+// negative number and an exp that overflows warn on stderr and return nan
+// and inf, as in gawk and onetrueawk. The interpreter never panics on any program or
 // input: internal failures become runtime errors. It polls the context on
 // every loop iteration, function call, input record and buffer refill, so
 // canceling it stops even "BEGIN { while (1) {} }".

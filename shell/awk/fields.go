@@ -54,7 +54,7 @@ func (in *interp) regex(src string) *regexp.Regexp {
 	}
 	re, err := compileRegex(src)
 	if err != nil {
-		fatal("regular expression %q: %v", src, err)
+		fatal("%s %q: %v", regexProblem(src, err), src, err)
 	}
 	if len(in.regexCache) >= 500 {
 		clear(in.regexCache)
@@ -179,11 +179,10 @@ func (in *interp) getField(i int) value {
 }
 
 func fieldIndex(n float64) int {
-	if n < 0 || math.IsNaN(n) {
+	if n < 0 || math.IsNaN(n) || n > maxFields*1024 {
+		// A field past 2^30 cannot exist (a record holds at most
+		// maxFields): onetrueawk and mawk fail as here, gawk reads "".
 		fatal("trying to access out of range field %s", formatInt(math.Trunc(n)))
-	}
-	if n > maxFields*1024 {
-		return maxFields * 1024
 	}
 	return int(n)
 }
@@ -218,7 +217,7 @@ func (in *interp) getNF() int {
 func (in *interp) setNF(n float64) {
 	in.ensureSplit()
 	if n < 0 || math.IsNaN(n) {
-		fatal("NF set to negative value")
+		fatal("cannot set NF to a negative value")
 	}
 	if n > maxFields {
 		fatal("NF value %s too large", formatInt(math.Trunc(n)))

@@ -12,13 +12,28 @@ import (
 const maxWidth = 1 << 24
 
 // sprintf formats like C's printf, with awk's conversions of arguments.
+// weirdConversion warns, once for each, of a conversion that printf does
+// not know, which it copies to its output as it is.
+func (in *interp) weirdConversion(spec string) {
+	if in.weird[spec] {
+		return
+	}
+	if in.weird == nil {
+		in.weird = map[string]bool{}
+	}
+	if len(in.weird) < 100 {
+		in.weird[spec] = true
+	}
+	in.warn("warning: weird printf conversion %s", spec)
+}
+
 func (in *interp) sprintf(format string, args []value) string {
 	var b strings.Builder
 	ai := 0
 	i := 0
 	nextArg := func() value {
 		if ai >= len(args) {
-			fatal("not enough arguments to satisfy format string\n\t`%s'\n\t%s^ ran out for this one", format, strings.Repeat(" ", min(i, len(format))))
+			fatal("not enough args in printf(%s)", format)
 		}
 		ai++
 		return args[ai-1]
@@ -56,6 +71,11 @@ func (in *interp) sprintf(format string, args []value) string {
 		} else if w, next, ok := readDigits(format, i); ok {
 			width = clampWidth(float64(w))
 			i = next
+			if i < len(format) && format[i] == '$' {
+				// Positional arguments (%2$s) are not POSIX awk's;
+				// onetrueawk and mawk refuse them too.
+				fatal("'$' not permitted in awk formats: %s", format)
+			}
 		}
 		if i < len(format) && format[i] == '.' {
 			i++
@@ -76,12 +96,15 @@ func (in *interp) sprintf(format string, args []value) string {
 			i++
 		}
 		if i >= len(format) {
+			in.weirdConversion(format[start:])
 			b.WriteString(format[start:])
 			break
 		}
 		conv := fmtSpec{verb: format[i], flags: flags, width: width, prec: prec}
 		if !in.convert(&b, conv, nextArg) {
-			// Unknown conversions are copied as they are.
+			// Unknown conversions are copied as they are, as gawk
+			// does, with onetrueawk's warning.
+			in.weirdConversion(format[start : i+1])
 			b.WriteString(format[start : i+1])
 		}
 	}

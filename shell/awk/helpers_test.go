@@ -21,6 +21,7 @@ var testFiles = map[string]string{
 	"prog.awk":  "BEGIN { x = 1 }\n{ print x, $1 }\n",
 	"lib.awk":   "function twice(n) { return 2 * n }\n",
 	"bad.awk":   "BEGIN {\n]\n",
+	"div.awk":   "BEGIN {\n\tprint 1/0\n}\n",
 }
 
 // fakeExec runs a few commands the way the shell would: cat, sort, true

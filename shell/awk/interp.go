@@ -27,6 +27,9 @@ type RuntimeError struct {
 	// Msg is the message without the "awk: " prefix, for example
 	// "division by zero".
 	Msg string
+	// Line is the line of the program's source where the statement that
+	// failed starts; 0 when not known.
+	Line int
 }
 
 // Error returns the message, for example "division by zero".
@@ -74,6 +77,11 @@ type splitter struct {
 }
 
 type interp struct {
+	line  int             // the source line of the statement running, for errors
+	weird map[string]bool // printf conversions warned of
+
+	safe bool // -safe: no commands, no output redirection, no ENVIRON
+
 	// catBuf backs the longest string the last long concatenation made
 	// (see concat).
 	catBuf []byte
@@ -433,13 +441,17 @@ func arith(op tokKind, a, b float64) float64 {
 	case tMul, tMulAssign:
 		return a * b
 	case tDiv, tDivAssign:
-		if b == 0 {
+		if b == 0 && op == tDivAssign {
+			fatal("division by zero in /=")
+		} else if b == 0 {
 			fatal("division by zero")
 		}
 		return a / b
 	case tMod, tModAssign:
-		if b == 0 {
-			fatal("division by zero in %%")
+		if b == 0 && op == tModAssign {
+			fatal("division by zero in %%=")
+		} else if b == 0 {
+			fatal("division by zero in mod")
 		}
 		return math.Mod(a, b)
 	case tPow, tPowAssign:

@@ -69,6 +69,9 @@ func (in *interp) outputFor(redir tokKind, name string) *bufio.Writer {
 		}
 		return in.errOut
 	}
+	if in.safe {
+		fatal("print %s is unsafe", redirName(redir))
+	}
 	o := &output{}
 	if name == "/dev/null" && redir != tPipe {
 		// The VFS has no /dev: the shell emulates /dev/null, and so does awk.
@@ -83,7 +86,7 @@ func (in *interp) outputFor(redir tokKind, name string) *bufio.Writer {
 		o.w = bufio.NewWriter(o.pipe)
 	default:
 		if name == "" {
-			fatal("expression for `%s' redirection has null string value", redirName(redir))
+			fatal("null file name in print or getline: the expression for `%s' redirection has a null string value", redirName(redir))
 		}
 		flag := vfs.O_WRONLY | vfs.O_CREATE | vfs.O_TRUNC
 		if redir == tAppend {
@@ -91,7 +94,7 @@ func (in *interp) outputFor(redir tokKind, name string) *bufio.Writer {
 		}
 		f, err := in.env.FS.OpenFile(in.env.Abs(name), flag, 0o644)
 		if err != nil {
-			fatal("can't redirect to `%s' (%s)", name, command.Strerror(err))
+			fatal("can't open file %s for output: %s", name, command.Strerror(err))
 		}
 		o.f = f
 		o.w = bufio.NewWriterSize(f, 32<<10)
@@ -348,7 +351,7 @@ func (in *interp) openNextMain() bool {
 		in.sawFile = true
 		rc, err := in.env.Open(arg)
 		if err != nil {
-			fatal("cannot open file `%s' for reading: %s", arg, command.Strerror(err))
+			fatal("can't open file %s for reading: %s", arg, command.Strerror(err))
 		}
 		in.globals[gFILENAME].v = str(arg)
 		in.globals[gFNR].v = num(0)

@@ -153,8 +153,13 @@ type SyntaxError struct {
 	File string // the -f program file of the error; "" for a command-line program
 	Line int    // 1-based line of the error, in File when File is set
 	Msg  string // the message, e.g. "syntax error at or near }"
-	Text string // the source line, for the caret display
-	Col  int    // byte offset of the error in Text
+	Text string // the source line, for the context display
+	Col  int    // byte offset of the error in Text; -1 for the whole line
+
+	end      int      // byte offset in Text where the offending token ends
+	inAction bool     // the error is inside a braced action
+	notes    []string // unbalanced brackets, as "extra )" or "missing }"
+	warnings []string // the compiler's warnings before the error
 }
 
 // Error returns the message in mawk's style, "line 1: syntax error at or
@@ -197,7 +202,17 @@ func lex(src string) ([]token, error) {
 }
 
 func (lx *lexer) errorf(format string, args ...any) error {
-	return &SyntaxError{Line: lx.line, Msg: fmt.Sprintf(format, args...), Text: lineText(lx.src, lx.lineStart), Col: lx.pos - lx.lineStart}
+	col := lx.pos - lx.lineStart
+	depth := 0
+	for _, t := range lx.toks {
+		switch t.kind {
+		case tLbrace:
+			depth++
+		case tRbrace:
+			depth--
+		}
+	}
+	return &SyntaxError{Line: lx.line, Msg: fmt.Sprintf(format, args...), Text: lineText(lx.src, lx.lineStart), Col: col, end: col + 1, inAction: depth > 0, notes: bracketNotes(lx.toks)}
 }
 
 // lineText returns the source line starting at offset start.
@@ -401,7 +416,7 @@ func (lx *lexer) lexString() (string, error) {
 	var b strings.Builder
 	for {
 		if lx.pos >= len(src) || src[lx.pos] == '\n' {
-			return "", lx.errorf("runaway string constant \"%s ...", truncate(b.String(), 10))
+			return "", lx.errorf("non-terminated string \"%s...", truncate(b.String(), 10))
 		}
 		c := src[lx.pos]
 		lx.pos++
@@ -452,7 +467,10 @@ func (lx *lexer) lexRegex() (string, error) {
 	inBracket := false
 	for {
 		if lx.pos >= len(src) || src[lx.pos] == '\n' {
-			return "", lx.errorf("runaway regular expression /%s ...", truncate(b.String(), 10))
+			if inBracket {
+				return "", lx.errorf("nonterminated character class in regular expression /%s...", truncate(b.String(), 10))
+			}
+			return "", lx.errorf("non-terminated regular expression /%s...", truncate(b.String(), 10))
 		}
 		c := src[lx.pos]
 		lx.pos++

@@ -1,5 +1,7 @@
 package awk
 
+import "fmt"
+
 func (p *parser) exprList() []expr {
 	list := []expr{p.expr()}
 	for p.tok.kind == tComma {
@@ -305,7 +307,7 @@ func (p *parser) primary() expr {
 		p.next()
 		re, err := compileRegex(t.s)
 		if err != nil {
-			p.failAt(t, "regular expression /%s/: %v", t.s, err)
+			p.failAt(t, "%s /%s/: %v", regexProblem(t.s, err), t.s, err)
 		}
 		return &regexLit{src: t.s, re: re}
 	case tLparen:
@@ -376,7 +378,7 @@ func (p *parser) primary() expr {
 			return &indexExpr{arr: arr, index: p.subscript()}
 		}
 		v := p.variableAt(t)
-		p.markScalar(v, t.line)
+		p.markScalar(v, t.line, p.tok.kind >= tAssign && p.tok.kind <= tPowAssign)
 		return v
 	case tFuncName:
 		p.next()
@@ -442,7 +444,15 @@ func (p *parser) variableAt(t token) *varExpr {
 		return &varExpr{scope: scopeNF, name: name}
 	}
 	if _, ok := p.funcs[name]; ok {
-		p.failAt(t, "function `%s' called with space between name and `(',\nor used as a variable or an array", name)
+		msg, asArg := p.funcAsValue(t)
+		if !asArg {
+			p.failAt(t, "%s", msg)
+		}
+		if p.pending == nil {
+			p.pending = p.errorAt(t, "%s", msg)
+		}
+		// A placeholder: the program is not run.
+		return &varExpr{scope: scopeNF, name: name}
 	}
 	i, ok := p.globals[name]
 	if !ok {
@@ -455,13 +465,24 @@ func (p *parser) variableAt(t token) *varExpr {
 	return &varExpr{scope: scopeGlobal, idx: i, name: name}
 }
 
-// markScalar records a use of v as a scalar on line.
-func (p *parser) markScalar(v *varExpr, line int) {
+// scalarUse is a use of a global as a scalar: its line, and whether it is
+// assigned to there.
+type scalarUse struct {
+	line   int
+	assign bool
+}
+
+// markScalar records a use of v as a scalar on line, an assignment to it
+// when assign is set.
+func (p *parser) markScalar(v *varExpr, line int, assign bool) {
 	switch v.scope {
 	case scopeLocal:
 		p.localUse[v.idx]++
+		if assign && p.cur != nil {
+			p.cur.assigned[v.idx] = true
+		}
 	case scopeGlobal:
-		p.globalScalar[v.idx] = append(p.globalScalar[v.idx], line)
+		p.globalScalar[v.idx] = append(p.globalScalar[v.idx], scalarUse{line, assign})
 	}
 }
 
@@ -525,6 +546,67 @@ func (p *parser) callArgs() []expr {
 	return args
 }
 
+// funcAsValue is the error for the name of function t used as a value,
+// in onetrueawk's words for the way it is used, and whether the name is
+// an argument of a call to a user function.
+func (p *parser) funcAsValue(t token) (msg string, asArg bool) {
+	i := 0
+	for i < len(p.toks) && (p.toks[i].line != t.line || p.toks[i].col != t.col) {
+		i++
+	}
+	var prev, next tokKind = tNewline, tEOF
+	if i > 0 && i < len(p.toks) {
+		prev = p.toks[i-1].kind
+	}
+	if i+1 < len(p.toks) {
+		next = p.toks[i+1].kind
+	}
+	switch {
+	case next == tLbracket:
+		return fmt.Sprintf("%s is a function, not an array", t.s), false
+	case next >= tAssign && next <= tPowAssign:
+		return fmt.Sprintf("can't assign to %s; it's a function.", t.s), false
+	case (prev == tLparen || prev == tComma) && (next == tRparen || next == tComma) && p.callee != "":
+		// Which argument of the call: the commas back to its "(".
+		arg, depth := 1, 0
+		for j := i - 1; j >= 0 && depth >= 0; j-- {
+			switch k := p.toks[j].kind; {
+			case k == tRparen || k == tRbracket:
+				depth++
+			case k == tLparen || k == tLbracket:
+				depth--
+			case k == tComma && depth == 0:
+				arg++
+			}
+		}
+		if arrayArg(p.callee, arg) {
+			return fmt.Sprintf("%s is a function, not an array", t.s), false
+		}
+		if _, builtin := builtins[p.callee]; !builtin {
+			return fmt.Sprintf("can't use function %s as argument in %s", t.s, p.callee), true
+		}
+	}
+	return fmt.Sprintf("can't read value of %s; it's a function.", t.s), false
+}
+
+// isRegexLit reports whether e is a regex literal.
+func isRegexLit(e expr) bool {
+	_, ok := e.(*regexLit)
+	return ok
+}
+
+// arrayArg reports whether argument n (from 1) of the builtin name is an
+// array.
+func arrayArg(name string, n int) bool {
+	switch name {
+	case "split":
+		return n == 2
+	case "asort", "asorti":
+		return n <= 2
+	}
+	return false
+}
+
 func (p *parser) userCall(t token) expr {
 	name := t.s
 	if p.cur != nil {
@@ -542,7 +624,10 @@ func (p *parser) userCall(t token) expr {
 		p.funcList = append(p.funcList, fd)
 	}
 	c := &userCall{name: name, fn: fd, line: t.line}
+	save := p.callee
+	p.callee = name
 	c.args = p.callArgs()
+	p.callee = save
 	for j, a := range c.args {
 		if v, ok := a.(*varExpr); ok && v.scope != scopeNF {
 			p.unmarkScalar(v)
@@ -561,12 +646,17 @@ func (p *parser) builtinCall(t token) expr {
 		}
 		p.syntaxError()
 	}
+	save := p.callee
+	p.callee = t.s
 	c.args = p.callArgs()
+	p.callee = save
 	n := len(c.args)
 	bad := false
 	switch t.b {
 	case bLength:
-		bad = n > 1
+		if n > 1 {
+			p.failAt(t, "length: function has too many arguments (%d; it takes at most 1)", n)
+		}
 		if n == 1 {
 			if v, ok := c.args[0].(*varExpr); ok && v.scope != scopeNF {
 				// length(x) accepts an array: decided at run time.
@@ -576,7 +666,14 @@ func (p *parser) builtinCall(t token) expr {
 	case bSubstr:
 		bad = n < 2 || n > 3
 	case bIndex, bAtan2:
-		bad = n != 2
+		if n != 2 {
+			p.failAt(t, "%s requires two args, not %d", t.s, n)
+		}
+		if t.b == bIndex && n == 2 && isRegexLit(c.args[1]) {
+			// As gawk and onetrueawk: the target is a string, and
+			// /re/ would be the number ($0 ~ /re/).
+			p.failAt(t, "index() doesn't permit regular expressions")
+		}
 	case bSplit:
 		bad = n < 2 || n > 3
 		if !bad {

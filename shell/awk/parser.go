@@ -2,6 +2,7 @@ package awk
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -66,9 +67,8 @@ type parser struct {
 	globals     map[string]int
 	globalNames []string
 	globalArray []bool
-	// globalScalar holds, for each global, the lines where it is used
-	// as a scalar.
-	globalScalar [][]int
+	// globalScalar holds, for each global, its uses as a scalar.
+	globalScalar [][]scalarUse
 
 	funcs    map[string]*funcDef
 	funcList []*funcDef
@@ -76,10 +76,15 @@ type parser struct {
 	locals   map[string]int
 	localUse []int // scalar uses of the current function's locals
 
-	noGT       bool
-	depth      int
-	loopDepth  int
-	inBeginEnd bool
+	noGT      bool
+	depth     int
+	loopDepth int
+	callee    string // the function whose arguments are being parsed
+	// pending is the error of a function's name passed as an argument to
+	// a user function: it is raised after the calls are checked, so that
+	// their warnings come first, as in onetrueawk.
+	pending    *SyntaxError
+	inBeginEnd string // "BEGIN" or "END" while parsing that action
 
 	calls    []*userCall
 	warnings []string
@@ -114,6 +119,10 @@ func Compile(src string) (prog *Program, err error) {
 	}()
 	prog = p.program()
 	p.resolve()
+	if p.pending != nil {
+		p.pending.warnings = p.warnings
+		panic(p.pending)
+	}
 	prog.globalNames = p.globalNames
 	prog.globalArray = p.globalArray
 	prog.funcs = p.funcList
@@ -128,6 +137,11 @@ func (p *parser) fail(format string, args ...any) {
 }
 
 func (p *parser) failAt(t token, format string, args ...any) {
+	panic(p.errorAt(t, format, args...))
+}
+
+// errorAt is the syntax error at token t.
+func (p *parser) errorAt(t token, format string, args ...any) *SyntaxError {
 	start := 0
 	line := 1
 	for i := 0; i < len(p.src) && line < t.line; i++ {
@@ -136,16 +150,79 @@ func (p *parser) failAt(t token, format string, args ...any) {
 			start = i + 1
 		}
 	}
-	se := &SyntaxError{Line: t.line, Msg: fmt.Sprintf(format, args...), Col: t.col}
+	se := &SyntaxError{Line: t.line, Msg: fmt.Sprintf(format, args...), Col: t.col, Text: lineText(p.src, start)}
 	if t.col >= 0 {
-		se.Text = lineText(p.src, start)
+		se.end = t.col + max(len(tokenText(t)), 1)
 	}
-	panic(se)
+	// The depth of braces before the token tells a statement's error
+	// ("illegal statement") from one outside any action ("bailing out").
+	depth := 0
+	for _, u := range p.toks {
+		if u.line > t.line || (u.line == t.line && u.col >= t.col && t.col >= 0) || u.kind == tEOF {
+			break
+		}
+		switch u.kind {
+		case tLbrace:
+			depth++
+		case tRbrace:
+			depth--
+		}
+	}
+	se.inAction = depth > 0 && t.col >= 0
+	se.notes = bracketNotes(p.toks)
+	return se
+}
+
+// tokenText is the text of a token as written, for the context display.
+func tokenText(t token) string {
+	switch t.kind {
+	case tString:
+		return strconv.Quote(t.s)
+	case tRegex:
+		return "/" + t.s + "/"
+	case tEOF, tNewline:
+		return ""
+	}
+	return t.s
+}
+
+// bracketNotes lists the brackets of the program that are unbalanced, as
+// "extra )" or "2 missing }'s", braces first.
+func bracketNotes(toks []token) []string {
+	var notes []string
+	for _, pair := range [][2]tokKind{{tLbrace, tRbrace}, {tLbracket, tRbracket}, {tLparen, tRparen}} {
+		n := 0
+		for _, t := range toks {
+			switch t.kind {
+			case pair[0]:
+				n++
+			case pair[1]:
+				n--
+			}
+		}
+		closer := map[tokKind]string{tRbrace: "}", tRbracket: "]", tRparen: ")"}[pair[1]]
+		word := "missing"
+		if n < 0 {
+			word, n = "extra", -n
+		}
+		switch {
+		case n == 1:
+			notes = append(notes, word+" "+closer)
+		case n > 1:
+			notes = append(notes, fmt.Sprintf("%d %s %s's", n, word, closer))
+		}
+	}
+	return notes
 }
 
 func (p *parser) syntaxError() {
 	var near string
 	switch p.tok.kind {
+	case tFunction:
+		if p.cur != nil {
+			p.fail("illegal nested function")
+		}
+		near = p.tok.s
 	case tEOF:
 		p.fail("syntax error: unexpected end of input")
 	case tNewline:
@@ -212,14 +289,14 @@ func (p *parser) program() *Program {
 		switch p.tok.kind {
 		case tBEGIN:
 			p.next()
-			p.inBeginEnd = true
+			p.inBeginEnd = "BEGIN"
 			prog.begins = append(prog.begins, p.action())
-			p.inBeginEnd = false
+			p.inBeginEnd = ""
 		case tEND:
 			p.next()
-			p.inBeginEnd = true
+			p.inBeginEnd = "END"
 			prog.ends = append(prog.ends, p.action())
-			p.inBeginEnd = false
+			p.inBeginEnd = ""
 		case tFunction:
 			p.function()
 		default:
@@ -262,10 +339,15 @@ func (p *parser) block() *blockStmt {
 	defer p.leave()
 	p.expect(tLbrace)
 	b := &blockStmt{}
+	line := 0
 	p.skipTerms()
 	for p.tok.kind != tRbrace {
 		if p.tok.kind == tEOF {
 			p.syntaxError()
+		}
+		if p.tok.line != line {
+			line = p.tok.line
+			b.list = append(b.list, &lineStmt{line})
 		}
 		b.list = append(b.list, p.stmt())
 		p.skipTerms()
@@ -289,7 +371,7 @@ func (p *parser) function() {
 		p.funcList = append(p.funcList, fd)
 	}
 	if fd.defined {
-		p.failAt(nameTok, "function `%s' redefined", name)
+		p.failAt(nameTok, "you can't define function %s more than once", name)
 	}
 	fd.defined = true
 	fd.line = nameTok.line
@@ -300,7 +382,7 @@ func (p *parser) function() {
 			p.syntaxError()
 		}
 		if _, dup := p.locals[p.tok.s]; dup {
-			p.fail("function `%s': duplicate parameter `%s'", name, p.tok.s)
+			p.fail("duplicate argument %s in function %s", p.tok.s, name)
 		}
 		if p.tok.s == name {
 			p.fail("function `%s': cannot use function name as parameter name", name)
@@ -318,6 +400,7 @@ func (p *parser) function() {
 	p.next()
 	fd.isArray = make([]bool, len(fd.params))
 	fd.isScalar = make([]bool, len(fd.params))
+	fd.assigned = make([]bool, len(fd.params))
 	p.localUse = make([]int, len(fd.params))
 	p.cur = fd
 	p.optNewlines()
@@ -420,7 +503,7 @@ func (p *parser) forStmt() stmt {
 	p.expect(tLparen)
 	if p.tok.kind == tName && p.peek(1) == tIn && p.peek(2) == tName && p.peek(3) == tRparen {
 		v := p.variable(p.tok.s)
-		p.markScalar(v, p.tok.line)
+		p.markScalar(v, p.tok.line, true)
 		p.next()
 		p.next()
 		arr := p.arrayRef()
@@ -459,8 +542,8 @@ func (p *parser) simpleStmt() stmt {
 		return p.printStmt()
 	case tNext, tNextfile:
 		k := p.tok.kind
-		if p.inBeginEnd {
-			p.fail("%s used in BEGIN or END action", p.tok.s)
+		if p.inBeginEnd != "" {
+			p.fail("illegal break, continue, next or nextfile from %s", p.inBeginEnd)
 		}
 		p.next()
 		if k == tNext {
@@ -470,7 +553,7 @@ func (p *parser) simpleStmt() stmt {
 	case tBreak, tContinue:
 		k := p.tok.kind
 		if p.loopDepth == 0 {
-			p.fail("%s is not allowed outside a loop", p.tok.s)
+			p.fail("%s illegal outside of loops", p.tok.s)
 		}
 		p.next()
 		if k == tBreak {
@@ -486,7 +569,7 @@ func (p *parser) simpleStmt() stmt {
 		return s
 	case tReturn:
 		if p.cur == nil {
-			p.fail("return used outside function context")
+			p.fail("return not in function")
 		}
 		p.next()
 		s := &returnStmt{}

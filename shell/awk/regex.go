@@ -2,6 +2,7 @@ package awk
 
 import (
 	"regexp"
+	"strings"
 
 	"github.com/cordonhq/cordon/shell/internal/ere"
 )
@@ -15,4 +16,17 @@ var awkSyntax = ere.Syntax{Extended: true, DotNL: true, AWK: true}
 // regexes: leftmost-longest, as POSIX matching is.
 func compileRegex(src string) (*regexp.Regexp, error) {
 	return ere.Compile(src, awkSyntax)
+}
+
+// regexProblem names the kind of a regex's error in onetrueawk's words:
+// an unclosed bracket expression, an operand missing after "(", or
+// another syntax error.
+func regexProblem(src string, err error) string {
+	switch {
+	case strings.Contains(err.Error(), "Unmatched ["):
+		return "nonterminated character class"
+	case strings.HasSuffix(src, "(") && !strings.HasSuffix(src, `\(`):
+		return "illegal primary in regular expression"
+	}
+	return "syntax error in regular expression"
 }

@@ -8,6 +8,7 @@ import (
 	"math/rand"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/cordonhq/cordon/shell/command"
 )
@@ -23,6 +24,10 @@ type Options struct {
 	Assigns []string
 	// FS, when non-nil, is the -F field separator (escapes are processed).
 	FS *string
+	// Safe is onetrueawk's -safe: system(), "cmd | getline" and output
+	// redirections other than to /dev/stdout and /dev/stderr are fatal
+	// errors, and ENVIRON is empty.
+	Safe bool
 }
 
 // Run executes the program. It reads input from env.Stdin and the files in
@@ -51,6 +56,9 @@ func (p *Program) Run(ctx context.Context, env *command.Env, opts Options) (stat
 	defer func() {
 		if r := recover(); r != nil {
 			status, err = 2, recoveredError(r)
+			if re, ok := err.(*RuntimeError); ok && re.Line == 0 {
+				re.Line = in.line
+			}
 			in.abortOutputs()
 		}
 		if ferr := in.out.Flush(); ferr != nil && err == nil {
@@ -105,8 +113,12 @@ func (in *interp) init(opts Options) {
 	for _, i := range []int{gRS, gFS, gOFS, gORS, gSUBSEP} {
 		in.specialAssigned(i)
 	}
+	in.safe = opts.Safe
 	env := newArray()
 	for _, kv := range in.env.Environ {
+		if in.safe {
+			break
+		}
 		if k, v, ok := strings.Cut(kv, "="); ok {
 			env.set(k, input(v))
 		}
@@ -131,9 +143,21 @@ func (in *interp) init(opts Options) {
 	for _, a := range opts.Assigns {
 		name, val, ok := operandAssign(a)
 		if !ok {
-			fatal("`%s' argument to `-v' not in `var=value' form", a)
+			fatal("invalid -v option argument: %s (not a valid var=value)", a)
 		}
 		in.assignGlobal(name, val)
+	}
+}
+
+// beginEndCtl fails on a next or nextfile that a function called from a
+// BEGIN or END action ran: there is no record to go on to. The parser
+// rejects them in the action itself; gawk fails in the same way.
+func beginEndCtl(c ctl, action string) {
+	switch c {
+	case ctlNext:
+		fatal("next is illegal inside a function called from %s", action)
+	case ctlNextFile:
+		fatal("nextfile is illegal inside a function called from %s", action)
 	}
 }
 
@@ -142,10 +166,12 @@ func (in *interp) run() {
 	p := in.prog
 	exited := false
 	for _, b := range p.begins {
-		if in.runBlock(b) == ctlExit {
+		c := in.runBlock(b)
+		if c == ctlExit {
 			exited = true
 			break
 		}
+		beginEndCtl(c, "BEGIN")
 	}
 	if !exited && (len(p.items) > 0 || len(p.ends) > 0) {
 		for {
@@ -165,9 +191,11 @@ func (in *interp) run() {
 		}
 	}
 	for _, b := range p.ends {
-		if in.runBlock(b) == ctlExit {
+		c := in.runBlock(b)
+		if c == ctlExit {
 			break
 		}
+		beginEndCtl(c, "END")
 	}
 }
 
@@ -190,16 +218,41 @@ POSIX options:		GNU long options: (standard)
 	-v var=val		--assign=var=val
 `
 
+// cutSafe removes onetrueawk's "-safe" from the options in args, which
+// Getopt would read as -s -a -f e, and reports whether it was there.
+func cutSafe(args []string) ([]string, bool) {
+	safe := false
+	var out []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-safe":
+			safe = true
+			continue
+		case a == "--" || a == "-" || !strings.HasPrefix(a, "-"):
+			return append(out, args[i:]...), safe
+		case (len(a) == 2 && strings.ContainsRune("FvfeW", rune(a[1])) || a == "--file" || a == "--source" || a == "--assign" || a == "--field-separator") && i+1 < len(args):
+			// An option whose value is the next argument.
+			out = append(out, a)
+			i++
+			a = args[i]
+		}
+		out = append(out, a)
+	}
+	return out, safe
+}
+
 // cmdAwk is the awk command: awk [-F fs] [-v var=val]... [-f progfile]...
 // ['program'] [file | var=val]...
 func cmdAwk(env *command.Env) int {
-	opts, operands, err := command.Getopt(env.Args[1:], "F:v:f:W:e:", []string{"field-separator=", "assign=", "file=", "source=", "version", "help"}, true)
+	args, safe := cutSafe(env.Args[1:])
+	opts, operands, err := command.Getopt(args, "F:v:f:W:e:", []string{"field-separator=", "assign=", "file=", "source=", "version", "help"}, true)
 	if err != nil {
 		env.Errorf(2, "%v", err)
 		fmt.Fprint(env.Stderr, usage)
 		return 2
 	}
-	var runOpts Options
+	runOpts := Options{Safe: safe}
 	var progFiles []string // -f files and -e sources: "f:NAME" and "e:TEXT"
 	for _, o := range opts {
 		switch o.Name {
@@ -257,7 +310,7 @@ func cmdAwk(env *command.Env) int {
 	}
 	for _, a := range runOpts.Assigns {
 		if _, _, ok := operandAssign(a); !ok {
-			return env.Errorf(2, "fatal: `%s' argument to `-v' not in `var=value' form", a)
+			return env.Errorf(2, "invalid -v option argument: %s (not a valid var=value)", a)
 		}
 	}
 	prog, err := Compile(src)
@@ -280,6 +333,18 @@ func cmdAwk(env *command.Env) int {
 		var we *writeError
 		if errors.As(err, &we) && errors.Is(we.err, io.ErrClosedPipe) {
 			return 2
+		}
+		var re *RuntimeError
+		if errors.As(err, &re) && re.Line > 0 {
+			// onetrueawk's second line, with the -f file of the line
+			// when the program has more than one part.
+			se := &SyntaxError{Line: re.Line}
+			locate(se, parts)
+			where := fmt.Sprintf(" source line number %d", se.Line)
+			if se.File != "" && len(parts) > 1 {
+				where += " source file " + se.File
+			}
+			return env.Errorf(2, "%v\n%s", err, where)
 		}
 		return env.Errorf(2, "%v", err)
 	}
@@ -314,21 +379,38 @@ func locate(se *SyntaxError, parts []srcPart) {
 	}
 }
 
-// printSyntaxError prints a syntax error with the offending line and a
-// caret under the error.
+// printSyntaxError prints a syntax error in onetrueawk's layout, with
+// this awk's position prefix: the message, the source line with the
+// offending token between ">>>" and "<<<" after " context is", and a last
+// line, "syntax error at source line N" and "illegal statement" for an
+// error inside an action, "bailing out" otherwise, followed by the
+// brackets left unbalanced.
 func printSyntaxError(env *command.Env, se *SyntaxError) {
+	for _, w := range se.warnings {
+		fmt.Fprintf(env.Stderr, "%s: %s\n", env.Args[0], w)
+	}
 	fmt.Fprintf(env.Stderr, "%s: %s\n", env.Args[0], se.Error())
 	if se.Text != "" && len(se.Text) < 200 {
-		col := se.Col
-		if col > len(se.Text) {
-			col = len(se.Text)
+		col, end := se.Col, se.end
+		if col < 0 || col > len(se.Text) {
+			col, end = 0, len(se.Text)
 		}
-		caret := strings.Map(func(r rune) rune {
-			if r == '\t' {
-				return '\t'
-			}
-			return ' '
-		}, se.Text[:col])
-		fmt.Fprintf(env.Stderr, "%s: %s: %s\n%s: %s: %s^\n", env.Args[0], se.where(), se.Text, env.Args[0], se.where(), caret)
+		end = min(max(end, col), len(se.Text))
+		for end < len(se.Text) && !utf8.RuneStart(se.Text[end]) {
+			end++
+		}
+		fmt.Fprintf(env.Stderr, " context is\n\t%s >>> %s <<< %s\n", se.Text[:col], se.Text[col:end], se.Text[end:])
+	}
+	last := "bailing out"
+	if se.inAction {
+		last = "illegal statement"
+	}
+	file := ""
+	if se.File != "" {
+		file = " source file " + se.File
+	}
+	fmt.Fprintf(env.Stderr, "%s: syntax error at source line %d%s: %s\n", env.Args[0], se.Line, file, last)
+	for _, n := range se.notes {
+		fmt.Fprintf(env.Stderr, "\t%s\n", n)
 	}
 }

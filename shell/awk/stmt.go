@@ -20,6 +20,8 @@ func (in *interp) exec(s stmt) ctl {
 		in.print(s)
 	case *blockStmt:
 		return in.execList(s.list)
+	case *lineStmt:
+		in.line = s.line
 	case *ifStmt:
 		if in.eval(s.cond).toBool() {
 			return in.exec(s.then)
