@@ -330,6 +330,10 @@ func cmdAwk(env *command.Env) int {
 	runOpts.Argv0 = env.Args[0]
 	status, err := prog.Run(env.Ctx, env, runOpts)
 	if err != nil {
+		if command.IsCanceled(err) || env.Canceled() {
+			// Stopped from outside: 130 and no message, as every command.
+			return command.StatusCanceled
+		}
 		var we *writeError
 		if errors.As(err, &we) && errors.Is(we.err, io.ErrClosedPipe) {
 			return 2
