@@ -29,6 +29,7 @@ import (
 
 	"github.com/cordonhq/cordon/dsl"
 	"github.com/cordonhq/cordon/engine"
+	"github.com/cordonhq/cordon/mcptools"
 	"github.com/cordonhq/cordon/policy"
 )
 
@@ -95,23 +96,9 @@ type Config struct {
 	caps []*dsl.Capability
 }
 
-// MCPServer is an upstream MCP server: a command that speaks MCP over
-// stdio, or the URL of a streamable HTTP endpoint.
-type MCPServer struct {
-	// Name is the namespace of the server's tools: its tool "search"
-	// becomes NAME/search. Letters, digits, "_", "-" and ":".
-	Name string `json:"name"`
-	// Command is the argv of a stdio server; Env is added to cordon's
-	// environment for it, and Cwd is its working directory (relative to the
-	// config file's directory).
-	Command []string          `json:"command,omitempty"`
-	Env     map[string]string `json:"env,omitempty"`
-	Cwd     string            `json:"cwd,omitempty"`
-	// URL is the endpoint of a streamable HTTP server (http or https);
-	// Headers are sent with every request (Authorization, say).
-	URL     string            `json:"url,omitempty"`
-	Headers map[string]string `json:"headers,omitempty"`
-}
+// MCPServer is an upstream MCP server, as the config's mcp_servers list
+// gives it (see mcptools.Server for its fields).
+type MCPServer = mcptools.Server
 
 // Dir returns the directory of the config file, against which relative
 // paths in it are resolved ("." for a config without a file).

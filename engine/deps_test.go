@@ -13,7 +13,7 @@ func TestNoOPAWithoutRego(t *testing.T) {
 	if err != nil {
 		t.Skip("no go command to list the dependencies with")
 	}
-	pkgs := []string{"github.com/cordonhq/cordon/engine", "github.com/cordonhq/cordon/policy/authz", "github.com/cordonhq/cordon/codemode"}
+	pkgs := []string{"github.com/cordonhq/cordon/engine", "github.com/cordonhq/cordon/policy/authz", "github.com/cordonhq/cordon/codemode", "github.com/cordonhq/cordon/mcptools", "github.com/cordonhq/cordon/mcpserver"}
 	out, err := exec.Command(gocmd, append([]string{"list", "-deps"}, pkgs...)...).Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)

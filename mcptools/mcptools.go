@@ -25,7 +25,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/cordonhq/cordon/config"
 	"github.com/cordonhq/cordon/engine"
 	"github.com/cordonhq/cordon/policy/authz"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -231,10 +230,29 @@ func Value(res *mcp.CallToolResult) (any, error) {
 	return text, nil
 }
 
+// Server is an upstream MCP server: a command that speaks MCP over stdio,
+// or the URL of a streamable HTTP endpoint. config.MCPServer, the entry of
+// a config file's mcp_servers list, is this type.
+type Server struct {
+	// Name is the namespace of the server's tools: its tool "search"
+	// becomes NAME/search. Letters, digits, "_", "-" and ":".
+	Name string `json:"name"`
+	// Command is the argv of a stdio server; Env is added to cordon's
+	// environment for it, and Cwd is its working directory (relative to the
+	// config file's directory).
+	Command []string          `json:"command,omitempty"`
+	Env     map[string]string `json:"env,omitempty"`
+	Cwd     string            `json:"cwd,omitempty"`
+	// URL is the endpoint of a streamable HTTP server (http or https);
+	// Headers are sent with every request (Authorization, say).
+	URL     string            `json:"url,omitempty"`
+	Headers map[string]string `json:"headers,omitempty"`
+}
+
 // Options configures Start.
 type Options struct {
 	// Dir is the directory relative cwd paths start from (the config
-	// file's: config.Config.Dir).
+	// file's, config.Config.Dir, when the servers come from a config).
 	Dir string
 	// Stderr receives the stderr of stdio servers (default: discarded).
 	Stderr io.Writer
@@ -256,7 +274,7 @@ type Upstreams struct {
 
 // Start connects to each server, at once, and imports its tools (Import).
 // An error names the server; the servers started are then stopped.
-func Start(ctx context.Context, servers []config.MCPServer, opts Options) (*Upstreams, error) {
+func Start(ctx context.Context, servers []Server, opts Options) (*Upstreams, error) {
 	if opts.StartTimeout <= 0 {
 		opts.StartTimeout = 30 * time.Second
 	}
@@ -313,7 +331,7 @@ func Start(ctx context.Context, servers []config.MCPServer, opts Options) (*Upst
 	return u, nil
 }
 
-func connect(ctx context.Context, s config.MCPServer, opts Options) (*mcp.ClientSession, error) {
+func connect(ctx context.Context, s Server, opts Options) (*mcp.ClientSession, error) {
 	var t mcp.Transport
 	if s.URL != "" {
 		hc := &http.Client{Transport: headerTransport{headers: s.Headers}}

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/cordonhq/cordon/codemode"
-	"github.com/cordonhq/cordon/config"
 	"github.com/cordonhq/cordon/engine"
 	"github.com/cordonhq/cordon/mcptools"
 	"github.com/cordonhq/cordon/policy"
@@ -195,7 +194,7 @@ func TestStartStdio(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ups, err := mcptools.Start(context.Background(), []config.MCPServer{{
+	ups, err := mcptools.Start(context.Background(), []mcptools.Server{{
 		Name: "up", Command: []string{exe}, Env: map[string]string{"MCPTOOLS_TEST_SERVER": "1"},
 	}}, mcptools.Options{})
 	if err != nil {
@@ -219,7 +218,7 @@ func TestStartStdio(t *testing.T) {
 }
 
 func TestStartErrors(t *testing.T) {
-	_, err := mcptools.Start(context.Background(), []config.MCPServer{{Name: "nope", Command: []string{"/nonexistent/server"}}}, mcptools.Options{})
+	_, err := mcptools.Start(context.Background(), []mcptools.Server{{Name: "nope", Command: []string{"/nonexistent/server"}}}, mcptools.Options{})
 	if err == nil || !strings.Contains(err.Error(), "mcp_servers[0] (nope): cannot start") {
 		t.Fatalf("err = %v", err)
 	}
