@@ -385,7 +385,12 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		return 0, err
 	}
 	defer eng.Close(context.Background())
-	sb, err := eng.NewSandbox(ctx, engine.SandboxConfig{Tools: cfg.EngineTools(), Limits: limits, Policy: pol, Labels: f.labels})
+	tools, stopUpstreams, err := configTools(ctx, cfg, stderr)
+	if err != nil {
+		return 0, err
+	}
+	defer stopUpstreams()
+	sb, err := eng.NewSandbox(ctx, engine.SandboxConfig{Tools: tools, Limits: limits, Policy: pol, Labels: f.labels})
 	if err != nil {
 		if engine.KindOf(err) == engine.KindInvalid {
 			return 0, usagef("config %s: %v", cfg.File(), err)

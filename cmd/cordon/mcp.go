@@ -79,19 +79,11 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	warnPolicy(stderr, pol)
 
 	// Upstream MCP servers start once, shared by every session.
-	tools := cfg.EngineTools()
-	if len(cfg.MCPServers) > 0 {
-		ups, err := mcptools.Start(ctx, cfg.MCPServers, mcptools.Options{
-			Dir:    cfg.Dir(),
-			Stderr: stderr,
-			Client: &mcp.Implementation{Name: "cordon", Version: cordonVersion()},
-		})
-		if err != nil {
-			return usagef("config %s: %v", cfg.File(), err)
-		}
-		defer ups.Close()
-		tools = append(tools, ups.Tools()...)
+	tools, stopUpstreams, err := configTools(ctx, cfg, stderr)
+	if err != nil {
+		return err
 	}
+	defer stopUpstreams()
 
 	// Listen before the engine starts, so that a bad address fails fast.
 	var ln net.Listener
@@ -187,4 +179,23 @@ func (nopWriteCloser) Close() error { return nil }
 func isClosedErr(err error) bool {
 	s := err.Error()
 	return strings.Contains(s, "closed") || strings.Contains(s, "EOF")
+}
+
+// configTools returns the config's tools: its own (mock and echo), and the
+// tools of its upstream MCP servers (mcp_servers), which it starts; stop
+// stops them. A server that cannot start is a usage error naming it.
+func configTools(ctx context.Context, cfg *config.Config, stderr io.Writer) (tools []engine.Tool, stop func(), err error) {
+	tools = cfg.EngineTools()
+	if len(cfg.MCPServers) == 0 {
+		return tools, func() {}, nil
+	}
+	ups, err := mcptools.Start(ctx, cfg.MCPServers, mcptools.Options{
+		Dir:    cfg.Dir(),
+		Stderr: stderr,
+		Client: &mcp.Implementation{Name: "cordon", Version: cordonVersion()},
+	})
+	if err != nil {
+		return nil, nil, usagef("config %s: %v", cfg.File(), err)
+	}
+	return append(tools, ups.Tools()...), func() { ups.Close() }, nil
 }

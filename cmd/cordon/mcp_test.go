@@ -180,3 +180,34 @@ func TestMCPUpstream(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q", code, errText)
 	}
 }
+
+// TestRunUpstream: `cordon run` gives the script the tools of the config's
+// upstream MCP servers too, under the config's policy, and stops them.
+func TestRunUpstream(t *testing.T) {
+	up := mcp.NewServer(&mcp.Implementation{Name: "up", Version: "1"}, nil)
+	up.AddTool(&mcp.Tool{Name: "greet", InputSchema: json.RawMessage(`{"type":"object","properties":{"who":{"type":"string"}},"required":["who"]}`)},
+		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			var p struct{ Who string }
+			json.Unmarshal(req.Params.Arguments, &p)
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "hello " + p.Who}}}, nil
+		})
+	hs := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return up }, nil))
+	defer hs.Close()
+	cfg := writeFile(t, "c.yaml", "mcp_servers:\n  - name: up\n    url: "+hs.URL+"\ncapabilities:\n  - method: up/greet\n    max_calls: 1\n")
+
+	code, out, errText := cli(t, "", "run", "--config", cfg, "-e", `return await up.greet({who: "ann"})`)
+	if code != 0 || !strings.Contains(out, "hello ann") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errText)
+	}
+	// The policy still decides: the second call is over max_calls.
+	code, out, errText = cli(t, "", "run", "--config", cfg, "--lang", "shell", "-e", `tool up/greet --who a; tool up/greet --who b`)
+	if code == 0 || !strings.Contains(out, "hello a") || !strings.Contains(errText, "max_calls") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errText)
+	}
+	// An upstream that cannot start is a usage error that names it.
+	bad := writeFile(t, "bad.yaml", "mcp_servers:\n  - name: gone\n    command: [/nonexistent/server]\n")
+	code, _, errText = cli(t, "", "run", "--config", bad, "-e", "return 1")
+	if code != exitUsage || !strings.Contains(errText, "mcp_servers[0] (gone): cannot start") {
+		t.Fatalf("exit %d, stderr %q", code, errText)
+	}
+}
