@@ -136,6 +136,9 @@ type Limits struct {
 	// MaxConcurrentCalls bounds the tool handlers of one execution that
 	// run at once (engine.Limits.MaxConcurrentCalls).
 	MaxConcurrentCalls int `json:"max_concurrent_calls,omitempty"`
+	// MaxRecordedBytes bounds the params and results an execution's
+	// records keep, in total (engine.Limits.MaxRecordedBytes).
+	MaxRecordedBytes int `json:"max_recorded_bytes,omitempty"`
 }
 
 // Duration is a time.Duration written as a Go duration string ("5s",
@@ -331,6 +334,8 @@ func (c *Config) validate() error {
 		return &Error{File: c.file, Key: "limits.max_result_bytes", Msg: "must not be negative"}
 	case l.MaxConcurrentCalls < 0:
 		return &Error{File: c.file, Key: "limits.max_concurrent_calls", Msg: "must not be negative"}
+	case l.MaxRecordedBytes < 0:
+		return &Error{File: c.file, Key: "limits.max_recorded_bytes", Msg: "must not be negative"}
 	}
 	disabled := policy.DisabledBuiltins()
 	for i, name := range c.AllowBuiltins {
@@ -500,6 +505,7 @@ func (c *Config) SandboxLimits() engine.Limits {
 		MaxParamBytes:      c.Limits.MaxParamBytes,
 		MaxResultBytes:     c.Limits.MaxResultBytes,
 		MaxConcurrentCalls: c.Limits.MaxConcurrentCalls,
+		MaxRecordedBytes:   c.Limits.MaxRecordedBytes,
 	}
 }
 

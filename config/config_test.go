@@ -252,3 +252,15 @@ func TestParseYAMLCoreSchema(t *testing.T) {
 		t.Errorf("alias bomb: %v", err)
 	}
 }
+
+// limits.max_recorded_bytes reaches the engine's limits, and a negative
+// value is refused with its key.
+func TestMaxRecordedBytes(t *testing.T) {
+	c, err := config.Parse("c.yaml", []byte("limits: {max_recorded_bytes: 4096}\n"))
+	if err != nil || c.SandboxLimits().MaxRecordedBytes != 4096 {
+		t.Fatalf("%v %+v", err, c)
+	}
+	if _, err := config.Parse("c.yaml", []byte("limits: {max_recorded_bytes: -1}\n")); err == nil || !strings.Contains(err.Error(), "limits.max_recorded_bytes: must not be negative") {
+		t.Fatalf("err %v", err)
+	}
+}

@@ -43,6 +43,8 @@ const (
 	DefaultMaxResultBytes = 8 << 20
 	// DefaultMaxConcurrentCalls is Limits.MaxConcurrentCalls' default.
 	DefaultMaxConcurrentCalls = 16
+	// DefaultMaxRecordedBytes is Limits.MaxRecordedBytes' default.
+	DefaultMaxRecordedBytes = 16 << 20
 	// DefaultMaxCalls is how many times each registered tool may be called
 	// per sandbox when no policy is configured.
 	DefaultMaxCalls = 100

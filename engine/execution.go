@@ -51,6 +51,14 @@ type ToolCall struct {
 	// Error is the message the script saw when the call failed or was denied.
 	Error    string
 	Duration time.Duration
+	// ParamsSize and ResultSize are the sizes of Params and Result in
+	// bytes, also when they were elided.
+	ParamsSize, ResultSize int
+	// Elided is true when Params and Result were dropped from this record
+	// because the execution's records had reached Limits.MaxRecordedBytes;
+	// the sizes stay. The audit log (WithLogger) still has an excerpt and
+	// the SHA-256 of the params.
+	Elided bool
 }
 
 // Execute runs code in the sandbox and returns its result. Tool calls are
@@ -221,6 +229,10 @@ type Execution struct {
 	order   []uint32         // pending ids in arrival order
 	answers []abi.CallResult // answered since the guest last ran
 	records []*ToolCall
+	// kept is how many bytes of params and results the settled records
+	// keep (Limits.MaxRecordedBytes); settled holds the records counted.
+	kept    int
+	settled map[*ToolCall]bool
 	seen    map[uint32]bool
 	// limitStop is the limit that stopped the script (KindOutput,
 	// KindToolCalls), set from the guest's goroutine.
@@ -518,6 +530,7 @@ func (x *Execution) accept(ctx context.Context, calls []abi.Call) error {
 			rec.Reasons = reasons
 			rec.Error = msg
 			x.answers = append(x.answers, abi.CallResult{ID: ac.ID, ErrKind: kind, ErrMsg: msg, Reasons: reasons})
+			x.settleRecord(rec)
 		}
 		if len(x.records) > x.sb.limits.MaxToolCalls {
 			refuse(abi.ToolTooManyCalls, fmt.Sprintf("tool %s: the execution reached its limit of %d tool calls", ac.Method, x.sb.limits.MaxToolCalls), "too many tool calls")
@@ -698,6 +711,7 @@ func (c *Call) answer(r abi.CallResult, audit func(*ToolCall)) bool {
 	delete(x.pending, c.id)
 	audit(c.rec)
 	c.rec.Duration = time.Since(c.started)
+	x.settleRecord(c.rec)
 	x.answers = append(x.answers, r)
 	return true
 }
@@ -751,6 +765,7 @@ func (x *Execution) finish(resp *abi.Response, err error) error {
 	}
 	res := &Result{Duration: time.Since(x.start), ExitCode: 1}
 	for _, r := range x.records {
+		x.settleRecord(r)
 		res.ToolCalls = append(res.ToolCalls, *r)
 	}
 	x.mu.Unlock()
@@ -863,4 +878,24 @@ func (o *output) strings() (string, string, bool) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	return o.stdout.String(), o.stderr.String(), o.truncated
+}
+
+// settleRecord counts a record whose params and result are final against
+// Limits.MaxRecordedBytes, once, and elides its bytes when they would pass
+// it. x.mu is held.
+func (x *Execution) settleRecord(rec *ToolCall) {
+	if x.settled[rec] {
+		return
+	}
+	if x.settled == nil {
+		x.settled = map[*ToolCall]bool{}
+	}
+	x.settled[rec] = true
+	rec.ParamsSize, rec.ResultSize = len(rec.Params), len(rec.Result)
+	size := rec.ParamsSize + rec.ResultSize
+	if x.kept+size > x.sb.limits.MaxRecordedBytes {
+		rec.Params, rec.Result, rec.Elided = nil, nil, true
+		return
+	}
+	x.kept += size
 }

@@ -113,3 +113,53 @@ func TestWorkspaceSurvivesFailures(t *testing.T) {
 		}
 	}
 }
+
+// Result.ToolCalls keeps at most Limits.MaxRecordedBytes of params and
+// results in total: later records keep their sizes, not their bytes, so a
+// script cannot make the host hold MaxToolCalls times MaxParamBytes.
+func TestMaxRecordedBytes(t *testing.T) {
+	echo := engine.Tool{Name: "echo", Handler: func(_ context.Context, p json.RawMessage) (any, error) { return p, nil }}
+	strict := engine.Tool{Name: "strict", InputSchema: json.RawMessage(`{"type":"object","required":["n"]}`), Handler: echo.Handler}
+	sb := newSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{echo, strict}, Limits: engine.Limits{MaxRecordedBytes: 1000}})
+	// Each call: params {"s":"xxx..."} of 210 bytes, the same back.
+	res, err := sb.Execute(context.Background(), engine.JavaScript,
+		`for (let i = 0; i < 6; i++) await echo({s: "x".repeat(202)}); try { await strict({s: "y".repeat(502)}) } catch (e) {}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.ToolCalls) != 7 {
+		t.Fatalf("%d records", len(res.ToolCalls))
+	}
+	kept := 0
+	for i, c := range res.ToolCalls {
+		if c.ParamsSize == 0 {
+			t.Errorf("call %d: no params size", i)
+		}
+		if c.Elided {
+			if c.Params != nil || c.Result != nil {
+				t.Errorf("call %d: elided, but it kept %d and %d bytes", i, len(c.Params), len(c.Result))
+			}
+			continue
+		}
+		if len(c.Params) != c.ParamsSize || len(c.Result) != c.ResultSize {
+			t.Errorf("call %d: sizes %d/%d for %d/%d bytes", i, c.ParamsSize, c.ResultSize, len(c.Params), len(c.Result))
+		}
+		kept += len(c.Params) + len(c.Result)
+	}
+	// Two echo calls fit (2 x 420 bytes); the other four and the call
+	// refused by the input schema do not.
+	if kept != 840 || res.ToolCalls[1].Elided || !res.ToolCalls[2].Elided || !res.ToolCalls[6].Elided {
+		t.Errorf("kept %d bytes; elided: %v", kept, elided(res.ToolCalls))
+	}
+	if res.ToolCalls[6].ParamsSize != 510 || res.ToolCalls[2].ResultSize != 210 {
+		t.Errorf("sizes: %+v", res.ToolCalls)
+	}
+}
+
+func elided(calls []engine.ToolCall) []bool {
+	out := make([]bool, len(calls))
+	for i, c := range calls {
+		out[i] = c.Elided
+	}
+	return out
+}

@@ -60,6 +60,11 @@ type Limits struct {
 	// a batch (a Promise.all) past it wait their turn, in the order the
 	// script made them. Default 16.
 	MaxConcurrentCalls int
+	// MaxRecordedBytes bounds the params and results, in total, that an
+	// execution's Result.ToolCalls keeps. A record past it keeps its
+	// sizes but not the bytes (ToolCall.Elided), so that a script cannot
+	// make the host hold MaxToolCalls times MaxParamBytes. Default 16 MiB.
+	MaxRecordedBytes int
 }
 
 // check refuses limits under which a script could make a later Files or
@@ -103,6 +108,9 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.MaxConcurrentCalls <= 0 {
 		l.MaxConcurrentCalls = DefaultMaxConcurrentCalls
+	}
+	if l.MaxRecordedBytes <= 0 {
+		l.MaxRecordedBytes = DefaultMaxRecordedBytes
 	}
 	return l
 }

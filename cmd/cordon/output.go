@@ -39,6 +39,9 @@ type jsonToolCall struct {
 	Result        any      `json:"result"`
 	ResultExcerpt bool     `json:"result_excerpt,omitempty"`
 	Error         *string  `json:"error"`
+	// Elided: the engine dropped params and result past
+	// Limits.MaxRecordBytes (both are then null).
+	Elided bool `json:"elided,omitempty"`
 }
 
 // bounded returns doc as it is when it is valid JSON of at most max bytes,
@@ -89,7 +92,7 @@ func writeJSON(w io.Writer, res *engine.Result, execErr error, exit, maxRecord i
 	bw.WriteString(`,"tool_calls":[`)
 	for i := range res.ToolCalls {
 		tc := &res.ToolCalls[i]
-		jc := jsonToolCall{Method: tc.Method, Allowed: tc.Allowed, Reasons: tc.Reasons}
+		jc := jsonToolCall{Method: tc.Method, Allowed: tc.Allowed, Reasons: tc.Reasons, Elided: tc.Elided}
 		jc.Params, jc.ParamsExcerpt = bounded(tc.Params, maxRecord)
 		jc.Result, jc.ResultExcerpt = bounded(tc.Result, maxRecord)
 		if jc.Reasons == nil {
