@@ -148,3 +148,20 @@ func TestWriteJSONBounds(t *testing.T) {
 		}
 	}
 }
+
+// A record the engine elided (Limits.MaxRecordedBytes) says so in --json,
+// with null params and result; the others carry no "elided" key.
+func TestWriteJSONElided(t *testing.T) {
+	res := &engine.Result{ToolCalls: []engine.ToolCall{
+		{Method: "a", Params: json.RawMessage(`{"x":1}`), Allowed: true, Result: json.RawMessage(`1`)},
+		{Method: "a", Allowed: true, ParamsSize: 7, ResultSize: 1, Elided: true},
+	}}
+	var buf bytes.Buffer
+	if err := writeJSON(&buf, res, nil, 0, 256); err != nil {
+		t.Fatal(err)
+	}
+	if s := buf.String(); strings.Count(s, `"elided":true`) != 1 || strings.Contains(s, `"elided":false`) ||
+		!strings.Contains(s, `"params":null,"allowed":true,"reasons":[],"result":null,"error":null,"elided":true`) {
+		t.Errorf("%s", s)
+	}
+}
