@@ -57,7 +57,7 @@ func testTools() []engine.Tool {
 			}) (item, error) {
 				it, ok := stock[p.SKU]
 				if !ok {
-					return item{}, fmt.Errorf("no item %q", p.SKU)
+					return item{}, engine.ToolErrorf("no item %q", p.SKU)
 				}
 				return it, nil
 			}),

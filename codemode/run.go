@@ -97,6 +97,10 @@ func (t *Tool) Resume(ctx context.Context, id string, a Approval) (*Result, erro
 	s := t.s
 	s.mu.Lock()
 	p := s.pauses[id]
+	if p != nil && p.ss.principal != PrincipalFrom(ctx) {
+		// Another principal's pause is not theirs to answer.
+		p = nil
+	}
 	if p != nil {
 		p.ss.active++
 		if p.ss.timer != nil {

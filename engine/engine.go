@@ -23,6 +23,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cordonhq/cordon/counters"
 	"github.com/cordonhq/cordon/internal/guestcache"
 	"github.com/cordonhq/cordon/internal/guestmem"
 	"github.com/cordonhq/cordon/internal/wasmtick"
@@ -113,6 +114,12 @@ func (c Config) WithCompileProgress(w io.Writer) Config { c.progress = w; return
 // 0: every sandbox boots its own.
 func (c Config) WithPool(n int) Config { c.poolSize = max(n, 0); return c }
 
+// Counters returns the engine's in-memory counter store: where sandboxes
+// keep their call counters when SandboxConfig.Counters.Store is nil. A
+// host deletes a finished session's counters from it with Delete and
+// counters.Key.
+func (e *Engine) Counters() counters.Store { return e.counters }
+
 // DefaultCacheDir returns the default compilation cache directory.
 func DefaultCacheDir() (string, error) {
 	dir, err := os.UserCacheDir()
@@ -131,6 +138,8 @@ type Engine struct {
 	cache    wazero.CompilationCache
 
 	pool *pool // nil without WithPool
+
+	counters *counters.Memory // the default counter store
 
 	mu        sync.Mutex
 	closed    bool
@@ -181,7 +190,7 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 		// without that instrumentation gets wazero's own checks, which
 		// leave compiled code at every loop back-edge and cost 5-18x.
 		WithCloseOnContextDone(!wasmtick.IsInstrumented(guest.Module))
-	e := &Engine{cfg: cfg, sandboxes: map[*Sandbox]struct{}{}}
+	e := &Engine{cfg: cfg, sandboxes: map[*Sandbox]struct{}{}, counters: counters.NewMemory(nil)}
 	cached := false
 	if !cfg.noCache {
 		dir := cfg.cacheDir

@@ -16,6 +16,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/cordonhq/cordon/counters"
 	"github.com/cordonhq/cordon/internal/abi"
 	"github.com/cordonhq/cordon/internal/guestmem"
 	"github.com/cordonhq/cordon/vfs"
@@ -127,6 +128,17 @@ type SandboxConfig struct {
 	ID string
 	// Labels describe the session to the policy (input.session.labels).
 	Labels map[string]string
+	// Principal names who the sandbox acts for: the authenticated identity
+	// of the MCP client, or a name the embedding host sets (a user, a
+	// tenant). The policy sees it as input.session.principal, and counters
+	// scoped counters.PerPrincipal are shared by every sandbox of one
+	// principal. NewSandbox refuses an empty Principal under that scope.
+	Principal string
+	// Counters says where the sandbox's call counters live and which calls
+	// share them. The zero value keeps them per session (per ID) in the
+	// engine's in-memory store, so that a sandbox that replaces another
+	// under the same ID continues from its counts.
+	Counters Counters
 	// Policy decides every tool call (see Policy for the contract): an
 	// *authz.CapabilityPolicy, a *policy.Policy, or an implementation of
 	// the embedder's. Nil, or a nil pointer, means each registered tool
@@ -155,6 +167,22 @@ type SandboxConfig struct {
 	// error (or panics) gets nothing more in that execution; the script
 	// does not see it.
 	Stdout, Stderr io.Writer
+}
+
+// Counters configures where a sandbox's call counters (input.calls,
+// input.capability_calls, max_calls) live and which calls share them.
+type Counters struct {
+	// Store keeps the counts. Nil is the engine's in-memory store, shared
+	// by the engine's sandboxes (Engine.Counters).
+	Store counters.Store
+	// Scope says which calls share one set of counters: each execution,
+	// each session (the sandbox's ID, the default), or each principal
+	// (SandboxConfig.Principal).
+	Scope counters.Scope
+	// Window, when positive, makes the counts a sliding window: only the
+	// calls of the last Window count against a limit ("at most 20 calls
+	// per principal per hour"). Zero counts every call of the scope.
+	Window time.Duration
 }
 
 // Language is the language of a script.
@@ -186,10 +214,18 @@ type Sandbox struct {
 	turn chan struct{} // one operation at a time
 
 	mu        sync.Mutex
-	counts    map[string]int // allowed calls per method in this session
-	capCounts map[int]int    // calls charged per capability
-	policy    Policy         // nil: the default policy
+	policy    Policy // nil: the default policy
 	labels    map[string]string
+	principal string
+	// The call counters: store, scope and window as configured; key names
+	// the session's or the principal's counters in the store ("" under
+	// counters.PerExecution, where each execution has its own key).
+	store     counters.Store
+	scope     counters.Scope
+	window    time.Duration
+	key       string
+	ownKey    bool     // key is this sandbox's alone: Close deletes it
+	capNames  []string // the policy's capability names, by index
 	approver  Approver
 	onAudit   func(AuditRecord)
 	stdout    io.Writer // SandboxConfig.Stdout
@@ -208,10 +244,11 @@ func (e *Engine) NewSandbox(ctx context.Context, cfg SandboxConfig) (*Sandbox, e
 		limits:    cfg.Limits.withDefaults(),
 		tools:     map[string]*tool{},
 		turn:      make(chan struct{}, 1),
-		counts:    map[string]int{},
-		capCounts: map[int]int{},
 		policy:    cfg.Policy,
 		labels:    cfg.Labels,
+		principal: cfg.Principal,
+		store:     cfg.Counters.Store,
+		window:    cfg.Counters.Window,
 		approver:  cfg.Approve,
 		onAudit:   cfg.Audit,
 		stdout:    cfg.Stdout,
@@ -220,8 +257,12 @@ func (e *Engine) NewSandbox(ctx context.Context, cfg SandboxConfig) (*Sandbox, e
 	if nilPolicy(sb.policy) {
 		sb.policy = nil
 	}
-	if sb.id == "" {
+	generated := sb.id == ""
+	if generated {
 		sb.id = fmt.Sprintf("sb-%d", sandboxSeq.Add(1))
+	}
+	if err := sb.setCounters(cfg.Counters, generated); err != nil {
+		return nil, err
 	}
 	if err := sb.limits.check(e.cfg.memoryMB); err != nil {
 		return nil, err
@@ -346,6 +387,10 @@ func (sb *Sandbox) Close(ctx context.Context) error {
 		sb.setBroken(errorf(KindClosed, "sandbox is closed"))
 		if c := sb.conn; c != nil {
 			c.close()
+		}
+		if sb.ownKey {
+			// No other sandbox can name these counters: forget them.
+			_ = sb.store.Delete(context.WithoutCancel(ctx), sb.key)
 		}
 		sb.e.mu.Lock()
 		delete(sb.e.sandboxes, sb)

@@ -74,6 +74,7 @@ run flags:
   --config FILE    sandbox config, YAML or JSON (default: a built-in demo config)
   --policy PATH    extra Rego file, data file, directory or OPA bundle (repeatable)
   --label K=V      a session label the policy sees as input.session.labels (repeatable)
+  --principal NAME who the run acts for, as input.session.principal sees it (default "local")
   --timeout D      time limit per execution: 5s, 500ms, 1m, or a number of seconds
                    (default 5s, or the config's)
   --memory MB      guest memory limit in MiB (default 256, or the config's)
@@ -250,13 +251,20 @@ type runFlags struct {
 	cacheDir string
 	policies []string
 	labels   map[string]string
-	log      bool
+	// principal is who the run acts for (input.session.principal).
+	principal string
+	log       bool
 	// maxRecord bounds each tool call's params and result in --json
 	// (engine.DefaultExcerptBytes when 0).
 	maxRecord int
 	// rawOutput writes the script's output to a terminal unneutralized.
 	rawOutput bool
 }
+
+// defaultPrincipal is the principal of `cordon run` and of `cordon mcp`
+// over stdio when --principal does not name one: the local user who
+// started the process.
+const defaultPrincipal = "local"
 
 func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
 	var f runFlags
@@ -282,6 +290,7 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	fs.IntVar(&f.maxRecord, "max-record-bytes", 0, "")
 	fs.BoolVar(&f.rawOutput, "raw-output", false, "")
 	fs.StringVar(&f.cacheDir, "cache-dir", "", "")
+	fs.StringVar(&f.principal, "principal", defaultPrincipal, "")
 	fs.Func("policy", "", func(s string) error { f.policies = append(f.policies, s); return nil })
 	fs.Func("label", "", func(s string) error {
 		k, v, ok := strings.Cut(s, "=")
@@ -297,6 +306,9 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return 0, flagError("run", err)
+	}
+	if f.principal == "" {
+		return 0, usagef("run: --principal must not be empty")
 	}
 	if f.timeout < 0 {
 		return 0, usagef("run: --timeout must be positive")
@@ -390,7 +402,9 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		return 0, err
 	}
 	defer stopUpstreams()
-	sb, err := eng.NewSandbox(ctx, engine.SandboxConfig{Tools: tools, Limits: limits, Policy: pol, Labels: f.labels})
+	counterCfg, _ := cfg.SandboxCounters()
+	sb, err := eng.NewSandbox(ctx, engine.SandboxConfig{Tools: tools, Limits: limits, Policy: pol, Labels: f.labels,
+		Principal: f.principal, Counters: counterCfg})
 	if err != nil {
 		if engine.KindOf(err) == engine.KindInvalid {
 			return 0, usagef("config %s: %v", cfg.File(), err)

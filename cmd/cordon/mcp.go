@@ -17,6 +17,7 @@ import (
 
 	"github.com/cordonhq/cordon/codemode"
 	"github.com/cordonhq/cordon/config"
+	"github.com/cordonhq/cordon/counters"
 	"github.com/cordonhq/cordon/engine"
 	"github.com/cordonhq/cordon/mcpserver"
 	"github.com/cordonhq/cordon/mcptools"
@@ -107,8 +108,16 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	}
 	defer eng.Close(context.Background())
 
+	// Over HTTP any client can open a new session, so counters kept per
+	// session would let a client reset its limits by reconnecting: they
+	// are kept per principal there unless the config says otherwise.
+	counterCfg, scopeSet := cfg.SandboxCounters()
+	if ln != nil && !scopeSet {
+		counterCfg.Scope = counters.PerPrincipal
+	}
 	run := codemode.New(eng, tools,
 		codemode.WithPolicy(pol),
+		codemode.WithCounters(counterCfg),
 		codemode.WithLimits(cfg.SandboxLimits()),
 		codemode.WithLabels(labels),
 		codemode.WithApprover(mcpserver.Elicit),
