@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/cordonhq/cordon/config"
+	"github.com/cordonhq/cordon/counters"
 )
 
 func TestDefaultConfigIsValid(t *testing.T) {
@@ -262,5 +263,31 @@ func TestMaxRecordedBytes(t *testing.T) {
 	}
 	if _, err := config.Parse("c.yaml", []byte("limits: {max_recorded_bytes: -1}\n")); err == nil || !strings.Contains(err.Error(), "limits.max_recorded_bytes: must not be negative") {
 		t.Fatalf("err %v", err)
+	}
+}
+
+// The counters section reaches the engine's counter configuration, and a
+// bad scope or window is an error that names the key.
+func TestCountersSection(t *testing.T) {
+	c, err := config.Parse("c.yaml", []byte("counters: {scope: principal, window: 1h}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, set := c.SandboxCounters()
+	if !set || got.Scope != counters.PerPrincipal || got.Window != time.Hour || got.Store != nil {
+		t.Fatalf("SandboxCounters() = %+v, %v", got, set)
+	}
+	if got, set := config.Default().SandboxCounters(); set || got.Scope != counters.PerSession {
+		t.Fatalf("default: %+v, %v", got, set)
+	}
+	for src, want := range map[string]string{
+		"counters: {scope: tenant}\n": "counters.scope",
+		"counters: {window: -1s}\n":   "counters.window",
+		"counters: {scope: 3}\n":      "counters",
+		"counters: {scopes: x}\n":     "scopes",
+	} {
+		if _, err := config.Parse("c.yaml", []byte(src)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want an error naming %s", src, err, want)
+		}
 	}
 }
