@@ -21,7 +21,8 @@ func (r *run) install() error {
 	rt := r.rt
 	g := rt.GlobalObject()
 	r.api = &apiGlobals{r: r}
-	if err := g.SetPrototype(rt.NewDynamicObject(r.api)); err != nil {
+	r.api.self = rt.NewDynamicObject(r.api)
+	if err := g.SetPrototype(r.api.self); err != nil {
 		return fmt.Errorf("jsrt: installing the API: %w", err)
 	}
 	// goja's global GoError (an Error subclass for Go errors thrown into
@@ -262,6 +263,8 @@ func (r *run) toolRoot(key string, tools []abi.ToolInfo) goja.Value {
 // and a.b.c()).
 func (r *run) installToolsOn(g *goja.Object, tools []abi.ToolInfo) {
 	rt := r.rt
+	r.installing = true // the lookups below are not the script's
+	defer func() { r.installing = false }()
 	var nsFuncs map[*goja.Object]bool // functions already made namespaces
 	for _, t := range tools {
 		fn := rt.ToValue(r.toolFunc(t.Name)).ToObject(rt)
@@ -309,7 +312,6 @@ func (r *run) installToolsOn(g *goja.Object, tools []abi.ToolInfo) {
 		}
 		_ = parent.Set(last, fn)
 	}
-	r.miss = memberMiss{} // the lookups above were not the script's
 }
 
 // definesPath reports whether one of tools has the path path.
