@@ -195,6 +195,7 @@ type run struct {
 	toJSONKey   goja.Value      // "toJSON", with objectProto
 	props       []gojax.OwnData // marshalOrdinary's scratch
 	toolError   goja.Value      // constructor, once defined (toolErrorClass)
+	shellJSON   *goja.Object    // the toJSON of shell()'s results, once made (install.go)
 	api         *apiGlobals
 	plan        *ToolPlan  // how opts.Tools appear to the script
 	miss        memberMiss // the last member read and missed on a tool namespace (hints.go)
