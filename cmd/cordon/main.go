@@ -55,7 +55,10 @@ const usage = `usage:
                                   earlier one constrains, limits or asks about (exit 1)
   cordon policy test [--config CONFIG] PATH...
                                   run *_test.rego files like 'opa test' (the shipped
-                                  library and the config's compiled capabilities included)
+                                  library and the config's compiled capabilities included),
+                                  type-checked against the input schema as loading is
+  cordon policy schema [-o FILE]  write the JSON Schema of the policy input, for stock OPA
+                                  in CI: opa check --strict --schema FILE, opa test --schema FILE
   cordon describe [--config FILE] [--format prompt|ts|json] [--lang js|sh] [--max-bytes N]
                                   describe the tools for a model: rules, TypeScript
                                   declarations, shell usage, an example (prompt, the default)
@@ -468,7 +471,7 @@ func pickLang(flagLang, name string) (engine.Language, error) {
 
 func cmdPolicy(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
 	if len(args) == 0 {
-		return 0, usagef("policy: give a subcommand: compile, lint or test")
+		return 0, usagef("policy: give a subcommand: compile, lint, test or schema")
 	}
 	switch args[0] {
 	case "compile":
@@ -535,6 +538,34 @@ func cmdPolicy(ctx context.Context, args []string, stdout, stderr io.Writer) (in
 			return 1, nil
 		}
 		return 0, nil
+	case "schema":
+		return 0, cmdPolicySchema(args[1:], stdout)
 	}
-	return 0, usagef("policy: unknown subcommand %q (compile, lint, test)", args[0])
+	return 0, usagef("policy: unknown subcommand %q (compile, lint, test, schema)", args[0])
+}
+
+// cmdPolicySchema writes the JSON Schema of the policy input
+// (compile.InputSchema), the one policies are type-checked against when
+// they load and in cordon policy test, to stdout or to the file -o names:
+// given to stock OPA as a file (opa check --schema FILE, opa test --schema
+// FILE), it makes them refuse what loading refuses. (A directory given to
+// --schema defines schema.NAME documents for annotations, not the input's.)
+func cmdPolicySchema(args []string, stdout io.Writer) error {
+	fs := newFlagSet("policy schema")
+	out := fs.String("o", "", "")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return flagError("policy schema", err)
+	}
+	if len(pos) != 0 {
+		return usagef("policy schema: takes no arguments (-o FILE writes the schema to FILE)")
+	}
+	if *out == "" {
+		_, err := stdout.Write(compile.InputSchema())
+		return err
+	}
+	if err := os.WriteFile(*out, compile.InputSchema(), 0o644); err != nil {
+		return usagef("policy schema: %v", err)
+	}
+	return nil
 }
