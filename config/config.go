@@ -344,8 +344,10 @@ func (c *Config) validate() error {
 	switch {
 	case l.Timeout < 0:
 		return &Error{File: c.file, Key: "limits.timeout", Msg: "must not be negative"}
-	case l.MemoryMB < 0 || l.MemoryMB > 4096:
-		return &Error{File: c.file, Key: "limits.memory_mb", Msg: "must be between 1 and 4096"}
+	case l.MemoryMB < 0 || l.MemoryMB > 0 && l.MemoryMB < engine.MinMemoryMB || l.MemoryMB > engine.MaxMemoryMB:
+		return &Error{File: c.file, Key: "limits.memory_mb", Msg: fmt.Sprintf("must be between %d and %d", engine.MinMemoryMB, engine.MaxMemoryMB)}
+	case l.MemoryMB > 0 && l.VFSBytes > engine.MaxVFSBytes(l.MemoryMB):
+		return &Error{File: c.file, Key: "limits.vfs_bytes", Msg: fmt.Sprintf("%d is more than a third of limits.memory_mb (%d MiB): at most %d, or leave it out to take what fits", l.VFSBytes, l.MemoryMB, engine.MaxVFSBytes(l.MemoryMB))}
 	case l.MaxOutputBytes < 0:
 		return &Error{File: c.file, Key: "limits.max_output_bytes", Msg: "must not be negative"}
 	case l.VFSBytes < 0:

@@ -33,7 +33,12 @@ import (
 
 // Defaults for Config and Limits.
 const (
-	DefaultMemoryMB       = 256
+	DefaultMemoryMB = 256
+	// MinMemoryMB and MaxMemoryMB bound the guest memory limit
+	// (Config.WithMemoryLimitMB): the guest's Go runtime and static data
+	// need about 14 MiB before a script runs, and wasm32 addresses 4 GiB.
+	MinMemoryMB           = 16
+	MaxMemoryMB           = 4096
 	DefaultTimeout        = 5 * time.Second
 	DefaultMaxOutputBytes = 1 << 20
 	DefaultVFSBytes       = 64 << 20
@@ -81,7 +86,8 @@ func (c Config) WithCacheDir(dir string) Config { c.cacheDir = dir; return c }
 func (c Config) WithoutCache() Config { c.noCache = true; return c }
 
 // WithMemoryLimitMB sets the memory limit of each guest instance in MiB.
-// A limit outside 1..4096 makes New fail.
+// A limit outside MinMemoryMB..MaxMemoryMB makes New fail. The VFS quota
+// and the result size limit default to what fits in it (see Limits).
 func (c Config) WithMemoryLimitMB(mb int) Config { c.memoryMB, c.memorySet = mb, true; return c }
 
 // WithClock sets the wall clock scripts see (Date.now(), new Date()). Use a
@@ -153,8 +159,8 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 	if !cfg.memorySet {
 		cfg.memoryMB = DefaultMemoryMB
 	}
-	if cfg.memoryMB <= 0 || cfg.memoryMB > 4096 {
-		return nil, errorf(KindInvalid, "memory limit %d MiB is out of range (1..4096)", cfg.memoryMB)
+	if cfg.memoryMB < MinMemoryMB || cfg.memoryMB > MaxMemoryMB {
+		return nil, errorf(KindInvalid, "memory limit %d MiB is out of range (%d..%d MiB)", cfg.memoryMB, MinMemoryMB, MaxMemoryMB)
 	}
 	if cfg.now == nil {
 		cfg.now = time.Now

@@ -261,6 +261,36 @@ type runFlags struct {
 	rawOutput bool
 }
 
+// checkVFSFits refuses a VFS quota that the memory limit cannot hold,
+// naming where each value came from: a flag, the config file, or the
+// default. A quota nobody set is derived from the memory limit (see
+// engine.Limits) and is never refused.
+func checkVFSFits(vfsBytes int64, vfsFlag bool, memoryMB int, memoryFlag bool, configFile string) error {
+	if vfsBytes == 0 {
+		return nil
+	}
+	mem := memoryMB
+	if mem == 0 {
+		mem = engine.DefaultMemoryMB
+	}
+	max := engine.MaxVFSBytes(mem)
+	if vfsBytes <= max {
+		return nil
+	}
+	vfsFrom := "--vfs-bytes"
+	if !vfsFlag {
+		vfsFrom = "limits.vfs_bytes in " + configFile
+	}
+	memFrom := fmt.Sprintf("the default memory limit (%d MiB)", mem)
+	switch {
+	case memoryFlag:
+		memFrom = fmt.Sprintf("--memory %d", mem)
+	case memoryMB > 0:
+		memFrom = fmt.Sprintf("limits.memory_mb %d in %s", mem, configFile)
+	}
+	return usagef("run: %s %d is more than a third of %s: set at most %d, or leave the VFS quota unset to take what fits", vfsFrom, vfsBytes, memFrom, max)
+}
+
 // defaultPrincipal is the principal of `cordon run` and of `cordon mcp`
 // over stdio when --principal does not name one: the local user who
 // started the process.
@@ -313,8 +343,8 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if f.timeout < 0 {
 		return 0, usagef("run: --timeout must be positive")
 	}
-	if f.memoryMB < 0 || f.memoryMB > 4096 {
-		return 0, usagef("run: --memory must be between 1 and 4096 (MiB)")
+	if f.memoryMB != 0 && (f.memoryMB < engine.MinMemoryMB || f.memoryMB > engine.MaxMemoryMB) {
+		return 0, usagef("run: --memory must be between %d and %d (MiB)", engine.MinMemoryMB, engine.MaxMemoryMB)
 	}
 	if l := f.limits; l.MaxOutputBytes < 0 || l.MaxToolCalls < 0 || l.MaxParamBytes < 0 || l.MaxResultBytes < 0 || l.VFSBytes < 0 || l.VFSFiles < 0 || l.MaxCallDepth < 0 {
 		return 0, usagef("run: limits must be positive numbers")
@@ -384,6 +414,9 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	memoryMB := cfg.Limits.MemoryMB
 	if f.memoryMB > 0 {
 		memoryMB = f.memoryMB
+	}
+	if err := checkVFSFits(limits.VFSBytes, f.limits.VFSBytes > 0, memoryMB, f.memoryMB > 0, cfg.File()); err != nil {
+		return 0, err
 	}
 	ecfg := engineConfig(f.cacheDir, memoryMB, stderr)
 	if f.log {
