@@ -29,14 +29,15 @@ func writeEscape(b *strings.Builder, r rune) {
 // separators, U+0085, format characters such as the bidirectional
 // controls U+202A-U+202E and U+2066-U+2069, zero-width characters and
 // U+FEFF, spaces other than ASCII space, private use and unassigned code
-// points), and the printable characters Unicode says to ignore when
+// points), the printable characters Unicode says to ignore when
 // displaying (default ignorable code points, such as U+115F HANGUL
-// CHOSEONG FILLER and the variation selectors), which show as nothing.
+// CHOSEONG FILLER, and the variation selectors), which show as nothing,
+// and U+FFFD, which also stands for invalid bytes.
 func hidden(r rune) bool {
 	if r < 0x80 {
 		return r < 0x20 || r == 0x7f
 	}
-	return !unicode.IsPrint(r) ||
+	return r == utf8.RuneError || !unicode.IsPrint(r) ||
 		unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r) ||
 		unicode.Is(unicode.Variation_Selector, r) ||
 		r == 0x2028 || r == 0x2029 || r == 0x85
@@ -99,14 +100,16 @@ func quote(s string, ascii bool) string {
 	var b strings.Builder
 	b.Grow(len(s) + 2)
 	b.WriteByte('"')
-	first := true
-	for _, r := range s { // invalid bytes come out as U+FFFD
-		writeRune(&b, r, ascii, first)
-		first = false
+	for i, r := range s {
+		writeRune(&b, r, ascii, i == 0)
 	}
 	b.WriteByte('"')
 	return b.String()
 }
+
+// ellipsis stands for the middle of a cut string, between the quoted head
+// and tail.
+const ellipsis = " … "
 
 // cutQuoted returns s quoted whole when its quoted form takes at most max
 // bytes; otherwise its quoted head and tail, which together take at most
@@ -116,7 +119,7 @@ func cutQuoted(s string, max int) (text string, cut bool) {
 	if len(q) <= max {
 		return q, false
 	}
-	budget := max - 4 // the quotes around the head and the tail
+	budget := max - 4 - len(ellipsis) // the quotes around the head and the tail, and the ellipsis between
 	headMax := budget * 2 / 3
 	tailMax := budget - headMax
 	// The head: runes from the start while they fit.
@@ -161,7 +164,7 @@ func cutQuoted(s string, max int) (text string, cut bool) {
 		writeRune(&tail, r, false, first)
 		first = false
 	}
-	return `"` + head.String() + `" … "` + tail.String() + `"`, true
+	return `"` + head.String() + `"` + ellipsis + `"` + tail.String() + `"`, true
 }
 
 // plainSegment reports whether a key may be shown without quotes in a
