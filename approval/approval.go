@@ -23,7 +23,8 @@
 //     control character and invisible or bidirectional formatting
 //     character escaped (Quote), so that none of it can start a line of
 //     its own or reorder the text. Keys are shown bare only when they are
-//     plain ASCII (letters, digits, _ . : -), else quoted in ASCII.
+//     plain ASCII (letters, digits, _ . : -) and not all digits, else
+//     quoted in ASCII.
 //   - When the call cannot be shown so within the Limits (too many params,
 //     a path too long, too many reasons, a request too long), Render
 //     refuses it with an error that matches ErrUnshowable, and the call is
