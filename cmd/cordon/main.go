@@ -75,6 +75,9 @@ run flags:
   --policy PATH    extra Rego file, data file, directory or OPA bundle (repeatable)
   --label K=V      a session label the policy sees as input.session.labels (repeatable)
   --principal NAME who the run acts for, as input.session.principal sees it (default "local")
+  --approve MODE   a call the policy asks about: ask (show it and read y/N on the terminal),
+                   deny, or allow without asking (default: ask on a terminal, else deny);
+                   the wait counts against --timeout
   --timeout D      time limit per execution: 5s, 500ms, 1m, or a number of seconds
                    (default 5s, or the config's)
   --memory MB      guest memory limit in MiB (default 256, or the config's)
@@ -253,6 +256,9 @@ type runFlags struct {
 	labels   map[string]string
 	// principal is who the run acts for (input.session.principal).
 	principal string
+	// approve is the --approve mode: ask, deny, allow, or "" (ask on a
+	// terminal, else deny).
+	approve string
 	log       bool
 	// maxRecord bounds each tool call's params and result in --json
 	// (engine.DefaultExcerptBytes when 0).
@@ -321,6 +327,7 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	fs.BoolVar(&f.rawOutput, "raw-output", false, "")
 	fs.StringVar(&f.cacheDir, "cache-dir", "", "")
 	fs.StringVar(&f.principal, "principal", defaultPrincipal, "")
+	fs.StringVar(&f.approve, "approve", "", "")
 	fs.Func("policy", "", func(s string) error { f.policies = append(f.policies, s); return nil })
 	fs.Func("label", "", func(s string) error {
 		k, v, ok := strings.Cut(s, "=")
@@ -436,8 +443,12 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	}
 	defer stopUpstreams()
 	counterCfg, _ := cfg.SandboxCounters()
+	mode, err := approveMode(f.approve, stdin, stderr, len(pos) > 0 && pos[0] == "-")
+	if err != nil {
+		return 0, err
+	}
 	sb, err := eng.NewSandbox(ctx, engine.SandboxConfig{Tools: tools, Limits: limits, Policy: pol, Labels: f.labels,
-		Principal: f.principal, Counters: counterCfg})
+		Principal: f.principal, Counters: counterCfg, Approve: cliApprover(mode, stdin, stderr)})
 	if err != nil {
 		if engine.KindOf(err) == engine.KindInvalid {
 			return 0, usagef("config %s: %v", cfg.File(), err)
