@@ -136,3 +136,19 @@ func TestSessionIsBoundToItsPrincipal(t *testing.T) {
 func itoa(n int) string { return strconv.Itoa(n) }
 
 func sscan(s string, n *int) (int, error) { return fmt.Sscan(s, n) }
+
+// A paused ask that cannot be shown in full is refused at once rather than
+// paused on, and the handler does not run.
+func TestUnshowableAskIsRefusedNotPaused(t *testing.T) {
+	tool := newTool(t, codemode.WithPolicy(askPolicy(t)))
+	ctx := codemode.WithSession(context.Background(), "unshowable")
+	r, err := tool.Start(ctx, js(`const p = {to: "acct", amount: 5000}
+for (let i = 0; i < 300; i++) p["k" + i] = i
+try { await payments.send(p); return "ran" } catch (e) { return e.message }`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Pause != nil || !strings.Contains(string(r.Value), "refused without asking") {
+		t.Fatalf("result: %+v %s", r.Pause, r.Text())
+	}
+}
