@@ -23,11 +23,13 @@ func TestExpiredTimeLimitIsAlwaysATimeout(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			spins := 0
 			for {
 				select {
 				case <-stop:
 					return
 				default:
+					spins++ // keep the CPU busy
 				}
 			}
 		}()
