@@ -564,7 +564,8 @@ func singleDocument(data []byte) error {
 			content = true
 		}
 		if content && hasContent(data[m[1]:]) {
-			return errors.New("more than one YAML document; a config is one document")
+			p := positionAt(data, m[0])
+			return fmt.Errorf("%s: more than one YAML document (%q starts another); a config is one document", at(p.line, p.column), data[m[0]:m[0]+3])
 		}
 		pos = m[1]
 	}

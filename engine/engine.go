@@ -106,8 +106,9 @@ func (c Config) WithRandSource(r io.Reader) Config { c.random = r; return c }
 func (c Config) WithLogger(l *slog.Logger) Config { c.logger = l; return c }
 
 // WithCompileProgress makes New write one line to w before a compilation
-// that is not served by the cache, with an estimate of how long it takes
-// (the CLI passes a terminal's stderr).
+// that is not served by the cache, with an estimate of how long it takes,
+// and one line when it ends, with how long it took or that it failed (the
+// CLI passes its stderr).
 func (c Config) WithCompileProgress(w io.Writer) Config { c.progress = w; return c }
 
 // WithPool makes the engine keep n guests booted ahead of time, refilled in
@@ -217,8 +218,11 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 			cached = guest.FromCopy && guestcache.HasCompiledCode(dir)
 		}
 	}
+	ready := false // New is about to return the engine
 	if cfg.progress != nil && !cached {
 		fmt.Fprintln(cfg.progress, compileMessage(runtime.GOMAXPROCS(0)))
+		began := time.Now()
+		defer func() { fmt.Fprintln(cfg.progress, compiledMessage(time.Since(began), ready)) }()
 	}
 	e.runtime = wazero.NewRuntimeWithConfig(ctx, rc)
 	if err := instantiateHostModules(ctx, e); err != nil {
@@ -267,6 +271,7 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 	if cfg.poolSize > 0 {
 		e.startPool(cfg.poolSize)
 	}
+	ready = true
 	return e, nil
 }
 
@@ -280,6 +285,15 @@ const compileCPUSeconds = 15
 func compileMessage(procs int) string {
 	est := max(2, (compileCPUSeconds+min(procs, 8)-1)/min(procs, 8)+1)
 	return fmt.Sprintf("cordon: compiling the sandbox, about %d s the first time (later runs use the cache)...", est)
+}
+
+// compiledMessage is the line New writes when a compile that compileMessage
+// announced has ended, after took: done, or failed (New returns the error).
+func compiledMessage(took time.Duration, ok bool) string {
+	if !ok {
+		return fmt.Sprintf("cordon: compiling the sandbox failed after %.1f s", took.Seconds())
+	}
+	return fmt.Sprintf("cordon: compiled the sandbox in %.1f s", took.Seconds())
 }
 
 // Precompile fills the compilation cache so that later processes start fast.

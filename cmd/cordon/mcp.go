@@ -39,6 +39,7 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	})
 	logAudit := fs.Bool("log", false, "")
 	cacheDir := fs.String("cache-dir", "", "")
+	quiet := quietFlag(fs)
 	var policies []string
 	fs.Func("policy", "", func(s string) error { policies = append(policies, s); return nil })
 	var labels map[string]string
@@ -96,7 +97,7 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	}
 
 	// Over stdio, stdout is the protocol: the audit log goes to stderr.
-	ecfg := engineConfig(*cacheDir, cfg.Limits.MemoryMB, stderr)
+	ecfg := engineConfig(*cacheDir, cfg.Limits.MemoryMB, stderr, *quiet)
 	if *logAudit {
 		ecfg = ecfg.WithLogger(slog.New(slog.NewJSONHandler(terminalSafe(stderr, false), nil)))
 	} else {
