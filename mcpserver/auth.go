@@ -103,7 +103,7 @@ func CheckToken(token string) error {
 	for i := 0; i < len(body); i++ {
 		c := body[i]
 		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("-._~+/", c) >= 0) {
-			return fmt.Errorf("mcpserver: the bearer token holds %q at byte %d; a token is letters, digits and - . _ ~ + / (RFC 6750)", c, i)
+			return fmt.Errorf("mcpserver: the bearer token holds %q at byte %d; a token is letters, digits and - . _ ~ + / (RFC 6750)", body[i:i+1], i)
 		}
 	}
 	return nil
