@@ -59,11 +59,10 @@ const usage = `usage:
   cordon describe [--config FILE] [--format prompt|ts|json] [--lang js|sh] [--max-bytes N]
                                   describe the tools for a model: rules, TypeScript
                                   declarations, shell usage, an example (prompt, the default)
-  cordon mcp [--config FILE] [--policy PATH]... [--label K=V]... [--log]
-             [--http ADDR] [--max-sessions N] [--session-idle D]
+  cordon mcp [--config FILE] [--policy PATH]... [--label K=V]... [--log] [--http ADDR]
                                   serve run_javascript and run_shell to MCP clients: over
-                                  stdio, or streamable HTTP at http://ADDR/mcp; one sandbox
-                                  per session, closed when it ends or after D idle (30m)
+                                  stdio, or streamable HTTP at http://ADDR/mcp with a bearer
+                                  token; one sandbox per session (mcp flags below)
   cordon precompile               compile the sandbox into the cache
   cordon help                     show this help
   cordon version                  print the versions of cordon, its guest, goja, wazero and OPA
@@ -89,6 +88,27 @@ run flags:
                    sequences and other control characters are shown escaped, as \u001b)
   --log            write the audit log (one JSON line per decision) to stderr
   --cache-dir DIR  compilation cache (default: $CORDON_CACHE_DIR or the user cache dir)
+
+mcp flags (docs/mcp-http.md):
+  --config, --policy, --label, --log, --cache-dir   as for run (the audit log goes to stderr)
+  --principal NAME   the principal of stdio sessions (default local) or of the static
+                   bearer token (default token); the policy sees it
+  --session-idle D close a session's sandbox after D without a call, and over HTTP the
+                   session itself (default 30m; 0: never, refused with --http)
+  --http ADDR      serve streamable HTTP at http://ADDR/mcp instead of stdio; every request
+                   needs Authorization: Bearer TOKEN, else 401
+  --token-file FILE  the bearer token (default: $CORDON_MCP_TOKEN, else one generated and
+                   printed once on stderr)
+  --jwt-key FILE   accept JWTs signed by the PEM public key(s) in FILE instead (repeatable;
+                   needs --jwt-issuer ISS and --jwt-audience AUD); the sub claim is the principal
+  --no-auth        no authentication: loopback only, with a warning
+  --allow-remote   listen on an address beyond loopback (refused without it)
+  --tls-cert FILE, --tls-key FILE  serve HTTPS
+  --max-sessions N sessions open at once (default 16; 0: no limit)
+  --max-sessions-per-principal N  sessions of one principal (default 4 with JWTs, else
+                   --max-sessions; 0: no limit)
+  --session-memory MIB  guest memory of all sessions, each counted at limits.memory_mb
+                   (default 4096: 16 sessions of 256 MiB; 0: no limit)
 `
 
 func main() {

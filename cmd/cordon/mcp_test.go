@@ -240,3 +240,20 @@ func TestRunUpstream(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q", code, errText)
 	}
 }
+
+// TestMCPHelp: `cordon mcp --help` lists the mcp flags, and run's help
+// does not.
+func TestMCPHelp(t *testing.T) {
+	code, stdout, stderr := cli(t, "", "mcp", "--help")
+	if code != 0 || stderr != "" || !strings.HasPrefix(stdout, "usage: cordon mcp") {
+		t.Fatalf("exit %d stdout %q stderr %q", code, stdout, stderr)
+	}
+	for _, f := range []string{"--http", "--token-file", "--jwt-key", "--no-auth", "--allow-remote", "--tls-cert", "--max-sessions N", "--max-sessions-per-principal", "--session-memory", "--session-idle", "--principal", "CORDON_MCP_TOKEN"} {
+		if !strings.Contains(stdout, f) {
+			t.Errorf("mcp --help does not mention %s", f)
+		}
+	}
+	if _, stdout, _ := cli(t, "", "run", "--help"); strings.Contains(stdout, "--token-file") {
+		t.Errorf("run --help lists mcp flags:\n%s", stdout)
+	}
+}
