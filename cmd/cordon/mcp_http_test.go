@@ -39,7 +39,9 @@ func startMCP(t *testing.T, args ...string) *mcpHTTP {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	m := &mcpHTTP{stderr: &syncBuffer{}, cancel: cancel, done: make(chan int, 1)}
-	go func() { m.done <- run(ctx, append([]string{"mcp"}, args...), strings.NewReader(""), io.Discard, m.stderr) }()
+	go func() {
+		m.done <- run(ctx, append([]string{"mcp"}, args...), strings.NewReader(""), io.Discard, m.stderr)
+	}()
 	re := regexp.MustCompile(`https?://\S+/mcp`)
 	for deadline := time.Now().Add(60 * time.Second); m.url == "" && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		select {
