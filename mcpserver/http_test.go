@@ -374,3 +374,18 @@ func TestPrincipalInMemory(t *testing.T) {
 		t.Fatalf("%+v", r)
 	}
 }
+
+// TestHTTPHostHeader: on loopback, a request whose Host is not a loopback
+// name is refused (the SDK's DNS rebinding protection), which is why a
+// reverse proxy must send a loopback Host (docs/mcp-http.md).
+func TestHTTPHostHeader(t *testing.T) {
+	_, url := httpServer(t, mcpserver.Options{})
+	req, _ := http.NewRequest("POST", url, strings.NewReader(initialize))
+	req.Host = "mcp.example.com"
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Authorization", "Bearer "+tokenA)
+	if code, _, body := do(t, req); code != http.StatusForbidden || !strings.Contains(body, "Host") {
+		t.Fatalf("%d %q", code, body)
+	}
+}
