@@ -44,14 +44,14 @@ type Options struct {
 	// Name and Version are the server's implementation info (default
 	// "cordon" and "dev").
 	Name, Version string
-	// MaxSessions bounds the MCP sessions open at once; 0 is no bound. A
-	// session over a bound is refused: over HTTP its initialize request
-	// gets a 503 with a JSON-RPC error that names the bound, otherwise its
-	// initialize request fails with that error.
+	// MaxSessions bounds the MCP sessions open at once; 0 (or less) is no
+	// bound. A session over a bound is refused: over HTTP its initialize
+	// request gets a 503 with a JSON-RPC error that names the bound,
+	// otherwise its initialize request fails with that error.
 	MaxSessions int
 	// MaxSessionsPerPrincipal bounds the sessions one principal holds at
-	// once (see PrincipalFrom); 0 is no bound. It keeps one client from
-	// taking every session of a shared server.
+	// once (see PrincipalFrom); 0 (or less) is no bound. It keeps one
+	// client from taking every session of a shared server.
 	MaxSessionsPerPrincipal int
 	// SessionMemoryMB is what one session may hold in memory, in MiB: its
 	// sandbox is one guest with the engine's memory limit, so that limit
@@ -59,8 +59,8 @@ type Options struct {
 	// MemoryBudgetMB it bounds the sessions open at once.
 	SessionMemoryMB int
 	// MemoryBudgetMB bounds the sum of SessionMemoryMB over the open
-	// sessions, in MiB; 0 is no bound. It is ignored when SessionMemoryMB
-	// is 0.
+	// sessions, in MiB; 0 (or less) is no bound, and so is a
+	// SessionMemoryMB of 0 (or less).
 	MemoryBudgetMB int
 	// Instructions, if set, are sent to clients at initialization.
 	Instructions string
