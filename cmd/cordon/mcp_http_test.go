@@ -18,6 +18,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -224,7 +225,7 @@ func TestMCPHTTPTokenFileAndEnv(t *testing.T) {
 	fileToken := "file-token-0123456789-abcdef"
 	file := writeFile(t, "token", fileToken+"\n") // mode 0644
 	m := startMCP(t, "--http", "127.0.0.1:0", "--token-file", file, "--principal", "ci")
-	if !strings.Contains(m.stderr.String(), "bearer token from "+file+`, principal "ci"`) || !strings.Contains(m.stderr.String(), "may be read by others") {
+	if !strings.Contains(m.stderr.String(), "bearer token from "+file+`, principal "ci"`) || (runtime.GOOS != "windows") != strings.Contains(m.stderr.String(), "may be read by others") {
 		t.Errorf("start-up lines: %q", m.stderr.String())
 	}
 	if _, err := dialMCP(m.url, "env-token-0123456789-abcdef", nil); err == nil {
