@@ -66,11 +66,10 @@ const usage = `usage:
   cordon describe [--config FILE] [--format prompt|ts|json] [--lang js|sh] [--max-bytes N]
                                   describe the tools for a model: rules, TypeScript
                                   declarations, shell usage, an example (prompt, the default)
-  cordon mcp [--config FILE] [--policy PATH]... [--label K=V]... [--log]
-             [--http ADDR] [--max-sessions N] [--session-idle D] [--cache-dir DIR] [-q]
+  cordon mcp [--config FILE] [--policy PATH]... [--label K=V]... [--log] [--http ADDR] [-q]
                                   serve run_javascript and run_shell to MCP clients: over
-                                  stdio, or streamable HTTP at http://ADDR/mcp; one sandbox
-                                  per session, closed when it ends or after D idle (30m)
+                                  stdio, or streamable HTTP at http://ADDR/mcp with a bearer
+                                  token; one sandbox per session (mcp flags below)
   cordon precompile [--cache-dir DIR] [-q]
                                   compile the sandbox into the cache (-q: print nothing
                                   unless it fails)
@@ -105,6 +104,28 @@ run flags:
   --cache-dir DIR  compilation cache (default: $CORDON_CACHE_DIR or the user cache dir)
   -q, --quiet      do not say on stderr that the sandbox is being compiled (which a
                    first run does, saying when it starts and when it ends, with the time)
+
+mcp flags (docs/mcp-http.md):
+  --config, --policy, --label, --log, --cache-dir, -q   as for run (the audit log and
+                   the compile lines go to stderr)
+  --principal NAME   the principal of stdio sessions (default local) or of the static
+                   bearer token (default token); the policy sees it
+  --session-idle D close a session's sandbox after D without a call, and over HTTP the
+                   session itself (default 30m; 0: never, refused with --http)
+  --http ADDR      serve streamable HTTP at http://ADDR/mcp instead of stdio; every request
+                   needs Authorization: Bearer TOKEN, else 401
+  --token-file FILE  the bearer token (default: $CORDON_MCP_TOKEN, else one generated and
+                   printed once on stderr)
+  --jwt-key FILE   accept JWTs signed by the PEM public key(s) in FILE instead (repeatable;
+                   needs --jwt-issuer ISS and --jwt-audience AUD); the sub claim is the principal
+  --no-auth        no authentication: loopback only, with a warning
+  --allow-remote   listen on an address beyond loopback (refused without it)
+  --tls-cert FILE, --tls-key FILE  serve HTTPS
+  --max-sessions N sessions open at once (default 16; 0: no limit)
+  --max-sessions-per-principal N  sessions of one principal (default 4 with JWTs, else
+                   --max-sessions; 0: no limit)
+  --session-memory MIB  guest memory of all sessions, each counted at limits.memory_mb
+                   (default 4096: 16 sessions of 256 MiB; 0: no limit)
 `
 
 func main() {
