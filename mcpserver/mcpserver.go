@@ -129,7 +129,9 @@ func New(run *codemode.Tool, opts Options) *Server {
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: opts.Name, Version: opts.Version}, &mcp.ServerOptions{
 		Instructions: opts.Instructions,
 		Logger:       logger,
-		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
+		// Logging: the client that sets a level gets the denials and a
+		// summary of each run as log notifications (logRun).
+		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}, Logging: &mcp.LoggingCapabilities{}},
 		// Protocol 2026-07-28 forbids server-initiated elicitation (SEP-2322:
 		// a paused tools/call instead), on which Elicit relies: serve the
 		// versions before it.
@@ -207,9 +209,23 @@ func (s *Server) Connect(ctx context.Context, t mcp.Transport) (*mcp.ServerSessi
 // request on a session must come from the principal that opened it (else
 // 403); a new session over a bound gets a 503 whose JSON-RPC error names
 // the bound. opts may be nil; its SessionTimeout closes sessions idle that
-// long, which is what frees the slots of clients that vanish.
+// long, which is what frees the slots of clients that vanish. Each SSE
+// stream starts with a retry field (DefaultSSERetry) and, as the SDK does
+// when there is an event store, a priming event with an id: without
+// opts.EventStore, an in-memory one of DefaultEventStoreBytes is used.
 func (s *Server) HTTPHandler(opts *mcp.StreamableHTTPOptions) http.Handler {
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, opts)
+	o := mcp.StreamableHTTPOptions{}
+	if opts != nil {
+		o = *opts
+	}
+	if o.EventStore == nil {
+		// With an event store the SDK primes each SSE stream with an event
+		// id, so that a client can resume a broken stream.
+		es := mcp.NewMemoryEventStore(nil)
+		es.SetMaxBytes(DefaultEventStoreBytes)
+		o.EventStore = es
+	}
+	h := sseRetry(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, &o))
 	bounded := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodPost && r.Header.Get("Mcp-Session-Id") == "" {
 			if msg := s.refusal(s.principalOfRequest(r)); msg != "" {
@@ -364,6 +380,7 @@ func (s *Server) handler(t *codemode.Tool) mcp.ToolHandler {
 			StructuredContent: r,
 			IsError:           r.IsError() || err != nil,
 		}
+		logRun(ctx, req.Session, t.Name(), r)
 		return res, nil
 	}
 }
@@ -398,6 +415,10 @@ const (
 	// static token or no authentication every client is one principal, and
 	// the bound is DefaultMaxSessions.
 	DefaultMaxSessionsPerPrincipal = 4
+	// DefaultEventStoreBytes bounds the events HTTPHandler keeps, across
+	// sessions, for clients that resume a broken SSE stream, when its
+	// options give no event store of their own.
+	DefaultEventStoreBytes = 4 << 20
 	// DefaultMemoryBudgetMB is the command's budget for the guest memory
 	// of all sessions, in MiB: 16 guests at engine.DefaultMemoryMB.
 	DefaultMemoryBudgetMB = 4096
