@@ -251,14 +251,21 @@ const shellInputSchema = `{"type":"object","properties":{"script":{"type":"strin
 // outputSchema).
 func (t *Tool) OutputSchema() json.RawMessage { return json.RawMessage(outputSchema) }
 
-const outputSchema = `{"type":"object","properties":{` +
+// outputSchema declares a type for every property and no type arrays, as
+// strict clients (the MCP Inspector's strict mode) require: "value", whose
+// type is whatever the script returned, is described but not declared (a
+// property without a type keyword is what such clients refuse), and
+// "error" is left out when there is none.
+const outputSchema = `{"type":"object",` +
+	`"description":"The script's result. Besides these properties it has \"value\": the JSON value a JavaScript script returned, or null.",` +
+	`"properties":{` +
 	`"stdout":{"type":"string"},"stderr":{"type":"string"},"exit_code":{"type":"integer"},` +
-	`"value":{"description":"the JSON value the script returned, or null"},` +
-	`"error":{"type":["object","null"],"properties":{"kind":{"type":"string"},"message":{"type":"string"}},"required":["kind","message"]},` +
+	`"error":{"type":"object","description":"Why the script failed or was stopped; absent when it did not.","properties":{"kind":{"type":"string"},"message":{"type":"string"}},"required":["kind","message"]},` +
 	`"tool_calls":{"type":"array","items":{"type":"object","properties":{"method":{"type":"string"},"allowed":{"type":"boolean"},"reasons":{"type":"array","items":{"type":"string"}},"error":{"type":"string"}},"required":["method","allowed","reasons"]}},` +
 	`"cut":{"type":"object","properties":{"bytes":{"type":"integer"},"files":{"type":"array","items":{"type":"string"}}}},` +
+	`"notes":{"type":"array","items":{"type":"string"}},` +
 	`"pause":{"type":"object"}},` +
-	`"required":["stdout","stderr","exit_code","value","error","tool_calls"]}`
+	`"required":["stdout","stderr","exit_code","tool_calls"]}`
 
 // Description returns the tool's description for the model: what the tool
 // does and the API of the tools a script can call, from describe.Prompt.

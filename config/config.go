@@ -344,8 +344,10 @@ func (c *Config) validate() error {
 	switch {
 	case l.Timeout < 0:
 		return &Error{File: c.file, Key: "limits.timeout", Msg: "must not be negative"}
-	case l.MemoryMB < 0 || l.MemoryMB > 4096:
-		return &Error{File: c.file, Key: "limits.memory_mb", Msg: "must be between 1 and 4096"}
+	case l.MemoryMB < 0 || l.MemoryMB > 0 && l.MemoryMB < engine.MinMemoryMB || l.MemoryMB > engine.MaxMemoryMB:
+		return &Error{File: c.file, Key: "limits.memory_mb", Msg: fmt.Sprintf("must be between %d and %d", engine.MinMemoryMB, engine.MaxMemoryMB)}
+	case l.MemoryMB > 0 && l.VFSBytes > engine.MaxVFSBytes(l.MemoryMB):
+		return &Error{File: c.file, Key: "limits.vfs_bytes", Msg: fmt.Sprintf("%d is more than a third of limits.memory_mb (%d MiB): at most %d, or leave it out to take what fits", l.VFSBytes, l.MemoryMB, engine.MaxVFSBytes(l.MemoryMB))}
 	case l.MaxOutputBytes < 0:
 		return &Error{File: c.file, Key: "limits.max_output_bytes", Msg: "must not be negative"}
 	case l.VFSBytes < 0:
@@ -562,7 +564,8 @@ func singleDocument(data []byte) error {
 			content = true
 		}
 		if content && hasContent(data[m[1]:]) {
-			return errors.New("more than one YAML document; a config is one document")
+			p := positionAt(data, m[0])
+			return fmt.Errorf("%s: more than one YAML document (%q starts another); a config is one document", at(p.line, p.column), data[m[0]:m[0]+3])
 		}
 		pos = m[1]
 	}

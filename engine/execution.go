@@ -391,6 +391,12 @@ func (x *Execution) Next(ctx context.Context) ([]*Call, error) {
 			if err != nil {
 				return nil, x.finish(nil, x.sb.protocolError(err.Error()))
 			}
+			if stopKind == "" {
+				// The script finished, but perhaps only after its time
+				// ran out, before the stop request reached it: the result
+				// must not depend on that race.
+				stopKind = x.expired(ctx)
+			}
 			return nil, x.finish(resp, x.stopError(stopKind))
 		case evYield:
 			calls, err := abi.DecodeCalls(ev.data)
@@ -484,6 +490,23 @@ func (x *Execution) turn(ctx context.Context, msg []byte) (event, Kind, error) {
 		err = errorf(KindCrash, "the guest did not stop within %v of a stop request and was killed", stopGrace)
 	}
 	return ev, kind, err
+}
+
+// expired returns KindTimeout when the execution's time has run out (the
+// script's own budget, or ctx's deadline of the time limit), KindCanceled
+// when ctx was canceled, and "" otherwise. It is checked when the script
+// finishes, so that a script that ends after its deadline is a timeout
+// every time, whichever of the two came first.
+func (x *Execution) expired(ctx context.Context) Kind {
+	switch {
+	case x.budget <= 0:
+		return KindTimeout
+	case ctx.Err() == nil:
+		return ""
+	case errors.Is(context.Cause(ctx), errTimeoutCause):
+		return KindTimeout
+	}
+	return KindCanceled
 }
 
 func (x *Execution) stopError(k Kind) error {

@@ -36,10 +36,11 @@ type Limits struct {
 	// past it is stopped with an error of KindOutput; what it wrote up to
 	// the limit is kept, with a marker line. Default 1 MiB.
 	MaxOutputBytes int
-	// VFSBytes and VFSFiles are the VFS quotas. Defaults 64 MiB, 10000.
+	// VFSBytes and VFSFiles are the VFS quotas. Defaults 64 MiB (or a
+	// third of the guest memory limit, when that is less) and 10000.
 	// VFSBytes may be at most a third of the guest memory limit, and
 	// VFSFiles at most 1<<20, so that Files and ExportTar can always take
-	// a full VFS out; NewSandbox refuses larger values.
+	// a full VFS out; NewSandbox refuses larger values set explicitly.
 	// A write past them fails inside the script (ENOSPC); a script that
 	// then fails is reported with KindQuota.
 	VFSBytes int64
@@ -53,7 +54,10 @@ type Limits struct {
 	// MaxParamBytes bounds the JSON params of one tool call, and
 	// MaxResultBytes the JSON result of one. A call past either fails in
 	// the script with a ToolError of kind "too_large" (the tool's handler
-	// does not run for oversized params). Defaults 1 MiB and 8 MiB.
+	// does not run for oversized params). Defaults 1 MiB and 8 MiB, or
+	// an eighth of the guest memory limit for MaxResultBytes when that is
+	// less, so that a guest with little memory is not sent results it
+	// cannot hold.
 	MaxParamBytes  int
 	MaxResultBytes int
 	// MaxConcurrentCalls bounds how many tool calls of one execution run
@@ -68,13 +72,17 @@ type Limits struct {
 	MaxRecordedBytes int
 }
 
+// MaxVFSBytes returns the largest VFS quota (Limits.VFSBytes) that a guest
+// memory limit of memoryMB MiB allows: a third of it.
+func MaxVFSBytes(memoryMB int) int64 { return int64(memoryMB) << 20 / 3 }
+
 // check refuses limits under which a script could make a later Files or
 // ExportTar fail: the guest copies what it exports into its memory once, so
 // the VFS may hold at most a third of the guest's memory, and the export of
 // every entry must fit in one message.
 func (l Limits) check(memoryMB int) error {
-	if max := int64(memoryMB) << 20 / 3; l.VFSBytes > max {
-		return errorf(KindInvalid, "Limits.VFSBytes %d is more than a third of the guest memory limit (%d MiB): Files and ExportTar could not copy a full VFS out; raise the memory limit or lower VFSBytes to at most %d", l.VFSBytes, memoryMB, max)
+	if max := MaxVFSBytes(memoryMB); l.VFSBytes > max {
+		return errorf(KindInvalid, "Limits.VFSBytes %d is more than a third of the guest memory limit of %d MiB (Config.WithMemoryLimitMB): Files and ExportTar could not copy a full VFS out; raise the memory limit or lower VFSBytes to at most %d (or leave it 0, which is the most that fits)", l.VFSBytes, memoryMB, max)
 	}
 	if l.VFSFiles > abi.MaxItems {
 		return errorf(KindInvalid, "Limits.VFSFiles %d is more than %d, the most entries one export can carry", l.VFSFiles, abi.MaxItems)
@@ -82,7 +90,10 @@ func (l Limits) check(memoryMB int) error {
 	return nil
 }
 
-func (l Limits) withDefaults() Limits {
+// withDefaults fills the zero fields of l with their defaults, those that
+// depend on the guest memory limit derived from memoryMB, so that no
+// default contradicts a limit the caller set.
+func (l Limits) withDefaults(memoryMB int) Limits {
 	if l.Timeout <= 0 {
 		l.Timeout = DefaultTimeout
 	}
@@ -90,7 +101,7 @@ func (l Limits) withDefaults() Limits {
 		l.MaxOutputBytes = DefaultMaxOutputBytes
 	}
 	if l.VFSBytes <= 0 {
-		l.VFSBytes = DefaultVFSBytes
+		l.VFSBytes = min(DefaultVFSBytes, MaxVFSBytes(memoryMB))
 	}
 	if l.VFSFiles <= 0 {
 		l.VFSFiles = DefaultVFSFiles
@@ -105,7 +116,7 @@ func (l Limits) withDefaults() Limits {
 		l.MaxParamBytes = DefaultMaxParamBytes
 	}
 	if l.MaxResultBytes <= 0 {
-		l.MaxResultBytes = DefaultMaxResultBytes
+		l.MaxResultBytes = min(DefaultMaxResultBytes, memoryMB<<20/8)
 	}
 	if l.MaxConcurrentCalls <= 0 {
 		l.MaxConcurrentCalls = DefaultMaxConcurrentCalls
@@ -241,7 +252,7 @@ func (e *Engine) NewSandbox(ctx context.Context, cfg SandboxConfig) (*Sandbox, e
 	sb := &Sandbox{
 		e:         e,
 		id:        cfg.ID,
-		limits:    cfg.Limits.withDefaults(),
+		limits:    cfg.Limits.withDefaults(e.cfg.memoryMB),
 		tools:     map[string]*tool{},
 		turn:      make(chan struct{}, 1),
 		policy:    cfg.Policy,

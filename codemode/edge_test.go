@@ -1,7 +1,9 @@
 package codemode_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -15,6 +17,7 @@ import (
 	"github.com/cordonhq/cordon/dsl"
 	"github.com/cordonhq/cordon/engine"
 	"github.com/cordonhq/cordon/policy"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // pays runs a script that tries n payments and returns how many the
@@ -136,3 +139,80 @@ func TestSessionIsBoundToItsPrincipal(t *testing.T) {
 func itoa(n int) string { return strconv.Itoa(n) }
 
 func sscan(s string, n *int) (int, error) { return fmt.Sscan(s, n) }
+
+// A paused ask that cannot be shown in full is refused at once rather than
+// paused on, and the handler does not run.
+func TestUnshowableAskIsRefusedNotPaused(t *testing.T) {
+	tool := newTool(t, codemode.WithPolicy(askPolicy(t)))
+	ctx := codemode.WithSession(context.Background(), "unshowable")
+	r, err := tool.Start(ctx, js(`const p = {to: "acct", amount: 5000}
+for (let i = 0; i < 300; i++) p["k" + i] = i
+try { await payments.send(p); return "ran" } catch (e) { return e.message }`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Pause != nil || !strings.Contains(string(r.Value), "refused without asking") {
+		t.Fatalf("result: %+v %s", r.Pause, r.Text())
+	}
+}
+
+// The tools' schemas are portable: every property has one type keyword,
+// never a list, and real results validate against the output schema.
+func TestSchemasArePortable(t *testing.T) {
+	tool := newTool(t)
+	for _, raw := range []json.RawMessage{tool.InputSchema(), tool.Shell().InputSchema(), tool.OutputSchema()} {
+		var doc any
+		if err := json.Unmarshal(raw, &doc); err != nil {
+			t.Fatal(err)
+		}
+		checkTyped(t, "#", doc)
+	}
+	sch, err := jsonschema.UnmarshalJSON(bytes.NewReader(tool.OutputSchema()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource("out.json", sch); err != nil {
+		t.Fatal(err)
+	}
+	compiled, err := c.Compile("out.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := codemode.WithSession(context.Background(), "schema")
+	for _, code := range []string{`return {a: 1}`, `throw new Error("x")`, `await inventory.lookup({sku: "nope"})`, `console.log("hi")`} {
+		r := run(t, tool, ctx, js(code))
+		b, _ := json.Marshal(r)
+		v, _ := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+		if err := compiled.Validate(v); err != nil {
+			t.Errorf("%s: result %s does not validate: %v", code, b, err)
+		}
+	}
+}
+
+// checkTyped fails for a schema under "properties" or "items" without a
+// single string "type".
+func checkTyped(t *testing.T, at string, s any) {
+	t.Helper()
+	m, ok := s.(map[string]any)
+	if !ok {
+		return
+	}
+	if _, isList := m["type"].([]any); isList {
+		t.Errorf("%s: type is a list", at)
+	}
+	if props, ok := m["properties"].(map[string]any); ok {
+		for k, p := range props {
+			if pm, ok := p.(map[string]any); !ok || pm["type"] == nil {
+				t.Errorf("%s/properties/%s has no type", at, k)
+			}
+			checkTyped(t, at+"/properties/"+k, p)
+		}
+	}
+	if items, ok := m["items"]; ok {
+		if im, ok := items.(map[string]any); !ok || im["type"] == nil {
+			t.Errorf("%s/items has no type", at)
+		}
+		checkTyped(t, at+"/items", items)
+	}
+}
