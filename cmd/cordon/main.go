@@ -2,7 +2,7 @@
 //
 //	cordon run [flags] [FILE | -]   run a script (-e CODE for inline code)
 //	cordon mcp [flags]              serve code mode to MCP clients
-//	cordon policy SUBCOMMAND        compile, lint or test a policy
+//	cordon policy SUBCOMMAND        compile, lint or test a policy, or write its input schema
 //	cordon describe [flags]         describe the tools for a model
 //	cordon precompile               fill the compilation cache
 //	cordon version                  print the versions of cordon and its parts
