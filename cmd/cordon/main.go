@@ -256,6 +256,10 @@ func flagError(cmd string, err error) error {
 	return usagef("%s: %v (see `cordon help`)", cmd, err)
 }
 
+// cacheDirEnv is the environment variable that names the compilation
+// cache directory when --cache-dir does not.
+const cacheDirEnv = "CORDON_CACHE_DIR"
+
 // engineConfig is the engine's config for a command that builds one. Unless
 // quiet, the engine says on stderr when it compiles the sandbox (a first run,
 // or a new cache directory) and when that ends, with the time it took,
@@ -266,7 +270,7 @@ func flagError(cmd string, err error) error {
 func engineConfig(cacheDir string, memoryMB int, stderr io.Writer, quiet bool) engine.Config {
 	cfg := engine.NewConfig()
 	if cacheDir == "" {
-		cacheDir = os.Getenv("CORDON_CACHE_DIR")
+		cacheDir = os.Getenv(cacheDirEnv)
 	}
 	if cacheDir != "" {
 		cfg = cfg.WithCacheDir(cacheDir)
