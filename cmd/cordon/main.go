@@ -60,14 +60,15 @@ const usage = `usage:
                                   (lint warnings go to stderr)
   cordon policy lint CONFIG       warn where a later capability lets through calls an
                                   earlier one constrains, limits or asks about (exit 1)
-  cordon policy test [--config CONFIG] PATH...
+  cordon policy test [--config CONFIG] [-v] PATH...
                                   run *_test.rego files like 'opa test' (the shipped
                                   library and the config's compiled capabilities included),
-                                  type-checked against the input schema as loading is
+                                  type-checked against the input schema as loading is;
+                                  -v lists every test, not only the failures
   cordon policy schema [-o FILE]  write the JSON Schema of the policy input, for stock OPA
                                   in CI: opa check --strict --schema FILE, opa test --schema FILE
   cordon describe [--config FILE] [--format prompt|ts|json] [--lang js|sh] [--max-bytes N]
-                                  describe the tools for a model: rules, TypeScript
+                  [--no-example]  describe the tools for a model: rules, TypeScript
                                   declarations, shell usage, an example (prompt, the default)
   cordon mcp [--config FILE] [--policy PATH]... [--label K=V]... [--log] [--http ADDR] [-q]
                                   serve run_javascript and run_shell to MCP clients: over
