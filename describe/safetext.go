@@ -94,7 +94,7 @@ func safeLine(s string) string {
 
 // unfence breaks every run of three or more backticks in s, which would
 // open or close a Markdown fenced code block, by putting a space after
-// every second backtick of it ("`` `").
+// every second backtick of it.
 func unfence(s string) string {
 	if !strings.Contains(s, "```") {
 		return s

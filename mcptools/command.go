@@ -15,12 +15,13 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
+// stallTimeout is how long a server may leave a message unread on its
+// stdin before it is taken for stalled: the connection ends and the
+// server is started again at the next call. (A variable for the tests.)
+var stallTimeout = 15 * time.Second
+
 // Times of a stdio server's process.
 const (
-	// stallTimeout is how long a server may leave a message unread on
-	// its stdin before it is taken for stalled: the connection ends and
-	// the server is started again.
-	stallTimeout = 15 * time.Second
 	// terminateWait is how long Close waits for the server to exit after
 	// closing its stdin, and then after SIGTERM, before it kills it.
 	terminateWait = 2 * time.Second
@@ -36,6 +37,10 @@ type commandTransport struct {
 	nonce  string
 	lost   func(error)
 	stderr *lineWriter
+	// stops counts the processes being stopped: a connection's Close
+	// returns at once (the SDK may call it while it holds a lock that
+	// calls wait on), and the process stops in the background.
+	stops *sync.WaitGroup
 }
 
 // Connect implements mcp.Transport.
@@ -82,7 +87,7 @@ func (t *commandTransport) Connect(ctx context.Context) (mcp.Connection, error) 
 		p.stop()
 		return nil, err
 	}
-	return &watchedConn{Connection: conn, p: p, lost: t.lost}, nil
+	return &watchedConn{Connection: conn, p: p, lost: t.lost, stops: t.stops}, nil
 }
 
 // process is a started stdio server.
@@ -129,8 +134,9 @@ func (p *process) stop() {
 // call finds the connection lost; Close stops the process.
 type watchedConn struct {
 	mcp.Connection
-	p    *process
-	lost func(error)
+	p     *process
+	lost  func(error)
+	stops *sync.WaitGroup
 }
 
 // Read implements mcp.Connection.
@@ -142,10 +148,15 @@ func (c *watchedConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	return msg, err
 }
 
-// Close implements mcp.Connection.
+// Close implements mcp.Connection. The process is stopped in the
+// background (process.stop), counted in stops.
 func (c *watchedConn) Close() error {
 	err := c.Connection.Close()
-	c.p.stop()
+	c.stops.Add(1)
+	go func() {
+		defer c.stops.Done()
+		c.p.stop()
+	}()
 	return err
 }
 

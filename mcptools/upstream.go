@@ -71,9 +71,11 @@ func FrameLimit(maxResultBytes int) int {
 // (ErrUnavailable).
 const (
 	healthyAfter = 10 * time.Second
-	firstBackoff = 250 * time.Millisecond
 	maxBackoff   = 30 * time.Second
 )
+
+// firstBackoff is the first wait (a variable for the tests).
+var firstBackoff = 250 * time.Millisecond
 
 // backoff is the wait before an attempt after failures ended connections
 // or failed attempts in a row.
@@ -243,7 +245,7 @@ type upstream struct {
 	next     time.Time     // no attempt before
 	lastErr  error         // why the last connection ended, or the last attempt failed
 	closed   bool
-	closing  sync.WaitGroup // lost connections being closed
+	closing  sync.WaitGroup // connections being closed, processes being stopped
 }
 
 // link is one connection to the server.
@@ -288,7 +290,7 @@ func (up *upstream) dial(ctx context.Context) (*link, error) {
 				cmd.Dir = filepath.Join(up.opts.Dir, up.s.Cwd)
 			}
 		}
-		t = &commandTransport{cmd: cmd, limit: limit, nonce: up.nonce, stderr: up.stderr,
+		t = &commandTransport{cmd: cmd, limit: limit, nonce: up.nonce, stderr: up.stderr, stops: &up.closing,
 			lost: func(err error) { up.lost(l, err) }}
 	}
 	cs, err := mcp.NewClient(up.opts.Client, nil).Connect(ctx, t, nil)

@@ -77,7 +77,16 @@ func (p *Policy) AnnotationPermits() []AnnotationPermit {
 		}
 		for _, r := range m.Rules {
 			rl := &rule{key: pkg + "." + headName(r), rule: r, file: name, own: shipped[name] == "" && name != CapabilitiesModule}
-			ast.WalkRefs(r, func(ref ast.Ref) bool {
+			ast.WalkTerms(r, func(t *ast.Term) bool {
+				var ref ast.Ref
+				switch v := t.Value.(type) {
+				case ast.Ref:
+					ref = v
+				case ast.Var:
+					ref = ast.Ref{t} // a rule or import named alone
+				default:
+					return false
+				}
 				head, ok := ref[0].Value.(ast.Var)
 				if !ok {
 					return false
@@ -90,14 +99,14 @@ func (p *Policy) AnnotationPermits() []AnnotationPermit {
 				case head.Equal(ast.DefaultRootDocument.Value):
 					rl.deps = append(rl.deps, refPath(ref))
 				case imports[string(head)] != nil:
-					base := imports[string(head)]
-					if base[0].Value.Compare(ast.InputRootDocument.Value) == 0 {
-						if readsAnnotations(append(base.Copy(), ref[1:]...)) {
+					full := append(imports[string(head)].Copy(), ref[1:]...)
+					if full[0].Value.Compare(ast.InputRootDocument.Value) == 0 {
+						if readsAnnotations(full) {
 							rl.direct = true
 						}
 						break
 					}
-					rl.deps = append(rl.deps, refPath(append(base.Copy(), ref[1:]...)))
+					rl.deps = append(rl.deps, refPath(full))
 				case local[string(head)]:
 					rl.deps = append(rl.deps, pkg+"."+string(head))
 				}
@@ -106,21 +115,25 @@ func (p *Policy) AnnotationPermits() []AnnotationPermit {
 			rules = append(rules, rl)
 		}
 	}
+	// A rule is tainted when it reads the annotations or refers to a
+	// tainted rule other than those of its own name; a name is tainted
+	// when one of its rules is.
 	tainted := map[string]bool{}
-	for _, r := range rules {
+	ruleTainted := make([]bool, len(rules))
+	for i, r := range rules {
 		if r.direct {
-			tainted[r.key] = true
+			ruleTainted[i], tainted[r.key] = true, true
 		}
 	}
 	for changed := true; changed; {
 		changed = false
-		for _, r := range rules {
-			if tainted[r.key] {
+		for i, r := range rules {
+			if ruleTainted[i] {
 				continue
 			}
 			for _, d := range r.deps {
-				if dependsOnTainted(d, tainted) {
-					tainted[r.key] = true
+				if d != r.key && dependsOnTainted(d, tainted) {
+					ruleTainted[i], tainted[r.key] = true, true
 					changed = true
 					break
 				}
@@ -128,9 +141,9 @@ func (p *Policy) AnnotationPermits() []AnnotationPermit {
 		}
 	}
 	var out []AnnotationPermit
-	for _, r := range rules {
+	for i, r := range rules {
 		name := headName(r.rule)
-		if r.own && tainted[r.key] && strings.HasPrefix(r.key, "data.cordon.authz.") && (name == "permit" || name == "allow") {
+		if r.own && ruleTainted[i] && strings.HasPrefix(r.key, "data.cordon.authz.") && (name == "permit" || name == "allow") {
 			out = append(out, AnnotationPermit{File: r.file, Row: r.rule.Location.Row, Rule: name})
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/cordonhq/cordon/config"
@@ -78,6 +80,15 @@ func annotationLint(cfg *config.Config) ([]string, error) {
 	}
 	var out []string
 	for _, r := range pol.AnnotationPermits() {
+		// OPA's loader names a module by its path without the leading
+		// "/" of an absolute path.
+		if !filepath.IsAbs(r.File) {
+			if _, err := os.Stat(r.File); err != nil {
+				if _, err := os.Stat(string(filepath.Separator) + r.File); err == nil {
+					r.File = string(filepath.Separator) + r.File
+				}
+			}
+		}
 		out = append(out, fmt.Sprintf("%s:%d: rule %s permits on input.tool.annotations, but MCP %s not have trust_annotations: "+
 			"the policy sees MCP's defaults for their tools (readOnlyHint false, destructiveHint true, idempotentHint false, openWorldHint true) "+
 			"except where annotations: pins a hint, so the rule does not permit on what they claim; "+
