@@ -150,7 +150,7 @@ func prepare(tools []Tool, opts Options) []*entry {
 		e := &entry{Tool: t, segs: toolPath(t.Name), flat: f}
 		// A description may come from an upstream MCP server: it is
 		// untrusted text (SafeText), here as in every renderer below.
-		e.Description = SafeText(e.Description)
+		e.Description = unfence(SafeText(e.Description))
 		e.reachable = len(e.segs) > 1 && isIdent(e.segs[0])
 		if e.Policy == nil && opts.Capabilities != nil {
 			e.Policy = Policy(opts.Capabilities, t.Name, names)
