@@ -11,7 +11,7 @@ import (
 
 func TestSafeText(t *testing.T) {
 	for in, want := range map[string]string{
-		"plain text\twith a tab\n":      "plain text\twith a tab\n",
+		"plain text\twith a tab\n":       "plain text\twith a tab\n",
 		"a\rb\r\nc\u2028d\u2029e\u0085f": "a\nb\nc\nd\ne\nf",
 		"\x1b[2J\x07\x00\x7f\u009b":      `\u001b[2J\u0007\u0000\u007f\u009b`,
 		"\u202eevil\u2066\u200b\ufeff":   `\u202eevil\u2066\u200b\ufeff`,
