@@ -623,3 +623,38 @@ func TestHTTPCredentials(t *testing.T) {
 		t.Errorf("the other host got %q", leaked)
 	}
 }
+
+// TestHTTPReconnect: a url server that forgets its sessions (it
+// restarted) fails the call in flight at most, and the next call opens a
+// new session.
+func TestHTTPReconnect(t *testing.T) {
+	newHandler := func() http.Handler {
+		return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return upstream() }, &mcp.StreamableHTTPOptions{JSONResponse: true})
+	}
+	var mu sync.Mutex
+	h := newHandler()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		cur := h
+		mu.Unlock()
+		cur.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	ups, err := mcptools.Start(context.Background(), []mcptools.Server{{Name: "up", URL: srv.URL}}, mcptools.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ups.Close()
+	run := codemode.New(testEngine(t), ups.Tools(), codemode.WithLimits(engine.Limits{Timeout: 5 * time.Second}))
+	t.Cleanup(func() { run.CloseAll(context.Background()) })
+	if r := runJS(t, run, `return await up.plain({})`); string(r.Value) != `"hello there"` {
+		t.Fatalf("%s", r.Text())
+	}
+	mu.Lock()
+	h = newHandler() // the server restarts: the session is gone
+	mu.Unlock()
+	runJS(t, run, `try { await up.plain({}) } catch (e) {}`)
+	if r := runJS(t, run, `return await up.plain({})`); string(r.Value) != `"hello there"` {
+		t.Fatalf("after the restart: %s", r.Text())
+	}
+}

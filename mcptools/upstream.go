@@ -434,13 +434,17 @@ func (up *upstream) call(ctx context.Context, name string, params json.RawMessag
 	switch {
 	case errors.As(err, &we) && we.Code == tooLargeCode && up.ours(we.Data):
 		return nil, &tooLargeError{server: up.s.Name, limit: FrameLimit(up.opts.MaxResultBytes)}
+	case errors.As(err, &we):
+		// The server answered with an error: the connection is fine.
+		return nil, fmt.Errorf("mcptools: MCP server %s: %w", up.s.Name, err)
 	case ctx.Err() != nil:
 		return nil, fmt.Errorf("mcptools: MCP server %s did not answer in time (%v)", up.s.Name, context.Cause(ctx))
-	case errors.Is(err, mcp.ErrConnectionClosed) || l.dead():
-		up.lost(l, err)
-		return nil, fmt.Errorf("mcptools: MCP server %s: the connection ended during the call (%v); the next call connects again", up.s.Name, err)
 	}
-	return nil, fmt.Errorf("mcptools: MCP server %s: %w", up.s.Name, err)
+	// The call failed without an answer: the connection broke (the
+	// process ended, the HTTP session is gone, a request failed), and
+	// the SDK does not use it again.
+	up.lost(l, err)
+	return nil, fmt.Errorf("mcptools: MCP server %s: the connection ended during the call (%v); the next call connects again", up.s.Name, err)
 }
 
 // ours reports whether the data of an error response are those of a
