@@ -297,7 +297,9 @@ func (up *upstream) dial(ctx context.Context) (*link, error) {
 	if err != nil {
 		return nil, err
 	}
-	l.cs = cs
+	up.mu.Lock()
+	l.cs = cs // lost reads it under the lock
+	up.mu.Unlock()
 	go func() {
 		err := cs.Wait()
 		if err == nil {
