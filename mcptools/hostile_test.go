@@ -439,16 +439,9 @@ func TestHostileText(t *testing.T) {
 	run := codemode.New(testEngine(t), tools, codemode.WithLimits(engine.Limits{Timeout: 5 * time.Second}))
 	t.Cleanup(func() { run.CloseAll(context.Background()) })
 	r := runJS(t, run, `return [listTools(), getToolInfo("evil/list_files___")]`)
-	var got string
-	if err := json.Unmarshal(r.Value, new(any)); err != nil {
-		t.Fatalf("%v: %s", err, r.Text())
-	}
-	got = string(r.Value)
 	var decoded any
-	json.Unmarshal(r.Value, &decoded)
-	all, _ := json.Marshal(decoded)
-	if !strings.Contains(got, "fake5") {
-		t.Fatalf("listTools/getToolInfo: %s", got)
+	if err := json.Unmarshal(r.Value, &decoded); err != nil || !strings.Contains(string(r.Value), "fake5") {
+		t.Fatalf("listTools/getToolInfo (%v): %s", err, r.Text())
 	}
 	var walk func(v any)
 	walk = func(v any) {
@@ -471,7 +464,6 @@ func TestHostileText(t *testing.T) {
 		}
 	}
 	walk(decoded)
-	_ = all
 }
 
 // stripComments removes the /* */ comments of TypeScript text.
