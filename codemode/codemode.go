@@ -56,6 +56,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cordonhq/cordon/counters"
 	"github.com/cordonhq/cordon/engine"
 )
 
@@ -94,6 +95,7 @@ type config struct {
 	policy   engine.Policy
 	limits   engine.Limits
 	labels   map[string]string
+	counters engine.Counters
 	approve  engine.Approver
 	audit    func(engine.AuditRecord)
 	budget   int
@@ -120,6 +122,15 @@ func WithLimits(l engine.Limits) Option { return func(c *config) { c.limits = l 
 func WithLabels(labels map[string]string) Option {
 	return func(c *config) { c.labels = labels }
 }
+
+// WithCounters sets where the sessions' call counters live and which calls
+// share them (engine.Counters): per session by default, in the engine's
+// in-memory store. Counters outlive a session's sandbox: a sandbox that
+// breaks or idles out is replaced by one that continues from the same
+// counts. Under counters.PerPrincipal every session of one principal
+// (WithPrincipal) shares them, so that a client cannot reset a limit by
+// opening a new session.
+func WithCounters(c engine.Counters) Option { return func(cfg *config) { cfg.counters = c } }
 
 // WithApprover answers the calls the policy asks about, under Run, Call and
 // Start alike. Without it, Run and Call deny them and Start pauses on them.
@@ -240,14 +251,21 @@ const shellInputSchema = `{"type":"object","properties":{"script":{"type":"strin
 // outputSchema).
 func (t *Tool) OutputSchema() json.RawMessage { return json.RawMessage(outputSchema) }
 
-const outputSchema = `{"type":"object","properties":{` +
+// outputSchema declares a type for every property and no type arrays, as
+// strict clients (the MCP Inspector's strict mode) require: "value", whose
+// type is whatever the script returned, is described but not declared (a
+// property without a type keyword is what such clients refuse), and
+// "error" is left out when there is none.
+const outputSchema = `{"type":"object",` +
+	`"description":"The script's result. Besides these properties it has \"value\": the JSON value a JavaScript script returned, or null.",` +
+	`"properties":{` +
 	`"stdout":{"type":"string"},"stderr":{"type":"string"},"exit_code":{"type":"integer"},` +
-	`"value":{"description":"the JSON value the script returned, or null"},` +
-	`"error":{"type":["object","null"],"properties":{"kind":{"type":"string"},"message":{"type":"string"}},"required":["kind","message"]},` +
+	`"error":{"type":"object","description":"Why the script failed or was stopped; absent when it did not.","properties":{"kind":{"type":"string"},"message":{"type":"string"}},"required":["kind","message"]},` +
 	`"tool_calls":{"type":"array","items":{"type":"object","properties":{"method":{"type":"string"},"allowed":{"type":"boolean"},"reasons":{"type":"array","items":{"type":"string"}},"error":{"type":"string"}},"required":["method","allowed","reasons"]}},` +
 	`"cut":{"type":"object","properties":{"bytes":{"type":"integer"},"files":{"type":"array","items":{"type":"string"}}}},` +
+	`"notes":{"type":"array","items":{"type":"string"}},` +
 	`"pause":{"type":"object"}},` +
-	`"required":["stdout","stderr","exit_code","value","error","tool_calls"]}`
+	`"required":["stdout","stderr","exit_code","tool_calls"]}`
 
 // Description returns the tool's description for the model: what the tool
 // does and the API of the tools a script can call, from describe.Prompt.
@@ -265,7 +283,11 @@ func (t *Tool) Description() string {
 // returns the error every Call would return if the tools or the limits are
 // invalid (engine.KindInvalid), or nil.
 func (t *Tool) Check(ctx context.Context) error {
-	sb, err := t.s.newSandbox(ctx, "check")
+	principal := PrincipalFrom(ctx)
+	if principal == "" {
+		principal = "check" // a principal scope needs one; Check makes no calls
+	}
+	sb, err := t.s.newSandbox(ctx, "check", principal)
 	if err != nil {
 		return err
 	}
@@ -273,6 +295,25 @@ func (t *Tool) Check(ctx context.Context) error {
 }
 
 type sessionKey struct{}
+
+type principalKey struct{}
+
+// WithPrincipal returns ctx carrying the principal that Call, Run, Start
+// and Sandbox act for: the authenticated identity of the client, or a
+// name the host sets. The policy sees it as input.session.principal, and
+// counters scoped counters.PerPrincipal are kept per principal. A session
+// belongs to the principal of its first call: a call with another
+// principal fails with an error of kind engine.KindInvalid rather than
+// use that session's sandbox, files or counters.
+func WithPrincipal(ctx context.Context, principal string) context.Context {
+	return context.WithValue(ctx, principalKey{}, principal)
+}
+
+// PrincipalFrom returns the principal ctx carries, or "".
+func PrincipalFrom(ctx context.Context) string {
+	p, _ := ctx.Value(principalKey{}).(string)
+	return p
+}
 
 // WithSession returns ctx carrying the session id that Call, Run, Start and
 // Sandbox use: one sandbox per session id. An empty id is DefaultSession.
@@ -290,7 +331,8 @@ func SessionFrom(ctx context.Context) string {
 
 // session is one conversation's sandbox.
 type session struct {
-	id string
+	id        string
+	principal string // the principal of the session's first call
 
 	// turn is held by the call that runs a script in the session (Run,
 	// Start, Resume) until the script ends or pauses, so that a call
@@ -330,6 +372,23 @@ func (t *Tool) Close(ctx context.Context, id string) error {
 	if ss != nil {
 		ss.close(ctx)
 	}
+	return t.s.forgetCounters(ctx, id)
+}
+
+// forgetCounters deletes the counters of session id when they are kept
+// per session: the session is over, and a later one with the same id
+// starts afresh. Counters kept per principal stay.
+func (s *shared) forgetCounters(ctx context.Context, id string) error {
+	if scope := s.cfg.counters.Scope; scope != "" && scope != counters.PerSession {
+		return nil
+	}
+	store := s.cfg.counters.Store
+	if store == nil {
+		store = s.eng.Counters()
+	}
+	if err := store.Delete(context.WithoutCancel(ctx), counters.Key(counters.PerSession, id)); err != nil {
+		return fmt.Errorf("codemode: deleting the counters of session %q: %w", id, err)
+	}
 	return nil
 }
 
@@ -343,10 +402,12 @@ func (t *Tool) CloseAll(ctx context.Context) error {
 		all = append(all, ss)
 	}
 	t.s.mu.Unlock()
+	var errs []error
 	for _, ss := range all {
 		ss.close(ctx)
+		errs = append(errs, t.s.forgetCounters(ctx, ss.id))
 	}
-	return nil
+	return errors.Join(errs...)
 }
 
 // Sessions returns the ids of the sessions that are open.
@@ -420,9 +481,14 @@ func (s *shared) acquire(ctx context.Context, id string) (*session, *engine.Sand
 	for {
 		s.mu.Lock()
 		ss := s.sessions[id]
+		principal := PrincipalFrom(ctx)
 		if ss == nil {
-			ss = &session{id: id, turn: make(chan struct{}, 1)}
+			ss = &session{id: id, principal: principal, turn: make(chan struct{}, 1)}
 			s.sessions[id] = ss
+		}
+		if ss.principal != principal {
+			s.mu.Unlock()
+			return nil, nil, &engine.Error{Kind: engine.KindInvalid, Message: fmt.Sprintf("session %q belongs to another principal", id)}
 		}
 		ss.active++
 		if ss.timer != nil {
@@ -446,7 +512,7 @@ func (s *shared) acquire(ctx context.Context, id string) (*session, *engine.Sand
 			ss.sb = nil
 		}
 		if ss.sb == nil {
-			sb, err := s.newSandbox(ctx, id)
+			sb, err := s.newSandbox(ctx, id, ss.principal)
 			if err != nil {
 				ss.mu.Unlock()
 				s.release(ss)
@@ -489,15 +555,17 @@ func (s *shared) expire(ss *session) {
 	ss.close(context.Background())
 }
 
-func (s *shared) newSandbox(ctx context.Context, id string) (*engine.Sandbox, error) {
+func (s *shared) newSandbox(ctx context.Context, id, principal string) (*engine.Sandbox, error) {
 	sb, err := s.eng.NewSandbox(ctx, engine.SandboxConfig{
-		Tools:   s.tools,
-		Limits:  s.cfg.limits,
-		ID:      id,
-		Labels:  s.cfg.labels,
-		Policy:  s.cfg.policy,
-		Approve: s.cfg.approve,
-		Audit:   s.cfg.audit,
+		Tools:     s.tools,
+		Limits:    s.cfg.limits,
+		ID:        id,
+		Labels:    s.cfg.labels,
+		Principal: principal,
+		Counters:  s.cfg.counters,
+		Policy:    s.cfg.policy,
+		Approve:   s.cfg.approve,
+		Audit:     s.cfg.audit,
 	})
 	if err != nil {
 		return nil, err

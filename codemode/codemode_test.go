@@ -57,7 +57,7 @@ func testTools() []engine.Tool {
 			}) (item, error) {
 				it, ok := stock[p.SKU]
 				if !ok {
-					return item{}, fmt.Errorf("no item %q", p.SKU)
+					return item{}, engine.ToolErrorf("no item %q", p.SKU)
 				}
 				return it, nil
 			}),
@@ -545,6 +545,9 @@ func TestStartPausesAndResumes(t *testing.T) {
 	}
 	if r.Pause == nil || len(r.Pause.Asks) != 1 || r.Pause.Asks[0].Method != "payments/send" || string(r.Pause.Asks[0].Params) != `{"to":"acct","amount":5000}` || r.Pause.Asks[0].ID != 1 || r.IsError() {
 		t.Fatalf("paused result: %+v\n%s", r.Pause, r.Text())
+	}
+	if d := r.Pause.Asks[0].Display; d == nil || !strings.Contains(d.Text, "amount = 5000") || !strings.Contains(d.Text, `to = "acct"`) {
+		t.Errorf("the ask's display: %+v", d)
 	}
 	if !strings.Contains(r.Text(), "[paused] the script waits for approval of 1 tool call(s):\n- payments/send {\"to\":\"acct\",\"amount\":5000}: ") {
 		t.Errorf("paused text:\n%s", r.Text())

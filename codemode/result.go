@@ -36,7 +36,7 @@ type Result struct {
 	// malformed arguments, and otherwise an engine.Kind: "timeout",
 	// "output", "tool_calls", "quota", "recursion", "memory", "crash",
 	// "canceled", "closed".
-	Error *Error `json:"error"`
+	Error *Error `json:"error,omitempty"`
 	// ToolCalls lists every tool call the script made, allowed or not, in
 	// the order it made them.
 	ToolCalls []ToolCall `json:"tool_calls"`

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cordonhq/cordon/approval"
 	"github.com/cordonhq/cordon/engine"
 )
 
@@ -97,6 +98,10 @@ func (t *Tool) Resume(ctx context.Context, id string, a Approval) (*Result, erro
 	s := t.s
 	s.mu.Lock()
 	p := s.pauses[id]
+	if p != nil && p.ss.principal != PrincipalFrom(ctx) {
+		// Another principal's pause is not theirs to answer.
+		p = nil
+	}
 	if p != nil {
 		p.ss.active++
 		if p.ss.timer != nil {
@@ -180,6 +185,11 @@ type Ask struct {
 	Method  string          `json:"method"`
 	Params  json.RawMessage `json:"params"`
 	Reasons []string        `json:"reasons"`
+	// Display is the call as a person should see it before approving
+	// it: every param, constrained ones first, with the script's and the
+	// policy's text quoted (package approval). Show Display.Text, not
+	// Params and Reasons, to the person who decides.
+	Display *approval.Request `json:"display"`
 }
 
 // paused is a run that waits for Resume.
@@ -260,6 +270,12 @@ func (s *shared) answer(ctx context.Context, calls []*engine.Call) (asks []*engi
 	var wg sync.WaitGroup
 	for _, c := range calls {
 		if c.Ask && s.cfg.approve == nil {
+			if _, err := approval.ForCall(c, approval.Limits{}); err != nil {
+				// A call no one can be shown in full is refused, not
+				// paused on.
+				c.Deny(approval.DenyReason(err))
+				continue
+			}
 			asks = append(asks, c)
 			continue
 		}
@@ -297,7 +313,8 @@ func (s *shared) pause(ss *session, sb *engine.Sandbox, lang engine.Language, x 
 	for _, c := range asks {
 		seq++
 		p.ids = append(p.ids, seq)
-		r.Pause.Asks = append(r.Pause.Asks, Ask{ID: seq, Method: c.Method, Params: c.Params, Reasons: c.Reasons})
+		display, _ := approval.ForCall(c, approval.Limits{}) // answer refused those it cannot render
+		r.Pause.Asks = append(r.Pause.Asks, Ask{ID: seq, Method: c.Method, Params: c.Params, Reasons: c.Reasons, Display: display})
 	}
 	p.seq = seq
 	s.mu.Lock()

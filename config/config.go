@@ -27,6 +27,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cordonhq/cordon/counters"
 	"github.com/cordonhq/cordon/dsl"
 	"github.com/cordonhq/cordon/engine"
 	"github.com/cordonhq/cordon/mcptools"
@@ -88,6 +89,10 @@ type Config struct {
 	AllowBuiltins []string `json:"allow_builtins,omitempty"`
 	// Limits bound each execution.
 	Limits Limits `json:"limits"`
+	// Counters says which calls share the call counters that max_calls
+	// and input.calls read: scope execution, session (the default) or
+	// principal, and an optional sliding window.
+	Counters Counters `json:"counters,omitzero"`
 	// MCPServers are upstream MCP servers whose tools become tools of the
 	// sandbox, each as NAME/<tool> (`cordon mcp`; package mcptools).
 	MCPServers []MCPServer `json:"mcp_servers,omitempty"`
@@ -120,6 +125,23 @@ type Tool struct {
 	OutputSchema json.RawMessage `json:"output_schema,omitempty"`
 	Mock         json.RawMessage `json:"mock,omitempty"`
 	Echo         bool            `json:"echo,omitempty"`
+}
+
+// Counters is the counters section: the scope of the call counters
+// (counters.Scope: "execution", "session" or "principal") and, when
+// Window is set, the sliding time window they count over.
+type Counters struct {
+	Scope  string   `json:"scope,omitempty"`
+	Window Duration `json:"window,omitempty"`
+}
+
+// SandboxCounters returns the counters section as the engine's counter
+// configuration, with the engine's store (nil Store). ScopeSet reports
+// whether the config named a scope, for hosts whose default differs (an
+// MCP server over HTTP counts per principal unless told otherwise).
+func (c *Config) SandboxCounters() (cfg engine.Counters, scopeSet bool) {
+	scope, _ := counters.ParseScope(c.Counters.Scope) // validated on load
+	return engine.Counters{Scope: scope, Window: time.Duration(c.Counters.Window)}, c.Counters.Scope != ""
 }
 
 // Limits is the limits section.
@@ -312,12 +334,20 @@ func (c *Config) validate() error {
 	if err := c.validateMCPServers(seen); err != nil {
 		return err
 	}
+	if _, err := counters.ParseScope(c.Counters.Scope); err != nil {
+		return &Error{File: c.file, Key: "counters.scope", Msg: fmt.Sprintf("%q is not a scope: want execution, session or principal", c.Counters.Scope)}
+	}
+	if c.Counters.Window < 0 {
+		return &Error{File: c.file, Key: "counters.window", Msg: "must not be negative"}
+	}
 	l := c.Limits
 	switch {
 	case l.Timeout < 0:
 		return &Error{File: c.file, Key: "limits.timeout", Msg: "must not be negative"}
-	case l.MemoryMB < 0 || l.MemoryMB > 4096:
-		return &Error{File: c.file, Key: "limits.memory_mb", Msg: "must be between 1 and 4096"}
+	case l.MemoryMB < 0 || l.MemoryMB > 0 && l.MemoryMB < engine.MinMemoryMB || l.MemoryMB > engine.MaxMemoryMB:
+		return &Error{File: c.file, Key: "limits.memory_mb", Msg: fmt.Sprintf("must be between %d and %d", engine.MinMemoryMB, engine.MaxMemoryMB)}
+	case l.MemoryMB > 0 && l.VFSBytes > engine.MaxVFSBytes(l.MemoryMB):
+		return &Error{File: c.file, Key: "limits.vfs_bytes", Msg: fmt.Sprintf("%d is more than a third of limits.memory_mb (%d MiB): at most %d, or leave it out to take what fits", l.VFSBytes, l.MemoryMB, engine.MaxVFSBytes(l.MemoryMB))}
 	case l.MaxOutputBytes < 0:
 		return &Error{File: c.file, Key: "limits.max_output_bytes", Msg: "must not be negative"}
 	case l.VFSBytes < 0:
@@ -534,7 +564,8 @@ func singleDocument(data []byte) error {
 			content = true
 		}
 		if content && hasContent(data[m[1]:]) {
-			return errors.New("more than one YAML document; a config is one document")
+			p := positionAt(data, m[0])
+			return fmt.Errorf("%s: more than one YAML document (%q starts another); a config is one document", at(p.line, p.column), data[m[0]:m[0]+3])
 		}
 		pos = m[1]
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/cordonhq/cordon/config"
+	"github.com/cordonhq/cordon/counters"
 )
 
 func TestDefaultConfigIsValid(t *testing.T) {
@@ -115,28 +116,28 @@ func TestParseStrictness(t *testing.T) {
 }
 
 // A key given twice in one mapping, at any depth, is an error that names
-// the file, the key and its lines; before, the last one silently won (a
+// the file, the key and the line and column of both; before, the last one silently won (a
 // second capabilities: block replaced the first).
 func TestParseDuplicateKeys(t *testing.T) {
 	for _, tc := range []struct{ name, file, src, want string }{
 		{"yaml top level", "c.yaml",
 			"tools: [{name: pay, echo: true}]\ncapabilities:\n  - method: pay\n    max_calls: 1\ncapabilities:\n  - method: \"**\"\n",
-			`config c.yaml: capabilities: duplicate key at line 5 (first at line 2)`},
+			`config c.yaml: capabilities: duplicate key at line 5, column 1 (first at line 2, column 1)`},
 		{"yaml nested in a tool", "c.yaml",
 			"tools:\n  - name: pay\n    echo: true\n    input_schema:\n      type: object\n      properties:\n        amount: {type: number}\n        amount: {type: string}\n",
-			`config c.yaml: tools[0].input_schema.properties.amount: duplicate key at line 8 (first at line 7)`},
+			`config c.yaml: tools[0].input_schema.properties.amount: duplicate key at line 8, column 9 (first at line 7, column 9)`},
 		{"yaml nested in a mock", "c.yaml",
 			"tools: [{name: m, mock: {ok: true, data: [{id: 1, \"id\": 2}]}}]\n",
-			`config c.yaml: tools[0].mock.data[0].id: duplicate key at line 1 (first at line 1)`},
+			`config c.yaml: tools[0].mock.data[0].id: duplicate key at line 1, column 51 (first at line 1, column 44)`},
 		{"yaml in a flow mapping", "c.yaml",
 			"limits: {timeout: 1s, timeout: 1h}\n",
-			`config c.yaml: limits.timeout: duplicate key at line 1 (first at line 1)`},
+			`config c.yaml: limits.timeout: duplicate key at line 1, column 23 (first at line 1, column 10)`},
 		{"json top level", "c.json",
 			"{\"tools\": [{\"name\": \"pay\", \"echo\": true}],\n \"capabilities\": [{\"method\": \"pay\", \"max_calls\": 1}],\n \"capabilities\": [{\"method\": \"**\"}]}",
-			`config c.json: capabilities: duplicate key at line 3 (first at line 2)`},
+			`config c.json: capabilities: duplicate key at line 3, column 2 (first at line 2, column 2)`},
 		{"json nested", "c.json",
 			"{\"tools\": [{\"name\": \"m\",\n  \"mock\": {\"a\": {\"b\": 1,\n  \"\\u0062\": 2}}}]}",
-			`config c.json: tools[0].mock.a.b: duplicate key at line 3 (first at line 2)`},
+			`config c.json: tools[0].mock.a.b: duplicate key at line 3, column 3 (first at line 2, column 18)`},
 		{"a quoted key", "c.yaml",
 			"tools: [{name: m, mock: {\"a.b\": 1, a.b: 2}}]\n",
 			`config c.yaml: tools[0].mock."a.b": duplicate key`},
@@ -144,6 +145,18 @@ func TestParseDuplicateKeys(t *testing.T) {
 		_, err := config.Parse(tc.file, []byte(tc.src))
 		if err == nil || !strings.Contains(err.Error(), tc.want) || !errors.Is(err, config.ErrInvalid) {
 			t.Errorf("%s: err %v, want %q", tc.name, err, tc.want)
+		}
+	}
+	// The positions are those of the keys in the file, past comments,
+	// blank lines and characters of more than one byte.
+	for _, tc := range []struct{ file, src, want string }{
+		{"c.yaml", "# héllo\n\ntools: [{name: m, mock: {ü: 1, ü: 2}}]\n",
+			"tools[0].mock.\"ü\": duplicate key at line 3, column 32 (first at line 3, column 26)"},
+		{"c.json", "{\"é\": {\"x\": 1,\n   \"y\": 2, \"x\": 3}}",
+			"\"é\".x: duplicate key at line 2, column 12 (first at line 1, column 8)"},
+	} {
+		if _, err := config.Parse(tc.file, []byte(tc.src)); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: err %v, want %q", tc.src, err, tc.want)
 		}
 	}
 	// Merge keys and aliases are not duplicates: an explicit key overrides a
@@ -221,7 +234,7 @@ func TestParseYAMLCoreSchema(t *testing.T) {
 		{"on is a string key", "on: 1\n", `unknown key "on"`},
 		{"yes is not a boolean", "tools: [{name: a, echo: yes}]\n", "tools.echo: expected a bool, got string"},
 		{"a cycle", "tools: [{name: a, mock: &x [*x]}]\n", "refers to a node that contains it"},
-		{"infinity", "tools: [{name: a, mock: .inf}]\n", "line 1: .inf is not a number JSON can hold"},
+		{"infinity", "tools: [{name: a, mock: .inf}]\n", "line 1, column 25: .inf is not a number JSON can hold"},
 		{"out of range", "tools: [{name: a, mock: !!float 1e400}]\n", "1e400"},
 		{"a custom tag", "tools: [{name: a, mock: !secret x}]\n", "the tag !secret is not supported"},
 		{"a mapping key", "tools: [{name: a, mock: {[1]: 2}}]\n", "a key must be a plain value"},
@@ -262,5 +275,112 @@ func TestMaxRecordedBytes(t *testing.T) {
 	}
 	if _, err := config.Parse("c.yaml", []byte("limits: {max_recorded_bytes: -1}\n")); err == nil || !strings.Contains(err.Error(), "limits.max_recorded_bytes: must not be negative") {
 		t.Fatalf("err %v", err)
+	}
+}
+
+// The counters section reaches the engine's counter configuration, and a
+// bad scope or window is an error that names the key.
+func TestCountersSection(t *testing.T) {
+	c, err := config.Parse("c.yaml", []byte("counters: {scope: principal, window: 1h}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, set := c.SandboxCounters()
+	if !set || got.Scope != counters.PerPrincipal || got.Window != time.Hour || got.Store != nil {
+		t.Fatalf("SandboxCounters() = %+v, %v", got, set)
+	}
+	if got, set := config.Default().SandboxCounters(); set || got.Scope != counters.PerSession {
+		t.Fatalf("default: %+v, %v", got, set)
+	}
+	for src, want := range map[string]string{
+		"counters: {scope: tenant}\n": "counters.scope",
+		"counters: {window: -1s}\n":   "counters.window",
+		"counters: {scope: 3}\n":      "counters",
+		"counters: {scopes: x}\n":     "scopes",
+	} {
+		if _, err := config.Parse("c.yaml", []byte(src)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want an error naming %s", src, err, want)
+		}
+	}
+}
+
+// A memory limit alone is enough: the VFS quota derives from it. Only a
+// VFS quota set next to it, and past a third of it, is refused, naming
+// both keys.
+func TestMemoryLimitAloneLoads(t *testing.T) {
+	for _, src := range []string{"limits: {memory_mb: 16}\n", "limits: {memory_mb: 64}\n", "limits: {memory_mb: 64, vfs_bytes: 22369621}\n"} {
+		if _, err := config.Parse("c.yaml", []byte(src)); err != nil {
+			t.Errorf("%q: %v", src, err)
+		}
+	}
+	_, err := config.Parse("c.yaml", []byte("limits: {memory_mb: 64, vfs_bytes: 67108864}\n"))
+	if err == nil || !strings.Contains(err.Error(), "limits.vfs_bytes") || !strings.Contains(err.Error(), "limits.memory_mb") {
+		t.Errorf("contradicting limits: %v", err)
+	}
+	if _, err := config.Parse("c.yaml", []byte("limits: {memory_mb: 8}\n")); err == nil || !strings.Contains(err.Error(), "between 16 and 4096") {
+		t.Errorf("8 MiB: %v", err)
+	}
+}
+
+// A malformed file is reported at the line and column where the mistake
+// is, not at the start of the construct around it (which put an
+// indentation error on line 4 at line 1), and, when the parser says what
+// it was reading, where that began.
+func TestParseSyntaxErrorPositions(t *testing.T) {
+	for _, tc := range []struct{ name, src, want string }{
+		{"a key indented too little",
+			"tools:\n  - name: a\n    echo: true\n   bad: 1\n",
+			"line 4, column 4: did not find expected '-' indicator (while parsing a block collection started at line 2, column 3)"},
+		{"a key indented too little, deeper",
+			"# tools\ntools:\n  - name: a\n    echo: true\n  - name: b\n   echo: true\n",
+			"line 6, column 4: did not find expected '-' indicator (while parsing a block collection started at line 3, column 3)"},
+		{"a key indented too much",
+			"limits:\n  timeout: 5s\n    memory_mb: 256\n",
+			"line 3, column 14: mapping values are not allowed in this context"},
+		{"a tab",
+			"tools:\n  - name: a\n\techo: true\n",
+			"line 3, column 1: found a tab character that violates indentation (while scanning a plain scalar started at line 2, column 11)"},
+		{"a tab first",
+			"\ttools: []\n",
+			"line 1, column 1: found character that cannot start any token"},
+		{"an unclosed quote",
+			"tools:\n  - name: a\n    description: \"unclosed\n    echo: true\n",
+			"line 5, column 1 (the end of the file): found unexpected end of stream (while scanning a quoted scalar started at line 3, column 18)"},
+		{"a flow mapping without a comma",
+			"tools: []\nlimits: {timeout: 5s memory_mb: 256}\n",
+			"line 2, column 31: did not find expected ',' or '}' (while parsing a flow mapping started at line 2, column 9)"},
+		{"an unclosed flow mapping",
+			"tools:\n  - name: a\n    echo: true\nlimits: {timeout: 5s, memory_mb 256\n",
+			"line 5, column 1 (the end of the file): did not find expected ',' or '}' (while parsing a flow mapping started at line 4, column 9)"},
+		{"an unclosed flow sequence, no final newline",
+			"tools: [{name: a, echo: true}",
+			"line 1, column 30 (the end of the file): did not find expected ',' or ']' (while parsing a flow sequence started at line 1, column 8)"},
+		{"columns count characters",
+			"tools: [{name: a, description: \"ünïcödé\", echo: true}]\nlimits: {timeout: \"ß\" memory_mb: 1}\n",
+			"line 2, column 23: did not find expected ',' or '}' (while parsing a flow mapping started at line 2, column 9)"},
+		{"an unknown alias",
+			"tools:\n  - name: a\n    mock: *nope\n",
+			"line 3, column 11: unknown anchor 'nope' referenced"},
+		{"a second document",
+			"tools: []\n\n---\nlimits: {}\n",
+			`line 3, column 1: more than one YAML document ("---" starts another)`},
+		{"a duplicate key",
+			"tools: []\nlimits:\n  timeout: 5s\n  timeout: 1h\n",
+			"limits.timeout: duplicate key at line 4, column 3 (first at line 3, column 3)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := config.Parse("c.yaml", []byte(tc.src))
+			if err == nil || !strings.HasPrefix(err.Error(), "config c.yaml: ") || !strings.Contains(err.Error(), tc.want) || !errors.Is(err, config.ErrInvalid) {
+				t.Errorf("err %v\nwant %q", err, tc.want)
+			}
+		})
+	}
+	// Load names the file and gives the same position.
+	file := filepath.Join(t.TempDir(), "agent.yaml")
+	if err := os.WriteFile(file, []byte("tools:\n  - name: a\n    echo: true\n   bad: 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := config.Load(file); err == nil || err.Error() != "config "+file+": not valid YAML or JSON: line 4, column 4: did not find expected '-' indicator (while parsing a block collection started at line 2, column 3)" {
+		t.Errorf("Load: %v", err)
 	}
 }

@@ -35,5 +35,5 @@ limits: {timeout: 5s}
 	// Output:
 	// 1 tool, 1 capability, timeout 5s
 	// true <nil>
-	// config agent.yaml: limits: duplicate key at line 2 (first at line 1); a key may appear once in a mapping true
+	// config agent.yaml: limits: duplicate key at line 2, column 1 (first at line 1, column 1); a key may appear once in a mapping true
 }

@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/cordonhq/cordon/config"
-	yaml "go.yaml.in/yaml/v3"
+	"go.yaml.in/yaml/v4"
 )
 
 // fuzzParseTimeout bounds one Parse: a config is at most a few MB and

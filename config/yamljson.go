@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math"
 
-	yaml3 "go.yaml.in/yaml/v3"
+	"go.yaml.in/yaml/v4"
 )
 
 // maxExpandedNodes bounds how many nodes a document may expand to through
@@ -13,10 +13,10 @@ import (
 // twice) is refused instead of filling memory.
 const maxExpandedNodes = 1 << 20
 
-// yamlToJSON converts a document parsed by go.yaml.in/yaml/v3 to JSON. It is
+// yamlToJSON converts a document parsed by go.yaml.in/yaml/v4 to JSON. It is
 // the only YAML reading of a config: the duplicate-key check and this
 // conversion walk the same node tree, so they cannot disagree about what a
-// key or a value is. The YAML is read by YAML 1.2's core schema, as yaml/v3
+// key or a value is. The YAML is read by YAML 1.2's core schema, as yaml/v4
 // resolves it: `on`, `yes`, `NO` and `y` are strings, and only true and
 // false are booleans (YAML 1.1 would turn a currency list [NO, SE] into
 // [false, "SE"]).
@@ -24,8 +24,9 @@ const maxExpandedNodes = 1 << 20
 // A mapping key is the key's text as written, which is what the duplicate
 // check compares. Timestamps are kept as written. Keys that are not plain
 // scalars, aliases that contain themselves, custom tags and values JSON
-// cannot hold (.inf, .nan, 1e400) are refused with the line they are on.
-func yamlToJSON(file string, doc *yaml3.Node) ([]byte, error) {
+// cannot hold (.inf, .nan, 1e400) are refused with the line and column they
+// are on.
+func yamlToJSON(file string, doc *yaml.Node) ([]byte, error) {
 	c := converter{file: file, budget: maxExpandedNodes}
 	v, err := c.value(doc)
 	if err != nil {
@@ -41,14 +42,14 @@ func yamlToJSON(file string, doc *yaml3.Node) ([]byte, error) {
 type converter struct {
 	file   string
 	budget int
-	open   map[*yaml3.Node]bool // the anchors being converted, to refuse a cycle
+	open   map[*yaml.Node]bool // the anchors being converted, to refuse a cycle
 }
 
-func (c *converter) errorf(n *yaml3.Node, format string, args ...any) error {
-	return &Error{File: c.file, Msg: fmt.Sprintf("line %d: ", n.Line) + fmt.Sprintf(format, args...)}
+func (c *converter) errorf(n *yaml.Node, format string, args ...any) error {
+	return &Error{File: c.file, Msg: at(n.Line, n.Column) + ": " + fmt.Sprintf(format, args...)}
 }
 
-func (c *converter) value(n *yaml3.Node) (any, error) {
+func (c *converter) value(n *yaml.Node) (any, error) {
 	c.budget--
 	if c.budget < 0 {
 		return nil, c.errorf(n, "the document expands to more than %d nodes through aliases", maxExpandedNodes)
@@ -56,22 +57,22 @@ func (c *converter) value(n *yaml3.Node) (any, error) {
 	switch n.Kind {
 	case 0: // an empty document
 		return nil, nil
-	case yaml3.DocumentNode:
+	case yaml.DocumentNode:
 		if len(n.Content) == 0 {
 			return nil, nil
 		}
 		return c.value(n.Content[0])
-	case yaml3.AliasNode:
+	case yaml.AliasNode:
 		if c.open[n.Alias] {
 			return nil, c.errorf(n, "the alias *%s refers to a node that contains it", n.Value)
 		}
 		if c.open == nil {
-			c.open = map[*yaml3.Node]bool{}
+			c.open = map[*yaml.Node]bool{}
 		}
 		c.open[n.Alias] = true
 		defer delete(c.open, n.Alias)
 		return c.value(n.Alias)
-	case yaml3.SequenceNode:
+	case yaml.SequenceNode:
 		list := make([]any, 0, len(n.Content))
 		for _, e := range n.Content {
 			v, err := c.value(e)
@@ -81,9 +82,9 @@ func (c *converter) value(n *yaml3.Node) (any, error) {
 			list = append(list, v)
 		}
 		return list, nil
-	case yaml3.MappingNode:
+	case yaml.MappingNode:
 		return c.mapping(n)
-	case yaml3.ScalarNode:
+	case yaml.ScalarNode:
 		return c.scalar(n)
 	}
 	return nil, c.errorf(n, "unexpected YAML node")
@@ -92,12 +93,12 @@ func (c *converter) value(n *yaml3.Node) (any, error) {
 // mapping converts a mapping. Merge keys (<<) follow YAML's merge rule: a
 // key written in the mapping wins over a merged one, and of several merged
 // mappings the earlier wins.
-func (c *converter) mapping(n *yaml3.Node) (map[string]any, error) {
+func (c *converter) mapping(n *yaml.Node) (map[string]any, error) {
 	m := make(map[string]any, len(n.Content)/2)
-	var merges []*yaml3.Node
+	var merges []*yaml.Node
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, e := n.Content[i], n.Content[i+1]
-		if k.Kind != yaml3.ScalarNode {
+		if k.Kind != yaml.ScalarNode {
 			return nil, c.errorf(k, "a key must be a plain value, not a list, a mapping or an alias")
 		}
 		if k.ShortTag() == "!!merge" {
@@ -111,8 +112,8 @@ func (c *converter) mapping(n *yaml3.Node) (map[string]any, error) {
 		m[k.Value] = v
 	}
 	for _, e := range merges {
-		sources := []*yaml3.Node{e}
-		if e.Kind == yaml3.SequenceNode {
+		sources := []*yaml.Node{e}
+		if e.Kind == yaml.SequenceNode {
 			sources = e.Content
 		}
 		for _, src := range sources {
@@ -134,7 +135,7 @@ func (c *converter) mapping(n *yaml3.Node) (map[string]any, error) {
 	return m, nil
 }
 
-func (c *converter) scalar(n *yaml3.Node) (any, error) {
+func (c *converter) scalar(n *yaml.Node) (any, error) {
 	switch tag := n.ShortTag(); tag {
 	case "!!str", "!!timestamp":
 		return n.Value, nil
@@ -157,7 +158,8 @@ func (c *converter) scalar(n *yaml3.Node) (any, error) {
 				return nil, c.errorf(n, "%s is not a number JSON can hold", n.Value)
 			}
 		case string:
-			// yaml/v3 keeps a number it cannot represent (1e400) as its text.
+			// yaml/v4 keeps a number it cannot represent (!!float 1e400)
+			// as its text.
 			return nil, c.errorf(n, "%s is out of range for a number", n.Value)
 		}
 		return v, nil
@@ -170,4 +172,10 @@ func (c *converter) scalar(n *yaml3.Node) (any, error) {
 	default:
 		return nil, c.errorf(n, "the tag %s is not supported", tag)
 	}
+}
+
+// at formats a position in a config file, as every error with a position
+// gives it: "line L, column C" (both from 1).
+func at(line, column int) string {
+	return fmt.Sprintf("line %d, column %d", line, column)
 }

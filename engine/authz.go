@@ -2,13 +2,17 @@ package engine
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"log/slog"
 	"reflect"
+	"strconv"
 	"strings"
 	"time"
 
+	"github.com/cordonhq/cordon/counters"
 	"github.com/cordonhq/cordon/policy/authz"
 )
 
@@ -96,7 +100,10 @@ type AuditRecord struct {
 	// Decision is "allow", "deny" or "ask" for a policy decision, and
 	// "approved" or "refused" for the answer to an ask: each approval and
 	// each refusal is a record of its own, with the approver's reason (if
-	// any) in Reasons and the time of the answer in Time.
+	// any) in Reasons and the time of the answer in Time. A call that
+	// was allowed and then failed (its handler returned an error, or the
+	// host rejected it) has a record "failed" too, with the message the
+	// script saw in Reasons and the whole error in Err.
 	Decision string
 	Reasons  []string
 	// Capability names the capability charged, or "".
@@ -105,7 +112,8 @@ type AuditRecord struct {
 	// policy is configured (each tool may be called DefaultMaxCalls times).
 	PolicyRevision string
 	Language       string
-	// Err is set when the policy failed to evaluate (the call was denied).
+	// Err is set when the policy failed to evaluate (the call was
+	// denied), and on a "failed" record, where it is the whole error.
 	Err error
 }
 
@@ -115,13 +123,128 @@ type decision struct {
 	revision       string
 }
 
+// maxChargeAttempts bounds how many times one call is decided again
+// because another decision changed its counters first (a store without
+// counters.Locker, shared by many sandboxes or hosts).
+const maxChargeAttempts = 64
+
+// setCounters sets up the sandbox's call counters from cfg: the store, the
+// scope and its key, and the policy's capability names.
+func (sb *Sandbox) setCounters(cfg Counters, generatedID bool) error {
+	scope, err := counters.ParseScope(string(cfg.Scope))
+	if err != nil {
+		return &Error{Kind: KindInvalid, Message: "SandboxConfig.Counters.Scope", Err: err}
+	}
+	if cfg.Window < 0 {
+		return errorf(KindInvalid, "SandboxConfig.Counters.Window %v is negative", cfg.Window)
+	}
+	sb.scope = scope
+	if sb.store == nil {
+		sb.store = sb.e.counters
+	}
+	switch scope {
+	case counters.PerPrincipal:
+		if sb.principal == "" {
+			return errorf(KindInvalid, "SandboxConfig.Counters.Scope is %q but SandboxConfig.Principal is empty: name the principal whose calls are counted", scope)
+		}
+		sb.key = counters.Key(scope, sb.principal)
+	case counters.PerSession:
+		if generatedID {
+			// A generated id is this process's alone; in a store that many
+			// hosts share, sandbox ids would collide.
+			sb.key, sb.ownKey = counters.Key(scope, sb.id+"/"+randomID()), true
+		} else {
+			sb.key = counters.Key(scope, sb.id)
+		}
+	}
+	if sb.policy != nil {
+		for i := 0; i < 1<<16; i++ {
+			name := sb.policy.CapabilityName(i)
+			if name == "" {
+				break
+			}
+			sb.capNames = append(sb.capNames, name)
+		}
+	}
+	return nil
+}
+
+// randomID returns 16 random hex digits.
+func randomID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// Counter names in the store: one per method, one per capability.
+const (
+	methodCounter     = "method:"
+	capabilityCounter = "capability:"
+)
+
+// capabilityCounter returns the name of capability i's counter: its name
+// (CapabilityName), so that a capability keeps its counts when the policy
+// is reordered, and capabilities that share a name share a limit.
+func (sb *Sandbox) capabilityCounter(i int) string {
+	if i < len(sb.capNames) {
+		return capabilityCounter + sb.capNames[i]
+	}
+	return capabilityCounter + "#" + strconv.Itoa(i)
+}
+
+// charges returns the counters a decision charges.
+func (sb *Sandbox) charges(method string, capability int) []string {
+	names := []string{methodCounter + method}
+	if capability >= 0 {
+		names = append(names, sb.capabilityCounter(capability))
+	}
+	return names
+}
+
+// inputCounts turns a snapshot into the policy's input.calls and
+// input.capability_calls.
+func (sb *Sandbox) inputCounts(snap counters.Snapshot) (calls map[string]int, capCalls map[int]int) {
+	calls, capCalls = map[string]int{}, map[int]int{}
+	byName := map[string]int{}
+	for i := range sb.capNames {
+		if _, dup := byName[sb.capNames[i]]; !dup {
+			byName[sb.capNames[i]] = i
+		}
+	}
+	for name, n := range snap.Counts {
+		if n <= 0 {
+			continue
+		}
+		switch {
+		case strings.HasPrefix(name, methodCounter):
+			calls[name[len(methodCounter):]] = n
+		case strings.HasPrefix(name, capabilityCounter):
+			cname := name[len(capabilityCounter):]
+			if _, ok := byName[cname]; ok {
+				// Every capability of that name reads the shared count.
+				for i := range sb.capNames {
+					if sb.capNames[i] == cname {
+						capCalls[i] = n
+					}
+				}
+			} else if i, err := strconv.Atoi(strings.TrimPrefix(cname, "#")); err == nil && strings.HasPrefix(cname, "#") && i >= len(sb.capNames) {
+				capCalls[i] = n
+			}
+		}
+	}
+	return calls, capCalls
+}
+
 // decide checks one call against the sandbox's policy and charges the
-// counters when it passes. An ask reserves its charge: the reservation is
+// counters of key when it passes. The counters are read from the store,
+// the policy decides on them, and the charge is added only if no other
+// decision changed them in between (counters.Store.Add); otherwise the
+// call is decided again on the new counts, so that a limit holds exactly
+// whoever shares the scope. An ask reserves its charge: the reservation is
 // released when the ask is refused (see Call.settleAsk), so that refused
-// asks cannot wear a capability out, while the asks of one batch that wait
-// together cannot overrun its max_calls. It runs in the one goroutine that
-// accepts a batch, so concurrent calls cannot overrun a limit.
-func (sb *Sandbox) decide(ctx context.Context, method string, params json.RawMessage, lang Language) decision {
+// asks cannot wear a capability out, while the asks that wait together
+// cannot overrun its max_calls. A store that fails denies the call.
+func (sb *Sandbox) decide(ctx context.Context, key, method string, params json.RawMessage, lang Language) decision {
 	rec := AuditRecord{
 		Time:     time.Now(),
 		Session:  sb.id,
@@ -130,39 +253,77 @@ func (sb *Sandbox) decide(ctx context.Context, method string, params json.RawMes
 		Params:   params,
 		Language: string(lang),
 	}
+	rec.PolicyRevision = "default"
+	if sb.policy != nil {
+		rec.PolicyRevision = sb.policy.Revision()
+	}
 	var d decision
-	sb.mu.Lock()
-	if sb.policy == nil {
-		rec.PolicyRevision = "default"
-		if sb.counts[method] >= DefaultMaxCalls {
-			d.Reasons = []string{fmt.Sprintf("call limit reached: %s may be called %d times per session", method, DefaultMaxCalls)}
+	storeFailed := func(what string, err error) {
+		d.Decision = authz.Decision{Reasons: []string{"the call counters could not be " + what}, Capability: -1}
+		d.capabilityName = ""
+		rec.Err = fmt.Errorf("engine: counter store: %s %q: %w", what, key, err)
+	}
+	if l, ok := sb.store.(counters.Locker); ok {
+		unlock, err := l.Lock(ctx, key)
+		if err != nil {
+			storeFailed("locked", err)
+			return sb.decided(d, rec)
+		}
+		defer unlock()
+	}
+	for attempt := 1; ; attempt++ {
+		snap, err := sb.store.Load(ctx, key, sb.window)
+		if err != nil {
+			storeFailed("read", err)
+			break
+		}
+		calls, capCalls := sb.inputCounts(snap)
+		if sb.policy == nil {
+			d = decision{Decision: authz.Decision{Capability: -1}}
+			if calls[method] >= DefaultMaxCalls {
+				d.Reasons = []string{fmt.Sprintf("call limit reached: %s may be called %d times per session", method, DefaultMaxCalls)}
+			} else {
+				d.Allow = true
+			}
 		} else {
-			d.Allow = true
+			in := &authz.Input{
+				Method:          method,
+				Params:          params,
+				ParamsCanonical: true, // accept put them in canonical form
+				Calls:           calls,
+				CapabilityCalls: capCalls,
+				Session:         authz.Session{ID: sb.id, Labels: sb.labels, Principal: sb.principal},
+				Language:        string(lang),
+			}
+			if t := sb.tools[method]; t != nil {
+				in.Tool = t.Policy
+			}
+			d = decision{}
+			d.Decision, d.capabilityName, rec.PolicyRevision, rec.Err = safeDecide(ctx, sb.policy, in)
 		}
-		d.Capability = -1
-	} else {
-		in := &authz.Input{
-			Method:          method,
-			Params:          params,
-			ParamsCanonical: true, // accept put them in canonical form
-			Calls:           sb.counts,
-			CapabilityCalls: sb.capCounts,
-			Session:         authz.Session{ID: sb.id, Labels: sb.labels},
-			Language:        string(lang),
+		if !d.Allow && !d.Ask {
+			break
 		}
-		if t := sb.tools[method]; t != nil {
-			in.Tool = t.Policy
+		ok, err := sb.store.Add(ctx, key, sb.window, snap.Version, sb.charges(method, d.Capability))
+		if err != nil {
+			storeFailed("charged", err)
+			break
 		}
-		d.Decision, d.capabilityName, rec.PolicyRevision, rec.Err = safeDecide(ctx, sb.policy, in)
+		if ok {
+			break
+		}
+		if attempt == maxChargeAttempts || ctx.Err() != nil {
+			d.Decision = authz.Decision{Reasons: []string{"the call counters kept changing under concurrent calls; the call was not decided"}, Capability: -1}
+			d.capabilityName = ""
+			rec.Err = fmt.Errorf("engine: counter store: %q changed %d times while deciding %s", key, attempt, method)
+			break
+		}
 	}
-	if d.Allow || d.Ask {
-		sb.counts[method]++
-		if d.Capability >= 0 {
-			sb.capCounts[d.Capability]++
-		}
-	}
-	sb.mu.Unlock()
+	return sb.decided(d, rec)
+}
 
+// decided completes a decision's audit record and sends it.
+func (sb *Sandbox) decided(d decision, rec AuditRecord) decision {
 	switch {
 	case d.Allow:
 		rec.Decision = "allow"
@@ -204,15 +365,12 @@ func safeDecide(ctx context.Context, p Policy, in *authz.Input) (d authz.Decisio
 	return d, p.CapabilityName(d.Capability), revision, err
 }
 
-// unreserve releases the charge an ask reserved, when the ask is refused.
-func (sb *Sandbox) unreserve(method string, capability int) {
-	sb.mu.Lock()
-	defer sb.mu.Unlock()
-	if sb.counts[method] > 0 {
-		sb.counts[method]--
-	}
-	if capability >= 0 && sb.capCounts[capability] > 0 {
-		sb.capCounts[capability]--
+// unreserve releases the charge an ask reserved in the counters of key,
+// when the ask is refused. A store that fails to release keeps the charge:
+// the error goes to the engine's log.
+func (sb *Sandbox) unreserve(key, method string, capability int) {
+	if err := sb.store.Sub(context.Background(), key, sb.window, sb.charges(method, capability)); err != nil {
+		sb.e.cfg.logger.Warn("cordon: counter store: releasing a refused ask's charge", "session", sb.id, "method", method, "err", err)
 	}
 }
 
@@ -295,9 +453,27 @@ func (c *Call) settleAsk(approved bool, reason string) {
 	}
 	if !approved {
 		rec.Decision = "refused"
-		sb.unreserve(c.Method, c.capability)
+		sb.unreserve(x.counterKey, c.Method, c.capability)
 	}
 	sb.audit(rec)
+}
+
+// auditFailure records that call c failed, with the whole error: the
+// script saw only its public form (see ToolError).
+func (sb *Sandbox) auditFailure(c *Call, err error) {
+	sb.audit(AuditRecord{
+		Time:           time.Now(),
+		Session:        sb.id,
+		Labels:         sb.labels,
+		Method:         c.Method,
+		Params:         c.Params,
+		Decision:       "failed",
+		Reasons:        []string{c.rec.Error},
+		Capability:     c.rec.Capability,
+		PolicyRevision: c.revision,
+		Language:       c.lang,
+		Err:            err,
+	})
 }
 
 func safeApprove(ctx context.Context, a Approver, c *Call) (ok bool, reason string) {

@@ -226,7 +226,9 @@ func ExampleCallFrom() {
 		case "calc/mul":
 			return p.A * p.B, nil
 		}
-		return nil, fmt.Errorf("%s is not implemented", call.Method)
+		// A ToolError is what the script sees; any other error is kept
+		// for the host and shown as "internal error".
+		return nil, engine.ToolErrorf("%s is not implemented", call.Method)
 	}
 	schema := json.RawMessage(`{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"]}`)
 	var tools []engine.Tool

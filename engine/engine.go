@@ -23,6 +23,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cordonhq/cordon/counters"
 	"github.com/cordonhq/cordon/internal/guestcache"
 	"github.com/cordonhq/cordon/internal/guestmem"
 	"github.com/cordonhq/cordon/internal/wasmtick"
@@ -32,7 +33,12 @@ import (
 
 // Defaults for Config and Limits.
 const (
-	DefaultMemoryMB       = 256
+	DefaultMemoryMB = 256
+	// MinMemoryMB and MaxMemoryMB bound the guest memory limit
+	// (Config.WithMemoryLimitMB): the guest's Go runtime and static data
+	// need about 14 MiB before a script runs, and wasm32 addresses 4 GiB.
+	MinMemoryMB           = 16
+	MaxMemoryMB           = 4096
 	DefaultTimeout        = 5 * time.Second
 	DefaultMaxOutputBytes = 1 << 20
 	DefaultVFSBytes       = 64 << 20
@@ -80,7 +86,8 @@ func (c Config) WithCacheDir(dir string) Config { c.cacheDir = dir; return c }
 func (c Config) WithoutCache() Config { c.noCache = true; return c }
 
 // WithMemoryLimitMB sets the memory limit of each guest instance in MiB.
-// A limit outside 1..4096 makes New fail.
+// A limit outside MinMemoryMB..MaxMemoryMB makes New fail. The VFS quota
+// and the result size limit default to what fits in it (see Limits).
 func (c Config) WithMemoryLimitMB(mb int) Config { c.memoryMB, c.memorySet = mb, true; return c }
 
 // WithClock sets the wall clock scripts see (Date.now(), new Date()). Use a
@@ -99,8 +106,9 @@ func (c Config) WithRandSource(r io.Reader) Config { c.random = r; return c }
 func (c Config) WithLogger(l *slog.Logger) Config { c.logger = l; return c }
 
 // WithCompileProgress makes New write one line to w before a compilation
-// that is not served by the cache, with an estimate of how long it takes
-// (the CLI passes a terminal's stderr).
+// that is not served by the cache, with an estimate of how long it takes,
+// and one line when it ends, with how long it took or that it failed (the
+// CLI passes its stderr).
 func (c Config) WithCompileProgress(w io.Writer) Config { c.progress = w; return c }
 
 // WithPool makes the engine keep n guests booted ahead of time, refilled in
@@ -112,6 +120,12 @@ func (c Config) WithCompileProgress(w io.Writer) Config { c.progress = w; return
 // has the figures ("a sandbox from the pool", "an idle sandbox"). Default
 // 0: every sandbox boots its own.
 func (c Config) WithPool(n int) Config { c.poolSize = max(n, 0); return c }
+
+// Counters returns the engine's in-memory counter store: where sandboxes
+// keep their call counters when SandboxConfig.Counters.Store is nil. A
+// host deletes a finished session's counters from it with Delete and
+// counters.Key.
+func (e *Engine) Counters() counters.Store { return e.counters }
 
 // DefaultCacheDir returns the default compilation cache directory.
 func DefaultCacheDir() (string, error) {
@@ -132,6 +146,8 @@ type Engine struct {
 
 	pool *pool // nil without WithPool
 
+	counters *counters.Memory // the default counter store
+
 	mu        sync.Mutex
 	closed    bool
 	sandboxes map[*Sandbox]struct{}
@@ -144,8 +160,8 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 	if !cfg.memorySet {
 		cfg.memoryMB = DefaultMemoryMB
 	}
-	if cfg.memoryMB <= 0 || cfg.memoryMB > 4096 {
-		return nil, errorf(KindInvalid, "memory limit %d MiB is out of range (1..4096)", cfg.memoryMB)
+	if cfg.memoryMB < MinMemoryMB || cfg.memoryMB > MaxMemoryMB {
+		return nil, errorf(KindInvalid, "memory limit %d MiB is out of range (%d..%d MiB)", cfg.memoryMB, MinMemoryMB, MaxMemoryMB)
 	}
 	if cfg.now == nil {
 		cfg.now = time.Now
@@ -181,7 +197,7 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 		// without that instrumentation gets wazero's own checks, which
 		// leave compiled code at every loop back-edge and cost 5-18x.
 		WithCloseOnContextDone(!wasmtick.IsInstrumented(guest.Module))
-	e := &Engine{cfg: cfg, sandboxes: map[*Sandbox]struct{}{}}
+	e := &Engine{cfg: cfg, sandboxes: map[*Sandbox]struct{}{}, counters: counters.NewMemory(nil)}
 	cached := false
 	if !cfg.noCache {
 		dir := cfg.cacheDir
@@ -202,8 +218,11 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 			cached = guest.FromCopy && guestcache.HasCompiledCode(dir)
 		}
 	}
+	ready := false // New is about to return the engine
 	if cfg.progress != nil && !cached {
 		fmt.Fprintln(cfg.progress, compileMessage(runtime.GOMAXPROCS(0)))
+		began := time.Now()
+		defer func() { fmt.Fprintln(cfg.progress, compiledMessage(time.Since(began), ready)) }()
 	}
 	e.runtime = wazero.NewRuntimeWithConfig(ctx, rc)
 	if err := instantiateHostModules(ctx, e); err != nil {
@@ -252,6 +271,7 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 	if cfg.poolSize > 0 {
 		e.startPool(cfg.poolSize)
 	}
+	ready = true
 	return e, nil
 }
 
@@ -265,6 +285,15 @@ const compileCPUSeconds = 15
 func compileMessage(procs int) string {
 	est := max(2, (compileCPUSeconds+min(procs, 8)-1)/min(procs, 8)+1)
 	return fmt.Sprintf("cordon: compiling the sandbox, about %d s the first time (later runs use the cache)...", est)
+}
+
+// compiledMessage is the line New writes when a compile that compileMessage
+// announced has ended, after took: done, or failed (New returns the error).
+func compiledMessage(took time.Duration, ok bool) string {
+	if !ok {
+		return fmt.Sprintf("cordon: compiling the sandbox failed after %.1f s", took.Seconds())
+	}
+	return fmt.Sprintf("cordon: compiled the sandbox in %.1f s", took.Seconds())
 }
 
 // Precompile fills the compilation cache so that later processes start fast.

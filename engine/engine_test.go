@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"strings"
@@ -214,18 +215,55 @@ func TestBatchRunsConcurrently(t *testing.T) {
 }
 
 func TestToolErrorsAreCatchable(t *testing.T) {
+	var audits []engine.AuditRecord
+	secret := errors.New("dial postgres://app:hunter2@db.internal:5432: connection refused")
 	sb := newSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{
-		{Name: "fails", Handler: func(context.Context, json.RawMessage) (any, error) { return nil, errors.New("backend down") }},
+		{Name: "fails", Handler: func(context.Context, json.RawMessage) (any, error) { return nil, secret }},
 		{Name: "panics", Handler: func(context.Context, json.RawMessage) (any, error) { panic("boom") }},
-	}})
+		{Name: "says", Handler: func(context.Context, json.RawMessage) (any, error) {
+			return nil, &engine.ToolError{Message: "customer not found", Err: secret}
+		}},
+		{Name: "refuses", Handler: func(context.Context, json.RawMessage) (any, error) {
+			return nil, &engine.ToolError{Kind: "denied", Message: "over the account's limit"}
+		}},
+		{Name: "late", Handler: func(context.Context, json.RawMessage) (any, error) {
+			return nil, fmt.Errorf("query: %w", context.DeadlineExceeded)
+		}},
+	}, Audit: func(r engine.AuditRecord) { audits = append(audits, r) }})
 	res := run(t, sb, `const out = []
-for (const f of [fails, panics]) {
+for (const f of [fails, panics, says, refuses, late]) {
   try { await f({}) } catch (e) { out.push([e instanceof ToolError, e.name, e.method, e.kind, e.message]) }
 }
 return out`)
-	want := `[[true,"ToolError","fails","failed","tool fails failed: backend down"],[true,"ToolError","panics","failed","tool panics failed: the handler panicked"]]` + "\n"
+	want := `[[true,"ToolError","fails","failed","tool fails failed: internal error (the host's record of call #1 has the details)"],` +
+		`[true,"ToolError","panics","failed","tool panics failed: the handler panicked"],` +
+		`[true,"ToolError","says","failed","tool says failed: customer not found"],` +
+		`[true,"ToolError","refuses","denied","tool refuses denied: over the account's limit"],` +
+		`[true,"ToolError","late","failed","tool late failed: the call ran out of time"]]` + "\n"
 	if res.Stdout != want {
 		t.Errorf("got %q\nwant %q (stderr %q)", res.Stdout, want, res.Stderr)
+	}
+	if strings.Contains(res.Stdout, "hunter2") {
+		t.Fatal("the handler's secret reached the script")
+	}
+	// The host keeps the whole error: in the record and in the audit.
+	if c := res.ToolCalls[0]; !errors.Is(c.Cause, secret) || strings.Contains(c.Error, "hunter2") {
+		t.Errorf("record: Error %q, Cause %v", c.Error, c.Cause)
+	}
+	if c := res.ToolCalls[2]; !errors.Is(c.Cause, secret) {
+		t.Errorf("a ToolError's cause is not kept: %v", c.Cause)
+	}
+	failed := 0
+	for _, r := range audits {
+		if r.Decision == "failed" {
+			failed++
+			if r.Method == "fails" && !errors.Is(r.Err, secret) {
+				t.Errorf("failed audit of fails: %+v", r)
+			}
+		}
+	}
+	if failed != 5 {
+		t.Errorf("%d audit records of failure, want 5: %+v", failed, audits)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cordonhq/cordon/counters"
 	"github.com/cordonhq/cordon/internal/abi"
 	"github.com/cordonhq/cordon/internal/canon"
 )
@@ -49,7 +50,12 @@ type ToolCall struct {
 	// Result is the JSON result of a call that succeeded.
 	Result json.RawMessage
 	// Error is the message the script saw when the call failed or was denied.
-	Error    string
+	Error string
+	// Cause is the whole error of a call that failed (the handler's, or
+	// the one given to Call.Reject), for the host only: the script saw
+	// Error, which for an error that is not a *ToolError does not carry
+	// its text (see ToolError).
+	Cause    error `json:"-"`
 	Duration time.Duration
 	// ParamsSize and ResultSize are the sizes of Params and Result in
 	// bytes, also when they were elided.
@@ -214,6 +220,9 @@ type Execution struct {
 	code  string
 	name  string // the script's name (WithScriptName)
 	start time.Time
+	// counterKey names the execution's call counters in the sandbox's
+	// counter store.
+	counterKey string
 
 	drive     sync.Mutex // Execute: held by the goroutine driving the script
 	out       *output
@@ -299,6 +308,10 @@ func (sb *Sandbox) Start(ctx context.Context, lang Language, code string, opts .
 		pending: map[uint32]*Call{},
 		seen:    map[uint32]bool{},
 	}
+	x.counterKey = sb.key
+	if sb.scope == counters.PerExecution {
+		x.counterKey = counters.Key(counters.PerExecution, sb.id+"/"+randomID())
+	}
 	x.out.onOverflow = func() { x.stopWith(KindOutput) }
 	sb.conn.setOutput(x.out)
 	return x, nil
@@ -377,6 +390,12 @@ func (x *Execution) Next(ctx context.Context) ([]*Call, error) {
 			resp, err := abi.DecodeResponse(ev.data)
 			if err != nil {
 				return nil, x.finish(nil, x.sb.protocolError(err.Error()))
+			}
+			if stopKind == "" {
+				// The script finished, but perhaps only after its time
+				// ran out, before the stop request reached it: the result
+				// must not depend on that race.
+				stopKind = x.expired(ctx)
 			}
 			return nil, x.finish(resp, x.stopError(stopKind))
 		case evYield:
@@ -471,6 +490,23 @@ func (x *Execution) turn(ctx context.Context, msg []byte) (event, Kind, error) {
 		err = errorf(KindCrash, "the guest did not stop within %v of a stop request and was killed", stopGrace)
 	}
 	return ev, kind, err
+}
+
+// expired returns KindTimeout when the execution's time has run out (the
+// script's own budget, or ctx's deadline of the time limit), KindCanceled
+// when ctx was canceled, and "" otherwise. It is checked when the script
+// finishes, so that a script that ends after its deadline is a timeout
+// every time, whichever of the two came first.
+func (x *Execution) expired(ctx context.Context) Kind {
+	switch {
+	case x.budget <= 0:
+		return KindTimeout
+	case ctx.Err() == nil:
+		return ""
+	case errors.Is(context.Cause(ctx), errTimeoutCause):
+		return KindTimeout
+	}
+	return KindCanceled
 }
 
 func (x *Execution) stopError(k Kind) error {
@@ -573,12 +609,12 @@ func (x *Execution) accept(ctx context.Context, calls []abi.Call) error {
 			refuse(abi.ToolDenied, fmt.Sprintf("tool %s denied: %s", ac.Method, reason), reason)
 			continue
 		}
-		d := x.sb.decide(dctx, ac.Method, rec.Params, lang)
+		d := x.sb.decide(dctx, x.counterKey, ac.Method, rec.Params, lang)
 		if reason, stop := late(); stop {
 			// The decision may have been cut short: whatever it said, the
 			// call does not run.
 			if d.Allow || d.Ask {
-				x.sb.unreserve(ac.Method, d.Capability)
+				x.sb.unreserve(x.counterKey, ac.Method, d.Capability)
 			}
 			refuse(abi.ToolDenied, fmt.Sprintf("tool %s denied: %s", ac.Method, reason), reason)
 			continue
@@ -644,12 +680,26 @@ func (c *Call) Resolve(result any) error {
 }
 
 // Reject answers the call with an error; the script's promise rejects with a
-// ToolError carrying err's message. For a call the policy asked about and
-// that was not approved, Reject is a refusal, as Deny is.
+// ToolError. What the script sees of err follows the rule of Handler's
+// errors: a *ToolError's kind and message, else "internal error" (see
+// ToolError); the whole of err stays in the call's record (ToolCall.Cause)
+// and in an audit record of decision "failed". For a call the policy asked
+// about and that was not approved, Reject is a refusal, as Deny is.
 func (c *Call) Reject(err error) {
-	msg := fmt.Sprintf("tool %s failed: %v", c.Method, err)
+	if err == nil {
+		err = errors.New("rejected with a nil error")
+	}
+	kind, public := publicError(err, c.rec.ID)
+	verb := "failed"
+	if kind == abi.ToolDenied {
+		verb = "denied"
+	}
+	msg := fmt.Sprintf("tool %s %s: %s", c.Method, verb, public)
+	refused := c.Ask && !c.settled
 	c.settleAsk(false, msg)
-	c.answer(abi.CallResult{ID: c.id, ErrKind: abi.ToolFailed, ErrMsg: msg}, func(rec *ToolCall) { rec.Error = msg })
+	if c.answer(abi.CallResult{ID: c.id, ErrKind: kind, ErrMsg: msg}, func(rec *ToolCall) { rec.Error, rec.Cause = msg, err }) && !refused {
+		c.x.sb.auditFailure(c, err)
+	}
 }
 
 // Deny answers the call as refused by the host (an operator said no): the
@@ -674,7 +724,7 @@ func (c *Call) run(ctx context.Context) {
 	c.settleAsk(true, "")
 	t := c.x.sb.tools[c.Method]
 	if t == nil || t.Handler == nil {
-		c.Reject(errors.New("the tool has no handler"))
+		c.Reject(&ToolError{Message: "the tool has no handler"})
 		return
 	}
 	res, err := safeCall(ctx, t.Handler, c.Params)
@@ -687,18 +737,18 @@ func (c *Call) run(ctx context.Context) {
 		return
 	}
 	if raw, ok := res.(json.RawMessage); ok && !json.Valid(raw) {
-		c.Reject(errors.New("the handler returned invalid JSON"))
+		c.Reject(&ToolError{Message: "the handler returned invalid JSON"})
 		return
 	}
 	if err := c.Resolve(res); err != nil {
-		c.Reject(errors.New("the handler's result cannot be converted to JSON"))
+		c.Reject(&ToolError{Message: "the handler's result cannot be converted to JSON", Err: err})
 	}
 }
 
 func safeCall(ctx context.Context, h Handler, params json.RawMessage) (res any, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			res, err = nil, fmt.Errorf("the handler panicked")
+			res, err = nil, &ToolError{Message: "the handler panicked", Err: fmt.Errorf("panic: %v", p)}
 		}
 	}()
 	return h(ctx, params)
@@ -776,6 +826,11 @@ func (x *Execution) finish(resp *abi.Response, err error) error {
 	for _, c := range unsettled {
 		// An ask nobody answered is not approved: its charge is released.
 		c.settleAsk(false, "the execution ended before the call was approved")
+	}
+	if sb.scope == counters.PerExecution {
+		if derr := sb.store.Delete(context.Background(), x.counterKey); derr != nil {
+			sb.e.cfg.logger.Warn("cordon: counter store: deleting an execution's counters", "session", sb.id, "err", derr)
+		}
 	}
 	res.Stdout, res.Stderr, res.OutputTruncated = x.out.strings()
 	if resp != nil {

@@ -16,6 +16,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/cordonhq/cordon/counters"
 	"github.com/cordonhq/cordon/internal/abi"
 	"github.com/cordonhq/cordon/internal/guestmem"
 	"github.com/cordonhq/cordon/vfs"
@@ -35,10 +36,11 @@ type Limits struct {
 	// past it is stopped with an error of KindOutput; what it wrote up to
 	// the limit is kept, with a marker line. Default 1 MiB.
 	MaxOutputBytes int
-	// VFSBytes and VFSFiles are the VFS quotas. Defaults 64 MiB, 10000.
+	// VFSBytes and VFSFiles are the VFS quotas. Defaults 64 MiB (or a
+	// third of the guest memory limit, when that is less) and 10000.
 	// VFSBytes may be at most a third of the guest memory limit, and
 	// VFSFiles at most 1<<20, so that Files and ExportTar can always take
-	// a full VFS out; NewSandbox refuses larger values.
+	// a full VFS out; NewSandbox refuses larger values set explicitly.
 	// A write past them fails inside the script (ENOSPC); a script that
 	// then fails is reported with KindQuota.
 	VFSBytes int64
@@ -52,7 +54,10 @@ type Limits struct {
 	// MaxParamBytes bounds the JSON params of one tool call, and
 	// MaxResultBytes the JSON result of one. A call past either fails in
 	// the script with a ToolError of kind "too_large" (the tool's handler
-	// does not run for oversized params). Defaults 1 MiB and 8 MiB.
+	// does not run for oversized params). Defaults 1 MiB and 8 MiB, or
+	// an eighth of the guest memory limit for MaxResultBytes when that is
+	// less, so that a guest with little memory is not sent results it
+	// cannot hold.
 	MaxParamBytes  int
 	MaxResultBytes int
 	// MaxConcurrentCalls bounds how many tool calls of one execution run
@@ -67,13 +72,17 @@ type Limits struct {
 	MaxRecordedBytes int
 }
 
+// MaxVFSBytes returns the largest VFS quota (Limits.VFSBytes) that a guest
+// memory limit of memoryMB MiB allows: a third of it.
+func MaxVFSBytes(memoryMB int) int64 { return int64(memoryMB) << 20 / 3 }
+
 // check refuses limits under which a script could make a later Files or
 // ExportTar fail: the guest copies what it exports into its memory once, so
 // the VFS may hold at most a third of the guest's memory, and the export of
 // every entry must fit in one message.
 func (l Limits) check(memoryMB int) error {
-	if max := int64(memoryMB) << 20 / 3; l.VFSBytes > max {
-		return errorf(KindInvalid, "Limits.VFSBytes %d is more than a third of the guest memory limit (%d MiB): Files and ExportTar could not copy a full VFS out; raise the memory limit or lower VFSBytes to at most %d", l.VFSBytes, memoryMB, max)
+	if max := MaxVFSBytes(memoryMB); l.VFSBytes > max {
+		return errorf(KindInvalid, "Limits.VFSBytes %d is more than a third of the guest memory limit of %d MiB (Config.WithMemoryLimitMB): Files and ExportTar could not copy a full VFS out; raise the memory limit or lower VFSBytes to at most %d (or leave it 0, which is the most that fits)", l.VFSBytes, memoryMB, max)
 	}
 	if l.VFSFiles > abi.MaxItems {
 		return errorf(KindInvalid, "Limits.VFSFiles %d is more than %d, the most entries one export can carry", l.VFSFiles, abi.MaxItems)
@@ -81,7 +90,10 @@ func (l Limits) check(memoryMB int) error {
 	return nil
 }
 
-func (l Limits) withDefaults() Limits {
+// withDefaults fills the zero fields of l with their defaults, those that
+// depend on the guest memory limit derived from memoryMB, so that no
+// default contradicts a limit the caller set.
+func (l Limits) withDefaults(memoryMB int) Limits {
 	if l.Timeout <= 0 {
 		l.Timeout = DefaultTimeout
 	}
@@ -89,7 +101,7 @@ func (l Limits) withDefaults() Limits {
 		l.MaxOutputBytes = DefaultMaxOutputBytes
 	}
 	if l.VFSBytes <= 0 {
-		l.VFSBytes = DefaultVFSBytes
+		l.VFSBytes = min(DefaultVFSBytes, MaxVFSBytes(memoryMB))
 	}
 	if l.VFSFiles <= 0 {
 		l.VFSFiles = DefaultVFSFiles
@@ -104,7 +116,7 @@ func (l Limits) withDefaults() Limits {
 		l.MaxParamBytes = DefaultMaxParamBytes
 	}
 	if l.MaxResultBytes <= 0 {
-		l.MaxResultBytes = DefaultMaxResultBytes
+		l.MaxResultBytes = min(DefaultMaxResultBytes, memoryMB<<20/8)
 	}
 	if l.MaxConcurrentCalls <= 0 {
 		l.MaxConcurrentCalls = DefaultMaxConcurrentCalls
@@ -127,6 +139,17 @@ type SandboxConfig struct {
 	ID string
 	// Labels describe the session to the policy (input.session.labels).
 	Labels map[string]string
+	// Principal names who the sandbox acts for: the authenticated identity
+	// of the MCP client, or a name the embedding host sets (a user, a
+	// tenant). The policy sees it as input.session.principal, and counters
+	// scoped counters.PerPrincipal are shared by every sandbox of one
+	// principal. NewSandbox refuses an empty Principal under that scope.
+	Principal string
+	// Counters says where the sandbox's call counters live and which calls
+	// share them. The zero value keeps them per session (per ID) in the
+	// engine's in-memory store, so that a sandbox that replaces another
+	// under the same ID continues from its counts.
+	Counters Counters
 	// Policy decides every tool call (see Policy for the contract): an
 	// *authz.CapabilityPolicy, a *policy.Policy, or an implementation of
 	// the embedder's. Nil, or a nil pointer, means each registered tool
@@ -155,6 +178,22 @@ type SandboxConfig struct {
 	// error (or panics) gets nothing more in that execution; the script
 	// does not see it.
 	Stdout, Stderr io.Writer
+}
+
+// Counters configures where a sandbox's call counters (input.calls,
+// input.capability_calls, max_calls) live and which calls share them.
+type Counters struct {
+	// Store keeps the counts. Nil is the engine's in-memory store, shared
+	// by the engine's sandboxes (Engine.Counters).
+	Store counters.Store
+	// Scope says which calls share one set of counters: each execution,
+	// each session (the sandbox's ID, the default), or each principal
+	// (SandboxConfig.Principal).
+	Scope counters.Scope
+	// Window, when positive, makes the counts a sliding window: only the
+	// calls of the last Window count against a limit ("at most 20 calls
+	// per principal per hour"). Zero counts every call of the scope.
+	Window time.Duration
 }
 
 // Language is the language of a script.
@@ -186,10 +225,18 @@ type Sandbox struct {
 	turn chan struct{} // one operation at a time
 
 	mu        sync.Mutex
-	counts    map[string]int // allowed calls per method in this session
-	capCounts map[int]int    // calls charged per capability
-	policy    Policy         // nil: the default policy
+	policy    Policy // nil: the default policy
 	labels    map[string]string
+	principal string
+	// The call counters: store, scope and window as configured; key names
+	// the session's or the principal's counters in the store ("" under
+	// counters.PerExecution, where each execution has its own key).
+	store     counters.Store
+	scope     counters.Scope
+	window    time.Duration
+	key       string
+	ownKey    bool     // key is this sandbox's alone: Close deletes it
+	capNames  []string // the policy's capability names, by index
 	approver  Approver
 	onAudit   func(AuditRecord)
 	stdout    io.Writer // SandboxConfig.Stdout
@@ -205,13 +252,14 @@ func (e *Engine) NewSandbox(ctx context.Context, cfg SandboxConfig) (*Sandbox, e
 	sb := &Sandbox{
 		e:         e,
 		id:        cfg.ID,
-		limits:    cfg.Limits.withDefaults(),
+		limits:    cfg.Limits.withDefaults(e.cfg.memoryMB),
 		tools:     map[string]*tool{},
 		turn:      make(chan struct{}, 1),
-		counts:    map[string]int{},
-		capCounts: map[int]int{},
 		policy:    cfg.Policy,
 		labels:    cfg.Labels,
+		principal: cfg.Principal,
+		store:     cfg.Counters.Store,
+		window:    cfg.Counters.Window,
 		approver:  cfg.Approve,
 		onAudit:   cfg.Audit,
 		stdout:    cfg.Stdout,
@@ -220,8 +268,12 @@ func (e *Engine) NewSandbox(ctx context.Context, cfg SandboxConfig) (*Sandbox, e
 	if nilPolicy(sb.policy) {
 		sb.policy = nil
 	}
-	if sb.id == "" {
+	generated := sb.id == ""
+	if generated {
 		sb.id = fmt.Sprintf("sb-%d", sandboxSeq.Add(1))
+	}
+	if err := sb.setCounters(cfg.Counters, generated); err != nil {
+		return nil, err
 	}
 	if err := sb.limits.check(e.cfg.memoryMB); err != nil {
 		return nil, err
@@ -346,6 +398,10 @@ func (sb *Sandbox) Close(ctx context.Context) error {
 		sb.setBroken(errorf(KindClosed, "sandbox is closed"))
 		if c := sb.conn; c != nil {
 			c.close()
+		}
+		if sb.ownKey {
+			// No other sandbox can name these counters: forget them.
+			_ = sb.store.Delete(context.WithoutCancel(ctx), sb.key)
 		}
 		sb.e.mu.Lock()
 		delete(sb.e.sandboxes, sb)

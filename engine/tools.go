@@ -26,8 +26,10 @@ import (
 // JSON reader, whether encoding/json into a struct or a map, json.Number,
 // OPA or JavaScript, reads the same values from them. The result is marshaled to JSON (a json.RawMessage is passed
 // through after validation); an error rejects the script's promise with a
-// ToolError whose message includes err's text, so do not put secrets in it.
-// A panicking handler becomes a tool error too. ctx carries the call's
+// ToolError: a *ToolError's kind and message are what the script sees, and
+// any other error is shown only as "internal error", its text kept for the
+// host (ToolCall.Cause, the audit), so that secrets in error messages do
+// not reach the model. A panicking handler becomes a tool error too. ctx carries the call's
 // CallInfo (CallFrom): one handler can serve many tools.
 type Handler func(ctx context.Context, params json.RawMessage) (any, error)
 
@@ -107,7 +109,7 @@ func Func[P, R any](f func(ctx context.Context, params P) (R, error)) Handler {
 	return func(ctx context.Context, raw json.RawMessage) (any, error) {
 		var p P
 		if err := strictUnmarshal(raw, &p); err != nil {
-			return nil, fmt.Errorf("invalid parameters: %w", decodeError(err))
+			return nil, &ToolError{Message: "invalid parameters: " + decodeError(err).Error()}
 		}
 		return f(ctx, p)
 	}

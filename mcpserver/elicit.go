@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/cordonhq/cordon/approval"
 	"github.com/cordonhq/cordon/engine"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -17,9 +18,6 @@ func sessionFrom(ctx context.Context) *mcp.ServerSession {
 	return ss
 }
 
-// maxElicitParams bounds the params shown in an approval request.
-const maxElicitParams = 2000
-
 // approvalSchema is the form of an approval request: approve, and an
 // optional reason.
 var approvalSchema = map[string]any{
@@ -31,18 +29,50 @@ var approvalSchema = map[string]any{
 	"required": []string{"approve"},
 }
 
+// MetaKey is the key, in the _meta of the elicitation request that Elicit
+// sends, of the call in structured form: the approval.Request, as JSON
+// (method, reasons, params with path, type, value, bytes, cut and
+// constrained, params_bytes, text). Every string in it is quoted and
+// escaped as in the message, so a client may show any of it as it is.
+const MetaKey = "cordon/approval"
+
 // Elicit is an engine.Approver for codemode.WithApprover: a call the
 // policy asks about becomes an MCP elicitation request to the client of
-// the session that runs the script, showing the method, the params and the
-// policy's reasons, and asking the person to approve or deny. The call
-// runs only if they accept with approve true. The answer, with their
-// reason if they give one, goes to the audit. When the client does not
-// support elicitation, or the request fails, the call is denied with a
-// reason that says approval was needed and could not be asked. The wait
+// the session that runs the script, asking to approve or deny it. The
+// request shows the whole call as package approval renders it, within
+// approval's default limits (see ElicitWith): the message is the
+// approval.Request's text (the method, the policy's reasons, and every
+// param on a line of its own, constrained ones and numbers first, all
+// that came from the script or the policy quoted and escaped), and its
+// _meta holds the same in structured form under MetaKey. A call that
+// cannot be shown in full is denied without asking (approval.DenyReason).
+//
+// The call runs only if the client accepts with approve true. The answer,
+// with the reason given if any, goes to the audit. When the client does
+// not support elicitation, or the request fails, the call is denied with
+// a reason that says approval was needed and could not be asked. The wait
 // counts against the execution's time limit.
+//
+// The session's client answers, whoever it is: when that client is an
+// automated agent, not a person, the agent approves its own script's
+// calls. Use elicitation as a human check only when a person stands
+// behind the client.
 //
 //	run := codemode.New(eng, tools, codemode.WithPolicy(pol), codemode.WithApprover(mcpserver.Elicit))
 func Elicit(ctx context.Context, call *engine.Call) (bool, string) {
+	return elicit(ctx, call, approval.Limits{})
+}
+
+// ElicitWith returns an approver that does what Elicit does, with l as
+// the budget of the approval request: a call that cannot be shown in full
+// within l is denied without asking.
+func ElicitWith(l approval.Limits) engine.Approver {
+	return func(ctx context.Context, call *engine.Call) (bool, string) {
+		return elicit(ctx, call, l)
+	}
+}
+
+func elicit(ctx context.Context, call *engine.Call, l approval.Limits) (bool, string) {
 	why := strings.Join(call.Reasons, "; ")
 	if why == "" {
 		why = "the policy asks for approval"
@@ -54,12 +84,11 @@ func Elicit(ctx context.Context, call *engine.Call) (bool, string) {
 	if p := ss.InitializeParams(); p == nil || p.Capabilities == nil || p.Capabilities.Elicitation == nil {
 		return false, "approval required (" + why + ") and could not be asked: the MCP client does not support elicitation"
 	}
-	params := string(call.Params)
-	if len(params) > maxElicitParams {
-		params = strings.ToValidUTF8(params[:maxElicitParams], "") + fmt.Sprintf("... (%d bytes in all)", len(call.Params))
+	req, err := approval.ForCall(call, l)
+	if err != nil {
+		return false, approval.DenyReason(err)
 	}
-	msg := fmt.Sprintf("A script in the cordon sandbox wants to call %s with params:\n%s\n\nThe policy asks for approval: %s\n\nApprove this call?", call.Method, params, why)
-	res, err := ss.Elicit(ctx, &mcp.ElicitParams{Message: msg, RequestedSchema: approvalSchema})
+	res, err := ss.Elicit(ctx, &mcp.ElicitParams{Meta: mcp.Meta{MetaKey: req}, Message: req.Text, RequestedSchema: approvalSchema})
 	if err != nil {
 		return false, fmt.Sprintf("approval required (%s) and could not be asked: %v", why, err)
 	}

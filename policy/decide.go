@@ -142,6 +142,7 @@ func inputValue(in *authz.Input) (ast.Value, error) {
 		[2]*ast.Term{ast.StringTerm("session"), ast.ObjectTerm(
 			[2]*ast.Term{ast.StringTerm("id"), ast.StringTerm(in.Session.ID)},
 			[2]*ast.Term{ast.StringTerm("labels"), ast.NewTerm(labels)},
+			[2]*ast.Term{ast.StringTerm("principal"), ast.StringTerm(in.Session.Principal)},
 		)},
 		[2]*ast.Term{ast.StringTerm("language"), ast.StringTerm(in.Language)},
 	)

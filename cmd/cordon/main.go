@@ -2,8 +2,15 @@
 //
 //	cordon run [flags] [FILE | -]   run a script (-e CODE for inline code)
 //	cordon mcp [flags]              serve code mode to MCP clients
+//	cordon policy SUBCOMMAND        compile, lint or test a policy
+//	cordon describe [flags]         describe the tools for a model
 //	cordon precompile               fill the compilation cache
 //	cordon version                  print the versions of cordon and its parts
+//	cordon help [COMMAND]           print the usage (as COMMAND --help does)
+//
+// The commands that build a sandbox (run, mcp, precompile) say on stderr
+// when they compile it (the first run, or a new cache) and when that ends,
+// unless -q or --quiet is given.
 //
 // `cordon run` exits with the script's status (JS: 0, or 1 on an uncaught
 // error), 124 when the script ran past its time limit, 125 when the sandbox
@@ -60,12 +67,14 @@ const usage = `usage:
                                   describe the tools for a model: rules, TypeScript
                                   declarations, shell usage, an example (prompt, the default)
   cordon mcp [--config FILE] [--policy PATH]... [--label K=V]... [--log]
-             [--http ADDR] [--max-sessions N] [--session-idle D]
+             [--http ADDR] [--max-sessions N] [--session-idle D] [--cache-dir DIR] [-q]
                                   serve run_javascript and run_shell to MCP clients: over
                                   stdio, or streamable HTTP at http://ADDR/mcp; one sandbox
                                   per session, closed when it ends or after D idle (30m)
-  cordon precompile               compile the sandbox into the cache
-  cordon help                     show this help
+  cordon precompile [--cache-dir DIR] [-q]
+                                  compile the sandbox into the cache (-q: print nothing
+                                  unless it fails)
+  cordon help [COMMAND]           show this help (the same as COMMAND --help)
   cordon version                  print the versions of cordon, its guest, goja, wazero and OPA
 
 run flags:
@@ -74,6 +83,10 @@ run flags:
   --config FILE    sandbox config, YAML or JSON (default: a built-in demo config)
   --policy PATH    extra Rego file, data file, directory or OPA bundle (repeatable)
   --label K=V      a session label the policy sees as input.session.labels (repeatable)
+  --principal NAME who the run acts for, as input.session.principal sees it (default "local")
+  --approve MODE   a call the policy asks about: ask (show it and read y/N on the terminal),
+                   deny, or allow without asking (default: ask on a terminal, else deny);
+                   the wait counts against --timeout
   --timeout D      time limit per execution: 5s, 500ms, 1m, or a number of seconds
                    (default 5s, or the config's)
   --memory MB      guest memory limit in MiB (default 256, or the config's)
@@ -82,13 +95,16 @@ run flags:
   --max-param-bytes N, --max-result-bytes N  size of one tool call's params / result (default 1 MiB / 8 MiB)
   --vfs-bytes N, --vfs-files N  file-system quotas (default 64 MiB / 10000 files)
   --max-depth N    JS call stack frames and shell function nesting (default 1000)
-  --json           print one JSON object with output, exit code and tool calls
+  --json           print one JSON object (and a newline) with the output, the exit
+                   code, the script's value and the tool calls
   --max-record-bytes N  bytes of each tool call's params and result that --json
                    prints; a larger value is replaced by an excerpt (default 4096)
   --raw-output     write the script's output to a terminal as it is (by default escape
                    sequences and other control characters are shown escaped, as \u001b)
   --log            write the audit log (one JSON line per decision) to stderr
   --cache-dir DIR  compilation cache (default: $CORDON_CACHE_DIR or the user cache dir)
+  -q, --quiet      do not say on stderr that the sandbox is being compiled (which a
+                   first run does, saying when it starts and when it ends, with the time)
 `
 
 func main() {
@@ -116,7 +132,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		err = cmdPrecompile(ctx, args[1:], stdout, stderr)
 	case "policy":
 		code, err = cmdPolicy(ctx, args[1:], stdout, stderr)
-	case "help", "-h", "--help":
+	case "help", "-h", "-help", "--help":
+		if args[0] == "help" && len(args) > 1 && !isHelp(args[1]) {
+			// `cordon help CMD [SUB]` is `cordon CMD [SUB] --help`.
+			return run(ctx, append(args[1:len(args):len(args)], "--help"), stdin, stdout, stderr)
+		}
 		fmt.Fprint(stdout, usage)
 	case "version", "--version":
 		err = cmdVersion(args[1:], stdout)
@@ -140,6 +160,15 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		}
 	}
 	return code
+}
+
+// isHelp reports whether arg asks for help: help, -h, -help or --help.
+func isHelp(arg string) bool {
+	switch arg {
+	case "help", "-h", "-help", "--help":
+		return true
+	}
+	return false
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
@@ -203,7 +232,14 @@ func flagError(cmd string, err error) error {
 	return usagef("%s: %v (see `cordon help`)", cmd, err)
 }
 
-func engineConfig(cacheDir string, memoryMB int, stderr io.Writer) engine.Config {
+// engineConfig is the engine's config for a command that builds one. Unless
+// quiet, the engine says on stderr when it compiles the sandbox (a first run,
+// or a new cache directory) and when that ends, with the time it took,
+// whether stderr is a terminal or not: a first run that takes seconds, or a
+// `go run` on a busy machine that takes minutes, is never silent. stdout
+// is left alone: it is the script's output, the --json object, or the MCP
+// protocol.
+func engineConfig(cacheDir string, memoryMB int, stderr io.Writer, quiet bool) engine.Config {
 	cfg := engine.NewConfig()
 	if cacheDir == "" {
 		cacheDir = os.Getenv("CORDON_CACHE_DIR")
@@ -214,15 +250,24 @@ func engineConfig(cacheDir string, memoryMB int, stderr io.Writer) engine.Config
 	if memoryMB > 0 {
 		cfg = cfg.WithMemoryLimitMB(memoryMB)
 	}
-	if f, ok := stderr.(*os.File); ok && fileIsTerminal(f) {
+	if !quiet {
 		cfg = cfg.WithCompileProgress(stderr)
 	}
 	return cfg
 }
 
+// quietFlag defines -q and --quiet on fs, for the commands that build an
+// engine (see engineConfig).
+func quietFlag(fs *flag.FlagSet) *bool {
+	quiet := fs.Bool("quiet", false, "")
+	fs.BoolVar(quiet, "q", false, "")
+	return quiet
+}
+
 func cmdPrecompile(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("precompile")
 	cacheDir := fs.String("cache-dir", "", "")
+	quiet := quietFlag(fs)
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return flagError("precompile", err)
@@ -231,8 +276,11 @@ func cmdPrecompile(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return usagef("precompile: unexpected argument %q", pos[0])
 	}
 	start := time.Now()
-	if err := engine.Precompile(ctx, engineConfig(*cacheDir, 0, stderr)); err != nil {
+	if err := engine.Precompile(ctx, engineConfig(*cacheDir, 0, stderr, *quiet)); err != nil {
 		return err
+	}
+	if *quiet {
+		return nil
 	}
 	fmt.Fprintf(stdout, "cordon: sandbox compiled and cached in %v\n", time.Since(start).Round(time.Millisecond))
 	return nil
@@ -250,13 +298,55 @@ type runFlags struct {
 	cacheDir string
 	policies []string
 	labels   map[string]string
-	log      bool
+	// principal is who the run acts for (input.session.principal).
+	principal string
+	// approve is the --approve mode: ask, deny, allow, or "" (ask on a
+	// terminal, else deny).
+	approve string
+	log     bool
 	// maxRecord bounds each tool call's params and result in --json
 	// (engine.DefaultExcerptBytes when 0).
 	maxRecord int
 	// rawOutput writes the script's output to a terminal unneutralized.
 	rawOutput bool
+	// quiet leaves out the lines that say the sandbox is being compiled.
+	quiet *bool
 }
+
+// checkVFSFits refuses a VFS quota that the memory limit cannot hold,
+// naming where each value came from: a flag, the config file, or the
+// default. A quota nobody set is derived from the memory limit (see
+// engine.Limits) and is never refused.
+func checkVFSFits(vfsBytes int64, vfsFlag bool, memoryMB int, memoryFlag bool, configFile string) error {
+	if vfsBytes == 0 {
+		return nil
+	}
+	mem := memoryMB
+	if mem == 0 {
+		mem = engine.DefaultMemoryMB
+	}
+	max := engine.MaxVFSBytes(mem)
+	if vfsBytes <= max {
+		return nil
+	}
+	vfsFrom := "--vfs-bytes"
+	if !vfsFlag {
+		vfsFrom = "limits.vfs_bytes in " + configFile
+	}
+	memFrom := fmt.Sprintf("the default memory limit (%d MiB)", mem)
+	switch {
+	case memoryFlag:
+		memFrom = fmt.Sprintf("--memory %d", mem)
+	case memoryMB > 0:
+		memFrom = fmt.Sprintf("limits.memory_mb %d in %s", mem, configFile)
+	}
+	return usagef("run: %s %d is more than a third of %s: set at most %d, or leave the VFS quota unset to take what fits", vfsFrom, vfsBytes, memFrom, max)
+}
+
+// defaultPrincipal is the principal of `cordon run` and of `cordon mcp`
+// over stdio when --principal does not name one: the local user who
+// started the process.
+const defaultPrincipal = "local"
 
 func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
 	var f runFlags
@@ -282,6 +372,9 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	fs.IntVar(&f.maxRecord, "max-record-bytes", 0, "")
 	fs.BoolVar(&f.rawOutput, "raw-output", false, "")
 	fs.StringVar(&f.cacheDir, "cache-dir", "", "")
+	fs.StringVar(&f.principal, "principal", defaultPrincipal, "")
+	fs.StringVar(&f.approve, "approve", "", "")
+	f.quiet = quietFlag(fs)
 	fs.Func("policy", "", func(s string) error { f.policies = append(f.policies, s); return nil })
 	fs.Func("label", "", func(s string) error {
 		k, v, ok := strings.Cut(s, "=")
@@ -298,11 +391,14 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if err != nil {
 		return 0, flagError("run", err)
 	}
+	if f.principal == "" {
+		return 0, usagef("run: --principal must not be empty")
+	}
 	if f.timeout < 0 {
 		return 0, usagef("run: --timeout must be positive")
 	}
-	if f.memoryMB < 0 || f.memoryMB > 4096 {
-		return 0, usagef("run: --memory must be between 1 and 4096 (MiB)")
+	if f.memoryMB != 0 && (f.memoryMB < engine.MinMemoryMB || f.memoryMB > engine.MaxMemoryMB) {
+		return 0, usagef("run: --memory must be between %d and %d (MiB)", engine.MinMemoryMB, engine.MaxMemoryMB)
 	}
 	if l := f.limits; l.MaxOutputBytes < 0 || l.MaxToolCalls < 0 || l.MaxParamBytes < 0 || l.MaxResultBytes < 0 || l.VFSBytes < 0 || l.VFSFiles < 0 || l.MaxCallDepth < 0 {
 		return 0, usagef("run: limits must be positive numbers")
@@ -373,7 +469,10 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if f.memoryMB > 0 {
 		memoryMB = f.memoryMB
 	}
-	ecfg := engineConfig(f.cacheDir, memoryMB, stderr)
+	if err := checkVFSFits(limits.VFSBytes, f.limits.VFSBytes > 0, memoryMB, f.memoryMB > 0, cfg.File()); err != nil {
+		return 0, err
+	}
+	ecfg := engineConfig(f.cacheDir, memoryMB, stderr, *f.quiet)
 	if f.log {
 		// The engine bounds each record's params (engine.Excerpt).
 		ecfg = ecfg.WithLogger(slog.New(slog.NewJSONHandler(terminalSafe(stderr, f.rawOutput), nil)))
@@ -390,7 +489,13 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		return 0, err
 	}
 	defer stopUpstreams()
-	sb, err := eng.NewSandbox(ctx, engine.SandboxConfig{Tools: tools, Limits: limits, Policy: pol, Labels: f.labels})
+	counterCfg, _ := cfg.SandboxCounters()
+	mode, err := approveMode(f.approve, stdin, stderr, len(pos) > 0 && pos[0] == "-")
+	if err != nil {
+		return 0, err
+	}
+	sb, err := eng.NewSandbox(ctx, engine.SandboxConfig{Tools: tools, Limits: limits, Policy: pol, Labels: f.labels,
+		Principal: f.principal, Counters: counterCfg, Approve: cliApprover(mode, stdin, stderr)})
 	if err != nil {
 		if engine.KindOf(err) == engine.KindInvalid {
 			return 0, usagef("config %s: %v", cfg.File(), err)
@@ -457,6 +562,12 @@ func cmdPolicy(ctx context.Context, args []string, stdout, stderr io.Writer) (in
 		return 0, usagef("policy: give a subcommand: compile, lint or test")
 	}
 	switch args[0] {
+	case "-h", "--help", "-help", "help":
+		if args[0] == "help" && len(args) > 1 && !isHelp(args[1]) {
+			// `cordon policy help SUB` is `cordon policy SUB --help`.
+			return cmdPolicy(ctx, append(args[1:len(args):len(args)], "--help"), stdout, stderr)
+		}
+		return 0, &helpRequest{cmd: "policy"}
 	case "compile":
 		fs := newFlagSet("policy compile")
 		pos, err := parseInterspersed(fs, args[1:])

@@ -39,6 +39,7 @@ func TestRunJSONWithMockTool(t *testing.T) {
 		Stdout    string          `json:"stdout"`
 		Stderr    string          `json:"stderr"`
 		ExitCode  int             `json:"exit_code"`
+		Value     json.RawMessage `json:"value"`
 		Error     json.RawMessage `json:"error"`
 		ToolCalls []struct {
 			Method  string          `json:"method"`
@@ -52,17 +53,22 @@ func TestRunJSONWithMockTool(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &out); err != nil {
 		t.Fatalf("%v: %s", err, stdout)
 	}
-	if out.Stdout != "72\n" || out.ExitCode != 0 || string(out.Error) != "null" || len(out.ToolCalls) != 1 {
+	if out.Stdout != "72\n" || out.ExitCode != 0 || string(out.Value) != "72" || string(out.Error) != "null" || len(out.ToolCalls) != 1 {
 		t.Fatalf("output %s", stdout)
 	}
 	tc := out.ToolCalls[0]
 	if tc.Method != "weather/current" || string(tc.Params) != `{"city":"SF"}` || !tc.Allowed || tc.Reasons == nil || tc.Error != nil || !strings.Contains(string(tc.Result), `"temp":72`) {
 		t.Errorf("tool call %+v", tc)
 	}
-	for _, key := range []string{`"stdout"`, `"stderr"`, `"exit_code"`, `"error"`, `"tool_calls"`, `"allowed"`, `"reasons"`, `"result"`} {
+	for _, key := range []string{`"stdout"`, `"stderr"`, `"exit_code"`, `"value"`, `"error"`, `"tool_calls"`, `"allowed"`, `"reasons"`, `"result"`} {
 		if !strings.Contains(stdout, key) {
 			t.Errorf("missing key %s in %s", key, stdout)
 		}
+	}
+	// The keys of the MCP result, in its order; one line, ended by a newline.
+	if !strings.HasPrefix(stdout, `{"stdout":"72\n","stderr":"","exit_code":0,"value":72,"error":null,"tool_calls":[`) ||
+		!strings.HasSuffix(stdout, "]}\n") || strings.Count(stdout, "\n") != 1 {
+		t.Errorf("--json printed %q", stdout)
 	}
 }
 
@@ -151,7 +157,7 @@ func TestPrecompileFillsTheCache(t *testing.T) {
 	}
 	dir := t.TempDir()
 	code, stdout, stderr := cli(t, "", "precompile", "--cache-dir", dir)
-	if code != 0 || !strings.Contains(stdout, "compiled and cached") {
+	if code != 0 || !strings.Contains(stdout, "compiled and cached") || !compileLines.MatchString(stderr) {
 		t.Fatalf("exit %d stdout %q stderr %q", code, stdout, stderr)
 	}
 	entries, err := os.ReadDir(dir)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/cordonhq/cordon/codemode"
 	"github.com/cordonhq/cordon/config"
+	"github.com/cordonhq/cordon/counters"
 	"github.com/cordonhq/cordon/engine"
 	"github.com/cordonhq/cordon/mcpserver"
 	"github.com/cordonhq/cordon/mcptools"
@@ -38,6 +39,7 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	})
 	logAudit := fs.Bool("log", false, "")
 	cacheDir := fs.String("cache-dir", "", "")
+	quiet := quietFlag(fs)
 	var policies []string
 	fs.Func("policy", "", func(s string) error { policies = append(policies, s); return nil })
 	var labels map[string]string
@@ -95,7 +97,7 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	}
 
 	// Over stdio, stdout is the protocol: the audit log goes to stderr.
-	ecfg := engineConfig(*cacheDir, cfg.Limits.MemoryMB, stderr)
+	ecfg := engineConfig(*cacheDir, cfg.Limits.MemoryMB, stderr, *quiet)
 	if *logAudit {
 		ecfg = ecfg.WithLogger(slog.New(slog.NewJSONHandler(terminalSafe(stderr, false), nil)))
 	} else {
@@ -107,8 +109,16 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	}
 	defer eng.Close(context.Background())
 
+	// Over HTTP any client can open a new session, so counters kept per
+	// session would let a client reset its limits by reconnecting: they
+	// are kept per principal there unless the config says otherwise.
+	counterCfg, scopeSet := cfg.SandboxCounters()
+	if ln != nil && !scopeSet {
+		counterCfg.Scope = counters.PerPrincipal
+	}
 	run := codemode.New(eng, tools,
 		codemode.WithPolicy(pol),
+		codemode.WithCounters(counterCfg),
 		codemode.WithLimits(cfg.SandboxLimits()),
 		codemode.WithLabels(labels),
 		codemode.WithApprover(mcpserver.Elicit),

@@ -17,12 +17,18 @@ type jsonError struct {
 }
 
 // jsonHead is the --json object without its tool calls, which are written
-// one at a time after it.
+// one at a time after it. Its keys are those of the MCP tool's result
+// (codemode.Result), in the same order.
 type jsonHead struct {
-	Stdout   string     `json:"stdout"`
-	Stderr   string     `json:"stderr"`
-	ExitCode int        `json:"exit_code"`
-	Error    *jsonError `json:"error"`
+	Stdout   string `json:"stdout"`
+	Stderr   string `json:"stderr"`
+	ExitCode int    `json:"exit_code"`
+	// Value is the JSON of the value a JavaScript script returned, or
+	// null when it returned nothing (a shell script, an error, a value
+	// JSON cannot represent). Unlike the MCP result's stdout, Stdout
+	// keeps the line the value printed.
+	Value json.RawMessage `json:"value"`
+	Error *jsonError      `json:"error"`
 }
 
 // jsonToolCall is one tool call in --json. Params and Result are the
@@ -56,14 +62,15 @@ func bounded(doc json.RawMessage, max int) (v any, excerpt bool) {
 	return engine.NewExcerpt(doc, max), true
 }
 
-// writeJSON prints the result of `cordon run --json` as one line. Each tool
+// writeJSON prints the result of `cordon run --json` as one line, ended by a
+// newline. Each tool
 // call's params and result are bounded to maxRecord bytes (see bounded),
 // so that the output stays within about twice maxRecord per value however
 // large the calls were. The calls are encoded one at a time, and each
 // call's params and result are dropped from res once printed, so that no
 // second copy of them is built.
 func writeJSON(w io.Writer, res *engine.Result, execErr error, exit, maxRecord int) error {
-	head := jsonHead{Stdout: res.Stdout, Stderr: res.Stderr, ExitCode: exit}
+	head := jsonHead{Stdout: res.Stdout, Stderr: res.Stderr, ExitCode: exit, Value: res.Value}
 	var ee *engine.Error
 	switch {
 	case errors.As(execErr, &ee):

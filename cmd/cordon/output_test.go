@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -163,5 +164,57 @@ func TestWriteJSONElided(t *testing.T) {
 	if s := buf.String(); strings.Count(s, `"elided":true`) != 1 || strings.Contains(s, `"elided":false`) ||
 		!strings.Contains(s, `"params":null,"allowed":true,"reasons":[],"result":null,"error":null,"elided":true`) {
 		t.Errorf("%s", s)
+	}
+}
+
+// --json carries the value the script returned, as the MCP result does:
+// its JSON, or null when there is none (no return, undefined, a shell
+// script, an uncaught error, a timeout). The object is one line, ended by
+// a newline.
+func TestRunJSONValue(t *testing.T) {
+	for _, tc := range []struct {
+		args  []string
+		value string
+	}{
+		{[]string{"-e", `return {a: [1, "x", null], b: {c: true}}`}, `{"a":[1,"x",null],"b":{"c":true}}`},
+		{[]string{"-e", `return "text <&>"`}, `"text <&>"`},
+		{[]string{"-e", `console.log("no return")`}, `null`},
+		{[]string{"-e", `return undefined`}, `null`},
+		{[]string{"--lang", "sh", "-e", `echo hi`}, `null`},
+		{[]string{"-e", `throw new Error("boom")`}, `null`},
+		{[]string{"--timeout", "200ms", "-e", `while (true) {}`}, `null`},
+	} {
+		_, stdout, stderr := cli(t, "", append([]string{"run", "--json"}, tc.args...)...)
+		var out struct {
+			Value json.RawMessage `json:"value"`
+		}
+		if err := json.Unmarshal([]byte(stdout), &out); err != nil {
+			t.Fatalf("%q: %v: %q %q", tc.args, err, stdout, stderr)
+		}
+		var got, want any
+		if err := json.Unmarshal(out.Value, &got); err != nil || json.Unmarshal([]byte(tc.value), &want) != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("%q: value %s, want %s", tc.args, out.Value, tc.value)
+		}
+		if !strings.HasSuffix(stdout, "}\n") || strings.Count(stdout, "\n") != 1 {
+			t.Errorf("%q: not one line ended by a newline: %q", tc.args, stdout)
+		}
+	}
+}
+
+// writeJSON prints the value in place, between exit_code and error, and
+// null for none.
+func TestWriteJSONValue(t *testing.T) {
+	for value, want := range map[string]string{`[1,{"k":"v"}]`: `"exit_code":0,"value":[1,{"k":"v"}],"error":null,`, "": `"exit_code":0,"value":null,"error":null,`} {
+		res := &engine.Result{}
+		if value != "" {
+			res.Value = json.RawMessage(value)
+		}
+		var buf bytes.Buffer
+		if err := writeJSON(&buf, res, nil, 0, 256); err != nil {
+			t.Fatal(err)
+		}
+		if s := buf.String(); !strings.Contains(s, want) || !strings.HasSuffix(s, "]}\n") {
+			t.Errorf("value %q: %s", value, s)
+		}
 	}
 }

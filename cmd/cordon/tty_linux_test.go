@@ -69,7 +69,7 @@ func openPTY(t *testing.T) (ptmx, pts *os.File) {
 }
 
 // On a terminal, the first run with an empty cache says that it compiles
-// the sandbox, and about how long that takes.
+// the sandbox, about how long that takes, and when it is done.
 func TestFirstCompileMessageOnTerminal(t *testing.T) {
 	if testing.Short() {
 		t.Skip("compiles the guest from scratch")
@@ -94,7 +94,8 @@ func TestFirstCompileMessageOnTerminal(t *testing.T) {
 	pts.Close()
 	ptmx.SetReadDeadline(time.Now().Add(2 * time.Second))
 	<-copied
-	if got := terminal.String(); strings.Count(got, "cordon: compiling the sandbox, about ") != 1 || !strings.Contains(got, " s the first time") {
-		t.Errorf("the terminal shows %q; want the compile message once, for the first run", got)
+	if got := terminal.String(); strings.Count(got, "cordon: compiling the sandbox, about ") != 1 || !strings.Contains(got, " s the first time") ||
+		strings.Count(got, "cordon: compiled the sandbox in ") != 1 {
+		t.Errorf("the terminal shows %q; want the compile messages once, for the first run", got)
 	}
 }

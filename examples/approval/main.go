@@ -1,8 +1,11 @@
 // Command approval drives an execution step by step. The policy allows
 // payments, but asks for approval above 1000 (a Rego ask rule); those calls
 // pause the script until an operator (here, a rule standing in for a human)
-// approves or rejects them. Between steps the guest is paused and uses no
-// CPU, so the host can wait as long as it likes.
+// approves or rejects them. Each paused call is shown as package approval
+// renders it for a person: every param, the constrained ones and numbers
+// first, with what the script wrote quoted; a call that cannot be shown in
+// full is refused without asking. Between steps the guest is paused and
+// uses no CPU, so the host can wait as long as it likes.
 //
 //	go run ./examples/approval
 package main
@@ -16,6 +19,7 @@ import (
 	"log/slog"
 	"os"
 
+	"github.com/cordonhq/cordon/approval"
 	"github.com/cordonhq/cordon/dsl"
 	"github.com/cordonhq/cordon/engine"
 	"github.com/cordonhq/cordon/policy"
@@ -98,8 +102,15 @@ ask contains "payments above 1000 need an operator" if {
 				c.Run(ctx)
 				continue
 			}
+			// Show the operator the whole call; refuse what cannot be
+			// shown in full rather than show a part of it.
+			req, err := approval.ForCall(c, approval.Limits{})
+			if err != nil {
+				c.Deny(approval.DenyReason(err))
+				continue
+			}
 			ok, why := operator(c.Params)
-			fmt.Fprintf(w, "paused on %s %s (%s): approve=%v\n", c.Method, c.Params, c.Reasons[0], ok)
+			fmt.Fprintf(w, "%s\noperator: approve=%v\n", req.Text, ok)
 			if ok {
 				c.Run(ctx) // run the registered handler
 			} else {

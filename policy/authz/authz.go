@@ -75,6 +75,10 @@ type Session struct {
 	ID string
 	// Labels are the session's labels (input.session.labels).
 	Labels map[string]string
+	// Principal is who the session acts for (input.session.principal):
+	// the authenticated identity of the MCP client, or a name the
+	// embedding host set; "" when there is none.
+	Principal string
 }
 
 // Decision is the answer for one call. At most one of Allow and Ask is

@@ -36,6 +36,7 @@ const inputSchema = `{
       "description": "The sandbox session.",
       "properties": {
         "id": {"type": "string", "description": "The session id."},
+        "principal": {"type": "string", "description": "Who the session acts for: the authenticated MCP client's identity, or a name the embedding host set; empty when there is none."},
         "labels": {
           "type": "object",
           "description": "Labels the host gave the session.",
@@ -77,7 +78,8 @@ const inputSchema = `{
 //
 //	{"method": string, "params": object,
 //	 "calls": {METHOD: integer}, "capability_calls": {"<index>": integer},
-//	 "session": {"id": string, "labels": {KEY: string}}, "language": string,
+//	 "session": {"id": string, "labels": {KEY: string}, "principal": string},
+//	 "language": string,
 //	 "tool": {"server": string, "annotations": {"readOnlyHint": boolean, ...}}}
 //
 // with no other properties allowed at the top level, in session or in

@@ -5,10 +5,12 @@
 #
 #   input.method             "stripe/charges/create"
 #   input.params             the call's JSON object
-#   input.calls              {method: calls allowed or approved so far in this
-#                            session, and asks awaiting an answer}
+#   input.calls              {method: calls allowed or approved so far in the
+#                            counter scope (the session by default; see
+#                            counters in the config), and asks awaiting an
+#                            answer}
 #   input.capability_calls   {capability index (string): calls it was charged for}
-#   input.session            {"id": ..., "labels": {...}}
+#   input.session            {"id": ..., "labels": {...}, "principal": ...}
 #   input.language           "js" or "sh": the interpreter that made the call
 #
 # and expects an object:
