@@ -729,10 +729,6 @@ func (c *Call) run(ctx context.Context) {
 	}
 	res, err := safeCall(ctx, t.Handler, c.Params)
 	if err != nil {
-		if errors.Is(err, ErrResultTooLarge) {
-			c.rejectTooLarge(err)
-			return
-		}
 		c.Reject(err)
 		return
 	}

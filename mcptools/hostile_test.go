@@ -136,7 +136,7 @@ func TestTooLarge(t *testing.T) {
 	limit := fmt.Sprint(mcptools.FrameLimit(testMaxResult))
 	for _, tool := range []string{"idlast", "escapedkey", "batch"} {
 		r := runJS(t, run, `try { await raw.`+tool+`({}); return "no error" } catch (e) { return [e.kind, e.message] }`)
-		if !strings.HasPrefix(string(r.Value), `["too_large","tool raw/`+tool+`: mcptools: MCP server raw: its answer is over the limit of `+limit+` bytes`) {
+		if !strings.HasPrefix(string(r.Value), `["too_large","tool raw/`+tool+` failed: MCP server raw: its answer is over the limit of `+limit+` bytes`) {
 			t.Errorf("%s: %s", tool, r.Text())
 		}
 		if got := string(runJS(t, run, `return await raw.pid({})`).Value); got != pid {
@@ -168,7 +168,7 @@ func TestTooLargeSDKServer(t *testing.T) {
 	t.Cleanup(func() { run.CloseAll(context.Background()) })
 	pid := string(runJS(t, run, `return await up.pid({})`).Value)
 	r := runJS(t, run, `try { await up.big({n: `+fmt.Sprint(bigResult)+`}) } catch (e) { return [e.kind, e.message, await up.pid({})] }`)
-	want := `["too_large","tool up/big: mcptools: MCP server up: its answer is over the limit of ` + fmt.Sprint(mcptools.FrameLimit(testMaxResult)) + ` bytes`
+	want := `["too_large","tool up/big failed: MCP server up: its answer is over the limit of ` + fmt.Sprint(mcptools.FrameLimit(testMaxResult)) + ` bytes`
 	if !strings.HasPrefix(string(r.Value), want) || !strings.HasSuffix(string(r.Value), ","+pid+"]") {
 		t.Fatalf("got %s\nwant %s ... %s", r.Value, want, pid)
 	}
@@ -559,7 +559,7 @@ func TestHTTP(t *testing.T) {
 			run := codemode.New(testEngine(t), ups.Tools(), codemode.WithLimits(engine.Limits{Timeout: 5 * time.Second, MaxResultBytes: testMaxResult}))
 			t.Cleanup(func() { run.CloseAll(context.Background()) })
 			r := runJS(t, run, `try { await up.big({n: `+fmt.Sprint(bigResult)+`}) } catch (e) { return [e.kind, e.message, await up.plain({})] }`)
-			if !strings.HasPrefix(string(r.Value), `["too_large","tool up/big: mcptools: MCP server up: its answer is over the limit`) || !strings.HasSuffix(string(r.Value), `"hello there"]`) {
+			if !strings.HasPrefix(string(r.Value), `["too_large","tool up/big failed: MCP server up: its answer is over the limit`) || !strings.HasSuffix(string(r.Value), `"hello there"]`) {
 				t.Fatalf("%s", r.Text())
 			}
 			mu.Lock()

@@ -34,6 +34,7 @@ import (
 	"github.com/cordonhq/cordon/describe"
 	"github.com/cordonhq/cordon/engine"
 	"github.com/cordonhq/cordon/policy/authz"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -150,8 +151,8 @@ func (s Server) hintsKnown(tool string) bool {
 var (
 	// ErrTooLarge is matched by the error of a call whose answer from the
 	// server is over the frame limit (FrameLimit): the call fails, the
-	// connection goes on. The error matches engine.ErrResultTooLarge too,
-	// so that the script gets a ToolError of kind "too_large".
+	// connection goes on. The error is an engine.ToolError of kind
+	// "too_large".
 	ErrTooLarge = errors.New("mcptools: the server's answer is over the frame limit")
 	// ErrUnavailable is matched by the error of a call made while its
 	// server is down and waits to be reconnected.
@@ -243,18 +244,23 @@ func Import(ctx context.Context, server string, cs *mcp.ClientSession, infos map
 // A handler calls the upstream tool with the call's context (so within the
 // execution's time limit); its result is the upstream result's
 // structuredContent if present, else its text parsed as JSON if it parses,
-// else the text (Value). An upstream result with isError, or a failed call
-// (the server died, or did not answer in time), is an error: the script
-// gets a ToolError of kind "failed" with the upstream's text. infos, if not
-// nil, receives each tool's Info by engine name.
+// else the text (Value). An upstream result with isError, an error answer,
+// or a failed call (the server died, or did not answer in time) is an
+// engine.ToolError of kind "failed": the script sees the upstream's text,
+// or what happened, and the host keeps the cause. infos, if not nil,
+// receives each tool's Info by engine name.
 func (s Server) Import(ctx context.Context, cs *mcp.ClientSession, infos map[string]Info) (tools []engine.Tool, skipped []error, err error) {
 	direct := func(ctx context.Context, name string, params json.RawMessage) (any, error) {
 		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: params})
 		if err != nil {
-			if ctx.Err() != nil {
-				return nil, fmt.Errorf("mcptools: MCP server %s did not answer in time (%v)", s.Name, context.Cause(ctx))
+			var we *jsonrpc.Error
+			switch {
+			case errors.As(err, &we):
+				return nil, &engine.ToolError{Message: "MCP server " + s.Name + ": " + we.Message, Err: err}
+			case ctx.Err() != nil:
+				return nil, &engine.ToolError{Message: "MCP server " + s.Name + " did not answer in time", Err: context.Cause(ctx)}
 			}
-			return nil, fmt.Errorf("mcptools: MCP server %s: %w", s.Name, err)
+			return nil, &engine.ToolError{Message: "MCP server " + s.Name + ": the call failed without an answer", Err: err}
 		}
 		return Value(res)
 	}
@@ -405,8 +411,8 @@ func hintText(ann map[string]bool) string {
 // Value returns the value an MCP tool result stands for: its
 // structuredContent if present, else its text content parsed as JSON if it
 // parses, else the text (the text items joined by newlines); a result with
-// no text is its content list. A result with isError is an error carrying
-// its text.
+// no text is its content list. A result with isError is an
+// engine.ToolError whose message, which the script sees, is its text.
 func Value(res *mcp.CallToolResult) (any, error) {
 	var texts []string
 	for _, c := range res.Content {
@@ -419,7 +425,7 @@ func Value(res *mcp.CallToolResult) (any, error) {
 		if text == "" {
 			text = "the tool reported an error"
 		}
-		return nil, errors.New(text)
+		return nil, &engine.ToolError{Message: text}
 	}
 	if res.StructuredContent != nil {
 		return res.StructuredContent, nil

@@ -358,13 +358,14 @@ func (up *upstream) lost(l *link, err error) {
 }
 
 // session returns the live connection, connecting again if it was lost,
-// within ctx.
+// within ctx. Its errors are ToolErrors whose message the script sees.
 func (up *upstream) session(ctx context.Context) (*link, error) {
+	name := up.s.Name
 	for {
 		up.mu.Lock()
 		if up.closed {
 			up.mu.Unlock()
-			return nil, fmt.Errorf("MCP server %s: %w", up.s.Name, ErrClosed)
+			return nil, &engine.ToolError{Message: "MCP server " + name + " is closed", Err: ErrClosed}
 		}
 		if l := up.cur; l != nil && !l.dead() {
 			up.mu.Unlock()
@@ -373,7 +374,10 @@ func (up *upstream) session(ctx context.Context) (*link, error) {
 		ch := up.dialing
 		if ch == nil {
 			if wait := time.Until(up.next); wait > 0 {
-				err := fmt.Errorf("%w: MCP server %s: its connection ended (%v); it is connected again in %v", ErrUnavailable, up.s.Name, up.lastErr, wait.Round(time.Millisecond))
+				err := &engine.ToolError{
+					Message: fmt.Sprintf("MCP server %s is unavailable: its connection ended, and it is connected again in %v", name, wait.Round(time.Millisecond)),
+					Err:     fmt.Errorf("%w: %v", ErrUnavailable, up.lastErr),
+				}
 				up.mu.Unlock()
 				return nil, err
 			}
@@ -385,14 +389,16 @@ func (up *upstream) session(ctx context.Context) (*link, error) {
 		select {
 		case <-ch:
 		case <-ctx.Done():
-			return nil, fmt.Errorf("%w: MCP server %s is being connected again and was not ready in time (%v)", ErrUnavailable, up.s.Name, context.Cause(ctx))
+			return nil, &engine.ToolError{Message: "MCP server " + name + " is being connected again and was not ready in time",
+				Err: fmt.Errorf("%w: %v", ErrUnavailable, context.Cause(ctx))}
 		}
 		up.mu.Lock()
 		failed := up.cur == nil && up.dialing == nil && time.Until(up.next) > 0
 		err := up.lastErr
 		up.mu.Unlock()
 		if failed {
-			return nil, fmt.Errorf("%w: MCP server %s: connecting again failed: %v", ErrUnavailable, up.s.Name, err)
+			return nil, &engine.ToolError{Message: "MCP server " + name + " is unavailable: connecting to it again failed",
+				Err: fmt.Errorf("%w: %v", ErrUnavailable, err)}
 		}
 	}
 }
@@ -422,31 +428,37 @@ func (up *upstream) redial(ch chan struct{}) {
 	close(ch)
 }
 
-// call calls the upstream tool name.
+// call calls the upstream tool name. Its errors are ToolErrors: the
+// script sees what the server said and what happened to the connection;
+// the host keeps the cause.
 func (up *upstream) call(ctx context.Context, name string, params json.RawMessage) (any, error) {
 	l, err := up.session(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("mcptools: %w", err)
+		return nil, err
 	}
 	res, err := l.cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: params})
 	if err == nil {
 		return Value(res)
 	}
+	server := up.s.Name
 	var we *jsonrpc.Error
 	switch {
 	case errors.As(err, &we) && we.Code == tooLargeCode && up.ours(we.Data):
-		return nil, &tooLargeError{server: up.s.Name, limit: FrameLimit(up.opts.MaxResultBytes)}
+		limit := FrameLimit(up.opts.MaxResultBytes)
+		return nil, &engine.ToolError{Kind: "too_large",
+			Message: fmt.Sprintf("MCP server %s: its answer is over the limit of %d bytes (limits.max_result_bytes sets it)", server, limit),
+			Err:     fmt.Errorf("%w: %d bytes", ErrTooLarge, limit)}
 	case errors.As(err, &we):
 		// The server answered with an error: the connection is fine.
-		return nil, fmt.Errorf("mcptools: MCP server %s: %w", up.s.Name, err)
+		return nil, &engine.ToolError{Message: "MCP server " + server + ": " + we.Message, Err: err}
 	case ctx.Err() != nil:
-		return nil, fmt.Errorf("mcptools: MCP server %s did not answer in time (%v)", up.s.Name, context.Cause(ctx))
+		return nil, &engine.ToolError{Message: "MCP server " + server + " did not answer in time", Err: context.Cause(ctx)}
 	}
 	// The call failed without an answer: the connection broke (the
 	// process ended, the HTTP session is gone, a request failed), and
 	// the SDK does not use it again.
 	up.lost(l, err)
-	return nil, fmt.Errorf("mcptools: MCP server %s: the connection ended during the call (%v); the next call connects again", up.s.Name, err)
+	return nil, &engine.ToolError{Message: "MCP server " + server + ": the connection ended during the call; the next call connects again", Err: err}
 }
 
 // ours reports whether the data of an error response are those of a
@@ -473,19 +485,4 @@ func (up *upstream) close() {
 	if up.stderr != nil {
 		up.stderr.Flush()
 	}
-}
-
-// tooLargeError is the error of a call whose answer was over the frame
-// limit. It matches ErrTooLarge and engine.ErrResultTooLarge.
-type tooLargeError struct {
-	server string
-	limit  int
-}
-
-func (e *tooLargeError) Error() string {
-	return fmt.Sprintf("mcptools: MCP server %s: its answer is over the limit of %d bytes (limits.max_result_bytes sets it)", e.server, e.limit)
-}
-
-func (e *tooLargeError) Is(target error) bool {
-	return target == ErrTooLarge || target == engine.ErrResultTooLarge
 }
