@@ -21,6 +21,9 @@ type CallInfo struct {
 	// policy saw as input.session.
 	Session string
 	Labels  map[string]string
+	// Principal is who the sandbox acts for (SandboxConfig.Principal), as
+	// the policy saw it in input.session.principal.
+	Principal string
 	// Language is the interpreter that made the call, as the policy's
 	// input.language: JavaScript for the JS inside `sh -c "node -e ..."`.
 	Language Language
@@ -58,6 +61,7 @@ func (c *Call) Info() CallInfo {
 		ID:              c.rec.ID,
 		Session:         sb.id,
 		Labels:          maps.Clone(sb.labels),
+		Principal:       sb.principal,
 		Language:        Language(c.lang),
 		Capability:      c.rec.Capability,
 		CapabilityIndex: c.capability,

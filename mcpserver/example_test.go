@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"log"
+	"net/http"
+	"net/http/httptest"
+	"strings"
 
 	"github.com/cordonhq/cordon/codemode"
 	"github.com/cordonhq/cordon/engine"
@@ -79,4 +82,56 @@ func ExampleNew() {
 	// tool: run_shell
 	// [returned]
 	// 10
+}
+
+// bearer adds a bearer token to each request of an HTTP client.
+type bearer string
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+string(b))
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// Code mode over streamable HTTP, for the clients of one static bearer
+// token: a client without it is refused with a 401; with it, its
+// sessions belong to the principal "ci".
+func ExampleServer_HTTPHandler() {
+	ctx := context.Background()
+	eng, err := engine.New(ctx, engine.NewConfig())
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer eng.Close(ctx)
+	token, err := mcpserver.GenerateToken()
+	if err != nil {
+		log.Fatal(err)
+	}
+	verify, err := mcpserver.StaticToken(token, "ci")
+	if err != nil {
+		log.Fatal(err)
+	}
+	srv := mcpserver.New(codemode.New(eng, nil), mcpserver.Options{Verifier: verify, MaxSessions: 16})
+	defer srv.Close(ctx)
+	hs := httptest.NewServer(srv.HTTPHandler(&mcp.StreamableHTTPOptions{SessionTimeout: mcpserver.DefaultSessionIdle}))
+	defer hs.Close()
+
+	client := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "1"}, nil)
+	if _, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: hs.URL}, nil); err != nil {
+		fmt.Println("without the token:", strings.Contains(err.Error(), "Unauthorized"))
+	}
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: hs.URL, HTTPClient: &http.Client{Transport: bearer(token)}}, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "run_shell", Arguments: map[string]any{"script": "echo hello"}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Print(res.Content[0].(*mcp.TextContent).Text)
+	// Output:
+	// without the token: true
+	// [stdout]
+	// hello
 }

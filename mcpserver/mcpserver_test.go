@@ -4,10 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"log/slog"
-	"net"
-	"net/http"
 	"strings"
 	"sync"
 	"testing"
@@ -222,58 +219,36 @@ func TestMaxSessions(t *testing.T) {
 	if res, _ := js(t, a, `return 1`); res.IsError {
 		t.Fatal(text(res))
 	}
-	b := connect(t, srv)
-	res, r := js(t, b, `return 1`)
-	if !res.IsError || r.Error == nil || !strings.Contains(text(res), "too many sessions") {
-		t.Fatalf("over the cap: isError=%v %q", res.IsError, text(res))
+	// The second session's initialize is refused, with the bound in the
+	// message.
+	ct, st := mcp.NewInMemoryTransports()
+	if _, err := srv.Connect(context.Background(), st); err != nil {
+		t.Fatal(err)
+	}
+	_, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(context.Background(), ct, nil)
+	if err == nil || !strings.Contains(err.Error(), "too many sessions") || !strings.Contains(err.Error(), "at most 1") {
+		t.Fatalf("over the cap: err = %v", err)
 	}
 	if res, _ := js(t, a, `return 2`); res.IsError {
 		t.Fatal(text(res))
 	}
+	// Closing the first frees its slot.
+	a.Close()
+	waitSessions(t, srv, 0)
+	if res, _ := js(t, connect(t, srv), `return 3`); res.IsError {
+		t.Fatal(text(res))
+	}
 }
 
-func TestHTTP(t *testing.T) {
-	srv := newServer(t, mcpserver.Options{MaxSessions: 1})
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+// waitSessions waits until srv holds n sessions.
+func waitSessions(t *testing.T, srv *mcpserver.Server, n int) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for srv.Sessions() != n && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
 	}
-	mux := http.NewServeMux()
-	mux.Handle("/mcp", srv.HTTPHandler(nil))
-	hs := &http.Server{Handler: mux}
-	go hs.Serve(ln)
-	t.Cleanup(func() { hs.Close() })
-	url := "http://" + ln.Addr().String() + "/mcp"
-
-	c := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
-	ctx := context.Background()
-	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
-	js(t, cs, `fs.writeFileSync("f", "kept")`)
-	res, r := js(t, cs, `return fs.readFileSync("f")`)
-	if res.IsError || string(r.Value) != `"kept"` {
-		t.Fatalf("isError=%v %+v", res.IsError, r)
-	}
-	// A second session is over the cap.
-	_, err = c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url}, nil)
-	if err == nil || !strings.Contains(err.Error(), "Service Unavailable") {
-		t.Fatalf("second session: err = %v", err)
-	}
-	// The 503's body says why, as a JSON-RPC error.
-	req, _ := http.NewRequest("POST", url, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	hr, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer hr.Body.Close()
-	body, _ := io.ReadAll(hr.Body)
-	if hr.StatusCode != http.StatusServiceUnavailable || !strings.Contains(string(body), "too many sessions") {
-		t.Fatalf("%d %s", hr.StatusCode, body)
+	if got := srv.Sessions(); got != n {
+		t.Fatalf("Sessions() = %d, want %d", got, n)
 	}
 }
 

@@ -217,6 +217,42 @@ todo_test_later if false
 	}
 }
 
+// A policy that its tests pass must load: RunTests type-checks every
+// module against the input schema that New loads policies with, so a
+// misspelled input field fails the tests as it fails New, in a rule and in
+// a test; a module New accepts passes.
+func TestRunTestsChecksTheInputSchema(t *testing.T) {
+	for _, c := range []struct {
+		name, rule, test string
+		bad              bool
+	}{
+		{"typo in a rule", `deny contains "no deletes" if input.metod == "db/delete"`, `test_read if not authz.deny["no deletes"] with input as {"method": "db/read"}`, true},
+		{"typo in a session field", `deny contains "x" if input.session.principle == "eve"`, `test_read if not authz.deny["x"] with input as {"method": "db/read"}`, true},
+		{"typo in a test", `deny contains "no deletes" if input.method == "db/delete"`, `test_read if input.metod == "x" with input as {"method": "x"}`, true},
+		{"a wrong type", `deny contains "x" if input.method + 1 > 2`, `test_read if not authz.deny["x"] with input as {"method": "db/read"}`, true},
+		{"correct", `deny contains "no deletes" if input.method == "db/delete"`, `test_delete if authz.deny["no deletes"] with input as {"method": "db/delete", "params": {}}`, false},
+	} {
+		dir := t.TempDir()
+		rule := "package cordon.authz\n\n" + c.rule + "\n"
+		os.WriteFile(filepath.Join(dir, "p.rego"), []byte(rule), 0o644)
+		os.WriteFile(filepath.Join(dir, "p_test.rego"), []byte("package p_test\n\nimport data.cordon.authz\n\n"+c.test+"\n"), 0o644)
+		results, err := policy.RunTests(context.Background(), []string{dir}, []*dsl.Capability{dsl.Method("**")})
+		_, loadErr := policy.New(context.Background(), policy.Config{Capabilities: []*dsl.Capability{dsl.Method("**")}, Modules: map[string]string{"p.rego": rule}})
+		if c.bad {
+			if !errors.Is(err, policy.ErrLoad) || !strings.Contains(err.Error(), "rego_type_error") {
+				t.Errorf("%s: RunTests = %v, %v; want a type error", c.name, results, err)
+			}
+			if c.name != "typo in a test" && loadErr == nil {
+				t.Errorf("%s: New accepts the rule", c.name)
+			}
+			continue
+		}
+		if err != nil || len(results) != 1 || !results[0].Pass() || loadErr != nil {
+			t.Errorf("%s: RunTests = %v, %v; New: %v", c.name, results, err, loadErr)
+		}
+	}
+}
+
 func benchmarkDecision(b *testing.B, n int) { benchmarkDecisionMode(b, n, false) }
 
 func benchmarkDecisionMode(b *testing.B, n int, alwaysRego bool) {

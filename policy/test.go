@@ -47,11 +47,15 @@ func (r *TestResult) Pass() bool { return !r.Fail && !r.Skip && r.Err == nil }
 func (r *TestResult) String() string { return r.text }
 
 // RunTests runs the Rego tests (rules named test_*) found under paths, as
-// `opa test` would, with no opa binary. The shipped library is added unless
-// the paths already hold it, and so is a capabilities module compiled from
-// caps unless the paths already define package cordon.capabilities. An
-// error is a *LoadError: the tests could not be loaded, compiled or run
-// (a test that fails is a TestResult, not an error).
+// `opa test --schema` would with the input schema (compile.InputSchema),
+// with no opa binary. The shipped library is added unless the paths already
+// hold it, and so is a capabilities module compiled from caps unless the
+// paths already define package cordon.capabilities. Every module, tests
+// included, is type-checked against the input schema, as New checks the
+// policy it loads: a rule that reads input.metod fails here rather than
+// pass its tests and be refused when the policy is loaded. An error is a
+// *LoadError: the tests could not be loaded, compiled (a type error among
+// them) or run (a test that fails is a TestResult, not an error).
 func RunTests(ctx context.Context, paths []string, caps []*dsl.Capability) ([]*TestResult, error) {
 	modules, store, err := tester.LoadWithRegoVersion(paths, nil, ast.RegoV1)
 	if err != nil {
@@ -91,7 +95,15 @@ func RunTests(ctx context.Context, paths []string, caps []*dsl.Capability) ([]*T
 		return nil, &LoadError{Source: "tests", Err: err}
 	}
 	defer store.Abort(ctx, txn)
+	// The compiler `opa test` makes, with the schema New gives rego.Schemas.
+	compiler := ast.NewCompiler().
+		WithCapabilities(ast.CapabilitiesForThisVersion()).
+		WithEnablePrintStatements(true).
+		WithDefaultRegoVersion(ast.RegoV1).
+		WithSchemas(compile.SchemaSet()).
+		WithUseTypeCheckAnnotations(true)
 	ch, err := tester.NewRunner().
+		SetCompiler(compiler).
 		SetStore(store).
 		SetDefaultRegoVersion(ast.RegoV1).
 		RaiseBuiltinErrors(true).

@@ -12,7 +12,7 @@ import (
 func TestHelpForEveryCommand(t *testing.T) {
 	commands := [][]string{
 		{"run"}, {"mcp"}, {"describe"}, {"precompile"}, {"version"},
-		{"policy"}, {"policy", "compile"}, {"policy", "lint"}, {"policy", "test"},
+		{"policy"}, {"policy", "compile"}, {"policy", "lint"}, {"policy", "test"}, {"policy", "schema"},
 	}
 	var forms [][]string
 	for _, cmd := range commands {

@@ -2,7 +2,7 @@
 //
 //	cordon run [flags] [FILE | -]   run a script (-e CODE for inline code)
 //	cordon mcp [flags]              serve code mode to MCP clients
-//	cordon policy SUBCOMMAND        compile, lint or test a policy
+//	cordon policy SUBCOMMAND        compile, lint or test a policy, or write its input schema
 //	cordon describe [flags]         describe the tools for a model
 //	cordon precompile               fill the compilation cache
 //	cordon version                  print the versions of cordon and its parts
@@ -62,15 +62,17 @@ const usage = `usage:
                                   earlier one constrains, limits or asks about (exit 1)
   cordon policy test [--config CONFIG] PATH...
                                   run *_test.rego files like 'opa test' (the shipped
-                                  library and the config's compiled capabilities included)
+                                  library and the config's compiled capabilities included),
+                                  type-checked against the input schema as loading is
+  cordon policy schema [-o FILE]  write the JSON Schema of the policy input, for stock OPA
+                                  in CI: opa check --strict --schema FILE, opa test --schema FILE
   cordon describe [--config FILE] [--format prompt|ts|json] [--lang js|sh] [--max-bytes N]
                                   describe the tools for a model: rules, TypeScript
                                   declarations, shell usage, an example (prompt, the default)
-  cordon mcp [--config FILE] [--policy PATH]... [--label K=V]... [--log]
-             [--http ADDR] [--max-sessions N] [--session-idle D] [--cache-dir DIR] [-q]
+  cordon mcp [--config FILE] [--policy PATH]... [--label K=V]... [--log] [--http ADDR] [-q]
                                   serve run_javascript and run_shell to MCP clients: over
-                                  stdio, or streamable HTTP at http://ADDR/mcp; one sandbox
-                                  per session, closed when it ends or after D idle (30m)
+                                  stdio, or streamable HTTP at http://ADDR/mcp with a bearer
+                                  token; one sandbox per session (mcp flags below)
   cordon precompile [--cache-dir DIR] [-q]
                                   compile the sandbox into the cache (-q: print nothing
                                   unless it fails)
@@ -105,6 +107,28 @@ run flags:
   --cache-dir DIR  compilation cache (default: $CORDON_CACHE_DIR or the user cache dir)
   -q, --quiet      do not say on stderr that the sandbox is being compiled (which a
                    first run does, saying when it starts and when it ends, with the time)
+
+mcp flags (docs/mcp-http.md):
+  --config, --policy, --label, --log, --cache-dir, -q   as for run (the audit log and
+                   the compile lines go to stderr)
+  --principal NAME   the principal of stdio sessions (default local) or of the static
+                   bearer token (default token); the policy sees it
+  --session-idle D close a session's sandbox after D without a call, and over HTTP the
+                   session itself (default 30m; 0: never, refused with --http)
+  --http ADDR      serve streamable HTTP at http://ADDR/mcp instead of stdio; every request
+                   needs Authorization: Bearer TOKEN, else 401
+  --token-file FILE  the bearer token (default: $CORDON_MCP_TOKEN, else one generated and
+                   printed once on stderr)
+  --jwt-key FILE   accept JWTs signed by the PEM public key(s) in FILE instead (repeatable;
+                   needs --jwt-issuer ISS and --jwt-audience AUD); the sub claim is the principal
+  --no-auth        no authentication: loopback only, with a warning
+  --allow-remote   listen on an address beyond loopback (refused without it)
+  --tls-cert FILE, --tls-key FILE  serve HTTPS
+  --max-sessions N sessions open at once (default 16; 0: no limit)
+  --max-sessions-per-principal N  sessions of one principal (default 4 with JWTs, else
+                   --max-sessions; 0: no limit)
+  --session-memory MIB  guest memory of all sessions, each counted at limits.memory_mb
+                   (default 4096: 16 sessions of 256 MiB; 0: no limit)
 `
 
 func main() {
@@ -559,7 +583,7 @@ func pickLang(flagLang, name string) (engine.Language, error) {
 
 func cmdPolicy(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
 	if len(args) == 0 {
-		return 0, usagef("policy: give a subcommand: compile, lint or test")
+		return 0, usagef("policy: give a subcommand: compile, lint, test or schema")
 	}
 	switch args[0] {
 	case "-h", "--help", "-help", "help":
@@ -632,6 +656,34 @@ func cmdPolicy(ctx context.Context, args []string, stdout, stderr io.Writer) (in
 			return 1, nil
 		}
 		return 0, nil
+	case "schema":
+		return 0, cmdPolicySchema(args[1:], stdout)
 	}
-	return 0, usagef("policy: unknown subcommand %q (compile, lint, test)", args[0])
+	return 0, usagef("policy: unknown subcommand %q (compile, lint, test, schema)", args[0])
+}
+
+// cmdPolicySchema writes the JSON Schema of the policy input
+// (compile.InputSchema), the one policies are type-checked against when
+// they load and in cordon policy test, to stdout or to the file -o names:
+// given to stock OPA as a file (opa check --schema FILE, opa test --schema
+// FILE), it makes them refuse what loading refuses. (A directory given to
+// --schema defines schema.NAME documents for annotations, not the input's.)
+func cmdPolicySchema(args []string, stdout io.Writer) error {
+	fs := newFlagSet("policy schema")
+	out := fs.String("o", "", "")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return flagError("policy schema", err)
+	}
+	if len(pos) != 0 {
+		return usagef("policy schema: takes no arguments (-o FILE writes the schema to FILE)")
+	}
+	if *out == "" {
+		_, err := stdout.Write(compile.InputSchema())
+		return err
+	}
+	if err := os.WriteFile(*out, compile.InputSchema(), 0o644); err != nil {
+		return usagef("policy schema: %v", err)
+	}
+	return nil
 }

@@ -2,11 +2,17 @@ package main
 
 import (
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
 	"encoding/json"
+	"encoding/pem"
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"regexp"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -15,18 +21,86 @@ import (
 )
 
 func TestMCPUsageErrors(t *testing.T) {
-	for _, args := range [][]string{
-		{"mcp", "--bogus"},
-		{"mcp", "--max-sessions", "-1"},
-		{"mcp", "--session-idle", "soon"},
-		{"mcp", "--label", "novalue"},
-		{"mcp", "extra"},
-		{"mcp", "--config", "/nonexistent/cordon.yaml"},
-		{"mcp", "--http", "256.0.0.1:bad"},
+	t.Setenv(tokenEnv, "")
+	dir := t.TempDir()
+	short := filepath.Join(dir, "short")
+	os.WriteFile(short, []byte("abc\n"), 0o600)
+	empty := filepath.Join(dir, "empty")
+	os.WriteFile(empty, []byte(" \n"), 0o600)
+	spaced := filepath.Join(dir, "spaced")
+	os.WriteFile(spaced, []byte("0123456789abcdef 0123456789abcdef\n"), 0o600)
+	big := filepath.Join(dir, "big")
+	os.WriteFile(big, []byte(strings.Repeat("a", maxTokenFile+1)), 0o600)
+	priv := filepath.Join(dir, "priv.pem")
+	k, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	der, _ := x509.MarshalECPrivateKey(k)
+	os.WriteFile(priv, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: der}), 0o600)
+	pub := writePublicKey(t, &k.PublicKey)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--bogus"}, "bogus"},
+		{[]string{"--max-sessions", "-1"}, "--max-sessions"},
+		{[]string{"--max-sessions-per-principal", "-1"}, "--max-sessions-per-principal"},
+		{[]string{"--session-memory", "-1"}, "--session-memory"},
+		{[]string{"--session-idle", "soon"}, "session-idle"},
+		{[]string{"--http", "127.0.0.1:0", "--session-idle", "0"}, "--session-idle 0"},
+		{[]string{"--label", "novalue"}, "KEY=VALUE"},
+		{[]string{"extra"}, "unexpected argument"},
+		{[]string{"--config", "/nonexistent/cordon.yaml"}, "nonexistent"},
+		{[]string{"--http", "256.0.0.1:bad"}, "256.0.0.1"},
+		{[]string{"--principal", "a\nb"}, "control character"},
+		// Flags of --http alone.
+		{[]string{"--token-file", short}, "--token-file needs --http"},
+		{[]string{"--no-auth"}, "--no-auth needs --http"},
+		{[]string{"--allow-remote"}, "--allow-remote needs --http"},
+		{[]string{"--jwt-key", pub}, "--jwt-key needs --http"},
+		// Addresses beyond this machine.
+		{[]string{"--http", "0.0.0.0:0"}, "--allow-remote"},
+		{[]string{"--http", ":0"}, "--allow-remote"},
+		{[]string{"--http", "[::]:0"}, "--allow-remote"},
+		{[]string{"--http", "192.0.2.1:0"}, "beyond this machine"},
+		{[]string{"--http", "0.0.0.0:0", "--no-auth", "--allow-remote"}, "--no-auth serves only a loopback address"},
+		// Tokens.
+		{[]string{"--http", "127.0.0.1:0", "--token-file", short}, "at least 16"},
+		{[]string{"--http", "127.0.0.1:0", "--token-file", empty}, "is empty"},
+		{[]string{"--http", "127.0.0.1:0", "--token-file", spaced}, `" "`},
+		{[]string{"--http", "127.0.0.1:0", "--token-file", big}, "larger than"},
+		{[]string{"--http", "127.0.0.1:0", "--token-file", filepath.Join(dir, "none")}, "no such file"},
+		{[]string{"--http", "127.0.0.1:0", "--no-auth", "--token-file", short}, "choose one"},
+		// JWTs.
+		{[]string{"--http", "127.0.0.1:0", "--jwt-key", pub}, "--jwt-issuer and --jwt-audience"},
+		{[]string{"--http", "127.0.0.1:0", "--jwt-key", pub, "--jwt-issuer", "i"}, "--jwt-issuer and --jwt-audience"},
+		{[]string{"--http", "127.0.0.1:0", "--jwt-issuer", "i", "--jwt-audience", "a"}, "need --jwt-key"},
+		{[]string{"--http", "127.0.0.1:0", "--jwt-key", priv, "--jwt-issuer", "i", "--jwt-audience", "a"}, "private key"},
+		{[]string{"--http", "127.0.0.1:0", "--jwt-key", short, "--jwt-issuer", "i", "--jwt-audience", "a"}, "no PEM public key"},
+		{[]string{"--http", "127.0.0.1:0", "--jwt-key", pub, "--jwt-issuer", "i", "--jwt-audience", "a", "--principal", "p"}, "sub claim"},
+		{[]string{"--http", "127.0.0.1:0", "--jwt-key", pub, "--jwt-issuer", "i", "--jwt-audience", "a", "--token-file", short}, "choose one"},
+		// TLS.
+		{[]string{"--http", "127.0.0.1:0", "--tls-cert", pub}, "go together"},
+		{[]string{"--http", "127.0.0.1:0", "--tls-cert", pub, "--tls-key", priv}, "--tls-cert"},
+		// Bounds.
+		{[]string{"--http", "127.0.0.1:0", "--session-memory", "100"}, "no session could open"},
 	} {
-		code, stdout, stderr := cli(t, "", args...)
-		if code != exitUsage || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.HasPrefix(stderr, "cordon: ") {
-			t.Errorf("%q: exit %d, stdout %q, stderr %q", args, code, stdout, stderr)
+		code, stdout, stderr := cli(t, "", append([]string{"mcp"}, c.args...)...)
+		if code != exitUsage || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.HasPrefix(stderr, "cordon: ") || !strings.Contains(stderr, c.want) {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q (want %q)", c.args, code, stdout, stderr, c.want)
+		}
+	}
+	// A token in the environment is checked like one in a file, and
+	// conflicts with --no-auth.
+	t.Setenv(tokenEnv, "short")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--http", "127.0.0.1:0"}, "$CORDON_MCP_TOKEN"},
+		{[]string{"--http", "127.0.0.1:0", "--no-auth"}, "unset it"},
+	} {
+		code, _, stderr := cli(t, "", append([]string{"mcp"}, c.args...)...)
+		if code != exitUsage || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%q with $%s: exit %d, stderr %q", c.args, tokenEnv, code, stderr)
 		}
 	}
 }
@@ -75,51 +149,6 @@ func TestMCPStdio(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("cordon mcp did not return when the client left")
-	}
-}
-
-func TestMCPHTTP(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	var stderr syncBuffer
-	done := make(chan int, 1)
-	go func() {
-		done <- run(ctx, []string{"mcp", "--http", "127.0.0.1:0", "--max-sessions", "2"}, strings.NewReader(""), io.Discard, &stderr)
-	}()
-	re := regexp.MustCompile(`http://\S+/mcp`)
-	var url string
-	for deadline := time.Now().Add(60 * time.Second); url == "" && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		url = re.FindString(stderr.String())
-	}
-	if url == "" {
-		t.Fatalf("no address: %q", stderr.String())
-	}
-	c := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
-	a, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	mcpCall(t, a, "run_javascript", "code", `fs.writeFileSync("who", "a")`)
-	_, sc := mcpCall(t, b, "run_javascript", "code", `return fs.existsSync("who")`)
-	if sc["value"] != false {
-		t.Fatalf("b sees a's file: %v", sc)
-	}
-	_, sc = mcpCall(t, a, "run_javascript", "code", `return fs.readFileSync("who")`)
-	if sc["value"] != "a" {
-		t.Fatalf("a lost its file: %v", sc)
-	}
-	cancel() // SIGINT
-	select {
-	case code := <-done:
-		if code != 0 {
-			t.Fatalf("exit %d, stderr %q", code, stderr.String())
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("cordon mcp --http did not shut down")
 	}
 }
 
@@ -209,5 +238,22 @@ func TestRunUpstream(t *testing.T) {
 	code, _, errText = cli(t, "", "run", "--config", bad, "-e", "return 1")
 	if code != exitUsage || !strings.Contains(errText, "mcp_servers[0] (gone): cannot start") {
 		t.Fatalf("exit %d, stderr %q", code, errText)
+	}
+}
+
+// TestMCPHelp: `cordon mcp --help` lists the mcp flags, and run's help
+// does not.
+func TestMCPHelp(t *testing.T) {
+	code, stdout, stderr := cli(t, "", "mcp", "--help")
+	if code != 0 || stderr != "" || !strings.HasPrefix(stdout, "usage: cordon mcp") {
+		t.Fatalf("exit %d stdout %q stderr %q", code, stdout, stderr)
+	}
+	for _, f := range []string{"--http", "--token-file", "--jwt-key", "--no-auth", "--allow-remote", "--tls-cert", "--max-sessions N", "--max-sessions-per-principal", "--session-memory", "--session-idle", "--principal", "CORDON_MCP_TOKEN"} {
+		if !strings.Contains(stdout, f) {
+			t.Errorf("mcp --help does not mention %s", f)
+		}
+	}
+	if _, stdout, _ := cli(t, "", "run", "--help"); strings.Contains(stdout, "--token-file") {
+		t.Errorf("run --help lists mcp flags:\n%s", stdout)
 	}
 }

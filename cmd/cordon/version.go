@@ -37,13 +37,17 @@ type helpRequest struct{ cmd string }
 
 func (h *helpRequest) Error() string { return "help requested" }
 
-// text is the command's help: for run, its usage line and flags; for the
-// others, the usage of every command.
+// text is the command's help: for run and mcp, its usage line and flags;
+// for the others, the usage of every command.
 func (h *helpRequest) text() string {
-	if h.cmd == "run" {
-		if i := strings.Index(usage, "run flags:"); i >= 0 {
-			return "usage: cordon run [flags] [FILE | -]   (-e CODE for inline code, - for stdin)\n\n" + usage[i:]
+	run, mcp, _ := strings.Cut(usage, "\nmcp flags")
+	switch h.cmd {
+	case "run":
+		if i := strings.Index(run, "run flags:"); i >= 0 {
+			return "usage: cordon run [flags] [FILE | -]   (-e CODE for inline code, - for stdin)\n\n" + run[i:]
 		}
+	case "mcp":
+		return "usage: cordon mcp [flags]   (stdio, or streamable HTTP with --http ADDR)\n\nmcp flags" + mcp
 	}
 	return usage
 }

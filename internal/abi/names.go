@@ -2,6 +2,7 @@ package abi
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -146,6 +147,22 @@ func SuggestTool(tools []ToolInfo, name string) (string, bool) {
 		forms = append(forms, t.Name, DottedName(t.Name), FlatName(t.Name))
 	}
 	return Suggest(name, forms)
+}
+
+// ToolsUnder returns the dotted names of the tools in the namespace at
+// path (the segments of a name, ToolPath): those whose path is longer and
+// starts with it, sorted. Error messages list them for a name that is not
+// close to any tool (a.b.x names no tool; the tools under a.b are ...).
+func ToolsUnder(tools []ToolInfo, path []string) []string {
+	var out []string
+	for _, t := range tools {
+		segs := ToolPath(t.Name)
+		if len(segs) > len(path) && slices.Equal(segs[:len(path)], path) {
+			out = append(out, DottedName(t.Name))
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // Suggest returns the candidate closest to name by edit distance

@@ -116,3 +116,23 @@ func TestSuggest(t *testing.T) {
 		t.Errorf("SuggestTool: %q %v", got, ok)
 	}
 }
+
+// ToolsUnder lists the dotted names below a namespace, at any depth and
+// whichever separator each name uses, and not the namespace's own tool.
+func TestToolsUnder(t *testing.T) {
+	tools := []ToolInfo{{Name: "stripe/listTransactions"}, {Name: "stripe.charges/create"}, {Name: "stripe"}, {Name: "stripex/a"}, {Name: "a/b/c/d"}}
+	for _, c := range []struct {
+		path []string
+		want string
+	}{
+		{[]string{"stripe"}, "stripe.charges.create stripe.listTransactions"},
+		{[]string{"stripe", "charges"}, "stripe.charges.create"},
+		{[]string{"a", "b"}, "a.b.c.d"},
+		{[]string{"a", "b", "c", "d"}, ""},
+		{[]string{"nothing"}, ""},
+	} {
+		if got := strings.Join(ToolsUnder(tools, c.path), " "); got != c.want {
+			t.Errorf("ToolsUnder(%q) = %q, want %q", c.path, got, c.want)
+		}
+	}
+}

@@ -4,7 +4,10 @@
 // script never sees, reading an own property without building a property
 // descriptor object, and listing an ordinary object's own properties
 // without the iterators and key strings of Object.Keys (8 allocations for
-// a one-key object).
+// a one-key object). It also tells what the instruction a script is
+// executing does with a value it looks up (CurrentAccess), which goja's
+// public API cannot tell at any cost: a DynamicObject's Get is asked for a
+// key, not whether the value will be called.
 //
 // The functions are reached by go:linkname, and their declarations here use
 // only goja's exported types (and unsafe.Pointer for a *baseObject). The
@@ -19,13 +22,17 @@
 //     unreplaced.
 //
 // Whoever upgrades goja reads newPromise, getPromisePrototype, fulfill,
-// reject, createResolvingFunctions, Object.getOwnProp,
+// reject, createResolvingFunctions, getReferenceError, newError,
+// Object.getOwnProp,
 // baseObject.ensurePropOrder and baseObject._put, the valueProperty, Object
 // and baseObject structs (Object.self first; baseObject.values, propNames
 // and extensible) and what
-// goja stores in baseObject.values (a value, or a *valueProperty), in the
-// new version, checks the declarations, findValueProperty and
-// findOrdinaryLayout against them, and sets Audited.
+// goja stores in baseObject.values (a value, or a *valueProperty), the
+// StackFrame (prg, pc) and Program (code) structs and the instructions
+// CurrentAccess names (what the compiler emits for o.k(), o.k.m, x and
+// o.k?.()), in the new version, checks the declarations,
+// findValueProperty, findOrdinaryLayout and findAccessLayout against them,
+// and sets Audited.
 package gojax
 
 import (

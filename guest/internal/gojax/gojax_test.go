@@ -267,3 +267,71 @@ const ro = Object.defineProperty({}, "a", {value: 1, writable: false, enumerable
 		t.Error("PutData added a key to a non-extensible object")
 	}
 }
+
+// CurrentAccess tells a call, a read through and a variable from every
+// other lookup, in the goja this package was audited against.
+func TestCurrentAccess(t *testing.T) {
+	if !accessLayoutOnce().ok {
+		t.Fatal("the pinned goja compiles lookups differently from what CurrentAccess knows")
+	}
+	rt := goja.New()
+	p := &accessProbe{rt: rt, l: accessLayoutOnce()}
+	o := rt.NewObject()
+	_ = o.SetPrototype(rt.NewDynamicObject(p))
+	_ = rt.Set("o", o)
+	_ = rt.GlobalObject().SetPrototype(rt.NewDynamicObject(p))
+	for _, c := range []struct {
+		code string
+		want Site
+	}{
+		{`o.k(1, 2)`, Site{Access: AccessCall}},
+		{`(async function() { await o.k({}) })()`, Site{Access: AccessCall}},
+		{`o.k(...[1])`, Site{Access: AccessCall}},
+		{`o.k.m.n()`, Site{Access: AccessMember, Next: "m"}},
+		{`o.k.é`, Site{Access: AccessMember, Next: "é"}},
+		{`k(1)`, Site{Access: AccessVar}},
+		{`k + 1`, Site{Access: AccessVar}},
+		{`const f = o.k; f()`, Site{}},
+		{`o.k ?? 1`, Site{}},
+		{`if (o.k) {}`, Site{}},
+		{`"k" in o`, Site{Access: 255}},
+		{`o.k?.m()`, Site{}},
+		{`o.k?.()`, Site{}},
+		{`new o.k()`, Site{}},
+		{`JSON.stringify(o)`, Site{}}, // toJSON, from a native function
+		{`Reflect.get(o, "k")`, Site{}},
+	} {
+		p.got = Site{Access: 255}
+		_, _ = rt.RunString(c.code)
+		if p.got != c.want {
+			t.Errorf("%s: got %+v, want %+v", c.code, p.got, c.want)
+		}
+	}
+	// From Go, outside any script.
+	if s := CurrentAccess(rt, "k"); s != (Site{}) {
+		t.Errorf("from Go: %+v", s)
+	}
+}
+
+// NewReferenceError makes a ReferenceError from the runtime's own
+// constructor, whatever the script did to the global.
+func TestNewReferenceError(t *testing.T) {
+	rt := goja.New()
+	orig := rt.Get("ReferenceError")
+	if _, err := rt.RunString(`globalThis.ReferenceError = function() { throw new Error("replaced") }`); err != nil {
+		t.Fatal(err)
+	}
+	e := NewReferenceError(rt, "x is not defined")
+	if got := e.Get("message").String(); got != "x is not defined" {
+		t.Errorf("message %q", got)
+	}
+	if got := e.Get("name").String(); got != "ReferenceError" {
+		t.Errorf("name %q", got)
+	}
+	if !e.Get("constructor").StrictEquals(orig) {
+		t.Error("not made by the runtime's ReferenceError")
+	}
+	if got := e.Get("stack").String(); !strings.HasPrefix(got, "ReferenceError: x is not defined") {
+		t.Errorf("stack %q", got)
+	}
+}

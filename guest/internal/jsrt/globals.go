@@ -25,6 +25,7 @@ import (
 // apiGlobals is the DynamicObject behind the global object's prototype.
 type apiGlobals struct {
 	r       *run
+	self    *goja.Object          // the prototype this is the DynamicObject of
 	made    map[string]goja.Value // API values built so far
 	user    map[string]goja.Value // properties a script set on the prototype itself
 	keys    []string              // user's keys, in insertion order
@@ -85,7 +86,7 @@ func (a *apiGlobals) Get(key string) goja.Value {
 		v = a.r.toolRoot(key, tools)
 	}
 	if v == nil {
-		return nil
+		return a.r.undefinedGlobal(a.self, key)
 	}
 	if a.made == nil {
 		a.made = map[string]goja.Value{}

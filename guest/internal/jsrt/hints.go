@@ -2,38 +2,67 @@ package jsrt
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
+	"github.com/cordonhq/cordon/guest/internal/gojax"
 	"github.com/cordonhq/cordon/internal/abi"
 	"github.com/dop251/goja"
 )
 
-// A script that mistypes a tool fails with goja's error, which names only
-// what was not found. When such an error is uncaught, its message gets the
-// name of the tool the script probably meant (abi.Suggest):
+// A script that mistypes a tool gets an error that names the tool it
+// probably meant (abi.Suggest), at every depth of namespace, or, for a
+// member of a namespace that is close to no tool, the tools in that
+// namespace:
 //
 //	ReferenceError: stripe_listTransaction is not defined; did you mean stripe_listTransactions?
 //	TypeError: stripe.listTransaction is not a function; did you mean stripe.listTransactions?
+//	TypeError: Cannot read property 'create' of stripe.charge, which is undefined; did you mean stripe.charges.create?
+//	TypeError: stripe.refund is not a function; the tools under stripe are stripe.charges.create, stripe.listTransactions
 //
-// Nothing is computed until an error is uncaught: a tool call, and the
-// lookup of an undefined global (typeof x), cost what they did. The second
-// message needs the namespace the member was missing from, which goja's
-// "Object has no member 'listTransaction'" does not say: each tool
-// namespace has a prototype of its own (a missWatcher) that notes the last
-// member looked up and not found on it, a field store on a path taken only
-// by a miss.
+// The error is made where goja would have thrown its own, and is the same
+// kind of error at the same place, so a script that catches it reads the
+// hint in e.message. Lookups that do not throw are untouched:
+// typeof stripe.x is "undefined", "x" in stripe is false, stripe.x?.()
+// and stripe.x ?? y do not throw, and a script can assign stripe.x.
+//
+// How: each tool namespace has a prototype of its own (a missWatcher),
+// between it and Object.prototype (or Function.prototype for a tool that
+// is also a namespace), whose Get is reached only by a lookup the
+// namespace missed. gojax.CurrentAccess tells it what the script does with
+// the value. When the script calls it, Get returns a function that throws
+// the TypeError made at the lookup, so that the arguments are evaluated
+// first, as JavaScript does. When the script reads a property of it next,
+// which throws on undefined, Get throws at once. The global object's API
+// prototype (apiGlobals) does the same for a variable that is not defined
+// and is close to a tool's global: it throws the ReferenceError goja would
+// have, with the hint.
+//
+// What a lookup cannot see is a value read into a variable and called
+// later (const f = stripe.listTransaction; f()): the call fails with
+// goja's "Value is not an object: undefined". The watcher notes the last
+// member read and missed, with where; when such an error is uncaught, or
+// rejects a promise, its message gets that member and the tool it is close
+// to. An uncaught error also gets the hints above when CurrentAccess
+// cannot tell (gojax disabled): goja's "Object has no member 'k'" says
+// only the key, and the note says which namespace missed it.
 
-// memberMiss is the last member a script looked up on a tool namespace
-// and did not find there.
+// maxListed is how many tools of a namespace a message lists.
+const maxListed = 5
+
+// memberMiss is the last member a script read from a tool namespace and
+// did not find there.
 type memberMiss struct {
-	path []string // the namespace's path (abi.ToolPath)
-	key  string
+	path   []string // the namespace's path (abi.ToolPath)
+	key    string
+	frame  goja.StackFrame // where the script read it
+	framed bool            // frame is set
 }
 
 // missWatcher is the prototype of one tool namespace, between it and the
 // prototype it would have had (Object.prototype, or Function.prototype for a
 // tool that is also a namespace). It has no properties of its own except
-// what a script sets on it (a lazyObject with no keys), and it records every
+// what a script sets on it (a lazyObject with no keys), and it sees every
 // lookup that reaches it, which is every lookup the namespace itself missed.
 type missWatcher struct {
 	lazyObject
@@ -46,8 +75,33 @@ func (w *missWatcher) Get(key string) goja.Value {
 	if v := w.lazyObject.Get(key); v != nil {
 		return v
 	}
-	w.r.miss = memberMiss{path: w.path, key: key}
+	r := w.r
+	if r.installing {
+		return nil
+	}
+	site := r.access(key)
+	if site.Access != gojax.AccessOther && !r.inherits(w.self, key) {
+		switch site.Access {
+		case gojax.AccessCall:
+			return r.thrower(r.rt.NewTypeError("%s", r.notAFunction(w.path, key)))
+		case gojax.AccessMember:
+			panic(r.rt.NewTypeError("%s", r.readThrough(w.path, key, site.Next)))
+		}
+	}
+	r.miss = memberMiss{path: w.path, key: key}
+	var buf [1]goja.StackFrame
+	if f := r.rt.CaptureCallStack(1, buf[:0]); len(f) == 1 {
+		r.miss.frame, r.miss.framed = f[0], true
+	}
 	return nil
+}
+
+// access is gojax.CurrentAccess, when this package uses gojax.
+func (r *run) access(key string) gojax.Site {
+	if !useGojax {
+		return gojax.Site{}
+	}
+	return gojax.CurrentAccess(r.rt, key)
 }
 
 // watchMisses puts a missWatcher for the namespace at path between obj and
@@ -59,10 +113,99 @@ func (r *run) watchMisses(obj *goja.Object, path []string) {
 	_ = obj.SetPrototype(w.self)
 }
 
-// addHint adds a hint to the message of v, an uncaught error, when it says
-// that a global or a member of a tool namespace does not exist and a tool
-// has a name close to it. v is the script's: it may be any value, and
-// reading it may throw, which leaves it as it was.
+// inherits reports whether an object on obj's prototype chain, after obj,
+// has key (hasOwnProperty on a namespace, call on a tool function), without
+// running a getter. It says yes when it cannot tell.
+func (r *run) inherits(obj *goja.Object, key string) bool {
+	k := r.rt.ToValue(key)
+	for p := obj.Prototype(); p != nil; p = p.Prototype() {
+		prop, ok := gojax.OwnProp(p, k)
+		if !ok || prop.Exists {
+			return true
+		}
+	}
+	return false
+}
+
+// thrower returns the callee of a call to a member that does not exist: a
+// function that throws err, made at the lookup (so that its stack is the
+// script's, not a native function's).
+func (r *run) thrower(err *goja.Object) goja.Value {
+	return r.rt.ToValue(func(goja.FunctionCall) goja.Value { panic(err) })
+}
+
+// notAFunction returns the message for calling key, a member missing from
+// the tool namespace at path.
+func (r *run) notAFunction(path []string, key string) string {
+	return strings.Join(path, ".") + "." + key + " is not a function" + r.memberHint(path, key, "")
+}
+
+// readThrough returns the message for reading next from key, a member
+// missing from the tool namespace at path.
+func (r *run) readThrough(path []string, key, next string) string {
+	return "Cannot read property '" + next + "' of " + strings.Join(path, ".") + "." + key + ", which is undefined" + r.memberHint(path, key, next)
+}
+
+// memberHint returns what an error about key, a member missing from the
+// tool namespace at path, adds: the member it is close to ("; did you mean
+// stripe.listTransactions?"), followed by next when the script reads next
+// from it and that member has it; else the tools in the namespace.
+func (r *run) memberHint(path []string, key, next string) string {
+	var members []string
+	for _, t := range r.opts.Tools {
+		if segs := abi.ToolPath(t.Name); len(segs) > len(path) && slices.Equal(segs[:len(path)], path) {
+			members = append(members, segs[len(path)])
+		}
+	}
+	ns := strings.Join(path, ".")
+	if best, ok := abi.Suggest(key, members); ok {
+		meant := ns + "." + best
+		if deeper := append(slices.Clone(path), best, next); next != "" && (r.isTool(deeper) || len(abi.ToolsUnder(r.opts.Tools, deeper)) > 0) {
+			meant += "." + next
+		}
+		return "; did you mean " + meant + "?"
+	}
+	under := abi.ToolsUnder(r.opts.Tools, path)
+	switch {
+	case len(under) == 0:
+		return ""
+	case len(under) > maxListed:
+		return "; the tools under " + ns + " include " + strings.Join(under[:maxListed], ", ") +
+			" (listTools(" + strconv.Quote(ns) + ") lists all " + strconv.Itoa(len(under)) + ")"
+	}
+	return "; the tools under " + ns + " are " + strings.Join(under, ", ")
+}
+
+// isTool reports whether a tool has the path path.
+func (r *run) isTool(path []string) bool {
+	for _, t := range r.opts.Tools {
+		if slices.Equal(abi.ToolPath(t.Name), path) {
+			return true
+		}
+	}
+	return false
+}
+
+// undefinedGlobal is apiGlobals' Get for a key that is no API global and
+// no tool: when the script reads or calls it as a variable, it is not
+// defined, and it is close to a tool's global, it throws goja's
+// ReferenceError with the hint; else it returns nil, and goja goes on.
+func (r *run) undefinedGlobal(api *goja.Object, key string) goja.Value {
+	if r.installing || len(r.opts.Tools) == 0 || r.access(key).Access != gojax.AccessVar || r.inherits(api, key) {
+		return nil
+	}
+	if msg := r.globalHint(key); msg != "" {
+		panic(gojax.NewReferenceError(r.rt, msg))
+	}
+	return nil
+}
+
+// addHint adds a hint to the message of v, an uncaught error or the reason
+// a promise was rejected, when it is goja's error for a global or a member
+// of a tool namespace that does not exist, or for calling undefined just
+// after a script read a missing member, and a tool has a name close to
+// it. v is the script's: it may be any value, and reading it may throw,
+// which leaves it as it was.
 func (r *run) addHint(v goja.Value) {
 	defer func() { _ = recover() }()
 	obj, ok := v.(*goja.Object)
@@ -76,7 +219,9 @@ func (r *run) addHint(v goja.Value) {
 	case name == "ReferenceError" && strings.HasSuffix(msg, " is not defined"):
 		hinted = r.globalHint(strings.TrimSuffix(msg, " is not defined"))
 	case name == "TypeError" && strings.HasPrefix(msg, "Object has no member '") && strings.HasSuffix(msg, "'"):
-		hinted = r.memberHint(msg[len("Object has no member '") : len(msg)-1])
+		hinted = r.missedMemberHint(msg[len("Object has no member '") : len(msg)-1])
+	case name == "TypeError" && msg == "Value is not an object: undefined":
+		hinted = r.calledMissHint(msg)
 	}
 	if hinted == "" {
 		return
@@ -115,29 +260,34 @@ func (r *run) globalHint(ident string) string {
 	return ident + " is not defined; did you mean " + best + "?"
 }
 
-// memberHint returns the message of a TypeError for calling key, a member
-// missing from the tool namespace where the script last missed one, with
-// the member of that namespace it is close to; or "" when key was not
-// missed on a tool namespace.
-func (r *run) memberHint(key string) string {
+// missedMemberHint returns the message of a TypeError for calling key, a
+// member missing from the tool namespace where the script last missed one;
+// or "" when key was not missed on a tool namespace.
+func (r *run) missedMemberHint(key string) string {
 	miss := r.miss
-	if miss.key != key || miss.path == nil {
+	if miss.key != key || miss.path == nil || r.isTool(append(slices.Clone(miss.path), key)) {
 		return ""
 	}
-	var members []string
-	for _, t := range r.opts.Tools {
-		segs := abi.ToolPath(t.Name)
-		if len(segs) > len(miss.path) && slices.Equal(segs[:len(miss.path)], miss.path) {
-			if segs[len(miss.path)] == key {
-				return "" // the namespace has it: the miss was elsewhere
-			}
-			members = append(members, segs[len(miss.path)])
-		}
+	return r.notAFunction(miss.path, key)
+}
+
+// calledMissHint returns msg, goja's error for calling undefined, with the
+// member the script last read from a tool namespace and missed, where it
+// read it, and the member it is close to; or "" when that member is close
+// to none.
+func (r *run) calledMissHint(msg string) string {
+	miss := r.miss
+	if miss.path == nil {
+		return ""
 	}
-	ns := strings.Join(miss.path, ".")
-	msg := ns + "." + key + " is not a function"
-	if best, ok := abi.Suggest(key, members); ok {
-		msg += "; did you mean " + ns + "." + best + "?"
+	hint := r.memberHint(miss.path, miss.key, "")
+	if !strings.HasPrefix(hint, "; did you mean ") {
+		return ""
 	}
-	return msg
+	where := ""
+	if miss.framed {
+		p := miss.frame.Position()
+		where = " (read at " + p.Filename + ":" + strconv.Itoa(p.Line) + ":" + strconv.Itoa(p.Column) + ")"
+	}
+	return msg + "; " + strings.Join(miss.path, ".") + "." + miss.key + where + " is undefined" + hint
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	tooldesc "github.com/cordonhq/cordon/describe"
+	"github.com/cordonhq/cordon/guest/internal/gojax"
 	"github.com/cordonhq/cordon/guest/internal/inspect"
 	"github.com/cordonhq/cordon/internal/abi"
 	"github.com/dop251/goja"
@@ -21,7 +22,8 @@ func (r *run) install() error {
 	rt := r.rt
 	g := rt.GlobalObject()
 	r.api = &apiGlobals{r: r}
-	if err := g.SetPrototype(rt.NewDynamicObject(r.api)); err != nil {
+	r.api.self = rt.NewDynamicObject(r.api)
+	if err := g.SetPrototype(r.api.self); err != nil {
 		return fmt.Errorf("jsrt: installing the API: %w", err)
 	}
 	// goja's global GoError (an Error subclass for Go errors thrown into
@@ -101,6 +103,15 @@ func (r *run) formatterFailed(err error) {
 // (objects and arrays of those) a fast path in JavaScript, whose install
 // costs a fraction of the full formatter's (inspect.Fast).
 func (r *run) format(args []goja.Value) string {
+	cloned := false
+	for i, a := range args {
+		if s, ok := r.shellOutput(a); ok {
+			if !cloned {
+				args, cloned = slices.Clone(args), true // goja's stay as they are
+			}
+			args[i] = s
+		}
+	}
 	if s, ok := formatPrimitives(args); ok {
 		return s
 	}
@@ -262,6 +273,8 @@ func (r *run) toolRoot(key string, tools []abi.ToolInfo) goja.Value {
 // and a.b.c()).
 func (r *run) installToolsOn(g *goja.Object, tools []abi.ToolInfo) {
 	rt := r.rt
+	r.installing = true // the lookups below are not the script's
+	defer func() { r.installing = false }()
 	var nsFuncs map[*goja.Object]bool // functions already made namespaces
 	for _, t := range tools {
 		fn := rt.ToValue(r.toolFunc(t.Name)).ToObject(rt)
@@ -309,7 +322,6 @@ func (r *run) installToolsOn(g *goja.Object, tools []abi.ToolInfo) {
 		}
 		_ = parent.Set(last, fn)
 	}
-	r.miss = memberMiss{} // the lookups above were not the script's
 }
 
 // definesPath reports whether one of tools has the path path.
@@ -529,11 +541,22 @@ func (r *run) atob(call goja.FunctionCall) goja.Value {
 	return r.rt.ToValue(string(rs))
 }
 
-// shell runs a command line in the sandbox shell and returns a promise of
-// {stdout, stderr, exitCode}. The shell runs to completion before the
-// promise is returned (its tool calls go through the same Hub, so this
-// script's own calls are still answered meanwhile); the promise keeps the
-// API the same as a real asynchronous one.
+// shell runs a command line in the sandbox shell and returns its result,
+// a String object whose value is the command's standard output and whose
+// own stdout, stderr and exitCode properties hold the rest. The shell runs
+// to completion before shell returns (its tool calls go through the same
+// Hub, so this script's own calls are still answered meanwhile).
+//
+// The result reads as the output string, as amla-sandbox's shell() returns
+// it: shell("ls").trim(), `${shell("ls")}`, JSON.parse(shell("cat
+// f.json")) and console.log(shell("ls")) all see stdout. It is not a
+// promise, so await gives it back as it is, and scripts written for the
+// {stdout, stderr, exitCode} of `await shell(cmd)` read it as before:
+// (await shell(cmd)).exitCode, const {stdout} = await shell(cmd). Its JSON
+// (JSON.stringify, a returned result) is that object, stderr and exit
+// status included (a toJSON method of its own, not enumerable). Being an
+// object, it is truthy even when the output is empty: scripts that test
+// for output test r.stdout, r.length or r.trim().
 func (r *run) shell(call goja.FunctionCall) goja.Value {
 	rt := r.rt
 	arg := call.Argument(0)
@@ -541,15 +564,53 @@ func (r *run) shell(call goja.FunctionCall) goja.Value {
 		panic(rt.NewTypeError("shell: takes one string argument, the command line"))
 	}
 	stdout, stderr, code := r.opts.Shell(arg.String(), r.cwd)
-	res := rt.NewObject()
-	_ = res.Set("stdout", string(stdout))
-	_ = res.Set("stderr", string(stderr))
-	_ = res.Set("exitCode", code)
-	p, resolve, _ := rt.NewPromise()
-	if err := resolve(res); err != nil {
-		panic(err)
+	out := rt.ToValue(string(stdout))
+	res := out.ToObject(rt)
+	_ = res.DefineDataProperty("stdout", out, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+	_ = res.DefineDataProperty("stderr", rt.ToValue(string(stderr)), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+	_ = res.DefineDataProperty("exitCode", rt.ToValue(code), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+	_ = res.DefineDataProperty("toJSON", r.shellResultJSON(), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	return res
+}
+
+// shellResultJSON returns the toJSON method of shell()'s results, made once
+// per run: {stdout, stderr, exitCode}, from the result it is called on.
+func (r *run) shellResultJSON() goja.Value {
+	if r.shellJSON == nil {
+		r.shellJSON = r.fn("toJSON", func(call goja.FunctionCall) goja.Value {
+			this := call.This.ToObject(r.rt)
+			o := r.rt.NewObject()
+			for _, k := range []string{"stdout", "stderr", "exitCode"} {
+				_ = o.Set(k, this.Get(k))
+			}
+			return o
+		}).(*goja.Object)
 	}
-	return rt.ToValue(p)
+	return r.shellJSON
+}
+
+// shellOutput returns the output a result of shell() reads as, when v is
+// one (its own toJSON is shellResultJSON's): console.log prints it as that
+// string, as it prints a string.
+func (r *run) shellOutput(v goja.Value) (goja.Value, bool) {
+	obj, ok := v.(*goja.Object)
+	if !ok || r.shellJSON == nil || obj.ClassName() != "String" {
+		return nil, false
+	}
+	var toJSON goja.Value
+	if useGojax {
+		p, ok := gojax.OwnProp(obj, r.rt.ToValue("toJSON"))
+		if !ok || !p.Exists || p.Accessor {
+			return nil, false
+		}
+		toJSON = p.Value
+	} else {
+		toJSON = obj.Get("toJSON")
+	}
+	if toJSON != r.shellJSON {
+		return nil, false
+	}
+	return r.rt.ToValue(obj.String()), true
 }
 
 // newError returns a standard JS Error (from the script's own Error

@@ -195,9 +195,11 @@ type run struct {
 	toJSONKey   goja.Value      // "toJSON", with objectProto
 	props       []gojax.OwnData // marshalOrdinary's scratch
 	toolError   goja.Value      // constructor, once defined (toolErrorClass)
+	shellJSON   *goja.Object    // the toJSON of shell()'s results, once made (install.go)
 	api         *apiGlobals
 	plan        *ToolPlan  // how opts.Tools appear to the script
-	miss        memberMiss // the last member missed on a tool namespace (hints.go)
+	miss        memberMiss // the last member read and missed on a tool namespace (hints.go)
+	installing  bool       // installToolsOn is running: its lookups are not the script's
 
 	mainPromise *goja.Promise
 	unhandled   []*goja.Promise
@@ -296,6 +298,7 @@ func (r *run) write(fd int, s string) {
 func (r *run) trackRejection(p *goja.Promise, op goja.PromiseRejectionOperation) {
 	switch op {
 	case goja.PromiseRejectionReject:
+		r.addHint(p.Result()) // before a handler reads it (hints.go)
 		r.unhandled = append(r.unhandled, p)
 	case goja.PromiseRejectionHandle:
 		for i, q := range r.unhandled {

@@ -1,6 +1,8 @@
 package jsrt
 
 import (
+	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -110,9 +112,9 @@ func TestMistypedToolHints(t *testing.T) {
 		{`stripe.charges.craete({})`, "TypeError: stripe.charges.craete is not a function; did you mean stripe.charges.create?"},
 		{`a.b.d()`, "TypeError: a.b.d is not a function; did you mean a.b.c?"},
 		{`wheather()`, "ReferenceError: wheather is not defined; did you mean weather?"},
-		// Too far from every tool: goja's message, or only the namespace.
+		// Too far from every tool: goja's message, or the namespace's tools.
 		{`fetchUrl()`, "ReferenceError: fetchUrl is not defined\n"},
-		{`stripe.refund()`, "TypeError: stripe.refund is not a function\n"},
+		{`stripe.refund()`, "TypeError: stripe.refund is not a function; the tools under stripe are stripe.charges.create, stripe.listTransactions\n"},
 		// Not a tool namespace: goja's message.
 		{`const o = {listTransactions() {}}; o.listTransaction()`, "TypeError: Object has no member 'listTransaction'"},
 		{`stripe.listTransactions; const o = {}; o.listTransactions()`, "TypeError: Object has no member 'listTransactions'"},
@@ -121,21 +123,27 @@ func TestMistypedToolHints(t *testing.T) {
 		// The stack, read before, gets the hint too.
 		{`try { stripe_listTransaction() } catch (e) { e.stack; throw e }`, "ReferenceError: stripe_listTransaction is not defined; did you mean stripe_listTransactions?\n"},
 	} {
-		h := &fakeHost{}
-		out := runJS(t, h, tools, c.code)
-		if out.ExitCode != 1 || !strings.HasPrefix(h.stderr.String(), c.want) {
-			t.Errorf("%s:\n got %d %q\nwant %q", c.code, out.ExitCode, h.stderr.String(), c.want)
-		}
-		if first, _, _ := strings.Cut(c.want, "\n"); !strings.HasPrefix(out.ErrMsg, first) {
-			t.Errorf("%s: ErrMsg %q, want %q", c.code, out.ErrMsg, first)
+		// The same whether the error is made with the hint (gojax) or
+		// gets it when it is uncaught.
+		for _, gx := range []bool{true, false} {
+			useGojax = gx
+			h := &fakeHost{}
+			out := runJS(t, h, tools, c.code)
+			useGojax = true
+			if out.ExitCode != 1 || !strings.HasPrefix(h.stderr.String(), c.want) {
+				t.Errorf("%s (gojax %v):\n got %d %q\nwant %q", c.code, gx, out.ExitCode, h.stderr.String(), c.want)
+			}
+			if first, _, _ := strings.Cut(c.want, "\n"); !strings.HasPrefix(out.ErrMsg, first) {
+				t.Errorf("%s (gojax %v): ErrMsg %q, want %q", c.code, gx, out.ErrMsg, first)
+			}
 		}
 	}
-	// Lookups that do not throw are untouched, and so is an error the
-	// script catches.
+	// Lookups that do not throw are untouched; an error the script
+	// catches has the hint.
 	h := &fakeHost{}
 	out := runJS(t, h, tools, `let m; try { stripe_listTransaction } catch (e) { m = e.message }
 return [typeof stripe_listTransaction, typeof stripe.listTransaction, "listTransaction" in stripe, m]`)
-	if want := `["undefined","undefined",false,"stripe_listTransaction is not defined"]`; out.ExitCode != 0 || string(out.Value) != want {
+	if want := `["undefined","undefined",false,"stripe_listTransaction is not defined; did you mean stripe_listTransactions?"]`; out.ExitCode != 0 || string(out.Value) != want {
 		t.Errorf("got %d %s %s, want %s", out.ExitCode, out.Value, h.stderr.String(), want)
 	}
 	// The prototype that notes a namespace's misses leaves it an ordinary
@@ -149,5 +157,107 @@ return [Object.keys(stripe).join(), JSON.stringify(stripe), String(stripe), stri
   p !== Object.prototype, Object.getPrototypeOf(p) === Object.prototype, stripe instanceof Object, Object.isFrozen(Object.freeze(stripe))]`)
 	if want := `["listTransactions,charges,mine","{\"charges\":{},\"mine\":2}","[object Object]",true,1,2,true,true,true,true]`; out.ExitCode != 0 || string(out.Value) != want {
 		t.Errorf("got %d %s %s, want %s", out.ExitCode, out.Value, h.stderr.String(), want)
+	}
+}
+
+// A mistyped member of a tool namespace, at any depth, throws an error
+// that names the tool meant, where goja would have thrown its own: a
+// script that catches it reads the hint, and the error is a TypeError (a
+// ReferenceError for a global) thrown from the script's own line.
+func TestMistypedMemberHintsWhenCaught(t *testing.T) {
+	tools := []abi.ToolInfo{{Name: "stripe/listTransactions"}, {Name: "stripe/charges/create"}, {Name: "a/b"}, {Name: "a/b/c/list"}}
+	for i := 1; i <= 7; i++ {
+		tools = append(tools, abi.ToolInfo{Name: "many/t" + strconv.Itoa(i)})
+	}
+	for _, c := range []struct{ code, want string }{
+		{`await stripe.listTransaction({})`, `TypeError: stripe.listTransaction is not a function; did you mean stripe.listTransactions?`},
+		{`await stripe["listTransaction"]({})`, `TypeError: stripe.listTransaction is not a function; did you mean stripe.listTransactions?`},
+		{`const k = "listTransaction"; await stripe[k]({})`, `TypeError: stripe.listTransaction is not a function; did you mean stripe.listTransactions?`},
+		{`await stripe.charges.craete({amount: 1})`, `TypeError: stripe.charges.craete is not a function; did you mean stripe.charges.create?`},
+		{`await a.b.c.lst({})`, `TypeError: a.b.c.lst is not a function; did you mean a.b.c.list?`},
+		{`await stripe.charge.create({})`, `TypeError: Cannot read property 'create' of stripe.charge, which is undefined; did you mean stripe.charges.create?`},
+		{`await a.b.cc.list({})`, `TypeError: Cannot read property 'list' of a.b.cc, which is undefined; did you mean a.b.c.list?`},
+		{`await stripe.chargs.refund({})`, `TypeError: Cannot read property 'refund' of stripe.chargs, which is undefined; did you mean stripe.charges?`},
+		{`await stripe_listTransaction({})`, `ReferenceError: stripe_listTransaction is not defined; did you mean stripe_listTransactions?`},
+		{`stripe_listTransaction + 1`, `ReferenceError: stripe_listTransaction is not defined; did you mean stripe_listTransactions?`},
+		{`await strpe.listTransactions({})`, `ReferenceError: strpe is not defined; did you mean stripe?`},
+		{`await stripe.refund({})`, `TypeError: stripe.refund is not a function; the tools under stripe are stripe.charges.create, stripe.listTransactions`},
+		{`await many.zzzzzzzzzzz({})`, `TypeError: many.zzzzzzzzzzz is not a function; the tools under many include many.t1, many.t2, many.t3, many.t4, many.t5 (listTools("many") lists all 7)`},
+		// Too far from every tool, or not a tool namespace (a tool function
+		// that holds no tools is not): goja's own.
+		{`await a.b.c.list.x()`, `TypeError: Object has no member 'x'`},
+		{`fetchUrl()`, `ReferenceError: fetchUrl is not defined`},
+		{`const o = {}; o.listTransaction()`, `TypeError: Object has no member 'listTransaction'`},
+	} {
+		h := &fakeHost{}
+		code := "try {\n" + c.code + "\n} catch (e) {\n" +
+			"  return [`${e.name}: ${e.message}`, e instanceof (e.name === \"TypeError\" ? TypeError : ReferenceError), e.stack.split(\"\\n\")[1]]\n}"
+		out := runJS(t, h, tools, code)
+		var got []any
+		if out.ExitCode != 0 || json.Unmarshal(out.Value, &got) != nil || len(got) != 3 {
+			t.Errorf("%s: %d %s %s", c.code, out.ExitCode, out.Value, h.stderr.String())
+			continue
+		}
+		if msg, _ := got[0].(string); !strings.HasPrefix(msg, c.want) {
+			t.Errorf("%s:\n got %q\nwant %q", c.code, msg, c.want)
+		}
+		if got[1] != true {
+			t.Errorf("%s: not an instance of its class", c.code)
+		}
+		if frame, _ := got[2].(string); !strings.Contains(frame, "test.js:2:") {
+			t.Errorf("%s: the stack's first frame is %q, want the script's line 2", c.code, frame)
+		}
+	}
+}
+
+// The hint changes no lookup that does not throw: feature checks, optional
+// calls and chains, nullish defaults, inherited members, assignment. A
+// call to a missing member evaluates its arguments first, as JavaScript
+// does.
+func TestMistypedMemberSemantics(t *testing.T) {
+	tools := []abi.ToolInfo{{Name: "stripe/listTransactions"}, {Name: "stripe/charges/create"}, {Name: "a/b"}, {Name: "a/b/c"}}
+	h := &fakeHost{}
+	out := runJS(t, h, tools, `const r = [typeof stripe.listTransaction, "listTransaction" in stripe, stripe.listTransaction?.({}),
+  stripe.listTransaction ?? 1, stripe.charge?.create({}), stripe.listTransaction ? 1 : 2, Boolean(stripe.listTransaction),
+  stripe.hasOwnProperty("charges"), stripe.toString(), typeof a.b.call, typeof stripe_listTransaction,
+  typeof globalThis.stripe_listTransaction, "stripe_listTransaction" in globalThis, stripe.charges.create.name]
+stripe.listTransaction = () => "mine"
+r.push(stripe.listTransaction(), typeof toString)
+let n = 0, m
+try { stripe.listTransaction2(n++, await stripe.listTransactions({n: n++})) } catch (e) { m = e.message }
+r.push(n, m)
+return r`)
+	want := `["undefined",false,null,1,null,2,false,true,"[object Object]","function","undefined","undefined",false,"stripe_charges_create","mine","function",2,"stripe.listTransaction2 is not a function; did you mean stripe.listTransactions?"]`
+	if out.ExitCode != 0 || string(out.Value) != want {
+		t.Errorf("got  %d %s %s\nwant %s", out.ExitCode, out.Value, h.stderr.String(), want)
+	}
+	if got := strings.Join(calledMethods(h), " "); got != "stripe/listTransactions" {
+		t.Errorf("called %q", got)
+	}
+}
+
+// A missing member read into a variable and called later fails at the
+// call, where nothing is looked up: the error, uncaught or rejecting a
+// promise, names the member read, where, and the tool it is close to.
+func TestMistypedMemberReadThenCalled(t *testing.T) {
+	tools := []abi.ToolInfo{{Name: "stripe/listTransactions"}}
+	h := &fakeHost{}
+	out := runJS(t, h, tools, "const f = stripe.listTransaction\nawait f({})")
+	want := "TypeError: Value is not an object: undefined; stripe.listTransaction (read at test.js:1:18) is undefined; did you mean stripe.listTransactions?"
+	if out.ExitCode != 1 || !strings.HasPrefix(h.stderr.String(), want) {
+		t.Errorf("got %d %q\nwant %q", out.ExitCode, h.stderr.String(), want)
+	}
+	h = &fakeHost{}
+	out = runJS(t, h, tools, `async function list(p) { const f = stripe.listTransaction; return f(p) }
+return await list({}).catch(e => e.message)`)
+	want = `"Value is not an object: undefined; stripe.listTransaction (read at test.js:1:43) is undefined; did you mean stripe.listTransactions?"`
+	if out.ExitCode != 0 || string(out.Value) != want {
+		t.Errorf("got  %d %s %s\nwant %s", out.ExitCode, out.Value, h.stderr.String(), want)
+	}
+	// Not close to a tool: goja's message alone.
+	h = &fakeHost{}
+	runJS(t, h, tools, "const f = stripe.refund\nf()")
+	if want := "TypeError: Value is not an object: undefined\n"; !strings.HasPrefix(h.stderr.String(), want) {
+		t.Errorf("got %q, want %q", h.stderr.String(), want)
 	}
 }

@@ -1,6 +1,7 @@
 package shellrt
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -44,10 +45,21 @@ func TestToolCommandAcceptsEveryForm(t *testing.T) {
 }
 
 // An unknown tool close to a registered one names it, in the form the
-// script was closest to.
+// script was closest to, at every depth; one close to none names the tools
+// of its namespace.
 func TestToolCommandUnknownToolHint(t *testing.T) {
-	tools := []abi.ToolInfo{{Name: "stripe/listTransactions"}, {Name: "weather/current"}}
+	tools := []abi.ToolInfo{{Name: "stripe/listTransactions"}, {Name: "weather/current"}, {Name: "stripe/charges/create"}, {Name: "a/b/c/list"}}
+	for i := 1; i <= 7; i++ {
+		tools = append(tools, abi.ToolInfo{Name: fmt.Sprintf("many/t%d", i)})
+	}
 	for _, c := range []struct{ script, want string }{
+		{`tool a.b.c.lst`, `tool: unknown tool "a.b.c.lst"; did you mean a.b.c.list?` + "\n"},
+		{`tool a/b/cc/list`, `tool: unknown tool "a/b/cc/list"; did you mean a/b/c/list?` + "\n"},
+		{`tool stripe.charge.create`, `tool: unknown tool "stripe.charge.create"; did you mean stripe.charges.create?` + "\n"},
+		{`tool stripe.refund`, `tool: unknown tool "stripe.refund"; the tools under stripe are stripe.charges.create, stripe.listTransactions` + "\n"},
+		{`tool stripe/charges`, `tool: unknown tool "stripe/charges"; the tools under stripe.charges are stripe.charges.create` + "\n"},
+		{`tool a.b.c.list.x`, `tool: unknown tool "a.b.c.list.x"; did you mean a.b.c.list?` + "\n"},
+		{`tool many/zzzzzzzzzz`, `tool: unknown tool "many/zzzzzzzzzz"; the tools under many include many.t1, many.t2, many.t3, many.t4, many.t5 (tool --list many lists all 7)` + "\n"},
 		{`tool stripe.listTransaction --customer x`, `tool: unknown tool "stripe.listTransaction"; did you mean stripe.listTransactions?` + "\n"},
 		{`tool stripe/listTransaction`, `tool: unknown tool "stripe/listTransaction"; did you mean stripe/listTransactions?` + "\n"},
 		{`tool stripe_listtransactions`, `tool: unknown tool "stripe_listtransactions"; did you mean stripe_listTransactions?` + "\n"},

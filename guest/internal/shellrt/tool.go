@@ -51,11 +51,30 @@ func (t *toolCommand) find(name string) (abi.ToolInfo, bool) {
 	return abi.LookupTool(t.tools, name)
 }
 
+// maxListed is how many tools of a namespace the message for an unknown
+// tool lists.
+const maxListed = 5
+
 // unknown fails for a name that names no tool, with the form of a tool's
-// name that name is a typo of, if there is one.
+// name that name is a typo of, if there is one; else with the tools of the
+// longest namespace of name that has some (a namespace given as a name,
+// or a member of it close to no tool), as JavaScript's error for a missing
+// member of a tool namespace lists them.
 func (t *toolCommand) unknown(env *command.Env, name string) int {
 	if best, ok := abi.SuggestTool(t.tools, name); ok {
 		return env.Errorf(2, "unknown tool %q; did you mean %s?", name, best)
+	}
+	segs := abi.ToolPath(name)
+	for n := len(segs); n > 0; n-- {
+		under := abi.ToolsUnder(t.tools, segs[:n])
+		if len(under) == 0 {
+			continue
+		}
+		ns := strings.Join(segs[:n], ".")
+		if len(under) > maxListed {
+			return env.Errorf(2, "unknown tool %q; the tools under %s include %s (tool --list %s lists all %d)", name, ns, strings.Join(under[:maxListed], ", "), ns, len(under))
+		}
+		return env.Errorf(2, "unknown tool %q; the tools under %s are %s", name, ns, strings.Join(under, ", "))
 	}
 	return env.Errorf(2, "unknown tool %q (tool --list shows the tools)", name)
 }
