@@ -39,6 +39,7 @@ func cmdPolicyLint(args []string, stdout io.Writer) (int, error) {
 	for _, w := range dsl.Lint(cfg.ParsedCapabilities()) {
 		msgs = append(msgs, w.Message)
 	}
+	msgs = append(msgs, unmatchedLint(cfg)...)
 	more, err := annotationLint(cfg)
 	if err != nil {
 		return 0, err
@@ -96,6 +97,63 @@ func annotationLint(cfg *config.Config) ([]string, error) {
 			r.File, r.Row, r.Rule, servers))
 	}
 	return out, nil
+}
+
+// unmatchedLint warns about each capability whose method pattern matches
+// none of the config's tools: it allows nothing, which is almost always a
+// misspelled name or a tool that was renamed. The tools of mcp_servers are
+// known only once the servers run, so a pattern whose first segment could
+// name one of them ("github/**", "**") is not judged.
+func unmatchedLint(cfg *config.Config) []string {
+	var names []string
+	for _, t := range cfg.Tools {
+		names = append(names, t.Name)
+	}
+	var out []string
+	for i, c := range cfg.ParsedCapabilities() {
+		p := c.Pattern()
+		if mayMatchUpstream(p, cfg.MCPServers) {
+			continue
+		}
+		matched := false
+		for _, n := range names {
+			if ok, err := dsl.MatchMethod(p, n); err == nil && ok {
+				matched = true
+				break
+			}
+		}
+		if matched {
+			continue
+		}
+		have := "the config has no tools"
+		if len(names) > 0 {
+			shown := names
+			if len(shown) > 5 {
+				shown = shown[:5]
+			}
+			have = "the config's tools are " + strings.Join(shown, ", ")
+			if len(names) > len(shown) {
+				have += fmt.Sprintf(" and %d more", len(names)-len(shown))
+			}
+		}
+		out = append(out, fmt.Sprintf("capability #%d %s matches no tool, so it allows nothing (%s): is the name misspelled?", i, dsl.Quote(p), have))
+	}
+	return out
+}
+
+// mayMatchUpstream reports whether pattern could match a tool of one of
+// servers, whose tools are named SERVER/<tool>.
+func mayMatchUpstream(pattern string, servers []config.MCPServer) bool {
+	first, _, _ := strings.Cut(pattern, "/")
+	for _, s := range servers {
+		if first == "**" {
+			return true
+		}
+		if ok, err := dsl.MatchMethod(first, s.Name); err == nil && ok {
+			return true
+		}
+	}
+	return false
 }
 
 // warnLint writes the lint warnings about capabilities on stderr, one

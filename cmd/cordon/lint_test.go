@@ -122,3 +122,24 @@ ask contains "destructive" if input.tool.annotations.destructiveHint
 		t.Errorf("trusted: exit %d stdout %q stderr %q", code, stdout, stderr)
 	}
 }
+
+// A capability whose pattern matches none of the config's tools is
+// flagged; one that may match an upstream server's tools is not judged.
+func TestPolicyLintUnmatchedPattern(t *testing.T) {
+	cfg := writeFile(t, "typo.yaml", `
+tools:
+  - {name: stripe/charges/create, echo: true}
+  - {name: stripe/refunds/create, echo: true}
+capabilities:
+  - method: "stripe/charge/*"
+  - method: "stripe/refunds/*"
+  - method: "github/**"
+mcp_servers:
+  - {name: github, command: [does-not-run]}
+`)
+	code, stdout, _ := cli(t, "", "policy", "lint", cfg)
+	want := `capability #0 "stripe/charge/*" matches no tool, so it allows nothing (the config's tools are stripe/charges/create, stripe/refunds/create): is the name misspelled?`
+	if code != exitLint || !strings.Contains(stdout, want) || strings.Count(stdout, "\n") != 1 {
+		t.Fatalf("exit %d, stdout %q", code, stdout)
+	}
+}
