@@ -61,7 +61,8 @@ func test(body func(t enginetest.TB)) {
 }
 
 func TestOneSharedEngine(t *testing.T) {
-	if enginetest.Engine(t) != enginetest.Engine(t) {
+	first, second := enginetest.Engine(t), enginetest.Engine(t)
+	if first != second {
 		t.Fatal("two shared engines")
 	}
 	sb := enginetest.NewSandbox(t, engine.SandboxConfig{})
