@@ -16,50 +16,6 @@ import (
 	"github.com/cordonhq/cordon/internal/slack"
 )
 
-// fakeT is an enginetest.TB that records what a test would see, for the
-// examples (which have no *testing.T) and for the tests of failures: it
-// runs its cleanups when done, and a Fatalf stops the body it runs.
-type fakeT struct {
-	cleanups []func()
-	fatal    string
-	logs     []string
-}
-
-func (t *fakeT) Helper()                      {}
-func (t *fakeT) Cleanup(f func())             { t.cleanups = append(t.cleanups, f) }
-func (t *fakeT) Logf(format string, a ...any) { t.logs = append(t.logs, fmt.Sprintf(format, a...)) }
-func (t *fakeT) Fatalf(format string, a ...any) {
-	t.fatal = fmt.Sprintf(format, a...)
-	panic(t)
-}
-
-// run runs body with t, as the testing package runs a test: a Fatalf
-// ends it, and the cleanups run last, newest first.
-func (t *fakeT) run(body func(t enginetest.TB)) {
-	defer func() {
-		for i := len(t.cleanups) - 1; i >= 0; i-- {
-			t.cleanups[i]()
-		}
-	}()
-	defer func() {
-		if r := recover(); r != nil && r != t {
-			panic(r)
-		}
-	}()
-	body(t)
-}
-
-// test runs body as the body of a test, with t standing for its
-// *testing.T; a failure panics, so that an example cannot pass by
-// accident.
-func test(body func(t enginetest.TB)) {
-	t := &fakeT{}
-	t.run(body)
-	if t.fatal != "" {
-		panic(t.fatal)
-	}
-}
-
 func TestOneSharedEngine(t *testing.T) {
 	first, second := enginetest.Engine(t), enginetest.Engine(t)
 	if first != second {
@@ -76,13 +32,12 @@ func TestOneSharedEngine(t *testing.T) {
 func TestCleanupCloses(t *testing.T) {
 	var sb *engine.Sandbox
 	var eng *engine.Engine
-	ft := &fakeT{}
-	ft.run(func(t enginetest.TB) {
+	var ft enginetest.FakeT
+	if !ft.Run(func(t enginetest.TB) {
 		sb = enginetest.NewSandbox(t, engine.SandboxConfig{})
 		eng = enginetest.NewEngine(t, enginetest.Config().WithPool(0))
-	})
-	if ft.fatal != "" {
-		t.Fatal(ft.fatal)
+	}) {
+		t.Fatal(ft.Failure())
 	}
 	if _, err := sb.Execute(context.Background(), engine.JavaScript, `1`); engine.KindOf(err) != engine.KindClosed {
 		t.Errorf("the sandbox runs after the test ended: %v", err)
@@ -113,10 +68,10 @@ func TestRunFailsOnError(t *testing.T) {
 		{"timeout", func(t enginetest.TB) { enginetest.Run(t, sb, `while (true) {}`) }, "timeout"},
 		{"shell timeout", func(t enginetest.TB) { enginetest.RunShell(t, sb, `while true; do :; done`) }, "timeout"},
 	} {
-		ft := &fakeT{}
-		ft.run(c.run)
-		if c.fatal == "" && ft.fatal != "" || !strings.Contains(ft.fatal, c.fatal) {
-			t.Errorf("%s: the test failed with %q, want %q", c.name, ft.fatal, c.fatal)
+		var ft enginetest.FakeT
+		ok := ft.Run(c.run)
+		if ok != (c.fatal == "") || !strings.Contains(ft.Failure(), c.fatal) {
+			t.Errorf("%s: the test failed with %q, want %q", c.name, ft.Failure(), c.fatal)
 		}
 	}
 }
@@ -185,11 +140,34 @@ func TestPolicies(t *testing.T) {
 			t.Errorf("%s: %s after %d calls", name, res.Value, n.Load())
 		}
 	}
-	ft := &fakeT{}
-	ft.run(func(t enginetest.TB) { enginetest.Policy(t, dsl.Method("")) })
-	if !strings.Contains(ft.fatal, "policy.New") {
-		t.Errorf("an invalid capability: %q", ft.fatal)
+	var ft enginetest.FakeT
+	if ft.Run(func(t enginetest.TB) { enginetest.Policy(t, dsl.Method("")) }) || !strings.Contains(ft.Failure(), "policy.New") {
+		t.Errorf("an invalid capability: %q", ft.Failure())
 	}
+}
+
+// FakeT runs its cleanups newest first when the body ends, also at a
+// Fatalf, which ends the body; Logf is recorded.
+func TestFakeT(t *testing.T) {
+	var order []string
+	var ft enginetest.FakeT
+	ok := ft.Run(func(t enginetest.TB) {
+		t.Cleanup(func() { order = append(order, "first") })
+		t.Cleanup(func() { order = append(order, "second") })
+		t.Logf("a %s", "log")
+		t.Fatalf("stop %d", 1)
+		order = append(order, "after Fatalf")
+	})
+	if ok || ft.Failure() != "stop 1" || strings.Join(order, " ") != "second first" || strings.Join(ft.Logs(), "|") != "a log" {
+		t.Errorf("ok %v, failure %q, order %q, logs %q", ok, ft.Failure(), order, ft.Logs())
+	}
+	var other enginetest.FakeT
+	defer func() {
+		if recover() == nil {
+			t.Error("another FakeT's Fatalf was swallowed")
+		}
+	}()
+	ft.Run(func(enginetest.TB) { other.Fatalf("not mine") })
 }
 
 func TestClock(t *testing.T) {

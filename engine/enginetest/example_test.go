@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -16,7 +17,7 @@ import (
 // A sandbox of the shared engine with two canned tools. The engine's
 // clock is fixed at enginetest.Now, so dates print the same in every run.
 func ExampleNewSandbox() {
-	test(func(t enginetest.TB) {
+	new(enginetest.FakeT).Run(func(t enginetest.TB) { // t: the test's *testing.T
 		sb := enginetest.NewSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{
 			enginetest.Mock("weather/current", map[string]any{"temp": 21}),
 			enginetest.Echo("notes/add"),
@@ -34,7 +35,7 @@ console.log(w.temp, n.method, n.params.text, new Date().toISOString())`)
 // A policy made of capabilities; Counting tells how many calls it let
 // through to the handler.
 func ExamplePolicy() {
-	test(func(t enginetest.TB) {
+	new(enginetest.FakeT).Run(func(t enginetest.TB) { // t: the test's *testing.T
 		var refunds atomic.Int32
 		sb := enginetest.NewSandbox(t, engine.SandboxConfig{
 			Tools:  []engine.Tool{enginetest.Counting("orders/refund", &refunds)},
@@ -52,7 +53,7 @@ func ExamplePolicy() {
 // The same test under each evaluator that can decide a policy of
 // capabilities.
 func ExampleEvaluators() {
-	test(func(t enginetest.TB) {
+	new(enginetest.FakeT).Run(func(t enginetest.TB) { // t: the test's *testing.T
 		evaluators := enginetest.Evaluators(t, dsl.Method("db/read").MaxCalls(1))
 		for _, name := range slices.Sorted(maps.Keys(evaluators)) {
 			sb := enginetest.NewSandbox(t, engine.SandboxConfig{
@@ -74,7 +75,7 @@ try { await db.read({}) } catch (e) { return e.kind }`)
 // A failing tool: the script reads the kind and the message of a
 // ToolError; any other error is only an internal error to it.
 func ExampleFailing() {
-	test(func(t enginetest.TB) {
+	new(enginetest.FakeT).Run(func(t enginetest.TB) { // t: the test's *testing.T
 		sb := enginetest.NewSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{
 			enginetest.Failing("crm/find", &engine.ToolError{Kind: "invalid", Message: "no such customer"}),
 		}})
@@ -87,7 +88,7 @@ func ExampleFailing() {
 
 // A call that only its context ends: the execution's time limit stops it.
 func ExampleSlow() {
-	test(func(t enginetest.TB) {
+	new(enginetest.FakeT).Run(func(t enginetest.TB) { // t: the test's *testing.T
 		sb := enginetest.NewSandbox(t, engine.SandboxConfig{
 			Tools:  []engine.Tool{enginetest.Slow("queue/wait", time.Hour)},
 			Limits: engine.Limits{Timeout: 200 * time.Millisecond},
@@ -114,10 +115,22 @@ func ExampleClock() {
 // A time bound scaled to this run: on a machine twice as busy as the
 // reference, a second of slack becomes two.
 func ExampleScale() {
-	test(func(t enginetest.TB) {
+	new(enginetest.FakeT).Run(func(t enginetest.TB) { // t: the test's *testing.T
 		bound := enginetest.Scale(t, time.Second)
 		fmt.Println(bound >= time.Second, bound <= 20*time.Second)
 	})
 	// Output:
 	// true true
+}
+
+// A test of a test helper: the helper fails the FakeT, not the test.
+func ExampleFakeT() {
+	var ft enginetest.FakeT
+	ok := ft.Run(func(t enginetest.TB) {
+		enginetest.Policy(t, dsl.Method("")) // a capability with no method
+		fmt.Println("not reached")
+	})
+	fmt.Println(ok, strings.HasPrefix(ft.Failure(), "enginetest: policy.New:"))
+	// Output:
+	// false true
 }
