@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"log/slog"
 	"regexp"
 	"strconv"
 	"strings"
@@ -15,29 +14,12 @@ import (
 	"time"
 
 	"github.com/cordonhq/cordon/codemode"
+	"github.com/cordonhq/cordon/codemode/codemodetest"
 	"github.com/cordonhq/cordon/dsl"
 	"github.com/cordonhq/cordon/engine"
+	"github.com/cordonhq/cordon/engine/enginetest"
 	"github.com/cordonhq/cordon/policy"
 )
-
-var (
-	engOnce sync.Once
-	eng     *engine.Engine
-	engErr  error
-)
-
-// testEngine returns one Engine for the test binary: compiling the guest
-// is the expensive part, and an Engine is safe for concurrent use.
-func testEngine(t testing.TB) *engine.Engine {
-	t.Helper()
-	engOnce.Do(func() {
-		eng, engErr = engine.New(context.Background(), engine.NewConfig().WithLogger(slog.New(slog.DiscardHandler)).WithPool(2))
-	})
-	if engErr != nil {
-		t.Fatal(engErr)
-	}
-	return eng
-}
 
 type item struct {
 	SKU   string  `json:"sku"`
@@ -73,37 +55,11 @@ func testTools() []engine.Tool {
 	}
 }
 
+// newTool returns a code-mode tool for testTools, closed when the test
+// ends.
 func newTool(t *testing.T, opts ...codemode.Option) *codemode.Tool {
 	t.Helper()
-	tool := codemode.New(testEngine(t), testTools(), opts...)
-	t.Cleanup(func() { tool.CloseAll(context.Background()) })
-	return tool
-}
-
-func args(key, code string) string {
-	b, _ := json.Marshal(map[string]string{key: code})
-	return string(b)
-}
-
-func js(code string) string { return args("code", code) }
-func sh(code string) string { return args("script", code) }
-
-func call(t *testing.T, tool *codemode.Tool, ctx context.Context, arguments string) string {
-	t.Helper()
-	text, err := tool.Call(ctx, arguments)
-	if err != nil {
-		t.Fatalf("Call(%s): %v", arguments, err)
-	}
-	return text
-}
-
-func run(t *testing.T, tool *codemode.Tool, ctx context.Context, arguments string) *codemode.Result {
-	t.Helper()
-	r, err := tool.Run(ctx, arguments)
-	if err != nil {
-		t.Fatalf("Run(%s): %v", arguments, err)
-	}
-	return r
+	return codemodetest.New(t, testTools(), opts...)
 }
 
 func TestToolShapes(t *testing.T) {
@@ -148,7 +104,7 @@ func TestToolShapes(t *testing.T) {
 // result reads stdout, then the value, which stdout does not repeat.
 func TestCallRunsToolsInOneScript(t *testing.T) {
 	tool := newTool(t)
-	text := call(t, tool, context.Background(), js(`
+	text := codemodetest.Call(t, context.Background(), tool, codemodetest.JS(`
 const items = await Promise.all(["A1", "B2", "C3"].map(sku => inventory.lookup({sku})))
 const inStock = items.filter(i => i.stock > 0)
 for (const i of inStock) console.log(i.sku, i.price)
@@ -157,11 +113,11 @@ return {count: inStock.length, total: inStock.reduce((s, i) => s + i.price, 0)}`
 	if text != want {
 		t.Errorf("text:\n%s\nwant:\n%s", text, want)
 	}
-	r := run(t, tool, context.Background(), js(`return "plain"`))
+	r := codemodetest.Run(t, context.Background(), tool, codemodetest.JS(`return "plain"`))
 	if r.Stdout != "" || string(r.Value) != `"plain"` || r.Text() != "[returned]\nplain\n" || r.IsError() {
 		t.Errorf("string value: %+v, text %q", r, r.Text())
 	}
-	if got := call(t, tool, context.Background(), js(`1`)); got != "[no output]\n" {
+	if got := codemodetest.Call(t, context.Background(), tool, codemodetest.JS(`1`)); got != "[no output]\n" {
 		t.Errorf("nothing printed or returned: %q", got)
 	}
 }
@@ -169,16 +125,16 @@ return {count: inStock.length, total: inStock.reduce((s, i) => s + i.price, 0)}`
 func TestShellToolSharesTheSession(t *testing.T) {
 	tool := newTool(t)
 	ctx := codemode.WithSession(context.Background(), "s1")
-	call(t, tool, ctx, js(`fs.writeFileSync("skus.txt", "A1\nC3\n")`))
-	text := call(t, tool.Shell(), ctx, sh(`for s in $(cat skus.txt); do tool inventory/lookup --sku $s | jq -c '{sku, stock}'; done`))
+	codemodetest.Call(t, ctx, tool, codemodetest.JS(`fs.writeFileSync("skus.txt", "A1\nC3\n")`))
+	text := codemodetest.Call(t, ctx, tool.Shell(), codemodetest.Shell(`for s in $(cat skus.txt); do tool inventory/lookup --sku $s | jq -c '{sku, stock}'; done`))
 	if text != "[stdout]\n{\"sku\":\"A1\",\"stock\":12}\n{\"sku\":\"C3\",\"stock\":140}\n" {
 		t.Errorf("shell text:\n%s", text)
 	}
 	// Each tool takes the other's key too.
-	if got := call(t, tool.Shell(), ctx, args("code", "echo hi")); got != "[stdout]\nhi\n" {
+	if got := codemodetest.Call(t, ctx, tool.Shell(), codemodetest.JS("echo hi")); got != "[stdout]\nhi\n" {
 		t.Errorf("shell with code: %q", got)
 	}
-	r := run(t, tool.Shell(), ctx, sh(`echo out; echo oops >&2; exit 3`))
+	r := codemodetest.Run(t, ctx, tool.Shell(), codemodetest.Shell(`echo out; echo oops >&2; exit 3`))
 	if !r.IsError() || r.ExitCode != 3 || r.Error != nil || r.Text() != "[stdout]\nout\n[stderr]\noops\n[exit status] 3\n" {
 		t.Errorf("shell status 3: %+v, text:\n%s", r, r.Text())
 	}
@@ -188,14 +144,14 @@ func TestSessions(t *testing.T) {
 	tool := newTool(t)
 	a := codemode.WithSession(context.Background(), "a")
 	b := codemode.WithSession(context.Background(), "b")
-	call(t, tool, a, js(`fs.writeFileSync("who", "a")`))
-	call(t, tool, context.Background(), js(`fs.writeFileSync("who", "default")`))
-	read := js(`return fs.existsSync("who") ? fs.readFileSync("who") : "none"`)
+	codemodetest.Call(t, a, tool, codemodetest.JS(`fs.writeFileSync("who", "a")`))
+	codemodetest.Call(t, context.Background(), tool, codemodetest.JS(`fs.writeFileSync("who", "default")`))
+	read := codemodetest.JS(`return fs.existsSync("who") ? fs.readFileSync("who") : "none"`)
 	for _, c := range []struct {
 		ctx  context.Context
 		want string
 	}{{a, "a"}, {b, "none"}, {context.Background(), "default"}, {codemode.WithSession(context.Background(), codemode.DefaultSession), "default"}} {
-		if got := run(t, tool, c.ctx, read); string(got.Value) != strconv.Quote(c.want) {
+		if got := codemodetest.Run(t, c.ctx, tool, read); string(got.Value) != strconv.Quote(c.want) {
 			t.Errorf("session %s read %s, want %q", codemode.SessionFrom(c.ctx), got.Value, c.want)
 		}
 	}
@@ -206,10 +162,10 @@ func TestSessions(t *testing.T) {
 	if err := tool.Close(context.Background(), "a"); err != nil {
 		t.Fatal(err)
 	}
-	if got := run(t, tool, a, read); string(got.Value) != `"none"` {
+	if got := codemodetest.Run(t, a, tool, read); string(got.Value) != `"none"` {
 		t.Errorf("after Close, session a read %s", got.Value)
 	}
-	if got := run(t, tool, context.Background(), read); string(got.Value) != `"default"` {
+	if got := codemodetest.Run(t, context.Background(), tool, read); string(got.Value) != `"default"` {
 		t.Errorf("after closing a, the default session read %s", got.Value)
 	}
 	// The host reaches the session's sandbox.
@@ -220,7 +176,7 @@ func TestSessions(t *testing.T) {
 	if err := sb.WriteFile(context.Background(), "/workspace/who", []byte("host")); err != nil {
 		t.Fatal(err)
 	}
-	if got := run(t, tool, a, read); string(got.Value) != `"host"` {
+	if got := codemodetest.Run(t, a, tool, read); string(got.Value) != `"host"` {
 		t.Errorf("after the host wrote, session a read %s", got.Value)
 	}
 }
@@ -228,18 +184,14 @@ func TestSessions(t *testing.T) {
 // Tool-call counters persist across the calls of a session, as its files
 // do.
 func TestCountersPersistAcrossCalls(t *testing.T) {
-	pol, err := policy.New(context.Background(), policy.Config{Capabilities: []*dsl.Capability{dsl.Method("inventory/lookup").MaxCalls(2)}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tool := newTool(t, codemode.WithPolicy(pol))
-	one := js(`return (await inventory.lookup({sku: "A1"})).sku`)
+	tool := newTool(t, codemode.WithPolicy(enginetest.Policy(t, dsl.Method("inventory/lookup").MaxCalls(2))))
+	one := codemodetest.JS(`return (await inventory.lookup({sku: "A1"})).sku`)
 	for i := range 2 {
-		if r := run(t, tool, context.Background(), one); r.IsError() {
+		if r := codemodetest.Run(t, context.Background(), tool, one); r.IsError() {
 			t.Fatalf("call %d: %s", i, r.Text())
 		}
 	}
-	r := run(t, tool, context.Background(), one)
+	r := codemodetest.Run(t, context.Background(), tool, one)
 	if r.Error == nil || r.Error.Kind != "exception" || !strings.Contains(r.Text(), "- inventory/lookup denied: ") {
 		t.Errorf("third call: %s", r.Text())
 	}
@@ -248,11 +200,11 @@ func TestCountersPersistAcrossCalls(t *testing.T) {
 func TestIdleTimeout(t *testing.T) {
 	tool := newTool(t, codemode.WithIdleTimeout(500*time.Millisecond))
 	ctx := codemode.WithSession(context.Background(), "idle")
-	call(t, tool, ctx, js(`fs.writeFileSync("f", "x")`))
+	codemodetest.Call(t, ctx, tool, codemodetest.JS(`fs.writeFileSync("f", "x")`))
 	// Calls within the timeout keep the session.
 	for range 3 {
 		time.Sleep(50 * time.Millisecond)
-		if r := run(t, tool, ctx, js(`return fs.existsSync("f")`)); string(r.Value) != "true" {
+		if r := codemodetest.Run(t, ctx, tool, codemodetest.JS(`return fs.existsSync("f")`)); string(r.Value) != "true" {
 			t.Fatalf("the session ended while in use")
 		}
 	}
@@ -263,7 +215,7 @@ func TestIdleTimeout(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	if r := run(t, tool, ctx, js(`return fs.existsSync("f")`)); string(r.Value) != "false" {
+	if r := codemodetest.Run(t, ctx, tool, codemodetest.JS(`return fs.existsSync("f")`)); string(r.Value) != "false" {
 		t.Errorf("a new session after the idle timeout still has the file")
 	}
 }
@@ -286,7 +238,7 @@ const prev = fs.existsSync("log") ? fs.readFileSync("log") : ""
 await inventory.lookup({sku: "A1"})
 fs.writeFileSync("log", prev + "s%d-%d\n")
 return fs.readFileSync("log").trim().split("\n")`, s, c)
-				r, err := tool.Run(ctx, js(code))
+				r, err := tool.Run(ctx, codemodetest.JS(code))
 				if err != nil {
 					errs <- err
 					return
@@ -311,7 +263,7 @@ return fs.readFileSync("log").trim().split("\n")`, s, c)
 	}
 	for s := range sessions {
 		ctx := codemode.WithSession(context.Background(), fmt.Sprintf("s%d", s))
-		r := run(t, tool, ctx, js(`return fs.readFileSync("log").trim().split("\n").length`))
+		r := codemodetest.Run(t, ctx, tool, codemodetest.JS(`return fs.readFileSync("log").trim().split("\n").length`))
 		if string(r.Value) != strconv.Itoa(calls) {
 			t.Errorf("session s%d logged %s calls, want %d (calls of a session must not interleave)", s, r.Value, calls)
 		}
@@ -324,7 +276,7 @@ func TestBudgetCutsAndSaves(t *testing.T) {
 	const budget = 2000
 	tool := newTool(t, codemode.WithBudget(budget))
 	ctx := codemode.WithSession(context.Background(), "big")
-	r := run(t, tool, ctx, js(`
+	r := codemodetest.Run(t, ctx, tool, codemodetest.JS(`
 for (let i = 0; i < 5000; i++) console.log("line " + i)
 console.error("warning: " + "w".repeat(50))
 return "done"`))
@@ -354,21 +306,21 @@ return "done"`))
 		t.Errorf("Result's stdout and stderr hold %d bytes, over the budget", len(r.Stdout)+len(r.Stderr))
 	}
 	// The next call reads the whole output from the file.
-	r2 := run(t, tool, ctx, js(`const s = fs.readFileSync("`+m[4]+`"); return [s.length, s.split("\n")[4999]]`))
+	r2 := codemodetest.Run(t, ctx, tool, codemodetest.JS(`const s = fs.readFileSync("`+m[4]+`"); return [s.length, s.split("\n")[4999]]`))
 	if string(r2.Value) != fmt.Sprintf(`[%d,"line 4999"]`, full) {
 		t.Errorf("reading the saved stdout: %s", r2.Text())
 	}
 	// A long value is cut too, and saved as JSON.
-	r3 := run(t, tool, ctx, js(`return Array.from({length: 2000}, (_, i) => ({i}))`))
+	r3 := codemodetest.Run(t, ctx, tool, codemodetest.JS(`return Array.from({length: 2000}, (_, i) => ({i}))`))
 	if len(r3.Text()) > budget || r3.Value != nil || r3.Cut == nil || !strings.Contains(r3.Text(), "bytes of value here; all of it is in /tmp/cordon/out-2.value.json]") {
 		t.Errorf("long value: %d bytes, value %d bytes, cut %+v:\n%s", len(r3.Text()), len(r3.Value), r3.Cut, r3.Text())
 	}
-	r4 := run(t, tool, ctx, js(`return JSON.parse(fs.readFileSync("/tmp/cordon/out-2.value.json")).length`))
+	r4 := codemodetest.Run(t, ctx, tool, codemodetest.JS(`return JSON.parse(fs.readFileSync("/tmp/cordon/out-2.value.json")).length`))
 	if string(r4.Value) != "2000" {
 		t.Errorf("reading the saved value: %s", r4.Text())
 	}
 	// Without a spill dir the marker says nothing was kept.
-	r5 := run(t, newTool(t, codemode.WithBudget(budget), codemode.WithSpillDir("")).Shell(), ctx, sh(`seq 1 10000`))
+	r5 := codemodetest.Run(t, ctx, newTool(t, codemode.WithBudget(budget), codemode.WithSpillDir("")).Shell(), codemodetest.Shell(`seq 1 10000`))
 	if len(r5.Text()) > budget || !regexp.MustCompile(`\[cordon cut \d+ of the 48894 bytes of stdout here; it was not kept\]`).MatchString(r5.Text()) || r5.Cut == nil || len(r5.Cut.Files) != 0 {
 		t.Errorf("no spill dir:\n%s", r5.Text())
 	}
@@ -377,7 +329,7 @@ return "done"`))
 func TestBudgetSmallStaysWithin(t *testing.T) {
 	for _, budget := range []int{codemode.MinBudget, 1500, 3000} {
 		tool := newTool(t, codemode.WithBudget(budget))
-		r := run(t, tool, context.Background(), js(`
+		r := codemodetest.Run(t, context.Background(), tool, codemodetest.JS(`
 console.log("é".repeat(3000))
 console.error("ü".repeat(3000))
 for (let i = 0; i < 40; i++) { try { await payments.send({to: "x"}) } catch {} }
@@ -406,9 +358,9 @@ func TestErrorsAndIsError(t *testing.T) {
 		exitCode    int
 		shellToolOK bool
 	}{
-		{"exception", js(`throw new TypeError("bad")`), "exception", true, "[stderr]\nTypeError: bad\n    at script.js:1:", 1, false},
-		{"caught denial is fine", js(`try { await payments.send({to: "x"}) } catch (e) { return e.kind }`), "", false, "[returned]\ninvalid\n[tool calls denied or failed: 1 of 1]\n- payments/send denied: amount: missing (required)\n", 0, false},
-		{"timeout", js(`while (true) {}`), "timeout", true, "[error] timeout: the script ran past its time limit of 300ms", 1, false},
+		{"exception", codemodetest.JS(`throw new TypeError("bad")`), "exception", true, "[stderr]\nTypeError: bad\n    at script.js:1:", 1, false},
+		{"caught denial is fine", codemodetest.JS(`try { await payments.send({to: "x"}) } catch (e) { return e.kind }`), "", false, "[returned]\ninvalid\n[tool calls denied or failed: 1 of 1]\n- payments/send denied: amount: missing (required)\n", 0, false},
+		{"timeout", codemodetest.JS(`while (true) {}`), "timeout", true, "[error] timeout: the script ran past its time limit of 300ms", 1, false},
 		{"not JSON", `{"code": `, codemode.KindArguments, true, `[error] arguments: the arguments must be a JSON object {"code": "..."}`, 2, false},
 		{"no code", `{"src": "1"}`, codemode.KindArguments, true, `whose "code" is a string`, 2, false},
 		{"code not a string", `{"code": 1}`, codemode.KindArguments, true, `whose "code" is a string`, 2, false},
@@ -430,7 +382,7 @@ func TestErrorsAndIsError(t *testing.T) {
 		})
 	}
 	// The sandbox survives the timeout.
-	if got := call(t, tool, ctx, js(`return 2`)); got != "[returned]\n2\n" {
+	if got := codemodetest.Call(t, ctx, tool, codemodetest.JS(`return 2`)); got != "[returned]\n2\n" {
 		t.Errorf("after a timeout: %q", got)
 	}
 }
@@ -438,22 +390,24 @@ func TestErrorsAndIsError(t *testing.T) {
 func TestHostErrors(t *testing.T) {
 	ctx := context.Background()
 	// Invalid tools: Check and every Call say so, as a Go error.
-	bad := codemode.New(testEngine(t), []engine.Tool{{Name: "console/log"}})
+	bad := codemodetest.New(t, []engine.Tool{{Name: "console/log"}})
 	if err := bad.Check(ctx); !errors.Is(err, engine.ErrInvalid) {
 		t.Errorf("Check with an invalid tool: %v", err)
 	}
-	if _, err := bad.Call(ctx, js(`1`)); !errors.Is(err, engine.ErrInvalid) {
+	if _, err := bad.Call(ctx, codemodetest.JS(`1`)); !errors.Is(err, engine.ErrInvalid) {
 		t.Errorf("Call with an invalid tool: %v", err)
 	}
 	if err := newTool(t).Check(ctx); err != nil {
 		t.Errorf("Check: %v", err)
 	}
-	// Closing the session while its script runs ends the call with an error.
-	tool := newTool(t, codemode.WithLimits(engine.Limits{Timeout: 10 * time.Second}))
+	// Closing the session while its script runs ends the call with an
+	// error, well before the script's time limit would.
+	bound := enginetest.Scale(t, 5*time.Second)
+	tool := newTool(t, codemode.WithLimits(engine.Limits{Timeout: 2 * bound}))
 	sctx := codemode.WithSession(ctx, "closing")
 	done := make(chan error, 1)
 	go func() {
-		_, err := tool.Call(sctx, js(`while (true) {}`))
+		_, err := tool.Call(sctx, codemodetest.JS(`while (true) {}`))
 		done <- err
 	}()
 	time.Sleep(200 * time.Millisecond)
@@ -463,28 +417,24 @@ func TestHostErrors(t *testing.T) {
 		if !errors.Is(err, engine.ErrClosed) {
 			t.Errorf("call in a closed session: %v", err)
 		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("closing the session did not end its call")
+	case <-time.After(bound):
+		t.Fatalf("closing the session did not end its call within %v", bound)
 	}
 	// A canceled context is the host's error too.
 	cctx, cancel := context.WithCancel(ctx)
 	go func() { time.Sleep(200 * time.Millisecond); cancel() }()
-	if _, err := tool.Call(cctx, js(`while (true) {}`)); !errors.Is(err, engine.ErrCanceled) {
+	if _, err := tool.Call(cctx, codemodetest.JS(`while (true) {}`)); !errors.Is(err, engine.ErrCanceled) {
 		t.Errorf("canceled call: %v", err)
 	}
 }
 
 func askPolicy(t *testing.T) *policy.Policy {
 	t.Helper()
-	pol, err := policy.New(context.Background(), policy.Config{Capabilities: []*dsl.Capability{
+	return enginetest.Policy(t,
 		dsl.Method("inventory/lookup"),
 		dsl.Method("payments/send").Where(dsl.Param("amount").Le(1000)),
 		dsl.Method("payments/send").Ask(),
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return pol
+	)
 }
 
 const payScript = `
@@ -498,7 +448,7 @@ return out.length`
 
 func TestRunDeniesAsksWithoutApprover(t *testing.T) {
 	tool := newTool(t, codemode.WithPolicy(askPolicy(t)))
-	r := run(t, tool, context.Background(), js(payScript))
+	r := codemodetest.Run(t, context.Background(), tool, codemodetest.JS(payScript))
 	if r.IsError() || !strings.Contains(r.Stdout, "pay_1 10\nrefused 5000") || !strings.Contains(r.Text(), "- payments/send denied: ") {
 		t.Errorf("ask without an approver:\n%s", r.Text())
 	}
@@ -514,9 +464,9 @@ func TestRunWithApprover(t *testing.T) {
 		var r *codemode.Result
 		var err error
 		if start {
-			r, err = tool.Start(context.Background(), js(payScript))
+			r, err = tool.Start(context.Background(), codemodetest.JS(payScript))
 		} else {
-			r, err = tool.Run(context.Background(), js(payScript))
+			r, err = tool.Run(context.Background(), codemodetest.JS(payScript))
 		}
 		if err != nil {
 			t.Fatal(err)
@@ -539,7 +489,7 @@ func TestStartPausesAndResumes(t *testing.T) {
 		mu.Unlock()
 	}))
 	ctx := codemode.WithSession(context.Background(), "hitl")
-	r, err := tool.Start(ctx, js(payScript))
+	r, err := tool.Start(ctx, codemodetest.JS(payScript))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -570,7 +520,7 @@ func TestStartPausesAndResumes(t *testing.T) {
 	mu.Unlock()
 
 	// Refused, by call id, with a reason the script sees.
-	r, _ = tool.Start(ctx, js(payScript))
+	r, _ = tool.Start(ctx, codemodetest.JS(payScript))
 	r2, err = tool.Resume(context.Background(), r.Pause.ID, codemode.Approval{Approve: true, Calls: map[int]codemode.Answer{r.Pause.Asks[0].ID: {Reason: "too much"}}})
 	if err != nil {
 		t.Fatal(err)
@@ -580,15 +530,15 @@ func TestStartPausesAndResumes(t *testing.T) {
 	}
 
 	// A new call of the session abandons a paused run; the session goes on.
-	r, _ = tool.Start(ctx, js(payScript))
-	if got := call(t, tool, ctx, js(`return 7`)); got != "[returned]\n7\n" {
+	r, _ = tool.Start(ctx, codemodetest.JS(payScript))
+	if got := codemodetest.Call(t, ctx, tool, codemodetest.JS(`return 7`)); got != "[returned]\n7\n" {
 		t.Errorf("call after a pause: %q", got)
 	}
 	if _, err := tool.Resume(context.Background(), r.Pause.ID, codemode.Approval{Approve: true}); !errors.Is(err, codemode.ErrNoPause) {
 		t.Errorf("resuming an abandoned run: %v", err)
 	}
 	// So does closing the session.
-	r, _ = tool.Start(ctx, js(payScript))
+	r, _ = tool.Start(ctx, codemodetest.JS(payScript))
 	tool.Close(context.Background(), "hitl")
 	if _, err := tool.Resume(context.Background(), r.Pause.ID, codemode.Approval{Approve: true}); !errors.Is(err, codemode.ErrNoPause) {
 		t.Errorf("resuming in a closed session: %v", err)
@@ -645,7 +595,7 @@ func TestCallDuringStartAbandonsThePause(t *testing.T) {
 	}
 	started := make(chan *codemode.Result, 1)
 	go func() {
-		r, err := tool.Start(ctx, js(`let n = 0; for (let i = 0; i < 3e5; i++) n += i; await payments.send({to: "acct", amount: 5000})`))
+		r, err := tool.Start(ctx, codemodetest.JS(`let n = 0; for (let i = 0; i < 3e5; i++) n += i; await payments.send({to: "acct", amount: 5000})`))
 		if err != nil {
 			t.Error(err)
 		}
@@ -654,7 +604,7 @@ func TestCallDuringStartAbandonsThePause(t *testing.T) {
 	time.Sleep(50 * time.Millisecond)
 	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	text, err := tool.Call(cctx, js(`return 1`))
+	text, err := tool.Call(cctx, codemodetest.JS(`return 1`))
 	if err != nil || text != "[returned]\n1\n" {
 		t.Fatalf("the second call: %q, %v", text, err)
 	}

@@ -13,10 +13,11 @@ import (
 	"time"
 
 	"github.com/cordonhq/cordon/codemode"
+	"github.com/cordonhq/cordon/codemode/codemodetest"
 	"github.com/cordonhq/cordon/counters"
 	"github.com/cordonhq/cordon/dsl"
 	"github.com/cordonhq/cordon/engine"
-	"github.com/cordonhq/cordon/policy"
+	"github.com/cordonhq/cordon/engine/enginetest"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -24,7 +25,7 @@ import (
 // policy allowed.
 func pays(t *testing.T, tool *codemode.Tool, ctx context.Context, n int) int {
 	t.Helper()
-	r := run(t, tool, ctx, js(`let ok = 0
+	r := codemodetest.Run(t, ctx, tool, codemodetest.JS(`let ok = 0
 for (let i = 0; i < `+itoa(n)+`; i++) { try { await payments.send({to: "x", amount: 1}); ok++ } catch (e) {} }
 return ok`))
 	var ok int
@@ -36,13 +37,7 @@ return ok`))
 
 func payLimit(t *testing.T, n int) engine.Policy {
 	t.Helper()
-	pol, err := policy.New(context.Background(), policy.Config{Capabilities: []*dsl.Capability{
-		dsl.Method("payments/*").MaxCalls(n), dsl.Method("inventory/*"),
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return pol
+	return enginetest.Policy(t, dsl.Method("payments/*").MaxCalls(n), dsl.Method("inventory/*"))
 }
 
 // A script that kills its own guest makes the session's sandbox be
@@ -58,7 +53,7 @@ func TestCountersSurviveAKilledGuest(t *testing.T) {
 		if n := pays(t, tool, ctx, 1); n != want {
 			t.Fatalf("round %d: %d payments, want %d (2 in all)", round, n, want)
 		}
-		r := run(t, tool, ctx, js(`const a = []; while (true) a.push(new Uint8Array(32 << 20))`))
+		r := codemodetest.Run(t, ctx, tool, codemodetest.JS(`const a = []; while (true) a.push(new Uint8Array(32 << 20))`))
 		if r.Error == nil || r.Error.Kind != string(engine.KindMemory) {
 			t.Fatalf("round %d: the guest did not die: %s", round, r.Text())
 		}
@@ -101,7 +96,7 @@ func TestCountersPerPrincipalAcrossSessions(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r, err := tool.Run(codemode.WithSession(alice, id), js(`const rs = await Promise.allSettled([1,2,3].map(i => payments.send({to: "x", amount: i})))
+			r, err := tool.Run(codemode.WithSession(alice, id), codemodetest.JS(`const rs = await Promise.allSettled([1,2,3].map(i => payments.send({to: "x", amount: i})))
 return rs.filter(r => r.status == "fulfilled").length`))
 			if err != nil {
 				t.Error(err)
@@ -128,9 +123,9 @@ return rs.filter(r => r.status == "fulfilled").length`))
 func TestSessionIsBoundToItsPrincipal(t *testing.T) {
 	tool := newTool(t)
 	ctx := codemode.WithSession(codemode.WithPrincipal(context.Background(), "alice"), "shared-id")
-	call(t, tool, ctx, js(`fs.writeFileSync("secret", "alice's")`))
+	codemodetest.Call(t, ctx, tool, codemodetest.JS(`fs.writeFileSync("secret", "alice's")`))
 	other := codemode.WithSession(codemode.WithPrincipal(context.Background(), "mallory"), "shared-id")
-	_, err := tool.Run(other, js(`return fs.readFileSync("secret")`))
+	_, err := tool.Run(other, codemodetest.JS(`return fs.readFileSync("secret")`))
 	if !errors.Is(err, engine.ErrInvalid) || !strings.Contains(err.Error(), "another principal") {
 		t.Fatalf("another principal's call on the session: %v", err)
 	}
@@ -145,7 +140,7 @@ func sscan(s string, n *int) (int, error) { return fmt.Sscan(s, n) }
 func TestUnshowableAskIsRefusedNotPaused(t *testing.T) {
 	tool := newTool(t, codemode.WithPolicy(askPolicy(t)))
 	ctx := codemode.WithSession(context.Background(), "unshowable")
-	r, err := tool.Start(ctx, js(`const p = {to: "acct", amount: 5000}
+	r, err := tool.Start(ctx, codemodetest.JS(`const p = {to: "acct", amount: 5000}
 for (let i = 0; i < 300; i++) p["k" + i] = i
 try { await payments.send(p); return "ran" } catch (e) { return e.message }`))
 	if err != nil {
@@ -181,7 +176,7 @@ func TestSchemasArePortable(t *testing.T) {
 	}
 	ctx := codemode.WithSession(context.Background(), "schema")
 	for _, code := range []string{`return {a: 1}`, `throw new Error("x")`, `await inventory.lookup({sku: "nope"})`, `console.log("hi")`} {
-		r := run(t, tool, ctx, js(code))
+		r := codemodetest.Run(t, ctx, tool, codemodetest.JS(code))
 		b, _ := json.Marshal(r)
 		v, _ := jsonschema.UnmarshalJSON(bytes.NewReader(b))
 		if err := compiled.Validate(v); err != nil {
