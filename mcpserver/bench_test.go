@@ -9,9 +9,9 @@ import (
 
 	"github.com/cordonhq/cordon/codemode"
 	"github.com/cordonhq/cordon/dsl"
+	"github.com/cordonhq/cordon/engine/enginetest"
 	"github.com/cordonhq/cordon/mcpserver"
 	"github.com/cordonhq/cordon/mcptools"
-	"github.com/cordonhq/cordon/policy"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -45,13 +45,7 @@ func benchmark(b *testing.B, newSession bool) {
 	}
 	// A policy without max_calls: a session makes more than the default
 	// 100 calls.
-	pol, err := policy.New(context.Background(), policy.Config{Capabilities: []*dsl.Capability{dsl.Method("up/*")}})
-	if err != nil {
-		b.Fatal(err)
-	}
-	run := codemode.New(testEngine(b), tools, codemode.WithPolicy(pol))
-	srv := mcpserver.New(run, mcpserver.Options{})
-	defer srv.Close(context.Background())
+	srv := serve(b, tools, mcpserver.Options{}, codemode.WithPolicy(enginetest.Policy(b, dsl.Method("up/*"))))
 	const callsPerScript = 10
 	code := `let n = 0; for (let i = 0; i < 10; i++) n += (await up.echo({i})).i; return n`
 	var sessions atomic.Int64

@@ -1,7 +1,6 @@
 package mcpserver_test
 
 import (
-	"context"
 	"strings"
 	"sync"
 	"testing"
@@ -10,6 +9,7 @@ import (
 	"github.com/cordonhq/cordon/counters"
 	"github.com/cordonhq/cordon/dsl"
 	"github.com/cordonhq/cordon/engine"
+	"github.com/cordonhq/cordon/engine/enginetest"
 	"github.com/cordonhq/cordon/mcpserver"
 	"github.com/cordonhq/cordon/policy"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -30,20 +30,15 @@ return ok`)
 // from the same counts; another principal has its own; the policy and the
 // handler see the principal.
 func TestHTTPCountersHoldAcrossSessions(t *testing.T) {
-	pol, err := policy.New(context.Background(), policy.Config{
+	pol := enginetest.NewPolicy(t, policy.Config{
 		Capabilities: []*dsl.Capability{dsl.Method("inventory/*").MaxCalls(4), dsl.Method("who/*")},
 		Modules: map[string]string{"p.rego": `package cordon.authz
 deny contains "only alice and bob" if not input.session.principal in {"alice", "bob"}
 `},
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	run := codemode.New(testEngine(t), whoTools(), codemode.WithPolicy(pol),
+	srv := serve(t, whoTools(), mcpserver.Options{Verifier: twoTokens}, codemode.WithPolicy(pol),
 		codemode.WithCounters(engine.Counters{Scope: counters.PerPrincipal}),
 		codemode.WithLimits(engine.Limits{Timeout: 20 * 1e9}))
-	srv := mcpserver.New(run, mcpserver.Options{Verifier: twoTokens})
-	t.Cleanup(func() { srv.Close(context.Background()) })
 	url := serveHTTP(t, srv.HTTPHandler(nil))
 
 	first := mustDial(t, url, tokenA)

@@ -11,6 +11,7 @@ import (
 	"github.com/cordonhq/cordon/codemode"
 	"github.com/cordonhq/cordon/dsl"
 	"github.com/cordonhq/cordon/engine"
+	"github.com/cordonhq/cordon/engine/enginetest"
 	"github.com/cordonhq/cordon/mcpserver"
 	"github.com/cordonhq/cordon/policy"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -20,10 +21,7 @@ import (
 // with Elicit as the approver; audit collects the answers.
 func askServer(t *testing.T) (*mcpserver.Server, func() []engine.AuditRecord) {
 	t.Helper()
-	pol, err := policy.New(context.Background(), policy.Config{Capabilities: []*dsl.Capability{dsl.Method("inventory/lookup").Ask()}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	pol := enginetest.Policy(t, dsl.Method("inventory/lookup").Ask())
 	var mu sync.Mutex
 	var recs []engine.AuditRecord
 	srv := newServer(t, mcpserver.Options{}, codemode.WithPolicy(pol), codemode.WithApprover(mcpserver.Elicit),
@@ -112,7 +110,7 @@ func TestElicitUnsupported(t *testing.T) {
 // from the note's title; Elicit is the approver.
 func payServer(t *testing.T) (*mcpserver.Server, *atomic.Int32) {
 	t.Helper()
-	pol, err := policy.New(context.Background(), policy.Config{
+	pol := enginetest.NewPolicy(t, policy.Config{
 		Capabilities: []*dsl.Capability{
 			dsl.Method("payments/send").Where(dsl.Param("payee").StartsWith("acct_"), dsl.Param("amount").Le(10000)).Ask(),
 			dsl.Method("notes/add"),
@@ -122,17 +120,12 @@ func payServer(t *testing.T) (*mcpserver.Server, *atomic.Int32) {
 ask contains sprintf("note %s needs a look", [input.params.title]) if input.method == "notes/add"
 `},
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	var ran atomic.Int32
 	handler := func(context.Context, json.RawMessage) (any, error) { ran.Add(1); return "done", nil }
-	run := codemode.New(testEngine(t), []engine.Tool{
+	srv := serve(t, []engine.Tool{
 		{Name: "payments/send", Description: "Send a payment", Handler: handler},
 		{Name: "notes/add", Description: "Add a note", Handler: handler},
-	}, codemode.WithPolicy(pol), codemode.WithApprover(mcpserver.Elicit))
-	srv := mcpserver.New(run, mcpserver.Options{})
-	t.Cleanup(func() { srv.Close(context.Background()) })
+	}, mcpserver.Options{}, codemode.WithPolicy(pol), codemode.WithApprover(mcpserver.Elicit))
 	return srv, &ran
 }
 

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cordonhq/cordon/codemode"
+	"github.com/cordonhq/cordon/codemode/codemodetest"
 	"github.com/cordonhq/cordon/engine"
 	"github.com/cordonhq/cordon/mcpserver"
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -69,9 +69,7 @@ func httpServer(t *testing.T, o mcpserver.Options) (*mcpserver.Server, string) {
 	if o.Verifier == nil && !o.AllowUnauthenticated {
 		o.Verifier = twoTokens
 	}
-	run := codemode.New(testEngine(t), whoTools())
-	srv := mcpserver.New(run, o)
-	t.Cleanup(func() { srv.Close(context.Background()) })
+	srv := serve(t, whoTools(), o)
 	return srv, serveHTTP(t, srv.HTTPHandler(nil))
 }
 
@@ -325,7 +323,7 @@ func TestHTTPBoundUnderConcurrency(t *testing.T) {
 // Options.Principal, and a TokenInfo set by the embedder's own middleware
 // is used as is.
 func TestHTTPFailsClosed(t *testing.T) {
-	run := codemode.New(testEngine(t), whoTools())
+	run := codemodetest.New(t, whoTools())
 	closed := mcpserver.New(run, mcpserver.Options{})
 	t.Cleanup(func() { closed.Close(context.Background()) })
 	url := serveHTTP(t, closed.HTTPHandler(nil))
@@ -367,9 +365,7 @@ func TestHTTPFailsClosed(t *testing.T) {
 
 // TestPrincipalInMemory: sessions without a token have Options.Principal.
 func TestPrincipalInMemory(t *testing.T) {
-	run := codemode.New(testEngine(t), whoTools())
-	srv := mcpserver.New(run, mcpserver.Options{Principal: "local"})
-	t.Cleanup(func() { srv.Close(context.Background()) })
+	srv := serve(t, whoTools(), mcpserver.Options{Principal: "local"})
 	if _, r := js(t, connect(t, srv), `return await who.ami({})`); string(r.Value) != `"local"` {
 		t.Fatalf("%+v", r)
 	}

@@ -4,34 +4,17 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"log/slog"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/cordonhq/cordon/codemode"
+	"github.com/cordonhq/cordon/codemode/codemodetest"
 	"github.com/cordonhq/cordon/engine"
+	"github.com/cordonhq/cordon/engine/enginetest"
 	"github.com/cordonhq/cordon/mcpserver"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
-
-var (
-	engOnce sync.Once
-	eng     *engine.Engine
-	engErr  error
-)
-
-func testEngine(t testing.TB) *engine.Engine {
-	t.Helper()
-	engOnce.Do(func() {
-		eng, engErr = engine.New(context.Background(), engine.NewConfig().WithLogger(slog.New(slog.DiscardHandler)).WithPool(2))
-	})
-	if engErr != nil {
-		t.Fatal(engErr)
-	}
-	return eng
-}
 
 func testTools() []engine.Tool {
 	return []engine.Tool{{
@@ -49,10 +32,17 @@ func testTools() []engine.Tool {
 	}}
 }
 
+// newServer returns a server of code mode over testTools.
 func newServer(t *testing.T, o mcpserver.Options, opts ...codemode.Option) *mcpserver.Server {
 	t.Helper()
-	run := codemode.New(testEngine(t), testTools(), opts...)
-	srv := mcpserver.New(run, o)
+	return serve(t, testTools(), o, opts...)
+}
+
+// serve returns a server of code mode over tools, closed when the test
+// ends.
+func serve(t testing.TB, tools []engine.Tool, o mcpserver.Options, opts ...codemode.Option) *mcpserver.Server {
+	t.Helper()
+	srv := mcpserver.New(codemodetest.New(t, tools, opts...), o)
 	t.Cleanup(func() { srv.Close(context.Background()) })
 	return srv
 }
@@ -204,8 +194,8 @@ func TestTimeout(t *testing.T) {
 	if !res.IsError || r.Error == nil || r.Error.Kind != string(engine.KindTimeout) {
 		t.Fatalf("isError=%v %+v", res.IsError, r)
 	}
-	if d := time.Since(start); d > 10*time.Second {
-		t.Errorf("took %v", d)
+	if d, bound := time.Since(start), enginetest.Scale(t, 10*time.Second); d > bound {
+		t.Errorf("a time limit of 300ms ended the call after %v, past %v", d, bound)
 	}
 	// The session goes on.
 	if res, r := js(t, cs, `return 1`); res.IsError || string(r.Value) != "1" {

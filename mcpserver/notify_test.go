@@ -13,20 +13,15 @@ import (
 
 	"github.com/cordonhq/cordon/codemode"
 	"github.com/cordonhq/cordon/dsl"
+	"github.com/cordonhq/cordon/engine/enginetest"
 	"github.com/cordonhq/cordon/mcpserver"
-	"github.com/cordonhq/cordon/policy"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // The server advertises logging, and a client that sets a level gets each
 // denial and a summary of each run as log notifications.
 func TestLogNotifications(t *testing.T) {
-	pol, err := policy.New(context.Background(), policy.Config{Capabilities: []*dsl.Capability{dsl.Method("who/*")}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := mcpserver.New(codemode.New(testEngine(t), whoTools(), codemode.WithPolicy(pol)), mcpserver.Options{Principal: "local"})
-	t.Cleanup(func() { srv.Close(context.Background()) })
+	srv := serve(t, whoTools(), mcpserver.Options{Principal: "local"}, codemode.WithPolicy(enginetest.Policy(t, dsl.Method("who/*"))))
 	var mu sync.Mutex
 	var logs []*mcp.LoggingMessageParams
 	c := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, &mcp.ClientOptions{
