@@ -2,7 +2,6 @@ package mcptools_test
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -20,8 +19,11 @@ import (
 	"unicode"
 
 	"github.com/cordonhq/cordon/codemode"
+	"github.com/cordonhq/cordon/codemode/codemodetest"
 	"github.com/cordonhq/cordon/describe"
 	"github.com/cordonhq/cordon/engine"
+	"github.com/cordonhq/cordon/engine/enginetest"
+	"github.com/cordonhq/cordon/internal/slack"
 	"github.com/cordonhq/cordon/mcptools"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -122,8 +124,7 @@ func startRaw(t *testing.T, opts mcptools.Options) (*mcptools.Upstreams, *codemo
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ups.Close() })
-	run := codemode.New(testEngine(t), ups.Tools(), codemode.WithLimits(engine.Limits{Timeout: 2 * time.Second, MaxResultBytes: testMaxResult}))
-	t.Cleanup(func() { run.CloseAll(context.Background()) })
+	run := codemodetest.New(t, ups.Tools(), codemode.WithLimits(engine.Limits{Timeout: 2 * time.Second, MaxResultBytes: testMaxResult}))
 	return ups, run
 }
 
@@ -132,19 +133,19 @@ func startRaw(t *testing.T, opts mcptools.Options) (*mcptools.Upstreams, *codemo
 // same process) serves the next call.
 func TestTooLarge(t *testing.T) {
 	_, run := startRaw(t, mcptools.Options{MaxResultBytes: testMaxResult})
-	pid := string(runJS(t, run, `return await raw.pid({})`).Value)
+	pid := string(codemodetest.RunJS(t, run, `return await raw.pid({})`).Value)
 	limit := fmt.Sprint(mcptools.FrameLimit(testMaxResult))
 	for _, tool := range []string{"idlast", "escapedkey", "batch"} {
-		r := runJS(t, run, `try { await raw.`+tool+`({}); return "no error" } catch (e) { return [e.kind, e.message] }`)
+		r := codemodetest.RunJS(t, run, `try { await raw.`+tool+`({}); return "no error" } catch (e) { return [e.kind, e.message] }`)
 		if !strings.HasPrefix(string(r.Value), `["too_large","tool raw/`+tool+` failed: MCP server raw: its answer is over the limit of `+limit+` bytes`) {
 			t.Errorf("%s: %s", tool, r.Text())
 		}
-		if got := string(runJS(t, run, `return await raw.pid({})`).Value); got != pid {
+		if got := string(codemodetest.RunJS(t, run, `return await raw.pid({})`).Value); got != pid {
 			t.Fatalf("after %s: pid %s, was %s: the connection did not survive", tool, got, pid)
 		}
 	}
 	// An oversized notification is dropped; the answer after it arrives.
-	if r := runJS(t, run, `return await raw.noisy({})`); string(r.Value) != `"after the noise"` {
+	if r := codemodetest.RunJS(t, run, `return await raw.noisy({})`); string(r.Value) != `"after the noise"` {
 		t.Errorf("noisy: %s", r.Text())
 	}
 }
@@ -164,16 +165,15 @@ func TestTooLargeSDKServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ups.Close()
-	run := codemode.New(testEngine(t), ups.Tools(), codemode.WithLimits(engine.Limits{Timeout: 5 * time.Second, MaxResultBytes: testMaxResult}))
-	t.Cleanup(func() { run.CloseAll(context.Background()) })
-	pid := string(runJS(t, run, `return await up.pid({})`).Value)
-	r := runJS(t, run, `try { await up.big({n: `+fmt.Sprint(bigResult)+`}) } catch (e) { return [e.kind, e.message, await up.pid({})] }`)
+	run := codemodetest.New(t, ups.Tools(), codemode.WithLimits(engine.Limits{Timeout: 5 * time.Second, MaxResultBytes: testMaxResult}))
+	pid := string(codemodetest.RunJS(t, run, `return await up.pid({})`).Value)
+	r := codemodetest.RunJS(t, run, `try { await up.big({n: `+fmt.Sprint(bigResult)+`}) } catch (e) { return [e.kind, e.message, await up.pid({})] }`)
 	want := `["too_large","tool up/big failed: MCP server up: its answer is over the limit of ` + fmt.Sprint(mcptools.FrameLimit(testMaxResult)) + ` bytes`
 	if !strings.HasPrefix(string(r.Value), want) || !strings.HasSuffix(string(r.Value), ","+pid+"]") {
 		t.Fatalf("got %s\nwant %s ... %s", r.Value, want, pid)
 	}
 	// Within the frame limit, over max_result_bytes: the engine's limit.
-	r = runJS(t, run, `try { await up.big({n: 5000}) } catch (e) { return [e.kind, e.message] }`)
+	r = codemodetest.RunJS(t, run, `try { await up.big({n: 5000}) } catch (e) { return [e.kind, e.message] }`)
 	if !strings.HasPrefix(string(r.Value), `["too_large","tool up/big: its result of`) {
 		t.Errorf("within the frame limit: %s", r.Value)
 	}
@@ -187,10 +187,10 @@ func TestReconnect(t *testing.T) {
 	defer mcptools.SetStallTimeout(300 * time.Millisecond)()
 	defer mcptools.SetFirstBackoff(2 * time.Second)()
 	_, run := startRaw(t, mcptools.Options{MaxResultBytes: testMaxResult})
-	pid := func() string { return string(runJS(t, run, `return await raw.pid({})`).Value) }
+	pid := func() string { return string(codemodetest.RunJS(t, run, `return await raw.pid({})`).Value) }
 
 	first := pid()
-	r := runJS(t, run, `try { await raw.garbage({}) } catch (e) { return [e.kind, e.message] }`)
+	r := codemodetest.RunJS(t, run, `try { await raw.garbage({}) } catch (e) { return [e.kind, e.message] }`)
 	if !strings.Contains(string(r.Value), `"failed"`) || !strings.Contains(string(r.Value), "MCP server raw") {
 		t.Fatalf("garbage: %s", r.Text())
 	}
@@ -201,15 +201,16 @@ func TestReconnect(t *testing.T) {
 
 	// A server that stops reading: the call that cannot be written fails
 	// after the stall timeout, and the next call starts it again.
-	runJS(t, run, `try { await raw.stall({}) } catch (e) {}`)
+	codemodetest.RunJS(t, run, `try { await raw.stall({}) } catch (e) {}`)
+	bound := enginetest.Scale(t, 4*time.Second)
 	start := time.Now()
-	r = runJS(t, run, `try { await raw.ok({pad: "x".repeat(300000)}) } catch (e) { return [e.kind, e.message] }`)
-	if !strings.Contains(string(r.Value), `"failed"`) || time.Since(start) > 4*time.Second {
-		t.Fatalf("a write to a stalled server (%v): %s", time.Since(start), r.Text())
+	r = codemodetest.RunJS(t, run, `try { await raw.ok({pad: "x".repeat(300000)}) } catch (e) { return [e.kind, e.message] }`)
+	if !strings.Contains(string(r.Value), `"failed"`) || time.Since(start) > bound {
+		t.Fatalf("a write to a stalled server (%v, bound %v): %s", time.Since(start), bound, r.Text())
 	}
 	// The connection ended twice within a short time: the next attempt
 	// waits for the backoff, and a call meanwhile fails at once.
-	r = runJS(t, run, `try { await raw.ok({}) } catch (e) { return [e.kind, e.message] }`)
+	r = codemodetest.RunJS(t, run, `try { await raw.ok({}) } catch (e) { return [e.kind, e.message] }`)
 	if !strings.Contains(string(r.Value), "it is connected again in") {
 		t.Fatalf("during the backoff: %s", r.Text())
 	}
@@ -234,15 +235,15 @@ func TestReconnectClosedOutput(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ups.Close()
-	run := codemode.New(testEngine(t), ups.Tools(), codemode.WithLimits(engine.Limits{Timeout: 20 * time.Second}))
-	t.Cleanup(func() { run.CloseAll(context.Background()) })
-	old := string(runJS(t, run, `return await up.pid({})`).Value)
+	run := codemodetest.New(t, ups.Tools(), codemode.WithLimits(engine.Limits{Timeout: 20 * time.Second}))
+	old := string(codemodetest.RunJS(t, run, `return await up.pid({})`).Value)
+	bound := enginetest.Scale(t, 10*time.Second)
 	start := time.Now()
-	r := runJS(t, run, `try { await up.closeout({}) } catch (e) { return [e.kind, e.message] }`)
-	if !strings.Contains(string(r.Value), "the connection ended during the call") || time.Since(start) > 10*time.Second {
-		t.Fatalf("closeout (%v): %s", time.Since(start), r.Text())
+	r := codemodetest.RunJS(t, run, `try { await up.closeout({}) } catch (e) { return [e.kind, e.message] }`)
+	if !strings.Contains(string(r.Value), "the connection ended during the call") || time.Since(start) > bound {
+		t.Fatalf("closeout (%v, bound %v): %s", time.Since(start), bound, r.Text())
 	}
-	if now := string(runJS(t, run, `return await up.pid({})`).Value); now == old {
+	if now := string(codemodetest.RunJS(t, run, `return await up.pid({})`).Value); now == old {
 		t.Fatalf("pid %s after closeout, the same", now)
 	}
 	if runtime.GOOS == "windows" {
@@ -280,9 +281,8 @@ func TestEnv(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ups.Close()
-	run := codemode.New(testEngine(t), ups.Tools(), codemode.WithLimits(engine.Limits{Timeout: 5 * time.Second}))
-	t.Cleanup(func() { run.CloseAll(context.Background()) })
-	r := runJS(t, run, `return (await up.env({})).env`)
+	run := codemodetest.New(t, ups.Tools(), codemode.WithLimits(engine.Limits{Timeout: 5 * time.Second}))
+	r := codemodetest.RunJS(t, run, `return (await up.env({})).env`)
 	var env []string
 	if err := json.Unmarshal(r.Value, &env); err != nil {
 		t.Fatalf("%v: %s", err, r.Text())
@@ -309,24 +309,6 @@ func TestEnv(t *testing.T) {
 	}
 }
 
-// syncBuffer is a bytes.Buffer for several goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // TestStderr: a server's stderr reaches Options.Stderr in whole lines,
 // each prefixed with the server's name, an unfinished last line too.
 func TestStderr(t *testing.T) {
@@ -334,7 +316,7 @@ func TestStderr(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var buf syncBuffer
+	var buf enginetest.Buffer
 	ups, err := mcptools.Start(context.Background(), []mcptools.Server{{
 		Name: "up", Command: []string{exe}, Env: map[string]string{"MCPTOOLS_TEST_SERVER": "1", "MCPTOOLS_TEST_STDERR": "line one\ncordon: a fake line\nunfinished"},
 	}}, mcptools.Options{Stderr: &buf})
@@ -436,9 +418,8 @@ func TestHostileText(t *testing.T) {
 	}
 
 	// In the sandbox, listTools and getToolInfo show the same safe text.
-	run := codemode.New(testEngine(t), tools, codemode.WithLimits(engine.Limits{Timeout: 5 * time.Second}))
-	t.Cleanup(func() { run.CloseAll(context.Background()) })
-	r := runJS(t, run, `return [listTools(), getToolInfo("evil/list_files___")]`)
+	run := codemodetest.New(t, tools, codemode.WithLimits(engine.Limits{Timeout: 5 * time.Second}))
+	r := codemodetest.RunJS(t, run, `return [listTools(), getToolInfo("evil/list_files___")]`)
 	var decoded any
 	if err := json.Unmarshal(r.Value, &decoded); err != nil || !strings.Contains(string(r.Value), "fake5") {
 		t.Fatalf("listTools/getToolInfo (%v): %s", err, r.Text())
@@ -509,13 +490,14 @@ func TestSchemaBudget(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cs.Close()
+	bound := slack.Scale(t, 10*time.Second)
 	start := time.Now()
 	tools, skipped, err := mcptools.Server{Name: "up"}.Import(context.Background(), cs, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(tools) != 1 || tools[0].Name != "up/fine" || len(skipped) != 2 || time.Since(start) > 10*time.Second {
-		t.Fatalf("%v: tools %v, skipped %v", time.Since(start), tools, skipped)
+	if len(tools) != 1 || tools[0].Name != "up/fine" || len(skipped) != 2 || time.Since(start) > bound {
+		t.Fatalf("%v (bound %v): tools %v, skipped %v", time.Since(start), bound, tools, skipped)
 	}
 	for i, want := range []string{`mcptools: MCP server up: tool "deep" left out: input schema: mcptools: schema refused: nested deeper than 32 levels`,
 		`mcptools: MCP server up: tool "wide" left out: input schema: mcptools: schema refused: `} {
@@ -528,9 +510,8 @@ func TestSchemaBudget(t *testing.T) {
 		t.Errorf("Import: %v", err)
 	}
 	// The tool that is left is a tool of a sandbox.
-	run := codemode.New(testEngine(t), tools, codemode.WithLimits(engine.Limits{Timeout: 5 * time.Second}))
-	t.Cleanup(func() { run.CloseAll(context.Background()) })
-	if r := runJS(t, run, `return await up.fine({})`); string(r.Value) != `"ok"` {
+	run := codemodetest.New(t, tools, codemode.WithLimits(engine.Limits{Timeout: 5 * time.Second}))
+	if r := codemodetest.RunJS(t, run, `return await up.fine({})`); string(r.Value) != `"ok"` {
 		t.Errorf("%s", r.Text())
 	}
 }
@@ -556,9 +537,8 @@ func TestHTTP(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer ups.Close()
-			run := codemode.New(testEngine(t), ups.Tools(), codemode.WithLimits(engine.Limits{Timeout: 5 * time.Second, MaxResultBytes: testMaxResult}))
-			t.Cleanup(func() { run.CloseAll(context.Background()) })
-			r := runJS(t, run, `try { await up.big({n: `+fmt.Sprint(bigResult)+`}) } catch (e) { return [e.kind, e.message, await up.plain({})] }`)
+			run := codemodetest.New(t, ups.Tools(), codemode.WithLimits(engine.Limits{Timeout: 5 * time.Second, MaxResultBytes: testMaxResult}))
+			r := codemodetest.RunJS(t, run, `try { await up.big({n: `+fmt.Sprint(bigResult)+`}) } catch (e) { return [e.kind, e.message, await up.plain({})] }`)
 			if !strings.HasPrefix(string(r.Value), `["too_large","tool up/big failed: MCP server up: its answer is over the limit`) || !strings.HasSuffix(string(r.Value), `"hello there"]`) {
 				t.Fatalf("%s", r.Text())
 			}
@@ -637,16 +617,15 @@ func TestHTTPReconnect(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ups.Close()
-	run := codemode.New(testEngine(t), ups.Tools(), codemode.WithLimits(engine.Limits{Timeout: 5 * time.Second}))
-	t.Cleanup(func() { run.CloseAll(context.Background()) })
-	if r := runJS(t, run, `return await up.plain({})`); string(r.Value) != `"hello there"` {
+	run := codemodetest.New(t, ups.Tools(), codemode.WithLimits(engine.Limits{Timeout: 5 * time.Second}))
+	if r := codemodetest.RunJS(t, run, `return await up.plain({})`); string(r.Value) != `"hello there"` {
 		t.Fatalf("%s", r.Text())
 	}
 	mu.Lock()
 	h = newHandler() // the server restarts: the session is gone
 	mu.Unlock()
-	runJS(t, run, `try { await up.plain({}) } catch (e) {}`)
-	if r := runJS(t, run, `return await up.plain({})`); string(r.Value) != `"hello there"` {
+	codemodetest.RunJS(t, run, `try { await up.plain({}) } catch (e) {}`)
+	if r := codemodetest.RunJS(t, run, `return await up.plain({})`); string(r.Value) != `"hello there"` {
 		t.Fatalf("after the restart: %s", r.Text())
 	}
 }

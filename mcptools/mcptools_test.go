@@ -4,15 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"log/slog"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/cordonhq/cordon/codemode"
+	"github.com/cordonhq/cordon/codemode/codemodetest"
 	"github.com/cordonhq/cordon/engine"
+	"github.com/cordonhq/cordon/engine/enginetest"
 	"github.com/cordonhq/cordon/mcptools"
 	"github.com/cordonhq/cordon/policy"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -101,23 +101,6 @@ func upstream() *mcp.Server {
 	return s
 }
 
-var (
-	engOnce sync.Once
-	eng     *engine.Engine
-	engErr  error
-)
-
-func testEngine(t testing.TB) *engine.Engine {
-	t.Helper()
-	engOnce.Do(func() {
-		eng, engErr = engine.New(context.Background(), engine.NewConfig().WithLogger(slog.New(slog.DiscardHandler)).WithPool(2))
-	})
-	if engErr != nil {
-		t.Fatal(engErr)
-	}
-	return eng
-}
-
 // inMemory connects a client to a fresh upstream; it returns the server's
 // side too.
 func inMemory(t *testing.T) (*mcp.ClientSession, *mcp.ServerSession) {
@@ -133,16 +116,6 @@ func inMemory(t *testing.T) (*mcp.ClientSession, *mcp.ServerSession) {
 	}
 	t.Cleanup(func() { cs.Close() })
 	return cs, ss
-}
-
-func runJS(t *testing.T, tool *codemode.Tool, code string) *codemode.Result {
-	t.Helper()
-	b, _ := json.Marshal(map[string]string{"code": code})
-	r, err := tool.Run(context.Background(), string(b))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
 }
 
 func TestImport(t *testing.T) {
@@ -177,28 +150,28 @@ func TestImport(t *testing.T) {
 		t.Errorf("infos %+v", infos)
 	}
 
-	run := codemode.New(testEngine(t), tools, codemode.WithLimits(engine.Limits{Timeout: 500 * time.Millisecond}))
-	t.Cleanup(func() { run.CloseAll(context.Background()) })
-	r := runJS(t, run, `return [(await up.structured({n: 21})).double, await up.json_text({}), await up.plain({})]`)
+	run := codemodetest.New(t, tools, codemode.WithLimits(engine.Limits{Timeout: 500 * time.Millisecond}))
+	r := codemodetest.RunJS(t, run, `return [(await up.structured({n: 21})).double, await up.json_text({}), await up.plain({})]`)
 	if r.IsError() || string(r.Value) != `[42,{"a":[1,2]},"hello there"]` {
 		t.Fatalf("%s", r.Text())
 	}
 	// The input schema is checked on the host.
-	r = runJS(t, run, `try { await up.structured({n: "x"}) } catch (e) { return [e.kind, e.message] }`)
+	r = codemodetest.RunJS(t, run, `try { await up.structured({n: "x"}) } catch (e) { return [e.kind, e.message] }`)
 	if !strings.Contains(string(r.Value), `"invalid"`) {
 		t.Errorf("bad params: %s", r.Value)
 	}
-	r = runJS(t, run, `try { await up.fail({}) } catch (e) { return [e.kind, e.message] }`)
+	r = codemodetest.RunJS(t, run, `try { await up.fail({}) } catch (e) { return [e.kind, e.message] }`)
 	if !strings.Contains(string(r.Value), `"failed"`) || !strings.Contains(string(r.Value), "no such repo") {
 		t.Errorf("isError: %s", r.Value)
 	}
+	bound := enginetest.Scale(t, 10*time.Second)
 	start := time.Now()
-	r = runJS(t, run, `await up.hang({})`)
-	if !r.IsError() || time.Since(start) > 10*time.Second {
-		t.Errorf("hang: %v %s", time.Since(start), r.Text())
+	r = codemodetest.RunJS(t, run, `await up.hang({})`)
+	if !r.IsError() || time.Since(start) > bound {
+		t.Errorf("hang, past %v: %v %s", bound, time.Since(start), r.Text())
 	}
 	// The session goes on.
-	if r := runJS(t, run, `return await up.plain({})`); string(r.Value) != `"hello there"` {
+	if r := codemodetest.RunJS(t, run, `return await up.plain({})`); string(r.Value) != `"hello there"` {
 		t.Errorf("after hang: %s", r.Text())
 	}
 }
@@ -241,20 +214,20 @@ func TestStartStdio(t *testing.T) {
 	if i, ok := ups.Info("up/json_text"); !ok || i.Upstream != "json.text" {
 		t.Errorf("Info = %+v, %v", i, ok)
 	}
-	run := codemode.New(testEngine(t), ups.Tools(), codemode.WithLimits(engine.Limits{Timeout: 5 * time.Second}))
-	t.Cleanup(func() { run.CloseAll(context.Background()) })
-	if r := runJS(t, run, `return (await up.structured({n: 2})).double`); string(r.Value) != "4" {
+	run := codemodetest.New(t, ups.Tools(), codemode.WithLimits(engine.Limits{Timeout: 5 * time.Second}))
+	if r := codemodetest.RunJS(t, run, `return (await up.structured({n: 2})).double`); string(r.Value) != "4" {
 		t.Fatalf("%s", r.Text())
 	}
-	pid := runJS(t, run, `return await up.pid({})`).Value
+	pid := codemodetest.RunJS(t, run, `return await up.pid({})`).Value
+	bound := enginetest.Scale(t, 10*time.Second)
 	start := time.Now()
-	r := runJS(t, run, `try { await up.crash({}) } catch (e) { return [e.kind, e.message] }`)
+	r := codemodetest.RunJS(t, run, `try { await up.crash({}) } catch (e) { return [e.kind, e.message] }`)
 	if !strings.Contains(string(r.Value), `"failed"`) || !strings.Contains(string(r.Value), "MCP server up") {
 		t.Fatalf("the crashing call: %s", r.Text())
 	}
-	r = runJS(t, run, `return [await up.plain({}), await up.pid({})]`)
-	if r.IsError() || !strings.HasPrefix(string(r.Value), `["hello there",`) || strings.Contains(string(r.Value), string(pid)) || time.Since(start) > 10*time.Second {
-		t.Fatalf("after the crash (%v; pid was %s): %s", time.Since(start), pid, r.Text())
+	r = codemodetest.RunJS(t, run, `return [await up.plain({}), await up.pid({})]`)
+	if r.IsError() || !strings.HasPrefix(string(r.Value), `["hello there",`) || strings.Contains(string(r.Value), string(pid)) || time.Since(start) > bound {
+		t.Fatalf("after the crash (%v, bound %v; pid was %s): %s", time.Since(start), bound, pid, r.Text())
 	}
 }
 
@@ -307,9 +280,8 @@ func TestPolicyInput(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			run := codemode.New(testEngine(t), tools, codemode.WithPolicy(pol))
-			t.Cleanup(func() { run.CloseAll(context.Background()) })
-			r := runJS(t, run, `try { return [(await globalThis[`+"`"+c.server.Name+"`"+`].structured({n: 1})).double] } catch (e) { return [e.kind, e.message] }`)
+			run := codemodetest.New(t, tools, codemode.WithPolicy(pol))
+			r := codemodetest.RunJS(t, run, `try { return [(await globalThis[`+"`"+c.server.Name+"`"+`].structured({n: 1})).double] } catch (e) { return [e.kind, e.message] }`)
 			if !strings.HasPrefix(string(r.Value), c.want) {
 				t.Fatalf("got %s, want %s...", r.Value, c.want)
 			}
