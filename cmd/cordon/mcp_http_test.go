@@ -23,6 +23,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cordonhq/cordon/engine/enginetest"
+	"github.com/cordonhq/cordon/internal/slack"
 	"github.com/golang-jwt/jwt/v5"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -30,7 +32,7 @@ import (
 // mcpHTTP is a running `cordon mcp --http`.
 type mcpHTTP struct {
 	url    string
-	stderr *syncBuffer
+	stderr *enginetest.Buffer
 	cancel context.CancelFunc
 	done   chan int
 }
@@ -39,7 +41,7 @@ type mcpHTTP struct {
 func startMCP(t *testing.T, args ...string) *mcpHTTP {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	m := &mcpHTTP{stderr: &syncBuffer{}, cancel: cancel, done: make(chan int, 1)}
+	m := &mcpHTTP{stderr: &enginetest.Buffer{}, cancel: cancel, done: make(chan int, 1)}
 	go func() {
 		m.done <- run(ctx, append([]string{"mcp"}, args...), strings.NewReader(""), io.Discard, m.stderr)
 	}()
@@ -66,6 +68,7 @@ func (m *mcpHTTP) stop(t *testing.T) {
 	if m.cancel == nil {
 		return
 	}
+	bound := slack.Scale(t, 10*time.Second)
 	m.cancel()
 	m.cancel = nil
 	select {
@@ -73,8 +76,8 @@ func (m *mcpHTTP) stop(t *testing.T) {
 		if code != 0 {
 			t.Errorf("exit %d, stderr %q", code, m.stderr.String())
 		}
-	case <-time.After(10 * time.Second):
-		t.Error("cordon mcp --http did not shut down")
+	case <-time.After(bound):
+		t.Errorf("cordon mcp --http did not shut down within %v", bound)
 	}
 }
 
@@ -145,12 +148,13 @@ func rpcMessage(body string) string {
 	return m.Error.Message
 }
 
-// waitFor polls until ok holds.
+// waitFor polls until ok holds, for 5 s scaled by slack.
 func waitFor(t *testing.T, what string, ok func() bool) {
 	t.Helper()
-	for deadline := time.Now().Add(5 * time.Second); !ok(); time.Sleep(20 * time.Millisecond) {
+	bound := slack.Scale(t, 5*time.Second)
+	for deadline := time.Now().Add(bound); !ok(); time.Sleep(20 * time.Millisecond) {
 		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
+			t.Fatalf("timed out waiting %v for %s", bound, what)
 		}
 	}
 }

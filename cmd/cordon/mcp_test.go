@@ -17,6 +17,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cordonhq/cordon/engine/enginetest"
+	"github.com/cordonhq/cordon/internal/slack"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -120,7 +122,7 @@ func mcpCall(t *testing.T, cs *mcp.ClientSession, tool, key, code string) (*mcp.
 func TestMCPStdio(t *testing.T) {
 	cr, sw := io.Pipe() // server to client
 	sr, cw := io.Pipe() // client to server
-	var stderr syncBuffer
+	var stderr enginetest.Buffer
 	done := make(chan int, 1)
 	go func() {
 		done <- run(context.Background(), []string{"mcp"}, sr, sw, &stderr)
@@ -140,6 +142,7 @@ func TestMCPStdio(t *testing.T) {
 	if res.IsError || !strings.Contains(toJSON(sc["value"]), `[72,"kept\n"]`) {
 		t.Fatalf("isError=%v %v", res.IsError, sc)
 	}
+	bound := slack.Scale(t, 10*time.Second)
 	cs.Close()
 	cw.Close()
 	select {
@@ -147,8 +150,8 @@ func TestMCPStdio(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("exit %d, stderr %q", code, stderr.String())
 		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("cordon mcp did not return when the client left")
+	case <-time.After(bound):
+		t.Fatalf("cordon mcp did not return within %v of the client leaving", bound)
 	}
 }
 
@@ -173,7 +176,7 @@ func TestMCPUpstream(t *testing.T) {
 
 	cr, sw := io.Pipe()
 	sr, cw := io.Pipe()
-	var stderr syncBuffer
+	var stderr enginetest.Buffer
 	done := make(chan int, 1)
 	go func() {
 		done <- run(context.Background(), []string{"mcp", "--config", cfg}, sr, sw, &stderr)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/hex"
 	"os/exec"
@@ -14,25 +13,8 @@ import (
 	"time"
 
 	"github.com/cordonhq/cordon/engine"
+	"github.com/cordonhq/cordon/engine/enginetest"
 )
-
-// syncBuffer is a bytes.Buffer that is safe for concurrent use.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // Without --json, stdout and stderr keep the order in which the script
 // wrote them (before, all of stdout came first, at the end).
@@ -41,7 +23,7 @@ func TestRunStreamsInOrder(t *testing.T) {
 		{"js", `console.log(1); console.error(2); console.log(3); console.error(4)`, "1\n2\n3\n4\n"},
 		{"sh", `echo 1; echo 2 >&2; echo 3; echo 4 >&2`, "1\n2\n3\n4\n"},
 	} {
-		var both syncBuffer
+		var both enginetest.Buffer
 		code := run(context.Background(), []string{"run", "--lang", tc.lang, "-e", tc.code}, strings.NewReader(""), &both, &both)
 		if code != 0 || both.String() != tc.want {
 			t.Errorf("%s: exit %d, output %q, want %q", tc.lang, code, both.String(), tc.want)
@@ -51,20 +33,20 @@ func TestRunStreamsInOrder(t *testing.T) {
 
 // firstWrite records when its first write came.
 type firstWrite struct {
-	syncBuffer
+	enginetest.Buffer
 	once sync.Once
 	at   chan time.Time
 }
 
 func (f *firstWrite) Write(p []byte) (int, error) {
 	f.once.Do(func() { f.at <- time.Now() })
-	return f.syncBuffer.Write(p)
+	return f.Buffer.Write(p)
 }
 
 // The output shows while the script runs, not when it ends.
 func TestRunStreamsWhileRunning(t *testing.T) {
 	out := &firstWrite{at: make(chan time.Time, 1)}
-	var stderr syncBuffer
+	var stderr enginetest.Buffer
 	code := run(context.Background(), []string{"run", "-e", `console.log("first"); await new Promise(r => setTimeout(r, 1500)); console.log("second")`},
 		strings.NewReader(""), out, &stderr)
 	ended := time.Now()

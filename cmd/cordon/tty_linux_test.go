@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cordonhq/cordon/engine/enginetest"
 	"golang.org/x/sys/unix"
 )
 
@@ -75,7 +76,7 @@ func TestFirstCompileMessageOnTerminal(t *testing.T) {
 		t.Skip("compiles the guest from scratch")
 	}
 	ptmx, pts := openPTY(t)
-	var terminal syncBuffer
+	var terminal enginetest.Buffer
 	copied := make(chan struct{})
 	go func() {
 		defer close(copied)
