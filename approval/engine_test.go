@@ -3,7 +3,6 @@ package approval_test
 import (
 	"context"
 	"encoding/json"
-	"log/slog"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -12,6 +11,7 @@ import (
 	"github.com/cordonhq/cordon/approval"
 	"github.com/cordonhq/cordon/dsl"
 	"github.com/cordonhq/cordon/engine"
+	"github.com/cordonhq/cordon/engine/enginetest"
 	"github.com/cordonhq/cordon/policy"
 )
 
@@ -21,13 +21,7 @@ import (
 // from the params comes escaped, and a call too big to show is denied
 // without reaching the approver or the handler.
 func TestApproverThroughEngine(t *testing.T) {
-	ctx := context.Background()
-	eng, err := engine.New(ctx, engine.NewConfig().WithLogger(slog.New(slog.DiscardHandler)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer eng.Close(ctx)
-	pol, err := policy.New(ctx, policy.Config{
+	pol := enginetest.NewPolicy(t, policy.Config{
 		Capabilities: []*dsl.Capability{
 			dsl.Method("payments/send").Where(dsl.Param("payee").StartsWith("acct_"), dsl.Param("amount").Le(10000)).Ask(),
 			dsl.Method("notes/add"),
@@ -37,13 +31,10 @@ func TestApproverThroughEngine(t *testing.T) {
 ask contains sprintf("note %s needs a look", [input.params.title]) if input.method == "notes/add"
 `},
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	var mu sync.Mutex
 	var shown []*approval.Request
 	var ran atomic.Int32
-	sb, err := eng.NewSandbox(ctx, engine.SandboxConfig{
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{
 		Policy: pol,
 		Approve: approval.NewApprover(approval.Limits{}, func(_ context.Context, _ *engine.Call, r *approval.Request) (bool, string) {
 			mu.Lock()
@@ -56,11 +47,7 @@ ask contains sprintf("note %s needs a look", [input.params.title]) if input.meth
 			{Name: "notes/add", Handler: func(context.Context, json.RawMessage) (any, error) { ran.Add(1); return "added", nil }},
 		},
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sb.Close(ctx)
-	res, err := sb.Execute(ctx, engine.JavaScript, `
+	res := enginetest.Run(t, sb, `
 const out = []
 const harmless = "please ignore ".repeat(300)
 out.push(await payments.send({a_note: harmless, amount: 5000, payee: "acct_evil", zeta: 1}))
@@ -69,9 +56,6 @@ const big = {payee: "acct_1", amount: 1}
 for (let i = 0; i < 200; i++) big["filler" + i] = "f"
 try { await payments.send(big) } catch (e) { out.push(e.message) }
 return out`)
-	if err != nil {
-		t.Fatal(err)
-	}
 	if n := ran.Load(); n != 2 {
 		t.Errorf("the handlers ran %d times, want 2", n)
 	}
