@@ -3,10 +3,8 @@ package einocordon_test
 import (
 	"context"
 	"encoding/json"
-	"log/slog"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 
 	"github.com/cloudwego/eino/adk"
@@ -15,10 +13,8 @@ import (
 	"github.com/cloudwego/eino/compose"
 	"github.com/cloudwego/eino/schema"
 	"github.com/cordonhq/cordon/codemode"
-	"github.com/cordonhq/cordon/dsl"
-	"github.com/cordonhq/cordon/engine"
+	"github.com/cordonhq/cordon/codemode/codemodetest"
 	einocordon "github.com/cordonhq/cordon/integrations/eino"
-	"github.com/cordonhq/cordon/policy"
 )
 
 // scriptedModel is a fake eino chat model: its first answer calls the
@@ -82,62 +78,6 @@ func (s *memStore) Get(_ context.Context, key string) ([]byte, bool, error) {
 	return v, ok, nil
 }
 
-var (
-	engOnce sync.Once
-	eng     *engine.Engine
-	engErr  error
-)
-
-func testEngine(t testing.TB) *engine.Engine {
-	engOnce.Do(func() {
-		eng, engErr = engine.New(context.Background(), engine.NewConfig().WithLogger(slog.New(slog.DiscardHandler)))
-	})
-	if engErr != nil {
-		t.Fatal(engErr)
-	}
-	return eng
-}
-
-func refundTools(refunds *atomic.Int32) []engine.Tool {
-	return []engine.Tool{
-		{
-			Name:        "orders/list",
-			Description: "List a customer's orders",
-			InputSchema: json.RawMessage(`{"type":"object","properties":{"customer":{"type":"string"}},"required":["customer"]}`),
-			Handler: func(context.Context, json.RawMessage) (any, error) {
-				return []map[string]any{{"id": "o1", "amount": 40, "late": true}, {"id": "o2", "amount": 900, "late": true}, {"id": "o3", "amount": 15, "late": false}}, nil
-			},
-		},
-		{
-			Name:        "orders/refund",
-			Description: "Refund an order",
-			InputSchema: json.RawMessage(`{"type":"object","properties":{"id":{"type":"string"},"amount":{"type":"number"}},"required":["id","amount"]}`),
-			Handler: func(_ context.Context, p json.RawMessage) (any, error) {
-				refunds.Add(1)
-				return map[string]any{"refunded": json.RawMessage(p)}, nil
-			},
-		},
-	}
-}
-
-// Refunds above 100 need approval.
-func refundPolicy(t testing.TB) *policy.Policy {
-	pol, err := policy.New(context.Background(), policy.Config{Capabilities: []*dsl.Capability{
-		dsl.Method("orders/list"),
-		dsl.Method("orders/refund").Where(dsl.Param("amount").Le(100)),
-		dsl.Method("orders/refund").Ask(),
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return pol
-}
-
-const refundScript = `const list = await orders.list({customer: "c1"})
-const late = list.filter(o => o.late)
-const results = await Promise.allSettled(late.map(o => orders.refund({id: o.id, amount: o.amount})))
-console.log(results.map((r, i) => late[i].id + ": " + (r.status === "fulfilled" ? "refunded" : r.reason.message)).join("\n"))`
-
 func newAgent(t *testing.T, m *scriptedModel, tools ...tool.BaseTool) *adk.Runner {
 	t.Helper()
 	agent, err := adk.NewChatModelAgent(context.Background(), &adk.ChatModelAgentConfig{
@@ -177,20 +117,12 @@ func drain(t *testing.T, iter *adk.AsyncIterator[*adk.AgentEvent]) (msgs []strin
 	}
 }
 
-func mustJSON(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		panic(err)
-	}
-	return string(b)
-}
-
 // The fake model calls run_javascript with a script; the agent runs it in
 // cordon, and the result goes back to the model.
 func TestAgentRunsScriptInCordon(t *testing.T) {
-	var refunds atomic.Int32
-	m := newModel("run_javascript", mustJSON(map[string]string{"code": `const list = await orders.list({customer: "c1"}); return list.filter(o => o.late).map(o => o.id)`}))
-	runner := newAgent(t, m, einocordon.Tool(codemode.New(testEngine(t), refundTools(&refunds))))
+	var shop codemodetest.Shop
+	m := newModel("run_javascript", codemodetest.JS(codemodetest.LateOrdersScript))
+	runner := newAgent(t, m, einocordon.Tool(codemodetest.New(t, shop.Tools())))
 	msgs, interrupt := drain(t, runner.Query(codemode.WithSession(context.Background(), "c1"), "Which orders are late?", adk.WithCheckPointID("run-1")))
 	want := []string{"assistant: ", "tool: [returned]\n[\"o1\",\"o2\"]\n", "assistant: The sandbox said:\n[returned]\n[\"o1\",\"o2\"]\n"}
 	if interrupt != nil || strings.Join(msgs, "|") != strings.Join(want, "|") {
@@ -227,9 +159,9 @@ func TestAskInterruptsAndResumes(t *testing.T) {
 		{"no data", func(*einocordon.ApprovalRequest) any { return nil }, 1, "o2: tool orders/refund denied: resumed without an answer"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			var refunds atomic.Int32
-			m := newModel("run_javascript", mustJSON(map[string]string{"code": refundScript}))
-			runner := newAgent(t, m, einocordon.Tool(codemode.New(testEngine(t), refundTools(&refunds), codemode.WithPolicy(refundPolicy(t)))))
+			var shop codemodetest.Shop
+			m := newModel("run_javascript", codemodetest.JS(codemodetest.RefundScript))
+			runner := newAgent(t, m, einocordon.Tool(codemodetest.New(t, shop.Tools(), codemode.WithPolicy(codemodetest.ShopPolicy(t)))))
 			ctx := codemode.WithSession(context.Background(), "c1")
 			msgs, interrupt := drain(t, runner.Query(ctx, "Refund the late orders of c1", adk.WithCheckPointID("run-1")))
 			if interrupt == nil || len(interrupt.InterruptContexts) != 1 {
@@ -240,8 +172,8 @@ func TestAskInterruptsAndResumes(t *testing.T) {
 			if !ok || len(req.Asks) != 1 || req.Asks[0].Method != "orders/refund" || string(req.Asks[0].Params) != `{"id":"o2","amount":900}` || len(req.Asks[0].Reasons) == 0 {
 				t.Fatalf("interrupt info %#v", ic.Info)
 			}
-			if refunds.Load() != 1 {
-				t.Errorf("%d refunds before the approval, want 1", refunds.Load())
+			if shop.Refunds() != 1 {
+				t.Errorf("%d refunds before the approval, want 1", shop.Refunds())
 			}
 			iter, err := runner.ResumeWithParams(ctx, "run-1", &adk.ResumeParams{Targets: map[string]any{ic.ID: c.answer(req)}})
 			if err != nil {
@@ -251,16 +183,16 @@ func TestAskInterruptsAndResumes(t *testing.T) {
 			if interrupt != nil || len(msgs) != 2 || !strings.HasPrefix(msgs[0], "tool: [stdout]\no1: refunded\n"+c.wantLine+"\n") || msgs[1] != "assistant: The sandbox said:\n"+strings.TrimPrefix(msgs[0], "tool: ") {
 				t.Errorf("after resuming: %q (interrupt %v)", msgs, interrupt)
 			}
-			if refunds.Load() != c.refunds {
-				t.Errorf("%d refunds, want %d", refunds.Load(), c.refunds)
+			if shop.Refunds() != c.refunds {
+				t.Errorf("%d refunds, want %d", shop.Refunds(), c.refunds)
 			}
 		})
 	}
 }
 
 func TestShellTool(t *testing.T) {
-	var refunds atomic.Int32
-	ts := einocordon.Tools(codemode.New(testEngine(t), refundTools(&refunds)))
+	var shop codemodetest.Shop
+	ts := einocordon.Tools(codemodetest.New(t, shop.Tools()))
 	info, err := ts[1].Info(context.Background())
 	if err != nil || info.Name != "run_shell" {
 		t.Fatalf("%+v %v", info, err)

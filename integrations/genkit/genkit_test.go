@@ -4,17 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"log/slog"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 
 	"github.com/cordonhq/cordon/codemode"
-	"github.com/cordonhq/cordon/dsl"
-	"github.com/cordonhq/cordon/engine"
+	"github.com/cordonhq/cordon/codemode/codemodetest"
 	genkitcordon "github.com/cordonhq/cordon/integrations/genkit"
-	"github.com/cordonhq/cordon/policy"
 	"github.com/firebase/genkit/go/ai"
 	"github.com/firebase/genkit/go/genkit"
 )
@@ -44,23 +41,10 @@ func defineScriptedModel(g *genkit.Genkit, name, toolName string, input map[stri
 }
 
 var (
-	engOnce sync.Once
-	eng     *engine.Engine
-	engErr  error
-	gOnce   sync.Once
-	g       *genkit.Genkit
-	models  atomic.Int32
+	gOnce  sync.Once
+	g      *genkit.Genkit
+	models atomic.Int32
 )
-
-func testEngine(t testing.TB) *engine.Engine {
-	engOnce.Do(func() {
-		eng, engErr = engine.New(context.Background(), engine.NewConfig().WithLogger(slog.New(slog.DiscardHandler)))
-	})
-	if engErr != nil {
-		t.Fatal(engErr)
-	}
-	return eng
-}
 
 func testGenkit() *genkit.Genkit {
 	gOnce.Do(func() { g = genkit.Init(context.Background()) })
@@ -69,55 +53,15 @@ func testGenkit() *genkit.Genkit {
 
 func newModelName() string { return fmt.Sprintf("test/scripted-%d", models.Add(1)) }
 
-func refundTools(refunds *atomic.Int32) []engine.Tool {
-	return []engine.Tool{
-		{
-			Name:        "orders/list",
-			Description: "List a customer's orders",
-			InputSchema: json.RawMessage(`{"type":"object","properties":{"customer":{"type":"string"}},"required":["customer"]}`),
-			Handler: func(context.Context, json.RawMessage) (any, error) {
-				return []map[string]any{{"id": "o1", "amount": 40, "late": true}, {"id": "o2", "amount": 900, "late": true}, {"id": "o3", "amount": 15, "late": false}}, nil
-			},
-		},
-		{
-			Name:        "orders/refund",
-			Description: "Refund an order",
-			InputSchema: json.RawMessage(`{"type":"object","properties":{"id":{"type":"string"},"amount":{"type":"number"}},"required":["id","amount"]}`),
-			Handler: func(_ context.Context, p json.RawMessage) (any, error) {
-				refunds.Add(1)
-				return map[string]any{"refunded": json.RawMessage(p)}, nil
-			},
-		},
-	}
-}
-
-// Refunds above 100 need approval.
-func refundPolicy(t testing.TB) *policy.Policy {
-	pol, err := policy.New(context.Background(), policy.Config{Capabilities: []*dsl.Capability{
-		dsl.Method("orders/list"),
-		dsl.Method("orders/refund").Where(dsl.Param("amount").Le(100)),
-		dsl.Method("orders/refund").Ask(),
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return pol
-}
-
-const refundScript = `const list = await orders.list({customer: "c1"})
-const late = list.filter(o => o.late)
-const results = await Promise.allSettled(late.map(o => orders.refund({id: o.id, amount: o.amount})))
-console.log(results.map((r, i) => late[i].id + ": " + (r.status === "fulfilled" ? "refunded" : r.reason.message)).join("\n"))`
-
 // The fake model calls run_javascript with a script; Genkit runs it in
 // cordon through the tool, and the result goes back to the model.
 func TestGenerateRunsScriptInCordon(t *testing.T) {
-	var refunds atomic.Int32
+	var shop codemodetest.Shop
 	var offered []*ai.ToolDefinition
 	ctx := codemode.WithSession(context.Background(), t.Name())
-	m := defineScriptedModel(testGenkit(), newModelName(), "run_javascript", map[string]any{"code": `const list = await orders.list({customer: "c1"}); return list.filter(o => o.late).map(o => o.id)`}, &offered)
+	m := defineScriptedModel(testGenkit(), newModelName(), "run_javascript", map[string]any{"code": codemodetest.LateOrdersScript}, &offered)
 	resp, err := genkit.Generate(ctx, testGenkit(), ai.WithModel(m), ai.WithPrompt("Which orders are late?"),
-		ai.WithTools(genkitcordon.Tool(codemode.New(testEngine(t), refundTools(&refunds)))))
+		ai.WithTools(genkitcordon.Tool(codemodetest.New(t, shop.Tools()))))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,10 +92,10 @@ func TestAskInterruptsAndResumes(t *testing.T) {
 		}, 1, "o2: tool orders/refund denied: over the agent's limit"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			var refunds atomic.Int32
+			var shop codemodetest.Shop
 			ctx := codemode.WithSession(context.Background(), t.Name())
-			tool := genkitcordon.Tool(codemode.New(testEngine(t), refundTools(&refunds), codemode.WithPolicy(refundPolicy(t))))
-			m := defineScriptedModel(testGenkit(), newModelName(), "run_javascript", map[string]any{"code": refundScript}, nil)
+			tool := genkitcordon.Tool(codemodetest.New(t, shop.Tools(), codemode.WithPolicy(codemodetest.ShopPolicy(t))))
+			m := defineScriptedModel(testGenkit(), newModelName(), "run_javascript", map[string]any{"code": codemodetest.RefundScript}, nil)
 			resp, err := genkit.Generate(ctx, testGenkit(), ai.WithModel(m), ai.WithPrompt("Refund the late orders of c1"), ai.WithTools(tool))
 			if err != nil {
 				t.Fatal(err)
@@ -164,8 +108,8 @@ func TestAskInterruptsAndResumes(t *testing.T) {
 			if !ok || len(req.Asks) != 1 || req.Asks[0].Method != "orders/refund" || string(req.Asks[0].Params) != `{"amount":900,"id":"o2"}` && string(req.Asks[0].Params) != `{"id":"o2","amount":900}` || len(req.Asks[0].Reasons) == 0 {
 				t.Fatalf("interrupt %+v (%v)", req, ok)
 			}
-			if refunds.Load() != 1 {
-				t.Errorf("%d refunds before the approval, want 1", refunds.Load())
+			if shop.Refunds() != 1 {
+				t.Errorf("%d refunds before the approval, want 1", shop.Refunds())
 			}
 			restart, err := genkitcordon.Resume(part, c.approval(req))
 			if err != nil {
@@ -179,18 +123,18 @@ func TestAskInterruptsAndResumes(t *testing.T) {
 			if resp.FinishReason != ai.FinishReasonStop || !strings.HasPrefix(resp.Text(), want) {
 				t.Errorf("after resuming (%s): %q, want it to start with %q", resp.FinishReason, resp.Text(), want)
 			}
-			if refunds.Load() != c.refunds {
-				t.Errorf("%d refunds, want %d", refunds.Load(), c.refunds)
+			if shop.Refunds() != c.refunds {
+				t.Errorf("%d refunds, want %d", shop.Refunds(), c.refunds)
 			}
 		})
 	}
 }
 
 func TestShellTool(t *testing.T) {
-	var refunds atomic.Int32
+	var shop codemodetest.Shop
 	ctx := codemode.WithSession(context.Background(), t.Name())
 	m := defineScriptedModel(testGenkit(), newModelName(), "run_shell", map[string]any{"script": `tool orders/list --customer c1 | jq -r '.[].id'`}, nil)
-	resp, err := genkit.Generate(ctx, testGenkit(), ai.WithModel(m), ai.WithPrompt("List the orders"), ai.WithTools(genkitcordon.Tools(codemode.New(testEngine(t), refundTools(&refunds)))...))
+	resp, err := genkit.Generate(ctx, testGenkit(), ai.WithModel(m), ai.WithPrompt("List the orders"), ai.WithTools(genkitcordon.Tools(codemodetest.New(t, shop.Tools()))...))
 	if err != nil {
 		t.Fatal(err)
 	}

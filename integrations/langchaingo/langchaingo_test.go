@@ -4,17 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"log/slog"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 
 	"github.com/cordonhq/cordon/codemode"
-	"github.com/cordonhq/cordon/dsl"
+	"github.com/cordonhq/cordon/codemode/codemodetest"
 	"github.com/cordonhq/cordon/engine"
 	langchaincordon "github.com/cordonhq/cordon/integrations/langchaingo"
-	"github.com/cordonhq/cordon/policy"
 	"github.com/tmc/langchaingo/agents"
 	"github.com/tmc/langchaingo/chains"
 	"github.com/tmc/langchaingo/llms"
@@ -60,57 +57,6 @@ func (m *scriptedModel) Call(ctx context.Context, prompt string, opts ...llms.Ca
 	return llms.GenerateFromSinglePrompt(ctx, m, prompt, opts...)
 }
 
-var (
-	engOnce sync.Once
-	eng     *engine.Engine
-	engErr  error
-)
-
-func testEngine(t testing.TB) *engine.Engine {
-	engOnce.Do(func() {
-		eng, engErr = engine.New(context.Background(), engine.NewConfig().WithLogger(slog.New(slog.DiscardHandler)))
-	})
-	if engErr != nil {
-		t.Fatal(engErr)
-	}
-	return eng
-}
-
-func refundTools(refunds *atomic.Int32) []engine.Tool {
-	return []engine.Tool{
-		{
-			Name:        "orders/list",
-			Description: "List a customer's orders",
-			InputSchema: json.RawMessage(`{"type":"object","properties":{"customer":{"type":"string"}},"required":["customer"]}`),
-			Handler: func(context.Context, json.RawMessage) (any, error) {
-				return []map[string]any{{"id": "o1", "amount": 40, "late": true}, {"id": "o2", "amount": 900, "late": true}, {"id": "o3", "amount": 15, "late": false}}, nil
-			},
-		},
-		{
-			Name:        "orders/refund",
-			Description: "Refund an order",
-			InputSchema: json.RawMessage(`{"type":"object","properties":{"id":{"type":"string"},"amount":{"type":"number"}},"required":["id","amount"]}`),
-			Handler: func(_ context.Context, p json.RawMessage) (any, error) {
-				refunds.Add(1)
-				return map[string]any{"refunded": json.RawMessage(p)}, nil
-			},
-		},
-	}
-}
-
-// refunds above 100 need approval.
-func refundPolicy(t testing.TB) *policy.Policy {
-	pol, err := policy.New(context.Background(), policy.Config{Capabilities: []*dsl.Capability{
-		dsl.Method("orders/list"),
-		dsl.Method("orders/refund").Where(dsl.Param("amount").Le(100)),
-		dsl.Method("orders/refund").Ask(),
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return pol
-}
-
 const refundScript = `const list = await orders_list({customer: "c1"})
 const late = list.filter(o => o.late)
 const results = await Promise.allSettled(late.map(o => orders.refund({id: o.id, amount: o.amount})))
@@ -134,18 +80,18 @@ func TestAgentRunsScriptInCordon(t *testing.T) {
 		// langchaingo's functions agent offers {"__arg1": string} ...
 		{"arg1", mustJSON(map[string]string{"__arg1": refundScript})},
 		// ... and a model that read the description may send {"code": ...}.
-		{"code", mustJSON(map[string]string{"code": refundScript})},
+		{"code", codemodetest.JS(refundScript)},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			var refunds atomic.Int32
-			tool := langchaincordon.Tool(codemode.New(testEngine(t), refundTools(&refunds), codemode.WithPolicy(refundPolicy(t))))
+			var shop codemodetest.Shop
+			tool := langchaincordon.Tool(codemodetest.New(t, shop.Tools(), codemode.WithPolicy(codemodetest.ShopPolicy(t))))
 			out, model := runAgent(t, tool, c.args)
 			want := "The sandbox said:\n[returned]\n[\"o1: fulfilled\",\"o2: rejected\"]\n[tool calls denied or failed: 1 of 3]\n- orders/refund denied: "
 			if !strings.HasPrefix(out, want) || !strings.Contains(out, "requires approval") {
 				t.Errorf("agent output:\n%s\nwant it to start with:\n%s", out, want)
 			}
-			if refunds.Load() != 1 {
-				t.Errorf("%d refunds ran, want 1 (the one within the policy)", refunds.Load())
+			if shop.Refunds() != 1 {
+				t.Errorf("%d refunds ran, want 1 (the one within the policy)", shop.Refunds())
 			}
 			if model.turns != 2 || len(model.offered) != 1 || model.offered[0].Name != "run_javascript" || !strings.Contains(model.offered[0].Description, "refund(params: { id: string; amount: number }): Promise<unknown>;") {
 				t.Errorf("model turns %d, offered %+v", model.turns, model.offered)
@@ -157,16 +103,16 @@ func TestAgentRunsScriptInCordon(t *testing.T) {
 // With codemode.WithApprover, the ask is put to the host's function (a
 // human, in a real program) and the refund runs.
 func TestAgentWithApprover(t *testing.T) {
-	var refunds atomic.Int32
+	var shop codemodetest.Shop
 	var asked []string
-	tool := langchaincordon.Tool(codemode.New(testEngine(t), refundTools(&refunds), codemode.WithPolicy(refundPolicy(t)),
+	tool := langchaincordon.Tool(codemodetest.New(t, shop.Tools(), codemode.WithPolicy(codemodetest.ShopPolicy(t)),
 		codemode.WithApprover(func(_ context.Context, c *engine.Call) (bool, string) {
 			asked = append(asked, c.Method+" "+string(c.Params))
 			return true, ""
 		})))
 	out, _ := runAgent(t, tool, mustJSON(map[string]string{"__arg1": refundScript}))
-	if out != "The sandbox said:\n[returned]\n[\"o1: fulfilled\",\"o2: fulfilled\"]\n" || refunds.Load() != 2 {
-		t.Errorf("agent output (%d refunds):\n%s", refunds.Load(), out)
+	if out != "The sandbox said:\n[returned]\n[\"o1: fulfilled\",\"o2: fulfilled\"]\n" || shop.Refunds() != 2 {
+		t.Errorf("agent output (%d refunds):\n%s", shop.Refunds(), out)
 	}
 	if len(asked) != 1 || asked[0] != `orders/refund {"id":"o2","amount":900}` {
 		t.Errorf("asked %q", asked)
@@ -174,8 +120,8 @@ func TestAgentWithApprover(t *testing.T) {
 }
 
 func TestShellTool(t *testing.T) {
-	var refunds atomic.Int32
-	ts := langchaincordon.Tools(codemode.New(testEngine(t), refundTools(&refunds)))
+	var shop codemodetest.Shop
+	ts := langchaincordon.Tools(codemodetest.New(t, shop.Tools()))
 	if len(ts) != 2 || ts[1].Name() != "run_shell" || !strings.HasSuffix(ts[1].Description(), "Input: the shell script, as a string.") {
 		t.Fatalf("tools %v", ts)
 	}
