@@ -1,7 +1,6 @@
 package hub
 
 import (
-	"errors"
 	"runtime"
 	"slices"
 	"strconv"
@@ -9,28 +8,9 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/cordonhq/cordon/guest/internal/hub/hubtest"
 	"github.com/cordonhq/cordon/internal/abi"
 )
-
-type host struct {
-	watched *uint32
-	batches [][]abi.Call
-	answer  func([]abi.Call) *abi.Resume
-}
-
-func (h *host) Yield(calls []abi.Call) (*abi.Resume, error) {
-	h.batches = append(h.batches, slices.Clone(calls)) // the Hub reuses calls
-	return h.answer(calls), nil
-}
-
-func (h *host) WatchInterrupt(f *uint32) { h.watched = f }
-
-func (h *host) Next([]byte) ([]byte, error) { return nil, errNoRequests }
-
-func (h *host) Write(int, []byte) {}
-
-// errNoRequests: the test's host serves no requests, only tool calls.
-var errNoRequests = errors.New("the test host serves no requests")
 
 type ownerFunc func(abi.CallResult)
 
@@ -40,8 +20,8 @@ func (f ownerFunc) Deliver(r abi.CallResult) { f(r) }
 // its own; ids are unique across owners.
 func TestCallDeliversOthers(t *testing.T) {
 	var pending []uint32
-	h := &host{}
-	h.answer = func(calls []abi.Call) *abi.Resume {
+	h := &hubtest.Host{}
+	h.Resume = func(calls []abi.Call) *abi.Resume {
 		for _, c := range calls {
 			pending = append(pending, c.ID)
 		}
@@ -67,11 +47,11 @@ func TestCallDeliversOthers(t *testing.T) {
 // pipeline): that call must reach the host, and the batch the host saw
 // must not change.
 func TestBatchesAreNotLostOrOverwritten(t *testing.T) {
-	h := &host{}
+	h := &hubtest.Host{}
 	hb := New(h)
 	n := 0
 	var seen [][]string
-	h.answer = func(calls []abi.Call) *abi.Resume {
+	h.Resume = func(calls []abi.Call) *abi.Resume {
 		var methods []string
 		res := &abi.Resume{}
 		for _, c := range calls {
@@ -103,7 +83,7 @@ func TestBatchesAreNotLostOrOverwritten(t *testing.T) {
 	if !slices.EqualFunc(seen, want, slices.Equal) {
 		t.Errorf("the host saw %q, want %q", seen, want)
 	}
-	for i, b := range h.batches {
+	for i, b := range h.Batches() {
 		for j, c := range b {
 			if c.Method != want[i][j] {
 				t.Errorf("batch %d call %d is now %q", i, j, c.Method)
@@ -113,7 +93,7 @@ func TestBatchesAreNotLostOrOverwritten(t *testing.T) {
 }
 
 func TestStop(t *testing.T) {
-	h := &host{answer: func([]abi.Call) *abi.Resume { return &abi.Resume{Stop: true} }}
+	h := &hubtest.Host{Resume: func([]abi.Call) *abi.Resume { return &abi.Resume{Stop: true} }}
 	hb := New(h)
 	var f uint32
 	leave, _ := hb.Enter(&f)
@@ -132,21 +112,21 @@ func TestStop(t *testing.T) {
 // Leaving an interrupted inner interpreter interrupts the outer one and
 // points the host back at it; depth is bounded.
 func TestEnterLeave(t *testing.T) {
-	h := &host{}
+	h := &hubtest.Host{}
 	hb := New(h)
 	var outer, inner uint32
 	leaveOuter, _ := hb.Enter(&outer)
 	leaveInner, _ := hb.Enter(&inner)
-	if h.watched != &inner || len(hb.flags) != 2 {
+	if h.Flag() != &inner || len(hb.flags) != 2 {
 		t.Fatal("host does not watch the inner flag")
 	}
 	atomic.StoreUint32(&inner, 1)
 	leaveInner()
-	if h.watched != &outer || atomic.LoadUint32(&outer) != 1 {
+	if h.Flag() != &outer || atomic.LoadUint32(&outer) != 1 {
 		t.Error("the interruption did not reach the outer flag")
 	}
 	leaveOuter()
-	if h.watched != nil {
+	if h.Flag() != nil {
 		t.Error("host still watches a flag")
 	}
 	flags := make([]uint32, MaxDepth+1)
@@ -161,7 +141,7 @@ func TestEnterLeave(t *testing.T) {
 // Interrupted watches exactly the registered flags: a flag the host writes
 // after Enter is seen, one written after its interpreter left is not.
 func TestInterruptedWatchesRegisteredFlags(t *testing.T) {
-	hb := New(&host{})
+	hb := New(&hubtest.Host{})
 	var outer, inner uint32
 	leaveOuter, _ := hb.Enter(&outer)
 	leaveInner, _ := hb.Enter(&inner)
@@ -197,8 +177,8 @@ func TestConcurrentCallsBatch(t *testing.T) {
 	for _, oneAtATime := range []bool{false, true} {
 		var mu sync.Mutex
 		var pending []abi.Call
-		h := &host{}
-		h.answer = func(calls []abi.Call) *abi.Resume {
+		h := &hubtest.Host{}
+		h.Resume = func(calls []abi.Call) *abi.Resume {
 			mu.Lock()
 			defer mu.Unlock()
 			pending = append(pending, slices.Clone(calls)...)
@@ -234,8 +214,8 @@ func TestConcurrentCallsBatch(t *testing.T) {
 				t.Errorf("caller %d got %q", i, g)
 			}
 		}
-		if !oneAtATime && (len(h.batches) != 1 || len(h.batches[0]) != n) {
-			t.Errorf("batches of %v calls, want one of %d", batchSizes(h.batches), n)
+		if !oneAtATime && (len(h.Batches()) != 1 || len(h.Batches()[0]) != n) {
+			t.Errorf("batches of %v calls, want one of %d", batchSizes(h.Batches()), n)
 		}
 		if hb.Pending() != 0 {
 			t.Errorf("pending %d", hb.Pending())

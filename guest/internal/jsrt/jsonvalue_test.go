@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cordonhq/cordon/guest/internal/hub/hubtest"
 	"github.com/cordonhq/cordon/internal/abi"
 	"github.com/dop251/goja"
 )
@@ -149,12 +150,12 @@ func TestHostileJSONGlobal(t *testing.T) {
 		`try { await t({toJSON() { return 5 }}) } catch (e) { return e.message }`:                               "t: parameters must be a plain object, got an object\n",
 		`JSON.parse = () => { throw new Error("unused") }; return (await t()).ok`:                               "true\n",
 	} {
-		h := &fakeHost{answer: func(c abi.Call) abi.CallResult {
+		h := &hubtest.Host{Answer: func(c abi.Call) abi.CallResult {
 			return abi.CallResult{ID: c.ID, OK: true, Value: []byte(`{"ok":true}`)}
 		}}
 		out := runJS(t, h, []abi.ToolInfo{{Name: "t"}}, code)
-		if h.stdout.String() != want || out.ExitCode != 0 {
-			t.Errorf("%s: stdout %q, %+v, stderr %q", code, h.stdout.String(), out, h.stderr.String())
+		if h.Stdout() != want || out.ExitCode != 0 {
+			t.Errorf("%s: stdout %q, %+v, stderr %q", code, h.Stdout(), out, h.Stderr())
 		}
 	}
 }

@@ -1,77 +1,24 @@
 package jsrt
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/cordonhq/cordon/guest/internal/hub/hubtest"
 	"github.com/cordonhq/cordon/internal/abi"
+	"github.com/cordonhq/cordon/internal/slack"
 	"github.com/cordonhq/cordon/vfs"
 	"github.com/dop251/goja"
 )
 
-// fakeHost answers tool calls with a function and collects output.
-type fakeHost struct {
-	mu       sync.Mutex
-	stdout   strings.Builder
-	stderr   strings.Builder
-	answer   func(abi.Call) abi.CallResult
-	batches  [][]abi.Call
-	flag     atomic.Pointer[uint32]
-	onYield  func()
-	stopNext bool
-}
-
-func (h *fakeHost) Yield(calls []abi.Call) (*abi.Resume, error) {
-	h.mu.Lock()
-	h.batches = append(h.batches, slices.Clone(calls)) // the Hub reuses calls
-	h.mu.Unlock()
-	if h.stopNext {
-		return &abi.Resume{Stop: true}, nil
-	}
-	if h.onYield != nil {
-		h.onYield()
-	}
-	res := &abi.Resume{}
-	for _, c := range calls {
-		res.Results = append(res.Results, h.answer(c))
-	}
-	if len(calls) == 0 && h.answer != nil {
-		// Waiting on earlier calls: answer id 1 again.
-		res.Results = append(res.Results, h.answer(abi.Call{ID: 1}))
-	}
-	return res, nil
-}
-
-func (h *fakeHost) Write(fd int, p []byte) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if fd == 1 {
-		h.stdout.Write(p)
-	} else {
-		h.stderr.Write(p)
-	}
-}
-
-func (h *fakeHost) WatchInterrupt(flag *uint32) { h.flag.Store(flag) }
-
-// Next is never called: the tests run scripts, not the request loop.
-func (h *fakeHost) Next([]byte) ([]byte, error) {
-	return nil, errors.New("the test host serves no requests")
-}
-
-func runJS(t *testing.T, h *fakeHost, tools []abi.ToolInfo, code string) Outcome {
+// runJS runs code with tools on h, whose Answer is hubtest.Echo unless
+// the test set one.
+func runJS(t *testing.T, h *hubtest.Host, tools []abi.ToolInfo, code string) Outcome {
 	t.Helper()
-	if h.answer == nil {
-		h.answer = func(c abi.Call) abi.CallResult {
-			return abi.CallResult{ID: c.ID, OK: true, Value: c.Params}
-		}
-	}
 	return Run(Options{Common: Common{Host: h, FS: vfs.New(vfs.Limits{}), Tools: tools}}, "test.js", code)
 }
 
@@ -89,6 +36,7 @@ func TestInterruptFlagStopsALoop(t *testing.T) {
 	if flag == other {
 		t.Fatal("two runtimes got the same interrupt flag")
 	}
+	bound := slack.Scale(t, time.Second)
 	time.AfterFunc(50*time.Millisecond, func() { atomic.StoreUint32(flag, 1) })
 	start := time.Now()
 	_, err := rt.RunString(`while (true) {}`)
@@ -96,8 +44,8 @@ func TestInterruptFlagStopsALoop(t *testing.T) {
 	if !errorsAs(err, &ie) {
 		t.Fatalf("err %v, want an InterruptedError", err)
 	}
-	if took := time.Since(start); took > time.Second {
-		t.Errorf("stopped after %v", took)
+	if took := time.Since(start); took > bound {
+		t.Errorf("stopped after %v, past %v", took, bound)
 	}
 }
 
@@ -111,96 +59,94 @@ func errorsAs(err error, target **goja.InterruptedError) bool {
 
 // interruptSoon sets the run's interrupt flag 20 ms after the run registers
 // it, as the host does when a time limit is reached.
-func interruptSoon(h *fakeHost) {
+func interruptSoon(h *hubtest.Host) {
 	go func() {
-		for h.flag.Load() == nil {
+		for h.Flag() == nil {
 			time.Sleep(time.Millisecond)
 		}
 		time.Sleep(20 * time.Millisecond)
-		atomic.StoreUint32(h.flag.Load(), 1)
+		h.Interrupt()
 	}()
 }
 
 func TestRunReportsInterrupt(t *testing.T) {
-	h := &fakeHost{}
+	h := &hubtest.Host{}
 	interruptSoon(h)
 	out := runJS(t, h, nil, `for (;;) {}`)
 	if out.ErrCode != "interrupted" {
 		t.Errorf("outcome %+v", out)
 	}
-	if h.flag.Load() != nil {
+	if h.Flag() != nil {
 		t.Error("the flag is still registered after the run")
 	}
 }
 
 func TestBatchesAndAnswers(t *testing.T) {
-	h := &fakeHost{}
+	h := &hubtest.Host{}
 	tools := []abi.ToolInfo{{Name: "a/b"}, {Name: "a/b/c"}, {Name: "x-y"}}
 	out := runJS(t, h, tools, `
 const r = await Promise.all([a.b({n: 1}), a.b.c({n: 2}), x_y({n: 3})])
 const s = await a_b_c({n: 4})
 return [r.map(v => v.n), s.n]`)
 	if string(out.Value) != `[[1,2,3],4]` {
-		t.Fatalf("outcome %+v stderr %q", out, h.stderr.String())
+		t.Fatalf("outcome %+v stderr %q", out, h.Stderr())
 	}
-	if len(h.batches) != 2 || len(h.batches[0]) != 3 || len(h.batches[1]) != 1 {
-		t.Errorf("batches %v", h.batches)
+	if len(h.Batches()) != 2 || len(h.Batches()[0]) != 3 || len(h.Batches()[1]) != 1 {
+		t.Errorf("batches %v", h.Batches())
 	}
-	if h.batches[0][1].Method != "a/b/c" {
-		t.Errorf("method %q", h.batches[0][1].Method)
+	if h.Batches()[0][1].Method != "a/b/c" {
+		t.Errorf("method %q", h.Batches()[0][1].Method)
 	}
 }
 
 func TestForgedAnswersAreIgnored(t *testing.T) {
-	h := &fakeHost{}
-	n := 0
-	h.answer = func(c abi.Call) abi.CallResult {
-		n++
-		return abi.CallResult{ID: c.ID + 1000, OK: true, Value: []byte(`"forged"`)}
-	}
-	h.onYield = func() {
-		if n > 0 {
-			// From the second yield on, answer the real call.
-			h.answer = func(c abi.Call) abi.CallResult { return abi.CallResult{ID: c.ID, OK: true, Value: []byte(`"real"`)} }
+	yields := 0
+	h := &hubtest.Host{Resume: func(calls []abi.Call) *abi.Resume {
+		yields++
+		if yields == 1 {
+			// The first answer forges the call's id.
+			return &abi.Resume{Results: []abi.CallResult{{ID: calls[0].ID + 1000, OK: true, Value: []byte(`"forged"`)}}}
 		}
-	}
+		// The script waits again (an empty batch): answer the real call.
+		return &abi.Resume{Results: []abi.CallResult{{ID: 1, OK: true, Value: []byte(`"real"`)}}}
+	}}
 	out := runJS(t, h, []abi.ToolInfo{{Name: "t"}}, `return await t({})`)
-	if string(out.Value) != `"real"` || len(h.batches) != 2 || len(h.batches[1]) != 0 {
-		t.Errorf("outcome %s batches %v", out.Value, h.batches)
+	if string(out.Value) != `"real"` || len(h.Batches()) != 2 || len(h.Batches()[1]) != 0 {
+		t.Errorf("outcome %s batches %v", out.Value, h.Batches())
 	}
 }
 
 func TestStopWhileWaiting(t *testing.T) {
-	h := &fakeHost{stopNext: true}
+	h := &hubtest.Host{Resume: hubtest.Stop}
 	out := runJS(t, h, []abi.ToolInfo{{Name: "t"}}, `await t({}); console.log("never")`)
-	if out.ErrCode != "interrupted" || h.stdout.Len() != 0 {
-		t.Errorf("outcome %+v stdout %q", out, h.stdout.String())
+	if out.ErrCode != "interrupted" || len(h.Stdout()) != 0 {
+		t.Errorf("outcome %+v stdout %q", out, h.Stdout())
 	}
 }
 
 func TestToolErrorShape(t *testing.T) {
-	h := &fakeHost{}
-	h.answer = func(c abi.Call) abi.CallResult {
+	h := &hubtest.Host{}
+	h.Answer = func(c abi.Call) abi.CallResult {
 		return abi.CallResult{ID: c.ID, ErrKind: "denied", ErrMsg: "tool t denied: amount too high", Reasons: []string{"amount too high"}}
 	}
 	out := runJS(t, h, []abi.ToolInfo{{Name: "t"}}, `try { await t({amount: 1e9}) } catch (e) { return [e.name, e.kind, e.method, e.reasons, e.message, e instanceof Error] }`)
 	if string(out.Value) != `["ToolError","denied","t",["amount too high"],"tool t denied: amount too high",true]` {
-		t.Errorf("outcome %+v stderr %q", out, h.stderr.String())
+		t.Errorf("outcome %+v stderr %q", out, h.Stderr())
 	}
 	// reasons is an ordinary array, and an uncaught ToolError prints its
 	// fields after the stack, as Node prints an error's own properties.
-	h = &fakeHost{answer: h.answer}
+	h = &hubtest.Host{Answer: h.Answer}
 	out = runJS(t, h, []abi.ToolInfo{{Name: "t"}}, `
 try { await t({}) } catch (e) { console.log(Array.isArray(e.reasons), Object.getPrototypeOf(e.reasons) === Array.prototype, e.reasons.push('more')) }
 await t({})`)
 	want := "ToolError: tool t denied: amount too high\n    at test.js:3:8 {\n  method: 't',\n  kind: 'denied',\n  reasons: [ 'amount too high' ]\n}\n"
-	if out.ExitCode != 1 || h.stdout.String() != "true true 2\n" || h.stderr.String() != want {
-		t.Errorf("outcome %+v stdout %q stderr %q, want %q", out, h.stdout.String(), h.stderr.String(), want)
+	if out.ExitCode != 1 || h.Stdout() != "true true 2\n" || h.Stderr() != want {
+		t.Errorf("outcome %+v stdout %q stderr %q, want %q", out, h.Stdout(), h.Stderr(), want)
 	}
 }
 
 func TestTimersRunInOrder(t *testing.T) {
-	h := &fakeHost{}
+	h := &hubtest.Host{}
 	out := runJS(t, h, nil, `
 const order = []
 setTimeout(() => order.push('t20'), 20)
@@ -213,37 +159,37 @@ const iv = setInterval(() => { order.push('iv'); if (++n === 2) clearInterval(iv
 await new Promise(r => setTimeout(r, 40))
 return order`)
 	if string(out.Value) != `["micro","t0","iv","iv","t20"]` {
-		t.Errorf("outcome %s stderr %q", out.Value, h.stderr.String())
+		t.Errorf("outcome %s stderr %q", out.Value, h.Stderr())
 	}
 }
 
 func TestUnsettledTopLevelAwait(t *testing.T) {
-	h := &fakeHost{}
+	h := &hubtest.Host{}
 	out := runJS(t, h, nil, `await new Promise(() => {})`)
-	if out.ExitCode != 13 || !strings.Contains(h.stderr.String(), "unsettled top-level await") {
-		t.Errorf("outcome %+v stderr %q", out, h.stderr.String())
+	if out.ExitCode != 13 || !strings.Contains(h.Stderr(), "unsettled top-level await") {
+		t.Errorf("outcome %+v stderr %q", out, h.Stderr())
 	}
 }
 
 func TestBase64Globals(t *testing.T) {
-	h := &fakeHost{}
+	h := &hubtest.Host{}
 	out := runJS(t, h, nil, `return [btoa('hello'), atob('aGVsbG8='), atob('aGVsbG8')]`)
 	if string(out.Value) != `["aGVsbG8=","hello","hello"]` {
-		t.Errorf("outcome %+v stderr %q", out, h.stderr.String())
+		t.Errorf("outcome %+v stderr %q", out, h.Stderr())
 	}
 }
 
 func TestStackOverflowIsAnError(t *testing.T) {
-	h := &fakeHost{}
+	h := &hubtest.Host{}
 	out := runJS(t, h, nil, `function f() { return f() + 1 } f()`)
 	if out.ExitCode != 1 || !strings.Contains(out.ErrMsg, "Maximum call stack size exceeded") {
-		t.Errorf("outcome %+v stderr %q", out, h.stderr.String())
+		t.Errorf("outcome %+v stderr %q", out, h.Stderr())
 	}
 }
 
 func BenchmarkRunReturn1(b *testing.B) {
 	fs := vfs.New(vfs.Limits{})
-	h := &fakeHost{}
+	h := &hubtest.Host{}
 	for b.Loop() {
 		Run(Options{Common: Common{Host: h, FS: fs}}, "b.js", "return 1")
 	}
@@ -254,18 +200,18 @@ func BenchmarkRunReturn1(b *testing.B) {
 // the result's JSON. Ours were 4 more: the parameters copied twice, a
 // closure per call and the queue's array per batch; and goja's
 // JSON.stringify of {i} made 3 more a call than marshalParams does. The
-// bound is 67 a call, fakeHost's copy of each batch included; any of those
+// bound is 67 a call, the fake host's copy of each batch included; any of those
 // back fails it.
 func TestToolCallsStayCheap(t *testing.T) {
 	fs := vfs.New(vfs.Limits{})
-	h := &fakeHost{answer: func(c abi.Call) abi.CallResult {
+	h := &hubtest.Host{Answer: func(c abi.Call) abi.CallResult {
 		return abi.CallResult{ID: c.ID, OK: true, Value: []byte(`{"ok":true}`)}
 	}}
 	tools := []abi.ToolInfo{{Name: "t"}}
 	const code = "for (let i = 0; i < 100; i++) await t({i})"
 	Run(Options{Common: Common{Host: h, FS: fs, Tools: tools}}, "warm.js", code)
 	n := testing.AllocsPerRun(10, func() {
-		h.batches = h.batches[:0]
+		h.Reset()
 		if out := Run(Options{Common: Common{Host: h, FS: fs, Tools: tools}}, "c.js", code); out.ExitCode != 0 {
 			t.Fatal(out)
 		}
@@ -281,7 +227,7 @@ func TestToolCallsStayCheap(t *testing.T) {
 // without WebAssembly: 100 awaited calls, answered at once.
 func BenchmarkToolCallNative(b *testing.B) {
 	fs := vfs.New(vfs.Limits{})
-	h := &fakeHost{answer: func(c abi.Call) abi.CallResult {
+	h := &hubtest.Host{Answer: func(c abi.Call) abi.CallResult {
 		return abi.CallResult{ID: c.ID, OK: true, Value: []byte(`{"ok":true}`)}
 	}}
 	tools := []abi.ToolInfo{{Name: "t"}}
@@ -290,20 +236,20 @@ func BenchmarkToolCallNative(b *testing.B) {
 		if out := Run(Options{Common: Common{Host: h, FS: fs, Tools: tools}}, "b.js", "for (let i = 0; i < 100; i++) await t({i})"); out.ExitCode != 0 {
 			b.Fatal(out)
 		}
-		h.batches = h.batches[:0]
+		h.Reset()
 	}
 }
 
 func TestHostileValuesDoNotBreakReporting(t *testing.T) {
-	h := &fakeHost{}
+	h := &hubtest.Host{}
 	out := runJS(t, h, nil, `throw new Proxy({}, {get() { throw new Error("trap") }, getPrototypeOf() { throw new Error("trap") }, ownKeys() { throw new Error("trap") }})`)
 	if out.ExitCode != 1 || out.ErrCode != "exception" {
-		t.Errorf("outcome %+v stderr %q", out, h.stderr.String())
+		t.Errorf("outcome %+v stderr %q", out, h.Stderr())
 	}
-	h = &fakeHost{}
+	h = &hubtest.Host{}
 	out = runJS(t, h, nil, `return {toJSON() { throw new Error("no json") }}`)
 	if out.ExitCode != 1 || !strings.Contains(out.ErrMsg, "no json") {
-		t.Errorf("outcome %+v stderr %q", out, h.stderr.String())
+		t.Errorf("outcome %+v stderr %q", out, h.Stderr())
 	}
 }
 
@@ -313,10 +259,10 @@ func TestReturnValuesWithoutJSON(t *testing.T) {
 		`return 10n`:                         "10n\n",
 		`return function named() {}`:         "[Function: named]\n",
 	} {
-		h := &fakeHost{}
+		h := &hubtest.Host{}
 		out := runJS(t, h, nil, code)
-		if out.ExitCode != 0 || out.HasValue || h.stdout.String() != want {
-			t.Errorf("%s: outcome %+v stdout %q, want %q", code, out, h.stdout.String(), want)
+		if out.ExitCode != 0 || out.HasValue || h.Stdout() != want {
+			t.Errorf("%s: outcome %+v stdout %q, want %q", code, out, h.Stdout(), want)
 		}
 	}
 }
@@ -329,23 +275,23 @@ func TestWrapperCannotBeEscaped(t *testing.T) {
 		`})(); (async function() {`,
 		`} + function() {`,
 	} {
-		h := &fakeHost{}
+		h := &hubtest.Host{}
 		out := runJS(t, h, nil, code)
 		if out.ErrCode != "exception" || !strings.Contains(out.ErrMsg, "SyntaxError") {
 			t.Errorf("%q: %+v", code, out)
 		}
 	}
 	// Line numbers still match the source.
-	h := &fakeHost{}
+	h := &hubtest.Host{}
 	out := runJS(t, h, nil, "\n\nnull.x")
-	if !strings.Contains(h.stderr.String(), "script.js:3") && !strings.Contains(h.stderr.String(), ":3:") {
-		t.Errorf("stack %q (%+v)", h.stderr.String(), out)
+	if !strings.Contains(h.Stderr(), "script.js:3") && !strings.Contains(h.Stderr(), ":3:") {
+		t.Errorf("stack %q (%+v)", h.Stderr(), out)
 	}
 }
 
 // Scripts see standard Errors with JS names, never Go values or symbols.
 func TestNoGoValuesVisible(t *testing.T) {
-	h := &fakeHost{}
+	h := &hubtest.Host{}
 	out := runJS(t, h, []abi.ToolInfo{{Name: "weather/current"}}, `
 const seen = []
 try { fs.readFileSync("nope") } catch (e) { seen.push(e.name, e.code, typeof e.value, e instanceof Error) }
@@ -356,8 +302,8 @@ for (const f of [weather.current, weather_current, fs.readFileSync, console.log,
   seen.push(String(f).includes("github.com") || String(f).includes("func1"))
 return seen`)
 	want := `["Error","ENOENT","undefined",true,"InvalidCharacterError",true,true,"GoError","undefined",false,false,false,false,false,false]` + "\n"
-	if h.stdout.String() != want {
-		t.Errorf("got %s want %s (%+v %s)", h.stdout.String(), want, out, h.stderr.String())
+	if h.Stdout() != want {
+		t.Errorf("got %s want %s (%+v %s)", h.Stdout(), want, out, h.Stderr())
 	}
 }
 
@@ -383,20 +329,20 @@ func TestProgramCacheKeepsScriptsApart(t *testing.T) {
 		t.Fatalf("cache holds %d bytes in %d entries", c.bytes, len(c.order))
 	}
 	// The same code under another name, or other code, is not a hit.
-	h := &fakeHost{}
+	h := &hubtest.Host{}
 	runJS(t, h, nil, "return 40 + 2")
 	out := Run(Options{Common: Common{Host: h, FS: vfs.New(vfs.Limits{})}}, "other.js", "return 40 + 3")
 	if string(out.Value) != "43" {
 		t.Fatalf("got %s", out.Value)
 	}
-	h = &fakeHost{}
+	h = &hubtest.Host{}
 	out = Run(Options{Common: Common{Host: h, FS: vfs.New(vfs.Limits{})}}, "other.js", "null.x")
-	if !strings.Contains(h.stderr.String(), "other.js") || out.ExitCode != 1 {
-		t.Fatalf("stderr %q", h.stderr.String())
+	if !strings.Contains(h.Stderr(), "other.js") || out.ExitCode != 1 {
+		t.Fatalf("stderr %q", h.Stderr())
 	}
 	// A cached program runs in a fresh runtime: nothing carries over.
 	for i := 0; i < 2; i++ {
-		h = &fakeHost{}
+		h = &hubtest.Host{}
 		out = Run(Options{Common: Common{Host: h, FS: vfs.New(vfs.Limits{})}}, "s.js", "globalThis.n = (globalThis.n || 0) + 1; return n")
 		if string(out.Value) != "1" {
 			t.Fatalf("run %d: got %s", i, out.Value)
@@ -410,7 +356,7 @@ func TestProgramCacheKeepsScriptsApart(t *testing.T) {
 // script's own shadowing value. Tool roots that are JS globals ("Math/extra",
 // "fs/x") are refused by the host's name check and never exposed.
 func TestAPIGlobalsBehaveAsGlobals(t *testing.T) {
-	h := &fakeHost{answer: func(c abi.Call) abi.CallResult {
+	h := &hubtest.Host{Answer: func(c abi.Call) abi.CallResult {
 		return abi.CallResult{ID: c.ID, ErrKind: "denied", ErrMsg: "no", Reasons: []string{"r"}}
 	}}
 	tools := []abi.ToolInfo{{Name: "weather/current"}, {Name: "weather"}, {Name: "a/b/c"}, {Name: "Math/extra"}, {Name: "toString"}, {Name: "fs/x"}}
@@ -433,8 +379,8 @@ seen.push(typeof nosuch)
 try { nosuch } catch (e) { seen.push(e.name) }
 return seen`)
 	want := `["console:object:true","fs:object:true","setTimeout:function:true","listTools:function:true","ToolError:function:true","weather:function:true","weather_current:function:true","a:object:true","a_b_c:function:true","shell:undefined:false",true,true,true,"function","function",0,"undefined",true,"undefined",true,"ToolError","denied",5,"function","function",true,1,"mine","undefined","ReferenceError"]` + "\n"
-	if h.stdout.String() != want {
-		t.Errorf("got  %s\nwant %s(%+v %s)", h.stdout.String(), want, out, h.stderr.String())
+	if h.Stdout() != want {
+		t.Errorf("got  %s\nwant %s(%+v %s)", h.Stdout(), want, out, h.Stderr())
 	}
 }
 
@@ -462,9 +408,9 @@ func TestPlainWrapperMatchesAsync(t *testing.T) {
 	} {
 		var got [2]string
 		for i, c := range []string{code, code + "\n// await"} {
-			h := &fakeHost{answer: func(c abi.Call) abi.CallResult { return abi.CallResult{ID: c.ID, OK: true, Value: []byte(`{"ok":1}`)} }}
+			h := &hubtest.Host{Answer: func(c abi.Call) abi.CallResult { return abi.CallResult{ID: c.ID, OK: true, Value: []byte(`{"ok":1}`)} }}
 			out := Run(Options{Common: Common{Host: h, FS: vfs.New(vfs.Limits{}), Tools: []abi.ToolInfo{{Name: "t"}}}}, "s.js", c)
-			got[i] = fmt.Sprintf("%+v\nstdout %q\nstderr %q", out, h.stdout.String(), h.stderr.String())
+			got[i] = fmt.Sprintf("%+v\nstdout %q\nstderr %q", out, h.Stdout(), h.Stderr())
 		}
 		if got[0] != got[1] {
 			t.Errorf("%s:\nplain: %s\nasync: %s", code, got[0], got[1])
@@ -496,7 +442,7 @@ func TestAPIPrototypeSurvivesHostileScripts(t *testing.T) {
 		`const p = Object.getPrototypeOf(globalThis); Object.defineProperty(p, "fs", {value: 3, writable: false}); return fs`,
 		`const p = Object.getPrototypeOf(globalThis); Object.assign(p, {a: 1}); return a`,
 	} {
-		h := &fakeHost{}
+		h := &hubtest.Host{}
 		out := Run(Options{Common: Common{Host: h, FS: vfs.New(vfs.Limits{})}}, "s.js", code)
 		if out.ErrCode == "internal" {
 			t.Errorf("internal error: %s", out.ErrMsg)
@@ -509,7 +455,7 @@ func TestAPIPrototypeSurvivesHostileScripts(t *testing.T) {
 // (as deleting GoError did) took it to 107; a full API install, to many
 // hundreds.
 func TestReturn1StaysCheap(t *testing.T) {
-	h := &fakeHost{}
+	h := &hubtest.Host{}
 	fs := vfs.New(vfs.Limits{})
 	Run(Options{Common: Common{Host: h, FS: fs}}, "warm.js", `return 1`) // fill the program cache
 	n := testing.AllocsPerRun(20, func() {
@@ -532,7 +478,7 @@ func runAllocs(t *testing.T, code string) float64 {
 // runAllocsExit is runAllocs for a run that ends with exit code exit.
 func runAllocsExit(t *testing.T, code string, exit int) float64 {
 	t.Helper()
-	h := &fakeHost{}
+	h := &hubtest.Host{}
 	fs := vfs.New(vfs.Limits{})
 	Run(Options{Common: Common{Host: h, FS: fs}}, "warm.js", code)
 	return testing.AllocsPerRun(20, func() {
@@ -554,7 +500,7 @@ func TestUncaughtErrorsStayCheap(t *testing.T) {
 	// A denied tool call that is not caught: its ToolError's reasons must be
 	// an ordinary array for the fast formatter to take it (a view of a Go
 	// slice sent it to the full one, 3,900 allocations).
-	denied := &fakeHost{answer: func(c abi.Call) abi.CallResult {
+	denied := &hubtest.Host{Answer: func(c abi.Call) abi.CallResult {
 		return abi.CallResult{ID: c.ID, ErrKind: "denied", ErrMsg: "tool t denied: no", Reasons: []string{"no"}}
 	}}
 	fs := vfs.New(vfs.Limits{})
@@ -567,10 +513,10 @@ func TestUncaughtErrorsStayCheap(t *testing.T) {
 	}); n > 2300 {
 		t.Errorf("an uncaught ToolError allocates %v times a run, want at most 2300", n)
 	}
-	h := &fakeHost{}
+	h := &hubtest.Host{}
 	out := runJS(t, h, nil, "const e = new TypeError('bad'); e.code = 'E1'; throw e")
-	if want := "TypeError: bad\n    at test.js:1:11 {\n  code: 'E1'\n}\n"; out.ExitCode != 1 || h.stderr.String() != want || out.ErrMsg != "TypeError: bad" {
-		t.Errorf("got %q, %+v; want %q", h.stderr.String(), out, want)
+	if want := "TypeError: bad\n    at test.js:1:11 {\n  code: 'E1'\n}\n"; out.ExitCode != 1 || h.Stderr() != want || out.ErrMsg != "TypeError: bad" {
+		t.Errorf("got %q, %+v; want %q", h.Stderr(), out, want)
 	}
 }
 
@@ -583,10 +529,10 @@ func TestLoggingPlainDataStaysCheap(t *testing.T) {
 	if n > 1200 {
 		t.Errorf("console.log of plain data allocates %v times a run, want at most 1200", n)
 	}
-	h := &fakeHost{}
+	h := &hubtest.Host{}
 	out := runJS(t, h, nil, `console.log({a: 1}); console.log(new Map([[1, {b: 2}]])); console.log({get g() { return 1 }})`)
-	if want := "{ a: 1 }\nMap(1) { 1 => { b: 2 } }\n{ g: [Getter] }\n"; out.ExitCode != 0 || h.stdout.String() != want {
-		t.Errorf("got %q, %+v; want %q", h.stdout.String(), out, want)
+	if want := "{ a: 1 }\nMap(1) { 1 => { b: 2 } }\n{ g: [Getter] }\n"; out.ExitCode != 0 || h.Stdout() != want {
+		t.Errorf("got %q, %+v; want %q", h.Stdout(), out, want)
 	}
 }
 
@@ -599,7 +545,7 @@ func TestFSMethodsAreBuiltOnUse(t *testing.T) {
 	if n > 100 {
 		t.Errorf("a run that calls one fs function allocates %v times, want at most 100", n)
 	}
-	h := &fakeHost{}
+	h := &hubtest.Host{}
 	out := runJS(t, h, nil, `
 const r = [];
 r.push(fs.readFileSync === fs.readFileSync, fs.promises === fs, fs.readFileSync.name, typeof fs.promises.readFile);
@@ -618,8 +564,8 @@ fs.writeFileSync('/workspace/a', 'x');
 r.push(fs.readFile.name, fs.existsSync('/workspace/a'));
 return r`)
 	want := `[true,true,"readFileSync","function","function",true,true,true,29,"mine","readFileSync",false,null,"readFile","readFileSync,extra",false,29,"TypeError","readFile",true]` + "\n"
-	if out.ExitCode != 0 || h.stdout.String() != want {
-		t.Errorf("got %q (%+v, %s)\nwant %q", h.stdout.String(), out, h.stderr.String(), want)
+	if out.ExitCode != 0 || h.Stdout() != want {
+		t.Errorf("got %q (%+v, %s)\nwant %q", h.Stdout(), out, h.Stderr(), want)
 	}
 }
 
@@ -630,12 +576,12 @@ func TestConsoleMethodsAreBuiltOnUse(t *testing.T) {
 	if n > 100 {
 		t.Errorf("console.log('hi') allocates %v times a run, want at most 100", n)
 	}
-	h := &fakeHost{}
+	h := &hubtest.Host{}
 	out := runJS(t, h, nil, `console.warn('w'); console.error('e'); console.assert(false, 'x', 1); console.dir({a: [1]});
 return [Object.keys(console).join(), console.log === console.log, console.info.name, typeof console.trace]`)
 	want := "{ a: [ 1 ] }\n[\"log,info,debug,error,warn,trace,dir,assert\",true,\"info\",\"function\"]\n"
-	if out.ExitCode != 0 || h.stdout.String() != want || h.stderr.String() != "w\ne\nAssertion failed: x 1\n" {
-		t.Errorf("got %q %q (%+v)\nwant %q", h.stdout.String(), h.stderr.String(), out, want)
+	if out.ExitCode != 0 || h.Stdout() != want || h.Stderr() != "w\ne\nAssertion failed: x 1\n" {
+		t.Errorf("got %q %q (%+v)\nwant %q", h.Stdout(), h.Stderr(), out, want)
 	}
 }
 
@@ -645,10 +591,10 @@ return [Object.keys(console).join(), console.log === console.log, console.info.n
 func TestFSShapeIsStable(t *testing.T) {
 	want := `["readFileSync","readFile","writeFileSync","writeFile","appendFileSync","appendFile","readdirSync","readdir","mkdirSync","mkdir","statSync","stat","lstatSync","lstat","unlinkSync","unlink","rmdirSync","rmdir","rmSync","rm","renameSync","rename","copyFileSync","copyFile","accessSync","access","existsSync","exists","promises"],readFile,existsSync` + "\n"
 	for range 5 {
-		h := &fakeHost{}
+		h := &hubtest.Host{}
 		runJS(t, h, nil, `return JSON.stringify(Object.keys(fs)) + "," + fs.readFile.name + "," + fs.promises.existsSync.name`)
-		if h.stdout.String() != want {
-			t.Fatalf("got %s", h.stdout.String())
+		if h.Stdout() != want {
+			t.Fatalf("got %s", h.Stdout())
 		}
 	}
 }
@@ -661,13 +607,13 @@ func TestToolInfoKeepsSchemaOrder(t *testing.T) {
 	tools := []abi.ToolInfo{{Name: "a/b", Description: "d", Schema: []byte(schema)}}
 	want := `{"name":"a/b","description":"d","alias":"a_b","inputSchema":` + schema + `}` + "\n"
 	for range 10 {
-		h := &fakeHost{}
+		h := &hubtest.Host{}
 		out := runJS(t, h, tools, `const info = getToolInfo('a.b'), {declaration, usage, ...rest} = info
 const a = JSON.stringify(listTools()[0]), b = JSON.stringify(rest);
 if (a !== b) throw new Error(a + ' != ' + b);
 return a`)
-		if out.ExitCode != 0 || h.stdout.String() != want {
-			t.Fatalf("got %q (%+v, %s)\nwant %q", h.stdout.String(), out, h.stderr.String(), want)
+		if out.ExitCode != 0 || h.Stdout() != want {
+			t.Fatalf("got %q (%+v, %s)\nwant %q", h.Stdout(), out, h.Stderr(), want)
 		}
 	}
 }
@@ -687,7 +633,7 @@ func manyTools(n int) []abi.ToolInfo {
 // Execute("return 1") with 50 tools cost 8 times what it costs with one.
 func TestSharedToolPlanCostsNothingPerTool(t *testing.T) {
 	fs := vfs.New(vfs.Limits{})
-	h := &fakeHost{}
+	h := &hubtest.Host{}
 	allocs := func(tools []abi.ToolInfo, plan *ToolPlan) float64 {
 		return testing.AllocsPerRun(20, func() {
 			if out := Run(Options{Common: Common{Host: h, FS: fs, Tools: tools, Plan: plan}}, "p.js", "return 1"); out.ExitCode != 0 {
@@ -713,10 +659,10 @@ func TestSharedToolPlanMatchesPlanningInTheRun(t *testing.T) {
 	const code = `return [typeof t, typeof svc.tool2, typeof svc_tool1, typeof console_log, typeof Math_x, typeof Math.x, listTools().map(x => x.name).join(",")]`
 	var got []string
 	for _, plan := range []*ToolPlan{nil, PlanTools(tools)} {
-		h := &fakeHost{}
+		h := &hubtest.Host{}
 		out := Run(Options{Common: Common{Host: h, FS: vfs.New(vfs.Limits{}), Tools: tools, Plan: plan}}, "m.js", code)
 		if out.ExitCode != 0 {
-			t.Fatalf("plan %v: %+v %s", plan != nil, out, h.stderr.String())
+			t.Fatalf("plan %v: %+v %s", plan != nil, out, h.Stderr())
 		}
 		got = append(got, string(out.Value))
 	}
@@ -778,9 +724,9 @@ func TestWarm(t *testing.T) {
 
 // A refused file name says why.
 func TestFSNameErrorSaysWhy(t *testing.T) {
-	h := &fakeHost{}
+	h := &hubtest.Host{}
 	runJS(t, h, nil, `try { fs.writeFileSync("/workspace/a\\b", "x") } catch (e) { console.log(e.code, e.message) }`)
-	if got := h.stdout.String(); !strings.Contains(got, "EINVAL") || !strings.Contains(got, "not portable") {
+	if got := h.Stdout(); !strings.Contains(got, "EINVAL") || !strings.Contains(got, "not portable") {
 		t.Fatalf("%q", got)
 	}
 }
@@ -791,11 +737,11 @@ func TestFSNameErrorSaysWhy(t *testing.T) {
 func TestGetToolInfoHasTheDeclaration(t *testing.T) {
 	schema := `{"type":"object","properties":{"city":{"type":"string","description":"City name"}},"required":["city"]}`
 	tools := []abi.ToolInfo{{Name: "weather/current", Description: "Current weather", Schema: []byte(schema)}}
-	h := &fakeHost{}
+	h := &hubtest.Host{}
 	out := runJS(t, h, tools, `const i = getToolInfo("weather_current"); return i.declaration + "\n" + i.usage`)
-	got := h.stdout.String()
+	got := h.Stdout()
 	if out.ExitCode != 0 || !strings.Contains(got, "current(params: {") || !strings.Contains(got, "city: string;") ||
 		!strings.Contains(got, "tool weather/current --city <string>") {
-		t.Fatalf("%+v %q %s", out, got, h.stderr.String())
+		t.Fatalf("%+v %q %s", out, got, h.Stderr())
 	}
 }

@@ -6,19 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cordonhq/cordon/guest/internal/hub/hubtest"
 	"github.com/cordonhq/cordon/internal/abi"
 )
-
-// calledMethods returns the methods of the calls the script made, in order.
-func calledMethods(h *fakeHost) []string {
-	var out []string
-	for _, b := range h.batches {
-		for _, c := range b {
-			out = append(out, c.Method)
-		}
-	}
-	return out
-}
 
 // A name's "." segments namespace as its "/" segments do: a tool
 // registered as stripe.listTransactions or as stripe/listTransactions is
@@ -26,7 +16,7 @@ func calledMethods(h *fakeHost) []string {
 func TestDottedToolNamesNamespace(t *testing.T) {
 	for _, name := range []string{"stripe.listTransactions", "stripe/listTransactions"} {
 		tools := []abi.ToolInfo{{Name: name}, {Name: "a/b.c/d"}, {Name: "gh.repos/list"}}
-		h := &fakeHost{}
+		h := &hubtest.Host{}
 		out := runJS(t, h, tools, `return [
   await stripe.listTransactions({customer: "cus_123"}),
   await stripe_listTransactions({}),
@@ -35,13 +25,13 @@ func TestDottedToolNamesNamespace(t *testing.T) {
   typeof globalThis["stripe.listTransactions"],
 ]`)
 		if out.ExitCode != 0 {
-			t.Fatalf("%s: %+v %s", name, out, h.stderr.String())
+			t.Fatalf("%s: %+v %s", name, out, h.Stderr())
 		}
 		if want := `[{"customer":"cus_123"},{},{},{},{},"undefined"]`; string(out.Value) != want {
 			t.Errorf("%s: got %s, want %s", name, out.Value, want)
 		}
 		want := []string{name, name, "a/b.c/d", "a/b.c/d", "gh.repos/list"}
-		if got := calledMethods(h); strings.Join(got, " ") != strings.Join(want, " ") {
+		if got := h.Methods(); strings.Join(got, " ") != strings.Join(want, " ") {
 			t.Errorf("%s: called %q, want %q", name, got, want)
 		}
 	}
@@ -52,17 +42,17 @@ func TestDottedToolNamesNamespace(t *testing.T) {
 // whichever sorts first ("a.b.c" sorts before "a/b").
 func TestToolThatIsAlsoANamespace(t *testing.T) {
 	tools := []abi.ToolInfo{{Name: "a/b"}, {Name: "a.b.c"}, {Name: "x.y"}, {Name: "x/y/z"}, {Name: "p/q"}, {Name: "p/q/r"}}
-	h := &fakeHost{}
+	h := &hubtest.Host{}
 	out := runJS(t, h, tools, `await a.b({}); await a.b.c({}); await x.y({}); await x.y.z({}); await p.q({}); await p.q.r({})
 return [typeof a.b, typeof a.b.c, Object.keys(a.b).join(), typeof a_b, typeof a_b_c]`)
 	if out.ExitCode != 0 {
-		t.Fatalf("%+v %s", out, h.stderr.String())
+		t.Fatalf("%+v %s", out, h.Stderr())
 	}
 	if want := `["function","function","c","function","function"]`; string(out.Value) != want {
 		t.Errorf("got %s, want %s", out.Value, want)
 	}
 	want := "a/b a.b.c x.y x/y/z p/q p/q/r"
-	if got := strings.Join(calledMethods(h), " "); got != want {
+	if got := strings.Join(h.Methods(), " "); got != want {
 		t.Errorf("called %q, want %q", got, want)
 	}
 }
@@ -72,13 +62,13 @@ return [typeof a.b, typeof a.b.c, Object.keys(a.b).join(), typeof a_b, typeof a_
 func TestGetToolInfoAcceptsEveryForm(t *testing.T) {
 	for _, name := range []string{"stripe.listTransactions", "stripe/listTransactions"} {
 		tools := []abi.ToolInfo{{Name: name}, {Name: "other"}}
-		h := &fakeHost{}
+		h := &hubtest.Host{}
 		out := runJS(t, h, tools, `const forms = ["stripe/listTransactions", "stripe.listTransactions", "stripe_listTransactions"]
 return [forms.map(f => getToolInfo(f) && getToolInfo(f).name), getToolInfo("stripe.listTransaction"),
   forms.map(f => listTools(f.slice(0, 7)).map(t => t.name).join())]`)
 		want := `[["N","N","N"],null,["N","N","N"]]`
 		if want = strings.ReplaceAll(want, "N", name); out.ExitCode != 0 || string(out.Value) != want {
-			t.Errorf("got  %d %s %s\nwant %s", out.ExitCode, out.Value, h.stderr.String(), want)
+			t.Errorf("got  %d %s %s\nwant %s", out.ExitCode, out.Value, h.Stderr(), want)
 		}
 	}
 }
@@ -91,13 +81,13 @@ func TestToolInfoShowsOutputSchema(t *testing.T) {
 		{Name: "stripe/listTransactions", OutputSchema: []byte(`{"type":"object","properties":{"data":{"type":"array"},"has_more":{"type":"boolean"}}}`)},
 		{Name: "other"},
 	}
-	h := &fakeHost{}
+	h := &hubtest.Host{}
 	out := runJS(t, h, tools, `return [JSON.stringify(getToolInfo("stripe.listTransactions").outputSchema), "outputSchema" in getToolInfo("other"),
   JSON.stringify(listTools("stripe")[0].outputSchema), Object.keys(listTools("stripe")[0]).join()]`)
 	want := `["{\"type\":\"object\",\"properties\":{\"data\":{\"type\":\"array\"},\"has_more\":{\"type\":\"boolean\"}}}",false,` +
 		`"{\"type\":\"object\",\"properties\":{\"data\":{\"type\":\"array\"},\"has_more\":{\"type\":\"boolean\"}}}","name,description,alias,outputSchema"]`
 	if out.ExitCode != 0 || string(out.Value) != want {
-		t.Errorf("got  %d %s %s\nwant %s", out.ExitCode, out.Value, h.stderr.String(), want)
+		t.Errorf("got  %d %s %s\nwant %s", out.ExitCode, out.Value, h.Stderr(), want)
 	}
 }
 
@@ -127,11 +117,11 @@ func TestMistypedToolHints(t *testing.T) {
 		// gets it when it is uncaught.
 		for _, gx := range []bool{true, false} {
 			useGojax = gx
-			h := &fakeHost{}
+			h := &hubtest.Host{}
 			out := runJS(t, h, tools, c.code)
 			useGojax = true
-			if out.ExitCode != 1 || !strings.HasPrefix(h.stderr.String(), c.want) {
-				t.Errorf("%s (gojax %v):\n got %d %q\nwant %q", c.code, gx, out.ExitCode, h.stderr.String(), c.want)
+			if out.ExitCode != 1 || !strings.HasPrefix(h.Stderr(), c.want) {
+				t.Errorf("%s (gojax %v):\n got %d %q\nwant %q", c.code, gx, out.ExitCode, h.Stderr(), c.want)
 			}
 			if first, _, _ := strings.Cut(c.want, "\n"); !strings.HasPrefix(out.ErrMsg, first) {
 				t.Errorf("%s (gojax %v): ErrMsg %q, want %q", c.code, gx, out.ErrMsg, first)
@@ -140,23 +130,23 @@ func TestMistypedToolHints(t *testing.T) {
 	}
 	// Lookups that do not throw are untouched; an error the script
 	// catches has the hint.
-	h := &fakeHost{}
+	h := &hubtest.Host{}
 	out := runJS(t, h, tools, `let m; try { stripe_listTransaction } catch (e) { m = e.message }
 return [typeof stripe_listTransaction, typeof stripe.listTransaction, "listTransaction" in stripe, m]`)
 	if want := `["undefined","undefined",false,"stripe_listTransaction is not defined; did you mean stripe_listTransactions?"]`; out.ExitCode != 0 || string(out.Value) != want {
-		t.Errorf("got %d %s %s, want %s", out.ExitCode, out.Value, h.stderr.String(), want)
+		t.Errorf("got %d %s %s, want %s", out.ExitCode, out.Value, h.Stderr(), want)
 	}
 	// The prototype that notes a namespace's misses leaves it an ordinary
 	// object: its keys and JSON are its own, what a script sets on it or
 	// on that prototype stays, and Object.prototype is next in the chain.
-	h = &fakeHost{}
+	h = &hubtest.Host{}
 	out = runJS(t, h, tools, `const p = Object.getPrototypeOf(stripe)
 p.extra = 1
 stripe.mine = 2
 return [Object.keys(stripe).join(), JSON.stringify(stripe), String(stripe), stripe.hasOwnProperty("charges"), stripe.extra, stripe.mine,
   p !== Object.prototype, Object.getPrototypeOf(p) === Object.prototype, stripe instanceof Object, Object.isFrozen(Object.freeze(stripe))]`)
 	if want := `["listTransactions,charges,mine","{\"charges\":{},\"mine\":2}","[object Object]",true,1,2,true,true,true,true]`; out.ExitCode != 0 || string(out.Value) != want {
-		t.Errorf("got %d %s %s, want %s", out.ExitCode, out.Value, h.stderr.String(), want)
+		t.Errorf("got %d %s %s, want %s", out.ExitCode, out.Value, h.Stderr(), want)
 	}
 }
 
@@ -189,13 +179,13 @@ func TestMistypedMemberHintsWhenCaught(t *testing.T) {
 		{`fetchUrl()`, `ReferenceError: fetchUrl is not defined`},
 		{`const o = {}; o.listTransaction()`, `TypeError: Object has no member 'listTransaction'`},
 	} {
-		h := &fakeHost{}
+		h := &hubtest.Host{}
 		code := "try {\n" + c.code + "\n} catch (e) {\n" +
 			"  return [`${e.name}: ${e.message}`, e instanceof (e.name === \"TypeError\" ? TypeError : ReferenceError), e.stack.split(\"\\n\")[1]]\n}"
 		out := runJS(t, h, tools, code)
 		var got []any
 		if out.ExitCode != 0 || json.Unmarshal(out.Value, &got) != nil || len(got) != 3 {
-			t.Errorf("%s: %d %s %s", c.code, out.ExitCode, out.Value, h.stderr.String())
+			t.Errorf("%s: %d %s %s", c.code, out.ExitCode, out.Value, h.Stderr())
 			continue
 		}
 		if msg, _ := got[0].(string); !strings.HasPrefix(msg, c.want) {
@@ -216,7 +206,7 @@ func TestMistypedMemberHintsWhenCaught(t *testing.T) {
 // does.
 func TestMistypedMemberSemantics(t *testing.T) {
 	tools := []abi.ToolInfo{{Name: "stripe/listTransactions"}, {Name: "stripe/charges/create"}, {Name: "a/b"}, {Name: "a/b/c"}}
-	h := &fakeHost{}
+	h := &hubtest.Host{}
 	out := runJS(t, h, tools, `const r = [typeof stripe.listTransaction, "listTransaction" in stripe, stripe.listTransaction?.({}),
   stripe.listTransaction ?? 1, stripe.charge?.create({}), stripe.listTransaction ? 1 : 2, Boolean(stripe.listTransaction),
   stripe.hasOwnProperty("charges"), stripe.toString(), typeof a.b.call, typeof stripe_listTransaction,
@@ -229,9 +219,9 @@ r.push(n, m)
 return r`)
 	want := `["undefined",false,null,1,null,2,false,true,"[object Object]","function","undefined","undefined",false,"stripe_charges_create","mine","function",2,"stripe.listTransaction2 is not a function; did you mean stripe.listTransactions?"]`
 	if out.ExitCode != 0 || string(out.Value) != want {
-		t.Errorf("got  %d %s %s\nwant %s", out.ExitCode, out.Value, h.stderr.String(), want)
+		t.Errorf("got  %d %s %s\nwant %s", out.ExitCode, out.Value, h.Stderr(), want)
 	}
-	if got := strings.Join(calledMethods(h), " "); got != "stripe/listTransactions" {
+	if got := strings.Join(h.Methods(), " "); got != "stripe/listTransactions" {
 		t.Errorf("called %q", got)
 	}
 }
@@ -241,23 +231,23 @@ return r`)
 // promise, names the member read, where, and the tool it is close to.
 func TestMistypedMemberReadThenCalled(t *testing.T) {
 	tools := []abi.ToolInfo{{Name: "stripe/listTransactions"}}
-	h := &fakeHost{}
+	h := &hubtest.Host{}
 	out := runJS(t, h, tools, "const f = stripe.listTransaction\nawait f({})")
 	want := "TypeError: Value is not an object: undefined; stripe.listTransaction (read at test.js:1:18) is undefined; did you mean stripe.listTransactions?"
-	if out.ExitCode != 1 || !strings.HasPrefix(h.stderr.String(), want) {
-		t.Errorf("got %d %q\nwant %q", out.ExitCode, h.stderr.String(), want)
+	if out.ExitCode != 1 || !strings.HasPrefix(h.Stderr(), want) {
+		t.Errorf("got %d %q\nwant %q", out.ExitCode, h.Stderr(), want)
 	}
-	h = &fakeHost{}
+	h = &hubtest.Host{}
 	out = runJS(t, h, tools, `async function list(p) { const f = stripe.listTransaction; return f(p) }
 return await list({}).catch(e => e.message)`)
 	want = `"Value is not an object: undefined; stripe.listTransaction (read at test.js:1:43) is undefined; did you mean stripe.listTransactions?"`
 	if out.ExitCode != 0 || string(out.Value) != want {
-		t.Errorf("got  %d %s %s\nwant %s", out.ExitCode, out.Value, h.stderr.String(), want)
+		t.Errorf("got  %d %s %s\nwant %s", out.ExitCode, out.Value, h.Stderr(), want)
 	}
 	// Not close to a tool: goja's message alone.
-	h = &fakeHost{}
+	h = &hubtest.Host{}
 	runJS(t, h, tools, "const f = stripe.refund\nf()")
-	if want := "TypeError: Value is not an object: undefined\n"; !strings.HasPrefix(h.stderr.String(), want) {
-		t.Errorf("got %q, want %q", h.stderr.String(), want)
+	if want := "TypeError: Value is not an object: undefined\n"; !strings.HasPrefix(h.Stderr(), want) {
+		t.Errorf("got %q, want %q", h.Stderr(), want)
 	}
 }

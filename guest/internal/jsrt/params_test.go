@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cordonhq/cordon/guest/internal/hub/hubtest"
 	"github.com/cordonhq/cordon/internal/abi"
 	"github.com/dop251/goja"
 )
@@ -223,16 +224,16 @@ func FuzzMarshalParams(f *testing.F) {
 // The parameters a tool receives are the script's object as JSON.stringify
 // writes it, through the whole call.
 func TestToolParamsAreStringified(t *testing.T) {
-	h := &fakeHost{}
+	h := &hubtest.Host{}
 	tools := []abi.ToolInfo{{Name: "t"}}
 	out := runJS(t, h, tools, `const o = {b: 1, a: "x\n", u: undefined, n: {m: [1, 2.5]}}; await t(o); return JSON.stringify(o)`)
 	if out.ExitCode != 0 {
 		t.Fatal(out)
 	}
-	if len(h.batches) == 0 || len(h.batches[0]) != 1 {
-		t.Fatalf("batches %v", h.batches)
+	if len(h.Batches()) == 0 || len(h.Batches()[0]) != 1 {
+		t.Fatalf("batches %v", h.Batches())
 	}
-	if got, want := string(h.batches[0][0].Params), `{"b":1,"a":"x\n","n":{"m":[1,2.5]}}`; got != want {
+	if got, want := string(h.Batches()[0][0].Params), `{"b":1,"a":"x\n","n":{"m":[1,2.5]}}`; got != want {
 		t.Errorf("params %s, want %s", got, want)
 	}
 }
@@ -244,11 +245,11 @@ func TestInterruptInParamsGetter(t *testing.T) {
 		`try { await t({get a() { for (;;) {} }}) } catch (e) { console.log("caught", e) }`,
 		`try { await t({n: {get a() { for (;;) {} }}}) } catch (e) { console.log("caught", e) }`,
 	} {
-		h := &fakeHost{}
+		h := &hubtest.Host{}
 		interruptSoon(h)
 		out := runJS(t, h, []abi.ToolInfo{{Name: "t"}}, code)
-		if out.ErrCode != "interrupted" || strings.Contains(h.stdout.String(), "caught") {
-			t.Errorf("%s: outcome %+v, stdout %q", code, out, h.stdout.String())
+		if out.ErrCode != "interrupted" || strings.Contains(h.Stdout(), "caught") {
+			t.Errorf("%s: outcome %+v, stdout %q", code, out, h.Stdout())
 		}
 	}
 }
@@ -258,23 +259,23 @@ func TestInterruptInParamsGetter(t *testing.T) {
 // throws.
 func TestToolParamsOfAPIObjects(t *testing.T) {
 	for _, expr := range []string{`console`, `fs`, `({c: console, n: 1})`, `Object.assign({}, console)`, `globalThis`} {
-		h := &fakeHost{}
+		h := &hubtest.Host{}
 		code := `let want; try { want = JSON.stringify(` + expr + `) } catch { want = "throws" }
 			try { await t(` + expr + `) } catch (e) { console.log("refused:", want); return }
 			console.log(want)`
 		out := runJS(t, h, []abi.ToolInfo{{Name: "t"}}, code)
 		if out.ExitCode != 0 {
-			t.Fatalf("%s: %+v %q", expr, out, h.stderr.String())
+			t.Fatalf("%s: %+v %q", expr, out, h.Stderr())
 		}
-		got := h.stdout.String()
+		got := h.Stdout()
 		if got == "refused: throws\n" {
-			if len(h.batches) != 0 {
-				t.Errorf("%s: refused, yet the host got %v", expr, h.batches)
+			if len(h.Batches()) != 0 {
+				t.Errorf("%s: refused, yet the host got %v", expr, h.Batches())
 			}
 			continue
 		}
-		if len(h.batches) == 0 || len(h.batches[0]) != 1 || string(h.batches[0][0].Params)+"\n" != got {
-			t.Errorf("%s: params %v, JSON.stringify %q", expr, h.batches, got)
+		if len(h.Batches()) == 0 || len(h.Batches()[0]) != 1 || string(h.Batches()[0][0].Params)+"\n" != got {
+			t.Errorf("%s: params %v, JSON.stringify %q", expr, h.Batches(), got)
 		}
 	}
 }

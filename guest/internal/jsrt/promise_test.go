@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/cordonhq/cordon/guest/internal/gojax"
+	"github.com/cordonhq/cordon/guest/internal/hub/hubtest"
 	"github.com/cordonhq/cordon/internal/abi"
 	"github.com/cordonhq/cordon/vfs"
 )
@@ -38,9 +39,9 @@ func TestCallPromisesBehaveAlike(t *testing.T) {
 		return abi.CallResult{ID: c.ID, OK: true, Value: []byte(`{"got":` + p + `}`)}
 	}
 	run := func(code string) string {
-		h := &fakeHost{answer: answer}
+		h := &hubtest.Host{Answer: answer}
 		out := Run(Options{Common: Common{Host: h, FS: vfs.New(vfs.Limits{}), Tools: []abi.ToolInfo{{Name: "t"}}}}, "p.js", code)
-		return string(out.Value) + " | " + string(out.ErrCode) + " | " + h.stdout.String() + " | " + h.stderr.String()
+		return string(out.Value) + " | " + string(out.ErrCode) + " | " + h.Stdout() + " | " + h.Stderr()
 	}
 	if !gojax.Enabled() {
 		t.Fatal("gojax is off in this build")

@@ -4,17 +4,18 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cordonhq/cordon/guest/internal/hub/hubtest"
 	"github.com/cordonhq/cordon/internal/abi"
 	"github.com/cordonhq/cordon/vfs"
 )
 
 func runNamed(t *testing.T, name, code string) (Outcome, string, string) {
 	t.Helper()
-	h := &fakeHost{answer: func(c abi.Call) abi.CallResult {
+	h := &hubtest.Host{Answer: func(c abi.Call) abi.CallResult {
 		return abi.CallResult{ID: c.ID, ErrKind: "denied", ErrMsg: "tool " + c.Method + " denied: no", Reasons: []string{"no"}}
 	}}
 	out := Run(Options{Common: Common{Host: h, FS: vfs.New(vfs.Limits{}), Tools: []abi.ToolInfo{{Name: "t"}}}}, name, code)
-	return out, h.stdout.String(), h.stderr.String()
+	return out, h.Stdout(), h.Stderr()
 }
 
 // Syntax errors are reported at the script's own line and column, with the

@@ -5,51 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cordonhq/cordon/guest/internal/hub/hubtest"
 	"github.com/cordonhq/cordon/internal/abi"
 )
-
-// host serves the requests of a test one by one and keeps the answers.
-type host struct {
-	requests  []*abi.Request
-	responses []*abi.Response
-	stdout    strings.Builder
-	t         *testing.T
-}
-
-var errDone = errors.New("no more requests")
-
-func (h *host) Next(resp []byte) ([]byte, error) {
-	if resp != nil {
-		r, err := abi.DecodeResponse(append([]byte(nil), resp...)) // the guest reuses resp
-		if err != nil {
-			h.t.Fatalf("the guest answered with a malformed response: %v", err)
-		}
-		h.responses = append(h.responses, r)
-	}
-	if len(h.requests) == 0 {
-		return nil, errDone
-	}
-	req := h.requests[0]
-	h.requests = h.requests[1:]
-	return abi.EncodeRequest(nil, req), nil
-}
-
-// Yield answers every call with its params.
-func (h *host) Yield(calls []abi.Call) (*abi.Resume, error) {
-	res := &abi.Resume{}
-	for _, c := range calls {
-		res.Results = append(res.Results, abi.CallResult{ID: c.ID, OK: true, Value: append([]byte(nil), c.Params...)})
-	}
-	return res, nil
-}
-
-func (h *host) Write(fd int, p []byte) {
-	if fd == 1 {
-		h.stdout.Write(p)
-	}
-}
-
-func (h *host) WatchInterrupt(*uint32) {}
 
 // TestServe: the request loop answers each request with the contract's
 // codes: a script's value, an uncaught error as abi.CodeException, an
@@ -59,7 +17,7 @@ func TestServe(t *testing.T) {
 	exec := func(lang abi.Lang, code string) *abi.Request {
 		return &abi.Request{Op: abi.OpExec, Exec: &abi.Exec{Lang: lang, Name: "s", Code: code}}
 	}
-	h := &host{t: t, requests: []*abi.Request{
+	h := &hubtest.Host{Requests: []*abi.Request{
 		{Op: abi.OpSetup, Setup: &abi.Setup{Tools: []abi.ToolInfo{{Name: "echo"}}}},
 		exec(abi.LangJS, `return (await echo({n: 1})).n + 1`),
 		exec(abi.LangShell, `tool echo --json '{"n": 3}'`),
@@ -68,21 +26,21 @@ func TestServe(t *testing.T) {
 		{Op: abi.OpGetFiles, Path: "/nope"},
 		{Op: 99},
 	}}
-	if err := Serve(h); !errors.Is(err, errDone) {
+	if err := Serve(h); !errors.Is(err, hubtest.ErrNoRequests) {
 		t.Fatalf("Serve ended with %v", err)
 	}
-	if len(h.responses) != 7 {
-		t.Fatalf("%d responses to 7 requests", len(h.responses))
+	r := h.Responses()
+	if len(r) != 7 {
+		t.Fatalf("%d responses to 7 requests", len(r))
 	}
-	r := h.responses
 	if r[0].Status != abi.StatusOK {
 		t.Errorf("setup: %+v", r[0])
 	}
 	if r[1].ErrCode != "" || string(r[1].Value) != "2" {
 		t.Errorf("js: code %q value %s (%s)", r[1].ErrCode, r[1].Value, r[1].ErrMsg)
 	}
-	if r[2].ErrCode != "" || r[2].ExitCode != 0 || !strings.Contains(h.stdout.String(), `"n":3`) {
-		t.Errorf("sh: code %q exit %d stdout %q", r[2].ErrCode, r[2].ExitCode, h.stdout.String())
+	if r[2].ErrCode != "" || r[2].ExitCode != 0 || !strings.Contains(h.Stdout(), `"n":3`) {
+		t.Errorf("sh: code %q exit %d stdout %q", r[2].ErrCode, r[2].ExitCode, h.Stdout())
 	}
 	if r[3].ErrCode != abi.CodeException || !strings.Contains(r[3].ErrMsg, "boom") {
 		t.Errorf("throw: code %q msg %q", r[3].ErrCode, r[3].ErrMsg)
