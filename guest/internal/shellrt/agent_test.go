@@ -52,10 +52,10 @@ func TestAgentScriptsMatchBash(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v (run with -update-bash)", name, err)
 		}
-		h := &fakeHost{}
+		h := newHost()
 		fsys := vfs.New(vfs.Limits{}, vfs.WithClock(func() time.Time { return time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC) }))
 		out := Run(Options{Common: jsrt.Common{Host: h, FS: fsys}, Now: func() time.Time { return time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC) }}, "script.sh", string(src))
-		got := h.stdout.String() + "[status " + strconv.Itoa(out.ExitCode) + "]\n"
+		got := h.Stdout() + "[status " + strconv.Itoa(out.ExitCode) + "]\n"
 		if got == string(want) {
 			pass++
 			continue
@@ -64,7 +64,7 @@ func TestAgentScriptsMatchBash(t *testing.T) {
 			t.Logf("%s: differs from bash, as known: %s", name, reason)
 			continue
 		}
-		t.Errorf("%s differs from bash:\n--- bash\n%s--- cordon\n%s--- stderr\n%s", name, want, got, h.stderr.String())
+		t.Errorf("%s differs from bash:\n--- bash\n%s--- cordon\n%s--- stderr\n%s", name, want, got, h.Stderr())
 	}
 	t.Logf("%d of %d agent scripts match bash", pass, len(scripts))
 }

@@ -2,80 +2,48 @@ package shellrt
 
 import (
 	"encoding/json"
-	"errors"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/cordonhq/cordon/guest/internal/hub"
+	"github.com/cordonhq/cordon/guest/internal/hub/hubtest"
 	"github.com/cordonhq/cordon/guest/internal/jsrt"
 	"github.com/cordonhq/cordon/internal/abi"
 	"github.com/cordonhq/cordon/vfs"
 )
-
-// amlaHost answers the tools of amla-sandbox's README as its examples
-// describe them.
-type amlaHost struct {
-	mu     sync.Mutex
-	stdout strings.Builder
-	stderr strings.Builder
-	calls  []string
-}
 
 var amlaTools = []abi.ToolInfo{
 	{Name: "stripe/listTransactions"}, {Name: "stripe/charges/create"}, {Name: "get_weather"},
 	{Name: "transfer"}, {Name: "expensive_computation"},
 }
 
-func (h *amlaHost) Yield(calls []abi.Call) (*abi.Resume, error) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	res := &abi.Resume{}
-	for _, c := range calls {
-		h.calls = append(h.calls, c.Method)
-		var params map[string]any
-		_ = json.Unmarshal(c.Params, &params)
-		var v any
-		switch c.Method {
-		case "stripe/listTransactions":
-			v = []map[string]any{
-				{"id": "txn_1", "customer": params["customer"], "amount": 500, "disputed": false},
-				{"id": "txn_2", "customer": params["customer"], "amount": 1200, "disputed": true},
-			}
-		case "stripe/charges/create":
-			v = map[string]any{"id": "ch_1", "amount": params["amount"], "status": "succeeded"}
-		case "get_weather":
-			v = map[string]any{"city": params["city"], "temp": 72}
-		case "transfer":
-			v = map[string]any{"ok": true}
-		case "expensive_computation":
-			v = []int{1, 2, 3}
+// amlaAnswer answers the tools of amla-sandbox's README as its examples
+// describe them.
+func amlaAnswer(c abi.Call) abi.CallResult {
+	var params map[string]any
+	_ = json.Unmarshal(c.Params, &params)
+	var v any
+	switch c.Method {
+	case "stripe/listTransactions":
+		v = []map[string]any{
+			{"id": "txn_1", "customer": params["customer"], "amount": 500, "disputed": false},
+			{"id": "txn_2", "customer": params["customer"], "amount": 1200, "disputed": true},
 		}
-		b, _ := json.Marshal(v)
-		res.Results = append(res.Results, abi.CallResult{ID: c.ID, OK: true, Value: b})
+	case "stripe/charges/create":
+		v = map[string]any{"id": "ch_1", "amount": params["amount"], "status": "succeeded"}
+	case "get_weather":
+		v = map[string]any{"city": params["city"], "temp": 72}
+	case "transfer":
+		v = map[string]any{"ok": true}
+	case "expensive_computation":
+		v = []int{1, 2, 3}
 	}
-	return res, nil
-}
-
-func (h *amlaHost) Write(fd int, p []byte) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if fd == 1 {
-		h.stdout.Write(p)
-	} else {
-		h.stderr.Write(p)
-	}
-}
-
-func (h *amlaHost) WatchInterrupt(*uint32) {}
-
-func (h *amlaHost) Next([]byte) ([]byte, error) {
-	return nil, errors.New("the test host serves no requests")
+	return hubtest.Value(c, v)
 }
 
 // runAmlaJS runs JavaScript as the guest's server does, with shell() wired
 // to this package, in fs.
-func runAmlaJS(h *amlaHost, fs *vfs.FS, code string) jsrt.Outcome {
+func runAmlaJS(h *hubtest.Host, fs *vfs.FS, code string) jsrt.Outcome {
 	common := jsrt.Common{Host: h, Hub: hub.New(h), FS: fs, Tools: amlaTools}
 	return jsrt.Run(jsrt.Options{Common: common, Shell: Capture(Options{Common: common})}, "amla.js", code)
 }
@@ -144,12 +112,12 @@ console.log("Using cached:", cached.length, "items");
 			calls:  "expensive_computation",
 		},
 	} {
-		h := &amlaHost{}
+		h := &hubtest.Host{Answer: amlaAnswer}
 		out := runAmlaJS(h, vfs.New(vfs.Limits{}), c.code)
-		if out.ExitCode != c.exit || h.stdout.String() != c.stdout || !strings.Contains(h.stderr.String(), c.stderr) {
-			t.Errorf("%s:\n got %d %q %q\nwant %d %q %q", c.name, out.ExitCode, h.stdout.String(), h.stderr.String(), c.exit, c.stdout, c.stderr)
+		if out.ExitCode != c.exit || h.Stdout() != c.stdout || !strings.Contains(h.Stderr(), c.stderr) {
+			t.Errorf("%s:\n got %d %q %q\nwant %d %q %q", c.name, out.ExitCode, h.Stdout(), h.Stderr(), c.exit, c.stdout, c.stderr)
 		}
-		if got := strings.Join(h.calls, " "); got != c.calls {
+		if got := strings.Join(h.Methods(), " "); got != c.calls {
 			t.Errorf("%s: called %q, want %q", c.name, got, c.calls)
 		}
 	}
@@ -178,27 +146,27 @@ func TestShellResultIsStringAndObject(t *testing.T) {
 		{"await is the same value", `const p = shell("echo"); return (await p) === p`, `true`},
 		{"not a thenable", `return await Promise.resolve(shell("echo x")).then(r => r.exitCode)`, `0`},
 	} {
-		h := &amlaHost{}
+		h := &hubtest.Host{Answer: amlaAnswer}
 		out := runAmlaJS(h, fs, c.code)
 		if out.ExitCode != 0 || string(out.Value) != c.want {
-			t.Errorf("%s: got %d %s %q, want %s", c.name, out.ExitCode, out.Value, h.stderr.String(), c.want)
+			t.Errorf("%s: got %d %s %q, want %s", c.name, out.ExitCode, out.Value, h.Stderr(), c.want)
 		}
-		if c.name == "awaited object" && h.stdout.String() != "stdout: hello\nexitCode: 0\n" {
-			t.Errorf("%s: printed %q", c.name, h.stdout.String())
+		if c.name == "awaited object" && h.Stdout() != "stdout: hello\nexitCode: 0\n" {
+			t.Errorf("%s: printed %q", c.name, h.Stdout())
 		}
 	}
 	// console.log prints it as its output, alone or among other values;
 	// inside another value it is a String object.
-	h := &amlaHost{}
+	h := &hubtest.Host{Answer: amlaAnswer}
 	out := runAmlaJS(h, fs, `const r = shell("echo hi"); console.log(r); console.log("got", r, 1); console.log("%s!", shell("printf x")); console.log([shell("printf y")].length)`)
-	if want := "hi\n\ngot hi\n 1\nx!\n1\n"; out.ExitCode != 0 || h.stdout.String() != want {
-		t.Errorf("console.log: got %d %q %q, want %q", out.ExitCode, h.stdout.String(), h.stderr.String(), want)
+	if want := "hi\n\ngot hi\n 1\nx!\n1\n"; out.ExitCode != 0 || h.Stdout() != want {
+		t.Errorf("console.log: got %d %q %q, want %q", out.ExitCode, h.Stdout(), h.Stderr(), want)
 	}
 	// A String object of the script's own, or one whose toJSON the script
 	// replaced, prints as Node prints it.
-	h = &amlaHost{}
+	h = &hubtest.Host{Answer: amlaAnswer}
 	runAmlaJS(h, fs, `console.log(new String("s")); const r = shell("echo"); r.toJSON = () => 1; console.log(r.stdout.length)`)
-	if want := "[String: 's']\n1\n"; h.stdout.String() != want {
-		t.Errorf("other strings: got %q, want %q", h.stdout.String(), want)
+	if want := "[String: 's']\n1\n"; h.Stdout() != want {
+		t.Errorf("other strings: got %q, want %q", h.Stdout(), want)
 	}
 }

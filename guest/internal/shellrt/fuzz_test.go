@@ -5,12 +5,26 @@ import (
 	"regexp"
 	goruntime "runtime"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/cordonhq/cordon/guest/internal/hub/hubtest"
 	"github.com/cordonhq/cordon/guest/internal/jsrt"
+	"github.com/cordonhq/cordon/internal/slack"
 	"github.com/cordonhq/cordon/vfs"
+)
+
+// fuzzSlack returns the slack factor (internal/slack), measured once per
+// process: the fuzzer runs thousands of scripts, and measuring before each
+// would only slow it down.
+func fuzzSlack(t *testing.T) float64 {
+	fuzzSlackOnce.Do(func() { fuzzFactor = slack.Factor(t) })
+	return fuzzFactor
+}
+
+var (
+	fuzzSlackOnce sync.Once
+	fuzzFactor    float64
 )
 
 const (
@@ -102,8 +116,8 @@ func FuzzShell(f *testing.F) {
 }
 
 // knownPanics are the internal errors of known, not yet fixed bugs, which
-// FuzzShell lets pass so that the CI fuzz step stays green. Each is in the
-// fuzzing report of issue 5; remove it with the fix.
+// FuzzShell lets pass so that the CI fuzz step stays green; remove each
+// with its fix.
 var knownPanics = []*regexp.Regexp{}
 
 // fuzzWriter keeps the first fuzzOutputMax bytes written to it and the
@@ -163,7 +177,7 @@ func fuzzFS(t *testing.T) *vfs.FS {
 
 func fuzzRun(t *testing.T, script string) {
 	base := goruntime.NumGoroutine()
-	h := &fakeHost{}
+	h := newHost()
 	var stdout, stderr fuzzWriter
 	opts := Options{
 		Common: jsrt.Common{Host: h, FS: fuzzFS(t), Tools: testTools},
@@ -181,24 +195,11 @@ func fuzzRun(t *testing.T, script string) {
 	case <-time.After(fuzzDeadline):
 		// Like the host at its timeout: keep writing the current flag.
 		interrupted = true
-		stop := time.Now()
-		tick := time.NewTicker(5 * time.Millisecond)
-	loop:
-		for {
-			if f := h.flag.Load(); f != nil {
-				atomic.StoreUint32(f, 1)
-			}
-			select {
-			case out = <-done:
-				break loop
-			case <-tick.C:
-			}
-			if time.Since(stop) > fuzzStopLimit {
-				tick.Stop()
-				t.Fatalf("script %q: still running %v after the interrupt flag was set\nstderr: %s\ngoroutines:\n%s", script, fuzzStopLimit, stderr.String(), goroutineDump())
-			}
+		limit := slack.Times(fuzzStopLimit, fuzzSlack(t))
+		var stopped bool
+		if out, stopped = hubtest.InterruptUntil(h, done, limit); !stopped {
+			t.Fatalf("script %q: still running %v after the interrupt flag was set\nstderr: %s\ngoroutines:\n%s", script, limit, stderr.String(), goroutineDump())
 		}
-		tick.Stop()
 	}
 
 	switch {
@@ -213,9 +214,10 @@ func fuzzRun(t *testing.T, script string) {
 	}
 
 	// Every goroutine the script started has ended, or soon does.
-	for wait := time.Now(); goruntime.NumGoroutine() > base+fuzzGoroutineSlack; {
-		if time.Since(wait) > fuzzGoroutineWait {
-			t.Fatalf("script %q: %d goroutines %v after Run returned, %d before\ngoroutines:\n%s", script, goruntime.NumGoroutine(), fuzzGoroutineWait, base, goroutineDump())
+	wait := slack.Times(fuzzGoroutineWait, fuzzSlack(t))
+	for start := time.Now(); goruntime.NumGoroutine() > base+fuzzGoroutineSlack; {
+		if time.Since(start) > wait {
+			t.Fatalf("script %q: %d goroutines %v after Run returned, %d before\ngoroutines:\n%s", script, goruntime.NumGoroutine(), wait, base, goroutineDump())
 		}
 		time.Sleep(time.Millisecond)
 	}

@@ -3,27 +3,20 @@ package shellrt
 import (
 	goruntime "runtime"
 	"strings"
-	"sync"
 	"testing"
 
+	"github.com/cordonhq/cordon/guest/internal/hub/hubtest"
 	"github.com/cordonhq/cordon/guest/internal/jsrt"
-	"github.com/cordonhq/cordon/internal/abi"
 	"github.com/cordonhq/cordon/vfs"
 )
 
-// batchHost is a fakeHost that records the size of every batch of calls
-// the guest hands it.
-type batchHost struct {
-	fakeHost
-	bmu     sync.Mutex
-	batches []int
-}
-
-func (h *batchHost) Yield(calls []abi.Call) (*abi.Resume, error) {
-	h.bmu.Lock()
-	h.batches = append(h.batches, len(calls))
-	h.bmu.Unlock()
-	return h.fakeHost.Yield(calls)
+// batchSizes returns the size of each batch of calls h was handed.
+func batchSizes(h *hubtest.Host) []int {
+	var sizes []int
+	for _, b := range h.Batches() {
+		sizes = append(sizes, len(b))
+	}
+	return sizes
 }
 
 // Tool calls made by background jobs reach the host as one batch (which
@@ -32,25 +25,25 @@ func (h *batchHost) Yield(calls []abi.Call) (*abi.Resume, error) {
 // guest does.
 func TestBackgroundToolCallsBatch(t *testing.T) {
 	defer goruntime.GOMAXPROCS(goruntime.GOMAXPROCS(1))
-	h := &batchHost{}
+	h := newHost()
 	script := `for c in A B C D; do tool weather/current --city $c > out.$c & done; wait; cat out.A out.B out.C out.D`
 	out := Run(Options{Common: jsrt.Common{Host: h, FS: vfs.New(vfs.Limits{}), Tools: testTools}}, "script.sh", script)
 	if out.ExitCode != 0 {
-		t.Fatalf("%+v: %s", out, h.stderr.String())
+		t.Fatalf("%+v: %s", out, h.Stderr())
 	}
-	if len(h.batches) != 1 || h.batches[0] != 4 {
-		t.Errorf("the host got batches of %v calls, want one of 4", h.batches)
+	if b := batchSizes(h); len(b) != 1 || b[0] != 4 {
+		t.Errorf("the host got batches of %v calls, want one of 4", b)
 	}
-	got := h.stdout.String()
+	got := h.Stdout()
 	for _, c := range []string{"A", "B", "C", "D"} {
 		if strings.Count(got, `"city":"`+c+`"`) != 1 {
 			t.Errorf("the answer for %s is not in %s", c, got)
 		}
 	}
 	// Calls made one after another stay one per batch.
-	h2 := &batchHost{}
+	h2 := newHost()
 	Run(Options{Common: jsrt.Common{Host: h2, FS: vfs.New(vfs.Limits{}), Tools: testTools}}, "script.sh", `tool weather/current --city X; tool weather/current --city Y`)
-	if len(h2.batches) != 2 || h2.batches[0] != 1 || h2.batches[1] != 1 {
-		t.Errorf("sequential calls came in batches %v", h2.batches)
+	if b := batchSizes(h2); len(b) != 2 || b[0] != 1 || b[1] != 1 {
+		t.Errorf("sequential calls came in batches %v", b)
 	}
 }

@@ -5,14 +5,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cordonhq/cordon/guest/internal/hub/hubtest"
 	"github.com/cordonhq/cordon/guest/internal/jsrt"
 	"github.com/cordonhq/cordon/internal/abi"
 	"github.com/cordonhq/cordon/vfs"
 )
 
-func runShTools(t *testing.T, tools []abi.ToolInfo, script string) (*fakeHost, Outcome) {
+func runShTools(t *testing.T, tools []abi.ToolInfo, script string) (*hubtest.Host, Outcome) {
 	t.Helper()
-	h := &fakeHost{}
+	h := newHost()
 	out := Run(Options{Common: jsrt.Common{Host: h, FS: vfs.New(vfs.Limits{}), Tools: tools}}, "script.sh", script)
 	return h, out
 }
@@ -28,18 +29,18 @@ func TestToolCommandAcceptsEveryForm(t *testing.T) {
 		for _, form := range []string{"stripe/listTransactions", "stripe.listTransactions", "stripe_listTransactions"} {
 			h, out := runShTools(t, tools, `tool `+form+` --customer cus_123 --limit 2 | jq -c .`)
 			want := `{"method":"` + name + `","params":{"customer":"cus_123","limit":2}}` + "\n"
-			if out.ExitCode != 0 || h.stdout.String() != want {
-				t.Errorf("%s as %s: got %d %q %q, want %q", name, form, out.ExitCode, h.stdout.String(), h.stderr.String(), want)
+			if out.ExitCode != 0 || h.Stdout() != want {
+				t.Errorf("%s as %s: got %d %q %q, want %q", name, form, out.ExitCode, h.Stdout(), h.Stderr(), want)
 			}
 			h, out = runShTools(t, tools, `tool --help `+form)
-			if out.ExitCode != 0 || !strings.HasPrefix(h.stdout.String(), "Usage: tool "+name+" --customer string [flags]\n") ||
-				!strings.Contains(h.stdout.String(), "\nIn JavaScript: stripe.listTransactions(...) or stripe_listTransactions(...)\n") {
-				t.Errorf("--help %s for %s: got %d %q %q", form, name, out.ExitCode, h.stdout.String(), h.stderr.String())
+			if out.ExitCode != 0 || !strings.HasPrefix(h.Stdout(), "Usage: tool "+name+" --customer string [flags]\n") ||
+				!strings.Contains(h.Stdout(), "\nIn JavaScript: stripe.listTransactions(...) or stripe_listTransactions(...)\n") {
+				t.Errorf("--help %s for %s: got %d %q %q", form, name, out.ExitCode, h.Stdout(), h.Stderr())
 			}
 		}
 		h, out := runShTools(t, tools, `tool --list stripe.; tool --list stripe/; tool --list stripe_`)
-		if want := strings.Repeat(name+"\n", 3); out.ExitCode != 0 || h.stdout.String() != want {
-			t.Errorf("--list for %s: got %q, want %q", name, h.stdout.String(), want)
+		if want := strings.Repeat(name+"\n", 3); out.ExitCode != 0 || h.Stdout() != want {
+			t.Errorf("--list for %s: got %q, want %q", name, h.Stdout(), want)
 		}
 	}
 }
@@ -67,8 +68,8 @@ func TestToolCommandUnknownToolHint(t *testing.T) {
 		{`tool nope/x`, `tool: unknown tool "nope/x" (tool --list shows the tools)` + "\n"},
 	} {
 		h, out := runShTools(t, tools, c.script)
-		if out.ExitCode != 2 || h.stderr.String() != c.want || len(h.calls) != 0 {
-			t.Errorf("%s:\n got %d %q (%d calls)\nwant 2 %q", c.script, out.ExitCode, h.stderr.String(), len(h.calls), c.want)
+		if out.ExitCode != 2 || h.Stderr() != c.want || len(h.Calls()) != 0 {
+			t.Errorf("%s:\n got %d %q (%d calls)\nwant 2 %q", c.script, out.ExitCode, h.Stderr(), len(h.Calls()), c.want)
 		}
 	}
 }
@@ -91,8 +92,8 @@ func TestToolHelpShowsReturns(t *testing.T) {
 		{"my-tool/run", "Usage: tool my-tool/run\n\nIn JavaScript: my_tool_run(...)\nReturns: (string | number)[]\n  --json"},
 	} {
 		h, out := runShTools(t, tools, `tool --help `+c.name)
-		if out.ExitCode != 0 || !strings.HasPrefix(h.stdout.String(), c.want) {
-			t.Errorf("--help %s:\n got %q\nwant %q...", c.name, h.stdout.String(), c.want)
+		if out.ExitCode != 0 || !strings.HasPrefix(h.Stdout(), c.want) {
+			t.Errorf("--help %s:\n got %q\nwant %q...", c.name, h.Stdout(), c.want)
 		}
 	}
 }

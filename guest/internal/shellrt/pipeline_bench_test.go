@@ -21,10 +21,10 @@ func BenchmarkPipelineNative(b *testing.B) {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		h := &fakeHost{}
+		h := newHost()
 		out := Run(Options{Common: jsrt.Common{Host: h, FS: fs}}, "b.sh", `grep foo log.txt | cut -d' ' -f4,5 | sort | uniq -c | sort -rn | head -3`)
 		if out.ExitCode != 0 {
-			b.Fatal(out, h.stderr.String())
+			b.Fatal(out, h.Stderr())
 		}
 	}
 }

@@ -93,7 +93,7 @@ func TestREADMECommands(t *testing.T) {
 
 	// sh and bash are commands here, and the unsupported builtins say so.
 	h, out := runSh(t, `sh -c 'exit 3'; echo $?; bash -c 'exit 4'; echo $?`)
-	if got := h.stdout.String(); got != "3\n4\n" || out.ExitCode != 0 {
+	if got := h.Stdout(); got != "3\n4\n" || out.ExitCode != 0 {
 		t.Errorf("sh and bash: %q, status %d", got, out.ExitCode)
 	}
 	for _, name := range unsupported {
@@ -103,8 +103,8 @@ func TestREADMECommands(t *testing.T) {
 				script = "coproc cat" // a keyword: alone it is a syntax error
 			}
 			h, out := runSh(t, script)
-			if out.ExitCode == 0 || !strings.Contains(h.stderr.String(), "not supported") {
-				t.Errorf("%s: status %d, stderr %q; want a failure saying it is not supported", name, out.ExitCode, h.stderr.String())
+			if out.ExitCode == 0 || !strings.Contains(h.Stderr(), "not supported") {
+				t.Errorf("%s: status %d, stderr %q; want a failure saying it is not supported", name, out.ExitCode, h.Stderr())
 			}
 		})
 	}

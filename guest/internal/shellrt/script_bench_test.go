@@ -15,9 +15,9 @@ func benchScript(b *testing.B, script string) {
 	fs := vfs.New(vfs.Limits{MaxBytes: 64 << 20})
 	b.ReportAllocs()
 	for b.Loop() {
-		h := &fakeHost{}
+		h := newHost()
 		if out := Run(Options{Common: jsrt.Common{Host: h, FS: fs}}, "b.sh", script); out.ExitCode != 0 {
-			b.Fatal(out, h.stderr.String())
+			b.Fatal(out, h.Stderr())
 		}
 	}
 }

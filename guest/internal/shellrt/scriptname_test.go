@@ -17,11 +17,11 @@ func TestScriptNameAndLines(t *testing.T) {
 		{"s.sh", "echo a\nif then", "a\n", "s.sh: line 2: syntax error: `if` must be followed by a statement list\n"},
 		{"s.sh", "x=1\necho $((x +))", "", "s.sh: line 2: "},
 	} {
-		h := &fakeHost{}
+		h := newHost()
 		Run(Options{Common: jsrt.Common{Host: h, FS: vfs.New(vfs.Limits{})}}, tc.name, tc.script)
-		stderr := h.stderr.String()
-		if h.stdout.String() != tc.stdout || len(stderr) < len(tc.stderr) || stderr[:len(tc.stderr)] != tc.stderr {
-			t.Errorf("%q: stdout %q stderr %q, want %q and %q", tc.script, h.stdout.String(), stderr, tc.stdout, tc.stderr)
+		stderr := h.Stderr()
+		if h.Stdout() != tc.stdout || len(stderr) < len(tc.stderr) || stderr[:len(tc.stderr)] != tc.stderr {
+			t.Errorf("%q: stdout %q stderr %q, want %q and %q", tc.script, h.Stdout(), stderr, tc.stdout, tc.stderr)
 		}
 	}
 }

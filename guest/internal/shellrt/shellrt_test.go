@@ -1,72 +1,31 @@
 package shellrt
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
 	goruntime "runtime"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/cordonhq/cordon/guest/internal/hub"
+	"github.com/cordonhq/cordon/guest/internal/hub/hubtest"
 	"github.com/cordonhq/cordon/guest/internal/jsrt"
 	"github.com/cordonhq/cordon/internal/abi"
+	"github.com/cordonhq/cordon/internal/slack"
 	"github.com/cordonhq/cordon/vfs"
 )
 
-// fakeHost answers each call at once: "deny/*" is denied, everything else
-// returns {"method": ..., "params": ...}.
-type fakeHost struct {
-	mu     sync.Mutex
-	stdout strings.Builder
-	stderr strings.Builder
-	calls  []abi.Call
-	ids    map[uint32]bool
-	flag   atomic.Pointer[uint32]
-	dupID  bool
-}
+// newHost returns the fake host of the shell's tests, which answers each
+// call at once (answer).
+func newHost() *hubtest.Host { return &hubtest.Host{Answer: answer} }
 
-func (h *fakeHost) Yield(calls []abi.Call) (*abi.Resume, error) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.ids == nil {
-		h.ids = map[uint32]bool{}
+// answer denies "deny/*" and answers every other call with {"method":
+// ..., "params": ...}.
+func answer(c abi.Call) abi.CallResult {
+	if strings.HasPrefix(c.Method, "deny/") {
+		return hubtest.Deny(c, "not today")
 	}
-	res := &abi.Resume{}
-	for _, c := range calls {
-		if h.ids[c.ID] {
-			h.dupID = true
-		}
-		h.ids[c.ID] = true
-		h.calls = append(h.calls, abi.Call{ID: c.ID, Method: c.Method, Params: append([]byte(nil), c.Params...)})
-		if strings.HasPrefix(c.Method, "deny/") {
-			res.Results = append(res.Results, abi.CallResult{ID: c.ID, ErrKind: "denied", ErrMsg: "tool " + c.Method + " denied: not today", Reasons: []string{"not today"}})
-			continue
-		}
-		v, _ := json.Marshal(map[string]any{"method": c.Method, "params": json.RawMessage(c.Params)})
-		res.Results = append(res.Results, abi.CallResult{ID: c.ID, OK: true, Value: v})
-	}
-	return res, nil
-}
-
-func (h *fakeHost) Write(fd int, p []byte) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if fd == 1 {
-		h.stdout.Write(p)
-	} else {
-		h.stderr.Write(p)
-	}
-}
-
-func (h *fakeHost) WatchInterrupt(flag *uint32) { h.flag.Store(flag) }
-
-// Next is never called: the tests run scripts, not the request loop.
-func (h *fakeHost) Next([]byte) ([]byte, error) {
-	return nil, errors.New("the test host serves no requests")
+	return hubtest.EchoCall(c)
 }
 
 var testTools = []abi.ToolInfo{
@@ -74,9 +33,9 @@ var testTools = []abi.ToolInfo{
 	{Name: "deny/me", Description: "Always denied."},
 }
 
-func runSh(t *testing.T, script string) (*fakeHost, Outcome) {
+func runSh(t *testing.T, script string) (*hubtest.Host, Outcome) {
 	t.Helper()
-	h := &fakeHost{}
+	h := newHost()
 	out := Run(Options{Common: jsrt.Common{Host: h, FS: vfs.New(vfs.Limits{}), Tools: testTools}}, "script.sh", script)
 	return h, out
 }
@@ -103,8 +62,8 @@ func TestToolCommand(t *testing.T) {
 	}
 	for _, c := range cases {
 		h, out := runSh(t, c.script)
-		if out.ExitCode != c.code || h.stdout.String() != c.stdout || !strings.Contains(h.stderr.String(), c.stderr) {
-			t.Errorf("%s:\n got %d %q %q\nwant %d %q %q", c.script, out.ExitCode, h.stdout.String(), h.stderr.String(), c.code, c.stdout, c.stderr)
+		if out.ExitCode != c.code || h.Stdout() != c.stdout || !strings.Contains(h.Stderr(), c.stderr) {
+			t.Errorf("%s:\n got %d %q %q\nwant %d %q %q", c.script, out.ExitCode, h.Stdout(), h.Stderr(), c.code, c.stdout, c.stderr)
 		}
 	}
 }
@@ -115,10 +74,10 @@ node -e 'const r = await shell("cat a.txt; tool weather/current --city X | jq -c
 node -p '1 + 2'
 echo 'console.log(fs.readFileSync("a.txt", "utf8").trim())' > s.js && node s.js`)
 	want := `{"STDOUT":"HI\N{\"CITY\":\"X\"}\N","STDERR":"","EXITCODE":0}` + "\nY\n3\nhi\n"
-	if out.ExitCode != 0 || h.stdout.String() != want {
-		t.Fatalf("got %d %q (stderr %q), want %q", out.ExitCode, h.stdout.String(), h.stderr.String(), want)
+	if out.ExitCode != 0 || h.Stdout() != want {
+		t.Fatalf("got %d %q (stderr %q), want %q", out.ExitCode, h.Stdout(), h.Stderr(), want)
 	}
-	if h.dupID {
+	if len(h.ReusedIDs()) > 0 {
 		t.Error("a tool-call id was used twice")
 	}
 }
@@ -126,7 +85,7 @@ echo 'console.log(fs.readFileSync("a.txt", "utf8").trim())' > s.js && node s.js`
 // A JS script whose own call is in flight when shell() makes another gets
 // both answers, and the ids never repeat.
 func TestJSCallsInFlightDuringShell(t *testing.T) {
-	h := &fakeHost{}
+	h := newHost()
 	fs := vfs.New(vfs.Limits{})
 	hb := hub.New(h)
 	sh := Options{Common: jsrt.Common{Host: h, Hub: hb, FS: fs, Tools: testTools}}
@@ -134,11 +93,11 @@ func TestJSCallsInFlightDuringShell(t *testing.T) {
 const p = weather.current({city: "A"});
 const r = await shell("tool weather/current --city B | jq -r .params.city; node -e 'console.log((await weather_current({city: \"C\"})).params.city)'");
 console.log(r.stdout.trim().split("\n").join(","), (await p).params.city, r.exitCode);`)
-	if out.ExitCode != 0 || h.stdout.String() != "B,C A 0\n" {
-		t.Fatalf("got %+v %q %q", out, h.stdout.String(), h.stderr.String())
+	if out.ExitCode != 0 || h.Stdout() != "B,C A 0\n" {
+		t.Fatalf("got %+v %q %q", out, h.Stdout(), h.Stderr())
 	}
-	if h.dupID || len(h.calls) != 3 {
-		t.Errorf("calls %v dup %v", h.calls, h.dupID)
+	if len(h.ReusedIDs()) > 0 || len(h.Calls()) != 3 {
+		t.Errorf("calls %v, ids used twice %v", h.Calls(), h.ReusedIDs())
 	}
 }
 
@@ -150,28 +109,16 @@ func TestInterruptStopsShellLoops(t *testing.T) {
 		`i=0; while :; do i=$((i+1)); done`,
 		`f() { f; }; while :; do echo x; done | tail -1`,
 	} {
-		h := &fakeHost{}
+		bound := slack.Scale(t, 3*time.Second)
+		h := newHost()
 		done := make(chan Outcome, 1)
 		go func() {
 			done <- Run(Options{Common: jsrt.Common{Host: h, FS: vfs.New(vfs.Limits{}), Tools: testTools}}, "script.sh", script)
 		}()
 		time.Sleep(100 * time.Millisecond)
-		stop := time.Now()
-		// Like the host: keep writing the current flag.
-		var out Outcome
-	loop:
-		for {
-			if f := h.flag.Load(); f != nil {
-				atomic.StoreUint32(f, 1)
-			}
-			select {
-			case out = <-done:
-				break loop
-			case <-time.After(5 * time.Millisecond):
-			}
-			if time.Since(stop) > 3*time.Second {
-				t.Fatalf("%s: not stopped after 3 s", script)
-			}
+		out, stopped := hubtest.InterruptUntil(h, done, bound)
+		if !stopped {
+			t.Fatalf("%s: not stopped %v after the interrupt", script, bound)
 		}
 		if out.ErrCode != "interrupted" {
 			t.Errorf("%s: %+v, want interrupted", script, out)
@@ -181,11 +128,11 @@ func TestInterruptStopsShellLoops(t *testing.T) {
 
 func TestNestingIsBounded(t *testing.T) {
 	h, out := runSh(t, `echo 'node -e "const r = await shell(\"sh /workspace/r.sh\"); console.error(r.stderr)"' > /workspace/r.sh; sh r.sh; echo 'sh /workspace/s.sh' > s.sh; sh s.sh; echo done`)
-	if !strings.HasSuffix(h.stdout.String(), "done\n") || out.ExitCode != 0 {
-		t.Fatalf("%+v %q %q", out, h.stdout.String(), h.stderr.String())
+	if !strings.HasSuffix(h.Stdout(), "done\n") || out.ExitCode != 0 {
+		t.Fatalf("%+v %q %q", out, h.Stdout(), h.Stderr())
 	}
-	if !strings.Contains(h.stderr.String(), "nested more than") || !strings.Contains(h.stderr.String(), "maximum function nesting level exceeded") {
-		t.Errorf("stderr %q", h.stderr.String())
+	if !strings.Contains(h.Stderr(), "nested more than") || !strings.Contains(h.Stderr(), "maximum function nesting level exceeded") {
+		t.Errorf("stderr %q", h.Stderr())
 	}
 }
 
@@ -203,9 +150,9 @@ func TestShortScriptsAllocateLittle(t *testing.T) {
 	for range 20 {
 		goruntime.ReadMemStats(&ms)
 		before := ms.TotalAlloc
-		h := &fakeHost{}
+		h := newHost()
 		if out := Run(Options{Common: jsrt.Common{Host: h, FS: fs}}, "s.sh", script); out.ExitCode != 0 {
-			t.Fatal(out, h.stderr.String())
+			t.Fatal(out, h.Stderr())
 		}
 		goruntime.ReadMemStats(&ms)
 		// The least of several runs: the race detector's sync.Pool drops
@@ -227,7 +174,7 @@ func TestShortScriptsAllocateLittle(t *testing.T) {
 // its own configuration; about 85 now).
 func TestEchoStaysCheap(t *testing.T) {
 	fs := vfs.New(vfs.Limits{})
-	h := &fakeHost{}
+	h := newHost()
 	n := testing.AllocsPerRun(20, func() {
 		if out := Run(Options{Common: jsrt.Common{Host: h, FS: fs}}, "s.sh", "echo hi"); out.ExitCode != 0 {
 			t.Fatal(out)
@@ -258,10 +205,10 @@ func TestLoopIterationsStayCheap(t *testing.T) {
 	} {
 		var allocs [2]float64
 		for k, n := range []int{100, 200} {
-			h := &fakeHost{}
+			h := newHost()
 			allocs[k] = testing.AllocsPerRun(3, func() {
 				if out := Run(Options{Common: jsrt.Common{Host: h, FS: fs}}, "s.sh", fmt.Sprintf(c.script, n)); out.ExitCode != 0 {
-					t.Fatal(out, h.stderr.String())
+					t.Fatal(out, h.Stderr())
 				}
 			})
 		}

@@ -17,6 +17,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/cordonhq/cordon/internal/abi"
 )
@@ -248,3 +249,25 @@ func Deny(c abi.Call, reason string) abi.CallResult {
 // Stop is a Resume that tells the guest to stop, as the host does at a
 // time limit or a cancel, without answering any call.
 func Stop([]abi.Call) *abi.Resume { return &abi.Resume{Stop: true} }
+
+// InterruptUntil does what the host does once a script is past its time
+// limit: it writes h's registered interrupt flag every 5 ms (Interrupt)
+// until done delivers the run's outcome, and returns it. It gives up after
+// limit and returns false: the script did not stop.
+func InterruptUntil[T any](h *Host, done <-chan T, limit time.Duration) (T, bool) {
+	giveUp := time.NewTimer(limit)
+	defer giveUp.Stop()
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		h.Interrupt()
+		select {
+		case out := <-done:
+			return out, true
+		case <-giveUp.C:
+			var zero T
+			return zero, false
+		case <-tick.C:
+		}
+	}
+}

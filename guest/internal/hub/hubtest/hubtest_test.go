@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/cordonhq/cordon/guest/internal/hub"
 	"github.com/cordonhq/cordon/guest/internal/hub/hubtest"
@@ -111,5 +112,34 @@ func TestInterruptAndOutput(t *testing.T) {
 	h.Write(2, []byte("err"))
 	if h.Stdout() != "out" || h.Stderr() != "err" {
 		t.Errorf("stdout %q stderr %q", h.Stdout(), h.Stderr())
+	}
+}
+
+// InterruptUntil keeps writing the flag the running interpreter has now
+// (an inner one's, then the outer one's) until the run ends, and gives
+// up at its limit.
+func TestInterruptUntil(t *testing.T) {
+	h := &hubtest.Host{}
+	done := make(chan string, 1)
+	go func() {
+		var inner, outer uint32
+		h.WatchInterrupt(&inner)
+		for atomic.LoadUint32(&inner) == 0 {
+			time.Sleep(time.Millisecond)
+		}
+		h.WatchInterrupt(&outer)
+		for atomic.LoadUint32(&outer) == 0 {
+			time.Sleep(time.Millisecond)
+		}
+		h.WatchInterrupt(nil)
+		done <- "stopped"
+	}()
+	if out, ok := hubtest.InterruptUntil(h, done, time.Minute); !ok || out != "stopped" {
+		t.Errorf("%q %v", out, ok)
+	}
+	never := make(chan int)
+	start := time.Now()
+	if out, ok := hubtest.InterruptUntil(h, never, 30*time.Millisecond); ok || out != 0 || time.Since(start) < 30*time.Millisecond {
+		t.Errorf("a run that never ends: %v %v after %v", out, ok, time.Since(start))
 	}
 }
