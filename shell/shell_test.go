@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cordonhq/cordon/internal/slack"
 	"github.com/cordonhq/cordon/shell/command"
 	"github.com/cordonhq/cordon/vfs"
 )
@@ -153,6 +154,8 @@ func TestCancel(t *testing.T) {
 		"while true; do :; done < <(yes)",
 		"while read l; do :; done < <(yes)",
 	} {
+		factor := slack.Factor(t)
+		bound := slack.Times(2*time.Second, factor)
 		before := runtime.NumGoroutine()
 		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 		start := time.Now()
@@ -161,11 +164,11 @@ func TestCancel(t *testing.T) {
 		if !errors.Is(err, context.DeadlineExceeded) || st != CanceledStatus {
 			t.Errorf("%q: status %d err %v", script, st, err)
 		}
-		if d := time.Since(start); d > 2*time.Second {
-			t.Errorf("%q: took %v", script, d)
+		if d := time.Since(start); d > bound {
+			t.Errorf("%q: took %v, past %v", script, d, bound)
 		}
 		// No goroutine may outlive Run.
-		deadline := time.Now().Add(time.Second)
+		deadline := time.Now().Add(slack.Times(time.Second, factor))
 		for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
 			time.Sleep(time.Millisecond)
 		}
@@ -239,10 +242,11 @@ func TestHostileInput(t *testing.T) {
 		"echo {1..100000000}",
 		"x=" + strings.Repeat("[", 200000) + "; echo $x",
 	} {
+		bound := slack.Scale(t, 3*time.Second)
 		start := time.Now()
 		res := run(t, script)
-		if res.err != nil || time.Since(start) > 3*time.Second {
-			t.Errorf("%.40q: status %d err %v after %v", script, res.status, res.err, time.Since(start))
+		if res.err != nil || time.Since(start) > bound {
+			t.Errorf("%.40q: status %d err %v after %v (bound %v)", script, res.status, res.err, time.Since(start), bound)
 		}
 	}
 }
@@ -283,12 +287,13 @@ func TestCommandDeadline(t *testing.T) {
 		}
 		return 1
 	}
+	bound := slack.Scale(t, 2*time.Second)
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	start := time.Now()
 	_, err := Run(ctx, Config{FS: vfs.New(vfs.Limits{}), Commands: command.Registry{"spin": spin}, Stdout: io.Discard, Stderr: io.Discard}, "x", "spin")
-	if err == nil || time.Since(start) > 2*time.Second {
-		t.Fatalf("err %v after %v", err, time.Since(start))
+	if err == nil || time.Since(start) > bound {
+		t.Fatalf("err %v after %v (bound %v)", err, time.Since(start), bound)
 	}
 }
 
