@@ -41,6 +41,10 @@ type Host struct {
 	Resume func(calls []abi.Call) *abi.Resume
 	// Requests are the requests Next serves, in order.
 	Requests []*abi.Request
+	// ReuseBuffer makes Next encode each request into the buffer of the
+	// one before, as the guest's receive buffer is reused: what the guest
+	// keeps of a request without copying it is overwritten by the next.
+	ReuseBuffer bool
 
 	mu        sync.Mutex
 	batches   [][]abi.Call
@@ -49,6 +53,7 @@ type Host struct {
 	stderr    strings.Builder
 	responses []*abi.Response
 	next      int
+	buf       []byte // the last request, with ReuseBuffer
 	seen      map[uint32]bool
 	reused    []uint32
 	flag      atomic.Pointer[uint32]
@@ -74,7 +79,12 @@ func (h *Host) Next(response []byte) ([]byte, error) {
 	}
 	req := h.Requests[h.next]
 	h.next++
-	return abi.EncodeRequest(nil, req), nil
+	if !h.ReuseBuffer {
+		return abi.EncodeRequest(nil, req), nil
+	}
+	clear(h.buf)
+	h.buf = abi.EncodeRequest(h.buf[:0], req)
+	return h.buf, nil
 }
 
 // Yield records the batch and answers it: with Resume when it is set,

@@ -98,6 +98,23 @@ func TestNext(t *testing.T) {
 	}
 }
 
+// With ReuseBuffer, each request overwrites the one before, in place.
+func TestNextReusesItsBuffer(t *testing.T) {
+	h := &hubtest.Host{ReuseBuffer: true, Requests: []*abi.Request{{Op: abi.OpGetFiles, Path: "/first/long/path"}, {Op: abi.OpGetFiles, Path: "/b"}}}
+	first, _ := h.Next(nil)
+	kept := first[:len(first):len(first)]
+	second, _ := h.Next(abi.EncodeResponse(nil, &abi.Response{}))
+	if &first[0] != &second[0] {
+		t.Fatal("the second request is not in the first one's buffer")
+	}
+	if r, err := abi.DecodeRequest(kept); err == nil && r.Path == "/first/long/path" {
+		t.Error("the first request is still readable after the second")
+	}
+	if r, err := abi.DecodeRequest(second); err != nil || r.Path != "/b" {
+		t.Errorf("the second request: %+v %v", r, err)
+	}
+}
+
 func TestInterruptAndOutput(t *testing.T) {
 	h := &hubtest.Host{}
 	if h.Interrupt() || h.Flag() != nil {
