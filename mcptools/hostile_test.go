@@ -113,17 +113,7 @@ func rawServer(in io.Reader, out io.Writer) {
 // startRaw starts rawServer as the upstream "raw".
 func startRaw(t *testing.T, opts mcptools.Options) (*mcptools.Upstreams, *codemode.Tool) {
 	t.Helper()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ups, err := mcptools.Start(context.Background(), []mcptools.Server{{
-		Name: "raw", Command: []string{exe}, Env: map[string]string{"MCPTOOLS_TEST_SERVER": "raw"},
-	}}, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ups.Close() })
+	ups := startSelf(t, mcptools.Server{Name: "raw", Env: map[string]string{"MCPTOOLS_TEST_SERVER": "raw"}}, opts)
 	run := codemodetest.New(t, ups.Tools(), codemode.WithLimits(engine.Limits{Timeout: 2 * time.Second, MaxResultBytes: testMaxResult}))
 	return ups, run
 }
@@ -154,17 +144,7 @@ func TestTooLarge(t *testing.T) {
 // result is within the SDK's own frame limit but over the one that
 // max_result_bytes sets.
 func TestTooLargeSDKServer(t *testing.T) {
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ups, err := mcptools.Start(context.Background(), []mcptools.Server{{
-		Name: "up", Command: []string{exe}, Env: map[string]string{"MCPTOOLS_TEST_SERVER": "1"},
-	}}, mcptools.Options{MaxResultBytes: testMaxResult})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ups.Close()
+	ups := startSelf(t, mcptools.Server{Name: "up"}, mcptools.Options{MaxResultBytes: testMaxResult})
 	run := codemodetest.New(t, ups.Tools(), codemode.WithLimits(engine.Limits{Timeout: 5 * time.Second, MaxResultBytes: testMaxResult}))
 	pid := string(codemodetest.RunJS(t, run, `return await up.pid({})`).Value)
 	r := codemodetest.RunJS(t, run, `try { await up.big({n: `+fmt.Sprint(bigResult)+`}) } catch (e) { return [e.kind, e.message, await up.pid({})] }`)
@@ -224,17 +204,7 @@ func TestReconnect(t *testing.T) {
 // fails the call in flight at once (not at the time limit), is stopped,
 // and is started again.
 func TestReconnectClosedOutput(t *testing.T) {
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ups, err := mcptools.Start(context.Background(), []mcptools.Server{{
-		Name: "up", Command: []string{exe}, Env: map[string]string{"MCPTOOLS_TEST_SERVER": "1"},
-	}}, mcptools.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ups.Close()
+	ups := startSelf(t, mcptools.Server{Name: "up"}, mcptools.Options{})
 	run := codemodetest.New(t, ups.Tools(), codemode.WithLimits(engine.Limits{Timeout: 20 * time.Second}))
 	old := string(codemodetest.RunJS(t, run, `return await up.pid({})`).Value)
 	bound := enginetest.Scale(t, 10*time.Second)
@@ -269,18 +239,7 @@ func TestEnv(t *testing.T) {
 	t.Setenv("CORDON_TEST_SECRET", "s3cret")
 	t.Setenv("CORDON_TEST_INHERITED", "passed")
 	t.Setenv("LANG", "C.UTF-8")
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ups, err := mcptools.Start(context.Background(), []mcptools.Server{{
-		Name: "up", Command: []string{exe}, InheritEnv: []string{"CORDON_TEST_INHERITED"},
-		Env: map[string]string{"MCPTOOLS_TEST_SERVER": "1", "LANG": "fr_FR.UTF-8"},
-	}}, mcptools.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ups.Close()
+	ups := startSelf(t, mcptools.Server{Name: "up", InheritEnv: []string{"CORDON_TEST_INHERITED"}, Env: map[string]string{"LANG": "fr_FR.UTF-8"}}, mcptools.Options{})
 	run := codemodetest.New(t, ups.Tools(), codemode.WithLimits(engine.Limits{Timeout: 5 * time.Second}))
 	r := codemodetest.RunJS(t, run, `return (await up.env({})).env`)
 	var env []string
@@ -312,17 +271,8 @@ func TestEnv(t *testing.T) {
 // TestStderr: a server's stderr reaches Options.Stderr in whole lines,
 // each prefixed with the server's name, an unfinished last line too.
 func TestStderr(t *testing.T) {
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
 	var buf enginetest.Buffer
-	ups, err := mcptools.Start(context.Background(), []mcptools.Server{{
-		Name: "up", Command: []string{exe}, Env: map[string]string{"MCPTOOLS_TEST_SERVER": "1", "MCPTOOLS_TEST_STDERR": "line one\ncordon: a fake line\nunfinished"},
-	}}, mcptools.Options{Stderr: &buf})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ups := startSelf(t, mcptools.Server{Name: "up", Env: map[string]string{"MCPTOOLS_TEST_STDERR": "line one\ncordon: a fake line\nunfinished"}}, mcptools.Options{Stderr: &buf})
 	ups.Close()
 	if got, want := buf.String(), "[up] line one\n[up] cordon: a fake line\n[up] unfinished\n"; got != want {
 		t.Errorf("stderr %q, want %q", got, want)
@@ -364,15 +314,7 @@ func TestHostileText(t *testing.T) {
 	}
 	s.AddTool(&mcp.Tool{Name: "list\u2028files```", Description: hostile, InputSchema: schema}, h)
 	s.AddTool(&mcp.Tool{Name: "titled", Title: hostile, InputSchema: map[string]any{"type": "object"}}, h)
-	ct, st := mcp.NewInMemoryTransports()
-	if _, err := s.Connect(context.Background(), st, nil); err != nil {
-		t.Fatal(err)
-	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(context.Background(), ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs, _ := connect(t, s)
 	tools, err := mcptools.Import(context.Background(), "evil", cs, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -481,15 +423,7 @@ func TestSchemaBudget(t *testing.T) {
 	s.AddTool(&mcp.Tool{Name: "deep", InputSchema: json.RawMessage(deep)}, h)
 	s.AddTool(&mcp.Tool{Name: "wide", InputSchema: json.RawMessage(wide)}, h)
 	s.AddTool(&mcp.Tool{Name: "fine", InputSchema: json.RawMessage(`{"type":"object"}`)}, h)
-	ct, st := mcp.NewInMemoryTransports()
-	if _, err := s.Connect(context.Background(), st, nil); err != nil {
-		t.Fatal(err)
-	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(context.Background(), ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs, _ := connect(t, s)
 	bound := slack.Scale(t, 10*time.Second)
 	start := time.Now()
 	tools, skipped, err := mcptools.Server{Name: "up"}.Import(context.Background(), cs, nil)

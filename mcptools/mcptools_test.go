@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"strings"
 	"testing"
@@ -105,8 +106,15 @@ func upstream() *mcp.Server {
 // side too.
 func inMemory(t *testing.T) (*mcp.ClientSession, *mcp.ServerSession) {
 	t.Helper()
+	return connect(t, upstream())
+}
+
+// connect connects a client to s in memory, closed when the test ends; it
+// returns the server's side too.
+func connect(t *testing.T, s *mcp.Server) (*mcp.ClientSession, *mcp.ServerSession) {
+	t.Helper()
 	ct, st := mcp.NewInMemoryTransports()
-	ss, err := upstream().Connect(context.Background(), st, nil)
+	ss, err := s.Connect(context.Background(), st, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,6 +124,31 @@ func inMemory(t *testing.T) (*mcp.ClientSession, *mcp.ServerSession) {
 	}
 	t.Cleanup(func() { cs.Close() })
 	return cs, ss
+}
+
+// startSelf starts the test binary as the stdio server srv (its Command
+// set), serving what $MCPTOOLS_TEST_SERVER selects ("1", the upstream,
+// unless srv.Env says otherwise), closed when the test ends.
+func startSelf(t *testing.T, srv mcptools.Server, opts mcptools.Options) *mcptools.Upstreams {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.Command = []string{exe}
+	srv.Env = maps.Clone(srv.Env)
+	if srv.Env == nil {
+		srv.Env = map[string]string{}
+	}
+	if _, ok := srv.Env["MCPTOOLS_TEST_SERVER"]; !ok {
+		srv.Env["MCPTOOLS_TEST_SERVER"] = "1"
+	}
+	ups, err := mcptools.Start(context.Background(), []mcptools.Server{srv}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ups.Close() })
+	return ups
 }
 
 func TestImport(t *testing.T) {
@@ -181,16 +214,8 @@ func TestImportCollision(t *testing.T) {
 	h := func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return nil, nil }
 	s.AddTool(&mcp.Tool{Name: "a.b", InputSchema: json.RawMessage(`{"type":"object"}`)}, h)
 	s.AddTool(&mcp.Tool{Name: "a_b", InputSchema: json.RawMessage(`{"type":"object"}`)}, h)
-	ct, st := mcp.NewInMemoryTransports()
-	if _, err := s.Connect(context.Background(), st, nil); err != nil {
-		t.Fatal(err)
-	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(context.Background(), ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
-	_, err = mcptools.Import(context.Background(), "up", cs, nil)
+	cs, _ := connect(t, s)
+	_, err := mcptools.Import(context.Background(), "up", cs, nil)
 	if err == nil || !strings.Contains(err.Error(), `"a.b" and "a_b" would both be up/a_b`) {
 		t.Fatalf("err = %v", err)
 	}
@@ -200,17 +225,7 @@ func TestImportCollision(t *testing.T) {
 // that its crash fails the call in flight only: the next call starts the
 // server again.
 func TestStartStdio(t *testing.T) {
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ups, err := mcptools.Start(context.Background(), []mcptools.Server{{
-		Name: "up", Command: []string{exe}, Env: map[string]string{"MCPTOOLS_TEST_SERVER": "1"},
-	}}, mcptools.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ups.Close()
+	ups := startSelf(t, mcptools.Server{Name: "up"}, mcptools.Options{})
 	if i, ok := ups.Info("up/json_text"); !ok || i.Upstream != "json.text" {
 		t.Errorf("Info = %+v, %v", i, ok)
 	}
