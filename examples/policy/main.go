@@ -1,7 +1,9 @@
 // Command policy is the program of the policy guide (docs/policy.md): the
 // same payments policy built three ways, with capabilities and Rego
 // (policy.New, OPA), with capabilities alone (authz.New, no OPA), and from
-// amla-sandbox's shorthand (dsl.Shorthand), each deciding the same calls.
+// amla-sandbox's shorthand (dsl.Shorthand), each deciding the same calls;
+// then call counters shared by every sandbox of one principal
+// (docs/counters.md).
 //
 //	go run ./examples/policy
 package main
@@ -12,7 +14,9 @@ import (
 	"io"
 	"log"
 	"os"
+	"time"
 
+	"github.com/cordonhq/cordon/counters"
 	"github.com/cordonhq/cordon/dsl"
 	"github.com/cordonhq/cordon/engine"
 	"github.com/cordonhq/cordon/policy"
@@ -106,7 +110,45 @@ func run(ctx context.Context, w io.Writer, regoDir string) error {
 	if err != nil {
 		return err
 	}
-	return show(ctx, w, "dsl.Shorthand", sb)
+	if err := show(ctx, w, "dsl.Shorthand", sb); err != nil {
+		return err
+	}
+	return perPrincipal(ctx, eng, w)
+}
+
+// perPrincipal runs the script in two sandboxes of one principal, whose
+// call counters are shared: the second finds the transfer's max_calls used
+// up by the first.
+func perPrincipal(ctx context.Context, eng *engine.Engine, w io.Writer) error {
+	pol, err := authz.New([]*dsl.Capability{
+		dsl.Method("payments/transfer").Where(dsl.Param("amount").Le(1000)).MaxCalls(1),
+		dsl.Method("weather/*"),
+	})
+	if err != nil {
+		return err
+	}
+	tenantID := "acme"
+	for _, name := range []string{"first sandbox of acme", "second sandbox of acme"} {
+		// region counters
+		sb, err := eng.NewSandbox(ctx, engine.SandboxConfig{
+			Tools:     tools,
+			Policy:    pol,
+			Principal: tenantID,
+			Counters: engine.Counters{
+				Scope:  counters.PerPrincipal,
+				Window: time.Hour,
+				// Store: nil is the engine's in-memory store (Engine.Counters).
+			},
+		})
+		// endregion
+		if err != nil {
+			return err
+		}
+		if err := show(ctx, w, name, sb); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // show runs the script in sb, prints what each call got, and closes sb.
