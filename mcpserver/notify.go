@@ -59,7 +59,7 @@ func sseRetry(next http.Handler) http.Handler {
 	})
 }
 
-// retryWriter is an http.ResponseWriter that starts an event stream's body
+// retryWriter is an [http.ResponseWriter] that starts an event stream's body
 // with the retry field.
 type retryWriter struct {
 	http.ResponseWriter
@@ -94,5 +94,5 @@ func (w *retryWriter) Flush() {
 	}
 }
 
-// Unwrap returns the underlying writer, for http.ResponseController.
+// Unwrap returns the underlying writer, for [http.ResponseController].
 func (w *retryWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
