@@ -84,8 +84,8 @@ type Config struct {
 	// AlwaysRego makes every decision an OPA evaluation. Without it, a
 	// policy made only of Capabilities (no Modules, Data or Paths) is
 	// decided by an equivalent evaluator in Go ([authz.CapabilityPolicy]),
-	// about ten times faster; the two are tested to agree, reasons
-	// included.
+	// which is faster (BENCHMARKS.md has the figures); the two are tested
+	// to agree, reasons included.
 	AlwaysRego bool
 }
 
