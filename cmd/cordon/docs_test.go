@@ -2,6 +2,7 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"os"
 	"reflect"
 	"regexp"
@@ -222,8 +223,9 @@ func TestLimitsDocs(t *testing.T) {
 			}
 		}
 	}
-	if r := row("Config.WithMemoryLimitMB"); r != nil && !strings.HasPrefix(r[1], mib(engine.DefaultMemoryMB<<20)) {
-		t.Errorf("docs/limits.md: the default guest memory is %q, not %s", r[1], mib(engine.DefaultMemoryMB<<20))
+	memory := fmt.Sprintf("%s (%d to %d)", mib(engine.DefaultMemoryMB<<20), engine.MinMemoryMB, engine.MaxMemoryMB)
+	if r := row("Config.WithMemoryLimitMB"); r != nil && r[1] != memory {
+		t.Errorf("docs/limits.md: the guest memory's default and range are %q; the engine's are %q", r[1], memory)
 	}
 	if r := row("engine.DefaultMaxCalls"); r != nil && r[1] != strconv.Itoa(engine.DefaultMaxCalls) {
 		t.Errorf("docs/limits.md: the default calls per tool are %q, not %d", r[1], engine.DefaultMaxCalls)

@@ -165,8 +165,11 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	// session would let a client reset its limits by reconnecting: they
 	// are kept per principal there unless the config says otherwise.
 	counterCfg, scopeSet := cfg.SandboxCounters()
-	if ln != nil && !scopeSet {
+	switch {
+	case ln != nil && !scopeSet:
 		counterCfg.Scope = counters.PerPrincipal
+	case ln != nil && counterCfg.Scope != counters.PerPrincipal:
+		fmt.Fprintf(stderr, "cordon: warning: %s: counters.scope is %s: over HTTP a client resets its call limits by opening a new session; scope principal keeps them\n", cfg.File(), counterCfg.Scope)
 	}
 	run := codemode.New(eng, tools,
 		codemode.WithPolicy(pol),
