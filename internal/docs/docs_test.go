@@ -2,6 +2,7 @@ package docs_test
 
 import (
 	"encoding/json"
+	"flag"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -21,6 +22,10 @@ import (
 
 // root is the repository's root, two levels up from this package.
 var root = filepath.Join("..", "..")
+
+// update rewrites the pages' marked snippets from their sources:
+// go test ./internal/docs -run Snippets -update.
+var update = flag.Bool("update", false, "copy each marked snippet's source into its page")
 
 // pages returns README.md and every page of docs/, relative to the root.
 func pages(t *testing.T) []string {
@@ -192,7 +197,10 @@ func compiledSource(r region) error {
 func TestSnippets(t *testing.T) {
 	snippets := 0
 	for _, page := range pages(t) {
-		for _, b := range blocks(t, page, read(t, page)) {
+		text := read(t, page)
+		lines := strings.Split(text, "\n")
+		shift := 0 // lines added to the page by the updates above
+		for _, b := range blocks(t, page, text) {
 			if b.marker == "" {
 				if b.lang == "go" {
 					t.Errorf("%s:%d: a Go block without a snippet marker (<!-- snippet: examples/NAME/main.go#REGION --> on the line before): every Go snippet must come from code that compiles", page, b.line)
@@ -210,8 +218,20 @@ func TestSnippets(t *testing.T) {
 					t.Errorf("%s:%d: snippet %s: %v", page, b.line, b.marker, err)
 				}
 			}
-			if b.text != r.text {
-				t.Errorf("%s:%d: the block differs from %s; copy the region into the page:\n%s", page, b.line, b.marker, firstDifference(b.text, r.text))
+			if b.text == r.text {
+				continue
+			}
+			if *update {
+				start, old := b.line+shift, strings.Count(b.text, "\n")+1
+				lines = slices.Concat(lines[:start], strings.Split(r.text, "\n"), lines[start+old:])
+				shift += strings.Count(r.text, "\n") + 1 - old
+				continue
+			}
+			t.Errorf("%s:%d: the block differs from %s; copy the region into the page (go test ./internal/docs -run Snippets -update):\n%s", page, b.line, b.marker, firstDifference(b.text, r.text))
+		}
+		if updated := strings.Join(lines, "\n"); *update && updated != text {
+			if err := os.WriteFile(filepath.Join(root, filepath.FromSlash(page)), []byte(updated), 0o644); err != nil {
+				t.Fatal(err)
 			}
 		}
 	}
