@@ -706,7 +706,7 @@ func TestEscapeNetwork(t *testing.T) {
 }
 
 // The globals a script may see: ECMAScript's (as goja provides them, with
-// its GoError, an Error subclass that the README documents) and the
+// its GoError, an Error subclass that docs/javascript.md documents) and the
 // documented sandbox API. Anything else is a hidden, possibly Go-backed,
 // object.
 var escStandardGlobals = strings.Fields(`globalThis Object Function Array String Number BigInt Boolean Symbol
