@@ -425,15 +425,17 @@ func (sb *Sandbox) approve(ctx context.Context, c *Call) bool {
 // settleAsk records the answer to a call the policy asked about, once: an
 // approval keeps the charge the ask reserved, a refusal releases it. Each
 // is an audit record of its own. It does nothing for a call that did not
-// ask, or whose ask is settled.
-func (c *Call) settleAsk(approved bool, reason string) {
+// ask, or whose ask is settled, and approves nothing once the execution
+// has ended (finish refuses the asks left then). It reports whether it
+// settled the ask.
+func (c *Call) settleAsk(approved bool, reason string) bool {
 	x := c.x
 	x.mu.Lock()
-	if !c.Ask || c.settled {
+	if !c.Ask || c.settled || (approved && x.done) {
 		x.mu.Unlock()
-		return
+		return false
 	}
-	c.settled = true
+	c.settled, c.refused = true, !approved
 	x.mu.Unlock()
 	sb := x.sb
 	rec := AuditRecord{
@@ -456,11 +458,12 @@ func (c *Call) settleAsk(approved bool, reason string) {
 		sb.unreserve(x.counterKey, c.Method, c.capability)
 	}
 	sb.audit(rec)
+	return true
 }
 
 // auditFailure records that call c failed, with the whole error: the
-// script saw only its public form (see ToolError).
-func (sb *Sandbox) auditFailure(c *Call, err error) {
+// script saw only its public form, msg (see ToolError).
+func (sb *Sandbox) auditFailure(c *Call, msg string, err error) {
 	sb.audit(AuditRecord{
 		Time:           time.Now(),
 		Session:        sb.id,
@@ -468,7 +471,7 @@ func (sb *Sandbox) auditFailure(c *Call, err error) {
 		Method:         c.Method,
 		Params:         c.Params,
 		Decision:       "failed",
-		Reasons:        []string{c.rec.Error},
+		Reasons:        []string{msg},
 		Capability:     c.rec.Capability,
 		PolicyRevision: c.revision,
 		Language:       c.lang,
