@@ -347,10 +347,15 @@ func (e *Engine) bootGuest(ctx context.Context) (*conn, error) {
 		return nil, &Error{Kind: KindInternal, Message: "instantiating the guest", Err: err}
 	}
 	c.mod = mod
-	if mem != nil {
-		// The mapping must outlive the guest's code (see guestmem.Memory).
-		mem.Pin()
+	if mem == nil {
+		// The guest's memory is always ours: a stop could not set its
+		// interrupt flag without it.
+		_ = mod.Close(ctx)
+		return nil, errorf(KindInternal, "the guest's memory was not allocated by the engine")
 	}
+	c.mem = mem
+	// The mapping must outlive the guest's code (see guestmem.Memory).
+	mem.Pin()
 	startFn := mod.ExportedFunction("_start")
 	if startFn == nil {
 		_ = mod.Close(ctx)
@@ -368,9 +373,7 @@ func (e *Engine) bootGuest(ctx context.Context) (*conn, error) {
 		c.endTurn() // the host must not write to the interrupt flag any more
 		close(c.done)
 		_ = mod.Close(context.Background())
-		if mem != nil {
-			mem.Unpin()
-		}
+		mem.Unpin()
 	})
 	// The guest's first call is next(nothing): it is ready. Booting is not
 	// interruptible, but a canceled ctx kills the guest, which then ends at
