@@ -51,12 +51,24 @@ import (
 //     call ("the policy panicked") without taking the host down.
 //   - Deadlines. ctx carries the execution's deadline; a decision that
 //     returns after it is denied whatever it said.
-//   - Concurrency. The calls of one sandbox are decided one at a time,
-//     in the order the script made them, with the sandbox's counters
-//     locked; the sandboxes of an engine decide concurrently, so an
-//     implementation is safe for concurrent use. Decide must not call
-//     back into the sandbox and must not keep in or its maps after it
-//     returns (the engine reuses them).
+//   - Concurrency. Decide runs on the goroutine that drives the
+//     execution (the caller of Execute or Execution.Next), holding the
+//     execution's lock: the calls of one sandbox are decided one at a
+//     time, in the order the script made them, and answers to that
+//     execution's calls (Call.Resolve and the others) wait until the
+//     batch is decided. When the counter store implements
+//     counters.Locker (the engine's in-memory store does), Decide also
+//     holds the store's lock on the counters' key, so that the decisions
+//     of every sandbox that shares those counters (one principal's, say)
+//     are made one at a time in this process; with a store that does not,
+//     they run concurrently and a decision whose counters changed
+//     meanwhile is made again. The sandboxes of an engine decide
+//     concurrently, so an implementation is safe for concurrent use.
+//     Decide must not call back into the sandbox or its execution (that
+//     would wait for the lock it holds) and must not keep in or its maps
+//     after it returns (the engine reuses them). SandboxConfig.Audit
+//     receives the record of each decision under the same locks, and
+//     follows the same rule.
 //
 // Revision identifies the policy's content for audit records
 // (AuditRecord.PolicyRevision): two policies with the same revision decide
