@@ -641,6 +641,21 @@ func checkKeys(v any, t reflect.Type, path string) error {
 				return err
 			}
 		}
+	case reflect.Map:
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil
+		}
+		keys := make([]string, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			if err := checkKeys(m[k], t.Elem(), path+"."+k); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }
@@ -679,8 +694,11 @@ func (c *Config) validateMCPServers(tools map[string]bool) error {
 			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 				return &Error{File: c.file, Key: key + ".url", Msg: fmt.Sprintf("%q is not an http or https URL", s.URL)}
 			}
-			if s.Env != nil || s.Cwd != "" {
-				return &Error{File: c.file, Key: key, Msg: "env and cwd are for a command; a url server takes headers"}
+			if s.Env != nil || s.Cwd != "" || s.InheritEnv != nil {
+				return &Error{File: c.file, Key: key, Msg: "env, inherit_env and cwd are for a command; a url server takes headers"}
+			}
+			if err := mcptools.CheckURL(s); err != nil {
+				return &Error{File: c.file, Key: key + ".url", Msg: "plain http to a host that is not loopback, with headers or URL credentials: they would travel in clear text; use https (or a loopback address)"}
 			}
 		default:
 			if s.Command[0] == "" {
@@ -688,6 +706,24 @@ func (c *Config) validateMCPServers(tools map[string]bool) error {
 			}
 			if s.Headers != nil {
 				return &Error{File: c.file, Key: key, Msg: "headers are for a url server; a command takes env and cwd"}
+			}
+			for j, name := range s.InheritEnv {
+				if name == "" || strings.ContainsAny(name, "=\x00") {
+					return &Error{File: c.file, Key: fmt.Sprintf("%s.inherit_env[%d]", key, j), Msg: fmt.Sprintf("%q is not a variable name", name)}
+				}
+			}
+			for name := range s.Env {
+				if name == "" || strings.ContainsAny(name, "=\x00") {
+					return &Error{File: c.file, Key: key + ".env", Msg: fmt.Sprintf("%q is not a variable name", name)}
+				}
+			}
+		}
+		for tool, h := range s.Annotations {
+			if tool == "" {
+				return &Error{File: c.file, Key: key + ".annotations", Msg: "a tool name is empty"}
+			}
+			if h == (mcptools.Hints{}) {
+				return &Error{File: c.file, Key: key + ".annotations." + tool, Msg: "pins no hint: give readOnlyHint, destructiveHint, idempotentHint or openWorldHint"}
 			}
 		}
 	}

@@ -308,7 +308,7 @@ func TestCountersSection(t *testing.T) {
 // VFS quota set next to it, and past a third of it, is refused, naming
 // both keys.
 func TestMemoryLimitAloneLoads(t *testing.T) {
-	for _, src := range []string{"limits: {memory_mb: 16}\n", "limits: {memory_mb: 64}\n", "limits: {memory_mb: 64, vfs_bytes: 22369621}\n"} {
+	for _, src := range []string{"limits: {memory_mb: 24}\n", "limits: {memory_mb: 64}\n", "limits: {memory_mb: 64, vfs_bytes: 22369621}\n"} {
 		if _, err := config.Parse("c.yaml", []byte(src)); err != nil {
 			t.Errorf("%q: %v", src, err)
 		}
@@ -317,7 +317,7 @@ func TestMemoryLimitAloneLoads(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "limits.vfs_bytes") || !strings.Contains(err.Error(), "limits.memory_mb") {
 		t.Errorf("contradicting limits: %v", err)
 	}
-	if _, err := config.Parse("c.yaml", []byte("limits: {memory_mb: 8}\n")); err == nil || !strings.Contains(err.Error(), "between 16 and 4096") {
+	if _, err := config.Parse("c.yaml", []byte("limits: {memory_mb: 8}\n")); err == nil || !strings.Contains(err.Error(), "between 24 and 4096") {
 		t.Errorf("8 MiB: %v", err)
 	}
 }

@@ -148,6 +148,9 @@ func prepare(tools []Tool, opts Options) []*entry {
 		}
 		dotted[d], flat[f] = true, true
 		e := &entry{Tool: t, segs: toolPath(t.Name), flat: f}
+		// A description may come from an upstream MCP server: it is
+		// untrusted text (SafeText), here as in every renderer below.
+		e.Description = unfence(SafeText(e.Description))
 		e.reachable = len(e.segs) > 1 && isIdent(e.segs[0])
 		if e.Policy == nil && opts.Capabilities != nil {
 			e.Policy = Policy(opts.Capabilities, t.Name, names)
@@ -180,10 +183,11 @@ func (e *entry) policyText() string {
 	return "Policy (the first rule that fits a call applies):\n- " + strings.Join(e.Policy, "\n- ")
 }
 
-// firstLine returns the first line of a description.
+// firstLine returns the first line of a description, as SafeText shows
+// its lines, with no run of backticks that would open a fenced block.
 func firstLine(s string) string {
-	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
-	return strings.TrimSpace(s)
+	s, _, _ = strings.Cut(cleanText(s), "\n")
+	return unfence(strings.TrimSpace(s))
 }
 
 // TypeScript returns the complete TypeScript declarations of what a
@@ -445,7 +449,7 @@ func prompt(es []*entry, opts Options, compact bool) string {
 				if d := firstLine(e.Description); d != "" {
 					b.WriteString("# " + d + "\n")
 				}
-				if p := e.policyText(); p != "" {
+				if p := unfence(SafeText(e.policyText())); p != "" {
 					b.WriteString("# " + strings.ReplaceAll(p, "\n", "\n# ") + "\n")
 				}
 			}
@@ -550,7 +554,7 @@ func compactLine(e *entry, lang Language) string {
 		line += " " + d
 	}
 	if len(e.Policy) > 0 {
-		line += " [policy: " + strings.Join(e.Policy, " | ") + "]"
+		line += " [policy: " + safeLine(strings.Join(e.Policy, " | ")) + "]"
 	}
 	return line + "\n"
 }

@@ -2,9 +2,11 @@ package describe
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/cordonhq/cordon/dsl"
 	"github.com/cordonhq/cordon/internal/dslutil"
@@ -357,9 +359,9 @@ func exampleShell(e *entry, params *object) string {
 		v := params.vals[k]
 		switch x := v.(type) {
 		case string:
-			b.WriteString(" --" + k + " " + shellQuote(x))
+			b.WriteString(" " + shellQuote("--"+k) + " " + shellQuote(x))
 		case json.Number, bool:
-			b.WriteString(" --" + k + " " + jsonText(x))
+			b.WriteString(" " + shellQuote("--"+k) + " " + jsonText(x))
 		case []any:
 			scalar := true
 			parts := make([]string, len(x))
@@ -375,24 +377,63 @@ func exampleShell(e *entry, params *object) string {
 				}
 			}
 			if scalar && len(x) > 0 {
-				b.WriteString(" --" + k + " " + shellQuote(strings.Join(parts, ",")))
+				b.WriteString(" " + shellQuote("--"+k) + " " + shellQuote(strings.Join(parts, ",")))
 			} else {
-				b.WriteString(" --" + k + " " + shellQuote(jsonText(x)))
+				b.WriteString(" " + shellQuote("--"+k) + " " + shellQuote(jsonText(x)))
 			}
 		default:
-			b.WriteString(" --" + k + " " + shellQuote(jsonText(x)))
+			b.WriteString(" " + shellQuote("--"+k) + " " + shellQuote(jsonText(x)))
 		}
 	}
 	b.WriteString(" | jq .\n")
 	return b.String()
 }
 
-// shellQuote quotes a word for the shell when it needs it.
+// shellQuote quotes a word for the shell when it needs it: in single
+// quotes, or, when it holds a line break, a tab, a character SafeText
+// escapes, bytes that are not UTF-8 or a run of backticks (a word from an
+// upstream server's schema may), in $'...' with those escaped, so that the
+// word stays on its line and hides nothing.
 func shellQuote(s string) string {
 	if s != "" && strings.IndexFunc(s, func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:@,+=", r))
 	}) < 0 {
 		return s
 	}
+	if strings.ContainsAny(s, "\n\t") || strings.Contains(s, "```") || SafeText(s) != s {
+		return ansiQuote(s)
+	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// ansiQuote writes s as a $'...' word of the shell, with line breaks,
+// tabs, backslashes, quotes, backticks, bytes that are not UTF-8 and the
+// characters SafeText escapes written as escapes.
+func ansiQuote(s string) string {
+	var b strings.Builder
+	b.WriteString("$'")
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && n == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r == '\\' || r == '\'':
+			b.WriteString(`\` + string(r))
+		case r == '`':
+			b.WriteString(`\x60`)
+		case r > 0xffff && unsafeRune(r):
+			fmt.Fprintf(&b, `\U%08x`, r)
+		case unsafeRune(r):
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	b.WriteString("'")
+	return b.String()
 }

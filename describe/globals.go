@@ -43,11 +43,22 @@ declare function listTools(prefix?: string): ToolInfo[];
 /** One tool, by its name, dotted path or alias; null when there is none. */
 declare function getToolInfo(name: string): ToolInfo | null;
 
+/** What shell() returns: a String object whose value is the command's standard output, with the whole result as properties. */
+interface ShellResult extends String {
+  /** The standard output, also the string's value. */
+  stdout: string;
+  /** The standard error. */
+  stderr: string;
+  /** The exit status: 0 for success. */
+  exitCode: number;
+}
 /**
  * Runs a command line in the sandbox's bash-like shell (grep, sed, awk, jq, sort,
- * tool NAME --param value, ...), on the same files and through the same policy.
+ * tool NAME --param value, ...), on the same files and through the same policy, and
+ * returns when it has finished: the result reads as its output (shell("ls").trim()),
+ * and awaiting it gives the same value (const {stdout, exitCode} = await shell("ls")).
  */
-declare function shell(command: string): Promise<{ stdout: string; stderr: string; exitCode: number }>;
+declare function shell(command: string): ShellResult;
 
 type SandboxEncoding = "utf8" | "utf-8" | "latin1" | "binary";
 type SandboxData = string | Uint8Array | ArrayBuffer;
@@ -147,7 +158,7 @@ const (
 - A tool takes one object argument (leaving it out means {}) and returns a Promise. CALL
 - Calls that do not depend on each other go together: ` + "`await Promise.all([a({...}), b({...})])`" + ` runs them at once.
 - A refused or failed call rejects with a ToolError: err.kind is "denied" (the policy refused it), "invalid" (the params do not match the schema), "failed" (the tool failed), ...; err.reasons says why in plain words. Catch it to try another way.
-- fs is Node's fs/promises (plus readFileSync and the other *Sync twins). The working directory /workspace keeps its files for the next script in this session; /tmp is writable too. ` + "`await shell(\"cmd\")`" + ` runs a shell command line on the same files and returns {stdout, stderr, exitCode}.
+- fs is Node's fs/promises (plus readFileSync and the other *Sync twins). The working directory /workspace keeps its files for the next script in this session; /tmp is writable too. ` + "`shell(\"cmd\")`" + ` runs a shell command line on the same files and returns its output as a string-like object with {stdout, stderr, exitCode} (await works too).
 - There is no require, import, process or fetch.
 `
 	rulesSh = `- The shell is bash-like, with grep, sed, awk, jq, sort, head, wc and more.

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // A schema is read into plain values that keep the order of object keys,
@@ -205,13 +206,34 @@ func canonicalJSON(b *strings.Builder, v any, ref func(string) string) {
 }
 
 // quote returns s as a JSON string (which is also a JavaScript and
-// TypeScript string literal), without escaping < > &.
+// TypeScript string literal), without escaping < > &. Beyond what JSON
+// escapes, every character SafeText escapes (DEL, C1 controls, format
+// characters) is written \uXXXX, and so is each backtick of a run of three
+// or more, so that a string from an upstream server cannot hide text or
+// close the fenced block a declaration is shown in.
 func quote(s string) string {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(s)
-	return strings.TrimSuffix(buf.String(), "\n")
+	q := strings.TrimSuffix(buf.String(), "\n")
+	if isPlain(q) && !strings.Contains(q, "```") {
+		return q
+	}
+	var b strings.Builder
+	for i := 0; i < len(q); {
+		r, n := utf8.DecodeRuneInString(q[i:])
+		switch {
+		case unsafeRune(r):
+			writeEscape(&b, r)
+		case r == '`' && (strings.HasPrefix(q[i:], "```") || strings.HasPrefix(q[max(0, i-1):], "```") || strings.HasPrefix(q[max(0, i-2):], "```")):
+			b.WriteString(`\u0060`)
+		default:
+			b.WriteString(q[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
 }
 
 // rawJSON returns the compact form of a JSON document, or nil when it is

@@ -744,9 +744,10 @@ func notes(o *object) string {
 	return cleanText(strings.Join(n, ", "))
 }
 
-// cleanText trims a text's lines and drops runs of blank lines.
+// cleanText makes a text safe (SafeText), trims its lines and drops runs
+// of blank lines.
 func cleanText(s string) string {
-	lines := strings.Split(strings.ReplaceAll(strings.TrimSpace(s), "\r\n", "\n"), "\n")
+	lines := strings.Split(strings.TrimSpace(SafeText(s)), "\n")
 	out := lines[:0]
 	for _, l := range lines {
 		l = strings.TrimRight(l, " \t")
@@ -768,7 +769,10 @@ func writeDoc(b *strings.Builder, ind int, text string) {
 		return
 	}
 	pad := strings.Repeat("  ", ind)
-	text = strings.ReplaceAll(text, "*/", "*\\/")
+	// The text may come from an upstream server: its lines are the ones
+	// it shows (SafeText), it cannot end the comment, and it cannot end
+	// the fenced block that Prompt puts the declarations in.
+	text = strings.ReplaceAll(unfence(cleanText(text)), "*/", "*\\/")
 	if !strings.Contains(text, "\n") && len(pad)+len(text)+7 <= docWidth {
 		b.WriteString(pad + "/** " + text + " */\n")
 		return

@@ -30,7 +30,7 @@ func shellUsage(e *entry) string {
 				}
 			}
 		}
-		flag := " --" + k
+		flag := " " + shellQuote("--"+k)
 		typ := flagType(p)
 		if required[k] {
 			if typ == "" {
@@ -123,7 +123,7 @@ func flagType(p *object) string {
 		return ""
 	case "string":
 		if f := p.str("format"); f != "" {
-			return "<" + f + ">"
+			return "<" + safeLine(f) + ">"
 		}
 		return "<string>"
 	case "number", "integer":

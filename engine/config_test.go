@@ -30,7 +30,7 @@ func TestZeroConfig(t *testing.T) {
 	// The memory limit shows in the check of Limits.VFSBytes (at most a
 	// third of it).
 	_, err = e.NewSandbox(ctx, engine.SandboxConfig{Limits: engine.Limits{VFSBytes: engine.DefaultMemoryMB<<20/3 + 1}})
-	if want := fmt.Sprintf("(%d MiB)", engine.DefaultMemoryMB); !errors.Is(err, engine.ErrInvalid) || !strings.Contains(err.Error(), want) {
+	if want := fmt.Sprintf("of %d MiB", engine.DefaultMemoryMB); !errors.Is(err, engine.ErrInvalid) || !strings.Contains(err.Error(), want) {
 		t.Errorf("a VFS over a third of the default memory: %v, want ErrInvalid naming %s", err, want)
 	}
 }

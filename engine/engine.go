@@ -35,9 +35,10 @@ import (
 const (
 	DefaultMemoryMB = 256
 	// MinMemoryMB and MaxMemoryMB bound the guest memory limit
-	// (Config.WithMemoryLimitMB): the guest's Go runtime and static data
-	// need about 14 MiB before a script runs, and wasm32 addresses 4 GiB.
-	MinMemoryMB           = 16
+	// (Config.WithMemoryLimitMB): below the minimum the guest's runtime
+	// and static data leave no room for a script (BENCHMARKS.md has the
+	// guest's size), and wasm32 addresses 4 GiB.
+	MinMemoryMB           = 24
 	MaxMemoryMB           = 4096
 	DefaultTimeout        = 5 * time.Second
 	DefaultMaxOutputBytes = 1 << 20

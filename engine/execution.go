@@ -94,7 +94,8 @@ func (sb *Sandbox) Execute(ctx context.Context, lang Language, code string, opts
 	if err != nil {
 		return &Result{ExitCode: 1}, err
 	}
-	ctx, cancel := context.WithTimeoutCause(ctx, sb.limits.Timeout, errTimeoutCause)
+	x.deadline = time.Now().Add(sb.limits.Timeout)
+	ctx, cancel := context.WithDeadlineCause(ctx, x.deadline, errTimeoutCause)
 	defer cancel()
 	calls, err := x.Next(ctx)
 	if err != nil || calls == nil {
@@ -237,6 +238,9 @@ type Execution struct {
 	// counterKey names the execution's call counters in the sandbox's
 	// counter store.
 	counterKey string
+	// deadline is when Execute's time limit (script and handlers) ends;
+	// zero under the step API.
+	deadline time.Time
 
 	// drive is held by the goroutine that runs the script (Next, Cancel,
 	// Execute's controller) while the guest runs and the policy decides;
@@ -582,6 +586,10 @@ func (x *Execution) turn(ctx context.Context, msg []byte) (event, Kind, error) {
 func (x *Execution) expired(ctx context.Context) Kind {
 	switch {
 	case x.budget <= 0:
+		return KindTimeout
+	case !x.deadline.IsZero() && !time.Now().Before(x.deadline):
+		// ctx's timer may not have fired yet on a busy machine: the
+		// clock, not the timer, says whether the time is up.
 		return KindTimeout
 	case ctx.Err() == nil:
 		return ""

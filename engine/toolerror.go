@@ -23,7 +23,10 @@ import (
 type ToolError struct {
 	// Kind is the ToolError kind the script sees (e.kind in JavaScript):
 	// "failed" (the default, when empty), "invalid" (the params are
-	// wrong) or "denied" (the host refuses). Any other kind is "failed".
+	// wrong), "denied" (the host refuses) or "too_large" (the result, or
+	// what the handler fetched to make it, is over a limit: an upstream
+	// MCP server's answer over the frame limit, say). Any other kind is
+	// "failed".
 	Kind string
 	// Message is what the script sees, after "tool NAME failed: ".
 	Message string
@@ -58,7 +61,7 @@ func publicError(err error, id int) (abi.ToolErrorKind, string) {
 	case errors.As(err, &te):
 		kind := abi.ToolFailed
 		switch abi.ToolErrorKind(te.Kind) {
-		case abi.ToolInvalid, abi.ToolDenied:
+		case abi.ToolInvalid, abi.ToolDenied, abi.ToolTooLarge:
 			kind = abi.ToolErrorKind(te.Kind)
 		}
 		msg := te.Message

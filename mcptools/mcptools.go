@@ -5,10 +5,22 @@
 // sandbox's policy like any other tool call.
 //
 //	cs, _ := mcp.NewClient(impl, nil).Connect(ctx, transport, nil)
-//	tools, _ := mcptools.Import(ctx, "github", cs)   // github/<tool>, ...
+//	tools, _ := mcptools.Import(ctx, "github", cs, nil)   // github/<tool>, ...
 //
 // Start connects to the servers of a config's mcp_servers and imports them
 // all, once per process; its tools are shared by every sandbox.
+//
+// An upstream server is untrusted. What it says of its tools is text and
+// hints, not facts: names and descriptions are made safe to show a model
+// (describe.SafeText), schemas past a size and depth budget are refused,
+// and its annotations (readOnlyHint, destructiveHint, ...) reach the
+// policy only when the config trusts them (Server.TrustAnnotations) or
+// pins them (Server.Annotations); otherwise the policy sees MCP's defaults.
+// Under Start, a server's command gets a minimal environment, a url
+// server's credentials never travel in clear text or to another host, a
+// message over the frame limit fails its own call (ErrTooLarge) and not the
+// connection, and a server that dies or drops the connection is started or
+// connected again, with backoff, so that only the calls in flight fail.
 package mcptools
 
 import (
@@ -16,17 +28,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"net/http"
-	"os"
-	"os/exec"
-	"path/filepath"
+	"strconv"
 	"strings"
-	"sync"
-	"time"
 
+	"github.com/cordonhq/cordon/describe"
 	"github.com/cordonhq/cordon/engine"
 	"github.com/cordonhq/cordon/policy/authz"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -37,88 +45,82 @@ type Info struct {
 	// Upstream is the tool's name on the server (the engine tool's name
 	// may differ: see Import).
 	Upstream string
-	// Annotations are the tool's MCP annotations, or nil.
+	// Annotations are the tool's MCP annotations as the server gave them,
+	// or nil: hints, not facts. What the policy sees of them is the
+	// engine tool's Policy (Server.PolicyInfo).
 	Annotations *mcp.ToolAnnotations
 }
 
-// Import lists the tools of the MCP client session cs and returns them as
-// engine tools named server/<tool>, in the server's order. A tool name
-// with characters a tool name segment cannot hold (anything but letters,
-// digits, "_", "-" and ":"; "." and "/" included, so that each upstream
-// tool is one name under server/) gets "_" for each of them, and a name
-// that is "__proto__", "constructor" or "prototype" gets a trailing "_";
-// the description then gives the upstream name. Two tools whose names map
-// to the same name are an error, as is an empty name. infos, if not nil,
-// receives each tool's Info by engine name.
-//
-// A handler calls the upstream tool with the call's context (so within the
-// execution's time limit); its result is the upstream result's
-// structuredContent if present, else its text parsed as JSON if it parses,
-// else the text. An upstream result with isError, or a failed call (the
-// server died, or did not answer in time), is an error: the script gets a
-// ToolError of kind "failed" with the upstream's text.
-func Import(ctx context.Context, server string, cs *mcp.ClientSession, infos map[string]Info) ([]engine.Tool, error) {
-	var list []*mcp.Tool
-	params := &mcp.ListToolsParams{}
-	for {
-		res, err := cs.ListTools(ctx, params)
-		if err != nil {
-			return nil, fmt.Errorf("MCP server %s: listing its tools: %w", server, err)
-		}
-		list = append(list, res.Tools...)
-		if res.NextCursor == "" || len(list) > 100000 {
-			break
-		}
-		params = &mcp.ListToolsParams{Cursor: res.NextCursor}
-	}
-	var tools []engine.Tool
-	seen := map[string]string{}
-	for _, t := range list {
-		if t == nil || t.Name == "" {
-			return nil, fmt.Errorf("MCP server %s: a tool has no name", server)
-		}
-		seg := mapName(t.Name)
-		name := server + "/" + seg
-		if prev, ok := seen[seg]; ok {
-			return nil, fmt.Errorf("MCP server %s: tools %q and %q would both be %s", server, prev, t.Name, name)
-		}
-		seen[seg] = t.Name
-		desc := t.Description
-		if desc == "" && t.Annotations != nil {
-			desc = t.Annotations.Title
-		}
-		if desc == "" {
-			desc = t.Title
-		}
-		if seg != t.Name {
-			desc = strings.TrimSpace(desc + fmt.Sprintf("\n(MCP tool %q of server %s.)", t.Name, server))
-		}
-		if hints := hintText(t.Annotations); hints != "" {
-			desc = strings.TrimSpace(desc + "\n" + hints)
-		}
-		et := engine.Tool{Name: name, Description: desc, Handler: handler(server, t.Name, cs), Policy: PolicyInfo(server, t.Annotations)}
-		var err error
-		if et.InputSchema, err = schemaJSON(t.InputSchema); err != nil {
-			return nil, fmt.Errorf("MCP server %s: tool %s: input schema: %w", server, t.Name, err)
-		}
-		if et.OutputSchema, err = schemaJSON(t.OutputSchema); err != nil {
-			return nil, fmt.Errorf("MCP server %s: tool %s: output schema: %w", server, t.Name, err)
-		}
-		tools = append(tools, et)
-		if infos != nil {
-			infos[name] = Info{Server: server, Upstream: t.Name, Annotations: t.Annotations}
-		}
-	}
-	return tools, nil
+// Server is an upstream MCP server: a command that speaks MCP over stdio,
+// or the URL of a streamable HTTP endpoint. config.MCPServer, the entry of
+// a config file's mcp_servers list, is this type.
+type Server struct {
+	// Name is the namespace of the server's tools: its tool "search"
+	// becomes NAME/search. Letters, digits, "_", "-" and ":".
+	Name string `json:"name"`
+	// Command is the argv of a stdio server, and Cwd its working directory
+	// (relative to the config file's directory). The command does not
+	// inherit cordon's environment: it gets the variables DefaultEnv names
+	// (PATH, HOME, LANG, ...) that are set, those InheritEnv names, and
+	// Env, which is added last and wins.
+	Command    []string          `json:"command,omitempty"`
+	Env        map[string]string `json:"env,omitempty"`
+	InheritEnv []string          `json:"inherit_env,omitempty"`
+	Cwd        string            `json:"cwd,omitempty"`
+	// URL is the endpoint of a streamable HTTP server (http or https);
+	// Headers are sent with every request to it (Authorization, say).
+	// Headers, or credentials in the URL, are refused over plain http
+	// unless the host is a loopback address (localhost, 127.0.0.1, ::1),
+	// and a redirect to another host or from https to http is not
+	// followed when there are any (ErrInsecureCredentials, ErrRedirect).
+	URL     string            `json:"url,omitempty"`
+	Headers map[string]string `json:"headers,omitempty"`
+	// TrustAnnotations lets the policy see the annotations the server
+	// gives its tools (input.tool.annotations). Without it, the policy
+	// sees MCP's defaults for every tool of the server (readOnlyHint
+	// false, destructiveHint true, idempotentHint false, openWorldHint
+	// true), whatever the server claims, except where Annotations pins a
+	// hint. Trust a server's annotations only when you trust the server.
+	TrustAnnotations bool `json:"trust_annotations,omitempty"`
+	// Annotations pins hints per tool, by the tool's name on the server:
+	// the policy sees a pinned hint whatever the server says, and MCP's
+	// default or (with TrustAnnotations) the server's own for the others.
+	// Pin the hints you have checked.
+	Annotations map[string]Hints `json:"annotations,omitempty"`
 }
 
-// PolicyInfo is what the policy sees of a tool of server with annotations
-// a (nil for none) as input.tool: the server's name and the four hints,
-// with MCP's defaults (readOnlyHint false, destructiveHint true,
-// idempotentHint false, openWorldHint true) where a does not say.
-func PolicyInfo(server string, a *mcp.ToolAnnotations) *authz.ToolInfo {
-	ann := map[string]bool{"readOnlyHint": false, "destructiveHint": true, "idempotentHint": false, "openWorldHint": true}
-	if a != nil {
+// Hints are MCP tool annotations, pinned by a config: each one that is
+// set replaces what the server says of the tool (Server.Annotations).
+type Hints struct {
+	// ReadOnly is readOnlyHint: the tool does not change its environment.
+	ReadOnly *bool `json:"readOnlyHint,omitempty"`
+	// Destructive is destructiveHint: the tool may destroy or overwrite.
+	Destructive *bool `json:"destructiveHint,omitempty"`
+	// Idempotent is idempotentHint: calling the tool again with the same
+	// arguments has no further effect.
+	Idempotent *bool `json:"idempotentHint,omitempty"`
+	// OpenWorld is openWorldHint: the tool reaches entities outside the
+	// server (the web, other systems).
+	OpenWorld *bool `json:"openWorldHint,omitempty"`
+}
+
+// DefaultHints returns MCP's defaults for a tool whose annotations say
+// nothing, by the annotations' MCP names: readOnlyHint false,
+// destructiveHint true, idempotentHint false, openWorldHint true. They are
+// what the policy sees of a server whose annotations are not trusted.
+func DefaultHints() map[string]bool {
+	return map[string]bool{"readOnlyHint": false, "destructiveHint": true, "idempotentHint": false, "openWorldHint": true}
+}
+
+// PolicyInfo returns what the policy sees of the server's tool named tool
+// (its name on the server), whose annotations the server gives as a (nil
+// for none), as input.tool: the server's name and the four hints. Each
+// hint is the one Annotations pins for the tool, else, when
+// TrustAnnotations is set, the server's own, else MCP's default
+// (DefaultHints).
+func (s Server) PolicyInfo(tool string, a *mcp.ToolAnnotations) *authz.ToolInfo {
+	ann := DefaultHints()
+	if s.TrustAnnotations && a != nil {
 		ann["readOnlyHint"] = a.ReadOnlyHint
 		ann["idempotentHint"] = a.IdempotentHint
 		if a.DestructiveHint != nil {
@@ -128,7 +130,247 @@ func PolicyInfo(server string, a *mcp.ToolAnnotations) *authz.ToolInfo {
 			ann["openWorldHint"] = *a.OpenWorldHint
 		}
 	}
-	return &authz.ToolInfo{Server: server, Annotations: ann}
+	if p, ok := s.Annotations[tool]; ok {
+		for name, v := range map[string]*bool{"readOnlyHint": p.ReadOnly, "destructiveHint": p.Destructive, "idempotentHint": p.Idempotent, "openWorldHint": p.OpenWorld} {
+			if v != nil {
+				ann[name] = *v
+			}
+		}
+	}
+	return &authz.ToolInfo{Server: s.Name, Annotations: ann}
+}
+
+// hintsKnown reports whether the policy sees the tool's hints as more than
+// MCP's defaults: the server's are trusted, or some are pinned.
+func (s Server) hintsKnown(tool string) bool {
+	_, pinned := s.Annotations[tool]
+	return s.TrustAnnotations || pinned
+}
+
+// Errors of the package, matched with errors.Is.
+var (
+	// ErrTooLarge is matched by the error of a call whose answer from the
+	// server is over the frame limit (FrameLimit): the call fails, the
+	// connection goes on. The error is an engine.ToolError of kind
+	// "too_large".
+	ErrTooLarge = errors.New("mcptools: the server's answer is over the frame limit")
+	// ErrUnavailable is matched by the error of a call made while its
+	// server is down and waits to be reconnected.
+	ErrUnavailable = errors.New("mcptools: the server is unavailable")
+	// ErrClosed is matched by the error of a call made after Close.
+	ErrClosed = errors.New("mcptools: closed")
+	// ErrSchema is matched by the error of a tool left out because its
+	// input or output schema is over the budget (Options.MaxSchemaBytes,
+	// Options.MaxSchemaDepth) or is not a JSON object (see SkipError).
+	ErrSchema = errors.New("mcptools: schema refused")
+	// ErrInsecureCredentials is matched by the error of a url server whose
+	// headers or URL credentials would travel over plain http to a host
+	// that is not a loopback address.
+	ErrInsecureCredentials = errors.New("mcptools: credentials over plain http to a host that is not loopback")
+	// ErrRedirect is matched by the error of a request to a url server
+	// with credentials that redirected it to another host, or from https
+	// to http: the redirect is not followed.
+	ErrRedirect = errors.New("mcptools: redirect refused")
+)
+
+// SkipError says why a tool of a server was left out (Server.Import,
+// Upstreams.Warnings).
+type SkipError struct {
+	// Server is the server's name, and Tool the tool's name on it (made
+	// safe to print).
+	Server, Tool string
+	// Err is why: it matches ErrSchema.
+	Err error
+}
+
+// Error implements error.
+func (e *SkipError) Error() string {
+	return fmt.Sprintf("mcptools: MCP server %s: tool %s left out: %v", e.Server, e.Tool, e.Err)
+}
+
+// Unwrap returns Err.
+func (e *SkipError) Unwrap() error { return e.Err }
+
+// MaxTools bounds the tools one server may list; a server that lists more
+// is an error.
+const MaxTools = 10000
+
+// maxDescription bounds the description of an imported tool: a longer one
+// is cut, and says so.
+const maxDescription = 16 << 10
+
+// caller calls the upstream tool name with params.
+type caller func(ctx context.Context, name string, params json.RawMessage) (any, error)
+
+// Import lists the tools of the MCP client session cs and returns them as
+// engine tools named server/<tool>, in the server's order, as
+// Server{Name: server}.Import does: the server's annotations are not
+// trusted. Where Server.Import would leave a tool out (a schema over the
+// budget), Import fails, with a *SkipError naming it. infos, if not nil,
+// receives each tool's Info by engine name.
+func Import(ctx context.Context, server string, cs *mcp.ClientSession, infos map[string]Info) ([]engine.Tool, error) {
+	tools, skipped, err := Server{Name: server}.Import(ctx, cs, infos)
+	if err != nil {
+		return nil, err
+	}
+	if len(skipped) > 0 {
+		return nil, errors.Join(skipped...)
+	}
+	return tools, nil
+}
+
+// Import lists the tools of the MCP client session cs, connected to the
+// server s, and returns them as engine tools named s.Name/<tool>, in the
+// server's order, with the tools it left out, each a *SkipError.
+//
+// A tool name with characters a tool name segment cannot hold (anything
+// but letters, digits, "_", "-" and ":"; "." and "/" included, so that each
+// upstream tool is one name under s.Name/) gets "_" for each of them, and a
+// name that is "__proto__", "constructor" or "prototype" gets a trailing
+// "_"; the description then gives the upstream name. Two tools whose names
+// map to the same name are an error, as is an empty name or more than
+// MaxTools tools.
+//
+// Names, descriptions and the titles, descriptions and comments inside
+// schemas are untrusted text: they are made safe to show a model
+// (describe.SafeText: no line break but "\n", no control or format
+// character, no run of three backticks), and a description over 16 KiB is
+// cut. A tool whose input or output schema is over DefaultMaxSchemaBytes
+// or nested deeper than DefaultMaxSchemaDepth is left out, before anything
+// compiles the schema. The policy sees each tool as s.PolicyInfo says;
+// when the hints are known (trusted or pinned) the description says them
+// too ("read-only", "may be destructive", "idempotent").
+//
+// A handler calls the upstream tool with the call's context (so within the
+// execution's time limit); its result is the upstream result's
+// structuredContent if present, else its text parsed as JSON if it parses,
+// else the text (Value). An upstream result with isError, an error answer,
+// or a failed call (the server died, or did not answer in time) is an
+// engine.ToolError of kind "failed": the script sees the upstream's text,
+// or what happened, and the host keeps the cause. infos, if not nil,
+// receives each tool's Info by engine name.
+func (s Server) Import(ctx context.Context, cs *mcp.ClientSession, infos map[string]Info) (tools []engine.Tool, skipped []error, err error) {
+	direct := func(ctx context.Context, name string, params json.RawMessage) (any, error) {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: params})
+		if err != nil {
+			var we *jsonrpc.Error
+			switch {
+			case errors.As(err, &we):
+				return nil, &engine.ToolError{Message: "MCP server " + s.Name + ": " + we.Message, Err: err}
+			case ctx.Err() != nil:
+				return nil, &engine.ToolError{Message: "MCP server " + s.Name + " did not answer in time", Err: context.Cause(ctx)}
+			}
+			return nil, &engine.ToolError{Message: "MCP server " + s.Name + ": the call failed without an answer", Err: err}
+		}
+		return Value(res)
+	}
+	return s.importTools(ctx, cs, direct, budget{}, infos)
+}
+
+// budget bounds an upstream's schemas; zero fields take the defaults.
+type budget struct{ bytes, depth int }
+
+// importTools is Import with the handler's caller and the schema budget
+// given.
+func (s Server) importTools(ctx context.Context, cs *mcp.ClientSession, call caller, b budget, infos map[string]Info) (tools []engine.Tool, skipped []error, err error) {
+	var list []*mcp.Tool
+	params := &mcp.ListToolsParams{}
+	for {
+		res, err := cs.ListTools(ctx, params)
+		if err != nil {
+			return nil, nil, fmt.Errorf("mcptools: MCP server %s: listing its tools: %w", s.Name, err)
+		}
+		list = append(list, res.Tools...)
+		if len(list) > MaxTools {
+			return nil, nil, fmt.Errorf("mcptools: MCP server %s lists more than %d tools", s.Name, MaxTools)
+		}
+		if res.NextCursor == "" {
+			break
+		}
+		params = &mcp.ListToolsParams{Cursor: res.NextCursor}
+	}
+	seen := map[string]string{}
+	for _, t := range list {
+		if t == nil || t.Name == "" {
+			return nil, nil, fmt.Errorf("mcptools: MCP server %s: a tool has no name", s.Name)
+		}
+		seg := mapName(t.Name)
+		name := s.Name + "/" + seg
+		if prev, ok := seen[seg]; ok {
+			return nil, nil, fmt.Errorf("mcptools: MCP server %s: tools %s and %s would both be %s", s.Name, quoteName(prev), quoteName(t.Name), name)
+		}
+		seen[seg] = t.Name
+		et := engine.Tool{Name: name, Description: s.description(t, seg), Policy: s.PolicyInfo(t.Name, t.Annotations)}
+		var serr error
+		if et.InputSchema, serr = checkSchema(t.InputSchema, b); serr != nil {
+			skipped = append(skipped, &SkipError{Server: s.Name, Tool: quoteName(t.Name), Err: fmt.Errorf("input schema: %w", serr)})
+			continue
+		}
+		if et.OutputSchema, serr = checkSchema(t.OutputSchema, b); serr != nil {
+			skipped = append(skipped, &SkipError{Server: s.Name, Tool: quoteName(t.Name), Err: fmt.Errorf("output schema: %w", serr)})
+			continue
+		}
+		upstream := t.Name
+		et.Handler = func(ctx context.Context, params json.RawMessage) (any, error) {
+			return call(ctx, upstream, params)
+		}
+		tools = append(tools, et)
+		if infos != nil {
+			infos[name] = Info{Server: s.Name, Upstream: t.Name, Annotations: t.Annotations}
+		}
+	}
+	return tools, skipped, nil
+}
+
+// description is what the model reads of an upstream tool: its
+// description (or title), the upstream name when the engine name differs,
+// and the hints when they are known, as safe text.
+func (s Server) description(t *mcp.Tool, seg string) string {
+	desc := t.Description
+	if desc == "" && t.Annotations != nil {
+		desc = t.Annotations.Title
+	}
+	if desc == "" {
+		desc = t.Title
+	}
+	desc = strings.TrimSpace(describe.SafeText(desc))
+	if len(desc) > maxDescription {
+		cut := maxDescription
+		for cut > 0 && !isRuneStart(desc[cut]) {
+			cut--
+		}
+		desc = desc[:cut] + fmt.Sprintf(" [... cut: the description has %d bytes]", len(desc))
+	}
+	if seg != t.Name {
+		desc = strings.TrimSpace(desc + fmt.Sprintf("\n(MCP tool %s of server %s.)", quoteName(t.Name), s.Name))
+	}
+	if s.hintsKnown(t.Name) {
+		if hints := hintText(s.PolicyInfo(t.Name, t.Annotations).Annotations); hints != "" {
+			desc = strings.TrimSpace(desc + "\n" + hints)
+		}
+	}
+	return unfence(desc)
+}
+
+func isRuneStart(b byte) bool { return b&0xc0 != 0x80 }
+
+// quoteName quotes an upstream name in ASCII, so that it shows every
+// character it has and hides none.
+func quoteName(s string) string {
+	q := strconv.QuoteToASCII(s)
+	if len(q) > 200 {
+		q = q[:200] + `..."`
+	}
+	return q
+}
+
+// unfence breaks every run of three or more backticks, which would open or
+// close a Markdown fenced code block.
+func unfence(s string) string {
+	for strings.Contains(s, "```") {
+		s = strings.ReplaceAll(s, "```", "`` `")
+	}
+	return s
 }
 
 // mapName maps an upstream tool name to one name segment.
@@ -149,18 +391,15 @@ func mapName(s string) string {
 	return out
 }
 
-// hintText says what the annotations say, for the description.
-func hintText(a *mcp.ToolAnnotations) string {
-	if a == nil {
-		return ""
-	}
+// hintText says what the hints say, for the description.
+func hintText(ann map[string]bool) string {
 	var h []string
-	if a.ReadOnlyHint {
+	if ann["readOnlyHint"] {
 		h = append(h, "read-only")
-	} else if a.DestructiveHint == nil || *a.DestructiveHint {
+	} else if ann["destructiveHint"] {
 		h = append(h, "may be destructive")
 	}
-	if a.IdempotentHint {
+	if ann["idempotentHint"] {
 		h = append(h, "idempotent")
 	}
 	if len(h) == 0 {
@@ -169,38 +408,11 @@ func hintText(a *mcp.ToolAnnotations) string {
 	return "(" + strings.Join(h, ", ") + ")"
 }
 
-func schemaJSON(s any) (json.RawMessage, error) {
-	if s == nil {
-		return nil, nil
-	}
-	b, err := json.Marshal(s)
-	if err != nil {
-		return nil, err
-	}
-	if string(b) == "null" {
-		return nil, nil
-	}
-	return b, nil
-}
-
-func handler(server, name string, cs *mcp.ClientSession) engine.Handler {
-	return func(ctx context.Context, params json.RawMessage) (any, error) {
-		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: params})
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil, fmt.Errorf("MCP server %s did not answer in time (%v)", server, context.Cause(ctx))
-			}
-			return nil, fmt.Errorf("MCP server %s: %v", server, err)
-		}
-		return Value(res)
-	}
-}
-
 // Value returns the value an MCP tool result stands for: its
 // structuredContent if present, else its text content parsed as JSON if it
 // parses, else the text (the text items joined by newlines); a result with
-// no text is its content list. A result with isError is an error carrying
-// its text.
+// no text is its content list. A result with isError is an
+// engine.ToolError whose message, which the script sees, is its text.
 func Value(res *mcp.CallToolResult) (any, error) {
 	var texts []string
 	for _, c := range res.Content {
@@ -213,7 +425,7 @@ func Value(res *mcp.CallToolResult) (any, error) {
 		if text == "" {
 			text = "the tool reported an error"
 		}
-		return nil, errors.New(text)
+		return nil, &engine.ToolError{Message: text}
 	}
 	if res.StructuredContent != nil {
 		return res.StructuredContent, nil
@@ -228,162 +440,4 @@ func Value(res *mcp.CallToolResult) (any, error) {
 		return json.RawMessage(text), nil
 	}
 	return text, nil
-}
-
-// Server is an upstream MCP server: a command that speaks MCP over stdio,
-// or the URL of a streamable HTTP endpoint. config.MCPServer, the entry of
-// a config file's mcp_servers list, is this type.
-type Server struct {
-	// Name is the namespace of the server's tools: its tool "search"
-	// becomes NAME/search. Letters, digits, "_", "-" and ":".
-	Name string `json:"name"`
-	// Command is the argv of a stdio server; Env is added to cordon's
-	// environment for it, and Cwd is its working directory (relative to the
-	// config file's directory).
-	Command []string          `json:"command,omitempty"`
-	Env     map[string]string `json:"env,omitempty"`
-	Cwd     string            `json:"cwd,omitempty"`
-	// URL is the endpoint of a streamable HTTP server (http or https);
-	// Headers are sent with every request (Authorization, say).
-	URL     string            `json:"url,omitempty"`
-	Headers map[string]string `json:"headers,omitempty"`
-}
-
-// Options configures Start.
-type Options struct {
-	// Dir is the directory relative cwd paths start from (the config
-	// file's, config.Config.Dir, when the servers come from a config).
-	Dir string
-	// Stderr receives the stderr of stdio servers (default: discarded).
-	Stderr io.Writer
-	// StartTimeout bounds the start of each server, its initialization and
-	// its tool list (default 30s).
-	StartTimeout time.Duration
-	// Client is the implementation info sent to the servers (default
-	// cordon).
-	Client *mcp.Implementation
-}
-
-// Upstreams are connected MCP servers and their imported tools.
-type Upstreams struct {
-	tools    []engine.Tool
-	infos    map[string]Info
-	sessions []*mcp.ClientSession
-	once     sync.Once
-}
-
-// Start connects to each server, at once, and imports its tools (Import).
-// An error names the server; the servers started are then stopped.
-func Start(ctx context.Context, servers []Server, opts Options) (*Upstreams, error) {
-	if opts.StartTimeout <= 0 {
-		opts.StartTimeout = 30 * time.Second
-	}
-	if opts.Client == nil {
-		opts.Client = &mcp.Implementation{Name: "cordon", Version: "dev"}
-	}
-	u := &Upstreams{infos: map[string]Info{}}
-	type started struct {
-		cs    *mcp.ClientSession
-		tools []engine.Tool
-		infos map[string]Info
-		err   error
-	}
-	out := make([]started, len(servers))
-	var wg sync.WaitGroup
-	for i, s := range servers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sctx, cancel := context.WithTimeout(ctx, opts.StartTimeout)
-			defer cancel()
-			cs, err := connect(sctx, s, opts)
-			if err != nil {
-				out[i].err = fmt.Errorf("mcp_servers[%d] (%s): cannot start: %w", i, s.Name, err)
-				return
-			}
-			out[i].cs = cs
-			out[i].infos = map[string]Info{}
-			out[i].tools, err = Import(sctx, s.Name, cs, out[i].infos)
-			if err != nil {
-				out[i].err = fmt.Errorf("mcp_servers[%d] (%s): %w", i, s.Name, err)
-			}
-		}()
-	}
-	wg.Wait()
-	var errs []error
-	for _, o := range out {
-		if o.cs != nil {
-			u.sessions = append(u.sessions, o.cs)
-		}
-		if o.err != nil {
-			errs = append(errs, o.err)
-			continue
-		}
-		u.tools = append(u.tools, o.tools...)
-		for k, v := range o.infos {
-			u.infos[k] = v
-		}
-	}
-	if err := errors.Join(errs...); err != nil {
-		u.Close()
-		return nil, err
-	}
-	return u, nil
-}
-
-func connect(ctx context.Context, s Server, opts Options) (*mcp.ClientSession, error) {
-	var t mcp.Transport
-	if s.URL != "" {
-		hc := &http.Client{Transport: headerTransport{headers: s.Headers}}
-		t = &mcp.StreamableClientTransport{Endpoint: s.URL, HTTPClient: hc}
-	} else {
-		cmd := exec.Command(s.Command[0], s.Command[1:]...)
-		cmd.Env = os.Environ()
-		for k, v := range s.Env {
-			cmd.Env = append(cmd.Env, k+"="+v)
-		}
-		if s.Cwd != "" {
-			cmd.Dir = s.Cwd
-			if !filepath.IsAbs(s.Cwd) && opts.Dir != "" {
-				cmd.Dir = filepath.Join(opts.Dir, s.Cwd)
-			}
-		}
-		cmd.Stderr = opts.Stderr
-		t = &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}
-	}
-	return mcp.NewClient(opts.Client, nil).Connect(ctx, t, nil)
-}
-
-type headerTransport struct{ headers map[string]string }
-
-func (h headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	if len(h.headers) > 0 {
-		r = r.Clone(r.Context())
-		for k, v := range h.headers {
-			r.Header.Set(k, v)
-		}
-	}
-	return http.DefaultTransport.RoundTrip(r)
-}
-
-// Tools returns the imported tools of every server, in the servers' order.
-func (u *Upstreams) Tools() []engine.Tool { return append([]engine.Tool(nil), u.tools...) }
-
-// Info returns what is known of the imported tool name.
-func (u *Upstreams) Info(name string) (Info, bool) {
-	i, ok := u.infos[name]
-	return i, ok
-}
-
-// Close ends the sessions with the servers; stdio servers are stopped.
-func (u *Upstreams) Close() error {
-	u.once.Do(func() {
-		var wg sync.WaitGroup
-		for _, cs := range u.sessions {
-			wg.Add(1)
-			go func() { defer wg.Done(); _ = cs.Close() }()
-		}
-		wg.Wait()
-	})
-	return nil
 }

@@ -18,12 +18,21 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// TestMain doubles as a stdio MCP server for TestStartStdio.
+// TestMain doubles as the upstream servers of the tests, started as
+// subprocesses: MCPTOOLS_TEST_SERVER=1 is upstream() over stdio, =raw a
+// hostile server that writes its JSON-RPC by hand (rawServer).
 func TestMain(m *testing.M) {
-	if os.Getenv("MCPTOOLS_TEST_SERVER") == "1" {
+	switch os.Getenv("MCPTOOLS_TEST_SERVER") {
+	case "1":
+		if msg := os.Getenv("MCPTOOLS_TEST_STDERR"); msg != "" {
+			os.Stderr.WriteString(msg)
+		}
 		if err := upstream().Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 			os.Exit(1)
 		}
+		os.Exit(0)
+	case "raw":
+		rawServer(os.Stdin, os.Stdout)
 		os.Exit(0)
 	}
 	os.Exit(m.Run())
@@ -66,6 +75,28 @@ func upstream() *mcp.Server {
 				os.Exit(3)
 			}
 			return &mcp.CallToolResult{Content: text("not a process")}, nil
+		})
+	s.AddTool(&mcp.Tool{Name: "pid", Description: "The process id", InputSchema: obj},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: text(fmt.Sprint(os.Getpid()))}, nil
+		})
+	s.AddTool(&mcp.Tool{Name: "env", Description: "The process's environment", InputSchema: obj},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{StructuredContent: map[string]any{"env": os.Environ()}}, nil
+		})
+	s.AddTool(&mcp.Tool{Name: "big", Description: "A text result of n bytes", InputSchema: json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer"}}}`)},
+		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			var p struct{ N int }
+			json.Unmarshal(req.Params.Arguments, &p)
+			return &mcp.CallToolResult{Content: text(strings.Repeat("x", p.N))}, nil
+		})
+	s.AddTool(&mcp.Tool{Name: "closeout", Description: "Closes its stdout and stays", InputSchema: obj},
+		func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			if os.Getenv("MCPTOOLS_TEST_SERVER") == "1" {
+				os.Stdout.Close()
+			}
+			<-ctx.Done()
+			return nil, ctx.Err()
 		})
 	return s
 }
@@ -127,12 +158,17 @@ func TestImport(t *testing.T) {
 		names = append(names, tl.Name)
 		byName[tl.Name] = tl
 	}
-	if got := strings.Join(names, " "); got != "up/crash up/fail up/hang up/json_text up/plain up/structured" {
+	if got := strings.Join(names, " "); got != "up/big up/closeout up/crash up/env up/fail up/hang up/json_text up/pid up/plain up/structured" {
 		t.Fatalf("names: %s", got)
 	}
 	st, jt := byName["up/structured"], byName["up/json_text"]
-	if !strings.Contains(jt.Description, `MCP tool "json.text"`) || !strings.Contains(st.Description, "read-only") {
+	// The server's annotations are not trusted: the description does not
+	// repeat them, and the policy sees MCP's defaults.
+	if !strings.Contains(jt.Description, `MCP tool "json.text"`) || st.Description != "Structured" {
 		t.Errorf("descriptions %q, %q", st.Description, jt.Description)
+	}
+	if fmt.Sprint(st.Policy.Annotations) != fmt.Sprint(mcptools.DefaultHints()) || st.Policy.Server != "up" {
+		t.Errorf("policy info %+v", st.Policy)
 	}
 	if !strings.Contains(string(st.InputSchema), `"required":["n"]`) || !strings.Contains(string(st.OutputSchema), "double") {
 		t.Errorf("schemas %s %s", st.InputSchema, st.OutputSchema)
@@ -188,7 +224,8 @@ func TestImportCollision(t *testing.T) {
 }
 
 // TestStartStdio starts the test binary as a stdio server, and checks
-// that its crash gives clear tool errors.
+// that its crash fails the call in flight only: the next call starts the
+// server again.
 func TestStartStdio(t *testing.T) {
 	exe, err := os.Executable()
 	if err != nil {
@@ -209,11 +246,15 @@ func TestStartStdio(t *testing.T) {
 	if r := runJS(t, run, `return (await up.structured({n: 2})).double`); string(r.Value) != "4" {
 		t.Fatalf("%s", r.Text())
 	}
+	pid := runJS(t, run, `return await up.pid({})`).Value
 	start := time.Now()
-	runJS(t, run, `try { await up.crash({}) } catch (e) {}`)
-	r := runJS(t, run, `try { await up.plain({}) } catch (e) { return [e.kind, e.message] }`)
-	if !strings.Contains(string(r.Value), `"failed"`) || !strings.Contains(string(r.Value), "MCP server up") || time.Since(start) > 10*time.Second {
-		t.Fatalf("after the crash (%v): %s", time.Since(start), r.Text())
+	r := runJS(t, run, `try { await up.crash({}) } catch (e) { return [e.kind, e.message] }`)
+	if !strings.Contains(string(r.Value), `"failed"`) || !strings.Contains(string(r.Value), "MCP server up") {
+		t.Fatalf("the crashing call: %s", r.Text())
+	}
+	r = runJS(t, run, `return [await up.plain({}), await up.pid({})]`)
+	if r.IsError() || !strings.HasPrefix(string(r.Value), `["hello there",`) || strings.Contains(string(r.Value), string(pid)) || time.Since(start) > 10*time.Second {
+		t.Fatalf("after the crash (%v; pid was %s): %s", time.Since(start), pid, r.Text())
 	}
 }
 
@@ -225,7 +266,8 @@ func TestStartErrors(t *testing.T) {
 }
 
 // TestPolicyInput: the policy sees an imported tool's server and
-// annotations as input.tool (examples/mcp-policy).
+// annotations as input.tool (examples/mcp-policy): MCP's defaults for a
+// server that is not trusted, whatever it claims, and the pinned hints.
 func TestPolicyInput(t *testing.T) {
 	results, err := policy.RunTests(context.Background(), []string{"../examples/mcp-policy"}, nil)
 	if err != nil {
@@ -244,30 +286,81 @@ func TestPolicyInput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cs, _ := inMemory(t)
-	tools, err := mcptools.Import(context.Background(), "up", cs, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	run := codemode.New(testEngine(t), tools, codemode.WithPolicy(pol))
-	t.Cleanup(func() { run.CloseAll(context.Background()) })
-	// structured is read-only; plain says nothing, so it may be destructive:
-	// the policy asks, and with no approver the call is denied.
-	r := runJS(t, run, `const a = (await up.structured({n: 1})).double
-try { await up.plain({}) } catch (e) { return [a, e.kind, e.message] }`)
-	if !strings.Contains(string(r.Value), `[2,"denied"`) || !strings.Contains(string(r.Value), "up/plain may be destructive (MCP server up") {
-		t.Fatalf("%s", r.Text())
+	for _, c := range []struct {
+		name   string
+		server mcptools.Server
+		want   string
+	}{
+		// structured says it is read-only, but the server is not
+		// trusted: the policy asks, and with no approver the call is
+		// denied.
+		{"untrusted", mcptools.Server{Name: "github"}, `["denied","tool github/structured denied: approval required and no approver is configured: github/structured may change something`},
+		{"pinned", mcptools.Server{Name: "github", Annotations: map[string]mcptools.Hints{"structured": {ReadOnly: ptr(true)}}}, `[2]`},
+		{"trusted", mcptools.Server{Name: "github", TrustAnnotations: true}, `[2]`},
+		// A server the policy does not name is not permitted, read-only
+		// or not.
+		{"unnamed server", mcptools.Server{Name: "evil", TrustAnnotations: true}, `["denied","tool evil/structured denied: no capability allows method`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cs, _ := inMemory(t)
+			tools, _, err := c.server.Import(context.Background(), cs, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			run := codemode.New(testEngine(t), tools, codemode.WithPolicy(pol))
+			t.Cleanup(func() { run.CloseAll(context.Background()) })
+			r := runJS(t, run, `try { return [(await globalThis[`+"`"+c.server.Name+"`"+`].structured({n: 1})).double] } catch (e) { return [e.kind, e.message] }`)
+			if !strings.HasPrefix(string(r.Value), c.want) {
+				t.Fatalf("got %s, want %s...", r.Value, c.want)
+			}
+		})
 	}
 }
 
-func TestPolicyInfoDefaults(t *testing.T) {
-	no := false
-	got := mcptools.PolicyInfo("s", &mcp.ToolAnnotations{IdempotentHint: true, OpenWorldHint: &no})
-	want := map[string]bool{"readOnlyHint": false, "destructiveHint": true, "idempotentHint": true, "openWorldHint": false}
-	if got.Server != "s" || fmt.Sprint(got.Annotations) != fmt.Sprint(want) {
-		t.Errorf("%+v", got)
+func ptr[T any](v T) *T { return &v }
+
+// TestPolicyInfo: a hint is the pinned one, else the server's when it is
+// trusted, else MCP's default; the description says the hints only when
+// they are known.
+func TestPolicyInfo(t *testing.T) {
+	no, yes := false, true
+	a := &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &no, DestructiveHint: &no}
+	for _, c := range []struct {
+		s    mcptools.Server
+		want map[string]bool
+	}{
+		{mcptools.Server{Name: "s"}, mcptools.DefaultHints()},
+		{mcptools.Server{Name: "s", TrustAnnotations: true}, map[string]bool{"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false}},
+		{mcptools.Server{Name: "s", Annotations: map[string]mcptools.Hints{"t": {OpenWorld: &no}}}, map[string]bool{"readOnlyHint": false, "destructiveHint": true, "idempotentHint": false, "openWorldHint": false}},
+		{mcptools.Server{Name: "s", TrustAnnotations: true, Annotations: map[string]mcptools.Hints{"t": {ReadOnly: &no, Destructive: &yes}}}, map[string]bool{"readOnlyHint": false, "destructiveHint": true, "idempotentHint": true, "openWorldHint": false}},
+		{mcptools.Server{Name: "s", Annotations: map[string]mcptools.Hints{"other": {ReadOnly: &yes}}}, mcptools.DefaultHints()},
+	} {
+		got := c.s.PolicyInfo("t", a)
+		if got.Server != "s" || fmt.Sprint(got.Annotations) != fmt.Sprint(c.want) {
+			t.Errorf("%+v: %v, want %v", c.s, got.Annotations, c.want)
+		}
 	}
-	if d := mcptools.PolicyInfo("s", nil).Annotations; !d["destructiveHint"] || !d["openWorldHint"] || d["readOnlyHint"] {
-		t.Errorf("defaults %v", d)
+	if d := (mcptools.Server{Name: "s", TrustAnnotations: true}).PolicyInfo("t", nil).Annotations; fmt.Sprint(d) != fmt.Sprint(mcptools.DefaultHints()) {
+		t.Errorf("trusted, no annotations: %v", d)
+	}
+
+	cs, _ := inMemory(t)
+	for _, c := range []struct {
+		s    mcptools.Server
+		want string
+	}{
+		{mcptools.Server{Name: "up"}, "Structured"},
+		{mcptools.Server{Name: "up", TrustAnnotations: true}, "Structured\n(read-only)"},
+		{mcptools.Server{Name: "up", Annotations: map[string]mcptools.Hints{"structured": {ReadOnly: &no}}}, "Structured\n(may be destructive)"},
+	} {
+		tools, _, err := c.s.Import(context.Background(), cs, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tl := range tools {
+			if tl.Name == "up/structured" && tl.Description != c.want {
+				t.Errorf("%+v: description %q, want %q", c.s, tl.Description, c.want)
+			}
+		}
 	}
 }

@@ -1,18 +1,22 @@
 package main
 
 import (
-	"encoding/json"
+	"context"
 	"io"
 	"strconv"
 
 	"github.com/cordonhq/cordon/config"
 	"github.com/cordonhq/cordon/describe"
+	"github.com/cordonhq/cordon/engine"
 	"github.com/cordonhq/cordon/internal/abi"
 )
 
 // cmdDescribe is `cordon describe [--config FILE] [--format prompt|ts|json]`:
 // it prints the description of the config's tools for a model (package
-// describe), the constraints of its capabilities included.
+// describe), the constraints of its capabilities included. The config's
+// upstream MCP servers (mcp_servers) are started, as `cordon run` and
+// `cordon mcp` start them, so that their tools are described as the model
+// of `cordon mcp` sees them; they are stopped before it returns.
 //
 //	--format prompt   the whole text for the model, in Markdown (default)
 //	--format ts       the TypeScript declarations alone, a .d.ts file
@@ -21,7 +25,7 @@ import (
 //	--max-bytes N     the prompt's size above which it lists the tools in a
 //	                  compact form (default 32768; 0 for no limit)
 //	--no-example      leave out the example call
-func cmdDescribe(args []string, stdout io.Writer) error {
+func cmdDescribe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("describe")
 	cfgFile := fs.String("config", "", "")
 	format := fs.String("format", "prompt", "")
@@ -58,10 +62,12 @@ func cmdDescribe(args []string, stdout io.Writer) error {
 		}
 	}
 	opts.Capabilities = cfg.ParsedCapabilities()
-	tools, err := describeTools(cfg)
+	engineTools, stop, err := configTools(ctx, cfg, stderr)
 	if err != nil {
 		return err
 	}
+	stop()
+	tools := describeTools(engineTools)
 	var out string
 	switch *format {
 	case "prompt", "":
@@ -84,27 +90,13 @@ func cmdDescribe(args []string, stdout io.Writer) error {
 	return err
 }
 
-// describeTools returns the config's tools as package describe takes them.
-// They are read through their JSON form, the config file's own keys
-// (name, description, input_schema, output_schema), so that every schema
-// the file gives comes along.
-func describeTools(cfg *config.Config) ([]describe.Tool, error) {
-	b, err := json.Marshal(cfg.Tools)
-	if err != nil {
-		return nil, err
+// describeTools returns the tools as package describe takes them: the
+// config's own, whose schemas are the file's (config.Config.EngineTools),
+// and the upstream servers', as package mcptools imported them.
+func describeTools(tools []engine.Tool) []describe.Tool {
+	out := make([]describe.Tool, len(tools))
+	for i, t := range tools {
+		out[i] = describe.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema, OutputSchema: t.OutputSchema}
 	}
-	var raw []struct {
-		Name         string          `json:"name"`
-		Description  string          `json:"description"`
-		InputSchema  json.RawMessage `json:"input_schema"`
-		OutputSchema json.RawMessage `json:"output_schema"`
-	}
-	if err := json.Unmarshal(b, &raw); err != nil {
-		return nil, err
-	}
-	tools := make([]describe.Tool, len(raw))
-	for i, t := range raw {
-		tools[i] = describe.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema, OutputSchema: t.OutputSchema}
-	}
-	return tools, nil
+	return out
 }

@@ -11,7 +11,7 @@ import (
 // config; a VFS quota set past what it holds is refused with both values
 // and where each came from.
 func TestMemoryLimitWorksOnItsOwn(t *testing.T) {
-	for _, mb := range []string{"16", "64", "128"} {
+	for _, mb := range []string{"24", "64", "128"} {
 		code, stdout, stderr := cli(t, "", "run", "--memory", mb, "-e", "return 6*7")
 		if code != 0 || stdout != "42\n" {
 			t.Errorf("--memory %s: exit %d, stdout %q, stderr %q", mb, code, stdout, stderr)
@@ -32,7 +32,7 @@ func TestMemoryLimitWorksOnItsOwn(t *testing.T) {
 		{[]string{"--memory", "64", "--vfs-bytes", "67108864"}, []string{"--vfs-bytes 67108864", "--memory 64"}},
 		{[]string{"--vfs-bytes", "100000000"}, []string{"--vfs-bytes 100000000", "default memory limit (256 MiB)"}},
 		{[]string{"--config", cfg, "--vfs-bytes", "30000000"}, []string{"--vfs-bytes 30000000", "limits.memory_mb 64 in " + cfg}},
-		{[]string{"--memory", "8"}, []string{"--memory must be between 16 and 4096"}},
+		{[]string{"--memory", "8"}, []string{"--memory must be between 24 and 4096"}},
 	} {
 		code, _, stderr := cli(t, "", append(append([]string{"run"}, c.args...), "-e", "return 1")...)
 		if code != 2 {

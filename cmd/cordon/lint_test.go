@@ -42,7 +42,7 @@ tools:
 capabilities:
   - method: "**"
 `)
-	for _, file := range []string{listed, denyRule, "../../policy_test/example.yaml", "../../examples/tenant-policy/config.yaml"} {
+	for _, file := range []string{listed, denyRule, "../../policy_test/example.yaml", "../../examples/tenant-policy/config.yaml", "../../examples/mcp-policy/config.yaml"} {
 		if code, stdout, stderr := cli(t, "", "policy", "lint", file); code != 0 || stdout != "" || stderr != "" {
 			t.Errorf("%s: exit %d stdout %q stderr %q", file, code, stdout, stderr)
 		}
@@ -94,5 +94,52 @@ func TestLintWarningsInCompileAndRun(t *testing.T) {
 	}
 	if _, _, stderr := cli(t, "", "run", "--config", "../../policy_test/example.yaml", "-e", "1"); strings.Contains(stderr, "warning") {
 		t.Errorf("run with a clean config: stderr %q", stderr)
+	}
+}
+
+// TestPolicyLintAnnotations: a rule that permits on input.tool.annotations
+// is a warning when a configured server's annotations are not trusted,
+// and not when every server's are.
+func TestPolicyLintAnnotations(t *testing.T) {
+	rego := writeFile(t, "p.rego", `package cordon.authz
+
+read_only if input.tool.annotations.readOnlyHint
+
+permit contains "read-only" if read_only
+
+permit contains "docs" if input.tool.server == "docs"
+
+ask contains "destructive" if input.tool.annotations.destructiveHint
+`)
+	cfg := writeFile(t, "c.yaml", "policies: ["+rego+"]\nmcp_servers:\n  - {name: github, command: [x]}\n  - {name: docs, command: [y], trust_annotations: true}\n  - {name: wiki, command: [z], annotations: {search: {readOnlyHint: true}}}\n")
+	code, stdout, stderr := cli(t, "", "policy", "lint", cfg)
+	want := cfg + ": " + rego + ":5: rule permit permits on input.tool.annotations, but MCP servers github, wiki do not have trust_annotations"
+	if code != exitLint || !strings.HasPrefix(stdout, want) || strings.Count(stdout, "\n") != 1 || stderr != "" {
+		t.Errorf("exit %d\nstdout %q\nwant   %q...\nstderr %q", code, stdout, want, stderr)
+	}
+	trusted := writeFile(t, "t.yaml", "policies: ["+rego+"]\nmcp_servers: [{name: github, command: [x], trust_annotations: true}]\n")
+	if code, stdout, stderr := cli(t, "", "policy", "lint", trusted); code != 0 || stdout != "" || stderr != "" {
+		t.Errorf("trusted: exit %d stdout %q stderr %q", code, stdout, stderr)
+	}
+}
+
+// A capability whose pattern matches none of the config's tools is
+// flagged; one that may match an upstream server's tools is not judged.
+func TestPolicyLintUnmatchedPattern(t *testing.T) {
+	cfg := writeFile(t, "typo.yaml", `
+tools:
+  - {name: stripe/charges/create, echo: true}
+  - {name: stripe/refunds/create, echo: true}
+capabilities:
+  - method: "stripe/charge/*"
+  - method: "stripe/refunds/*"
+  - method: "github/**"
+mcp_servers:
+  - {name: github, command: [does-not-run]}
+`)
+	code, stdout, _ := cli(t, "", "policy", "lint", cfg)
+	want := `capability #0 "stripe/charge/*" matches no tool, so it allows nothing (the config's tools are stripe/charges/create, stripe/refunds/create): is the name misspelled?`
+	if code != exitLint || !strings.Contains(stdout, want) || strings.Count(stdout, "\n") != 1 {
+		t.Fatalf("exit %d, stdout %q", code, stdout)
 	}
 }

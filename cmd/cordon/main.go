@@ -149,7 +149,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "run":
 		code, err = cmdRun(ctx, args[1:], stdin, stdout, stderr)
 	case "describe":
-		err = cmdDescribe(args[1:], stdout)
+		err = cmdDescribe(ctx, args[1:], stdout, stderr)
 	case "mcp":
 		err = cmdMCP(ctx, args[1:], stdin, stdout, stderr)
 	case "precompile":

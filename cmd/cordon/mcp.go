@@ -165,8 +165,11 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	// session would let a client reset its limits by reconnecting: they
 	// are kept per principal there unless the config says otherwise.
 	counterCfg, scopeSet := cfg.SandboxCounters()
-	if ln != nil && !scopeSet {
+	switch {
+	case ln != nil && !scopeSet:
 		counterCfg.Scope = counters.PerPrincipal
+	case ln != nil && counterCfg.Scope != counters.PerPrincipal:
+		fmt.Fprintf(stderr, "cordon: warning: %s: counters.scope is %s: over HTTP a client resets its call limits by opening a new session; scope principal keeps them\n", cfg.File(), counterCfg.Scope)
 	}
 	run := codemode.New(eng, tools,
 		codemode.WithPolicy(pol),
@@ -497,19 +500,28 @@ func isClosedErr(err error) bool {
 
 // configTools returns the config's tools: its own (mock and echo), and the
 // tools of its upstream MCP servers (mcp_servers), which it starts; stop
-// stops them. A server that cannot start is a usage error naming it.
+// stops them. A server that cannot start is a usage error naming it; a
+// tool it leaves out is a warning on stderr. The servers' stderr reaches
+// stderr through the writer that neutralizes the script's output on a
+// terminal, each line prefixed with the server's name.
 func configTools(ctx context.Context, cfg *config.Config, stderr io.Writer) (tools []engine.Tool, stop func(), err error) {
 	tools = cfg.EngineTools()
 	if len(cfg.MCPServers) == 0 {
 		return tools, func() {}, nil
 	}
+	upErr := terminalSafe(stderr, false)
 	ups, err := mcptools.Start(ctx, cfg.MCPServers, mcptools.Options{
-		Dir:    cfg.Dir(),
-		Stderr: stderr,
-		Client: &mcp.Implementation{Name: "cordon", Version: cordonVersion()},
+		Dir:            cfg.Dir(),
+		Stderr:         upErr,
+		Client:         &mcp.Implementation{Name: "cordon", Version: cordonVersion()},
+		MaxResultBytes: cfg.Limits.MaxResultBytes,
 	})
 	if err != nil {
 		return nil, nil, usagef("config %s: %v", cfg.File(), err)
 	}
-	return append(tools, ups.Tools()...), func() { ups.Close() }, nil
+	for _, w := range ups.Warnings() {
+		io.WriteString(upErr, "cordon: warning: config "+cfg.File()+": "+oneLine(w.Error())+"\n")
+	}
+	flushOutput(upErr)
+	return append(tools, ups.Tools()...), func() { ups.Close(); flushOutput(upErr) }, nil
 }

@@ -430,3 +430,34 @@ func TestListen(t *testing.T) {
 		t.Error("--no-auth --allow-remote is served remotely")
 	}
 }
+
+// `cordon mcp --http` keeps call counters per principal: a client that
+// reconnects does not get its max_calls back. A config that keeps them
+// per session is served with a warning that says what it allows.
+func TestMCPHTTPCountersOutliveSessions(t *testing.T) {
+	t.Setenv(tokenEnv, "counters-token-0123456789")
+	cfg := writeFile(t, "pay.yaml", `tools: [{name: pay, echo: true}]
+capabilities: [{method: pay, max_calls: 2}]
+`)
+	m := startMCP(t, "--http", "127.0.0.1:0", "--config", cfg)
+	pay := `let ok = 0; for (let i = 0; i < 3; i++) { try { await pay({i}); ok++ } catch (e) {} } return ok`
+	a := mustDialMCP(t, m.url, "counters-token-0123456789")
+	if _, sc := mcpCall(t, a, "run_javascript", "code", pay); sc["value"] != float64(2) {
+		t.Fatalf("first session: %v", sc)
+	}
+	a.Close()
+	b := mustDialMCP(t, m.url, "counters-token-0123456789")
+	if _, sc := mcpCall(t, b, "run_javascript", "code", pay); sc["value"] != float64(0) {
+		t.Fatalf("after a reconnect: %v, want 0 more payments", sc)
+	}
+	if strings.Contains(m.stderr.String(), "counters.scope is") {
+		t.Errorf("a warning without a scope in the config: %q", m.stderr.String())
+	}
+	perSession := writeFile(t, "session.yaml", `tools: [{name: pay, echo: true}]
+counters: {scope: session}
+`)
+	m2 := startMCP(t, "--http", "127.0.0.1:0", "--config", perSession)
+	if !strings.Contains(m2.stderr.String(), "counters.scope is session: over HTTP a client resets its call limits by opening a new session") {
+		t.Errorf("no warning for per-session counters over HTTP: %q", m2.stderr.String())
+	}
+}

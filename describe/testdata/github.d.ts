@@ -240,11 +240,22 @@ declare function listTools(prefix?: string): ToolInfo[];
 /** One tool, by its name, dotted path or alias; null when there is none. */
 declare function getToolInfo(name: string): ToolInfo | null;
 
+/** What shell() returns: a String object whose value is the command's standard output, with the whole result as properties. */
+interface ShellResult extends String {
+  /** The standard output, also the string's value. */
+  stdout: string;
+  /** The standard error. */
+  stderr: string;
+  /** The exit status: 0 for success. */
+  exitCode: number;
+}
 /**
  * Runs a command line in the sandbox's bash-like shell (grep, sed, awk, jq, sort,
- * tool NAME --param value, ...), on the same files and through the same policy.
+ * tool NAME --param value, ...), on the same files and through the same policy, and
+ * returns when it has finished: the result reads as its output (shell("ls").trim()),
+ * and awaiting it gives the same value (const {stdout, exitCode} = await shell("ls")).
  */
-declare function shell(command: string): Promise<{ stdout: string; stderr: string; exitCode: number }>;
+declare function shell(command: string): ShellResult;
 
 type SandboxEncoding = "utf8" | "utf-8" | "latin1" | "binary";
 type SandboxData = string | Uint8Array | ArrayBuffer;
