@@ -239,7 +239,7 @@ type Execution struct {
 	// counter store.
 	counterKey string
 	// deadline is when Execute's time limit (script and handlers) ends;
-	// zero under the step API.
+	// zero under the step API. Execute sets it before its first Next.
 	deadline time.Time
 
 	// drive is held by the goroutine that runs the script (Next, Cancel,
