@@ -131,6 +131,7 @@ func New(run *codemode.Tool, opts Options) *Server {
 		Logger:       logger,
 		// Logging: the client that sets a level gets the denials and a
 		// summary of each run as log notifications (logRun).
+		//lint:ignore SA1019 the versions served (legacyVersions) predate logging's deprecation
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}, Logging: &mcp.LoggingCapabilities{}},
 		// Protocol 2026-07-28 forbids server-initiated elicitation (SEP-2322:
 		// a paused tools/call instead), on which Elicit relies: serve the

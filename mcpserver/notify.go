@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 The server speaks the protocol versions before 2026-07-28 (see legacyVersions), in which logging is not deprecated.
+
 package mcpserver
 
 import (

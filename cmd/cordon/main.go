@@ -60,14 +60,15 @@ const usage = `usage:
                                   (lint warnings go to stderr)
   cordon policy lint CONFIG       warn where a later capability lets through calls an
                                   earlier one constrains, limits or asks about (exit 1)
-  cordon policy test [--config CONFIG] PATH...
+  cordon policy test [--config CONFIG] [-v] PATH...
                                   run *_test.rego files like 'opa test' (the shipped
                                   library and the config's compiled capabilities included),
-                                  type-checked against the input schema as loading is
+                                  type-checked against the input schema as loading is;
+                                  -v lists every test, not only the failures
   cordon policy schema [-o FILE]  write the JSON Schema of the policy input, for stock OPA
                                   in CI: opa check --strict --schema FILE, opa test --schema FILE
   cordon describe [--config FILE] [--format prompt|ts|json] [--lang js|sh] [--max-bytes N]
-                                  describe the tools for a model: rules, TypeScript
+                  [--no-example]  describe the tools for a model: rules, TypeScript
                                   declarations, shell usage, an example (prompt, the default)
   cordon mcp [--config FILE] [--policy PATH]... [--label K=V]... [--log] [--http ADDR] [-q]
                                   serve run_javascript and run_shell to MCP clients: over
@@ -256,6 +257,10 @@ func flagError(cmd string, err error) error {
 	return usagef("%s: %v (see `cordon help`)", cmd, err)
 }
 
+// cacheDirEnv is the environment variable that names the compilation
+// cache directory when --cache-dir does not.
+const cacheDirEnv = "CORDON_CACHE_DIR"
+
 // engineConfig is the engine's config for a command that builds one. Unless
 // quiet, the engine says on stderr when it compiles the sandbox (a first run,
 // or a new cache directory) and when that ends, with the time it took,
@@ -266,7 +271,7 @@ func flagError(cmd string, err error) error {
 func engineConfig(cacheDir string, memoryMB int, stderr io.Writer, quiet bool) engine.Config {
 	cfg := engine.NewConfig()
 	if cacheDir == "" {
-		cacheDir = os.Getenv("CORDON_CACHE_DIR")
+		cacheDir = os.Getenv(cacheDirEnv)
 	}
 	if cacheDir != "" {
 		cfg = cfg.WithCacheDir(cacheDir)

@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/cordonhq/cordon/engine"
@@ -63,7 +64,7 @@ var versionModules = []struct {
 	{"opa", "github.com/open-policy-agent/opa", false},
 }
 
-// cmdVersion prints cordon's module version, the SHA-256 of the guest
+// cmdVersion prints cordon's version (mainVersion), the SHA-256 of the guest
 // module it embeds (what `go generate ./engine` reports), and the versions
 // of goja, wazero and OPA it was built with.
 func cmdVersion(args []string, stdout io.Writer) error {
@@ -87,22 +88,13 @@ func cmdVersion(args []string, stdout io.Writer) error {
 // versionText is what `cordon version` prints for the build info bi (nil
 // when the binary has none) and the guest.
 func versionText(bi *debug.BuildInfo, guest engine.GuestInfo) string {
-	version, deps, guestDeps := "unknown", map[string]string{}, map[string]string{}
+	version, deps, guestDeps := mainVersion(bi), map[string]string{}, map[string]string{}
 	if guest.Build != nil {
 		for _, d := range guest.Build.Deps {
 			guestDeps[d.Path] = d.Version
 		}
 	}
 	if bi != nil {
-		version = bi.Main.Version
-		if version == "" {
-			version = "(devel)"
-		}
-		for _, s := range bi.Settings {
-			if s.Key == "vcs.revision" && bi.Main.Version == "(devel)" {
-				version += " " + s.Value
-			}
-		}
 		for _, d := range bi.Deps {
 			v := d.Version
 			if d.Replace != nil {
@@ -126,4 +118,53 @@ func versionText(bi *debug.BuildInfo, guest engine.GuestInfo) string {
 	}
 	fmt.Fprintf(&b, "go      %s %s/%s\n", runtime.Version(), runtime.GOOS, runtime.GOARCH)
 	return b.String()
+}
+
+// mainVersion is cordon's version as the build info bi records it: the
+// module version that `go install github.com/cordonhq/cordon/cmd/cordon@v1.2.3`
+// (or @latest, or a pseudo-version) stamps, and that `go build` in a git
+// checkout stamps too (v0.0.0-20261206205216-86e8f3e78e36, with +dirty
+// when the tree has changes). A build that has none ("(devel)": go run,
+// -buildvcs=false, a git worktree) falls back on the VCS settings, when
+// the build recorded them, as "devel+REVISION (DATE[, modified])", and
+// else is "devel". A binary without build info is "unknown".
+func mainVersion(bi *debug.BuildInfo) string {
+	if bi == nil {
+		return "unknown"
+	}
+	if v := bi.Main.Version; v != "" && v != "(devel)" {
+		return v
+	}
+	var rev, date string
+	modified := false
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.time":
+			date = s.Value
+			if t, err := time.Parse(time.RFC3339, s.Value); err == nil {
+				date = t.UTC().Format(time.DateOnly)
+			}
+		case "vcs.modified":
+			modified = s.Value == "true"
+		}
+	}
+	if rev == "" {
+		return "devel"
+	}
+	if len(rev) > 12 {
+		rev = rev[:12] // as a pseudo-version abbreviates it
+	}
+	var notes []string
+	if date != "" {
+		notes = append(notes, date)
+	}
+	if modified {
+		notes = append(notes, "modified")
+	}
+	if len(notes) == 0 {
+		return "devel+" + rev
+	}
+	return "devel+" + rev + " (" + strings.Join(notes, ", ") + ")"
 }

@@ -12,6 +12,9 @@
 #   input.capability_calls   {capability index (string): calls it was charged for}
 #   input.session            {"id": ..., "labels": {...}, "principal": ...}
 #   input.language           "js" or "sh": the interpreter that made the call
+#   input.tool               {"server": ..., "annotations": {"readOnlyHint": ...,
+#                            ...}}: what the host says of the tool (an MCP
+#                            server's tool); absent for other tools
 #
 # and expects an object:
 #
