@@ -168,6 +168,7 @@ return n`
 			t.Errorf("round %d: Cancel: %v", round, cancelErr)
 		}
 		res, xerr := x.Result(), x.Err()
+		t.Logf("Cancel after %v: %d calls made, Err %v", delay, len(res.ToolCalls), xerr)
 		switch {
 		case xerr == nil && (res.ExitCode != 0 || string(res.Value) == ""):
 			t.Errorf("round %d: finished without error but %+v", round, res)
