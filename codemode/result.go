@@ -33,7 +33,7 @@ type Result struct {
 	Value json.RawMessage `json:"value"`
 	// Error says why the script failed or was stopped, or is nil. Kind is
 	// "exception" for an uncaught JavaScript error, KindArguments for
-	// malformed arguments, and otherwise an engine.Kind: "timeout",
+	// malformed arguments, and otherwise an [engine.Kind]: "timeout",
 	// "output", "tool_calls", "quota", "recursion", "memory", "crash",
 	// "canceled", "closed".
 	Error *Error `json:"error,omitempty"`
@@ -54,7 +54,7 @@ type Result struct {
 	text      string
 }
 
-// KindArguments is the Error.Kind of malformed arguments.
+// KindArguments is the [Error.Kind] of malformed arguments.
 const KindArguments = "arguments"
 
 // Error is why a run failed.
