@@ -137,7 +137,12 @@ func DefaultCacheDir() (string, error) {
 	return filepath.Join(dir, "cordon", "wazero"), nil
 }
 
-// Engine holds the compiled guest. It is safe for concurrent use.
+// Engine holds the compiled guest. It is safe for concurrent use: every
+// method may be called from any goroutine, and its sandboxes run in
+// parallel, each on the goroutines of its callers. The engine's lock
+// guards only its set of sandboxes and whether it is closed; it is never
+// held while a guest boots or runs, nor while a sandbox closes (see
+// ARCHITECTURE.md, "Concurrency").
 type Engine struct {
 	cfg      Config
 	runtime  wazero.Runtime
@@ -149,7 +154,7 @@ type Engine struct {
 
 	counters *counters.Memory // the default counter store
 
-	mu        sync.Mutex
+	mu        sync.Mutex // a leaf: nothing is locked while it is held
 	closed    bool
 	sandboxes map[*Sandbox]struct{}
 }

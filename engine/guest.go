@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/cordonhq/cordon/internal/guestcache"
-	"github.com/cordonhq/cordon/internal/guestmem"
 	"github.com/cordonhq/cordon/internal/wasi"
 )
 
@@ -27,10 +26,6 @@ func guestWasm() ([]byte, error) {
 	}
 	return b, nil
 }
-
-// haveRegions reports whether guest memory never moves (guestmem.NonMoving):
-// the host then stores the interrupt flag straight into it (hostabi.go).
-const haveRegions = guestmem.NonMoving
 
 // instantiateWASI instantiates the WASI functions the compiled guest
 // imports, serving the engine's clock and random source; each call finds

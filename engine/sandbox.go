@@ -156,10 +156,16 @@ type SandboxConfig struct {
 	// may be called DefaultMaxCalls times per sandbox.
 	Policy Policy
 	// Approve answers calls the policy asks about under Execute. Nil denies
-	// them.
+	// them. It is called on the goroutines that run the handlers, for the
+	// calls of a batch concurrently.
 	Approve Approver
 	// Audit, if set, receives a record of every decision (they also go to
-	// the engine's slog logger).
+	// the engine's slog logger). It is called from several goroutines at
+	// once (the records of approvals, refusals and failures come from the
+	// goroutines that answer calls), and a decision's record comes while
+	// the policy's locks are held: it must be safe for concurrent use and
+	// must not call back into the sandbox or its executions (see Policy,
+	// "Concurrency").
 	Audit func(AuditRecord)
 	// Stdout and Stderr, if set, receive the script's output while it
 	// runs, for every execution (WithStdout and WithStderr replace them
@@ -214,7 +220,18 @@ const (
 // calls wait their turn. A sandbox whose guest crashed (out of memory, say)
 // is broken: every later call fails with an error of KindClosed that names
 // the cause, and the sandbox must be closed and replaced.
+//
+// Every method may be called from any goroutine. Execute, Start and the
+// file methods (WriteFile, PutFiles, ReadFile, Files, ExportTar,
+// ImportTar) take the sandbox's turn, one at a time, and wait for it as
+// long as their context allows; an execution begun with Start holds the
+// turn until it ends, so a Start must be driven to its end or canceled
+// (Execution.Cancel) before anything else can run. Close, Err and ID
+// never wait for the turn, and Close ends a running execution, which then
+// fails with KindClosed. The policy decides the calls of one sandbox one
+// at a time, in the order the script made them (see Policy).
 type Sandbox struct {
+	// Set by NewSandbox, then read-only.
 	e      *Engine
 	id     string
 	limits Limits
@@ -222,9 +239,10 @@ type Sandbox struct {
 	infos  []abi.ToolInfo
 	conn   *conn
 
-	turn chan struct{} // one operation at a time
+	// turn holds one token while an execution or a file operation runs:
+	// the outermost of the engine's locks (ARCHITECTURE.md, "Concurrency").
+	turn chan struct{}
 
-	mu        sync.Mutex
 	policy    Policy // nil: the default policy
 	labels    map[string]string
 	principal string
@@ -241,8 +259,10 @@ type Sandbox struct {
 	onAudit   func(AuditRecord)
 	stdout    io.Writer // SandboxConfig.Stdout
 	stderr    io.Writer
-	broken    error
 	closeOnce sync.Once
+
+	mu     sync.Mutex // a leaf: guards broken only
+	broken error
 }
 
 var sandboxSeq atomic.Uint64
@@ -347,10 +367,15 @@ func (e *Engine) bootGuest(ctx context.Context) (*conn, error) {
 		return nil, &Error{Kind: KindInternal, Message: "instantiating the guest", Err: err}
 	}
 	c.mod = mod
-	if mem != nil {
-		// The mapping must outlive the guest's code (see guestmem.Memory).
-		mem.Pin()
+	if mem == nil {
+		// The guest's memory is always ours: a stop could not set its
+		// interrupt flag without it.
+		_ = mod.Close(ctx)
+		return nil, errorf(KindInternal, "the guest's memory was not allocated by the engine")
 	}
+	c.mem = mem
+	// The mapping must outlive the guest's code (see guestmem.Memory).
+	mem.Pin()
 	startFn := mod.ExportedFunction("_start")
 	if startFn == nil {
 		_ = mod.Close(ctx)
@@ -368,9 +393,7 @@ func (e *Engine) bootGuest(ctx context.Context) (*conn, error) {
 		c.endTurn() // the host must not write to the interrupt flag any more
 		close(c.done)
 		_ = mod.Close(context.Background())
-		if mem != nil {
-			mem.Unpin()
-		}
+		mem.Unpin()
 	})
 	// The guest's first call is next(nothing): it is ready. Booting is not
 	// interruptible, but a canceled ctx kills the guest, which then ends at
