@@ -16,8 +16,8 @@ import (
 	"github.com/cordonhq/cordon/policy/authz"
 )
 
-// Policy decides the tool calls of a sandbox (SandboxConfig.Policy). Two
-// implementations come with cordon: authz.CapabilityPolicy (authz.New)
+// Policy decides the tool calls of a sandbox ([SandboxConfig.Policy]). Two
+// implementations come with cordon: [authz.CapabilityPolicy] ([authz.New])
 // decides by DSL capabilities alone, in Go, and links no OPA;
 // policy.Policy (policy.New) adds Rego rules, data and bundles, evaluated
 // by OPA. A program that uses only the first does not build OPA.
@@ -71,9 +71,9 @@ import (
 //     follows the same rule.
 //
 // Revision identifies the policy's content for audit records
-// (AuditRecord.PolicyRevision): two policies with the same revision decide
+// ([AuditRecord.PolicyRevision]): two policies with the same revision decide
 // alike. CapabilityName labels capability i for audit records and
-// ToolCall.Capability ("" for an index it does not know).
+// [ToolCall.Capability] ("" for an index it does not know).
 //
 // A nil Policy (and a nil pointer of a Policy type) means the default
 // policy: each registered tool may be called DefaultMaxCalls times per
@@ -98,7 +98,7 @@ func nilPolicy(p Policy) bool {
 // Approver decides a call that the policy asked about (decision "ask") when
 // the script runs under Execute. It returns whether to run the call and,
 // when not, the reason the script will see. Under the step API the caller
-// answers such calls itself (Call.Ask is set). ctx carries the call's
+// answers such calls itself ([Call.Ask] is set). ctx carries the call's
 // CallInfo (CallFrom).
 type Approver func(ctx context.Context, call *Call) (approve bool, reason string)
 
@@ -137,7 +137,7 @@ type decision struct {
 
 // maxChargeAttempts bounds how many times one call is decided again
 // because another decision changed its counters first (a store without
-// counters.Locker, shared by many sandboxes or hosts).
+// [counters.Locker], shared by many sandboxes or hosts).
 const maxChargeAttempts = 64
 
 // setCounters sets up the sandbox's call counters from cfg: the store, the
@@ -250,7 +250,7 @@ func (sb *Sandbox) inputCounts(snap counters.Snapshot) (calls map[string]int, ca
 // decide checks one call against the sandbox's policy and charges the
 // counters of key when it passes. The counters are read from the store,
 // the policy decides on them, and the charge is added only if no other
-// decision changed them in between (counters.Store.Add); otherwise the
+// decision changed them in between ([counters.Store.Add]); otherwise the
 // call is decided again on the new counts, so that a limit holds exactly
 // whoever shares the scope. An ask reserves its charge: the reservation is
 // released when the ask is refused (see Call.settleAsk), so that refused

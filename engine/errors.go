@@ -14,13 +14,13 @@ const (
 	KindTimeout Kind = "timeout"
 	// KindCanceled: the caller's context was canceled.
 	KindCanceled Kind = "canceled"
-	// KindOutput: the script wrote more than Limits.MaxOutputBytes.
+	// KindOutput: the script wrote more than [Limits.MaxOutputBytes].
 	KindOutput Kind = "output"
-	// KindToolCalls: the script made more than Limits.MaxToolCalls calls.
+	// KindToolCalls: the script made more than [Limits.MaxToolCalls] calls.
 	KindToolCalls Kind = "tool_calls"
 	// KindQuota: the script failed after a write hit a VFS quota.
 	KindQuota Kind = "quota"
-	// KindRecursion: the JS call stack passed Limits.MaxCallDepth.
+	// KindRecursion: the JS call stack passed [Limits.MaxCallDepth].
 	KindRecursion Kind = "recursion"
 	// KindMemory: the guest ran out of memory; the sandbox is broken.
 	KindMemory Kind = "memory"
@@ -37,8 +37,8 @@ const (
 	KindInternal Kind = "internal"
 )
 
-// Error is the error type of package engine. Match it with errors.As, or
-// match a kind with errors.Is against the sentinel errors below.
+// Error is the error type of package engine. Match it with [errors.As], or
+// match a kind with [errors.Is] against the sentinel errors below.
 type Error struct {
 	Kind    Kind
 	Code    string // for KindFile: "ENOENT", "EACCES", "ENOSPC", ...
@@ -72,7 +72,7 @@ func (e *Error) Is(target error) bool {
 	return t.Kind == e.Kind && (t.Code == "" || t.Code == e.Code) && t.Message == "" && t.Err == nil
 }
 
-// Sentinel errors, one per kind, for errors.Is.
+// Sentinel errors, one per kind, for [errors.Is].
 var (
 	ErrTimeout   = &Error{Kind: KindTimeout}
 	ErrCanceled  = &Error{Kind: KindCanceled}

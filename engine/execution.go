@@ -52,7 +52,7 @@ type ToolCall struct {
 	// Error is the message the script saw when the call failed or was denied.
 	Error string
 	// Cause is the whole error of a call that failed (the handler's, or
-	// the one given to Call.Reject), for the host only: the script saw
+	// the one given to [Call.Reject]), for the host only: the script saw
 	// Error, which for an error that is not a *ToolError does not carry
 	// its text (see ToolError).
 	Cause    error `json:"-"`
@@ -61,7 +61,7 @@ type ToolCall struct {
 	// bytes, also when they were elided.
 	ParamsSize, ResultSize int
 	// Elided is true when Params and Result were dropped from this record
-	// because the execution's records had reached Limits.MaxRecordedBytes;
+	// because the execution's records had reached [Limits.MaxRecordedBytes];
 	// the sizes stay. The audit log (WithLogger) still has an excerpt and
 	// the SHA-256 of the params.
 	Elided bool
@@ -72,7 +72,7 @@ type ToolCall struct {
 // each handler's context carries the call's CallInfo (CallFrom).
 //
 // The returned error is nil when the script ran to its end, even if it threw
-// (see Result.ExitCode and Result.Exception). It is an *Error when the
+// (see [Result.ExitCode] and [Result.Exception]). It is an *Error when the
 // sandbox cut the execution short (KindTimeout, KindCanceled, KindMemory,
 // KindCrash, KindClosed); the Result is then still returned, with the output
 // produced before the end.
@@ -83,7 +83,7 @@ type ToolCall struct {
 // it is empty, with ExitCode 1.
 //
 // A sandbox runs one execution at a time, and Execute waits for its turn
-// for as long as ctx allows. Limits.Timeout counts from when the script
+// for as long as ctx allows. [Limits.Timeout] counts from when the script
 // starts, not from when Execute was called: a caller that waited behind
 // others still gets the whole limit. Reaching it is always KindTimeout.
 //
@@ -247,7 +247,7 @@ type Execution struct {
 	// it guards the fields below it. Lock order: drive, then conn.own
 	// (while the guest runs), then mu.
 	drive   sync.Mutex
-	budget  time.Duration // the script's time left (Limits.Timeout)
+	budget  time.Duration // the script's time left ([Limits.Timeout])
 	started bool          // the script was sent to the guest
 
 	mu sync.Mutex
@@ -267,7 +267,7 @@ type Execution struct {
 	answers []abi.CallResult // answered since the guest last ran
 	records []*ToolCall
 	// kept is how many bytes of params and results the settled records
-	// keep (Limits.MaxRecordedBytes); settled holds the records counted.
+	// keep ([Limits.MaxRecordedBytes]); settled holds the records counted.
 	kept    int
 	settled map[*ToolCall]bool
 	seen    map[uint32]bool
@@ -775,7 +775,7 @@ func (c *Call) Resolve(result any) error {
 // Reject answers the call with an error; the script's promise rejects with a
 // ToolError. What the script sees of err follows the rule of Handler's
 // errors: a *ToolError's kind and message, else "internal error" (see
-// ToolError); the whole of err stays in the call's record (ToolCall.Cause)
+// ToolError); the whole of err stays in the call's record ([ToolCall.Cause])
 // and in an audit record of decision "failed". For a call the policy asked
 // about and that was not approved, Reject is a refusal, as Deny is.
 func (c *Call) Reject(err error) {
@@ -1060,7 +1060,7 @@ func (o *output) strings() (string, string, bool) {
 }
 
 // settleRecord counts a record whose params and result are final against
-// Limits.MaxRecordedBytes, once, and elides its bytes when they would pass
+// [Limits.MaxRecordedBytes], once, and elides its bytes when they would pass
 // it. x.mu is held.
 func (x *Execution) settleRecord(rec *ToolCall) {
 	if x.settled[rec] {

@@ -42,7 +42,7 @@ func instantiateWASI(ctx context.Context, e *Engine) error {
 	return nil
 }
 
-// WriteDiag implements wasi.Instance: the guest program's own output is
+// WriteDiag implements [wasi.Instance]: the guest program's own output is
 // kept for crash reports.
 func (c *conn) WriteDiag(p []byte) {
 	c.mu.Lock()
@@ -50,7 +50,7 @@ func (c *conn) WriteDiag(p []byte) {
 	c.mu.Unlock()
 }
 
-// Stopping implements wasi.Instance: a sleep of the guest ends early when
+// Stopping implements [wasi.Instance]: a sleep of the guest ends early when
 // its execution is being stopped.
 func (c *conn) Stopping() bool {
 	c.mu.Lock()

@@ -237,7 +237,7 @@ func (c *conn) endTurn() {
 // only while the guest computes with a registered flag, so that the
 // address belongs to a live interpreter. The store runs on a timer's
 // goroutine while the guest's may be growing its memory: it goes through
-// guestmem.Memory.StoreUint32, atomically and under the memory's grow
+// [guestmem.Memory.StoreUint32], atomically and under the memory's grow
 // lock, never through wazero's view of the memory (the slice a grow
 // replaces), so it races with nothing and no grow loses it (RATIONALE.md,
 // "Timeouts"). A store that cannot be made (the memory is gone) leaves the
@@ -314,7 +314,7 @@ func hostTick(ctx context.Context, mod api.Module, _ []uint64) {
 	}
 }
 
-// hostFuncs implements each function of the host ABI (abi.HostFuncs).
+// hostFuncs implements each function of the host ABI ([abi.HostFuncs]).
 var hostFuncs = map[string]api.GoModuleFunc{
 	abi.ImportNext:      hostNext,
 	abi.ImportYield:     hostYield,
