@@ -324,7 +324,7 @@ func (s *shared) pause(ss *session, sb *engine.Sandbox, lang engine.Language, x 
 	} else {
 		// Closed meanwhile: the sandbox is gone, and so is the run.
 		r.Pause = nil
-		r.Error = &Error{Kind: string(engine.KindClosed), Message: "the session was closed"}
+		r.Error = &Error{Kind: engine.KindClosed, Message: "the session was closed"}
 	}
 	s.mu.Unlock()
 	r.text = render(r)

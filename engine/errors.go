@@ -6,10 +6,21 @@ import (
 )
 
 // Kind classifies why an execution or a sandbox operation did not complete.
+// It is the one set of outcome kinds that cordon's packages publish: the
+// Kind of an [Error], the kind of [codemode.Error] (code mode's results and
+// the MCP server's), and the "kind" of the CLI's --json error.
 type Kind string
 
-// The kinds of Error. They are also the "kind" field of the CLI's --json error.
+// The outcome kinds. KindException and KindArguments are never the Kind of
+// an [Error] from this package: an uncaught script error is a result
+// ([Result.Exception]), and malformed arguments are code mode's.
 const (
+	// KindException: the script threw an error it did not catch
+	// (JavaScript); [Result.Exception] has its message and stack.
+	KindException Kind = "exception"
+	// KindArguments: a run-code tool's arguments were malformed (package
+	// codemode), so no script ran.
+	KindArguments Kind = "arguments"
 	// KindTimeout: the execution ran past its time limit.
 	KindTimeout Kind = "timeout"
 	// KindCanceled: the caller's context was canceled.

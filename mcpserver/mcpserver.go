@@ -389,7 +389,7 @@ func (s *Server) handler(t *codemode.Tool) mcp.ToolHandler {
 // errorResult is a call that ran no script, in the shape of a
 // [codemode.Result].
 func errorResult(kind, msg string) *mcp.CallToolResult {
-	r := &codemode.Result{ExitCode: 1, Value: json.RawMessage("null"), Error: &codemode.Error{Kind: kind, Message: msg}, ToolCalls: []codemode.ToolCall{}}
+	r := &codemode.Result{ExitCode: 1, Value: json.RawMessage("null"), Error: &codemode.Error{Kind: engine.Kind(kind), Message: msg}, ToolCalls: []codemode.ToolCall{}}
 	return &mcp.CallToolResult{
 		Content:           []mcp.Content{&mcp.TextContent{Text: msg}},
 		StructuredContent: r,
