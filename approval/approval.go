@@ -1,6 +1,6 @@
 // Package approval shows a tool call to the person who approves it, the
 // same way for every approver: the MCP elicitation of package mcpserver,
-// and the engine.Approver callbacks that embedders write (NewApprover,
+// and the [engine.Approver] callbacks that embedders write (NewApprover,
 // ForCall).
 //
 // A script controls its call's params, and a policy's reasons often
@@ -50,7 +50,7 @@ import (
 
 // The default Limits.
 const (
-	// DefaultMaxBytes bounds the text of a request (Request.Text).
+	// DefaultMaxBytes bounds the text of a request ([Request.Text]).
 	DefaultMaxBytes = 8192
 	// DefaultMaxParams bounds the params a request lists.
 	DefaultMaxParams = 64
@@ -70,7 +70,7 @@ const (
 // shown in full within it is refused (ErrUnshowable). A zero field means
 // its default.
 type Limits struct {
-	// MaxBytes bounds the request's text (Request.Text), in bytes.
+	// MaxBytes bounds the request's text ([Request.Text]), in bytes.
 	MaxBytes int
 	// MaxParams bounds how many params (paths to a value, after
 	// flattening) a request lists.
@@ -106,7 +106,7 @@ func (l Limits) withDefaults() Limits {
 	return l
 }
 
-// ErrUnshowable is matched (errors.Is) by the error of Render and ForCall
+// ErrUnshowable is matched ([errors.Is]) by the error of Render and ForCall
 // when the call cannot be shown in full within the Limits. Such a call
 // must be denied, not shown in part.
 var ErrUnshowable = errors.New("approval: the call cannot be shown in full")
@@ -148,7 +148,7 @@ type Request struct {
 	// Method is the tool's name (quoted, should it not be a plain name).
 	Method string `json:"method"`
 	// Reasons are the policy's reasons, each quoted (see Quote) and cut in
-	// the middle past Limits.ReasonBytes.
+	// the middle past [Limits.ReasonBytes].
 	Reasons []string `json:"reasons"`
 	// Params lists every param, in the order shown.
 	Params []Param `json:"params"`
@@ -180,16 +180,16 @@ type Param struct {
 	// Cut is set when the string was cut in the middle.
 	Cut bool `json:"cut,omitempty"`
 	// Constrained is set when a constraint of the policy reads the param
-	// (Call.Constrained).
+	// ([Call.Constrained]).
 	Constrained bool `json:"constrained,omitempty"`
 }
 
-// Line returns the param's line in Request.Text, without indentation:
+// Line returns the param's line in [Request.Text], without indentation:
 // "path = value".
 func (p Param) Line() string { return p.Path + " = " + p.Value }
 
 // ForCall renders a call that the policy asked about, as an
-// engine.Approver receives it. The params that the charged capability's
+// [engine.Approver] receives it. The params that the charged capability's
 // constraints read (see Constrained) come first; when the policy does not
 // say (a Rego rule allowed or asked, or the policy has no capabilities),
 // numbers come first. It fails, with an error that matches ErrUnshowable,
@@ -230,7 +230,7 @@ func Constrained(pol engine.Policy, i int) []string {
 	return out
 }
 
-// NewApprover returns an engine.Approver that renders each call with
+// NewApprover returns an [engine.Approver] that renders each call with
 // ForCall under l and passes it to ask, which decides it (for example by
 // showing r.Text to a person). A call that cannot be shown in full is
 // denied with DenyReason, and ask is not called.

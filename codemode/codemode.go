@@ -35,7 +35,7 @@
 // only when the script could not be run for a reason the model cannot fix
 // (the engine is closed, the session was closed, ctx ended, the tools are
 // invalid); everything else, bad arguments included, is text for the model
-// with Result.IsError set.
+// with [Result.IsError] set.
 //
 // # Approval
 //
@@ -105,15 +105,15 @@ type config struct {
 }
 
 // WithPolicy sets the policy that decides every tool call (see
-// engine.Policy: an *authz.CapabilityPolicy, a *policy.Policy, or one of
+// [engine.Policy]: an *authz.CapabilityPolicy, a *policy.Policy, or one of
 // the embedder's). Without one (or with a nil pointer), each tool may be
-// called engine.DefaultMaxCalls times per session. When the policy has a
+// called [engine.DefaultMaxCalls] times per session. When the policy has a
 // method Capabilities() []*dsl.Capability, as both of cordon's have, the
 // tool's description tells the model what its capabilities allow of each
 // tool.
 func WithPolicy(p engine.Policy) Option { return func(c *config) { c.policy = p } }
 
-// WithLimits sets the limits of each session's sandbox (engine.Limits;
+// WithLimits sets the limits of each session's sandbox ([engine.Limits];
 // zero fields are the engine's defaults).
 func WithLimits(l engine.Limits) Option { return func(c *config) { c.limits = l } }
 
@@ -124,10 +124,10 @@ func WithLabels(labels map[string]string) Option {
 }
 
 // WithCounters sets where the sessions' call counters live and which calls
-// share them (engine.Counters): per session by default, in the engine's
+// share them ([engine.Counters]): per session by default, in the engine's
 // in-memory store. Counters outlive a session's sandbox: a sandbox that
 // breaks or idles out is replaced by one that continues from the same
-// counts. Under counters.PerPrincipal every session of one principal
+// counts. Under [counters.PerPrincipal] every session of one principal
 // (WithPrincipal) shares them, so that a client cannot reset a limit by
 // opening a new session.
 func WithCounters(c engine.Counters) Option { return func(cfg *config) { cfg.counters = c } }
@@ -137,7 +137,7 @@ func WithCounters(c engine.Counters) Option { return func(cfg *config) { cfg.cou
 func WithApprover(a engine.Approver) Option { return func(c *config) { c.approve = a } }
 
 // WithAudit receives a record of every policy decision and every answer to
-// an ask (engine.SandboxConfig.Audit).
+// an ask ([engine.SandboxConfig.Audit]).
 func WithAudit(f func(engine.AuditRecord)) Option { return func(c *config) { c.audit = f } }
 
 // WithBudget sets the most bytes Call's text (and a Result's stdout, stderr
@@ -158,7 +158,7 @@ func WithSpillDir(dir string) Option { return func(c *config) { c.spillDir = dir
 func WithIdleTimeout(d time.Duration) Option { return func(c *config) { c.idle = d } }
 
 // WithSetup runs f on each new session's sandbox before its first script,
-// to put data files in place, say (engine.Sandbox.WriteFile, ImportTar).
+// to put data files in place, say ([engine.Sandbox.WriteFile], ImportTar).
 func WithSetup(f func(ctx context.Context, sb *engine.Sandbox) error) Option {
 	return func(c *config) { c.setup = f }
 }
@@ -188,7 +188,7 @@ type shared struct {
 // that runs scripts calling tools in sandboxes of eng; Shell returns its
 // shell twin. The tools are checked when a session's sandbox is created:
 // invalid ones make every Call fail with an error of kind
-// engine.KindInvalid (call Check to find out at once).
+// [engine.KindInvalid] (call Check to find out at once).
 func New(eng *engine.Engine, tools []engine.Tool, opts ...Option) *Tool {
 	cfg := config{budget: DefaultBudget, spillDir: DefaultSpillDir}
 	for _, o := range opts {
@@ -281,7 +281,7 @@ func (t *Tool) Description() string {
 
 // Check creates a sandbox with the tool's configuration and closes it: it
 // returns the error every Call would return if the tools or the limits are
-// invalid (engine.KindInvalid), or nil.
+// invalid ([engine.KindInvalid]), or nil.
 func (t *Tool) Check(ctx context.Context) error {
 	principal := PrincipalFrom(ctx)
 	if principal == "" {
@@ -301,9 +301,9 @@ type principalKey struct{}
 // WithPrincipal returns ctx carrying the principal that Call, Run, Start
 // and Sandbox act for: the authenticated identity of the client, or a
 // name the host sets. The policy sees it as input.session.principal, and
-// counters scoped counters.PerPrincipal are kept per principal. A session
+// counters scoped [counters.PerPrincipal] are kept per principal. A session
 // belongs to the principal of its first call: a call with another
-// principal fails with an error of kind engine.KindInvalid rather than
+// principal fails with an error of kind [engine.KindInvalid] rather than
 // use that session's sandbox, files or counters.
 func WithPrincipal(ctx context.Context, principal string) context.Context {
 	return context.WithValue(ctx, principalKey{}, principal)
@@ -356,7 +356,7 @@ type session struct {
 }
 
 // Close ends the session id: its sandbox is closed (a script it runs ends
-// with an error of engine.KindClosed), and a paused run of it is
+// with an error of [engine.KindClosed]), and a paused run of it is
 // abandoned. A later call with the same id starts a new session. Closing a
 // session that does not exist does nothing.
 func (t *Tool) Close(ctx context.Context, id string) error {

@@ -352,7 +352,7 @@ func TestErrorsAndIsError(t *testing.T) {
 	ctx := context.Background()
 	for _, c := range []struct {
 		name, args  string
-		kind        string
+		kind        engine.Kind
 		isError     bool
 		textHas     string
 		exitCode    int
@@ -372,7 +372,7 @@ func TestErrorsAndIsError(t *testing.T) {
 			if err != nil {
 				t.Fatalf("err %v, want a result for the model", err)
 			}
-			kind := ""
+			kind := engine.Kind("")
 			if r.Error != nil {
 				kind = r.Error.Kind
 			}

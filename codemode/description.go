@@ -9,7 +9,7 @@ import (
 )
 
 // description is the tool's description for the model: what this tool
-// does with a script and its result, then describe.Prompt's rules and
+// does with a script and its result, then [describe.Prompt]'s rules and
 // API of the sandbox for lang, with what the policy's capabilities allow
 // of each tool.
 func description(lang engine.Language, tools []engine.Tool, cfg config) string {

@@ -54,7 +54,7 @@ func TestCountersSurviveAKilledGuest(t *testing.T) {
 			t.Fatalf("round %d: %d payments, want %d (2 in all)", round, n, want)
 		}
 		r := codemodetest.Run(t, ctx, tool, codemodetest.JS(`const a = []; while (true) a.push(new Uint8Array(32 << 20))`))
-		if r.Error == nil || r.Error.Kind != string(engine.KindMemory) {
+		if r.Error == nil || r.Error.Kind != engine.KindMemory {
 			t.Fatalf("round %d: the guest did not die: %s", round, r.Text())
 		}
 	}
@@ -209,5 +209,17 @@ func checkTyped(t *testing.T, at string, s any) {
 			t.Errorf("%s/items has no type", at)
 		}
 		checkTyped(t, at+"/items", items)
+	}
+}
+
+// A result's error is an error, whose kind is one of engine's outcome
+// kinds: the uncaught exception included.
+func TestResultErrorIsAnError(t *testing.T) {
+	tool := newTool(t)
+	r := codemodetest.Run(t, codemode.WithSession(context.Background(), "kinds"), tool, codemodetest.JS(`throw new Error("boom")`))
+	var err error = r.Error
+	var ce *codemode.Error
+	if !errors.As(err, &ce) || ce.Kind != engine.KindException || !strings.Contains(err.Error(), "exception: ") {
+		t.Fatalf("error %v (%+v)", err, r.Error)
 	}
 }

@@ -11,7 +11,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/cordonhq/cordon/engine"
-	"github.com/cordonhq/cordon/internal/abi"
 )
 
 // Result is the outcome of one run, as the model sees it. Its JSON form
@@ -33,7 +32,7 @@ type Result struct {
 	Value json.RawMessage `json:"value"`
 	// Error says why the script failed or was stopped, or is nil. Kind is
 	// "exception" for an uncaught JavaScript error, KindArguments for
-	// malformed arguments, and otherwise an engine.Kind: "timeout",
+	// malformed arguments, and otherwise an [engine.Kind]: "timeout",
 	// "output", "tool_calls", "quota", "recursion", "memory", "crash",
 	// "canceled", "closed".
 	Error *Error `json:"error,omitempty"`
@@ -54,14 +53,18 @@ type Result struct {
 	text      string
 }
 
-// KindArguments is the Error.Kind of malformed arguments.
-const KindArguments = "arguments"
+// KindArguments is the [Error.Kind] of malformed arguments
+// ([engine.KindArguments]).
+const KindArguments = engine.KindArguments
 
 // Error is why a run failed.
 type Error struct {
-	Kind    string `json:"kind"`
-	Message string `json:"message"`
+	Kind    engine.Kind `json:"kind"`
+	Message string      `json:"message"`
 }
+
+// Error returns the kind and the message, so that an *Error is an error.
+func (e *Error) Error() string { return "codemode: " + string(e.Kind) + ": " + e.Message }
 
 // ToolCall is one tool call of a run, in brief.
 type ToolCall struct {
@@ -236,20 +239,20 @@ func (s *shared) finish(ctx context.Context, ss *session, sb *engine.Sandbox, la
 	switch {
 	case err == nil:
 		if er.Exception != "" {
-			r.Error = &Error{Kind: string(abi.CodeException), Message: er.Exception}
+			r.Error = &Error{Kind: engine.KindException, Message: er.Exception}
 		}
 	case errors.As(err, &ee):
 		msg := ee.Message
 		if ee.Err != nil {
 			msg += ": " + ee.Err.Error()
 		}
-		r.Error = &Error{Kind: string(ee.Kind), Message: msg}
+		r.Error = &Error{Kind: ee.Kind, Message: msg}
 		switch ee.Kind {
 		case engine.KindCanceled, engine.KindClosed, engine.KindInvalid, engine.KindInternal:
 			goErr = err
 		}
 	default:
-		r.Error = &Error{Kind: string(engine.KindInternal), Message: err.Error()}
+		r.Error = &Error{Kind: engine.KindInternal, Message: err.Error()}
 		goErr = err
 	}
 	if r.Error != nil && r.ExitCode == 0 {

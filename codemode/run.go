@@ -15,7 +15,7 @@ import (
 
 // Call runs the script in the model's arguments (argumentsJSON, the JSON
 // object InputSchema describes) in the sandbox of ctx's session, and
-// returns the result as text for the model (Result.Text). Asks of the
+// returns the result as text for the model ([Result.Text]). Asks of the
 // policy go to WithApprover's function, or are denied.
 //
 // The error is non-nil only when the script could not be run, or was cut
@@ -91,7 +91,7 @@ func (t *Tool) Start(ctx context.Context, argumentsJSON string) (*Result, error)
 // session was closed or timed out.
 var ErrNoPause = errors.New("codemode: no paused run with that id")
 
-// Resume answers the asks of the paused run id (Pause.ID) as a says, and
+// Resume answers the asks of the paused run id ([Pause.ID]) as a says, and
 // runs the script on, until it ends or pauses again. Any tool of the pair
 // that paused it can resume it, whatever ctx's session.
 func (t *Tool) Resume(ctx context.Context, id string, a Approval) (*Result, error) {
@@ -150,7 +150,7 @@ type Approval struct {
 	// is what the script sees when it is refused (default "not approved").
 	Approve bool   `json:"approve"`
 	Reason  string `json:"reason,omitempty"`
-	// Calls answers asks one by one, by Ask.ID.
+	// Calls answers asks one by one, by [Ask.ID].
 	Calls map[int]Answer `json:"calls,omitempty"`
 }
 
@@ -180,7 +180,7 @@ type Pause struct {
 // Ask is a tool call the policy asked about.
 type Ask struct {
 	// ID numbers the asks of one run, from 1 (across its pauses); answer
-	// the call by this number in Approval.Calls.
+	// the call by this number in [Approval.Calls].
 	ID      int             `json:"id"`
 	Method  string          `json:"method"`
 	Params  json.RawMessage `json:"params"`
@@ -200,8 +200,8 @@ type paused struct {
 	sb   *engine.Sandbox
 	x    *engine.Execution
 	asks []*engine.Call
-	ids  []int // the asks' Ask.ID
-	seq  int   // the last Ask.ID of the run
+	ids  []int // the asks' [Ask.ID]
+	seq  int   // the last [Ask.ID] of the run
 }
 
 // cancelPause abandons the session's paused run, if any: it holds the
@@ -231,7 +231,7 @@ func (s *shared) timeout() time.Duration {
 
 // drive runs x through the step API: it answers the calls the policy
 // allowed with their handlers, and those it asks about with the approver,
-// or pauses on them. seq is the last Ask.ID the run gave.
+// or pauses on them. seq is the last [Ask.ID] the run gave.
 func (s *shared) drive(ctx context.Context, ss *session, sb *engine.Sandbox, lang engine.Language, x *engine.Execution, seq int) (*Result, error) {
 	calls, err := x.Next(ctx)
 	for err == nil && calls != nil {
@@ -324,7 +324,7 @@ func (s *shared) pause(ss *session, sb *engine.Sandbox, lang engine.Language, x 
 	} else {
 		// Closed meanwhile: the sandbox is gone, and so is the run.
 		r.Pause = nil
-		r.Error = &Error{Kind: string(engine.KindClosed), Message: "the session was closed"}
+		r.Error = &Error{Kind: engine.KindClosed, Message: "the session was closed"}
 	}
 	s.mu.Unlock()
 	r.text = render(r)

@@ -34,7 +34,7 @@ import (
 	"github.com/cordonhq/cordon/policy"
 )
 
-// ErrInvalid is matched (errors.Is) by every configuration error.
+// ErrInvalid is matched ([errors.Is]) by every configuration error.
 var ErrInvalid = errors.New("invalid configuration")
 
 // Error is a configuration error: where and what.
@@ -67,25 +67,25 @@ type Config struct {
 	// Tools are the tools of the sandbox.
 	Tools []Tool `json:"tools"`
 	// Capabilities are the DSL capabilities (see package dsl), kept as raw
-	// JSON and parsed by dsl.ParseCapabilities when the config is loaded.
+	// JSON and parsed by [dsl.ParseCapabilities] when the config is loaded.
 	Capabilities []json.RawMessage `json:"capabilities,omitzero"`
 	// Constraints is the constraint shorthand of amla-sandbox's
-	// create_bash_tool (dsl.Shorthand): a tool name to its params'
+	// create_bash_tool ([dsl.Shorthand]): a tool name to its params'
 	// constraints, a parameter path to a value form such as "<=1000" or
-	// ["USD", "EUR"] (dsl.ShorthandConstraint), kept as raw JSON. With
+	// ["USD", "EUR"] ([dsl.ShorthandConstraint]), kept as raw JSON. With
 	// MaxCalls it makes one capability per tool when the config is
 	// loaded; it cannot be combined with Capabilities.
 	Constraints map[string]map[string]json.RawMessage `json:"constraints,omitzero"`
 	// MaxCalls is the call limits of the shorthand: a tool name to the
 	// calls it allows per sandbox session. A tool without an entry allows
-	// dsl.DefaultMaxCalls.
+	// [dsl.DefaultMaxCalls].
 	MaxCalls map[string]int `json:"max_calls,omitzero"`
 	// Policies are Rego files, directories, data files or OPA bundles,
 	// relative to the config file.
 	Policies []string `json:"policies,omitempty"`
 	// AllowBuiltins names Rego built-ins the policies may call although
 	// they are off by default because they reach the network or are not
-	// deterministic (policy.DisabledBuiltins lists them).
+	// deterministic ([policy.DisabledBuiltins] lists them).
 	AllowBuiltins []string `json:"allow_builtins,omitempty"`
 	// Limits bound each execution.
 	Limits Limits `json:"limits"`
@@ -102,7 +102,7 @@ type Config struct {
 }
 
 // MCPServer is an upstream MCP server, as the config's mcp_servers list
-// gives it (see mcptools.Server for its fields).
+// gives it (see [mcptools.Server] for its fields).
 type MCPServer = mcptools.Server
 
 // Dir returns the directory of the config file, against which relative
@@ -121,14 +121,14 @@ type Tool struct {
 	Description string          `json:"description,omitempty"`
 	InputSchema json.RawMessage `json:"input_schema,omitempty"`
 	// OutputSchema is the JSON Schema of the tool's result, shown to
-	// scripts (engine.Tool.OutputSchema).
+	// scripts ([engine.Tool.OutputSchema]).
 	OutputSchema json.RawMessage `json:"output_schema,omitempty"`
 	Mock         json.RawMessage `json:"mock,omitempty"`
 	Echo         bool            `json:"echo,omitempty"`
 }
 
 // Counters is the counters section: the scope of the call counters
-// (counters.Scope: "execution", "session" or "principal") and, when
+// ([counters.Scope]: "execution", "session" or "principal") and, when
 // Window is set, the sliding time window they count over.
 type Counters struct {
 	Scope  string   `json:"scope,omitempty"`
@@ -156,18 +156,18 @@ type Limits struct {
 	MaxParamBytes  int      `json:"max_param_bytes,omitempty"`
 	MaxResultBytes int      `json:"max_result_bytes,omitempty"`
 	// MaxConcurrentCalls bounds the tool handlers of one execution that
-	// run at once (engine.Limits.MaxConcurrentCalls).
+	// run at once ([engine.Limits.MaxConcurrentCalls]).
 	MaxConcurrentCalls int `json:"max_concurrent_calls,omitempty"`
 	// MaxRecordedBytes bounds the params and results an execution's
-	// records keep, in total (engine.Limits.MaxRecordedBytes).
+	// records keep, in total ([engine.Limits.MaxRecordedBytes]).
 	MaxRecordedBytes int `json:"max_recorded_bytes,omitempty"`
 }
 
-// Duration is a time.Duration written as a Go duration string ("5s",
+// Duration is a [time.Duration] written as a Go duration string ("5s",
 // "1m30s") or a number of seconds (5, "5"; see ParseDuration).
 type Duration time.Duration
 
-// UnmarshalJSON implements json.Unmarshaler.
+// UnmarshalJSON implements [json.Unmarshaler].
 func (d *Duration) UnmarshalJSON(b []byte) error {
 	var s string
 	if err := json.Unmarshal(b, &s); err == nil {
@@ -191,10 +191,10 @@ func (d *Duration) UnmarshalJSON(b []byte) error {
 }
 
 // maxDurationSeconds is the longest duration, in seconds, a number may give
-// (time.Duration holds about 292 years).
+// ([time.Duration] holds about 292 years).
 const maxDurationSeconds = 9e9
 
-// MarshalJSON implements json.Marshaler.
+// MarshalJSON implements [json.Marshaler].
 func (d Duration) MarshalJSON() ([]byte, error) { return json.Marshal(time.Duration(d).String()) }
 
 //go:embed default.yaml
@@ -394,7 +394,7 @@ func (c *Config) validate() error {
 
 // shorthand turns the constraints and max_calls shorthand into the
 // config's capabilities: one per tool, in the order of the tools (see
-// dsl.Shorthand.Capabilities). A config that also has capabilities is
+// [dsl.Shorthand.Capabilities]). A config that also has capabilities is
 // refused, since the shorthand's capability for every tool would decide
 // each call before any capability listed after it, and one listed before
 // it would have its constraints and max_calls lifted by it.
@@ -438,7 +438,7 @@ func (c *Config) shorthand() error {
 }
 
 // dslErrors makes err, one error of package dsl or several joined
-// (errors.Join), into as many config errors at key, joined in the same
+// ([errors.Join]), into as many config errors at key, joined in the same
 // way: each says the file and the key, and prints on a line of its own.
 func (c *Config) dslErrors(key string, err error) error {
 	var errs []error
@@ -486,7 +486,7 @@ func (c *Config) PolicyPaths() []string {
 
 // Policy builds the policy the config describes, plus the extra policy
 // paths given (the CLI's --policy). It returns nil when neither declares a
-// policy: then each registered tool may be called engine.DefaultMaxCalls
+// policy: then each registered tool may be called [engine.DefaultMaxCalls]
 // times.
 func (c *Config) Policy(ctx context.Context, extraPaths []string) (*policy.Policy, error) {
 	if !c.HasPolicy() && len(extraPaths) == 0 {

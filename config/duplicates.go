@@ -180,7 +180,7 @@ func walkYAML(file string, n *yaml.Node, path *keyPath) error {
 }
 
 // checkJSONDuplicates walks a valid JSON document with encoding/json's
-// tokenizer. json.Valid has bounded its nesting.
+// tokenizer. [json.Valid] has bounded its nesting.
 func checkJSONDuplicates(file string, data []byte) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()

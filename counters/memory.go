@@ -27,7 +27,7 @@ type scope struct {
 }
 
 // NewMemory returns an empty in-memory store. now is its clock for
-// windowed counters (nil: time.Now).
+// windowed counters (nil: [time.Now]).
 func NewMemory(now func() time.Time) *Memory {
 	if now == nil {
 		now = time.Now

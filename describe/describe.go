@@ -26,7 +26,7 @@ type Tool struct {
 	OutputSchema json.RawMessage
 	// Policy says in plain words what the policy allows of the tool, one
 	// line per alternative in the order the policy tries them (see
-	// Policy). When it is nil, Options.Capabilities fills it.
+	// Policy). When it is nil, [Options.Capabilities] fills it.
 	Policy []string
 }
 
@@ -46,7 +46,7 @@ func (l Language) js() bool { return l != Shell }
 func (l Language) sh() bool { return l != JavaScript }
 
 // DefaultMaxBytes is the size of a prompt above which Prompt switches to
-// the compact form, when Options.MaxBytes is 0: 32 KiB, about 8000 tokens.
+// the compact form, when [Options.MaxBytes] is 0: 32 KiB, about 8000 tokens.
 const DefaultMaxBytes = 32 << 10
 
 // Options tune a description. The zero value describes both languages,
@@ -80,8 +80,8 @@ func (o Options) maxBytes() int {
 // entry is a tool ready to describe.
 type entry struct {
 	Tool
-	segs      []string // the JavaScript path (abi.ToolPath)
-	flat      string   // the flat alias (abi.FlatName)
+	segs      []string // the JavaScript path ([abi.ToolPath])
+	flat      string   // the flat alias ([abi.FlatName])
 	reachable bool     // the path is a chain of properties from a global identifier
 	in, out   *schemaDoc
 }
@@ -123,7 +123,7 @@ func (e *entry) typeofPath() string {
 }
 
 // toolPath splits a tool name into the segments of its JavaScript path,
-// at every "/" and "." (as abi.ToolPath).
+// at every "/" and "." (as [abi.ToolPath]).
 func toolPath(name string) []string {
 	return strings.FieldsFunc(name, func(r rune) bool { return r == '/' || r == '.' })
 }

@@ -22,12 +22,12 @@
 // bounds, defaults and examples as JSDoc. A tool without an output schema
 // returns Promise<unknown>.
 //
-// With the policy's capabilities (Options.Capabilities), each tool's JSDoc
+// With the policy's capabilities ([Options.Capabilities]), each tool's JSDoc
 // also says what the policy allows of it, in plain words ("amount <= 1000;
 // currency in USD, EUR; at most 10 calls; needs approval"; see Policy),
 // and the example call satisfies its constraints.
 //
-// Above a size budget (Options.MaxBytes, DefaultMaxBytes by default),
+// Above a size budget ([Options.MaxBytes], DefaultMaxBytes by default),
 // Prompt lists the tools in a compact form, one line each, and points to
 // the sandbox's own discovery: getToolInfo and listTools in JavaScript,
 // tool --help and tool --list in the shell.

@@ -128,3 +128,16 @@ func ExampleJSON() {
 	// tool stripe/charges/create --amount <integer> --currency usd|eur [--metadata <json>]
 	// ["amount <= 10000; currency in usd; at most 10 calls" "needs approval"]
 }
+
+// The three texts a host gives a model: the whole prompt, the TypeScript
+// declarations alone, and one tool's part.
+func Example_texts() {
+	tools, caps, tool := []describe.Tool{chargeTool}, chargeCaps, chargeTool
+	// region texts
+	text := describe.Prompt(tools, describe.Options{Capabilities: caps}) // rules, declarations, shell usage, an example
+	dts := describe.TypeScript(tools, describe.Options{})                // for tsc --noEmit --strict
+	one := describe.Declaration(tool, describe.Options{})                // one tool's part, for discovery
+	// endregion
+	fmt.Println(strings.Contains(text, "## Example"), strings.Contains(dts, "declare function getToolInfo"), strings.HasPrefix(one, "declare const stripe"))
+	// Output: true true true
+}

@@ -110,9 +110,9 @@ func (c *Capability) Label() string {
 }
 
 // Validate reports every problem with the capability (joined with
-// errors.Join), or nil: the method pattern, each constraint, and the
+// [errors.Join]), or nil: the method pattern, each constraint, and the
 // builder calls. Each problem is an *Error, so errors.Is(err, ErrInvalid)
-// holds and errors.As finds the first one.
+// holds and [errors.As] finds the first one.
 func (c *Capability) Validate() error {
 	return c.validate(-1)
 }

@@ -6,17 +6,17 @@ import (
 	"strings"
 )
 
-// ErrInvalid is matched (errors.Is) by every error this package reports
+// ErrInvalid is matched ([errors.Is]) by every error this package reports
 // about a capability, a constraint or a method pattern.
 var ErrInvalid = errors.New("dsl: invalid capability")
 
 // Error is a problem with a capability or one of its constraints: which
-// capability, which constraint and what is wrong. Use errors.As to get it
+// capability, which constraint and what is wrong. Use [errors.As] to get it
 // from an error returned by this package; errors.Is(err, ErrInvalid) is
 // true for every Error.
 type Error struct {
 	// Capability is the index of the capability in its list, counting
-	// from 0, or -1 when the capability stands alone (Capability.Validate).
+	// from 0, or -1 when the capability stands alone ([Capability.Validate]).
 	Capability int
 	// Method is the method pattern of the capability, or "" when the
 	// problem is not about a capability (ParseConstraint).

@@ -71,7 +71,7 @@ func (c *Capability) Checker() (*Checker, error) {
 // Match reports whether method matches the capability's pattern.
 func (k *Checker) Match(method string) bool { return k.m.match(method) }
 
-// Allows is Capability.Allows for a method that matches, with params
+// Allows is [Capability.Allows] for a method that matches, with params
 // already normalized (as encoding/json decodes a JSON object with
 // UseNumber).
 func (k *Checker) Allows(params any, capCalls int) (bool, []string) {

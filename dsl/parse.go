@@ -29,7 +29,7 @@ import (
 //
 // PARAM is a parameter path (see Param), written as a JSON string when it
 // holds spaces or other special characters. The groups that
-// Constraint.String writes, "any_of(C, ...)" and "all_of(C, ...)", parse
+// [Constraint.String] writes, "any_of(C, ...)" and "all_of(C, ...)", parse
 // too. The constraint is validated; the error is an *Error that quotes the
 // line.
 func ParseConstraint(line string) (Constraint, error) {
@@ -252,7 +252,7 @@ func (p *parser) group(op Op, depth int) (Constraint, error) {
 //	 "description": "..."}             optional
 //
 // Unknown keys are rejected. null reads as no capabilities. Every problem
-// is reported (joined with errors.Join), each an *Error that names the
+// is reported (joined with [errors.Join]), each an *Error that names the
 // capability, the constraint and what is wrong, as in
 //
 //	dsl: capability 2 ("stripe/*"): constraint 1 "amount <== 5": unknown operator "<=="

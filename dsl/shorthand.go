@@ -10,8 +10,8 @@ import (
 	"github.com/cordonhq/cordon/internal/dslutil"
 )
 
-// DefaultMaxCalls is the max_calls that Shorthand.Capabilities gives a
-// tool without an entry in Shorthand.MaxCalls: 100, as many calls per
+// DefaultMaxCalls is the max_calls that [Shorthand.Capabilities] gives a
+// tool without an entry in [Shorthand.MaxCalls]: 100, as many calls per
 // sandbox session as cordon allows each tool when no policy is configured
 // (engine.DefaultMaxCalls), and amla-sandbox's default (DEFAULT_MAX_CALLS).
 const DefaultMaxCalls = 100
@@ -56,7 +56,7 @@ type Shorthand struct {
 // common method, so their order does not change a decision and Lint finds
 // nothing to warn about.
 //
-// It reports every problem (joined with errors.Join), each an *Error whose
+// It reports every problem (joined with [errors.Join]), each an *Error whose
 // Position names the key, as in
 //
 //	dsl: constraints["transfer_money"]["amount"] "<=abc": value abc is not JSON; write strings in double quotes: "abc"

@@ -66,8 +66,8 @@ func compareNumbers(a, b json.Number) int {
 }
 
 // Normalize returns v as the JSON value that encoding/json makes of it:
-// nil, bool, json.Number, string, []any or map[string]any, which is what
-// Constraint.Value holds. Numbers keep their JSON text (json.Number), so
+// nil, bool, [json.Number], string, []any or map[string]any, which is what
+// [Constraint.Value] holds. Numbers keep their JSON text ([json.Number]), so
 // that no precision is lost. It fails for a value that encoding/json
 // cannot marshal. Param's builders normalize their values; a Constraint
 // built as a struct literal needs a normalized Value.

@@ -16,8 +16,8 @@ import (
 	"github.com/cordonhq/cordon/policy/authz"
 )
 
-// Policy decides the tool calls of a sandbox (SandboxConfig.Policy). Two
-// implementations come with cordon: authz.CapabilityPolicy (authz.New)
+// Policy decides the tool calls of a sandbox ([SandboxConfig.Policy]). Two
+// implementations come with cordon: [authz.CapabilityPolicy] ([authz.New])
 // decides by DSL capabilities alone, in Go, and links no OPA;
 // policy.Policy (policy.New) adds Rego rules, data and bundles, evaluated
 // by OPA. A program that uses only the first does not build OPA.
@@ -51,17 +51,29 @@ import (
 //     call ("the policy panicked") without taking the host down.
 //   - Deadlines. ctx carries the execution's deadline; a decision that
 //     returns after it is denied whatever it said.
-//   - Concurrency. The calls of one sandbox are decided one at a time,
-//     in the order the script made them, with the sandbox's counters
-//     locked; the sandboxes of an engine decide concurrently, so an
-//     implementation is safe for concurrent use. Decide must not call
-//     back into the sandbox and must not keep in or its maps after it
-//     returns (the engine reuses them).
+//   - Concurrency. Decide runs on the goroutine that drives the
+//     execution (the caller of Execute or Execution.Next), holding the
+//     execution's lock: the calls of one sandbox are decided one at a
+//     time, in the order the script made them, and answers to that
+//     execution's calls (Call.Resolve and the others) wait until the
+//     batch is decided. When the counter store implements
+//     counters.Locker (the engine's in-memory store does), Decide also
+//     holds the store's lock on the counters' key, so that the decisions
+//     of every sandbox that shares those counters (one principal's, say)
+//     are made one at a time in this process; with a store that does not,
+//     they run concurrently and a decision whose counters changed
+//     meanwhile is made again. The sandboxes of an engine decide
+//     concurrently, so an implementation is safe for concurrent use.
+//     Decide must not call back into the sandbox or its execution (that
+//     would wait for the lock it holds) and must not keep in or its maps
+//     after it returns (the engine reuses them). SandboxConfig.Audit
+//     receives the record of each decision under the same locks, and
+//     follows the same rule.
 //
 // Revision identifies the policy's content for audit records
-// (AuditRecord.PolicyRevision): two policies with the same revision decide
+// ([AuditRecord.PolicyRevision]): two policies with the same revision decide
 // alike. CapabilityName labels capability i for audit records and
-// ToolCall.Capability ("" for an index it does not know).
+// [ToolCall.Capability] ("" for an index it does not know).
 //
 // A nil Policy (and a nil pointer of a Policy type) means the default
 // policy: each registered tool may be called DefaultMaxCalls times per
@@ -86,7 +98,7 @@ func nilPolicy(p Policy) bool {
 // Approver decides a call that the policy asked about (decision "ask") when
 // the script runs under Execute. It returns whether to run the call and,
 // when not, the reason the script will see. Under the step API the caller
-// answers such calls itself (Call.Ask is set). ctx carries the call's
+// answers such calls itself ([Call.Ask] is set). ctx carries the call's
 // CallInfo (CallFrom).
 type Approver func(ctx context.Context, call *Call) (approve bool, reason string)
 
@@ -125,7 +137,7 @@ type decision struct {
 
 // maxChargeAttempts bounds how many times one call is decided again
 // because another decision changed its counters first (a store without
-// counters.Locker, shared by many sandboxes or hosts).
+// [counters.Locker], shared by many sandboxes or hosts).
 const maxChargeAttempts = 64
 
 // setCounters sets up the sandbox's call counters from cfg: the store, the
@@ -238,7 +250,7 @@ func (sb *Sandbox) inputCounts(snap counters.Snapshot) (calls map[string]int, ca
 // decide checks one call against the sandbox's policy and charges the
 // counters of key when it passes. The counters are read from the store,
 // the policy decides on them, and the charge is added only if no other
-// decision changed them in between (counters.Store.Add); otherwise the
+// decision changed them in between ([counters.Store.Add]); otherwise the
 // call is decided again on the new counts, so that a limit holds exactly
 // whoever shares the scope. An ask reserves its charge: the reservation is
 // released when the ask is refused (see Call.settleAsk), so that refused
@@ -425,15 +437,17 @@ func (sb *Sandbox) approve(ctx context.Context, c *Call) bool {
 // settleAsk records the answer to a call the policy asked about, once: an
 // approval keeps the charge the ask reserved, a refusal releases it. Each
 // is an audit record of its own. It does nothing for a call that did not
-// ask, or whose ask is settled.
-func (c *Call) settleAsk(approved bool, reason string) {
+// ask, or whose ask is settled, and approves nothing once the execution
+// has ended (finish refuses the asks left then). It reports whether it
+// settled the ask.
+func (c *Call) settleAsk(approved bool, reason string) bool {
 	x := c.x
 	x.mu.Lock()
-	if !c.Ask || c.settled {
+	if !c.Ask || c.settled || (approved && x.done) {
 		x.mu.Unlock()
-		return
+		return false
 	}
-	c.settled = true
+	c.settled, c.refused = true, !approved
 	x.mu.Unlock()
 	sb := x.sb
 	rec := AuditRecord{
@@ -456,11 +470,12 @@ func (c *Call) settleAsk(approved bool, reason string) {
 		sb.unreserve(x.counterKey, c.Method, c.capability)
 	}
 	sb.audit(rec)
+	return true
 }
 
 // auditFailure records that call c failed, with the whole error: the
-// script saw only its public form (see ToolError).
-func (sb *Sandbox) auditFailure(c *Call, err error) {
+// script saw only its public form, msg (see ToolError).
+func (sb *Sandbox) auditFailure(c *Call, msg string, err error) {
 	sb.audit(AuditRecord{
 		Time:           time.Now(),
 		Session:        sb.id,
@@ -468,7 +483,7 @@ func (sb *Sandbox) auditFailure(c *Call, err error) {
 		Method:         c.Method,
 		Params:         c.Params,
 		Decision:       "failed",
-		Reasons:        []string{c.rec.Error},
+		Reasons:        []string{msg},
 		Capability:     c.rec.Capability,
 		PolicyRevision: c.revision,
 		Language:       c.lang,

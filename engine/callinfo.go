@@ -14,14 +14,14 @@ type CallInfo struct {
 	Method string
 	// ID numbers the call within its execution, from 1, in the order the
 	// script made its calls: it is the ID of the call's ToolCall in
-	// Result.ToolCalls. (Scripts never see it.)
+	// [Result.ToolCalls]. (Scripts never see it.)
 	ID int
-	// Session is the sandbox's session id (SandboxConfig.ID, or the one
-	// generated), and Labels a copy of SandboxConfig.Labels: what the
+	// Session is the sandbox's session id ([SandboxConfig.ID], or the one
+	// generated), and Labels a copy of [SandboxConfig.Labels]: what the
 	// policy saw as input.session.
 	Session string
 	Labels  map[string]string
-	// Principal is who the sandbox acts for (SandboxConfig.Principal), as
+	// Principal is who the sandbox acts for ([SandboxConfig.Principal]), as
 	// the policy saw it in input.session.principal.
 	Principal string
 	// Language is the interpreter that made the call, as the policy's
@@ -43,7 +43,7 @@ func withCall(ctx context.Context, c *Call) context.Context {
 }
 
 // CallFrom returns the CallInfo of the tool call that ctx was passed to: the
-// context of a Handler run under Execute or by Call.Run, or of an Approver.
+// context of a Handler run under Execute or by [Call.Run], or of an Approver.
 // It reports false for any other context.
 func CallFrom(ctx context.Context) (CallInfo, bool) {
 	c, _ := ctx.Value(callKey{}).(*Call)

@@ -1,7 +1,7 @@
 package engine
 
 // Policy returns the policy that decided the call: the sandbox's
-// SandboxConfig.Policy, or nil for the default policy (and for a Call
+// [SandboxConfig.Policy], or nil for the default policy (and for a Call
 // that did not come from an Execution). With Info().CapabilityIndex it
 // tells an Approver which capability the call was charged to, and so
 // which params that capability's constraints read; package approval uses

@@ -15,7 +15,7 @@ import (
 	"github.com/cordonhq/cordon/policy/authz"
 )
 
-// fuzzParams is what a handler written the README's way decodes.
+// fuzzParams is what a handler written docs/embedding.md's way decodes.
 type fuzzParams struct {
 	Amount   float64 `json:"amount"`
 	Count    int64   `json:"count"`

@@ -4,8 +4,9 @@
 //
 // An Engine compiles the guest once (using an on-disk compilation cache) and
 // is safe for concurrent use; create one per process. A Sandbox is one guest
-// instance with its own VFS and tool-call counters, which persist across its
-// executions until Close. Execute runs a script to completion, running tool
+// instance with its own VFS, which persists across its executions until
+// Close; its tool-call counters live in a counter store (package counters),
+// keyed by session, principal or execution. Execute runs a script to completion, running tool
 // handlers on the host; Start returns an Execution that the caller drives
 // step by step, answering tool calls itself (for human approval, say).
 package engine
@@ -35,7 +36,7 @@ import (
 const (
 	DefaultMemoryMB = 256
 	// MinMemoryMB and MaxMemoryMB bound the guest memory limit
-	// (Config.WithMemoryLimitMB): below the minimum the guest's runtime
+	// ([Config.WithMemoryLimitMB]): below the minimum the guest's runtime
 	// and static data leave no room for a script (BENCHMARKS.md has the
 	// guest's size), and wasm32 addresses 4 GiB.
 	MinMemoryMB           = 24
@@ -48,9 +49,9 @@ const (
 	DefaultMaxToolCalls   = 1000
 	DefaultMaxParamBytes  = 1 << 20
 	DefaultMaxResultBytes = 8 << 20
-	// DefaultMaxConcurrentCalls is Limits.MaxConcurrentCalls' default.
+	// DefaultMaxConcurrentCalls is [Limits.MaxConcurrentCalls]' default.
 	DefaultMaxConcurrentCalls = 16
-	// DefaultMaxRecordedBytes is Limits.MaxRecordedBytes' default.
+	// DefaultMaxRecordedBytes is [Limits.MaxRecordedBytes]' default.
 	DefaultMaxRecordedBytes = 16 << 20
 	// DefaultMaxCalls is how many times each registered tool may be called
 	// per sandbox when no policy is configured.
@@ -125,7 +126,7 @@ func (c Config) WithPool(n int) Config { c.poolSize = max(n, 0); return c }
 // Counters returns the engine's in-memory counter store: where sandboxes
 // keep their call counters when SandboxConfig.Counters.Store is nil. A
 // host deletes a finished session's counters from it with Delete and
-// counters.Key.
+// [counters.Key].
 func (e *Engine) Counters() counters.Store { return e.counters }
 
 // DefaultCacheDir returns the default compilation cache directory.
@@ -137,7 +138,12 @@ func DefaultCacheDir() (string, error) {
 	return filepath.Join(dir, "cordon", "wazero"), nil
 }
 
-// Engine holds the compiled guest. It is safe for concurrent use.
+// Engine holds the compiled guest. It is safe for concurrent use: every
+// method may be called from any goroutine, and its sandboxes run in
+// parallel, each on the goroutines of its callers. The engine's lock
+// guards only its set of sandboxes and whether it is closed; it is never
+// held while a guest boots or runs, nor while a sandbox closes (see
+// ARCHITECTURE.md, "Concurrency").
 type Engine struct {
 	cfg      Config
 	runtime  wazero.Runtime
@@ -149,7 +155,7 @@ type Engine struct {
 
 	counters *counters.Memory // the default counter store
 
-	mu        sync.Mutex
+	mu        sync.Mutex // a leaf: nothing is locked while it is held
 	closed    bool
 	sandboxes map[*Sandbox]struct{}
 }

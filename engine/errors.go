@@ -6,21 +6,32 @@ import (
 )
 
 // Kind classifies why an execution or a sandbox operation did not complete.
+// It is the one set of outcome kinds that cordon's packages publish: the
+// Kind of an [Error], the kind of [codemode.Error] (code mode's results and
+// the MCP server's), and the "kind" of the CLI's --json error.
 type Kind string
 
-// The kinds of Error. They are also the "kind" field of the CLI's --json error.
+// The outcome kinds. KindException and KindArguments are never the Kind of
+// an [Error] from this package: an uncaught script error is a result
+// ([Result.Exception]), and malformed arguments are code mode's.
 const (
+	// KindException: the script threw an error it did not catch
+	// (JavaScript); [Result.Exception] has its message and stack.
+	KindException Kind = "exception"
+	// KindArguments: a run-code tool's arguments were malformed (package
+	// codemode), so no script ran.
+	KindArguments Kind = "arguments"
 	// KindTimeout: the execution ran past its time limit.
 	KindTimeout Kind = "timeout"
 	// KindCanceled: the caller's context was canceled.
 	KindCanceled Kind = "canceled"
-	// KindOutput: the script wrote more than Limits.MaxOutputBytes.
+	// KindOutput: the script wrote more than [Limits.MaxOutputBytes].
 	KindOutput Kind = "output"
-	// KindToolCalls: the script made more than Limits.MaxToolCalls calls.
+	// KindToolCalls: the script made more than [Limits.MaxToolCalls] calls.
 	KindToolCalls Kind = "tool_calls"
 	// KindQuota: the script failed after a write hit a VFS quota.
 	KindQuota Kind = "quota"
-	// KindRecursion: the JS call stack passed Limits.MaxCallDepth.
+	// KindRecursion: the JS call stack passed [Limits.MaxCallDepth].
 	KindRecursion Kind = "recursion"
 	// KindMemory: the guest ran out of memory; the sandbox is broken.
 	KindMemory Kind = "memory"
@@ -37,8 +48,8 @@ const (
 	KindInternal Kind = "internal"
 )
 
-// Error is the error type of package engine. Match it with errors.As, or
-// match a kind with errors.Is against the sentinel errors below.
+// Error is the error type of package engine. Match it with [errors.As], or
+// match a kind with [errors.Is] against the sentinel errors below.
 type Error struct {
 	Kind    Kind
 	Code    string // for KindFile: "ENOENT", "EACCES", "ENOSPC", ...
@@ -72,7 +83,7 @@ func (e *Error) Is(target error) bool {
 	return t.Kind == e.Kind && (t.Code == "" || t.Code == e.Code) && t.Message == "" && t.Err == nil
 }
 
-// Sentinel errors, one per kind, for errors.Is.
+// Sentinel errors, one per kind, for [errors.Is].
 var (
 	ErrTimeout   = &Error{Kind: KindTimeout}
 	ErrCanceled  = &Error{Kind: KindCanceled}

@@ -52,7 +52,7 @@ type ToolCall struct {
 	// Error is the message the script saw when the call failed or was denied.
 	Error string
 	// Cause is the whole error of a call that failed (the handler's, or
-	// the one given to Call.Reject), for the host only: the script saw
+	// the one given to [Call.Reject]), for the host only: the script saw
 	// Error, which for an error that is not a *ToolError does not carry
 	// its text (see ToolError).
 	Cause    error `json:"-"`
@@ -61,7 +61,7 @@ type ToolCall struct {
 	// bytes, also when they were elided.
 	ParamsSize, ResultSize int
 	// Elided is true when Params and Result were dropped from this record
-	// because the execution's records had reached Limits.MaxRecordedBytes;
+	// because the execution's records had reached [Limits.MaxRecordedBytes];
 	// the sizes stay. The audit log (WithLogger) still has an excerpt and
 	// the SHA-256 of the params.
 	Elided bool
@@ -72,7 +72,7 @@ type ToolCall struct {
 // each handler's context carries the call's CallInfo (CallFrom).
 //
 // The returned error is nil when the script ran to its end, even if it threw
-// (see Result.ExitCode and Result.Exception). It is an *Error when the
+// (see [Result.ExitCode] and [Result.Exception]). It is an *Error when the
 // sandbox cut the execution short (KindTimeout, KindCanceled, KindMemory,
 // KindCrash, KindClosed); the Result is then still returned, with the output
 // produced before the end.
@@ -83,7 +83,7 @@ type ToolCall struct {
 // it is empty, with ExitCode 1.
 //
 // A sandbox runs one execution at a time, and Execute waits for its turn
-// for as long as ctx allows. Limits.Timeout counts from when the script
+// for as long as ctx allows. [Limits.Timeout] counts from when the script
 // starts, not from when Execute was called: a caller that waited behind
 // others still gets the whole limit. Reaching it is always KindTimeout.
 //
@@ -120,11 +120,12 @@ func (sb *Sandbox) Execute(ctx context.Context, lang Language, code string, opts
 	if !x.done {
 		// Handlers were still running at the deadline, or when the
 		// sandbox closed: end the script now; late answers are dropped.
-		x.forceStop = KindCanceled
+		kind := KindCanceled
 		if errors.Is(context.Cause(ctx), errTimeoutCause) {
-			x.forceStop = KindTimeout
+			kind = KindTimeout
 		}
-		_, _ = x.Next(context.WithoutCancel(ctx))
+		x.requestForceStop(kind)
+		_, _ = x.next(context.WithoutCancel(ctx))
 	}
 	return x.resultOrEmpty(), x.Err()
 }
@@ -194,7 +195,7 @@ func (x *Execution) serve(ctx context.Context, calls []*Call) {
 		x.drive.Lock()
 		var err error
 		if !x.done && ctx.Err() == nil {
-			calls, err = x.Next(ctx)
+			calls, err = x.next(ctx)
 		}
 		done := x.done
 		x.drive.Unlock()
@@ -215,35 +216,58 @@ var errTimeoutCause = errors.New("execution time limit reached")
 //
 // The time limit counts the time the script runs, not the time it sits
 // paused between Next calls; bound that with the context given to Next.
+//
+// Every method may be called from any goroutine (ARCHITECTURE.md,
+// "Concurrency"). Next and Cancel drive the script, one at a time: a call
+// that comes while another drives it waits until the guest is back (Next
+// holds the execution while the script runs and while the policy decides
+// the calls it made, never while the caller answers them). Cancel does not
+// wait for the script: it stops it first, as a time limit does, so a
+// Cancel from another goroutine ends a Next that is running the script.
+// Pending, Result and Err only read, and return at once, except while the
+// policy decides, which they wait for. A program normally calls Next from
+// one goroutine, answers calls from any, and cancels from any.
 type Execution struct {
+	// Set by Start, then read-only.
 	sb    *Sandbox
 	lang  Language
 	code  string
 	name  string // the script's name (WithScriptName)
 	start time.Time
+	out   *output
 	// counterKey names the execution's call counters in the sandbox's
 	// counter store.
 	counterKey string
 	// deadline is when Execute's time limit (script and handlers) ends;
-	// zero under the step API.
+	// zero under the step API. Execute sets it before its first Next.
 	deadline time.Time
 
-	drive     sync.Mutex // Execute: held by the goroutine driving the script
-	out       *output
-	budget    time.Duration
-	forceStop Kind // set by Cancel to end the execution at the next resume
-	started   bool
-	done      bool
-	result    *Result
-	err       error
+	// drive is held by the goroutine that runs the script (Next, Cancel,
+	// Execute's controller) while the guest runs and the policy decides;
+	// it guards the fields below it. Lock order: drive, then conn.own
+	// (while the guest runs), then mu.
+	drive   sync.Mutex
+	budget  time.Duration // the script's time left ([Limits.Timeout])
+	started bool          // the script was sent to the guest
 
-	mu      sync.Mutex
+	mu sync.Mutex
+	// forceStop, set by Cancel (and by Execute at its deadline), ends the
+	// execution: the running turn is stopped (interrupt) and the next
+	// resume tells the guest to stop.
+	forceStop Kind
+	interrupt func(Kind) // stops the turn in progress; nil between turns
+	// done is set when the execution ends (under drive and mu, so either
+	// lock reads it): no answer counts after it. result and err are set
+	// when finish is complete.
+	done    bool
+	result  *Result
+	err     error
 	pending map[uint32]*Call // allowed, unanswered
 	order   []uint32         // pending ids in arrival order
 	answers []abi.CallResult // answered since the guest last ran
 	records []*ToolCall
 	// kept is how many bytes of params and results the settled records
-	// keep (Limits.MaxRecordedBytes); settled holds the records counted.
+	// keep ([Limits.MaxRecordedBytes]); settled holds the records counted.
 	kept    int
 	settled map[*ToolCall]bool
 	seen    map[uint32]bool
@@ -253,6 +277,14 @@ type Execution struct {
 }
 
 // Call is a tool call waiting for an answer.
+//
+// A call is answered once: by Resolve, Reject, Deny, or Run (which answers
+// with what the handler returns). The first answer counts; a later one,
+// or one after the execution has ended, is dropped (Resolve returns an
+// error then, and Run does not run the handler). The methods may be called
+// from any goroutine, for the same call at once too, and the exported
+// fields never change, so reading them needs no lock. Answering does not
+// wait for the script: the answers are handed to it at the next Next.
 type Call struct {
 	// Method is the tool name; Params the JSON object the script passed,
 	// in the canonical form the policy decided on (see Handler).
@@ -263,18 +295,21 @@ type Call struct {
 	Ask     bool
 	Reasons []string
 
-	x        *Execution
-	id       uint32
-	rec      *ToolCall
-	started  time.Time
-	answered bool
-
-	// For an ask: the charge it reserved, and whether it was settled
-	// (approved or refused, see settleAsk).
+	// Set by accept, then read-only.
+	x       *Execution
+	id      uint32
+	rec     *ToolCall // written under x.mu
+	started time.Time
+	// For an ask: the charge it reserved, the policy's revision and the
+	// call's language, for the audit record of its answer.
 	capability int
 	revision   string
 	lang       string
-	settled    bool
+
+	// Guarded by x.mu.
+	answered bool
+	settled  bool // the ask was approved or refused (settleAsk)
+	refused  bool // it was refused
 }
 
 // supportedLanguages lists the languages a sandbox runs, for an error
@@ -334,12 +369,33 @@ func (x *Execution) stopWith(k Kind) {
 
 // stopKind returns the stop requested by Cancel or a limit, if any.
 func (x *Execution) stopKind() Kind {
+	x.mu.Lock()
+	defer x.mu.Unlock()
 	if x.forceStop != "" {
 		return x.forceStop
 	}
-	x.mu.Lock()
-	defer x.mu.Unlock()
 	return x.limitStop
+}
+
+// requestForceStop asks the execution to end with an error of kind k (the
+// first such request counts): the turn in progress, if any, is stopped now,
+// and the next resume tells the guest to stop. It returns false when the
+// execution has already ended.
+func (x *Execution) requestForceStop(k Kind) bool {
+	x.mu.Lock()
+	if x.done {
+		x.mu.Unlock()
+		return false
+	}
+	if x.forceStop == "" {
+		x.forceStop = k
+	}
+	stop := x.interrupt
+	x.mu.Unlock()
+	if stop != nil {
+		stop(k) // a no-op once that turn is back
+	}
+	return true
 }
 
 // Next resumes the script with the answers given since the last Next and
@@ -347,7 +403,19 @@ func (x *Execution) stopKind() Kind {
 // Result). If nothing was answered, Next returns the calls still pending
 // without resuming the script. The error is the execution's error, as for
 // Execute.
+//
+// Next may be called from any goroutine; calls made at once run one after
+// the other, and one that finds nothing new answered returns the calls
+// still pending. Once the execution has ended, Next returns nil and its
+// error.
 func (x *Execution) Next(ctx context.Context) ([]*Call, error) {
+	x.drive.Lock()
+	defer x.drive.Unlock()
+	return x.next(ctx)
+}
+
+// next is Next; the caller holds x.drive.
+func (x *Execution) next(ctx context.Context) ([]*Call, error) {
 	if x.done {
 		return nil, x.err
 	}
@@ -469,6 +537,20 @@ func (x *Execution) turn(ctx context.Context, msg []byte) (event, Kind, error) {
 		})
 	}
 	began := time.Now()
+	// Cancel stops the turn through x.interrupt; a Cancel that came before
+	// the turn began is seen here.
+	x.mu.Lock()
+	x.interrupt = fire
+	forced := x.forceStop
+	x.mu.Unlock()
+	defer func() {
+		x.mu.Lock()
+		x.interrupt = nil
+		x.mu.Unlock()
+	}()
+	if forced != "" {
+		fire(forced)
+	}
 	if x.budget <= 0 {
 		fire(KindTimeout)
 	}
@@ -670,6 +752,9 @@ func (x *Execution) Pending() []*Call {
 
 // Resolve answers the call with a result, marshaled to JSON. For a call
 // the policy asked about, answering it with Resolve or Run approves it.
+// It returns an error when the result cannot be sent (the script then
+// gets a ToolError saying so) or when the call was answered already or
+// its execution has ended (the result is dropped).
 func (c *Call) Resolve(result any) error {
 	c.settleAsk(true, "")
 	b, err := json.Marshal(result)
@@ -690,7 +775,7 @@ func (c *Call) Resolve(result any) error {
 // Reject answers the call with an error; the script's promise rejects with a
 // ToolError. What the script sees of err follows the rule of Handler's
 // errors: a *ToolError's kind and message, else "internal error" (see
-// ToolError); the whole of err stays in the call's record (ToolCall.Cause)
+// ToolError); the whole of err stays in the call's record ([ToolCall.Cause])
 // and in an audit record of decision "failed". For a call the policy asked
 // about and that was not approved, Reject is a refusal, as Deny is.
 func (c *Call) Reject(err error) {
@@ -703,10 +788,9 @@ func (c *Call) Reject(err error) {
 		verb = "denied"
 	}
 	msg := fmt.Sprintf("tool %s %s: %s", c.Method, verb, public)
-	refused := c.Ask && !c.settled
-	c.settleAsk(false, msg)
+	refused := c.settleAsk(false, msg)
 	if c.answer(abi.CallResult{ID: c.id, ErrKind: kind, ErrMsg: msg}, func(rec *ToolCall) { rec.Error, rec.Cause = msg, err }) && !refused {
-		c.x.sb.auditFailure(c, err)
+		c.x.sb.auditFailure(c, msg, err)
 	}
 }
 
@@ -722,7 +806,10 @@ func (c *Call) Deny(reason string) {
 
 // Run answers the call by running the tool's handler, with the call's
 // CallInfo in the handler's context (CallFrom). For a call the policy asked
-// about, Run approves it.
+// about, Run approves it. Run does nothing when the call was answered
+// already, when its execution has ended (an ask is then refused), or when
+// it is an ask that was refused: the handler runs only for a call that may
+// still run.
 func (c *Call) Run(ctx context.Context) {
 	c.run(withCall(ctx, c))
 }
@@ -730,6 +817,9 @@ func (c *Call) Run(ctx context.Context) {
 // run is Run with ctx already carrying the call.
 func (c *Call) run(ctx context.Context) {
 	c.settleAsk(true, "")
+	if !c.runnable() {
+		return
+	}
 	t := c.x.sb.tools[c.Method]
 	if t == nil || t.Handler == nil {
 		c.Reject(&ToolError{Message: "the tool has no handler"})
@@ -747,6 +837,15 @@ func (c *Call) run(ctx context.Context) {
 	if err := c.Resolve(res); err != nil {
 		c.Reject(&ToolError{Message: "the handler's result cannot be converted to JSON", Err: err})
 	}
+}
+
+// runnable reports whether the call's handler may run: the call is not
+// answered, its execution has not ended, and, for an ask, it was approved.
+func (c *Call) runnable() bool {
+	x := c.x
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return !c.answered && !x.done && (!c.Ask || (c.settled && !c.refused))
 }
 
 func safeCall(ctx context.Context, h Handler, params json.RawMessage) (res any, err error) {
@@ -775,33 +874,48 @@ func (c *Call) answer(r abi.CallResult, audit func(*ToolCall)) bool {
 }
 
 // Cancel abandons the execution: the script is stopped and the sandbox is
-// free for the next one. It is a no-op once the execution has finished.
+// free for the next one. It returns the execution's error (of
+// KindCanceled when Cancel ended it), and nil when the execution had
+// already finished. Cancel may be called from any goroutine, also while
+// another is in Next: the script is stopped at once, as at a time limit
+// (its interrupt flag, then, if it does not come back within a grace
+// period, the guest is killed and the sandbox broken), and that Next
+// returns the error of KindCanceled. Cancel returns when the execution
+// has ended.
 func (x *Execution) Cancel(ctx context.Context) error {
-	if x.done {
+	if !x.requestForceStop(KindCanceled) {
 		return nil
+	}
+	x.drive.Lock()
+	defer x.drive.Unlock()
+	if x.done {
+		return x.err
 	}
 	if !x.started {
 		return x.finish(nil, &Error{Kind: KindCanceled, Message: "the execution was canceled before it started"})
 	}
-	x.forceStop = KindCanceled
-	_, err := x.Next(ctx)
+	_, err := x.next(ctx)
 	return err
 }
 
 // Result returns the execution's result once Next has returned nil calls or
 // an error; before that it returns nil.
 func (x *Execution) Result() *Result {
-	if !x.done {
-		return nil
-	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
 	return x.result
 }
 
-// Err returns the execution's error once it has finished.
-func (x *Execution) Err() error { return x.err }
+// Err returns the execution's error once it has finished (nil while it
+// runs, and when the script ran to its end).
+func (x *Execution) Err() error {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.err
+}
 
 // finish ends the execution with the guest's response (nil when the guest
-// did not answer) and err.
+// did not answer) and err. The caller holds x.drive.
 func (x *Execution) finish(resp *abi.Response, err error) error {
 	if x.done {
 		return x.err
@@ -869,7 +983,9 @@ func (x *Execution) finish(resp *abi.Response, err error) error {
 			err = &Error{Kind: KindQuota, Message: fmt.Sprintf("the script failed after a write hit a file-system quota (%d bytes, %d files)", l.VFSBytes, l.VFSFiles)}
 		}
 	}
+	x.mu.Lock()
 	x.result, x.err = res, err
+	x.mu.Unlock()
 	sb.release()
 	return err
 }
@@ -944,7 +1060,7 @@ func (o *output) strings() (string, string, bool) {
 }
 
 // settleRecord counts a record whose params and result are final against
-// Limits.MaxRecordedBytes, once, and elides its bytes when they would pass
+// [Limits.MaxRecordedBytes], once, and elides its bytes when they would pass
 // it. x.mu is held.
 func (x *Execution) settleRecord(rec *ToolCall) {
 	if x.settled[rec] {

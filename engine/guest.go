@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/cordonhq/cordon/internal/guestcache"
-	"github.com/cordonhq/cordon/internal/guestmem"
 	"github.com/cordonhq/cordon/internal/wasi"
 )
 
@@ -28,10 +27,6 @@ func guestWasm() ([]byte, error) {
 	return b, nil
 }
 
-// haveRegions reports whether guest memory never moves (guestmem.NonMoving):
-// the host then stores the interrupt flag straight into it (hostabi.go).
-const haveRegions = guestmem.NonMoving
-
 // instantiateWASI instantiates the WASI functions the compiled guest
 // imports, serving the engine's clock and random source; each call finds
 // its sandbox's conn through the context of the guest's _start call.
@@ -47,7 +42,7 @@ func instantiateWASI(ctx context.Context, e *Engine) error {
 	return nil
 }
 
-// WriteDiag implements wasi.Instance: the guest program's own output is
+// WriteDiag implements [wasi.Instance]: the guest program's own output is
 // kept for crash reports.
 func (c *conn) WriteDiag(p []byte) {
 	c.mu.Lock()
@@ -55,7 +50,7 @@ func (c *conn) WriteDiag(p []byte) {
 	c.mu.Unlock()
 }
 
-// Stopping implements wasi.Instance: a sleep of the guest ends early when
+// Stopping implements [wasi.Instance]: a sleep of the guest ends early when
 // its execution is being stopped.
 func (c *conn) Stopping() bool {
 	c.mu.Lock()

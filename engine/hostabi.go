@@ -2,13 +2,12 @@ package engine
 
 import (
 	"context"
-	"encoding/binary"
 	"sync"
 	"sync/atomic"
 	"time"
-	"unsafe"
 
 	"github.com/cordonhq/cordon/internal/abi"
+	"github.com/cordonhq/cordon/internal/guestmem"
 	"github.com/tetratelabs/wazero/api"
 	"github.com/tetratelabs/wazero/sys"
 )
@@ -43,6 +42,7 @@ type event struct {
 // quarter of a tool call's time on 2 cores; see BENCHMARKS.md, round 9).
 type conn struct {
 	mod  api.Module
+	mem  *guestmem.Memory   // the guest's memory, for the interrupt flag
 	kill context.CancelFunc // ends the guest at its next loop back-edge
 
 	// own is held by the goroutine that resumes the guest, for as long as
@@ -67,12 +67,6 @@ type conn struct {
 	ticking  bool   // a goroutine is re-asserting the stop flag
 	out      *output
 	diag     limitedBuffer // the guest's own stderr: Go runtime messages
-
-	// flag points at the interrupt flag (flagAddr) in guest memory that
-	// never moves (haveRegions, on a little-endian host), so that a stop
-	// stores it without reading wazero's view of the memory, which a grow
-	// on the guest's goroutine rewrites; nil elsewhere. Guarded by mu.
-	flag *uint32
 }
 
 func newConn() *conn {
@@ -216,17 +210,8 @@ func hostInterrupt(ctx context.Context, mod api.Module, stack []uint64) {
 	if addr != 0 && (addr%4 != 0 || uint64(addr)+4 > uint64(mod.Memory().Size())) {
 		panic(sys.NewExitError(guestFault))
 	}
-	// On the guest's goroutine, between its instructions: reading the
-	// memory's view here races with nothing.
-	var flag *uint32
-	if haveRegions && nativeLittleEndian && addr != 0 {
-		if b, ok := mod.Memory().Read(addr, 4); ok {
-			flag = (*uint32)(unsafe.Pointer(&b[0]))
-		}
-	}
 	c.mu.Lock()
 	c.flagAddr = addr
-	c.flag = flag
 	if addr != 0 && c.stopping {
 		c.writeFlagLocked()
 	}
@@ -248,26 +233,21 @@ func (c *conn) endTurn() {
 	c.mu.Unlock()
 }
 
-// writeFlagLocked stores 1 in the interpreter's interrupt flag. It is only
-// called while the guest computes with a registered flag, so the address
-// belongs to a live interpreter, and its memory is mapped (the mapping
-// outlives the guest's goroutine, see guestmem.Memory). Where the memory never
-// moves the store goes straight to the flag, atomically, and races with
-// nothing; elsewhere it goes through wazero's view of the memory, which a
-// concurrent grow may be replacing (RATIONALE.md, "Timeouts").
+// writeFlagLocked stores 1 in the interpreter's interrupt flag. It stores
+// only while the guest computes with a registered flag, so that the
+// address belongs to a live interpreter. The store runs on a timer's
+// goroutine while the guest's may be growing its memory: it goes through
+// [guestmem.Memory.StoreUint32], atomically and under the memory's grow
+// lock, never through wazero's view of the memory (the slice a grow
+// replaces), so it races with nothing and no grow loses it (RATIONALE.md,
+// "Timeouts"). A store that cannot be made (the memory is gone) leaves the
+// hard stop to end the guest.
 func (c *conn) writeFlagLocked() {
 	if !c.running || c.flagAddr == 0 {
 		return
 	}
-	if c.flag != nil {
-		atomic.StoreUint32(c.flag, 1)
-		return
-	}
-	c.mod.Memory().WriteUint32Le(c.flagAddr, 1)
+	c.mem.StoreUint32(c.flagAddr, 1)
 }
-
-// nativeLittleEndian: the host stores a uint32 as WebAssembly does.
-var nativeLittleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
 
 // requestStop asks the running execution to stop: the interrupt flag is set
 // now and re-asserted every few milliseconds until the guest comes back (the
@@ -334,7 +314,7 @@ func hostTick(ctx context.Context, mod api.Module, _ []uint64) {
 	}
 }
 
-// hostFuncs implements each function of the host ABI (abi.HostFuncs).
+// hostFuncs implements each function of the host ABI ([abi.HostFuncs]).
 var hostFuncs = map[string]api.GoModuleFunc{
 	abi.ImportNext:      hostNext,
 	abi.ImportYield:     hostYield,

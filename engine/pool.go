@@ -79,7 +79,7 @@ func (e *Engine) startPool(size int) {
 }
 
 // warmGuest has a booted guest do the work that its first execution would
-// otherwise do (abi.OpWarm: compiling the formatter for objects and errors,
+// otherwise do ([abi.OpWarm]: compiling the formatter for objects and errors,
 // about 10 ms of guest time), so that the sandbox that takes it from the
 // pool does not pay for it.
 func warmGuest(ctx context.Context, c *conn) error {

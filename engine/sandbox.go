@@ -66,13 +66,13 @@ type Limits struct {
 	// script made them. Default 16.
 	MaxConcurrentCalls int
 	// MaxRecordedBytes bounds the params and results, in total, that an
-	// execution's Result.ToolCalls keeps. A record past it keeps its
-	// sizes but not the bytes (ToolCall.Elided), so that a script cannot
+	// execution's [Result.ToolCalls] keeps. A record past it keeps its
+	// sizes but not the bytes ([ToolCall.Elided]), so that a script cannot
 	// make the host hold MaxToolCalls times MaxParamBytes. Default 16 MiB.
 	MaxRecordedBytes int
 }
 
-// MaxVFSBytes returns the largest VFS quota (Limits.VFSBytes) that a guest
+// MaxVFSBytes returns the largest VFS quota ([Limits.VFSBytes]) that a guest
 // memory limit of memoryMB MiB allows: a third of it.
 func MaxVFSBytes(memoryMB int) int64 { return int64(memoryMB) << 20 / 3 }
 
@@ -142,7 +142,7 @@ type SandboxConfig struct {
 	// Principal names who the sandbox acts for: the authenticated identity
 	// of the MCP client, or a name the embedding host sets (a user, a
 	// tenant). The policy sees it as input.session.principal, and counters
-	// scoped counters.PerPrincipal are shared by every sandbox of one
+	// scoped [counters.PerPrincipal] are shared by every sandbox of one
 	// principal. NewSandbox refuses an empty Principal under that scope.
 	Principal string
 	// Counters says where the sandbox's call counters live and which calls
@@ -156,21 +156,27 @@ type SandboxConfig struct {
 	// may be called DefaultMaxCalls times per sandbox.
 	Policy Policy
 	// Approve answers calls the policy asks about under Execute. Nil denies
-	// them.
+	// them. It is called on the goroutines that run the handlers, for the
+	// calls of a batch concurrently.
 	Approve Approver
 	// Audit, if set, receives a record of every decision (they also go to
-	// the engine's slog logger).
+	// the engine's slog logger). It is called from several goroutines at
+	// once (the records of approvals, refusals and failures come from the
+	// goroutines that answer calls), and a decision's record comes while
+	// the policy's locks are held: it must be safe for concurrent use and
+	// must not call back into the sandbox or its executions (see Policy,
+	// "Concurrency").
 	Audit func(AuditRecord)
 	// Stdout and Stderr, if set, receive the script's output while it
 	// runs, for every execution (WithStdout and WithStderr replace them
-	// for one). Result.Stdout and Result.Stderr still hold the output, and
+	// for one). [Result.Stdout] and [Result.Stderr] still hold the output, and
 	// the writers get exactly the bytes they hold, in the order the script
 	// wrote them: stdout and stderr interleave as written, the output
 	// limit's marker line included. Writes are made one at a time, never
 	// concurrently (even when Stdout and Stderr are the same writer), from
 	// a goroutine of the execution's own, and the script waits for each:
 	// a slow writer slows the script, and the time counts against
-	// Limits.Timeout. Once the limit is reached (or the execution is
+	// [Limits.Timeout]. Once the limit is reached (or the execution is
 	// canceled, or the sandbox closed), a write in progress no longer
 	// holds the script, which stops as for any timeout; that writer's
 	// goroutine stays in Write until it returns, and a later write is made
@@ -184,11 +190,11 @@ type SandboxConfig struct {
 // input.capability_calls, max_calls) live and which calls share them.
 type Counters struct {
 	// Store keeps the counts. Nil is the engine's in-memory store, shared
-	// by the engine's sandboxes (Engine.Counters).
+	// by the engine's sandboxes ([Engine.Counters]).
 	Store counters.Store
 	// Scope says which calls share one set of counters: each execution,
 	// each session (the sandbox's ID, the default), or each principal
-	// (SandboxConfig.Principal).
+	// ([SandboxConfig.Principal]).
 	Scope counters.Scope
 	// Window, when positive, makes the counts a sliding window: only the
 	// calls of the last Window count against a limit ("at most 20 calls
@@ -209,12 +215,25 @@ const (
 	Shell Language = Language(abi.LangShell)
 )
 
-// Sandbox is one guest instance: its VFS and its tool-call counters persist
-// across executions until Close. It runs one execution at a time; concurrent
+// Sandbox is one guest instance: its VFS persists across executions until
+// Close. Its tool-call counters live in a counter store
+// ([SandboxConfig.Counters]), so that a sandbox that replaces it under the
+// same session id continues from its counts. It runs one execution at a time; concurrent
 // calls wait their turn. A sandbox whose guest crashed (out of memory, say)
 // is broken: every later call fails with an error of KindClosed that names
 // the cause, and the sandbox must be closed and replaced.
+//
+// Every method may be called from any goroutine. Execute, Start and the
+// file methods (WriteFile, PutFiles, ReadFile, Files, ExportTar,
+// ImportTar) take the sandbox's turn, one at a time, and wait for it as
+// long as their context allows; an execution begun with Start holds the
+// turn until it ends, so a Start must be driven to its end or canceled
+// ([Execution.Cancel]) before anything else can run. Close, Err and ID
+// never wait for the turn, and Close ends a running execution, which then
+// fails with KindClosed. The policy decides the calls of one sandbox one
+// at a time, in the order the script made them (see Policy).
 type Sandbox struct {
+	// Set by NewSandbox, then read-only.
 	e      *Engine
 	id     string
 	limits Limits
@@ -222,15 +241,16 @@ type Sandbox struct {
 	infos  []abi.ToolInfo
 	conn   *conn
 
-	turn chan struct{} // one operation at a time
+	// turn holds one token while an execution or a file operation runs:
+	// the outermost of the engine's locks (ARCHITECTURE.md, "Concurrency").
+	turn chan struct{}
 
-	mu        sync.Mutex
 	policy    Policy // nil: the default policy
 	labels    map[string]string
 	principal string
 	// The call counters: store, scope and window as configured; key names
 	// the session's or the principal's counters in the store ("" under
-	// counters.PerExecution, where each execution has its own key).
+	// [counters.PerExecution], where each execution has its own key).
 	store     counters.Store
 	scope     counters.Scope
 	window    time.Duration
@@ -239,10 +259,12 @@ type Sandbox struct {
 	capNames  []string // the policy's capability names, by index
 	approver  Approver
 	onAudit   func(AuditRecord)
-	stdout    io.Writer // SandboxConfig.Stdout
+	stdout    io.Writer // [SandboxConfig.Stdout]
 	stderr    io.Writer
-	broken    error
 	closeOnce sync.Once
+
+	mu     sync.Mutex // a leaf: guards broken only
+	broken error
 }
 
 var sandboxSeq atomic.Uint64
@@ -347,10 +369,15 @@ func (e *Engine) bootGuest(ctx context.Context) (*conn, error) {
 		return nil, &Error{Kind: KindInternal, Message: "instantiating the guest", Err: err}
 	}
 	c.mod = mod
-	if mem != nil {
-		// The mapping must outlive the guest's code (see guestmem.Memory).
-		mem.Pin()
+	if mem == nil {
+		// The guest's memory is always ours: a stop could not set its
+		// interrupt flag without it.
+		_ = mod.Close(ctx)
+		return nil, errorf(KindInternal, "the guest's memory was not allocated by the engine")
 	}
+	c.mem = mem
+	// The mapping must outlive the guest's code (see guestmem.Memory).
+	mem.Pin()
 	startFn := mod.ExportedFunction("_start")
 	if startFn == nil {
 		_ = mod.Close(ctx)
@@ -368,9 +395,7 @@ func (e *Engine) bootGuest(ctx context.Context) (*conn, error) {
 		c.endTurn() // the host must not write to the interrupt flag any more
 		close(c.done)
 		_ = mod.Close(context.Background())
-		if mem != nil {
-			mem.Unpin()
-		}
+		mem.Unpin()
 	})
 	// The guest's first call is next(nothing): it is ready. Booting is not
 	// interruptible, but a canceled ctx kills the guest, which then ends at
@@ -570,8 +595,8 @@ func (sb *Sandbox) ReadFile(ctx context.Context, name string) ([]byte, error) {
 
 // Files returns the file at name, or the directory name and everything below
 // it, directories before their contents. Paths are absolute and clean. The
-// VFS bounds every path to vfs.MaxPathLen bytes and accepts only portable
-// names (vfs.CheckName), for scripts and the host alike, so no name or
+// VFS bounds every path to [vfs.MaxPathLen] bytes and accepts only portable
+// names ([vfs.CheckName]), for scripts and the host alike, so no name or
 // path a script creates can make Files fail.
 func (sb *Sandbox) Files(ctx context.Context, name string) ([]File, error) {
 	if err := sb.acquire(ctx); err != nil {
@@ -592,7 +617,7 @@ func (sb *Sandbox) Files(ctx context.Context, name string) ([]File, error) {
 // ExportTar writes the directory dir of the VFS (e.g. "/workspace") to w as
 // a tar archive whose names are relative to dir; a file dir is written
 // under its base name. The VFS accepts only names that extract under the
-// same name with stock tools on Linux, macOS and Windows (vfs.CheckName),
+// same name with stock tools on Linux, macOS and Windows ([vfs.CheckName]),
 // and ExportTar checks every name again before it writes anything: an
 // entry outside dir, or with a name the VFS would refuse, fails the export
 // with an error of KindInvalid that names the entry, and w is left
@@ -644,8 +669,8 @@ func writeTar(w io.Writer, root string, files []File) error {
 // tarName returns the archive name of f relative to root, or "" for the
 // directory root itself, which the archive leaves out. The guest is not
 // trusted to have kept the VFS's rules: f's path must be clean and at or
-// below root, the name at most vfs.MaxPathLen bytes, and each of its
-// elements one that vfs.CheckName accepts.
+// below root, the name at most [vfs.MaxPathLen] bytes, and each of its
+// elements one that [vfs.CheckName] accepts.
 func tarName(root string, f File) (string, error) {
 	p := f.Path
 	if !path.IsAbs(p) || path.Clean(p) != p {

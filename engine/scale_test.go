@@ -119,7 +119,7 @@ func TestIdleSandboxMemory(t *testing.T) {
 		sb.Close(ctx)
 	}
 	t.Logf("an idle sandbox (after one execution) holds %.1f MiB resident", per)
-	// Issue 6's target. Losing the shared data image alone (11 MB a
+	// The memory target (BENCHMARKS.md). Losing the shared data image alone (11 MB a
 	// sandbox) would cross it.
 	if per > 16 {
 		t.Errorf("an idle sandbox holds %.1f MiB, more than 16 MiB", per)

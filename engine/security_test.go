@@ -16,7 +16,7 @@ import (
 	"github.com/cordonhq/cordon/policy"
 )
 
-// payParams is how a handler written the README's way reads its params.
+// payParams is how a handler written docs/embedding.md's way reads its params.
 type payParams struct {
 	Amount   float64 `json:"amount"`
 	Currency string  `json:"currency"`

@@ -29,8 +29,8 @@ func WithScriptName(name string) ExecuteOption {
 }
 
 // WithStdout streams the script's stdout to w as the script writes it, in
-// place of SandboxConfig.Stdout for this execution; nil streams nothing.
-// See SandboxConfig.Stdout for how writes are made.
+// place of [SandboxConfig.Stdout] for this execution; nil streams nothing.
+// See [SandboxConfig.Stdout] for how writes are made.
 func WithStdout(w io.Writer) ExecuteOption {
 	return func(o *execOptions) { o.stdout = w }
 }

@@ -8,10 +8,10 @@ import (
 	"github.com/cordonhq/cordon/internal/abi"
 )
 
-// ToolError is an error a Handler returns (or passes to Call.Reject) to say
+// ToolError is an error a Handler returns (or passes to [Call.Reject]) to say
 // what the script sees: the script, and so the model that wrote it, reads
 // Kind and Message; Err, the full cause, stays on the host, in the
-// execution's ToolCall.Cause and the audit record of the failure.
+// execution's [ToolCall.Cause] and the audit record of the failure.
 //
 // Any other error a handler returns is shown to the script only as
 // "internal error" with the call's number, so that a database password or
@@ -35,8 +35,8 @@ type ToolError struct {
 }
 
 // ToolErrorf returns a ToolError of kind "failed" whose message the script
-// sees, formatted as by fmt.Sprintf. The %w verb is not special: use
-// ToolError.Err for a cause the script must not see.
+// sees, formatted as by [fmt.Sprintf]. The %w verb is not special: use
+// [ToolError.Err] for a cause the script must not see.
 func ToolErrorf(format string, args ...any) error {
 	return &ToolError{Message: fmt.Sprintf(format, args...)}
 }
@@ -53,7 +53,7 @@ func (e *ToolError) Error() string {
 func (e *ToolError) Unwrap() error { return e.Err }
 
 // publicError returns the kind and the message the script sees for err, a
-// handler's error or one given to Call.Reject; id numbers the call in the
+// handler's error or one given to [Call.Reject]; id numbers the call in the
 // execution's records, so that the host can find the full error.
 func publicError(err error, id int) (abi.ToolErrorKind, string) {
 	var te *ToolError

@@ -23,12 +23,12 @@ import (
 // UTF-8, and only numbers that a float64 reads back exactly, written as
 // JavaScript writes them (params that cannot be put in that form are
 // refused with a ToolError of kind "invalid" before the policy runs). Any
-// JSON reader, whether encoding/json into a struct or a map, json.Number,
-// OPA or JavaScript, reads the same values from them. The result is marshaled to JSON (a json.RawMessage is passed
+// JSON reader, whether encoding/json into a struct or a map, [json.Number],
+// OPA or JavaScript, reads the same values from them. The result is marshaled to JSON (a [json.RawMessage] is passed
 // through after validation); an error rejects the script's promise with a
 // ToolError: a *ToolError's kind and message are what the script sees, and
 // any other error is shown only as "internal error", its text kept for the
-// host (ToolCall.Cause, the audit), so that secrets in error messages do
+// host ([ToolCall.Cause], the audit), so that secrets in error messages do
 // not reach the model. A panicking handler becomes a tool error too. ctx carries the call's
 // CallInfo (CallFrom): one handler can serve many tools.
 type Handler func(ctx context.Context, params json.RawMessage) (any, error)
@@ -76,7 +76,7 @@ type Tool struct {
 	// object; results are not checked against it.
 	OutputSchema json.RawMessage
 	// Handler runs the call. A tool without a handler can still be driven
-	// through the step API (Execution.Next), where the caller answers.
+	// through the step API ([Execution.Next]), where the caller answers.
 	Handler Handler
 	// Policy, when set, is what the policy sees of the tool as input.tool:
 	// for a tool imported from an MCP server (package mcptools), the

@@ -45,7 +45,7 @@ type principalKey struct{}
 
 // PrincipalFrom returns the principal ctx carries: in a tool call that
 // Server runs, the principal of its session (the subject of the bearer
-// token that opened it, or Options.Principal); in an HTTP request that
+// token that opened it, or [Options.Principal]); in an HTTP request that
 // passed HTTPHandler's authentication, the token's subject. It returns ""
 // when there is none.
 func PrincipalFrom(ctx context.Context) string {
@@ -149,10 +149,10 @@ func tokenEqual(got string, want [sha256.Size]byte) bool {
 
 // JWTConfig configures JWTVerifier.
 type JWTConfig struct {
-	// Keys are the public keys that may sign a token: *rsa.PublicKey (2048
+	// Keys are the public keys that may sign a token: *[rsa.PublicKey] (2048
 	// bits or more; RS256, RS384, RS512, PS256, PS384, PS512),
-	// *ecdsa.PublicKey (P-256, P-384, P-521; ES256, ES384, ES512) or
-	// ed25519.PublicKey (EdDSA). Symmetric keys are not accepted: the
+	// *[ecdsa.PublicKey] (P-256, P-384, P-521; ES256, ES384, ES512) or
+	// [ed25519.PublicKey] (EdDSA). Symmetric keys are not accepted: the
 	// server should not be able to mint the tokens it checks.
 	Keys []crypto.PublicKey
 	// Issuer is the iss claim a token must carry.
@@ -163,7 +163,7 @@ type JWTConfig struct {
 	Audience string
 	// Leeway is the clock skew allowed on exp, nbf and iat (0: none).
 	Leeway time.Duration
-	// Now is the clock (default time.Now).
+	// Now is the clock (default [time.Now]).
 	Now func() time.Time
 }
 
@@ -271,7 +271,7 @@ func keyAlgorithms(k crypto.PublicKey) ([]string, error) {
 
 // ParsePublicKeys returns the public keys of PEM data: PUBLIC KEY
 // (PKIX), RSA PUBLIC KEY (PKCS #1) and CERTIFICATE blocks, one key each,
-// of the types JWTConfig.Keys takes. A private key, another block or no
+// of the types [JWTConfig.Keys] takes. A private key, another block or no
 // block at all is an error.
 func ParsePublicKeys(data []byte) ([]crypto.PublicKey, error) {
 	var keys []crypto.PublicKey
@@ -314,7 +314,7 @@ func ParsePublicKeys(data []byte) ([]crypto.PublicKey, error) {
 }
 
 // bearer returns the token of r's Authorization header, as
-// auth.RequireBearerToken reads it.
+// [auth.RequireBearerToken] reads it.
 func bearer(r *http.Request) (string, bool) {
 	f := strings.Fields(r.Header.Get("Authorization"))
 	if len(f) != 2 || !strings.EqualFold(f[0], "bearer") {
@@ -326,8 +326,8 @@ func bearer(r *http.Request) (string, bool) {
 type verifiedKey struct{}
 
 // authenticate wraps next with the server's authentication: every request
-// is verified (Options.Verifier) or refused with a 401, and the SDK's
-// auth.TokenInfo goes on the request's context, where the streamable
+// is verified ([Options.Verifier]) or refused with a 401, and the SDK's
+// [auth.TokenInfo] goes on the request's context, where the streamable
 // handler binds each session to the UserID that opened it.
 func (s *Server) authenticate(next http.Handler) http.Handler {
 	// RequireBearerToken puts the TokenInfo where the SDK reads it; the

@@ -30,22 +30,22 @@ var approvalSchema = map[string]any{
 }
 
 // MetaKey is the key, in the _meta of the elicitation request that Elicit
-// sends, of the call in structured form: the approval.Request, as JSON
+// sends, of the call in structured form: the [approval.Request], as JSON
 // (method, reasons, params with path, type, value, bytes, cut and
 // constrained, params_bytes, text). Every string in it is quoted and
 // escaped as in the message, so a client may show any of it as it is.
 const MetaKey = "cordon/approval"
 
-// Elicit is an engine.Approver for codemode.WithApprover: a call the
+// Elicit is an [engine.Approver] for codemode.WithApprover: a call the
 // policy asks about becomes an MCP elicitation request to the client of
 // the session that runs the script, asking to approve or deny it. The
 // request shows the whole call as package approval renders it, within
 // approval's default limits (see ElicitWith): the message is the
-// approval.Request's text (the method, the policy's reasons, and every
+// [approval.Request]'s text (the method, the policy's reasons, and every
 // param on a line of its own, constrained ones and numbers first, all
 // that came from the script or the policy quoted and escaped), and its
 // _meta holds the same in structured form under MetaKey. A call that
-// cannot be shown in full is denied without asking (approval.DenyReason).
+// cannot be shown in full is denied without asking ([approval.DenyReason]).
 //
 // The call runs only if the client accepts with approve true. The answer,
 // with the reason given if any, goes to the audit. When the client does

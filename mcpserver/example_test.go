@@ -40,10 +40,12 @@ func ExampleNew() {
 		log.Fatal(err)
 	}
 	defer upSession.Close()
-	tools, err := mcptools.Import(ctx, "docs", upSession, nil)
+	// region import
+	tools, err := mcptools.Import(ctx, "docs", upSession, nil) // the server's tools as engine tools: docs/<tool>
 	if err != nil {
 		log.Fatal(err)
 	}
+	// endregion
 
 	eng, err := engine.New(ctx, engine.NewConfig())
 	if err != nil {
@@ -103,11 +105,12 @@ func ExampleServer_HTTPHandler() {
 		log.Fatal(err)
 	}
 	defer eng.Close(ctx)
+	// region http
 	token, err := mcpserver.GenerateToken()
 	if err != nil {
 		log.Fatal(err)
 	}
-	verify, err := mcpserver.StaticToken(token, "ci")
+	verify, err := mcpserver.StaticToken(token, "ci") // or mcpserver.JWTVerifier, or one's own
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -115,6 +118,7 @@ func ExampleServer_HTTPHandler() {
 	defer srv.Close(ctx)
 	hs := httptest.NewServer(srv.HTTPHandler(&mcp.StreamableHTTPOptions{SessionTimeout: mcpserver.DefaultSessionIdle}))
 	defer hs.Close()
+	// endregion
 
 	client := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "1"}, nil)
 	if _, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: hs.URL}, nil); err != nil {

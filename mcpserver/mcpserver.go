@@ -6,9 +6,9 @@
 // Each MCP session gets its own sandbox (a codemode session): its files
 // and counters persist across the session's calls and are never seen by
 // another session. The sandbox is closed when the MCP session ends, or
-// after the codemode tool's idle timeout (codemode.WithIdleTimeout).
+// after the codemode tool's idle timeout ([codemode.WithIdleTimeout]).
 //
-// Over HTTP every request carries a bearer token (Options.Verifier:
+// Over HTTP every request carries a bearer token ([Options.Verifier]:
 // StaticToken, JWTVerifier or one's own), whose subject is the principal:
 // the session is bound to it, and code mode sees it. Sessions are bounded
 // in number, per principal and in memory (Options).
@@ -55,7 +55,7 @@ type Options struct {
 	MaxSessionsPerPrincipal int
 	// SessionMemoryMB is what one session may hold in memory, in MiB: its
 	// sandbox is one guest with the engine's memory limit, so that limit
-	// (engine.Config.WithMemoryLimitMB) is the right value. With
+	// ([engine.Config.WithMemoryLimitMB]) is the right value. With
 	// MemoryBudgetMB it bounds the sessions open at once.
 	SessionMemoryMB int
 	// MemoryBudgetMB bounds the sum of SessionMemoryMB over the open
@@ -69,12 +69,12 @@ type Options struct {
 
 	// Verifier checks the bearer token of every request HTTPHandler
 	// serves (StaticToken, JWTVerifier, or one's own); the UserID of the
-	// auth.TokenInfo it returns is the request's principal, and must be
+	// [auth.TokenInfo] it returns is the request's principal, and must be
 	// set. A request without a valid token gets a 401 with a
 	// WWW-Authenticate: Bearer header, as the MCP specification's
 	// authorization section asks. Without a Verifier, HTTPHandler serves
 	// only requests that the embedder authenticated before it (with
-	// auth.RequireBearerToken, whose TokenInfo must have a UserID), or, with
+	// [auth.RequireBearerToken], whose TokenInfo must have a UserID), or, with
 	// AllowUnauthenticated, every request.
 	Verifier auth.TokenVerifier
 	// ResourceMetadataURL, if set, is the URL of the server's OAuth 2.0
@@ -112,7 +112,7 @@ type session struct {
 	principal string // who opened it; its requests must come from them
 }
 
-// New returns a server whose tools are run's pair (codemode.Tool.Tools):
+// New returns a server whose tools are run's pair ([codemode.Tool.Tools]):
 // run_javascript and run_shell, with their generated descriptions.
 func New(run *codemode.Tool, opts Options) *Server {
 	if opts.Name == "" {
@@ -188,25 +188,25 @@ func title(t *codemode.Tool) string {
 }
 
 // MCP returns the underlying SDK server, to connect it to a transport of
-// one's own (Server.Connect) or to add features.
+// one's own ([Server.Connect]) or to add features.
 func (s *Server) MCP() *mcp.Server { return s.mcp }
 
-// Run serves one MCP session over t (mcp.StdioTransport, say) until the
+// Run serves one MCP session over t ([mcp.StdioTransport], say) until the
 // client ends it or ctx ends; its sandbox is closed when it returns. The
-// session's principal is Options.Principal.
+// session's principal is [Options.Principal].
 func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 	err := s.mcp.Run(ctx, t)
 	return err
 }
 
 // Connect connects a session over t and returns at once, as
-// mcp.Server.Connect does. The session's principal is Options.Principal.
+// [mcp.Server.Connect] does. The session's principal is [Options.Principal].
 func (s *Server) Connect(ctx context.Context, t mcp.Transport) (*mcp.ServerSession, error) {
 	return s.mcp.Connect(ctx, t, nil)
 }
 
 // HTTPHandler returns the streamable HTTP handler of the server (mount it
-// at /mcp). Every request is authenticated first (Options.Verifier); a
+// at /mcp). Every request is authenticated first ([Options.Verifier]); a
 // request on a session must come from the principal that opened it (else
 // 403); a new session over a bound gets a 503 whose JSON-RPC error names
 // the bound. opts may be nil; its SessionTimeout closes sessions idle that
@@ -276,7 +276,7 @@ func (s *Server) Sessions() int {
 }
 
 // principalOf returns the principal of a request with extra, which the
-// HTTP handler's authentication put there, or Options.Principal.
+// HTTP handler's authentication put there, or [Options.Principal].
 func (s *Server) principalOf(extra *mcp.RequestExtra) string {
 	if extra != nil && extra.TokenInfo != nil {
 		return extra.TokenInfo.UserID
@@ -387,9 +387,9 @@ func (s *Server) handler(t *codemode.Tool) mcp.ToolHandler {
 }
 
 // errorResult is a call that ran no script, in the shape of a
-// codemode.Result.
+// [codemode.Result].
 func errorResult(kind, msg string) *mcp.CallToolResult {
-	r := &codemode.Result{ExitCode: 1, Value: json.RawMessage("null"), Error: &codemode.Error{Kind: kind, Message: msg}, ToolCalls: []codemode.ToolCall{}}
+	r := &codemode.Result{ExitCode: 1, Value: json.RawMessage("null"), Error: &codemode.Error{Kind: engine.Kind(kind), Message: msg}, ToolCalls: []codemode.ToolCall{}}
 	return &mcp.CallToolResult{
 		Content:           []mcp.Content{&mcp.TextContent{Text: msg}},
 		StructuredContent: r,
@@ -421,6 +421,6 @@ const (
 	// options give no event store of their own.
 	DefaultEventStoreBytes = 4 << 20
 	// DefaultMemoryBudgetMB is the command's budget for the guest memory
-	// of all sessions, in MiB: 16 guests at engine.DefaultMemoryMB.
+	// of all sessions, in MiB: 16 guests at [engine.DefaultMemoryMB].
 	DefaultMemoryBudgetMB = 4096
 )

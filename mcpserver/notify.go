@@ -61,7 +61,7 @@ func sseRetry(next http.Handler) http.Handler {
 	})
 }
 
-// retryWriter is an http.ResponseWriter that starts an event stream's body
+// retryWriter is an [http.ResponseWriter] that starts an event stream's body
 // with the retry field.
 type retryWriter struct {
 	http.ResponseWriter
@@ -96,5 +96,5 @@ func (w *retryWriter) Flush() {
 	}
 }
 
-// Unwrap returns the underlying writer, for http.ResponseController.
+// Unwrap returns the underlying writer, for [http.ResponseController].
 func (w *retryWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

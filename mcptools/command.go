@@ -27,7 +27,7 @@ const (
 	terminateWait = 2 * time.Second
 )
 
-// commandTransport is the mcp.Transport of a stdio server: it starts the
+// commandTransport is the [mcp.Transport] of a stdio server: it starts the
 // command with its minimal environment (commandEnv), reads its stdout
 // through a frameReader, gives up on a write the server does not read
 // within stallTimeout, and reports the end of the connection to lost.
@@ -43,7 +43,7 @@ type commandTransport struct {
 	stops *sync.WaitGroup
 }
 
-// Connect implements mcp.Transport.
+// Connect implements [mcp.Transport].
 func (t *commandTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	inR, inW, err := os.Pipe()
 	if err != nil {
@@ -139,7 +139,7 @@ type watchedConn struct {
 	stops *sync.WaitGroup
 }
 
-// Read implements mcp.Connection.
+// Read implements [mcp.Connection].
 func (c *watchedConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	msg, err := c.Connection.Read(ctx)
 	if err != nil && ctx.Err() == nil {
@@ -148,7 +148,7 @@ func (c *watchedConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	return msg, err
 }
 
-// Close implements mcp.Connection. The process is stopped in the
+// Close implements [mcp.Connection]. The process is stopped in the
 // background (process.stop), counted in stops.
 func (c *watchedConn) Close() error {
 	err := c.Connection.Close()
@@ -168,7 +168,7 @@ type stallWriter struct {
 	lost func(error)
 }
 
-// Write implements io.Writer.
+// Write implements [io.Writer].
 func (w *stallWriter) Write(p []byte) (int, error) {
 	deadline := w.f.SetWriteDeadline(time.Now().Add(stallTimeout)) == nil
 	n, err := w.f.Write(p)
@@ -181,6 +181,6 @@ func (w *stallWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// Close implements io.Closer: the process's stdin is closed when it
+// Close implements [io.Closer]: the process's stdin is closed when it
 // stops.
 func (w *stallWriter) Close() error { return nil }

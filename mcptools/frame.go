@@ -50,7 +50,7 @@ func newFrameReader(r io.Reader, limit int, nonce string) *frameReader {
 	return &frameReader{r: r, limit: limit, nonce: nonce, buf: make([]byte, 32<<10)}
 }
 
-// Read implements io.Reader.
+// Read implements [io.Reader].
 func (f *frameReader) Read(p []byte) (int, error) {
 	for len(f.out) == 0 {
 		if f.err != nil {

@@ -80,7 +80,7 @@ func httpClient(s Server, limit int, nonce string) (*http.Client, error) {
 	}, nil
 }
 
-// upstreamTransport is the http.RoundTripper of a url server's client.
+// upstreamTransport is the [http.RoundTripper] of a url server's client.
 type upstreamTransport struct {
 	base     http.RoundTripper
 	server   string
@@ -90,7 +90,7 @@ type upstreamTransport struct {
 	nonce    string
 }
 
-// RoundTrip implements http.RoundTripper.
+// RoundTrip implements [http.RoundTripper].
 func (t *upstreamTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	own := sameOrigin(r.URL, t.endpoint)
 	if len(t.headers) > 0 && own {
@@ -131,5 +131,5 @@ type limitedBody struct {
 	body io.Closer
 }
 
-// Close implements io.Closer.
+// Close implements [io.Closer].
 func (b limitedBody) Close() error { return b.body.Close() }

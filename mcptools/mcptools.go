@@ -1,5 +1,5 @@
 // Package mcptools makes the tools of MCP servers tools of a cordon
-// sandbox: each upstream tool becomes an engine.Tool named SERVER/<tool>,
+// sandbox: each upstream tool becomes an [engine.Tool] named SERVER/<tool>,
 // with its description, input schema and output schema, whose handler calls
 // the upstream server. Every call a script makes to it goes through the
 // sandbox's policy like any other tool call.
@@ -12,10 +12,10 @@
 //
 // An upstream server is untrusted. What it says of its tools is text and
 // hints, not facts: names and descriptions are made safe to show a model
-// (describe.SafeText), schemas past a size and depth budget are refused,
+// ([describe.SafeText]), schemas past a size and depth budget are refused,
 // and its annotations (readOnlyHint, destructiveHint, ...) reach the
-// policy only when the config trusts them (Server.TrustAnnotations) or
-// pins them (Server.Annotations); otherwise the policy sees MCP's defaults.
+// policy only when the config trusts them ([Server.TrustAnnotations]) or
+// pins them ([Server.Annotations]); otherwise the policy sees MCP's defaults.
 // Under Start, a server's command gets a minimal environment, a url
 // server's credentials never travel in clear text or to another host, a
 // message over the frame limit fails its own call (ErrTooLarge) and not the
@@ -38,7 +38,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Info is what an imported tool's engine.Tool does not say of it.
+// Info is what an imported tool's [engine.Tool] does not say of it.
 type Info struct {
 	// Server is the name the tools were imported under.
 	Server string
@@ -47,7 +47,7 @@ type Info struct {
 	Upstream string
 	// Annotations are the tool's MCP annotations as the server gave them,
 	// or nil: hints, not facts. What the policy sees of them is the
-	// engine tool's Policy (Server.PolicyInfo).
+	// engine tool's Policy ([Server.PolicyInfo]).
 	Annotations *mcp.ToolAnnotations
 }
 
@@ -90,7 +90,7 @@ type Server struct {
 }
 
 // Hints are MCP tool annotations, pinned by a config: each one that is
-// set replaces what the server says of the tool (Server.Annotations).
+// set replaces what the server says of the tool ([Server.Annotations]).
 type Hints struct {
 	// ReadOnly is readOnlyHint: the tool does not change its environment.
 	ReadOnly *bool `json:"readOnlyHint,omitempty"`
@@ -147,11 +147,11 @@ func (s Server) hintsKnown(tool string) bool {
 	return s.TrustAnnotations || pinned
 }
 
-// Errors of the package, matched with errors.Is.
+// Errors of the package, matched with [errors.Is].
 var (
 	// ErrTooLarge is matched by the error of a call whose answer from the
 	// server is over the frame limit (FrameLimit): the call fails, the
-	// connection goes on. The error is an engine.ToolError of kind
+	// connection goes on. The error is an [engine.ToolError] of kind
 	// "too_large".
 	ErrTooLarge = errors.New("mcptools: the server's answer is over the frame limit")
 	// ErrUnavailable is matched by the error of a call made while its
@@ -160,8 +160,8 @@ var (
 	// ErrClosed is matched by the error of a call made after Close.
 	ErrClosed = errors.New("mcptools: closed")
 	// ErrSchema is matched by the error of a tool left out because its
-	// input or output schema is over the budget (Options.MaxSchemaBytes,
-	// Options.MaxSchemaDepth) or is not a JSON object (see SkipError).
+	// input or output schema is over the budget ([Options.MaxSchemaBytes],
+	// [Options.MaxSchemaDepth]) or is not a JSON object (see SkipError).
 	ErrSchema = errors.New("mcptools: schema refused")
 	// ErrInsecureCredentials is matched by the error of a url server whose
 	// headers or URL credentials would travel over plain http to a host
@@ -173,8 +173,8 @@ var (
 	ErrRedirect = errors.New("mcptools: redirect refused")
 )
 
-// SkipError says why a tool of a server was left out (Server.Import,
-// Upstreams.Warnings).
+// SkipError says why a tool of a server was left out ([Server.Import],
+// [Upstreams.Warnings]).
 type SkipError struct {
 	// Server is the server's name, and Tool the tool's name on it (made
 	// safe to print).
@@ -205,7 +205,7 @@ type caller func(ctx context.Context, name string, params json.RawMessage) (any,
 // Import lists the tools of the MCP client session cs and returns them as
 // engine tools named server/<tool>, in the server's order, as
 // Server{Name: server}.Import does: the server's annotations are not
-// trusted. Where Server.Import would leave a tool out (a schema over the
+// trusted. Where [Server.Import] would leave a tool out (a schema over the
 // budget), Import fails, with a *SkipError naming it. infos, if not nil,
 // receives each tool's Info by engine name.
 func Import(ctx context.Context, server string, cs *mcp.ClientSession, infos map[string]Info) ([]engine.Tool, error) {
@@ -233,7 +233,7 @@ func Import(ctx context.Context, server string, cs *mcp.ClientSession, infos map
 //
 // Names, descriptions and the titles, descriptions and comments inside
 // schemas are untrusted text: they are made safe to show a model
-// (describe.SafeText: no line break but "\n", no control or format
+// ([describe.SafeText]: no line break but "\n", no control or format
 // character, no run of three backticks), and a description over 16 KiB is
 // cut. A tool whose input or output schema is over DefaultMaxSchemaBytes
 // or nested deeper than DefaultMaxSchemaDepth is left out, before anything
@@ -246,7 +246,7 @@ func Import(ctx context.Context, server string, cs *mcp.ClientSession, infos map
 // structuredContent if present, else its text parsed as JSON if it parses,
 // else the text (Value). An upstream result with isError, an error answer,
 // or a failed call (the server died, or did not answer in time) is an
-// engine.ToolError of kind "failed": the script sees the upstream's text,
+// [engine.ToolError] of kind "failed": the script sees the upstream's text,
 // or what happened, and the host keeps the cause. infos, if not nil,
 // receives each tool's Info by engine name.
 func (s Server) Import(ctx context.Context, cs *mcp.ClientSession, infos map[string]Info) (tools []engine.Tool, skipped []error, err error) {
@@ -412,7 +412,7 @@ func hintText(ann map[string]bool) string {
 // structuredContent if present, else its text content parsed as JSON if it
 // parses, else the text (the text items joined by newlines); a result with
 // no text is its content list. A result with isError is an
-// engine.ToolError whose message, which the script sees, is its text.
+// [engine.ToolError] whose message, which the script sees, is its text.
 func Value(res *mcp.CallToolResult) (any, error) {
 	var texts []string
 	for _, c := range res.Content {

@@ -23,7 +23,7 @@ const (
 )
 
 // annotationKeys are the keywords of a schema whose string values are
-// text for people and models: they are made safe (describe.SafeText).
+// text for people and models: they are made safe ([describe.SafeText]).
 var annotationKeys = map[string]bool{"description": true, "title": true, "$comment": true}
 
 // checkSchema returns the JSON of an upstream schema s (nil when there is

@@ -44,7 +44,7 @@ func newSSEFilter(r io.Reader, limit int, nonce string) *sseFilter {
 	return &sseFilter{r: r, limit: limit, nonce: nonce, buf: make([]byte, 32<<10)}
 }
 
-// Read implements io.Reader.
+// Read implements [io.Reader].
 func (f *sseFilter) Read(p []byte) (int, error) {
 	for len(f.out) == 0 {
 		if f.err != nil {

@@ -29,7 +29,7 @@ func newLineWriter(w io.Writer, name string) *lineWriter {
 	return &lineWriter{w: w, prefix: []byte("[" + name + "] ")}
 }
 
-// Write implements io.Writer. It never fails: what the server writes to
+// Write implements [io.Writer]. It never fails: what the server writes to
 // its stderr is not worth stopping it for.
 func (l *lineWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()

@@ -37,20 +37,20 @@ type Options struct {
 	// cordon).
 	Client *mcp.Implementation
 	// MaxResultBytes is the sandboxes' Limits.MaxResultBytes (default
-	// engine.DefaultMaxResultBytes): the frame limit of each connection
+	// [engine.DefaultMaxResultBytes]): the frame limit of each connection
 	// is FrameLimit(MaxResultBytes).
 	MaxResultBytes int
 	// MaxSchemaBytes and MaxSchemaDepth are the budget of each tool's
 	// input and output schema (default DefaultMaxSchemaBytes and
 	// DefaultMaxSchemaDepth); a tool over it is left out, and
-	// Upstreams.Warnings says so.
+	// [Upstreams.Warnings] says so.
 	MaxSchemaBytes int
 	MaxSchemaDepth int
 }
 
 // FrameLimit returns the largest message that a connection to an upstream
 // server reads, for sandboxes whose results may have maxResultBytes
-// (engine.DefaultMaxResultBytes when 0 or less): twice that, since a tool
+// ([engine.DefaultMaxResultBytes] when 0 or less): twice that, since a tool
 // result may carry its value both as structuredContent and as text, plus
 // 64 KiB for the message around it. A message over the limit is not read
 // whole: the call it answers fails with ErrTooLarge (a ToolError of kind
@@ -100,13 +100,13 @@ type Upstreams struct {
 }
 
 // Start connects to each server, at once, and imports its tools
-// (Server.Import). An error names the server; the servers started are
+// ([Server.Import]). An error names the server; the servers started are
 // then stopped. A tool Import leaves out is a warning (Warnings), not an
 // error: the server's other tools are there.
 //
 // Each server's connection is its own: a stdio server is started with
-// its minimal environment (Server.Command), a url server is reached with
-// its headers under the rules of Server.URL. A message of a server over
+// its minimal environment ([Server.Command]), a url server is reached with
+// its headers under the rules of [Server.URL]. A message of a server over
 // FrameLimit(opts.MaxResultBytes) fails the call it answers, and no other.
 // A server whose connection ends (it exits, closes its output, writes what
 // is not JSON-RPC, leaves its input unread for 15s, or its HTTP session

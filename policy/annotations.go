@@ -9,7 +9,7 @@ import (
 )
 
 // AnnotationPermit is a rule of a policy's Rego that grants calls on what
-// a tool's MCP annotations say (Policy.AnnotationPermits).
+// a tool's MCP annotations say ([Policy.AnnotationPermits]).
 type AnnotationPermit struct {
 	// File is the module's name (its path, for a module loaded from a
 	// file), and Row the rule's line in it.

@@ -15,9 +15,9 @@ import (
 // deep recursion here.
 const maxParamDepth = 256
 
-// paramsValue converts a call's JSON params to an ast.Value in one pass,
+// paramsValue converts a call's JSON params to an [ast.Value] in one pass,
 // without encoding/json's interface{} tree and its second conversion (the
-// decision's hot path). The text is validated first with json.Valid, so the
+// decision's hot path). The text is validated first with [json.Valid], so the
 // parser below only has to handle well-formed JSON.
 func paramsValue(b []byte) (ast.Value, error) {
 	if !json.Valid(b) {

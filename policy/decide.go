@@ -16,10 +16,10 @@ import (
 
 // Decide evaluates the policy for one call: the input and the decision are
 // those of package authz, the contract a Policy shares with
-// authz.CapabilityPolicy (a Policy is an engine.Policy). It never allows
+// [authz.CapabilityPolicy] (a Policy is an engine.Policy). It never allows
 // on failure: when evaluation fails, the decision denies and err says why
 // (the reason in the decision says so too). A policy made only of
-// capabilities decides through an authz.CapabilityPolicy, whose errors
+// capabilities decides through an [authz.CapabilityPolicy], whose errors
 // this wraps.
 func (p *Policy) Decide(ctx context.Context, in *authz.Input) (authz.Decision, error) {
 	// Both evaluators read the canonical form of the params, so that they
@@ -107,7 +107,7 @@ func parseDecision(raw any) (authz.Decision, error) {
 	return d, nil
 }
 
-// inputValue builds the input as an ast.Value without a JSON round trip of
+// inputValue builds the input as an [ast.Value] without a JSON round trip of
 // the whole document.
 func inputValue(in *authz.Input) (ast.Value, error) {
 	params := ast.NewObject()

@@ -10,7 +10,7 @@
 //
 // A Policy is an engine.Policy. Its input and decision types are package
 // policy/authz's, which also decides capabilities alone in Go without
-// OPA (authz.New): a program that needs no Rego need not import this
+// OPA ([authz.New]): a program that needs no Rego need not import this
 // package, nor build OPA.
 package policy
 
@@ -40,7 +40,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/util"
 )
 
-// ErrLoad is matched (errors.Is) by every error of New: the policy could not
+// ErrLoad is matched ([errors.Is]) by every error of New: the policy could not
 // be loaded or compiled.
 var ErrLoad = errors.New("policy: cannot load")
 
@@ -83,9 +83,9 @@ type Config struct {
 	AllowBuiltins []string
 	// AlwaysRego makes every decision an OPA evaluation. Without it, a
 	// policy made only of Capabilities (no Modules, Data or Paths) is
-	// decided by an equivalent evaluator in Go (authz.CapabilityPolicy),
-	// about ten times faster; the two are tested to agree, reasons
-	// included.
+	// decided by an equivalent evaluator in Go ([authz.CapabilityPolicy]),
+	// which is faster (BENCHMARKS.md has the figures); the two are tested
+	// to agree, reasons included.
 	AlwaysRego bool
 }
 
@@ -309,7 +309,7 @@ func sortedKeys(m map[string]string) []string {
 }
 
 // DisabledBuiltins returns the names of the Rego built-in functions that
-// policies may not call unless Config.AllowBuiltins names them: those OPA
+// policies may not call unless [Config.AllowBuiltins] names them: those OPA
 // marks non-deterministic, which include every one that reaches the
 // network.
 func DisabledBuiltins() []string {

@@ -47,7 +47,7 @@ func (r *TestResult) Pass() bool { return !r.Fail && !r.Skip && r.Err == nil }
 func (r *TestResult) String() string { return r.text }
 
 // RunTests runs the Rego tests (rules named test_*) found under paths, as
-// `opa test --schema` would with the input schema (compile.InputSchema),
+// `opa test --schema` would with the input schema ([compile.InputSchema]),
 // with no opa binary. The shipped library is added unless the paths already
 // hold it, and so is a capabilities module compiled from caps unless the
 // paths already define package cordon.capabilities. Every module, tests

@@ -59,3 +59,26 @@ func TestRegoTests(t *testing.T) {
 		}
 	}
 }
+
+// The README's example for a security team passes its own tests as
+// `cordon policy test --config examples/payments-policy/config.yaml
+// examples/payments-policy` runs them: the config's capabilities compiled
+// beside its Rego and the shipped library.
+func TestPaymentsPolicyExample(t *testing.T) {
+	cfg, err := config.Load("../examples/payments-policy/config.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	results, err := policy.RunTests(context.Background(), []string{"../examples/payments-policy"}, cfg.ParsedCapabilities())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(results) < 4 {
+		t.Fatalf("%d tests ran, want 4 or more", len(results))
+	}
+	for _, r := range results {
+		if !r.Pass() {
+			t.Errorf("%s", r)
+		}
+	}
+}

@@ -16,7 +16,7 @@ import (
 	"github.com/cordonhq/cordon/vfs"
 )
 
-// Output order (README, "Output order"): when standard output and standard
+// Output order (docs/shell.md, "Output order"): when standard output and standard
 // error reach the same place, the bytes come out in the order the commands
 // wrote them. These tests run a script that makes a command write to both
 // and reduce what came out to its shape, a letter per run of lines: O for

@@ -23,7 +23,7 @@ var errBrokenPipe error = errnoText("Broken pipe")
 // processes: an io.Pipe hands every Write to the reader and switches
 // goroutines, and a stage that writes line by line (grep, awk, a loop of
 // echo) then spends most of its time switching, which in WebAssembly is
-// expensive (a 10 MB grep | sort | uniq pipeline took 1.5 s unbuffered).
+// expensive (BENCHMARKS.md has a grep | sort | uniq pipeline, unbuffered).
 type pipeWriter struct {
 	pw     *io.PipeWriter
 	broken atomic.Bool

@@ -10,9 +10,9 @@ import (
 
 // File is an open file or directory of an FS. Reading and writing move a
 // shared offset; ReadAt does not. Using a File after Close fails with an
-// error wrapping fs.ErrClosed; reading a handle opened write-only, or
+// error wrapping [fs.ErrClosed]; reading a handle opened write-only, or
 // writing or truncating one opened read-only, fails with EBADF. Directories
-// support Stat, ReadDir, Seek(0, io.SeekStart) (which restarts ReadDir) and
+// support Stat, ReadDir, Seek(0, [io.SeekStart]) (which restarts ReadDir) and
 // Close; reading them fails with EISDIR.
 type File interface {
 	fs.File
@@ -20,7 +20,7 @@ type File interface {
 	io.Seeker
 	io.ReaderAt
 	// ReadDir reads the directory's entries sorted by name, following the
-	// contract of fs.ReadDirFile. The listing is a snapshot taken by the
+	// contract of [fs.ReadDirFile]. The listing is a snapshot taken by the
 	// first call.
 	ReadDir(n int) ([]fs.DirEntry, error)
 	// Truncate changes the file's size, zero-filling any growth, which

@@ -14,8 +14,8 @@ const MaxNameLen = 255
 
 // NameError reports a name that the FS refuses for a new entry: a name that
 // could not be extracted safely, or at all, on Linux, macOS or Windows (it
-// matches syscall.EINVAL under errors.Is), or a name or path that is too
-// long (it matches syscall.ENAMETOOLONG).
+// matches [syscall.EINVAL] under errors.Is), or a name or path that is too
+// long (it matches [syscall.ENAMETOOLONG]).
 type NameError struct {
 	// Name is the refused path element, or, for a path that would be too
 	// long, the path.
@@ -23,7 +23,7 @@ type NameError struct {
 	// Reason says what is wrong, for example
 	// "contains '\\' which is not portable".
 	Reason string
-	// Err is syscall.EINVAL or syscall.ENAMETOOLONG.
+	// Err is [syscall.EINVAL] or [syscall.ENAMETOOLONG].
 	Err syscall.Errno
 }
 

@@ -35,7 +35,7 @@ const (
 )
 
 // Open opens the named file or directory for reading, following io/fs.FS
-// rules: name must be unrooted and satisfy fs.ValidPath ("." is the root).
+// rules: name must be unrooted and satisfy [fs.ValidPath] ("." is the root).
 // Errors report the name as given.
 func (f *FS) Open(name string) (fs.File, error) {
 	if !fs.ValidPath(name) {

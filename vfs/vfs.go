@@ -8,7 +8,7 @@
 // /workspace and /tmp. Through the normal view returned by New, scripts may
 // create, write, remove and rename only below those two directories (and
 // change the modification time of the two themselves); everything else (for example reference data that the host seeds under
-// /data through the view returned by FS.Privileged) is read-only. The root,
+// /data through the view returned by [FS.Privileged]) is read-only. The root,
 // /workspace and /tmp themselves can never be removed or renamed, not even
 // through the privileged view.
 //
@@ -18,11 +18,11 @@
 //
 // # Names
 //
-// FS.Open implements io/fs.FS and accepts only unrooted names that satisfy
-// fs.ValidPath, such as "workspace/a.txt" or ".". Every other method takes a
+// [FS.Open] implements io/fs.FS and accepts only unrooted names that satisfy
+// [fs.ValidPath], such as "workspace/a.txt" or ".". Every other method takes a
 // slash-separated path that is either absolute ("/workspace/a.txt") or
 // relative, in which case it is interpreted relative to "/". Such paths are
-// cleaned with path.Clean before use, so ".." can never climb above the
+// cleaned with [path.Clean] before use, so ".." can never climb above the
 // root. A path containing NUL fails with EINVAL, an empty one with ENOENT,
 // and one longer than MaxPathLen bytes with ENAMETOOLONG.
 //
@@ -41,10 +41,10 @@
 // absolute path. Existing names are only looked up, never checked: a
 // lookup of a refused name simply finds nothing.
 //
-// Because ReadFile, Stat and ReadDir have the signatures of fs.ReadFileFS,
-// fs.StatFS and fs.ReadDirFS, helpers such as fs.ReadFile and fs.WalkDir use
+// Because ReadFile, Stat and ReadDir have the signatures of [fs.ReadFileFS],
+// [fs.StatFS] and [fs.ReadDirFS], helpers such as [fs.ReadFile] and [fs.WalkDir] use
 // them and thereby inherit their lenient path rules; to get strict io/fs
-// name checking, hide them by wrapping the FS, as in struct{ fs.FS }{fsys}.
+// name checking, hide them by wrapping the FS, as in struct{ [fs.FS] }{fsys}.
 //
 // # Permissions
 //
@@ -59,19 +59,19 @@
 // and directories created; the built-in /, /workspace and /tmp do not count.
 // An operation that would exceed a quota fails as a whole, before anything
 // is allocated or changed, with an error wrapping a *QuotaError, which
-// matches syscall.ENOSPC under errors.Is. A write past the end of a file
+// matches [syscall.ENOSPC] under errors.Is. A write past the end of a file
 // counts the hole it creates. Independently of quotas, no single file may
 // grow beyond MaxFileSize bytes (EFBIG). The memory held for file contents
 // stays below twice the bytes in use plus 64 bytes per file.
 //
 // # Errors
 //
-// Failures are reported as *fs.PathError values, or *LinkError for Rename,
+// Failures are reported as *[fs.PathError] values, or *LinkError for Rename,
 // whose Op and Path name the operation and the cleaned absolute path (Open
-// reports the name as given). Their Err is a syscall.Errno (ENOENT, EEXIST,
+// reports the name as given). Their Err is a [syscall.Errno] (ENOENT, EEXIST,
 // ENOTDIR, EISDIR, EACCES, ENOTEMPTY, EINVAL, ENAMETOOLONG, EBADF, EFBIG),
-// a *QuotaError, a *NameError, or fs.ErrClosed for a handle used after
-// Close, so that errors.Is(err, fs.ErrNotExist) and similar tests work.
+// a *QuotaError, a *NameError, or [fs.ErrClosed] for a handle used after
+// Close, so that errors.Is(err, [fs.ErrNotExist]) and similar tests work.
 // The text of an Errno differs between platforms (wasip1 capitalizes it).
 //
 // # Open files
@@ -151,7 +151,7 @@ type options struct {
 }
 
 // WithClock makes the FS take modification times from now instead of
-// time.Now. A nil now is ignored. The clock is called while the FS is
+// [time.Now]. A nil now is ignored. The clock is called while the FS is
 // locked, so it must not call back into the FS.
 func WithClock(now func() time.Time) Option {
 	return func(o *options) {
@@ -240,7 +240,7 @@ func (f *FS) Limits() Limits {
 }
 
 // QuotaError reports that an operation would have exceeded a quota. It
-// matches syscall.ENOSPC under errors.Is.
+// matches [syscall.ENOSPC] under errors.Is.
 type QuotaError struct {
 	// Quota is "MaxBytes" or "MaxFiles", naming the Limits field exceeded.
 	Quota string
@@ -258,7 +258,7 @@ func (e *QuotaError) Error() string {
 	return "vfs: quota exceeded: " + what + " would exceed " + strconv.FormatInt(e.Limit, 10)
 }
 
-// Unwrap returns syscall.ENOSPC.
+// Unwrap returns [syscall.ENOSPC].
 func (e *QuotaError) Unwrap() error { return syscall.ENOSPC }
 
 // LinkError records an error during Rename and the two paths involved.
@@ -267,7 +267,7 @@ type LinkError struct {
 	Op string
 	// Old and New are the cleaned source and destination paths.
 	Old, New string
-	// Err is the underlying syscall.Errno.
+	// Err is the underlying [syscall.Errno].
 	Err error
 }
 
@@ -315,7 +315,7 @@ func clean(name string) (string, error) {
 	return path.Clean(name), nil
 }
 
-// resolve is clean with the error wrapped in an *fs.PathError.
+// resolve is clean with the error wrapped in an *[fs.PathError].
 func resolve(op, name string) (string, error) {
 	p, err := clean(name)
 	if err != nil {
@@ -529,7 +529,7 @@ func (n *node) info(name string) *fileInfo {
 	return fi
 }
 
-// fileInfo is a metadata snapshot; it serves as both fs.FileInfo and fs.DirEntry.
+// fileInfo is a metadata snapshot; it serves as both [fs.FileInfo] and [fs.DirEntry].
 type fileInfo struct {
 	name  string
 	size  int64

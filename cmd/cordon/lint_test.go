@@ -25,7 +25,7 @@ func TestPolicyLint(t *testing.T) {
 		t.Errorf("holey: exit %d\nstdout %q\nwant   %q\nstderr %q", code, stdout, want, stderr)
 	}
 
-	// The two ways to write "constrain X, allow the rest" the README
+	// The two ways to write "constrain X, allow the rest" docs/policy.md
 	// gives lint clean, and so do the shipped examples.
 	listed := writeFile(t, "listed.yaml", `
 tools:
@@ -42,7 +42,7 @@ tools:
 capabilities:
   - method: "**"
 `)
-	for _, file := range []string{listed, denyRule, "../../policy_test/example.yaml", "../../examples/tenant-policy/config.yaml", "../../examples/mcp-policy/config.yaml"} {
+	for _, file := range []string{listed, denyRule, "../../policy_test/example.yaml", "../../examples/tenant-policy/config.yaml", "../../examples/mcp-policy/config.yaml", "../../examples/payments-policy/config.yaml"} {
 		if code, stdout, stderr := cli(t, "", "policy", "lint", file); code != 0 || stdout != "" || stderr != "" {
 			t.Errorf("%s: exit %d stdout %q stderr %q", file, code, stdout, stderr)
 		}

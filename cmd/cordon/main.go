@@ -244,9 +244,16 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
+// onFlagSet, when a test sets it, is told of every flag set a command
+// makes, so that the test can hold docs/cli.md to the flags defined.
+var onFlagSet func(*flag.FlagSet)
+
 func newFlagSet(name string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
+	if onFlagSet != nil {
+		onFlagSet(fs)
+	}
 	return fs
 }
 

@@ -8,7 +8,6 @@ import (
 	"io"
 
 	"github.com/cordonhq/cordon/engine"
-	"github.com/cordonhq/cordon/internal/abi"
 )
 
 type jsonError struct {
@@ -78,7 +77,7 @@ func writeJSON(w io.Writer, res *engine.Result, execErr error, exit, maxRecord i
 	case execErr != nil:
 		head.Error = &jsonError{Kind: string(engine.KindInternal), Message: execErr.Error()}
 	case res.Exception != "":
-		head.Error = &jsonError{Kind: string(abi.CodeException), Message: res.Exception}
+		head.Error = &jsonError{Kind: string(engine.KindException), Message: res.Exception}
 	}
 	bw := bufio.NewWriter(w)
 	var buf bytes.Buffer

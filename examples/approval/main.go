@@ -85,6 +85,7 @@ ask contains "payments above 1000 need an operator" if {
 	}
 	defer sb.Close(ctx)
 
+	// region step
 	x, err := sb.Start(ctx, engine.JavaScript, script)
 	if err != nil {
 		return err
@@ -118,6 +119,7 @@ ask contains "payments above 1000 need an operator" if {
 			}
 		}
 	}
+	// endregion
 	res := x.Result()
 	fmt.Fprint(w, res.Stdout)
 	for _, c := range res.ToolCalls {

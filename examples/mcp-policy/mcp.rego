@@ -29,9 +29,11 @@ mcp_server_calls := sum([n |
 	startswith(method, concat("", [input.tool.server, "/"]))
 ])
 
+# region permit
 permit contains sprintf("a tool of MCP server %s", [input.tool.server]) if {
 	input.tool.server in mcp_servers
 }
+# endregion
 
 deny contains sprintf("%s: the %d calls allowed of MCP server %s are used up", [input.method, mcp_max_calls, input.tool.server]) if {
 	input.tool.server in mcp_servers
@@ -40,10 +42,12 @@ deny contains sprintf("%s: the %d calls allowed of MCP server %s are used up", [
 
 # A person approves every call of an MCP tool that the config does not say
 # is read-only (over MCP, an elicitation request to the client).
+# region ask
 ask contains sprintf("%s may change something (the config does not say it is read-only; MCP server %s)", [input.method, input.tool.server]) if {
 	input.tool.server != ""
 	not input.tool.annotations.readOnlyHint
 }
+# endregion
 
 # Nothing of the server "scratch" may reach outside it: its tools are
 # denied unless the config pins openWorldHint: false for them.

@@ -29,6 +29,7 @@ func run(ctx context.Context, w io.Writer) error {
 	}
 	defer sb.Close(ctx)
 
+	// region seed
 	// The host seeds read-only reference data and a writable input.
 	if err := sb.WriteFile(ctx, "/data/prices.csv", []byte("sku,price\nA1,39.5\nC3,9.25\n")); err != nil {
 		return err
@@ -36,6 +37,7 @@ func run(ctx context.Context, w io.Writer) error {
 	if err := sb.WriteFile(ctx, "/workspace/orders.csv", []byte("sku,qty\nA1,2\nC3,10\nA1,1\n")); err != nil {
 		return err
 	}
+	// endregion
 
 	steps := []string{
 		// Execution 1: parse and save an intermediate result.
@@ -61,10 +63,12 @@ return total`,
 		fmt.Fprintf(w, "execution %d: %s%s", i+1, res.Stdout, res.Stderr)
 	}
 
+	// region export
 	var archive bytes.Buffer
 	if err := sb.ExportTar(ctx, &archive, "/workspace"); err != nil {
 		return err
 	}
+	// endregion
 	tr := tar.NewReader(&archive)
 	for {
 		h, err := tr.Next()

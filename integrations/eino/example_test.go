@@ -35,12 +35,15 @@ func Example() {
 	}}
 	model := newModel("run_javascript", `{"code": "const [a, b] = await Promise.all([weather.current({City: 'SF'}), weather.current({City: 'NYC'})]); return a.temp + b.temp"}`)
 
+	// region agent
+	run := codemode.New(eng, weather)
 	agent, err := adk.NewChatModelAgent(ctx, &adk.ChatModelAgentConfig{
 		Name: "assistant", Description: "answers questions", Model: model,
 		ToolsConfig: adk.ToolsConfig{ToolsNodeConfig: compose.ToolsNodeConfig{Tools: []tool.BaseTool{
-			einocordon.Tool(codemode.New(eng, weather)),
+			einocordon.Tool(run), // a tool.InvokableTool
 		}}},
 	})
+	// endregion
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -36,9 +36,12 @@ func Example() {
 	model := defineScriptedModel(g, "example/scripted", "run_javascript", map[string]any{
 		"code": "const [a, b] = await Promise.all([weather.current({City: 'SF'}), weather.current({City: 'NYC'})]); return a.temp + b.temp"}, nil)
 
+	// region generate
+	run := codemode.New(eng, weather)
 	resp, err := genkit.Generate(codemode.WithSession(ctx, "conversation-1"), g, ai.WithModel(model),
 		ai.WithPrompt("How warm are SF and NYC together?"),
-		ai.WithTools(genkitcordon.Tool(codemode.New(eng, weather))))
+		ai.WithTools(genkitcordon.Tool(run)))
+	// endregion
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -34,9 +34,13 @@ func Example() {
 		},
 	}}
 
-	agent := agents.NewOpenAIFunctionsAgent(&scriptedModel{args: `{"__arg1": "` +
-		`const [a, b] = await Promise.all([weather.current({City: 'SF'}), weather.current({City: 'NYC'})]); return a.temp + b.temp"}`},
-		[]tools.Tool{langchaincordon.Tool(codemode.New(eng, weather))})
+	llm := &scriptedModel{args: `{"__arg1": "` +
+		`const [a, b] = await Promise.all([weather.current({City: 'SF'}), weather.current({City: 'NYC'})]); return a.temp + b.temp"}`}
+
+	// region agent
+	run := codemode.New(eng, weather) // codemode.WithPolicy(pol) and other options as needed
+	agent := agents.NewOpenAIFunctionsAgent(llm, []tools.Tool{langchaincordon.Tool(run)})
+	// endregion
 
 	out, err := chains.Run(codemode.WithSession(ctx, "conversation-1"), agents.NewExecutor(agent), "How warm are SF and NYC together?")
 	if err != nil {

@@ -8,7 +8,7 @@ import (
 
 // The naming rule of tools lives here so that the host and the guest agree
 // on it, and the host refuses at registration a name the guest could not
-// expose. It is the rule of engine.Tool.Name and the README:
+// expose. It is the rule of engine.Tool.Name and docs/embedding.md:
 //
 // A tool name is segments of letters, digits and "_ - :", separated by "/"
 // or "." (no empty segment, at most 256 bytes). Each tool has three forms

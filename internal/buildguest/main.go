@@ -20,8 +20,8 @@
 // With -check it builds into memory and exits non-zero when the committed
 // file holds a different module, which is how CI catches a stale guest.
 //
-// With -names it keeps the module's function names (the wasm name section,
-// 0.7 MB) so that a profiler can name guest code; bench/guestprof uses it.
+// With -names it keeps the module's function names (the wasm name section)
+// so that a profiler can name guest code; bench/guestprof uses it.
 // Such a guest is for profiling only and is never committed.
 package main
 

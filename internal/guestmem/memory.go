@@ -12,7 +12,10 @@
 package guestmem
 
 import (
+	"encoding/binary"
 	"sync"
+	"sync/atomic"
+	"unsafe"
 
 	"github.com/tetratelabs/wazero/experimental"
 )
@@ -43,6 +46,36 @@ func (m *Memory) Reallocate(size uint64) []byte {
 		return nil
 	}
 	return m.region.grow(size)
+}
+
+// StoreUint32 stores v in the four bytes at offset off of the memory, in
+// WebAssembly's byte order (little-endian), atomically, and holding the
+// lock that growing the memory takes. It is how a goroutine other than the
+// guest's writes into guest memory (the host's stop request sets the
+// interpreter's interrupt flag this way): the store never meets a grow
+// half done, and where growing copies the memory (NonMoving is false) it
+// lands in the memory the guest goes on with, never in the copy a grow
+// left behind. It stores nothing and reports false when off is not a
+// multiple of 4, the word is outside the memory, or the memory has been
+// unmapped.
+func (m *Memory) StoreUint32(off, v uint32) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.region == nil || off%4 != 0 {
+		return false
+	}
+	b := m.region.bytes()
+	if uint64(off)+4 > uint64(len(b)) {
+		return false
+	}
+	p := unsafe.Pointer(&b[off])
+	if uintptr(p)%4 != 0 {
+		return false // the memory's start is at least page-aligned; never here
+	}
+	var le [4]byte
+	binary.LittleEndian.PutUint32(le[:], v)
+	atomic.StoreUint32((*uint32)(p), binary.NativeEndian.Uint32(le[:]))
+	return true
 }
 
 // Free implements experimental.LinearMemory. A pinned memory stays mapped
@@ -81,6 +114,7 @@ func (m *Memory) releaseLocked() {
 // region is a platform's growable memory.
 type region interface {
 	grow(size uint64) []byte // nil when size cannot be committed
+	bytes() []byte           // the memory as the last grow returned it
 	unmap()
 }
 

@@ -21,6 +21,7 @@ const NonMoving = true
 type mmapRegion struct {
 	buf       []byte // the whole reservation
 	committed uint64 // bytes made accessible, a multiple of the page size
+	size      uint64 // the size the last grow returned
 }
 
 func reserve(max uint64, img *Image) (region, error) {
@@ -63,8 +64,11 @@ func (r *mmapRegion) grow(size uint64) []byte {
 		}
 		r.committed = end
 	}
+	r.size = size
 	return r.buf[:size:size]
 }
+
+func (r *mmapRegion) bytes() []byte { return r.buf[:r.size:r.size] }
 
 func (r *mmapRegion) unmap() {
 	_ = unix.Munmap(r.buf)

@@ -2,6 +2,9 @@ package guestmem
 
 import (
 	"bytes"
+	"encoding/binary"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"unsafe"
 )
@@ -109,4 +112,75 @@ func TestImageMappingsArePrivate(t *testing.T) {
 	m1.Free()
 	m2.Free()
 	m3.Free()
+}
+
+// StoreUint32 from another goroutine while the guest's goroutine grows the
+// memory, for each kind of memory (the portable slice, which a grow
+// copies, and the mapping where there is one): no store is lost in a copy
+// that a grow left behind, and none races with a grow (CI runs this under
+// -race). Out of bounds, misaligned and unmapped stores store nothing.
+func TestStoreUint32DuringGrows(t *testing.T) {
+	const limit, off = 8 << 20, 4096
+	kinds := map[string]func() *Memory{
+		"slice": func() *Memory { return &Memory{region: &sliceRegion{max: limit}} },
+	}
+	if NonMoving {
+		kinds["mapping"] = func() *Memory {
+			var mem *Memory
+			Allocator(&mem, nil).Allocate(0, limit)
+			return mem
+		}
+	}
+	for name, newMem := range kinds {
+		t.Run(name, func(t *testing.T) {
+			m := newMem()
+			if m.StoreUint32(off, 1) {
+				t.Fatal("a store into memory not yet grown succeeded")
+			}
+			m.Reallocate(64 << 10)
+			var (
+				wg      sync.WaitGroup
+				stopped atomic.Bool
+				last    uint32
+			)
+			wg.Add(2)
+			go func() { // the guest's goroutine
+				defer wg.Done()
+				for size := uint64(64 << 10); !stopped.Load() && size <= limit-64<<10; size += 64 << 10 {
+					if m.Reallocate(size) == nil {
+						t.Errorf("grow to %d failed", size)
+						return
+					}
+				}
+			}()
+			go func() { // the host's timer
+				defer wg.Done()
+				defer stopped.Store(true)
+				for v := uint32(1); v < 20000; v++ {
+					if !m.StoreUint32(off, v) {
+						t.Errorf("store %d failed", v)
+						return
+					}
+					last = v
+				}
+			}()
+			wg.Wait()
+			b := m.Reallocate(limit) // one more grow, after the last store
+			if got := binary.LittleEndian.Uint32(b[off:]); got != last {
+				t.Fatalf("the word holds %d after the last store of %d", got, last)
+			}
+			for _, bad := range []uint32{off + 1, off + 2, limit - 2, limit, 1<<32 - 4} {
+				if m.StoreUint32(bad, 9) {
+					t.Errorf("a store at %d succeeded", bad)
+				}
+			}
+			if !m.StoreUint32(limit-4, 0x01020304) || !bytes.Equal(b[limit-4:], []byte{4, 3, 2, 1}) {
+				t.Errorf("the last word holds % x, want little-endian 04 03 02 01", b[limit-4:])
+			}
+			m.Free()
+			if m.StoreUint32(off, 1) {
+				t.Error("a store into freed memory succeeded")
+			}
+		})
+	}
 }

@@ -6,12 +6,12 @@
 // runtime.typeAssert, which calls getitab, which probes the runtime's itab
 // hash table with an atomic load (a function call on wasm) per probe. goja
 // makes such an assertion for every operand of `<` and for most property
-// keys; in the guest, that chain was 17% of a JavaScript loop's time, about
-// 160 ns an assertion. Go's compiler, on ports with a cache
-// (internal/abi.UseInterfaceSwitchCache), reads a per-call-site cache out of
-// the call site's descriptor (an internal/abi.TypeAssert) before it calls
-// the runtime; on wasm that descriptor's Cache field is written once by the
-// linker and never read.
+// keys; in the guest, that chain was a large share of a JavaScript loop's
+// time (BENCHMARKS.md, round 11, has the profile). Go's compiler, on ports
+// with a cache (internal/abi.UseInterfaceSwitchCache), reads a per-call-site
+// cache out of the call site's descriptor (an internal/abi.TypeAssert)
+// before it calls the runtime; on wasm that descriptor's Cache field is
+// written once by the linker and never read.
 //
 // Patch turns that field into a one-entry cache, kept by the function
 // itself. runtime.typeAssert's body moves to a new function at the end of

@@ -134,3 +134,36 @@ func TestRebuildRuleNamesEveryGuestFolder(t *testing.T) {
 		}
 	}
 }
+
+// The list of packages shared by host and guest names exactly the packages
+// of ours that the guest is built from and the host's packages import.
+func TestSharedListIsExact(t *testing.T) {
+	onList := map[string]bool{}
+	for _, line := range section(t, "Shared by host and guest") {
+		if m := listed.FindStringSubmatch(line); m != nil {
+			onList[m[1]] = true
+		}
+	}
+	guest := map[string]bool{}
+	for _, p := range goList(t, root, []string{"GOOS=wasip1", "GOARCH=wasm"}, "-deps", "./guest") {
+		if strings.HasPrefix(p, module+"/") {
+			guest[rel(p)] = true
+		}
+	}
+	host := goList(t, root, nil, "-deps", "./engine", "./policy/...", "./counters", "./config", "./codemode",
+		"./approval", "./mcpserver", "./mcptools", "./cmd/...")
+	shared := map[string]bool{}
+	for _, p := range host {
+		if r := rel(p); strings.HasPrefix(p, module+"/") && guest[r] {
+			shared[r] = true
+			if !onList[r] {
+				t.Errorf("ARCHITECTURE.md, \"Shared by host and guest\": %s is missing", r)
+			}
+		}
+	}
+	for r := range onList {
+		if !shared[r] {
+			t.Errorf("ARCHITECTURE.md, \"Shared by host and guest\": %s is not built into both", r)
+		}
+	}
+}

@@ -133,7 +133,7 @@ type CapabilityPolicy struct {
 }
 
 // New validates the capabilities and prepares them for deciding. An error
-// names each capability that does not validate (see dsl.Validate).
+// names each capability that does not validate (see [dsl.Validate]).
 func New(caps []*dsl.Capability) (*CapabilityPolicy, error) {
 	if err := dsl.Validate(caps); err != nil {
 		return nil, fmt.Errorf("authz: %w", err)

@@ -15,7 +15,7 @@ import (
 const maxParamDepth = 256
 
 // maxBinaryExp bounds the binary exponent of a number in the params: OPA
-// refuses a number whose exponent is outside it (it would make big.Float
+// refuses a number whose exponent is outside it (it would make [big.Float]
 // arithmetic slow), so this evaluator refuses it too.
 const maxBinaryExp = 100000
 

@@ -558,8 +558,8 @@ const concatAppendMin = 256
 
 // concat evaluates juxtaposed expressions and joins their values.
 //
-// Scripts accumulate with s = s x, which copied all of s each time: a
-// 50 KB string built from 15,000 pieces copied 350 MB. A long result is
+// Scripts accumulate with s = s x, which copied all of s each time: the
+// copying grows with the square of the result's length. A long result is
 // therefore made in catBuf, with room to spare, and when the next
 // concatenation starts with exactly that string (same bytes in memory,
 // same length), it appends after it. That is safe because a Go string is

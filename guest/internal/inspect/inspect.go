@@ -107,8 +107,8 @@ type Funcs struct {
 // resulting functions. It adds nothing to the global object: the script
 // evaluates to a factory function that Install calls directly, passing it
 // the Go helpers it needs. The script is compiled once per process; Install
-// itself costs about 0.3 ms and 2,750 allocations per runtime natively, and
-// some fifteen times that in the guest, so the script defers what only some
+// itself costs thousands of allocations per runtime, far more in the guest
+// than natively (BENCHMARKS.md), so the script defers what only some
 // values need (colors, Error, Map, Set, the built-ins of dates, typed
 // arrays, ...).
 //

@@ -15,8 +15,8 @@ import (
 
 // plain is fast.js's formatter for plain data (primitives, and objects and
 // arrays of them), written in Go. fast.js, interpreted by goja in the
-// guest, spent about a million guest instructions on every property it
-// printed, so that printing a 40-row tool result took 50 ms; this takes
+// guest, spent a great many guest instructions on every property it
+// printed, so that printing a tool result took long (BENCHMARKS.md); this takes
 // what fast.js takes, less errors, and gives its output byte for byte
 // (TestPlainMatchesFast). It reads properties through gojax, which runs no
 // script code and builds no descriptors, so it is used only when

@@ -99,8 +99,8 @@ var fsKeyIndex = func() map[string]int {
 	return idx
 }()
 
-// fsObject returns the fs global, a lazyObject: building its 28 functions
-// took 0.7 ms in the guest, more than `return 1`.
+// fsObject returns the fs global, a lazyObject: building all its functions
+// took longer in the guest than `return 1` (BENCHMARKS.md).
 func (r *run) fsObject() *goja.Object {
 	var self *goja.Object
 	self = r.newLazyObject(fsKeys, func(key string) goja.Value {

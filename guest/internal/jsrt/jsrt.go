@@ -97,8 +97,8 @@ var ErrNoInterruptFlag = errors.New("jsrt: goja interrupt flag not found; refusi
 // stop with an InterruptedError.
 //
 // Where the flag is comes from reflect once per process (interruptField):
-// looking the fields up by name for every execution was 6% of the guest's
-// time in Execute("return 1").
+// looking the fields up by name for every execution was a visible part of
+// the guest's time in Execute("return 1") (BENCHMARKS.md).
 func InterruptFlag(rt *goja.Runtime) *uint32 {
 	interruptField.once.Do(findInterruptField)
 	if !interruptField.ok {

@@ -12,9 +12,9 @@ import (
 // map, plus a Go closure around each. A tool call needs none of that: the
 // script never sees the resolving functions, and the guest settles the
 // promise itself when the host answers. In the guest profile the two
-// functions were 18% of all samples of a tool call, and a call took 346k
-// guest instructions with them against 256k without (bench/instr, 250 calls
-// against 50).
+// functions were a large share of a tool call's samples and guest
+// instructions (BENCHMARKS.md has the figures, measured with bench/instr
+// over many calls).
 
 // useGojax is whether this package uses gojax's functions: gojax.Enabled.
 // The package's tests set it aside to exercise the public-API paths.

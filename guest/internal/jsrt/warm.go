@@ -22,8 +22,8 @@ import (
 //     them), this package's interrupt field lookup, and the first pass
 //     through the parser, the compiler, and the promise and tool-call
 //     paths are not a first execution's. The first execution of a pooled
-//     sandbox went from 200-320 to 170-300 µs for `return 1`, and from
-//     520-890 to 470-600 µs for one tool call (RATIONALE.md, "A pool of
+//     sandbox is faster, for `return 1` and for one tool call alike
+//     (BENCHMARKS.md has the figures; RATIONALE.md, "A pool of
 //     booted guests").
 //
 // The warm run leaves nothing behind that a script can see: it has its own

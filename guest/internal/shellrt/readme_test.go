@@ -10,19 +10,19 @@ import (
 	"github.com/cordonhq/cordon/shell"
 )
 
-// readmeLists returns the names in backticks of the README's two lists in
-// its section "The shell inside the sandbox": the paragraph of builtins
-// ("Builtins, ...", split at "Of these," into all of them and the
+// readmeLists returns the names in backticks of the two lists in
+// docs/shell.md's section "Builtins and commands": the paragraph of
+// builtins ("Builtins, ...", split at "Of these," into all of them and the
 // unsupported ones) and the paragraph of commands ("Commands, ...").
 func readmeLists(t *testing.T) (builtins, unsupported, cmds []string) {
 	t.Helper()
-	data, err := os.ReadFile("../../../README.md")
+	data, err := os.ReadFile("../../../docs/shell.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, sec, ok := strings.Cut(string(data), "\n## The shell inside the sandbox\n")
+	_, sec, ok := strings.Cut(string(data), "\n## Builtins and commands\n")
 	if !ok {
-		t.Fatal(`README.md has no section "The shell inside the sandbox"`)
+		t.Fatal(`docs/shell.md has no section "Builtins and commands"`)
 	}
 	sec, _, _ = strings.Cut(sec, "\n## ")
 	names := func(s string) []string {
@@ -38,7 +38,7 @@ func readmeLists(t *testing.T) (builtins, unsupported, cmds []string) {
 		case strings.HasPrefix(para, "Builtins, "):
 			all, rest, ok := strings.Cut(para, "Of these,")
 			if !ok {
-				t.Fatal(`the README's builtins paragraph has no "Of these," sentence`)
+				t.Fatal(`docs/shell.md's builtins paragraph has no "Of these," sentence`)
 			}
 			builtins, unsupported, sawB = names(all), names(rest), true
 		case strings.HasPrefix(para, "Commands, "):
@@ -46,7 +46,7 @@ func readmeLists(t *testing.T) (builtins, unsupported, cmds []string) {
 		}
 	}
 	if !sawB || !sawC {
-		t.Fatal(`the README's shell section lacks the paragraph "Builtins, ..." or "Commands, ..."`)
+		t.Fatal(`docs/shell.md's section lacks the paragraph "Builtins, ..." or "Commands, ..."`)
 	}
 	return builtins, unsupported, cmds
 }
@@ -62,21 +62,21 @@ func diffNames(t *testing.T, what string, got, want []string) {
 	seen := map[string]bool{}
 	for _, n := range got {
 		if seen[n] {
-			t.Errorf("the README lists %s %q twice", what, n)
+			t.Errorf("docs/shell.md lists %s %q twice", what, n)
 		}
 		seen[n] = true
 		if !in[n] {
-			t.Errorf("the README lists %s %q, which the code does not have", what, n)
+			t.Errorf("docs/shell.md lists %s %q, which the code does not have", what, n)
 		}
 	}
 	for _, n := range want {
 		if !seen[n] {
-			t.Errorf("the README does not list %s %q", what, n)
+			t.Errorf("docs/shell.md does not list %s %q", what, n)
 		}
 	}
 }
 
-// TestREADMECommands holds the README's lists to the code: its builtins
+// TestREADMECommands holds docs/shell.md's lists to the code: its builtins
 // are package shell's, and its commands are the runtime's registry
 // (commands.All with tool, node and js) with sh and bash, which the shell
 // runs itself; nothing is missing or extra on either side.
