@@ -167,3 +167,26 @@ func sortedIntKeys(m map[string]int) []string {
 	sort.Strings(out)
 	return out
 }
+
+// InputValue returns the Rego input document of one call (what a policy
+// reads as input) as an OPA value, built the way Decide builds it: the
+// params in canonical form, then method, calls, capability_calls,
+// session, language and tool. Packages that evaluate or log decisions
+// outside a Policy (package fleet's decision log) use it so that their
+// input is exactly the one decided on.
+func InputValue(in *authz.Input) (ast.Value, error) {
+	if !in.ParamsCanonical {
+		canonical, err := canon.Params(in.Params)
+		if err != nil {
+			return nil, fmt.Errorf("policy: input: %w", err)
+		}
+		cp := *in
+		cp.Params, cp.ParamsCanonical = canonical, true
+		in = &cp
+	}
+	v, err := inputValue(in)
+	if err != nil {
+		return nil, fmt.Errorf("policy: input: %w", err)
+	}
+	return v, nil
+}
