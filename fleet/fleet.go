@@ -112,6 +112,7 @@ type Policy struct {
 	notify  chan struct{}
 	done    chan struct{}
 	stopped chan struct{}
+	cancel  context.CancelFunc
 	metrics *metrics
 
 	mu      sync.Mutex
@@ -161,7 +162,12 @@ func New(ctx context.Context, cfg Config) (*Policy, error) {
 	if cfg.Registerer != nil {
 		mopts = append(mopts, plugins.WithPrometheusRegister(cfg.Registerer))
 	}
-	opa, err := sdk.New(ctx, sdk.Options{
+	// OPA's plugins keep the context they start with for their whole
+	// life (uploads, downloads): give them one that ends at Close, not
+	// with the caller's.
+	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	p.cancel = cancel
+	opa, err := sdk.New(runCtx, sdk.Options{
 		ID:            cfg.ID,
 		Config:        bytes.NewReader(cfg.OPA),
 		Logger:        logger,
@@ -173,11 +179,13 @@ func New(ctx context.Context, cfg Config) (*Policy, error) {
 		if opa != nil {
 			opa.Stop(context.Background())
 		}
+		cancel()
 		return nil, fmt.Errorf("fleet: OPA: %w", err)
 	}
 	p.opa = opa
 	if p.mgr == nil {
 		opa.Stop(context.Background())
+		cancel()
 		return nil, errors.New("fleet: OPA started no plugin manager")
 	}
 	if bp := bundleplugin.Lookup(p.mgr); bp != nil {
@@ -550,4 +558,5 @@ func (p *Policy) Close(ctx context.Context) {
 	close(p.done)
 	<-p.stopped
 	p.opa.Stop(ctx)
+	p.cancel()
 }

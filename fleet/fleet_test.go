@@ -192,7 +192,7 @@ func TestBundleThatCordonCannotCompileIsRefused(t *testing.T) {
 		for _, st := range sts {
 			pls, _ := st["plugins"].(map[string]any)
 			pl, _ := pls[fleet.StatusPlugin].(map[string]any)
-			if pl["state"] == "NOT_READY" && strings.Contains(fmt.Sprint(pl["message"]), "r1 stays active") {
+			if pl["state"] == "ERROR" && strings.Contains(fmt.Sprint(pl["message"]), "r1 stays active") {
 				return true
 			}
 		}
