@@ -96,6 +96,13 @@ type Config struct {
 	// MCPServers are upstream MCP servers whose tools become tools of the
 	// sandbox, each as NAME/<tool> (`cordon mcp`; package mcptools).
 	MCPServers []MCPServer `json:"mcp_servers,omitempty"`
+	// OPA is an OPA configuration document (services, bundles, keys,
+	// decision_logs, status, persistence_directory, ...), kept verbatim as
+	// JSON. With it the policy's Rego comes from OPA's bundle service, its
+	// decisions go to OPA's decision logs, and the host reports its status
+	// (package fleet, docs/fleet.md); the capabilities are compiled with
+	// every bundle. It cannot be combined with policies.
+	OPA json.RawMessage `json:"opa,omitzero"`
 
 	file string
 	caps []*dsl.Capability
@@ -384,6 +391,15 @@ func (c *Config) validate() error {
 	if err := c.shorthand(); err != nil {
 		return err
 	}
+	if c.OPA != nil {
+		var doc map[string]any
+		if err := json.Unmarshal(c.OPA, &doc); err != nil || doc == nil {
+			return &Error{File: c.file, Key: "opa", Msg: "is not a mapping: it holds an OPA configuration (services, bundles, decision_logs, status, ...)"}
+		}
+		if len(c.Policies) > 0 {
+			return &Error{File: c.file, Key: "policies", Msg: "cannot be combined with opa: with opa the Rego comes from OPA's bundles (docs/fleet.md)"}
+		}
+	}
 	for i, p := range c.Policies {
 		if p == "" {
 			return &Error{File: c.file, Key: fmt.Sprintf("policies[%d]", i), Msg: "empty path"}
@@ -498,6 +514,11 @@ func (c *Config) Policy(ctx context.Context, extraPaths []string) (*policy.Polic
 		AllowBuiltins: c.AllowBuiltins,
 	})
 }
+
+// CapabilityList returns the config's capabilities, parsed (those of
+// capabilities:, or the shorthand's), for a policy built outside
+// [Config.Policy] (package fleet, with opa:).
+func (c *Config) CapabilityList() []*dsl.Capability { return c.caps }
 
 // File returns the name the config was loaded from.
 func (c *Config) File() string { return c.file }

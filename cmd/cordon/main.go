@@ -478,11 +478,11 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 			return 0, err
 		}
 	}
-	pol, err := cfg.Policy(ctx, f.policies)
+	pol, closePolicy, err := loadPolicy(ctx, cfg, f.policies, stderr, nil)
 	if err != nil {
 		return 0, err
 	}
-	warnPolicy(stderr, pol)
+	defer closePolicy()
 	limits := cfg.SandboxLimits()
 	if f.timeout > 0 {
 		limits.Timeout = f.timeout

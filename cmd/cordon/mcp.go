@@ -8,6 +8,8 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"io"
 	"log/slog"
 	"net"
@@ -125,11 +127,14 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if hf.addr != "" && *sessionMemory > 0 && *sessionMemory < guestMB {
 		return usagef("mcp: --session-memory %d MiB is less than one session's guest memory (%d MiB, limits.memory_mb): no session could open", *sessionMemory, guestMB)
 	}
-	pol, err := cfg.Policy(ctx, policies)
+	// With opa:, the policy is OPA-managed and its metrics are served at
+	// /metrics beside /mcp.
+	metrics := prometheus.NewRegistry()
+	pol, closePolicy, err := loadPolicy(ctx, cfg, policies, stderr, metrics)
 	if err != nil {
 		return err
 	}
-	warnPolicy(stderr, pol)
+	defer closePolicy()
 
 	// Listen before anything starts, so that a bad or remote address fails
 	// fast.
@@ -227,6 +232,9 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", srv.HTTPHandler(&mcp.StreamableHTTPOptions{SessionTimeout: idle}))
+	if cfg.OPA != nil {
+		mux.Handle("/metrics", promhttp.HandlerFor(metrics, promhttp.HandlerOpts{}))
+	}
 	if ha.metadata != nil {
 		mux.Handle(ha.metadataPath, auth.ProtectedResourceMetadataHandler(ha.metadata))
 	}
