@@ -105,7 +105,6 @@ type Policy struct {
 	cfg     Config
 	opa     *sdk.OPA
 	mgr     *plugins.Manager
-	names   []string // configured bundles, sorted
 	active  atomic.Pointer[state]
 	ready   chan struct{}
 	readyMu sync.Once
@@ -187,12 +186,6 @@ func New(ctx context.Context, cfg Config) (*Policy, error) {
 		opa.Stop(context.Background())
 		cancel()
 		return nil, errors.New("fleet: OPA started no plugin manager")
-	}
-	if bp := bundleplugin.Lookup(p.mgr); bp != nil {
-		for name := range bp.Config().Bundles {
-			p.names = append(p.names, name)
-		}
-		sort.Strings(p.names)
 	}
 	p.mgr.RegisterCompilerTrigger(func(storage.Transaction) { p.poke() })
 	p.rebuild(ctx)
@@ -279,9 +272,13 @@ func (p *Policy) load(ctx context.Context) (*state, error) {
 	for _, n := range active {
 		have[n] = true
 	}
+	names, ok := p.bundleNames()
+	if !ok {
+		return nil, nil // discovery has not configured the bundles yet
+	}
 	st := &state{bundles: map[string]server.BundleInfo{}}
 	var key strings.Builder
-	for _, name := range p.names {
+	for _, name := range names {
 		if !have[name] {
 			return nil, nil
 		}
@@ -334,15 +331,32 @@ func (p *Policy) load(ctx context.Context) (*state, error) {
 		AlwaysRego:    true,
 	})
 	if err != nil {
-		return nil, fmt.Errorf("fleet: bundle %s: %w", revisionOf(p.names, st.bundles, ""), err)
+		return nil, fmt.Errorf("fleet: bundle %s: %w", revisionOf(names, st.bundles, ""), err)
 	}
 	st.pol = pol
-	st.revision = revisionOf(p.names, st.bundles, pol.Revision())
+	st.revision = revisionOf(names, st.bundles, pol.Revision())
 	key.WriteString(st.revision)
 	key.WriteString("\x00")
 	key.WriteString(pol.Revision())
 	st.key = key.String()
 	return st, nil
+}
+
+// bundleNames returns the bundles OPA's configuration names, sorted. It
+// reports false while discovery is configured and has not yet configured
+// the bundle plugin: a policy without the fleet's bundles must not become
+// active in the meantime.
+func (p *Policy) bundleNames() ([]string, bool) {
+	bp := bundleplugin.Lookup(p.mgr)
+	if bp == nil || bp.Config() == nil {
+		return nil, p.mgr.Config.Discovery == nil
+	}
+	names := make([]string, 0, len(bp.Config().Bundles))
+	for name := range bp.Config().Bundles {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names, true
 }
 
 // systemModule reports whether a module's package is under data.system
@@ -393,7 +407,8 @@ func (p *Policy) Wait(ctx context.Context) error {
 		if err := p.Err(); err != nil {
 			return fmt.Errorf("fleet: no policy is active: %w", err)
 		}
-		return fmt.Errorf("fleet: no policy is active (bundles %s not downloaded): %w", strings.Join(p.names, ", "), ctx.Err())
+		names, _ := p.bundleNames()
+		return fmt.Errorf("fleet: no policy is active (bundles not activated yet: %s): %w", strings.Join(names, ", "), ctx.Err())
 	}
 }
 

@@ -1,0 +1,77 @@
+package fleet_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"time"
+
+	"github.com/cordonhq/cordon/dsl"
+	"github.com/cordonhq/cordon/engine"
+	"github.com/cordonhq/cordon/fleet"
+	"github.com/cordonhq/cordon/policy/authz"
+	"github.com/open-policy-agent/opa/v1/bundle"
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// A Policy is an engine.Policy.
+var _ engine.Policy = (*fleet.Policy)(nil)
+
+// A host takes its policy from a bundle server. Here the server is an
+// httptest server serving one bundle; in production it is any HTTP server
+// (or OCI registry) OPA can download bundles from, usually with signed
+// bundles, decision_logs and status (docs/fleet.md).
+func Example() {
+	var tarball bytes.Buffer
+	_ = bundle.NewWriter(&tarball).Write(bundle.Bundle{
+		Manifest: bundle.Manifest{Revision: "2026-12-06.1", Roots: &[]string{"cordon"}},
+		Modules: []bundle.ModuleFile{{URL: "/authz.rego", Path: "/authz.rego", Raw: []byte(`package cordon.authz
+
+deny contains "payments are frozen" if startswith(input.method, "payments/")
+`)}},
+		Data: map[string]any{},
+	})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		_, _ = w.Write(tarball.Bytes())
+	}))
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+
+	// region fleet
+	pol, err := fleet.New(ctx, fleet.Config{
+		OPA: []byte(`
+services:
+  acme: {url: "` + srv.URL + `"}
+bundles:
+  cordon:
+    service: acme
+    resource: bundles/cordon.tar.gz
+    polling: {min_delay_seconds: 10, max_delay_seconds: 20}
+`),
+		Capabilities: []*dsl.Capability{dsl.Method("payments/*"), dsl.Method("weather/*")},
+		Registerer:   prometheus.NewRegistry(), // cordon_tool_calls_total, ...; serve it with promhttp
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer pol.Close(context.Background()) // uploads the decision logs it buffered
+	if err := pol.Wait(ctx); err != nil { // the first bundle (or the one persisted)
+		fmt.Println(err)
+		return
+	}
+	// sb, err := eng.NewSandbox(ctx, engine.SandboxConfig{Tools: tools, Policy: pol})
+	// endregion
+
+	for _, method := range []string{"weather/today", "payments/transfer"} {
+		d, err := pol.Decide(ctx, &authz.Input{Method: method, Params: json.RawMessage(`{}`)})
+		fmt.Println(method, d.Allow, d.Reasons, err, pol.Revision())
+	}
+	// Output:
+	// weather/today true [] <nil> 2026-12-06.1
+	// payments/transfer false [payments are frozen] <nil> 2026-12-06.1
+}
