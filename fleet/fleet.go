@@ -468,12 +468,12 @@ func (p *Policy) Decide(ctx context.Context, in *authz.Input) (authz.Decision, e
 	} else {
 		d, err = st.pol.Decide(ctx, in)
 	}
-	p.metrics.decided(in.Method, decisionLabel(d, err), time.Since(start))
 	id := authz.DecisionID(ctx)
 	if id == "" {
 		id = newID()
 	}
 	p.log(ctx, id, st, in, d, err)
+	p.metrics.decided(in.Method, decisionLabel(d, err), time.Since(start))
 	if p.cfg.Decided != nil {
 		rev := ""
 		if st != nil {
