@@ -6,10 +6,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/cordonhq/cordon/dsl"
+	"github.com/cordonhq/cordon/engine"
+	"github.com/cordonhq/cordon/engine/enginetest"
 	"github.com/cordonhq/cordon/fleet"
 	"github.com/cordonhq/cordon/internal/slack"
 	"github.com/cordonhq/cordon/policy/authz"
@@ -39,7 +42,6 @@ type opts struct {
 	bundles, logs string
 	persist       string
 	signed        bool
-	reg           prometheus.Registerer
 }
 
 // opaConfig is an OPA configuration for one host: the bundle polled every
@@ -391,4 +393,47 @@ func value(t *testing.T, reg *prometheus.Registry, name string, labels ...string
 	}
 	t.Fatalf("no metric %s%v", name, labels)
 	return 0
+}
+
+// A running sandbox moves to a new revision at its next call, and each
+// audit record names the revision that decided it.
+func TestSandboxMovesAtItsNextCall(t *testing.T) {
+	srv := newBundleServer(t)
+	srv.set(makeBundle(t, "r1", regoDeny("files/delete"), ""))
+	p := newPolicy(t, fleet.Config{OPA: opaConfig(opts{bundles: srv.URL})})
+	var mu sync.Mutex
+	var recs []engine.AuditRecord
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{
+		Tools:  []engine.Tool{enginetest.Echo("files/write"), enginetest.Echo("files/delete")},
+		Policy: p,
+		Audit: func(r engine.AuditRecord) {
+			mu.Lock()
+			recs = append(recs, r)
+			mu.Unlock()
+		},
+	})
+	const script = `
+let out = [];
+for (const m of ["write", "delete"]) {
+  try { await files[m]({path: "/a"}); out.push(m + " ok"); } catch (e) { out.push(m + " " + e.kind); }
+}
+console.log(out.join(", "));`
+	if r := enginetest.Run(t, sb, script); strings.TrimSpace(r.Stdout) != "write ok, delete denied" {
+		t.Fatalf("r1: %q %v", r.Stdout, r.Exception)
+	}
+	srv.set(makeBundle(t, "r2", regoDeny("files/delete", "files/write"), ""))
+	eventually(t, 3*time.Second, "r2 did not arrive", func() bool { return p.Revision() == "r2" })
+	if r := enginetest.Run(t, sb, script); strings.TrimSpace(r.Stdout) != "write denied, delete denied" {
+		t.Fatalf("r2: %q %v", r.Stdout, r.Exception)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	var got []string
+	for _, r := range recs {
+		got = append(got, r.Method+"="+r.Decision+"@"+r.PolicyRevision)
+	}
+	want := "files/write=allow@r1 files/delete=deny@r1 files/write=deny@r2 files/delete=deny@r2"
+	if strings.Join(got, " ") != want {
+		t.Fatalf("audit:\n got %s\nwant %s", strings.Join(got, " "), want)
+	}
 }
