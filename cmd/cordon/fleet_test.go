@@ -1,0 +1,101 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/open-policy-agent/opa/v1/bundle"
+)
+
+// With opa: in the config, cordon run takes its policy from the bundle
+// service and uploads its decisions to the log service before it exits.
+func TestRunWithOPAManagedPolicy(t *testing.T) {
+	var tarball bytes.Buffer
+	if err := bundle.NewWriter(&tarball).Write(bundle.Bundle{
+		Manifest: bundle.Manifest{Revision: "fleet-7", Roots: &[]string{""}},
+		Modules: []bundle.ModuleFile{{URL: "/authz.rego", Path: "/authz.rego", Raw: []byte(
+			"package cordon.authz\n\ndeny contains \"deletes are off\" if input.method == \"files/delete\"\n")}},
+		Data: map[string]any{},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var events []map[string]any
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/bundles/cordon.tar.gz":
+			_, _ = w.Write(tarball.Bytes())
+		case "/logs":
+			zr, err := gzip.NewReader(r.Body)
+			if err != nil {
+				http.Error(w, err.Error(), http.StatusBadRequest)
+				return
+			}
+			body, _ := io.ReadAll(zr)
+			var evs []map[string]any
+			if err := json.Unmarshal(body, &evs); err != nil {
+				http.Error(w, err.Error(), http.StatusBadRequest)
+				return
+			}
+			mu.Lock()
+			events = append(events, evs...)
+			mu.Unlock()
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer srv.Close()
+	cfg := writeFile(t, "c.yaml", `
+tools:
+  - {name: files/write, echo: true}
+  - {name: files/delete, echo: true}
+capabilities:
+  - method: "files/**"
+opa:
+  services:
+    fleet: {url: "`+srv.URL+`"}
+  bundles:
+    cordon: {service: fleet, resource: bundles/cordon.tar.gz}
+  decision_logs:
+    service: fleet
+    reporting: {min_delay_seconds: 300, max_delay_seconds: 600}
+`)
+	code, stdout, stderr := cli(t, "", "run", "--config", cfg, "-e", `
+await files.write({path: "/a"});
+try { await files.delete({path: "/a"}); } catch (e) { console.log(e.kind, e.message); }`)
+	if code != 0 || !strings.Contains(stdout, "denied") || !strings.Contains(stdout, "deletes are off") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(events) != 2 {
+		t.Fatalf("%d decisions logged before exit, want 2: %v", len(events), events)
+	}
+	for i, method := range []string{"files/write", "files/delete"} {
+		in, _ := events[i]["input"].(map[string]any)
+		if in["method"] != method || events[i]["revision"] != "fleet-7" {
+			t.Errorf("event %d: %v", i, events[i])
+		}
+	}
+}
+
+// opa: and policies: do not mix, nor opa: and --policy.
+func TestOPAConfigRefusesLocalPolicies(t *testing.T) {
+	cfg := writeFile(t, "c.yaml", "opa:\n  services: {a: {url: \"http://127.0.0.1:1\"}}\npolicies: [p.rego]\n")
+	code, _, stderr := cli(t, "", "run", "--config", cfg, "-e", "1")
+	if code == 0 || !strings.Contains(stderr, "cannot be combined with opa") {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	cfg = writeFile(t, "c.yaml", "opa:\n  services: {a: {url: \"http://127.0.0.1:1\"}}\n")
+	code, _, stderr = cli(t, "", "run", "--config", cfg, "--policy", "x.rego", "-e", "1")
+	if code == 0 || !strings.Contains(stderr, "--policy cannot be combined") {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+}
