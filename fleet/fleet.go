@@ -102,17 +102,18 @@ type Decided struct {
 // Policy is a policy managed by OPA's management plane. It is safe for
 // concurrent use.
 type Policy struct {
-	cfg     Config
-	opa     *sdk.OPA
-	mgr     *plugins.Manager
-	active  atomic.Pointer[state]
-	ready   chan struct{}
-	readyMu sync.Once
-	notify  chan struct{}
-	done    chan struct{}
-	stopped chan struct{}
-	cancel  context.CancelFunc
-	metrics *metrics
+	cfg       Config
+	opa       *sdk.OPA
+	mgr       *plugins.Manager
+	active    atomic.Pointer[state]
+	ready     chan struct{}
+	readyMu   sync.Once
+	notify    chan struct{}
+	done      chan struct{}
+	stopped   chan struct{}
+	cancel    context.CancelFunc
+	closeOnce sync.Once
+	metrics   *metrics
 
 	mu      sync.Mutex
 	lastErr error
@@ -472,7 +473,9 @@ func (p *Policy) Decide(ctx context.Context, in *authz.Input) (authz.Decision, e
 	if id == "" {
 		id = newID()
 	}
-	p.log(ctx, id, st, in, d, err)
+	// Log even a decision whose deadline has passed (the engine denies
+	// it): masking is evaluated in memory, and the event must not be lost.
+	p.log(context.WithoutCancel(ctx), id, st, in, d, err)
 	p.metrics.decided(in.Method, decisionLabel(d, err), time.Since(start))
 	if p.cfg.Decided != nil {
 		rev := ""
@@ -564,14 +567,12 @@ func (p *Policy) Trigger(ctx context.Context) error {
 
 // Close stops OPA's plugins: the decision-log plugin uploads what it
 // buffered, within ctx (and OPA's graceful shutdown period).
+// Closing twice is harmless.
 func (p *Policy) Close(ctx context.Context) {
-	select {
-	case <-p.done:
-		return
-	default:
-	}
-	close(p.done)
-	<-p.stopped
-	p.opa.Stop(ctx)
-	p.cancel()
+	p.closeOnce.Do(func() {
+		close(p.done)
+		<-p.stopped
+		p.opa.Stop(ctx)
+		p.cancel()
+	})
 }

@@ -273,6 +273,13 @@ func TestDecisionLogsExactlyOnceAcrossAFailure(t *testing.T) {
 		}
 		want[id] = method
 	}
+	// One whose deadline has passed is denied, and logged all the same.
+	late, cancel := context.WithCancel(authz.WithDecisionID(context.Background(), "audit-late"))
+	cancel()
+	if d, err := p.Decide(late, &authz.Input{Method: "files/write", Params: []byte(`{}`)}); err == nil || d.Allow {
+		t.Fatalf("a decision past its deadline: %+v, %v", d, err)
+	}
+	want["audit-late"] = "files/write"
 	// One without an id in ctx gets one of its own, which Decided reports.
 	decide(t, p, "files/read", `{}`)
 	own := seen[len(seen)-1].ID
@@ -312,6 +319,12 @@ func TestDecisionLogsExactlyOnceAcrossAFailure(t *testing.T) {
 			t.Errorf("%s: the masked param reached the log: %v", id, params)
 		}
 		result, _ := ev["result"].(map[string]any)
+		if id == "audit-late" {
+			if result != nil || ev["error"] == nil {
+				t.Errorf("%s: result %v, error %v", id, result, ev["error"])
+			}
+			continue
+		}
 		if allow := result["allow"] == true; allow == (want[id] == "files/delete") {
 			t.Errorf("%s: result %v", id, result)
 		}
