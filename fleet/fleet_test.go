@@ -175,11 +175,27 @@ func TestBadSignatureIsRefused(t *testing.T) {
 	}
 }
 
-func TestBundleThatCordonCannotCompileIsRefused(t *testing.T) {
+func TestBundlesThatDoNotCompileAreRefused(t *testing.T) {
 	srv := newBundleServer(t)
 	col := newCollector(t)
 	srv.set(makeBundle(t, "r1", regoDeny("files/delete"), ""))
 	p := newPolicy(t, fleet.Config{OPA: opaConfig(opts{bundles: srv.URL, logs: col.URL})})
+	// OPA refuses a bundle that does not compile; cordon never sees it.
+	srv.set(makeBundle(t, "r-broken", "package cordon.authz\n\ndeny contains \"x\" if {\n", ""))
+	eventually(t, 5*time.Second, "no status report of the broken bundle", func() bool {
+		_, sts := col.snapshot()
+		for _, st := range sts {
+			bs, _ := st["bundles"].(map[string]any)
+			b, _ := bs["cordon"].(map[string]any)
+			if b["code"] == "bundle_error" && b["active_revision"] == "r1" {
+				return true
+			}
+		}
+		return false
+	})
+	if p.Revision() != "r1" || p.Err() != nil {
+		t.Fatalf("after a bundle that does not compile: revision %q, Err %v", p.Revision(), p.Err())
+	}
 	// OPA compiles this; cordon refuses it: http.send is off in policies.
 	srv.set(makeBundle(t, "r2", "package cordon.authz\n\ndeny contains \"x\" if http.send({\"method\": \"get\", \"url\": \"http://example.com\"}).status_code == 200\n", ""))
 	eventually(t, 5*time.Second, "the bundle was not refused", func() bool { return p.Err() != nil })
