@@ -28,6 +28,7 @@ import (
 
 	"github.com/cordonhq/cordon/dsl"
 	"github.com/cordonhq/cordon/engine"
+	"github.com/cordonhq/cordon/engine/enginetest"
 	"github.com/cordonhq/cordon/policy"
 )
 
@@ -76,7 +77,7 @@ func escNewSandbox(t *testing.T, cfg engine.SandboxConfig) *engine.Sandbox {
 	if cfg.Limits.Timeout == 0 {
 		cfg.Limits.Timeout = escTimeout
 	}
-	sb := newSandbox(t, cfg)
+	sb := enginetest.NewSandboxOf(t, bareEngine(t), cfg)
 	escLimits.Store(sb, cfg.Limits.Timeout)
 	t.Cleanup(func() { escLimits.Delete(sb) })
 	return sb
@@ -399,7 +400,7 @@ func escAlive(t *testing.T, sb *engine.Sandbox, goroutinesBefore int) {
 		if !errors.Is(err, engine.ErrClosed) {
 			t.Errorf("a broken sandbox's Err() is %v, want kind closed", err)
 		}
-		sb = newSandbox(t, engine.SandboxConfig{Limits: engine.Limits{Timeout: 2 * time.Second}})
+		sb = enginetest.NewSandboxOf(t, bareEngine(t), engine.SandboxConfig{Limits: engine.Limits{Timeout: 2 * time.Second}})
 	}
 	res, err := sb.Execute(context.Background(), engine.JavaScript, "return 1")
 	if err != nil || res.Stdout != "1\n" {
@@ -409,8 +410,8 @@ func escAlive(t *testing.T, sb *engine.Sandbox, goroutinesBefore int) {
 	if err != nil || res.Stdout != "OK\n" {
 		t.Errorf("after the group, a shell script gave %v %v", res, err)
 	}
-	other := newSandbox(t, engine.SandboxConfig{})
-	if res := run(t, other, "return 1"); res.Stdout != "1\n" {
+	other := enginetest.NewSandboxOf(t, bareEngine(t), engine.SandboxConfig{})
+	if res := enginetest.Run(t, other, "return 1"); res.Stdout != "1\n" {
 		t.Errorf("a fresh sandbox: %q", res.Stdout)
 	}
 	if goroutinesBefore > 0 {
@@ -728,7 +729,7 @@ func TestEscapeGoValues(t *testing.T) {
 	// first use of the console formatter from turning into a timeout.
 	next := escSandbox(t, engine.SandboxConfig{
 		Limits: engine.Limits{Timeout: 5 * time.Second},
-		Tools:  []engine.Tool{counting("weather/current", &ran), counting("search", &ran)},
+		Tools:  []engine.Tool{enginetest.Counting("weather/current", &ran), enginetest.Counting("search", &ran)},
 	})
 	allowed := map[string]bool{"weather": true, "weather_current": true, "search": true}
 	for _, g := range escStandardGlobals {
@@ -822,7 +823,7 @@ func TestEscapePrototypePollution(t *testing.T) {
 	var ran atomic.Int32
 	sb := escNewSandbox(t, engine.SandboxConfig{
 		Limits: engine.Limits{Timeout: escTimeout},
-		Tools:  []engine.Tool{counting("weather/current", &ran)},
+		Tools:  []engine.Tool{enginetest.Counting("weather/current", &ran)},
 	})
 	const clean = `const r = await weather.current({city: "SF"})
 return [typeof ({}).polluted, typeof [].polluted, [1, 2].map(x => x * 2).join(), JSON.parse("[3]")[0], JSON.stringify({a: 1}),
@@ -947,7 +948,7 @@ func TestEscapeWritesOutside(t *testing.T) {
 		t.Errorf("ESCAPE: a script created a directory on the host")
 	}
 	// The next execution has both directories and works in /workspace.
-	res := run(t, sb, `fs.writeFileSync("/tmp/t", "t"); fs.writeFileSync("w", "w"); return [fs.readFileSync("/tmp/t", "utf8"), fs.readFileSync("/workspace/w", "utf8")]`)
+	res := enginetest.Run(t, sb, `fs.writeFileSync("/tmp/t", "t"); fs.writeFileSync("w", "w"); return [fs.readFileSync("/tmp/t", "utf8"), fs.readFileSync("/workspace/w", "utf8")]`)
 	if res.Stdout != `["t","w"]`+"\n" {
 		t.Errorf("after the removals: %q %q", res.Stdout, res.Stderr)
 	}
@@ -959,7 +960,7 @@ func TestEscapeWritesOutside(t *testing.T) {
 func TestEscapeRecursion(t *testing.T) {
 	before := runtime.NumGoroutine()
 	var ran atomic.Int32
-	next := escSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{counting("ping", &ran)}})
+	next := escSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{enginetest.Counting("ping", &ran)}})
 	bounded := escKinds("exception", "recursion", "timeout", "memory")
 	cases := []escCase{
 		escJS(`function f() { f(); f() } f()`, escKinds("exception", "recursion")),
@@ -1078,7 +1079,7 @@ func TestEscapeToolCallIDs(t *testing.T) {
 	var audits []engine.AuditRecord
 	sb := escNewSandbox(t, engine.SandboxConfig{
 		Limits: engine.Limits{Timeout: escTimeout},
-		Tools:  []engine.Tool{counting("t", &ran), counting("u", &ran)},
+		Tools:  []engine.Tool{enginetest.Counting("t", &ran), enginetest.Counting("u", &ran)},
 		Audit: func(r engine.AuditRecord) {
 			mu.Lock()
 			audits = append(audits, r)
@@ -1186,7 +1187,7 @@ const r = await t({n: 3}); return r.n`, 1, `3`},
 func TestEscapeUnregisteredTool(t *testing.T) {
 	before := runtime.NumGoroutine()
 	var ran atomic.Int32
-	next := escSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{counting("files/read", &ran)}})
+	next := escSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{enginetest.Counting("files/read", &ran)}})
 	refused := escAll(escKinds("ok"), escStdoutHas("ERR:"))
 	shUnknown := func(o escOut) string {
 		if o.err != nil || o.exit() == 0 || o.stdout() != "" {
@@ -1243,8 +1244,8 @@ func TestEscapeDeniedToolEveryPath(t *testing.T) {
 	var audits []engine.AuditRecord
 	sb := escNewSandbox(t, engine.SandboxConfig{
 		Limits: engine.Limits{Timeout: 5 * time.Second},
-		Tools:  []engine.Tool{counting("admin/delete", &denied), counting("ok", &allowed)},
-		Policy: newPolicy(t, policy.Config{Capabilities: []*dsl.Capability{dsl.Method("ok")}}),
+		Tools:  []engine.Tool{enginetest.Counting("admin/delete", &denied), enginetest.Counting("ok", &allowed)},
+		Policy: enginetest.NewPolicy(t, policy.Config{Capabilities: []*dsl.Capability{dsl.Method("ok")}}),
 		Audit: func(r engine.AuditRecord) {
 			mu.Lock()
 			audits = append(audits, r)
@@ -1374,7 +1375,7 @@ func TestEscapeToolInFlightAtTimeout(t *testing.T) {
 	var quick atomic.Int32
 	sb := escNewSandbox(t, engine.SandboxConfig{
 		Limits: engine.Limits{Timeout: escTimeout},
-		Tools:  []engine.Tool{block, ignore, counting("quick", &quick)},
+		Tools:  []engine.Tool{block, ignore, enginetest.Counting("quick", &quick)},
 	})
 	for _, tc := range []struct {
 		lang    engine.Language

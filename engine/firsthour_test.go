@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/cordonhq/cordon/engine"
+	"github.com/cordonhq/cordon/engine/enginetest"
 	"github.com/cordonhq/cordon/policy/authz"
 )
 
@@ -40,7 +41,7 @@ func TestExpiredTimeLimitIsAlwaysATimeout(t *testing.T) {
 		rounds = 20
 	}
 	for _, timeout := range []time.Duration{time.Nanosecond, time.Microsecond} {
-		sb := newSandbox(t, engine.SandboxConfig{Limits: engine.Limits{Timeout: timeout}})
+		sb := enginetest.NewSandbox(t, engine.SandboxConfig{Limits: engine.Limits{Timeout: timeout}})
 		for i := range rounds {
 			for _, lang := range []engine.Language{engine.JavaScript, engine.Shell} {
 				code := "return 1"
@@ -63,7 +64,7 @@ func TestDeadlineDuringACallIsATimeout(t *testing.T) {
 		time.Sleep(30 * time.Millisecond) // ignores ctx
 		return "done", nil
 	}}
-	sb := newSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{slow}, Limits: engine.Limits{Timeout: 10 * time.Millisecond}})
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{slow}, Limits: engine.Limits{Timeout: 10 * time.Millisecond}})
 	for range 10 {
 		_, err := sb.Execute(context.Background(), engine.JavaScript, `try { await slow({}) } catch (e) {} return 1`)
 		if !errors.Is(err, engine.ErrTimeout) {
@@ -71,7 +72,7 @@ func TestDeadlineDuringACallIsATimeout(t *testing.T) {
 		}
 	}
 	pol := &sleepyPolicy{d: 30 * time.Millisecond}
-	sb = newSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{echo("e")}, Policy: pol, Limits: engine.Limits{Timeout: 10 * time.Millisecond}})
+	sb = enginetest.NewSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{enginetest.Echo("e")}, Policy: pol, Limits: engine.Limits{Timeout: 10 * time.Millisecond}})
 	for range 10 {
 		_, err := sb.Execute(context.Background(), engine.JavaScript, `try { await e({}) } catch (e) {} return 1`)
 		if !errors.Is(err, engine.ErrTimeout) {

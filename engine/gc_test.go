@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/cordonhq/cordon/engine"
+	"github.com/cordonhq/cordon/engine/enginetest"
 )
 
 // A goroutine running compiled wasm cannot be preempted by the Go runtime.
@@ -16,7 +17,7 @@ import (
 // timer that is supposed to stop the guest: the whole host would hang. This
 // test spins a guest and collects garbage in the host meanwhile.
 func TestHostGCWhileGuestSpins(t *testing.T) {
-	sb := newSandbox(t, engine.SandboxConfig{Limits: engine.Limits{Timeout: 3 * time.Second}})
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{Limits: engine.Limits{Timeout: 3 * time.Second}})
 	done := make(chan error, 1)
 	go func() {
 		_, err := sb.Execute(context.Background(), engine.JavaScript, `while (true) {}`)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/cordonhq/cordon/engine"
+	"github.com/cordonhq/cordon/engine/enginetest"
 )
 
 // The guest runs as a coroutine of whichever goroutine drives it, and
@@ -64,7 +65,7 @@ func TestCloseWhileExecuting(t *testing.T) {
 				return 2, nil
 			}
 			var err error
-			sb, err = testEngine(t).NewSandbox(ctx, engine.SandboxConfig{
+			sb, err = bareEngine(t).NewSandbox(ctx, engine.SandboxConfig{
 				Limits: engine.Limits{Timeout: time.Minute},
 				Tools:  []engine.Tool{{Name: "t", Handler: handler}},
 			})
@@ -103,7 +104,7 @@ func TestCloseSuspendedGuest(t *testing.T) {
 	// no goroutine drives it: Close must still end it.
 	ctx := context.Background()
 	before := runtime.NumGoroutine()
-	sb, err := testEngine(t).NewSandbox(ctx, engine.SandboxConfig{Tools: []engine.Tool{{Name: "t"}}})
+	sb, err := bareEngine(t).NewSandbox(ctx, engine.SandboxConfig{Tools: []engine.Tool{{Name: "t"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +134,7 @@ func TestLateHandlerLeavesNoGoroutine(t *testing.T) {
 	ctx := context.Background()
 	before := runtime.NumGoroutine()
 	release := make(chan struct{})
-	sb, err := testEngine(t).NewSandbox(ctx, engine.SandboxConfig{
+	sb, err := bareEngine(t).NewSandbox(ctx, engine.SandboxConfig{
 		Limits: engine.Limits{Timeout: 100 * time.Millisecond},
 		Tools: []engine.Tool{{Name: "slow", Handler: func(context.Context, json.RawMessage) (any, error) {
 			<-release
@@ -150,7 +151,7 @@ func TestLateHandlerLeavesNoGoroutine(t *testing.T) {
 	close(release)
 	// The sandbox is usable at once, while the abandoned handler may still
 	// be returning.
-	if r := run(t, sb, `return 2`); string(r.Value) != "2" {
+	if r := enginetest.Run(t, sb, `return 2`); string(r.Value) != "2" {
 		t.Errorf("after the timeout: %s", r.Value)
 	}
 	sb.Close(ctx)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/cordonhq/cordon/engine"
+	"github.com/cordonhq/cordon/engine/enginetest"
 )
 
 var updateNode = flag.Bool("update-node", false, "regenerate testdata/nodecompat/*.out with node")
@@ -23,7 +24,7 @@ func TestNodeCompat(t *testing.T) {
 	if err != nil || len(files) == 0 {
 		t.Fatal("no scripts", err)
 	}
-	sb := newSandbox(t, engine.SandboxConfig{Limits: engine.Limits{Timeout: 30 * time.Second}})
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{Limits: engine.Limits{Timeout: 30 * time.Second}})
 	for _, file := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(file), ".js"), func(t *testing.T) {
 			code, err := os.ReadFile(file)

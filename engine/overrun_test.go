@@ -10,6 +10,7 @@ import (
 
 	"github.com/cordonhq/cordon/dsl"
 	"github.com/cordonhq/cordon/engine"
+	"github.com/cordonhq/cordon/engine/enginetest"
 	"github.com/cordonhq/cordon/policy"
 )
 
@@ -54,11 +55,11 @@ deny contains sprintf("bad value at %v", [path]) if {
 		{"a handler that ignores its context", "", engine.JavaScript, `await hang({})`, false},
 		{"code that never checks the interrupt flag", "", engine.JavaScript, `/^(a+)+\1$/.test("a".repeat(40) + "b")`, true},
 	} {
-		cfg := engine.SandboxConfig{Tools: []engine.Tool{mock("t", 1), hang}, Limits: engine.Limits{Timeout: limit}}
+		cfg := engine.SandboxConfig{Tools: []engine.Tool{enginetest.Mock("t", 1), hang}, Limits: engine.Limits{Timeout: limit}}
 		if tc.rego != "" {
-			cfg.Policy = newPolicy(t, policy.Config{Modules: map[string]string{"p.rego": tc.rego}, Capabilities: []*dsl.Capability{dsl.Method("**")}})
+			cfg.Policy = enginetest.NewPolicy(t, policy.Config{Modules: map[string]string{"p.rego": tc.rego}, Capabilities: []*dsl.Capability{dsl.Method("**")}})
 		}
-		sb := newSandbox(t, cfg)
+		sb := enginetest.NewSandbox(t, cfg)
 		start := time.Now()
 		_, err := sb.Execute(context.Background(), tc.lang, tc.code)
 		over := time.Since(start) - limit
