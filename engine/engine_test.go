@@ -164,6 +164,7 @@ return out`)
 }
 
 func TestBatchRunsConcurrently(t *testing.T) {
+	wait := enginetest.Scale(t, 3*time.Second)
 	var arrived atomic.Int32
 	all := make(chan struct{})
 	barrier := func(context.Context, json.RawMessage) (any, error) {
@@ -173,7 +174,7 @@ func TestBatchRunsConcurrently(t *testing.T) {
 		select {
 		case <-all:
 			return "ok", nil
-		case <-time.After(3 * time.Second):
+		case <-time.After(wait):
 			return nil, errors.New("the calls of one batch did not run concurrently")
 		}
 	}
@@ -262,6 +263,7 @@ return [ok, denied]`)
 
 func TestTimeoutStopsBusyLoops(t *testing.T) {
 	sb := enginetest.NewSandbox(t, engine.SandboxConfig{Limits: engine.Limits{Timeout: 300 * time.Millisecond}})
+	bound := 300*time.Millisecond + enginetest.Scale(t, 150*time.Millisecond)
 	for _, code := range []string{
 		`while (true) {}`,
 		`await Promise.resolve(); for (;;) {}`,
@@ -276,8 +278,8 @@ func TestTimeoutStopsBusyLoops(t *testing.T) {
 		if !errors.Is(err, engine.ErrTimeout) {
 			t.Errorf("%s: err %v, want a timeout", code, err)
 		}
-		if took > 300*time.Millisecond+150*time.Millisecond {
-			t.Errorf("%s: stopped after %v; want within 100ms of the 300ms limit", code, took)
+		if took > bound {
+			t.Errorf("%s: stopped after %v; want within %v of the 300ms limit", code, took, bound-300*time.Millisecond)
 		}
 		if res == nil {
 			t.Errorf("%s: no result", code)
@@ -300,16 +302,19 @@ func TestCancelStopsScript(t *testing.T) {
 }
 
 func TestTimeoutWhileAToolHangs(t *testing.T) {
+	// The execution ends within the bound; the tool hangs for longer, so
+	// that waiting for it would cross the bound however far it is scaled.
+	bound := 200*time.Millisecond + enginetest.Scale(t, 800*time.Millisecond)
 	sb := enginetest.NewSandbox(t, engine.SandboxConfig{
 		Limits: engine.Limits{Timeout: 200 * time.Millisecond},
 		Tools: []engine.Tool{{Name: "hang", Handler: func(context.Context, json.RawMessage) (any, error) {
-			time.Sleep(5 * time.Second) // ignores its context
+			time.Sleep(bound + 4*time.Second) // ignores its context
 			return 1, nil
 		}}},
 	})
 	start := time.Now()
 	res, err := sb.Execute(context.Background(), engine.JavaScript, `console.log("before"); await hang({}); console.log("after")`)
-	if !errors.Is(err, engine.ErrTimeout) || time.Since(start) > time.Second {
+	if !errors.Is(err, engine.ErrTimeout) || time.Since(start) > bound {
 		t.Fatalf("err %v after %v", err, time.Since(start))
 	}
 	if res.Stdout != "before\n" || len(res.ToolCalls) != 1 || res.ToolCalls[0].Error == "" {

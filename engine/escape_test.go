@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"net"
 	"os"
 	"path/filepath"
@@ -37,12 +38,37 @@ import (
 // past escSlack it is a hang and fails. The hard bound is wider because a
 // guest that ignores the stop request is killed only after a grace of
 // 400 ms, and the kill itself has taken up to ~800 ms on a loaded machine
-// (load average 10 on 2 CPUs while this suite was written).
+// (load average 10 on 2 CPUs while this suite was written). Both are
+// multiplied by the slack factor that escStart measures at the start of
+// each test (enginetest.Slack), so that a busy machine or -race does not
+// fail them.
 const (
 	escTimeout   = 400 * time.Millisecond
 	escSoftSlack = 500 * time.Millisecond
 	escSlack     = time.Second
 )
+
+// escFactor holds the slack factor of the running test of the suite (the
+// bits of a float64; 0 until a test has measured it). The suite's tests do
+// not run in parallel.
+var escFactor atomic.Uint64
+
+// escStart begins a test of the suite: it measures the slack factor of the
+// time bounds, once for the test rather than for every attempt, and then
+// returns the number of goroutines, for escAlive. Slack runs a script in a
+// sandbox of the shared engine, whose pool boots guests in the background,
+// so it must run before the goroutines are counted.
+func escStart(t *testing.T) int {
+	t.Helper()
+	escFactor.Store(math.Float64bits(enginetest.Slack(t)))
+	return runtime.NumGoroutine()
+}
+
+// escScale returns d multiplied by the running test's slack factor.
+func escScale(d time.Duration) time.Duration {
+	f := math.Float64frombits(escFactor.Load())
+	return time.Duration(float64(d) * max(f, 1))
+}
 
 // escMarkers holds every secret the suite planted on the host (file
 // contents, environment values). No output of any script may contain one.
@@ -164,10 +190,10 @@ func escExec(t *testing.T, sb *engine.Sandbox, lang engine.Language, code string
 		t.Log(o.String())
 	}
 	escNoLeak(t, o)
-	if o.took > limit+escSlack {
-		t.Errorf("HANG: %s ran %v, past its limit %v + %v\n%s", escShort(code, 120), o.took, limit, escSlack, o)
-	} else if o.took > limit+escSoftSlack {
-		t.Logf("NOTE: %s ran %v, more than %v past its limit %v", escShort(code, 120), o.took.Round(time.Millisecond), escSoftSlack, limit)
+	if hard, soft := escScale(escSlack), escScale(escSoftSlack); o.took > limit+hard {
+		t.Errorf("HANG: %s ran %v, past its limit %v + %v\n%s", escShort(code, 120), o.took, limit, hard, o)
+	} else if o.took > limit+soft {
+		t.Logf("NOTE: %s ran %v, more than %v past its limit %v", escShort(code, 120), o.took.Round(time.Millisecond), soft, limit)
 	}
 	if res == nil && engine.KindOf(err) != engine.KindClosed {
 		t.Errorf("%s: no result (err %v)", escShort(code, 120), err)
@@ -415,7 +441,7 @@ func escAlive(t *testing.T, sb *engine.Sandbox, goroutinesBefore int) {
 		t.Errorf("a fresh sandbox: %q", res.Stdout)
 	}
 	if goroutinesBefore > 0 {
-		deadline := time.Now().Add(3 * time.Second)
+		deadline := time.Now().Add(escScale(3 * time.Second))
 		for runtime.NumGoroutine() > goroutinesBefore+25 && time.Now().Before(deadline) {
 			time.Sleep(20 * time.Millisecond)
 		}
@@ -486,7 +512,7 @@ func escNoHostNames(o escOut) string {
 // TestEscapeHostFiles: host files are out of reach by every path a script
 // can write, and the host's planted secret never shows up.
 func TestEscapeHostFiles(t *testing.T) {
-	before := runtime.NumGoroutine()
+	before := escStart(t)
 	host := escHost(t)
 	next := escSandbox(t, engine.SandboxConfig{})
 	sec, dir := strconv.Quote(host.secret), strconv.Quote(host.dir)
@@ -561,7 +587,7 @@ func TestEscapeHostFiles(t *testing.T) {
 // working directory and host name never reach a script; the shell has its
 // own fixed environment.
 func TestEscapeHostEnvironment(t *testing.T) {
-	before := runtime.NumGoroutine()
+	before := escStart(t)
 	marker := "CORDON-ENV-" + rand.Text()
 	escRegisterMarker(marker)
 	t.Setenv("CORDON_ESCAPE_ENV_MARKER", marker)
@@ -646,7 +672,7 @@ func TestEscapeHostEnvironment(t *testing.T) {
 // TestEscapeNetwork: no script reaches a socket. A listener on the host's
 // loopback counts connections; it must see none.
 func TestEscapeNetwork(t *testing.T) {
-	before := runtime.NumGoroutine()
+	before := escStart(t)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -723,7 +749,7 @@ clearInterval queueMicrotask btoa atob shell`)
 // TestEscapeGoValues: the usual tricks to reach a host object (process,
 // require, a Go value behind an API function) find nothing.
 func TestEscapeGoValues(t *testing.T) {
-	before := runtime.NumGoroutine()
+	before := escStart(t)
 	var ran atomic.Int32
 	// These attempts are not about time; a generous limit keeps the slow
 	// first use of the console formatter from turning into a timeout.
@@ -819,7 +845,7 @@ return JSON.stringify(seen)`, escAll(escKinds("ok"), escNotIn("goja", "func(")))
 // globals and prototypes is gone in the next execution, in the shell, and
 // in the interpreters it nests.
 func TestEscapePrototypePollution(t *testing.T) {
-	before := runtime.NumGoroutine()
+	before := escStart(t)
 	var ran atomic.Int32
 	sb := escNewSandbox(t, engine.SandboxConfig{
 		Limits: engine.Limits{Timeout: escTimeout},
@@ -880,7 +906,7 @@ return r.stdout`)
 // sandbox keeps both directories whatever a script removes, and nothing
 // reaches the host's file system.
 func TestEscapeWritesOutside(t *testing.T) {
-	before := runtime.NumGoroutine()
+	before := escStart(t)
 	host := escHost(t)
 	sb := escNewSandbox(t, engine.SandboxConfig{Limits: engine.Limits{Timeout: escTimeout}})
 	if err := sb.WriteFile(context.Background(), "/data/ref.csv", []byte("a,b\n")); err != nil {
@@ -958,7 +984,7 @@ func TestEscapeWritesOutside(t *testing.T) {
 // TestEscapeRecursion: fork-bomb-like recursion ends within the time limit
 // with a sensible error, and the host stays up.
 func TestEscapeRecursion(t *testing.T) {
-	before := runtime.NumGoroutine()
+	before := escStart(t)
 	var ran atomic.Int32
 	next := escSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{enginetest.Counting("ping", &ran)}})
 	bounded := escKinds("exception", "recursion", "timeout", "memory")
@@ -1011,7 +1037,7 @@ func TestEscapeRecursion(t *testing.T) {
 // output, never past the time limit, and leave the host and (when the
 // sandbox broke) a fresh sandbox working.
 func TestEscapeResourceExhaustion(t *testing.T) {
-	before := runtime.NumGoroutine()
+	before := escStart(t)
 	next := escSandbox(t, engine.SandboxConfig{})
 	limited := escKinds("ok", "exception", "recursion", "timeout", "memory", "output", "quota")
 	cases := []escCase{
@@ -1073,7 +1099,7 @@ func TestEscapeResourceExhaustion(t *testing.T) {
 // a handler run twice for one call, or make the audit disagree with the
 // calls it made.
 func TestEscapeToolCallIDs(t *testing.T) {
-	before := runtime.NumGoroutine()
+	before := escStart(t)
 	var ran atomic.Int32
 	var mu sync.Mutex
 	var audits []engine.AuditRecord
@@ -1185,7 +1211,7 @@ const r = await t({n: 3}); return r.n`, 1, `3`},
 // TestEscapeUnregisteredTool: calling a tool that does not exist is a clear
 // error on every path, and no handler runs.
 func TestEscapeUnregisteredTool(t *testing.T) {
-	before := runtime.NumGoroutine()
+	before := escStart(t)
 	var ran atomic.Int32
 	next := escSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{enginetest.Counting("files/read", &ran)}})
 	refused := escAll(escKinds("ok"), escStdoutHas("ERR:"))
@@ -1238,7 +1264,7 @@ func TestEscapeUnregisteredTool(t *testing.T) {
 // find -exec, subshells, pipelines, indirection and reflection in JS. The
 // denied handler never runs, and each attempt leaves a denied record.
 func TestEscapeDeniedToolEveryPath(t *testing.T) {
-	before := runtime.NumGoroutine()
+	before := escStart(t)
 	var denied, allowed atomic.Int32
 	var mu sync.Mutex
 	var audits []engine.AuditRecord
@@ -1359,7 +1385,7 @@ func TestEscapeDeniedToolEveryPath(t *testing.T) {
 // fires is canceled, the execution ends as a timeout on time, late answers
 // go nowhere, and the next execution works.
 func TestEscapeToolInFlightAtTimeout(t *testing.T) {
-	before := runtime.NumGoroutine()
+	before := escStart(t)
 	var started, canceled, stubborn atomic.Int32
 	block := engine.Tool{Name: "block", Handler: func(ctx context.Context, p json.RawMessage) (any, error) {
 		started.Add(1)
@@ -1406,7 +1432,7 @@ func TestEscapeToolInFlightAtTimeout(t *testing.T) {
 		if strings.Contains(o.stdout(), "after") {
 			t.Errorf("the script went on after the timeout: %s", o)
 		}
-		deadline := time.Now().Add(time.Second)
+		deadline := time.Now().Add(escScale(time.Second))
 		for canceled.Load() < started.Load() && time.Now().Before(deadline) {
 			time.Sleep(5 * time.Millisecond)
 		}
@@ -1438,7 +1464,7 @@ func TestEscapeToolInFlightAtTimeout(t *testing.T) {
 			t.Errorf("ESCAPE: a stale answer reached a later execution: %s", r)
 		}
 	}
-	deadline := time.Now().Add(2 * time.Second)
+	deadline := time.Now().Add(escScale(2 * time.Second))
 	for stubborn.Load() == 0 && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/cordonhq/cordon/engine"
 	"github.com/cordonhq/cordon/engine/enginetest"
+	"github.com/cordonhq/cordon/internal/slack"
 )
 
 // The guest runs as a coroutine of whichever goroutine drives it, and
@@ -18,11 +19,16 @@ import (
 // each place the guest can be: computing, waiting while a handler runs
 // inline, suspended with nobody driving it, and from inside a handler. Each
 // must end promptly with ErrClosed and leave no goroutine behind.
+//
+// Their sandboxes are the pool-less engine's (bareEngine), and their time
+// bounds are scaled by slack.Scale, which times host-side work only:
+// enginetest.Slack runs a script on the shared engine, whose pool would
+// boot guests, and start goroutines, while these tests count them.
 
 // settle waits for the goroutine count to come back to at most want.
 func settle(t *testing.T, want int) {
 	t.Helper()
-	deadline := time.Now().Add(3 * time.Second)
+	deadline := time.Now().Add(slack.Scale(t, 3*time.Second))
 	for runtime.NumGoroutine() > want {
 		if time.Now().After(deadline) {
 			buf := make([]byte, 1<<20)
@@ -34,6 +40,7 @@ func settle(t *testing.T, want int) {
 
 func TestCloseWhileExecuting(t *testing.T) {
 	ctx := context.Background()
+	bound := slack.Scale(t, 5*time.Second)
 	for _, tc := range []struct {
 		name string
 		code string
@@ -90,7 +97,7 @@ func TestCloseWhileExecuting(t *testing.T) {
 				if !errors.Is(err, engine.ErrClosed) {
 					t.Errorf("Execute: %v, want ErrClosed", err)
 				}
-			case <-time.After(5 * time.Second):
+			case <-time.After(bound):
 				t.Fatal("Execute did not return after Close")
 			}
 			close(release)

@@ -286,6 +286,7 @@ deny contains "slow" if {
 		Policy: enginetest.NewPolicy(t, policy.Config{Modules: map[string]string{"slow.rego": slow}, Capabilities: []*dsl.Capability{dsl.Method("**")}}),
 		Limits: engine.Limits{Timeout: 500 * time.Millisecond},
 	})
+	bound := enginetest.Scale(t, 3*time.Second)
 	for _, lang := range []engine.Language{engine.JavaScript, engine.Shell} {
 		code := `await Promise.all([t({}), t({}), t({})])`
 		if lang == engine.Shell {
@@ -297,7 +298,7 @@ deny contains "slow" if {
 		if !errors.Is(err, engine.ErrTimeout) || ran.Load() != 0 {
 			t.Fatalf("%s: err %v, ran %d", lang, err, ran.Load())
 		}
-		if took > 3*time.Second {
+		if took > bound {
 			t.Errorf("%s: a 500ms limit ended after %v", lang, took)
 		}
 		for _, c := range res.ToolCalls {

@@ -60,6 +60,7 @@ func (r *recorder) all() string {
 // the script wrote it across stdout and stderr, and the Result still holds
 // it.
 func TestStreamingOutput(t *testing.T) {
+	patience := enginetest.Scale(t, 3*time.Second)
 	rec := newRecorder()
 	// The tool answers only once the first line has reached the writer:
 	// output that came at the end of the execution would time it out.
@@ -67,7 +68,7 @@ func TestStreamingOutput(t *testing.T) {
 		select {
 		case <-rec.first:
 			return "streamed", nil
-		case <-time.After(3 * time.Second):
+		case <-time.After(patience):
 			return "not streamed", nil
 		}
 	}}
@@ -129,6 +130,7 @@ func TestStreamingSlowWriterIsBounded(t *testing.T) {
 	bw := &blockingWriter{release: make(chan struct{}), entered: make(chan struct{})}
 	defer close(bw.release)
 	sb := enginetest.NewSandbox(t, engine.SandboxConfig{Limits: engine.Limits{Timeout: 300 * time.Millisecond}, Stdout: bw})
+	bound := 300*time.Millisecond + enginetest.Scale(t, time.Second)
 	for _, lang := range []engine.Language{engine.JavaScript, engine.Shell} {
 		code := `console.log("stuck"); console.log("after")`
 		if lang == engine.Shell {
@@ -140,7 +142,7 @@ func TestStreamingSlowWriterIsBounded(t *testing.T) {
 		if engine.KindOf(err) != engine.KindTimeout {
 			t.Errorf("%s: err %v, want a timeout", lang, err)
 		}
-		if took > 300*time.Millisecond+time.Second {
+		if took > bound {
 			t.Errorf("%s: took %v with a time limit of 300ms", lang, took)
 		}
 		if res == nil || !strings.HasPrefix(res.Stdout, "stuck\n") {
