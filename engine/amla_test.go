@@ -9,7 +9,6 @@ import (
 	"github.com/cordonhq/cordon/dsl"
 	"github.com/cordonhq/cordon/engine"
 	"github.com/cordonhq/cordon/engine/enginetest"
-	"github.com/cordonhq/cordon/policy"
 )
 
 // amla-sandbox's README, in a sandbox with its example tools and its
@@ -28,10 +27,10 @@ func TestAmlaReadmeExamples(t *testing.T) {
 				return map[string]any{"city": params.City, "temp": 72}, err
 			}},
 		},
-		Policy: enginetest.NewPolicy(t, policy.Config{Capabilities: []*dsl.Capability{
+		Policy: enginetest.Policy(t,
 			dsl.Method("stripe/charges/*").Where(dsl.Param("amount").Le(10000), dsl.Param("currency").In("USD", "EUR")).MaxCalls(100),
 			dsl.Method("stripe/listTransactions"), dsl.Method("get_weather"),
-		}}),
+		),
 	})
 	for _, c := range []struct {
 		lang         engine.Language

@@ -13,7 +13,6 @@ import (
 	"github.com/cordonhq/cordon/dsl"
 	"github.com/cordonhq/cordon/engine"
 	"github.com/cordonhq/cordon/engine/enginetest"
-	"github.com/cordonhq/cordon/policy"
 )
 
 // TestExecuteContractCallerPool: many callers share one sandbox whose time
@@ -38,7 +37,7 @@ func TestExecuteContractCallerPool(t *testing.T) {
 		sb := enginetest.NewSandbox(t, engine.SandboxConfig{
 			Tools:  []engine.Tool{{Name: "t", Handler: func(context.Context, json.RawMessage) (any, error) { return 1, nil }}},
 			Limits: engine.Limits{Timeout: limit},
-			Policy: enginetest.NewPolicy(t, policy.Config{Capabilities: []*dsl.Capability{dsl.Method("t")}}),
+			Policy: enginetest.Policy(t, dsl.Method("t")),
 		})
 		var wg sync.WaitGroup
 		for i := range 12 {
@@ -126,11 +125,11 @@ func TestCallFrom(t *testing.T) {
 		ID:     "sess-1",
 		Labels: map[string]string{"tenant": "acme"},
 		Tools:  []engine.Tool{{Name: "crm/read", Handler: record}, {Name: "crm/write", Handler: record}, {Name: "pay", Handler: record}},
-		Policy: enginetest.NewPolicy(t, policy.Config{Capabilities: []*dsl.Capability{
+		Policy: enginetest.Policy(t,
 			dsl.Method("crm/read").Named("reads"),
 			dsl.Method("crm/*"),
 			dsl.Method("pay").Ask(),
-		}}),
+		),
 		Approve: func(ctx context.Context, c *engine.Call) (bool, string) {
 			approverSaw, _ = engine.CallFrom(ctx)
 			return true, ""

@@ -63,7 +63,7 @@ func TestCountersOutliveTheSandbox(t *testing.T) {
 }
 
 func TestCountersPerPrincipalSpanSessions(t *testing.T) {
-	pol := enginetest.NewPolicy(t, policy.Config{Capabilities: []*dsl.Capability{dsl.Method("pay").MaxCalls(3)}})
+	pol := enginetest.Policy(t, dsl.Method("pay").MaxCalls(3))
 	var ran atomic.Int32
 	principal := "alice-" + t.Name()
 	mk := func(id, who string) *engine.Sandbox {
@@ -92,7 +92,7 @@ func TestCountersPerPrincipalSpanSessions(t *testing.T) {
 
 func TestCountersPerExecutionStartAtZero(t *testing.T) {
 	store := counters.NewMemory(nil)
-	pol := enginetest.NewPolicy(t, policy.Config{Capabilities: []*dsl.Capability{dsl.Method("pay").MaxCalls(2)}})
+	pol := enginetest.Policy(t, dsl.Method("pay").MaxCalls(2))
 	var ran atomic.Int32
 	sb := enginetest.NewSandbox(t, engine.SandboxConfig{Counters: engine.Counters{Store: store, Scope: counters.PerExecution},
 		Tools: []engine.Tool{enginetest.Counting("pay", &ran)}, Policy: pol})
@@ -109,7 +109,7 @@ func TestCountersPerExecutionStartAtZero(t *testing.T) {
 func TestCountersWindow(t *testing.T) {
 	clock := enginetest.NewClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 	store := counters.NewMemory(clock.Now)
-	pol := enginetest.NewPolicy(t, policy.Config{Capabilities: []*dsl.Capability{dsl.Method("pay").MaxCalls(2)}})
+	pol := enginetest.Policy(t, dsl.Method("pay").MaxCalls(2))
 	var ran atomic.Int32
 	cfg := engine.SandboxConfig{Principal: "p", Counters: engine.Counters{Store: store, Scope: counters.PerPrincipal, Window: time.Hour},
 		Tools: []engine.Tool{enginetest.Counting("pay", &ran)}, Policy: pol}
@@ -141,7 +141,7 @@ func TestCountersExactUnderConcurrentSandboxes(t *testing.T) {
 			if !locked {
 				store = noLock{store}
 			}
-			pol := enginetest.NewPolicy(t, policy.Config{Capabilities: []*dsl.Capability{dsl.Method("pay").MaxCalls(7)}})
+			pol := enginetest.Policy(t, dsl.Method("pay").MaxCalls(7))
 			var ran atomic.Int32
 			const sandboxes = 6
 			sbs := make([]*engine.Sandbox, sandboxes)
@@ -206,7 +206,7 @@ func TestCounterStoreFailureDenies(t *testing.T) {
 // refusals cannot wear a limit out for the principal's other sessions.
 func TestRefusedAskReleasesTheSharedCharge(t *testing.T) {
 	store := counters.NewMemory(nil)
-	pol := enginetest.NewPolicy(t, policy.Config{Capabilities: []*dsl.Capability{dsl.Method("pay").MaxCalls(1).Ask()}})
+	pol := enginetest.Policy(t, dsl.Method("pay").MaxCalls(1).Ask())
 	var ran atomic.Int32
 	mk := func(approve bool) *engine.Sandbox {
 		return enginetest.NewSandbox(t, engine.SandboxConfig{Principal: "p", Counters: engine.Counters{Store: store, Scope: counters.PerPrincipal},

@@ -27,7 +27,8 @@ var (
 // bareEngine returns one engine for the test binary made from the kit's
 // configuration without a pool of guests: for the tests that count
 // goroutines or measure memory, which the shared engine's pool, refilled
-// in the background, would disturb.
+// in the background, would disturb, and for the benchmarks, whose figures
+// (BENCHMARKS.md) are of sandboxes that boot their own guest.
 func bareEngine(t testing.TB) *engine.Engine {
 	t.Helper()
 	bareOnce.Do(func() {

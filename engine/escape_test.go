@@ -30,7 +30,6 @@ import (
 	"github.com/cordonhq/cordon/dsl"
 	"github.com/cordonhq/cordon/engine"
 	"github.com/cordonhq/cordon/engine/enginetest"
-	"github.com/cordonhq/cordon/policy"
 )
 
 // escTimeout is the time limit of the suite's sandboxes. An execution must
@@ -1271,7 +1270,7 @@ func TestEscapeDeniedToolEveryPath(t *testing.T) {
 	sb := escNewSandbox(t, engine.SandboxConfig{
 		Limits: engine.Limits{Timeout: 5 * time.Second},
 		Tools:  []engine.Tool{enginetest.Counting("admin/delete", &denied), enginetest.Counting("ok", &allowed)},
-		Policy: enginetest.NewPolicy(t, policy.Config{Capabilities: []*dsl.Capability{dsl.Method("ok")}}),
+		Policy: enginetest.Policy(t, dsl.Method("ok")),
 		Audit: func(r engine.AuditRecord) {
 			mu.Lock()
 			audits = append(audits, r)

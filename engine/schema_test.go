@@ -12,7 +12,6 @@ import (
 	"github.com/cordonhq/cordon/dsl"
 	"github.com/cordonhq/cordon/engine"
 	"github.com/cordonhq/cordon/engine/enginetest"
-	"github.com/cordonhq/cordon/policy"
 )
 
 const chargeSchema = `{
@@ -39,7 +38,7 @@ func TestInputSchemaOnEveryPath(t *testing.T) {
 	tool.InputSchema = json.RawMessage(chargeSchema)
 	sb := enginetest.NewSandbox(t, engine.SandboxConfig{
 		Tools:  []engine.Tool{tool},
-		Policy: enginetest.NewPolicy(t, policy.Config{Capabilities: []*dsl.Capability{dsl.Method("pay")}}),
+		Policy: enginetest.Policy(t, dsl.Method("pay")),
 		Audit:  func(engine.AuditRecord) { audits.Add(1) },
 	})
 	js := enginetest.Run(t, sb, `const out = []

@@ -12,7 +12,6 @@ import (
 	"github.com/cordonhq/cordon/dsl"
 	"github.com/cordonhq/cordon/engine"
 	"github.com/cordonhq/cordon/engine/enginetest"
-	"github.com/cordonhq/cordon/policy"
 )
 
 func TestShellScript(t *testing.T) {
@@ -46,7 +45,7 @@ func TestDeniedToolOnEveryPath(t *testing.T) {
 	var ran atomic.Int32
 	sb := enginetest.NewSandbox(t, engine.SandboxConfig{
 		Tools:  []engine.Tool{enginetest.Counting("admin/delete", &ran), enginetest.Counting("pay", &ran)},
-		Policy: enginetest.NewPolicy(t, policy.Config{Capabilities: []*dsl.Capability{dsl.Method("pay").Where(dsl.Param("amount").Le(100))}}),
+		Policy: enginetest.Policy(t, dsl.Method("pay").Where(dsl.Param("amount").Le(100))),
 	})
 	js := enginetest.Run(t, sb, `const out = []
 for (const f of [() => admin.delete({}), () => admin_delete({}), () => pay({amount: 500})]) {
