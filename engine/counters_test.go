@@ -220,9 +220,9 @@ func TestCounterStoreFailureKeepsUnlimitedCalls(t *testing.T) {
 			var mu sync.Mutex
 			var audits []engine.AuditRecord
 			sb := newSandbox(t, engine.SandboxConfig{Counters: engine.Counters{Store: failing{}}, Policy: pol,
-				Tools: []engine.Tool{counting("pay", &ran), counting("read", &ran), counting("wire", &ran)},
+				Tools:   []engine.Tool{counting("pay", &ran), counting("read", &ran), counting("wire", &ran)},
 				Approve: func(context.Context, *engine.Call) (bool, string) { return true, "" },
-				Audit: func(r engine.AuditRecord) { mu.Lock(); audits = append(audits, r); mu.Unlock() }})
+				Audit:   func(r engine.AuditRecord) { mu.Lock(); audits = append(audits, r); mu.Unlock() }})
 			res := run(t, sb, `const out = []
 for (const f of [read, pay, wire]) { try { await f({}); out.push("ok") } catch (e) { out.push(e.kind) } }
 return out.join(" ")`)
