@@ -202,6 +202,47 @@ func TestCounterStoreFailureDenies(t *testing.T) {
 	}
 }
 
+// When the store fails, a call whose decision no counter could change (a
+// capability without a limit, no rule reading the counters) is still
+// allowed, uncounted; a limited capability, an ask and a rule that reads
+// the counters are denied. The default policy, which limits every tool,
+// denies.
+func TestCounterStoreFailureKeepsUnlimitedCalls(t *testing.T) {
+	caps := []*dsl.Capability{dsl.Method("pay").MaxCalls(3), dsl.Method("read"), dsl.Method("wire").Ask()}
+	for name, pol := range evaluators(t, caps...) {
+		t.Run(name, func(t *testing.T) {
+			var ran atomic.Int32
+			var mu sync.Mutex
+			var audits []engine.AuditRecord
+			sb := newSandbox(t, engine.SandboxConfig{Counters: engine.Counters{Store: failing{}}, Policy: pol,
+				Tools:   []engine.Tool{counting("pay", &ran), counting("read", &ran), counting("wire", &ran)},
+				Approve: func(context.Context, *engine.Call) (bool, string) { return true, "" },
+				Audit:   func(r engine.AuditRecord) { mu.Lock(); audits = append(audits, r); mu.Unlock() }})
+			res := run(t, sb, `const out = []
+for (const f of [read, pay, wire]) { try { await f({}); out.push("ok") } catch (e) { out.push(e.kind) } }
+return out.join(" ")`)
+			if strings.TrimSpace(res.Stdout) != "ok denied denied" || ran.Load() != 1 {
+				t.Fatalf("stdout %q, handler ran %d times", res.Stdout, ran.Load())
+			}
+			if audits[0].Decision != "allow" || audits[0].Err == nil || !strings.Contains(audits[0].Err.Error(), "uncounted") {
+				t.Fatalf("the uncounted allow's audit: %+v", audits[0])
+			}
+		})
+	}
+	pol := newPolicy(t, policy.Config{Capabilities: caps, Modules: map[string]string{"busy.rego": `package cordon.authz
+deny contains "busy" if input.calls.read > 100
+`}})
+	var ran atomic.Int32
+	sb := newSandbox(t, engine.SandboxConfig{Counters: engine.Counters{Store: failing{}}, Policy: pol, Tools: []engine.Tool{counting("read", &ran)}})
+	if res := run(t, sb, `try { await read({}); return "ok" } catch (e) { return e.kind }`); strings.TrimSpace(res.Stdout) != "denied" {
+		t.Fatalf("a rule that reads the counters: %q", res.Stdout)
+	}
+	sb = newSandbox(t, engine.SandboxConfig{Counters: engine.Counters{Store: failing{}}, Tools: []engine.Tool{counting("read", &ran)}})
+	if res := run(t, sb, `try { await read({}); return "ok" } catch (e) { return e.kind }`); strings.TrimSpace(res.Stdout) != "denied" {
+		t.Fatalf("the default policy: %q", res.Stdout)
+	}
+}
+
 // A refused ask gives its reservation back to the shared store, so that
 // refusals cannot wear a limit out for the principal's other sessions.
 func TestRefusedAskReleasesTheSharedCharge(t *testing.T) {
