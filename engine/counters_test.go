@@ -209,16 +209,16 @@ func TestCounterStoreFailureDenies(t *testing.T) {
 // denies.
 func TestCounterStoreFailureKeepsUnlimitedCalls(t *testing.T) {
 	caps := []*dsl.Capability{dsl.Method("pay").MaxCalls(3), dsl.Method("read"), dsl.Method("wire").Ask()}
-	for name, pol := range evaluators(t, caps...) {
+	for name, pol := range enginetest.Evaluators(t, caps...) {
 		t.Run(name, func(t *testing.T) {
 			var ran atomic.Int32
 			var mu sync.Mutex
 			var audits []engine.AuditRecord
-			sb := newSandbox(t, engine.SandboxConfig{Counters: engine.Counters{Store: failing{}}, Policy: pol,
-				Tools:   []engine.Tool{counting("pay", &ran), counting("read", &ran), counting("wire", &ran)},
+			sb := enginetest.NewSandbox(t, engine.SandboxConfig{Counters: engine.Counters{Store: failing{}}, Policy: pol,
+				Tools:   []engine.Tool{enginetest.Counting("pay", &ran), enginetest.Counting("read", &ran), enginetest.Counting("wire", &ran)},
 				Approve: func(context.Context, *engine.Call) (bool, string) { return true, "" },
 				Audit:   func(r engine.AuditRecord) { mu.Lock(); audits = append(audits, r); mu.Unlock() }})
-			res := run(t, sb, `const out = []
+			res := enginetest.Run(t, sb, `const out = []
 for (const f of [read, pay, wire]) { try { await f({}); out.push("ok") } catch (e) { out.push(e.kind) } }
 return out.join(" ")`)
 			if strings.TrimSpace(res.Stdout) != "ok denied denied" || ran.Load() != 1 {
@@ -229,16 +229,16 @@ return out.join(" ")`)
 			}
 		})
 	}
-	pol := newPolicy(t, policy.Config{Capabilities: caps, Modules: map[string]string{"busy.rego": `package cordon.authz
+	pol := enginetest.NewPolicy(t, policy.Config{Capabilities: caps, Modules: map[string]string{"busy.rego": `package cordon.authz
 deny contains "busy" if input.calls.read > 100
 `}})
 	var ran atomic.Int32
-	sb := newSandbox(t, engine.SandboxConfig{Counters: engine.Counters{Store: failing{}}, Policy: pol, Tools: []engine.Tool{counting("read", &ran)}})
-	if res := run(t, sb, `try { await read({}); return "ok" } catch (e) { return e.kind }`); strings.TrimSpace(res.Stdout) != "denied" {
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{Counters: engine.Counters{Store: failing{}}, Policy: pol, Tools: []engine.Tool{enginetest.Counting("read", &ran)}})
+	if res := enginetest.Run(t, sb, `try { await read({}); return "ok" } catch (e) { return e.kind }`); strings.TrimSpace(res.Stdout) != "denied" {
 		t.Fatalf("a rule that reads the counters: %q", res.Stdout)
 	}
-	sb = newSandbox(t, engine.SandboxConfig{Counters: engine.Counters{Store: failing{}}, Tools: []engine.Tool{counting("read", &ran)}})
-	if res := run(t, sb, `try { await read({}); return "ok" } catch (e) { return e.kind }`); strings.TrimSpace(res.Stdout) != "denied" {
+	sb = enginetest.NewSandbox(t, engine.SandboxConfig{Counters: engine.Counters{Store: failing{}}, Tools: []engine.Tool{enginetest.Counting("read", &ran)}})
+	if res := enginetest.Run(t, sb, `try { await read({}); return "ok" } catch (e) { return e.kind }`); strings.TrimSpace(res.Stdout) != "denied" {
 		t.Fatalf("the default policy: %q", res.Stdout)
 	}
 }
