@@ -85,10 +85,7 @@ return [typeof stripe.listTransaction, ...out]`)
 	if res.ExitCode != 0 || string(res.Value) != want || len(res.ToolCalls) != 0 {
 		t.Errorf("got  %d %s %s (%d calls)\nwant %s", res.ExitCode, res.Value, res.Stderr, len(res.ToolCalls), want)
 	}
-	res, err := sb.Execute(context.Background(), engine.Shell, `tool a.b.c.lst; tool stripe.refund`)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res = enginetest.RunShell(t, sb, `tool a.b.c.lst; tool stripe.refund`)
 	if want := "tool: unknown tool \"a.b.c.lst\"; did you mean a.b.c.list?\ntool: unknown tool \"stripe.refund\"; the tools under stripe are stripe.listTransactions\n"; res.Stderr != want {
 		t.Errorf("shell: got %q, want %q", res.Stderr, want)
 	}

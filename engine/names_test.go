@@ -44,17 +44,11 @@ return [a.tool, a.data[0].customer, b.data[0].customer, getToolInfo("stripe.list
 			t.Errorf("%s: JS got %d %s %s, want %s", name, res.ExitCode, res.Value, res.Stderr, want)
 		}
 		for _, form := range []string{"stripe.listTransactions", "stripe/listTransactions", "stripe_listTransactions"} {
-			res, err := sb.Execute(context.Background(), engine.Shell, `tool `+form+` --customer cus_123 | jq -r '.tool + " " + .data[0].customer'`)
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := enginetest.RunShell(t, sb, `tool `+form+` --customer cus_123 | jq -r '.tool + " " + .data[0].customer'`)
 			if want := name + " cus_123\n"; res.ExitCode != 0 || res.Stdout != want {
 				t.Errorf("%s: shell `tool %s` got %d %q %q, want %q", name, form, res.ExitCode, res.Stdout, res.Stderr, want)
 			}
-			res, err = sb.Execute(context.Background(), engine.Shell, `tool --help `+form+` | head -1`)
-			if err != nil {
-				t.Fatal(err)
-			}
+			res = enginetest.RunShell(t, sb, `tool --help `+form+` | head -1`)
 			if want := "Usage: tool " + name + " --customer string\n"; res.Stdout != want {
 				t.Errorf("%s: `tool --help %s` got %q %q, want %q", name, form, res.Stdout, res.Stderr, want)
 			}
@@ -139,10 +133,7 @@ func TestOutputSchemaIsShownToScripts(t *testing.T) {
 	if want := `["array","object",false]`; res.ExitCode != 0 || string(res.Value) != want {
 		t.Errorf("JS: got %d %s %s, want %s", res.ExitCode, res.Value, res.Stderr, want)
 	}
-	res, err := sb.Execute(context.Background(), engine.Shell, `tool --help stripe_listTransactions | grep Returns`)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res = enginetest.RunShell(t, sb, `tool --help stripe_listTransactions | grep Returns`)
 	if want := "Returns: {data: {amount: number, customer: string}[], tool: string}\n"; res.Stdout != want {
 		t.Errorf("shell: got %q %q, want %q", res.Stdout, res.Stderr, want)
 	}

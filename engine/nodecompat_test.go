@@ -1,7 +1,6 @@
 package engine_test
 
 import (
-	"context"
 	"flag"
 	"os"
 	"os/exec"
@@ -47,10 +46,7 @@ func TestNodeCompat(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := sb.Execute(context.Background(), engine.JavaScript, string(code))
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := enginetest.Run(t, sb, string(code))
 			if res.Stdout != string(want) {
 				t.Errorf("stdout differs from node's\n--- sandbox\n%s--- node\n%s--- stderr\n%s", res.Stdout, want, res.Stderr)
 			}

@@ -84,10 +84,7 @@ func TestStreamingOutput(t *testing.T) {
 	// The shell streams too, and an option replaces the sandbox's writer
 	// for one execution.
 	rec2 := newRecorder()
-	res, err := sb.Execute(context.Background(), engine.Shell, `echo a; echo b >&2; echo c`, engine.WithStdout(fdWriter{rec2, 1}), engine.WithStderr(nil))
-	if err != nil {
-		t.Fatal(err)
-	}
+	res = enginetest.RunShell(t, sb, `echo a; echo b >&2; echo c`, engine.WithStdout(fdWriter{rec2, 1}), engine.WithStderr(nil))
 	if rec2.all() != "1:a\n1:c\n" || res.Stdout != "a\nc\n" || res.Stderr != "b\n" {
 		t.Errorf("shell: streamed %q, result %q %q", rec2.all(), res.Stdout, res.Stderr)
 	}
