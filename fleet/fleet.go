@@ -79,7 +79,8 @@ type Config struct {
 	// (the bundle and decision-log plugins'); nil registers none.
 	Registerer prometheus.Registerer
 	// Logger receives OPA's log messages; nil discards them (errors are
-	// in the status and the metrics).
+	// in the status and the metrics). Decision logs with console: true
+	// go to OPA's console logger (JSON on stderr) whatever it is.
 	Logger logging.Logger
 	// Decided, when set, is called after each decision with its id, its
 	// revision and the decision, on the goroutine that decided. It must be
@@ -168,12 +169,11 @@ func New(ctx context.Context, cfg Config) (*Policy, error) {
 	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	p.cancel = cancel
 	opa, err := sdk.New(runCtx, sdk.Options{
-		ID:            cfg.ID,
-		Config:        bytes.NewReader(cfg.OPA),
-		Logger:        logger,
-		ConsoleLogger: logger,
-		Ready:         make(chan struct{}), // do not block: Wait does
-		ManagerOpts:   mopts,
+		ID:          cfg.ID,
+		Config:      bytes.NewReader(cfg.OPA),
+		Logger:      logger,
+		Ready:       make(chan struct{}), // do not block: Wait does
+		ManagerOpts: mopts,
 	})
 	if err != nil {
 		if opa != nil {
@@ -456,6 +456,14 @@ func (p *Policy) CapabilityName(i int) string {
 // ctx carries ([authz.WithDecisionID]) or a new one. Decide waits for no
 // network: the log is buffered and uploaded in the background.
 func (p *Policy) Decide(ctx context.Context, in *authz.Input) (authz.Decision, error) {
+	d, _, err := p.DecideRevision(ctx, in)
+	return d, err
+}
+
+// DecideRevision is Decide, and also returns the revision that decided
+// (which Revision, called before or after, may not be when a new bundle
+// is activated meanwhile): the one in the decision log and in Decided.
+func (p *Policy) DecideRevision(ctx context.Context, in *authz.Input) (authz.Decision, string, error) {
 	start := time.Now()
 	st := p.active.Load()
 	var d authz.Decision
@@ -477,14 +485,14 @@ func (p *Policy) Decide(ctx context.Context, in *authz.Input) (authz.Decision, e
 	// it): masking is evaluated in memory, and the event must not be lost.
 	p.log(context.WithoutCancel(ctx), id, st, in, d, err)
 	p.metrics.decided(in.Method, decisionLabel(d, err), time.Since(start))
+	rev := ""
+	if st != nil {
+		rev = st.revision
+	}
 	if p.cfg.Decided != nil {
-		rev := ""
-		if st != nil {
-			rev = st.revision
-		}
 		p.cfg.Decided(Decided{ID: id, Revision: rev, Method: in.Method, Session: in.Session.ID, Decision: d, Err: err})
 	}
-	return d, err
+	return d, rev, err
 }
 
 func decisionLabel(d authz.Decision, err error) string {

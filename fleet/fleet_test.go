@@ -138,8 +138,9 @@ func TestBundleChangeReachesEveryHost(t *testing.T) {
 	// (and the time to download and compile).
 	for i, h := range hosts {
 		eventually(t, 3*time.Second, fmt.Sprintf("host %d still has revision %q", i, h.Revision()), func() bool { return h.Revision() == "r2" })
-		if d := decide(t, h, "files/write", `{}`); d.Allow || d.Reasons[0] != "no files/write" {
-			t.Fatalf("host %d: r2 decided files/write %+v", i, d)
+		d, rev, err := h.DecideRevision(context.Background(), &authz.Input{Method: "files/write", Params: []byte(`{}`)})
+		if err != nil || d.Allow || d.Reasons[0] != "no files/write" || rev != "r2" {
+			t.Fatalf("host %d: r2 decided files/write %+v at revision %q, %v", i, d, rev, err)
 		}
 	}
 	t.Logf("both hosts on r2 after %v", time.Since(changed))
