@@ -188,6 +188,7 @@ func New(ctx context.Context, cfg Config) (*Policy, error) {
 		cancel()
 		return nil, errors.New("fleet: OPA started no plugin manager")
 	}
+	p.mgr.UpdatePluginStatus(StatusPlugin, &plugins.Status{State: plugins.StateNotReady})
 	p.mgr.RegisterCompilerTrigger(func(storage.Transaction) { p.poke() })
 	p.rebuild(ctx)
 	go p.loop()
