@@ -14,9 +14,17 @@ import (
 	"github.com/open-policy-agent/opa/v1/bundle"
 )
 
-// With opa: in the config, cordon run takes its policy from the bundle
-// service and uploads its decisions to the log service before it exits.
-func TestRunWithOPAManagedPolicy(t *testing.T) {
+// fleetServer serves one bundle (revision fleet-7, which denies
+// files/delete) at /bundles/cordon.tar.gz and collects decision logs at
+// /logs.
+type fleetServer struct {
+	*httptest.Server
+	mu     sync.Mutex
+	events []map[string]any
+}
+
+func newFleetServer(t *testing.T) *fleetServer {
+	t.Helper()
 	var tarball bytes.Buffer
 	if err := bundle.NewWriter(&tarball).Write(bundle.Bundle{
 		Manifest: bundle.Manifest{Revision: "fleet-7", Roots: &[]string{""}},
@@ -26,9 +34,8 @@ func TestRunWithOPAManagedPolicy(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	var mu sync.Mutex
-	var events []map[string]any
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	f := &fleetServer{}
+	f.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/bundles/cordon.tar.gz":
 			_, _ = w.Write(tarball.Bytes())
@@ -44,15 +51,22 @@ func TestRunWithOPAManagedPolicy(t *testing.T) {
 				http.Error(w, err.Error(), http.StatusBadRequest)
 				return
 			}
-			mu.Lock()
-			events = append(events, evs...)
-			mu.Unlock()
+			f.mu.Lock()
+			f.events = append(f.events, evs...)
+			f.mu.Unlock()
 		default:
 			http.NotFound(w, r)
 		}
 	}))
-	defer srv.Close()
-	cfg := writeFile(t, "c.yaml", `
+	t.Cleanup(f.Close)
+	return f
+}
+
+// config writes a config of two echo tools, files/write and files/delete,
+// whose policy comes from f.
+func (f *fleetServer) config(t *testing.T) string {
+	t.Helper()
+	return writeFile(t, "c.yaml", `
 tools:
   - {name: files/write, echo: true}
   - {name: files/delete, echo: true}
@@ -60,21 +74,29 @@ capabilities:
   - method: "files/**"
 opa:
   services:
-    fleet: {url: "`+srv.URL+`"}
+    fleet: {url: "`+f.URL+`"}
   bundles:
     cordon: {service: fleet, resource: bundles/cordon.tar.gz}
   decision_logs:
     service: fleet
     reporting: {min_delay_seconds: 300, max_delay_seconds: 600}
 `)
+}
+
+// With opa: in the config, cordon run takes its policy from the bundle
+// service and uploads its decisions to the log service before it exits.
+func TestRunWithOPAManagedPolicy(t *testing.T) {
+	f := newFleetServer(t)
+	cfg := f.config(t)
 	code, stdout, stderr := cli(t, "", "run", "--config", cfg, "-e", `
 await files.write({path: "/a"});
 try { await files.delete({path: "/a"}); } catch (e) { console.log(e.kind, e.message); }`)
 	if code != 0 || !strings.Contains(stdout, "denied") || !strings.Contains(stdout, "deletes are off") {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
-	mu.Lock()
-	defer mu.Unlock()
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	events := f.events
 	if len(events) != 2 {
 		t.Fatalf("%d decisions logged before exit, want 2: %v", len(events), events)
 	}
@@ -97,5 +119,32 @@ func TestOPAConfigRefusesLocalPolicies(t *testing.T) {
 	code, _, stderr = cli(t, "", "run", "--config", cfg, "--policy", "x.rego", "-e", "1")
 	if code == 0 || !strings.Contains(stderr, "--policy cannot be combined") {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+}
+
+// cordon mcp --http with opa: serves the policy's metrics at /metrics.
+func TestMCPHTTPMetricsWithOPA(t *testing.T) {
+	f := newFleetServer(t)
+	m := startMCP(t, "--config", f.config(t), "--http", "127.0.0.1:0", "--no-auth")
+	cs := mustDialMCP(t, m.url, "")
+	_, sc := mcpCall(t, cs, "run_javascript", "code", `await files.write({}); try { await files.delete({}); } catch (e) { return e.kind; }`)
+	if sc["value"] != "denied" {
+		t.Fatalf("result %v", sc)
+	}
+	resp, err := http.Get(strings.TrimSuffix(m.url, "/mcp") + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	for _, want := range []string{
+		`cordon_tool_calls_total{decision="allow",method="files/write"} 1`,
+		`cordon_tool_calls_total{decision="deny",method="files/delete"} 1`,
+		`cordon_policy_revision_info{revision="fleet-7"} 1`,
+		"cordon_decision_duration_seconds_count 2",
+	} {
+		if !strings.Contains(string(body), want) {
+			t.Errorf("/metrics has no %s:\n%s", want, body)
+		}
 	}
 }
