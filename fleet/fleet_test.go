@@ -466,3 +466,87 @@ console.log(out.join(", "));`
 		t.Fatalf("audit:\n got %s\nwant %s", strings.Join(got, " "), want)
 	}
 }
+
+// Two hosts, one bundle server, one collector, and a policy change mid-run:
+// every decision reaches the collector once, from its host, with the
+// revision that decided it, and each host's status reports the new
+// revision.
+func TestTwoHostsOneCollector(t *testing.T) {
+	srv := newBundleServer(t)
+	col := newCollector(t)
+	srv.set(makeBundle(t, "r1", regoDeny("files/delete"), secret))
+	var mu sync.Mutex
+	decided := map[string]fleet.Decided{}
+	record := func(d fleet.Decided) {
+		mu.Lock()
+		decided[d.ID] = d
+		mu.Unlock()
+	}
+	hosts := map[string]*fleet.Policy{}
+	for _, id := range []string{"host-a", "host-b"} {
+		hosts[id] = newPolicy(t, fleet.Config{ID: id, OPA: opaConfig(opts{bundles: srv.URL, logs: col.URL, signed: true}), Decided: record})
+	}
+	hostOf := map[string]string{}
+	round := func(tag string) {
+		for id, h := range hosts {
+			for i := range 5 {
+				did := fmt.Sprintf("%s-%s-%d", id, tag, i)
+				hostOf[did] = id
+				ctx := authz.WithDecisionID(context.Background(), did)
+				if _, err := h.Decide(ctx, &authz.Input{Method: "files/write", Params: []byte(`{}`), Session: authz.Session{ID: id}}); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	round("before")
+	srv.set(makeBundle(t, "r2", regoDeny("files/delete", "files/write"), secret))
+	for id, h := range hosts {
+		eventually(t, 3*time.Second, id+" did not move to r2", func() bool { return h.Revision() == "r2" })
+	}
+	round("after")
+	eventually(t, 10*time.Second, "the collector did not receive every decision", func() bool {
+		events, _ := col.snapshot()
+		return len(events) >= len(hostOf)
+	})
+	events, _ := col.snapshot()
+	seen := map[string]int{}
+	mu.Lock()
+	defer mu.Unlock()
+	for _, ev := range events {
+		did, _ := ev["decision_id"].(string)
+		seen[did]++
+		labels, _ := ev["labels"].(map[string]any)
+		d, ok := decided[did]
+		switch {
+		case !ok:
+			t.Errorf("a decision the hosts did not make: %v", ev)
+		case labels["id"] != hostOf[did]:
+			t.Errorf("%s: from %v, want %s", did, labels["id"], hostOf[did])
+		case ev["revision"] != d.Revision:
+			t.Errorf("%s: logged with revision %v, decided by %s", did, ev["revision"], d.Revision)
+		}
+		result, _ := ev["result"].(map[string]any)
+		if allow := result["allow"] == true; allow != (d.Revision == "r1") {
+			t.Errorf("%s: result %v at %s", did, result, d.Revision)
+		}
+	}
+	for did := range hostOf {
+		if seen[did] != 1 {
+			t.Errorf("%s logged %d times", did, seen[did])
+		}
+	}
+	eventually(t, 5*time.Second, "the hosts' status reports do not both say r2", func() bool {
+		_, sts := col.snapshot()
+		on := map[any]bool{}
+		for _, st := range sts {
+			labels, _ := st["labels"].(map[string]any)
+			bs, _ := st["bundles"].(map[string]any)
+			b, _ := bs["cordon"].(map[string]any)
+			if b["active_revision"] == "r2" {
+				on[labels["id"]] = true
+			}
+		}
+		return on["host-a"] && on["host-b"]
+	})
+}
