@@ -131,8 +131,11 @@ func ParseURL(url string) (*redis.Options, error) {
 // Open connects to the server at url (see [ParseURL]) and returns a store
 // over that connection, which Close closes. Open does not reach the
 // server: a server that is down makes each call fail instead. The client
-// respects contexts' deadlines, dials for at most the store's timeout, and
-// gives up on a read or write after it.
+// respects contexts' deadlines, dials for at most the store's timeout
+// (once, unless the URL sets dialer_retries), gives up on a read or write
+// after it, and retries a failed command once (unless the URL sets
+// max_retries). A command retried after the server ran it but before its
+// reply arrived can only count a call twice, never lose one.
 func Open(url string, opts Options) (*Store, error) {
 	opt, err := ParseURL(url)
 	if err != nil {
@@ -154,6 +157,15 @@ func Open(url string, opts Options) (*Store, error) {
 	}
 	if opt.PoolTimeout <= 0 || opt.PoolTimeout > timeout {
 		opt.PoolTimeout = timeout
+	}
+	// A server that is down should cost a call one refused dial, not
+	// seconds of retries; one retry of a command still carries it over a
+	// connection that a server restart broke. The URL may set both.
+	if opt.DialerRetries <= 0 {
+		opt.DialerRetries = 1
+	}
+	if opt.MaxRetries == 0 {
+		opt.MaxRetries = 1
 	}
 	client := redis.NewClient(opt)
 	s, err := New(client, opts)
