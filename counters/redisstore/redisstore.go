@@ -337,13 +337,16 @@ func (s *Store) run(ctx context.Context, op, key string, script *redis.Script, k
 // ErrUnavailable (and ErrBadReply when the server answered with an error
 // or with something unexpected).
 func (s *Store) fail(op, key string, err error) error {
+	if key != "" {
+		op += " " + strconv.Quote(key)
+	}
 	var rerr redis.Error
 	if errors.As(err, &rerr) && !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, context.Canceled) {
 		// The server answered, with an error (WRONGTYPE, OOM, READONLY, a
 		// script error), or the reply could not be parsed.
-		return fmt.Errorf("redisstore: %s %q: %w: %w", op, key, ErrBadReply, err)
+		return fmt.Errorf("redisstore: %s: %w: %w", op, ErrBadReply, err)
 	}
-	return fmt.Errorf("redisstore: %s %q: %w: %w", op, key, ErrUnavailable, err)
+	return fmt.Errorf("redisstore: %s: %w: %w", op, ErrUnavailable, err)
 }
 
 // badReply returns the error of a reply to op that is not what its script
