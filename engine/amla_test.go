@@ -8,7 +8,7 @@ import (
 
 	"github.com/cordonhq/cordon/dsl"
 	"github.com/cordonhq/cordon/engine"
-	"github.com/cordonhq/cordon/policy"
+	"github.com/cordonhq/cordon/engine/enginetest"
 )
 
 // amla-sandbox's README, in a sandbox with its example tools and its
@@ -17,20 +17,20 @@ import (
 // refuses.
 func TestAmlaReadmeExamples(t *testing.T) {
 	txns := []map[string]any{{"id": "txn_1", "disputed": false}, {"id": "txn_2", "disputed": true}}
-	sb := newSandbox(t, engine.SandboxConfig{
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{
 		Tools: []engine.Tool{
-			mock("stripe/listTransactions", txns),
-			echo("stripe/charges/create"),
+			enginetest.Mock("stripe/listTransactions", txns),
+			enginetest.Echo("stripe/charges/create"),
 			{Name: "get_weather", Handler: func(_ context.Context, p json.RawMessage) (any, error) {
 				var params struct{ City string }
 				err := json.Unmarshal(p, &params)
 				return map[string]any{"city": params.City, "temp": 72}, err
 			}},
 		},
-		Policy: newPolicy(t, policy.Config{Capabilities: []*dsl.Capability{
+		Policy: enginetest.Policy(t,
 			dsl.Method("stripe/charges/*").Where(dsl.Param("amount").Le(10000), dsl.Param("currency").In("USD", "EUR")).MaxCalls(100),
 			dsl.Method("stripe/listTransactions"), dsl.Method("get_weather"),
-		}}),
+		),
 	})
 	for _, c := range []struct {
 		lang         engine.Language
@@ -72,8 +72,8 @@ func TestAmlaReadmeExamples(t *testing.T) {
 // meant in the error the script catches, in a sandbox as in the guest's
 // tests; the shell's tool does the same.
 func TestMistypedMemberHintsWhenCaught(t *testing.T) {
-	sb := newSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{listTransactions("stripe/listTransactions"), mock("a/b/c/list", 1)}})
-	res := run(t, sb, `const out = []
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{listTransactions("stripe/listTransactions"), enginetest.Mock("a/b/c/list", 1)}})
+	res := enginetest.Run(t, sb, `const out = []
 for (const f of [() => stripe.listTransaction({customer: "c"}), () => a.b.c.lst({}), () => a.b.cc.list({}), () => stripe_listTransaction({})]) {
   try { await f() } catch (e) { out.push(e.name + ": " + e.message) }
 }
@@ -85,10 +85,7 @@ return [typeof stripe.listTransaction, ...out]`)
 	if res.ExitCode != 0 || string(res.Value) != want || len(res.ToolCalls) != 0 {
 		t.Errorf("got  %d %s %s (%d calls)\nwant %s", res.ExitCode, res.Value, res.Stderr, len(res.ToolCalls), want)
 	}
-	res, err := sb.Execute(context.Background(), engine.Shell, `tool a.b.c.lst; tool stripe.refund`)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res = enginetest.RunShell(t, sb, `tool a.b.c.lst; tool stripe.refund`)
 	if want := "tool: unknown tool \"a.b.c.lst\"; did you mean a.b.c.list?\ntool: unknown tool \"stripe.refund\"; the tools under stripe are stripe.listTransactions\n"; res.Stderr != want {
 		t.Errorf("shell: got %q, want %q", res.Stderr, want)
 	}

@@ -133,6 +133,23 @@ type decision struct {
 	authz.Decision
 	capabilityName string
 	revision       string
+	// charged is set when the decision's charge was added to the
+	// counters (an allow or an ask), so that it may be released.
+	charged bool
+}
+
+// CounterFreePolicy is implemented by a policy that can tell when the call
+// counters could not have changed a decision: [policy.Policy] and
+// [authz.CapabilityPolicy] do. When the counter store fails, the engine
+// asks the policy with empty counters and allows the call, uncounted,
+// only if the decision allows it and CountersUnused(d.Capability) reports
+// that no counter could have changed it (the charged capability, or -1
+// for none, has no call limit, and no rule reads input.calls or
+// input.capability_calls); every other call is denied. Without this
+// method a failing store denies every call.
+type CounterFreePolicy interface {
+	Policy
+	CountersUnused(capability int) bool
 }
 
 // maxChargeAttempts bounds how many times one call is decided again
@@ -255,7 +272,9 @@ func (sb *Sandbox) inputCounts(snap counters.Snapshot) (calls map[string]int, ca
 // whoever shares the scope. An ask reserves its charge: the reservation is
 // released when the ask is refused (see Call.settleAsk), so that refused
 // asks cannot wear a capability out, while the asks that wait together
-// cannot overrun its max_calls. A store that fails denies the call.
+// cannot overrun its max_calls. A store that fails denies the call, unless
+// the policy says no counter could have changed the decision
+// ([CounterFreePolicy]).
 func (sb *Sandbox) decide(ctx context.Context, key, method string, params json.RawMessage, lang Language) decision {
 	rec := AuditRecord{
 		Time:     time.Now(),
@@ -283,13 +302,7 @@ func (sb *Sandbox) decide(ctx context.Context, key, method string, params json.R
 		}
 		defer unlock()
 	}
-	for attempt := 1; ; attempt++ {
-		snap, err := sb.store.Load(ctx, key, sb.window)
-		if err != nil {
-			storeFailed("read", err)
-			break
-		}
-		calls, capCalls := sb.inputCounts(snap)
+	decideOn := func(calls map[string]int, capCalls map[int]int) {
 		if sb.policy == nil {
 			d = decision{Decision: authz.Decision{Capability: -1}}
 			if calls[method] >= DefaultMaxCalls {
@@ -297,31 +310,55 @@ func (sb *Sandbox) decide(ctx context.Context, key, method string, params json.R
 			} else {
 				d.Allow = true
 			}
-		} else {
-			in := &authz.Input{
-				Method:          method,
-				Params:          params,
-				ParamsCanonical: true, // accept put them in canonical form
-				Calls:           calls,
-				CapabilityCalls: capCalls,
-				Session:         authz.Session{ID: sb.id, Labels: sb.labels, Principal: sb.principal},
-				Language:        string(lang),
-			}
-			if t := sb.tools[method]; t != nil {
-				in.Tool = t.Policy
-			}
-			d = decision{}
-			d.Decision, d.capabilityName, rec.PolicyRevision, rec.Err = safeDecide(ctx, sb.policy, in)
+			return
 		}
+		in := &authz.Input{
+			Method:          method,
+			Params:          params,
+			ParamsCanonical: true, // accept put them in canonical form
+			Calls:           calls,
+			CapabilityCalls: capCalls,
+			Session:         authz.Session{ID: sb.id, Labels: sb.labels, Principal: sb.principal},
+			Language:        string(lang),
+		}
+		if t := sb.tools[method]; t != nil {
+			in.Tool = t.Policy
+		}
+		d = decision{}
+		d.Decision, d.capabilityName, rec.PolicyRevision, rec.Err = safeDecide(ctx, sb.policy, in)
+	}
+	// uncounted decides a call when the store failed: it is allowed only
+	// when no counter could change the decision (a capability without a
+	// call limit, and no rule that reads the counters), and then without
+	// a charge, since none can be made.
+	uncounted := func(what string, err error) {
+		if cf, ok := sb.policy.(CounterFreePolicy); ok {
+			decideOn(map[string]int{}, map[int]int{})
+			if d.Allow && !d.Ask && rec.Err == nil && cf.CountersUnused(d.Capability) {
+				rec.Err = fmt.Errorf("engine: counter store: %s %q (the call was allowed uncounted: its decision reads no counter): %w", what, key, err)
+				return
+			}
+		}
+		storeFailed(what, err)
+	}
+	for attempt := 1; ; attempt++ {
+		snap, err := sb.store.Load(ctx, key, sb.window)
+		if err != nil {
+			uncounted("read", err)
+			break
+		}
+		calls, capCalls := sb.inputCounts(snap)
+		decideOn(calls, capCalls)
 		if !d.Allow && !d.Ask {
 			break
 		}
 		ok, err := sb.store.Add(ctx, key, sb.window, snap.Version, sb.charges(method, d.Capability))
 		if err != nil {
-			storeFailed("charged", err)
+			uncounted("charged", err)
 			break
 		}
 		if ok {
+			d.charged = true
 			break
 		}
 		if attempt == maxChargeAttempts || ctx.Err() != nil {

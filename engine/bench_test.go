@@ -12,12 +12,13 @@ import (
 
 	"github.com/cordonhq/cordon/dsl"
 	"github.com/cordonhq/cordon/engine"
+	"github.com/cordonhq/cordon/engine/enginetest"
 	"github.com/cordonhq/cordon/policy"
 	"github.com/dop251/goja"
 )
 
 func BenchmarkExecuteReturn1(b *testing.B) {
-	sb := newSandbox(b, engine.SandboxConfig{})
+	sb := enginetest.NewSandboxOf(b, bareEngine(b), engine.SandboxConfig{})
 	ctx := context.Background()
 	b.ResetTimer()
 	for b.Loop() {
@@ -35,7 +36,7 @@ func BenchmarkExecuteReturn1With50Tools(b *testing.B) {
 	for i := range 50 {
 		tools = append(tools, engine.Tool{Name: fmt.Sprintf("svc/tool%d", i), Handler: func(context.Context, json.RawMessage) (any, error) { return 1, nil }})
 	}
-	sb := newSandbox(b, engine.SandboxConfig{Tools: tools})
+	sb := enginetest.NewSandboxOf(b, bareEngine(b), engine.SandboxConfig{Tools: tools})
 	ctx := context.Background()
 	b.ResetTimer()
 	for b.Loop() {
@@ -49,7 +50,7 @@ func BenchmarkExecuteReturn1With50Tools(b *testing.B) {
 // script that prints an object installs the Node-style formatter in its
 // fresh runtime (RATIONALE.md, "A fresh interpreter per execution").
 func BenchmarkExecuteLogObject(b *testing.B) {
-	sb := newSandbox(b, engine.SandboxConfig{})
+	sb := enginetest.NewSandboxOf(b, bareEngine(b), engine.SandboxConfig{})
 	ctx := context.Background()
 	b.ResetTimer()
 	for b.Loop() {
@@ -88,7 +89,7 @@ func BenchmarkExecuteLogToolResult(b *testing.B) {
 			if sb != nil {
 				sb.Close(ctx)
 			}
-			sb = newSandbox(b, cfg)
+			sb = enginetest.NewSandboxOf(b, bareEngine(b), cfg)
 			b.StartTimer()
 		}
 		res, err := sb.Execute(ctx, engine.JavaScript, "console.log(await t({}))")
@@ -102,7 +103,7 @@ func BenchmarkExecuteLogToolResult(b *testing.B) {
 // a script whose tool call was denied does: the error prints through the
 // fast formatter.
 func BenchmarkExecuteThrow(b *testing.B) {
-	sb := newSandbox(b, engine.SandboxConfig{})
+	sb := enginetest.NewSandboxOf(b, bareEngine(b), engine.SandboxConfig{})
 	ctx := context.Background()
 	b.ResetTimer()
 	for b.Loop() {
@@ -114,7 +115,7 @@ func BenchmarkExecuteThrow(b *testing.B) {
 }
 
 func BenchmarkNewSandbox(b *testing.B) {
-	e := testEngine(b)
+	e := bareEngine(b)
 	ctx := context.Background()
 	b.ResetTimer()
 	for b.Loop() {
@@ -142,7 +143,7 @@ func BenchmarkToolCall(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	sb := newSandbox(b, engine.SandboxConfig{
+	sb := enginetest.NewSandboxOf(b, bareEngine(b), engine.SandboxConfig{
 		Policy: p,
 		Limits: engine.Limits{Timeout: time.Minute, MaxToolCalls: math.MaxInt32},
 		Tools:  []engine.Tool{okTool},
@@ -170,7 +171,7 @@ func BenchmarkToolCallSchema(b *testing.B) {
 	tool.InputSchema = json.RawMessage(`{"type": "object", "additionalProperties": false, "required": ["i"],
   "properties": {"i": {"type": "integer", "minimum": 0}, "note": {"type": "string", "maxLength": 200},
     "tags": {"type": "array", "items": {"type": "string"}}, "currency": {"enum": ["USD", "EUR"]}}}`)
-	sb := newSandbox(b, engine.SandboxConfig{
+	sb := enginetest.NewSandboxOf(b, bareEngine(b), engine.SandboxConfig{
 		Policy: p,
 		Limits: engine.Limits{Timeout: time.Minute, MaxToolCalls: math.MaxInt32},
 		Tools:  []engine.Tool{tool},
@@ -195,7 +196,7 @@ func BenchmarkToolCallFirstExecution(b *testing.B) {
 	code := `for (let i = 0; i < 100; i++) await t({i})`
 	for b.Loop() {
 		b.StopTimer()
-		sb := newSandbox(b, engine.SandboxConfig{Limits: engine.Limits{Timeout: time.Minute}, Tools: []engine.Tool{okTool}})
+		sb := enginetest.NewSandboxOf(b, bareEngine(b), engine.SandboxConfig{Limits: engine.Limits{Timeout: time.Minute}, Tools: []engine.Tool{okTool}})
 		b.StartTimer()
 		res, err := sb.Execute(ctx, engine.JavaScript, code)
 		if err != nil || res.ExitCode != 0 {
@@ -219,7 +220,7 @@ func BenchmarkToolCallBatch(b *testing.B) {
 	code := `for (let i = 0; i < 10; i++) await Promise.all(Array.from({length: 10}, (_, j) => t({i, j})))`
 	for b.Loop() {
 		b.StopTimer()
-		sb := newSandbox(b, engine.SandboxConfig{Limits: engine.Limits{Timeout: time.Minute}, Tools: tools})
+		sb := enginetest.NewSandboxOf(b, bareEngine(b), engine.SandboxConfig{Limits: engine.Limits{Timeout: time.Minute}, Tools: tools})
 		b.StartTimer()
 		res, err := sb.Execute(ctx, engine.JavaScript, code)
 		if err != nil || res.ExitCode != 0 || len(res.ToolCalls) != 100 {
@@ -237,7 +238,7 @@ const loopScript = `let s = 0; for (let i = 0; i < 100000; i++) { s += i % 7 } r
 // BenchmarkJSLoop and BenchmarkJSLoopNative run the same loop in the
 // sandbox and in goja on the host: their ratio is the cost of the sandbox.
 func BenchmarkJSLoop(b *testing.B) {
-	sb := newSandbox(b, engine.SandboxConfig{Limits: engine.Limits{Timeout: time.Minute}})
+	sb := enginetest.NewSandboxOf(b, bareEngine(b), engine.SandboxConfig{Limits: engine.Limits{Timeout: time.Minute}})
 	ctx := context.Background()
 	b.ResetTimer()
 	for b.Loop() {
@@ -280,7 +281,7 @@ var jsCompute = []struct{ name, code, want string }{
 }
 
 func BenchmarkJSCompute(b *testing.B) {
-	sb := newSandbox(b, engine.SandboxConfig{Limits: engine.Limits{Timeout: time.Minute}})
+	sb := enginetest.NewSandboxOf(b, bareEngine(b), engine.SandboxConfig{Limits: engine.Limits{Timeout: time.Minute}})
 	ctx := context.Background()
 	for _, w := range jsCompute {
 		b.Run(w.name, func(b *testing.B) {
@@ -322,7 +323,7 @@ func pipelineInput() []byte {
 // BenchmarkShellPipeline10MB runs grep | sort | uniq -c | sort -rn | head
 // over a 10 MB file in the sandbox's VFS (the file is put in once).
 func BenchmarkShellPipeline10MB(b *testing.B) {
-	sb := newSandbox(b, engine.SandboxConfig{Limits: engine.Limits{Timeout: time.Minute}})
+	sb := enginetest.NewSandboxOf(b, bareEngine(b), engine.SandboxConfig{Limits: engine.Limits{Timeout: time.Minute}})
 	ctx := context.Background()
 	if err := sb.WriteFile(ctx, "/workspace/log.txt", pipelineInput()); err != nil {
 		b.Fatal(err)
@@ -352,7 +353,7 @@ func BenchmarkShellWorkloads(b *testing.B) {
 			continue
 		}
 		b.Run(name, func(b *testing.B) {
-			sb := newSandbox(b, engine.SandboxConfig{Limits: engine.Limits{Timeout: time.Minute}})
+			sb := enginetest.NewSandboxOf(b, bareEngine(b), engine.SandboxConfig{Limits: engine.Limits{Timeout: time.Minute}})
 			res, err := sb.Execute(ctx, engine.Shell, script)
 			if err != nil || res.ExitCode != 0 || res.Stdout == "" {
 				b.Fatal(err, res)

@@ -18,6 +18,7 @@ import (
 
 	"github.com/cordonhq/cordon/counters"
 	"github.com/cordonhq/cordon/engine"
+	"github.com/cordonhq/cordon/engine/enginetest"
 	"github.com/cordonhq/cordon/policy/authz"
 )
 
@@ -49,7 +50,10 @@ func driveAll(ctx context.Context, x *engine.Execution) error {
 // returns, and the sandbox runs the next script.
 func TestCancelStopsARunningNext(t *testing.T) {
 	ctx := context.Background()
-	sb := newSandbox(t, engine.SandboxConfig{Limits: engine.Limits{Timeout: 60 * time.Second}})
+	// The time limit stays 40 s past the bound, so that a Next that ran
+	// to the limit would cross it.
+	bound := enginetest.Scale(t, 20*time.Second)
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{Limits: engine.Limits{Timeout: bound + 40*time.Second}})
 	for _, lang := range []engine.Language{engine.JavaScript, engine.Shell} {
 		code := `while (true) {}`
 		if lang == engine.Shell {
@@ -76,7 +80,7 @@ func TestCancelStopsARunningNext(t *testing.T) {
 			if !errors.Is(err, engine.ErrCanceled) {
 				t.Errorf("%s: Next: %v, want ErrCanceled", lang, err)
 			}
-		case <-time.After(20 * time.Second):
+		case <-time.After(bound):
 			t.Fatalf("%s: Next still runs %v after Cancel", lang, time.Since(began))
 		}
 		if err := <-cancelErr; err != nil && !errors.Is(err, engine.ErrCanceled) {
@@ -85,7 +89,7 @@ func TestCancelStopsARunningNext(t *testing.T) {
 		if x.Result() == nil || !errors.Is(x.Err(), engine.ErrCanceled) {
 			t.Errorf("%s: after Cancel: Result %v, Err %v", lang, x.Result(), x.Err())
 		}
-		if r := run(t, sb, "return 1"); r.Stdout != "1\n" {
+		if r := enginetest.Run(t, sb, "return 1"); r.Stdout != "1\n" {
 			t.Fatalf("%s: after Cancel: %q", lang, r.Stdout)
 		}
 	}
@@ -100,7 +104,8 @@ func TestCancelConcurrentWithNext(t *testing.T) {
 	ctx := context.Background()
 	// Counters per execution: the default policy allows 100 calls of a
 	// tool per counter scope, and the rounds make more.
-	sb := newSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{{Name: "lookup"}}, Counters: engine.Counters{Scope: counters.PerExecution}})
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{{Name: "lookup"}}, Counters: engine.Counters{Scope: counters.PerExecution}})
+	patience := enginetest.Scale(t, 30*time.Second)
 	const script = `
 let n = 0
 for (let i = 0; i < 40; i++) {
@@ -147,7 +152,7 @@ return n`
 		}()
 		done := make(chan struct{})
 		go func() { wg.Wait(); close(done) }()
-		deadline := time.After(30 * time.Second)
+		deadline := time.After(patience)
 		for x.Result() == nil {
 			select {
 			case <-deadline:
@@ -178,7 +183,7 @@ return n`
 		if delay == time.Second && xerr != nil {
 			t.Errorf("round %d: a Cancel after the end changed the outcome: %v", round, xerr)
 		}
-		if r := run(t, sb, "return 1"); r.Stdout != "1\n" {
+		if r := enginetest.Run(t, sb, "return 1"); r.Stdout != "1\n" {
 			t.Fatalf("round %d: after Cancel: %q", round, r.Stdout)
 		}
 	}
@@ -189,7 +194,7 @@ return n`
 // and the execution ends once.
 func TestNextFromManyGoroutines(t *testing.T) {
 	ctx := context.Background()
-	sb := newSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{{Name: "lookup"}}})
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{{Name: "lookup"}}})
 	x, err := sb.Start(ctx, engine.JavaScript, `
 let n = 0
 for (let i = 0; i < 20; i++) {
@@ -234,7 +239,7 @@ func TestCallAnswersConcurrently(t *testing.T) {
 		ran     atomic.Int32
 	)
 	const n = 24
-	sb := newSandbox(t, engine.SandboxConfig{
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{
 		Tools: []engine.Tool{{Name: "op", Handler: func(_ context.Context, p json.RawMessage) (any, error) {
 			ran.Add(1)
 			return map[string]string{"by": "run"}, nil
@@ -332,7 +337,7 @@ func TestLateApprovalAfterCancelDoesNotRun(t *testing.T) {
 	var ran atomic.Int32
 	var records []string
 	var mu sync.Mutex
-	sb := newSandbox(t, engine.SandboxConfig{
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{
 		Tools: []engine.Tool{{Name: "pay", Handler: func(context.Context, json.RawMessage) (any, error) {
 			ran.Add(1)
 			return "paid", nil
@@ -374,7 +379,10 @@ func TestLateApprovalAfterCancelDoesNotRun(t *testing.T) {
 // soon as the canceled execution has let the sandbox go.
 func TestCancelConcurrentWithExecute(t *testing.T) {
 	ctx := context.Background()
-	sb := newSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{{Name: "lookup"}}, Limits: engine.Limits{Timeout: 60 * time.Second}})
+	// The time limit stays 40 s past the bound, so that an Execute that
+	// waited for the limit would cross it.
+	bound := enginetest.Scale(t, 20*time.Second)
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{{Name: "lookup"}}, Limits: engine.Limits{Timeout: bound + 40*time.Second}})
 	for round := range 3 {
 		x, err := sb.Start(ctx, engine.JavaScript, `for (;;) { await lookup({}); let n = 0; while (n < 1e5) n++ }`)
 		if err != nil {
@@ -400,7 +408,7 @@ func TestCancelConcurrentWithExecute(t *testing.T) {
 			if out != "7\n" {
 				t.Errorf("round %d: the waiting Execute: %q", round, out)
 			}
-		case <-time.After(20 * time.Second):
+		case <-time.After(bound):
 			t.Fatalf("round %d: the waiting Execute did not run after Cancel", round)
 		}
 		if err := <-driven; err != nil && !errors.Is(err, engine.ErrCanceled) {

@@ -12,7 +12,7 @@ import (
 
 	"github.com/cordonhq/cordon/dsl"
 	"github.com/cordonhq/cordon/engine"
-	"github.com/cordonhq/cordon/policy"
+	"github.com/cordonhq/cordon/engine/enginetest"
 )
 
 // TestExecuteContractCallerPool: many callers share one sandbox whose time
@@ -34,10 +34,10 @@ func TestExecuteContractCallerPool(t *testing.T) {
 		{engine.Shell, "echo hi; tool t --i 1 >/dev/null"},
 	}
 	for _, limit := range []time.Duration{time.Nanosecond, time.Microsecond, time.Millisecond} {
-		sb := newSandbox(t, engine.SandboxConfig{
+		sb := enginetest.NewSandbox(t, engine.SandboxConfig{
 			Tools:  []engine.Tool{{Name: "t", Handler: func(context.Context, json.RawMessage) (any, error) { return 1, nil }}},
 			Limits: engine.Limits{Timeout: limit},
-			Policy: newPolicy(t, policy.Config{Capabilities: []*dsl.Capability{dsl.Method("t")}}),
+			Policy: enginetest.Policy(t, dsl.Method("t")),
 		})
 		var wg sync.WaitGroup
 		for i := range 12 {
@@ -74,7 +74,7 @@ func TestExecuteClockStartsWithScriptPool(t *testing.T) {
 			return nil, ctx.Err()
 		}
 	}}
-	sb := newSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{slow}, Limits: engine.Limits{Timeout: 400 * time.Millisecond}})
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{slow}, Limits: engine.Limits{Timeout: 400 * time.Millisecond}})
 	var wg sync.WaitGroup
 	for range 8 { // 8 × 80 ms in turn: the last starts about 560 ms after the first
 		wg.Go(func() {
@@ -121,21 +121,21 @@ func TestCallFrom(t *testing.T) {
 		return info.Method, nil
 	}
 	var approverSaw engine.CallInfo
-	sb := newSandbox(t, engine.SandboxConfig{
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{
 		ID:     "sess-1",
 		Labels: map[string]string{"tenant": "acme"},
 		Tools:  []engine.Tool{{Name: "crm/read", Handler: record}, {Name: "crm/write", Handler: record}, {Name: "pay", Handler: record}},
-		Policy: newPolicy(t, policy.Config{Capabilities: []*dsl.Capability{
+		Policy: enginetest.Policy(t,
 			dsl.Method("crm/read").Named("reads"),
 			dsl.Method("crm/*"),
 			dsl.Method("pay").Ask(),
-		}}),
+		),
 		Approve: func(ctx context.Context, c *engine.Call) (bool, string) {
 			approverSaw, _ = engine.CallFrom(ctx)
 			return true, ""
 		},
 	})
-	res := run(t, sb, `await Promise.all([crm.read({}), crm.write({})])
+	res := enginetest.Run(t, sb, `await Promise.all([crm.read({}), crm.write({})])
 await shell("tool pay")
 return "ok"`)
 	if res.Stdout != "ok\n" {
@@ -166,13 +166,13 @@ return "ok"`)
 	}
 	// The labels are a copy: a handler cannot change the session's.
 	seen[0].Labels["tenant"] = "evil"
-	if info := (run(t, sb, `return await crm.read({})`)); info.Stdout != "crm/read\n" || seen[3].Labels["tenant"] != "acme" {
+	if info := (enginetest.Run(t, sb, `return await crm.read({})`)); info.Stdout != "crm/read\n" || seen[3].Labels["tenant"] != "acme" {
 		t.Errorf("labels: %+v", seen[3])
 	}
 
 	// The step API: Run puts the CallInfo in the handler's context too;
 	// without a policy, no capability is charged.
-	plain := newSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{{Name: "a", Handler: record}}})
+	plain := enginetest.NewSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{{Name: "a", Handler: record}}})
 	x, err := plain.Start(ctx, engine.JavaScript, `await a({}); return await a({})`)
 	if err != nil {
 		t.Fatal(err)

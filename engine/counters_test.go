@@ -13,6 +13,7 @@ import (
 	"github.com/cordonhq/cordon/counters"
 	"github.com/cordonhq/cordon/dsl"
 	"github.com/cordonhq/cordon/engine"
+	"github.com/cordonhq/cordon/engine/enginetest"
 	"github.com/cordonhq/cordon/policy"
 )
 
@@ -20,7 +21,7 @@ import (
 // policy allowed.
 func payTimes(t *testing.T, sb *engine.Sandbox, n int) int {
 	t.Helper()
-	res := run(t, sb, fmt.Sprintf(`let ok = 0
+	res := enginetest.Run(t, sb, fmt.Sprintf(`let ok = 0
 for (let i = 0; i < %d; i++) { try { await pay({i}); ok++ } catch (e) {} }
 return ok`, n))
 	var ok int
@@ -33,13 +34,13 @@ return ok`, n))
 // A sandbox that replaces another under the same session id (a broken
 // guest, an idle timeout) continues from its counts.
 func TestCountersOutliveTheSandbox(t *testing.T) {
-	for name, pol := range evaluators(t, dsl.Method("pay").MaxCalls(2)) {
+	for name, pol := range enginetest.Evaluators(t, dsl.Method("pay").MaxCalls(2)) {
 		t.Run(name, func(t *testing.T) {
 			var ran atomic.Int32
 			id := "replaced-" + t.Name()
-			cfg := engine.SandboxConfig{ID: id, Tools: []engine.Tool{counting("pay", &ran)}, Policy: pol,
+			cfg := engine.SandboxConfig{ID: id, Tools: []engine.Tool{enginetest.Counting("pay", &ran)}, Policy: pol,
 				Limits: engine.Limits{Timeout: 20 * time.Second}}
-			first := newSandbox(t, cfg)
+			first := enginetest.NewSandbox(t, cfg)
 			if n := payTimes(t, first, 1); n != 1 {
 				t.Fatalf("first sandbox: %d payments", n)
 			}
@@ -48,12 +49,12 @@ func TestCountersOutliveTheSandbox(t *testing.T) {
 				t.Fatalf("err %v, want out of memory", err)
 			}
 			first.Close(context.Background())
-			second := newSandbox(t, cfg)
+			second := enginetest.NewSandbox(t, cfg)
 			if n := payTimes(t, second, 3); n != 1 {
 				t.Fatalf("the replacement allowed %d payments, want 1 (2 in all)", n)
 			}
 			second.Close(context.Background())
-			third := newSandbox(t, cfg)
+			third := enginetest.NewSandbox(t, cfg)
 			if n := payTimes(t, third, 3); n != 0 || ran.Load() != 2 {
 				t.Fatalf("a third sandbox allowed %d payments; the handler ran %d times in all, want 2", n, ran.Load())
 			}
@@ -62,12 +63,12 @@ func TestCountersOutliveTheSandbox(t *testing.T) {
 }
 
 func TestCountersPerPrincipalSpanSessions(t *testing.T) {
-	pol := newPolicy(t, policy.Config{Capabilities: []*dsl.Capability{dsl.Method("pay").MaxCalls(3)}})
+	pol := enginetest.Policy(t, dsl.Method("pay").MaxCalls(3))
 	var ran atomic.Int32
 	principal := "alice-" + t.Name()
 	mk := func(id, who string) *engine.Sandbox {
-		return newSandbox(t, engine.SandboxConfig{ID: id + t.Name(), Principal: who, Counters: engine.Counters{Scope: counters.PerPrincipal},
-			Tools: []engine.Tool{counting("pay", &ran)}, Policy: pol})
+		return enginetest.NewSandbox(t, engine.SandboxConfig{ID: id + t.Name(), Principal: who, Counters: engine.Counters{Scope: counters.PerPrincipal},
+			Tools: []engine.Tool{enginetest.Counting("pay", &ran)}, Policy: pol})
 	}
 	a, b := mk("a", principal), mk("b", principal)
 	if n := payTimes(t, a, 2); n != 2 {
@@ -80,21 +81,21 @@ func TestCountersPerPrincipalSpanSessions(t *testing.T) {
 		t.Fatalf("another principal: %d payments, want its own 3", n)
 	}
 	// Under that scope a principal is required.
-	_, err := testEngine(t).NewSandbox(context.Background(), engine.SandboxConfig{Counters: engine.Counters{Scope: counters.PerPrincipal}})
+	_, err := enginetest.Engine(t).NewSandbox(context.Background(), engine.SandboxConfig{Counters: engine.Counters{Scope: counters.PerPrincipal}})
 	if !errors.Is(err, engine.ErrInvalid) || !strings.Contains(err.Error(), "Principal") {
 		t.Fatalf("principal scope without a principal: %v", err)
 	}
-	if _, err := testEngine(t).NewSandbox(context.Background(), engine.SandboxConfig{Counters: engine.Counters{Scope: "tenant"}}); !errors.Is(err, engine.ErrInvalid) {
+	if _, err := enginetest.Engine(t).NewSandbox(context.Background(), engine.SandboxConfig{Counters: engine.Counters{Scope: "tenant"}}); !errors.Is(err, engine.ErrInvalid) {
 		t.Fatalf("unknown scope: %v", err)
 	}
 }
 
 func TestCountersPerExecutionStartAtZero(t *testing.T) {
 	store := counters.NewMemory(nil)
-	pol := newPolicy(t, policy.Config{Capabilities: []*dsl.Capability{dsl.Method("pay").MaxCalls(2)}})
+	pol := enginetest.Policy(t, dsl.Method("pay").MaxCalls(2))
 	var ran atomic.Int32
-	sb := newSandbox(t, engine.SandboxConfig{Counters: engine.Counters{Store: store, Scope: counters.PerExecution},
-		Tools: []engine.Tool{counting("pay", &ran)}, Policy: pol})
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{Counters: engine.Counters{Store: store, Scope: counters.PerExecution},
+		Tools: []engine.Tool{enginetest.Counting("pay", &ran)}, Policy: pol})
 	for i := range 3 {
 		if n := payTimes(t, sb, 3); n != 2 {
 			t.Fatalf("execution %d: %d payments, want 2", i, n)
@@ -106,27 +107,21 @@ func TestCountersPerExecutionStartAtZero(t *testing.T) {
 }
 
 func TestCountersWindow(t *testing.T) {
-	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	var mu sync.Mutex
-	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
-	store := counters.NewMemory(clock)
-	pol := newPolicy(t, policy.Config{Capabilities: []*dsl.Capability{dsl.Method("pay").MaxCalls(2)}})
+	clock := enginetest.NewClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	store := counters.NewMemory(clock.Now)
+	pol := enginetest.Policy(t, dsl.Method("pay").MaxCalls(2))
 	var ran atomic.Int32
 	cfg := engine.SandboxConfig{Principal: "p", Counters: engine.Counters{Store: store, Scope: counters.PerPrincipal, Window: time.Hour},
-		Tools: []engine.Tool{counting("pay", &ran)}, Policy: pol}
-	sb := newSandbox(t, cfg)
+		Tools: []engine.Tool{enginetest.Counting("pay", &ran)}, Policy: pol}
+	sb := enginetest.NewSandbox(t, cfg)
 	if n := payTimes(t, sb, 3); n != 2 {
 		t.Fatalf("%d payments, want 2", n)
 	}
-	mu.Lock()
-	now = now.Add(59 * time.Minute)
-	mu.Unlock()
-	if n := payTimes(t, newSandbox(t, cfg), 3); n != 0 {
+	clock.Advance(59 * time.Minute)
+	if n := payTimes(t, enginetest.NewSandbox(t, cfg), 3); n != 0 {
 		t.Fatalf("%d payments within the hour, want 0", n)
 	}
-	mu.Lock()
-	now = now.Add(2 * time.Minute)
-	mu.Unlock()
+	clock.Advance(2 * time.Minute)
 	if n := payTimes(t, sb, 3); n != 2 {
 		t.Fatalf("%d payments an hour later, want 2", n)
 	}
@@ -146,13 +141,13 @@ func TestCountersExactUnderConcurrentSandboxes(t *testing.T) {
 			if !locked {
 				store = noLock{store}
 			}
-			pol := newPolicy(t, policy.Config{Capabilities: []*dsl.Capability{dsl.Method("pay").MaxCalls(7)}})
+			pol := enginetest.Policy(t, dsl.Method("pay").MaxCalls(7))
 			var ran atomic.Int32
 			const sandboxes = 6
 			sbs := make([]*engine.Sandbox, sandboxes)
 			for i := range sbs {
-				sbs[i] = newSandbox(t, engine.SandboxConfig{Principal: "shared", Counters: engine.Counters{Store: store, Scope: counters.PerPrincipal},
-					Tools: []engine.Tool{counting("pay", &ran)}, Policy: pol})
+				sbs[i] = enginetest.NewSandbox(t, engine.SandboxConfig{Principal: "shared", Counters: engine.Counters{Store: store, Scope: counters.PerPrincipal},
+					Tools: []engine.Tool{enginetest.Counting("pay", &ran)}, Policy: pol})
 			}
 			var wg sync.WaitGroup
 			var allowed atomic.Int32
@@ -196,9 +191,9 @@ func (failing) Delete(context.Context, string) error { return errors.New("store 
 func TestCounterStoreFailureDenies(t *testing.T) {
 	var ran atomic.Int32
 	var audits []engine.AuditRecord
-	sb := newSandbox(t, engine.SandboxConfig{Counters: engine.Counters{Store: failing{}},
-		Tools: []engine.Tool{counting("pay", &ran)}, Audit: func(r engine.AuditRecord) { audits = append(audits, r) }})
-	res := run(t, sb, `try { await pay({}) } catch (e) { return e.kind + ": " + e.message }`)
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{Counters: engine.Counters{Store: failing{}},
+		Tools: []engine.Tool{enginetest.Counting("pay", &ran)}, Audit: func(r engine.AuditRecord) { audits = append(audits, r) }})
+	res := enginetest.Run(t, sb, `try { await pay({}) } catch (e) { return e.kind + ": " + e.message }`)
 	if ran.Load() != 0 || !strings.Contains(res.Stdout, "denied") || !strings.Contains(res.Stdout, "counters could not be read") {
 		t.Fatalf("stdout %q, handler ran %d times", res.Stdout, ran.Load())
 	}
@@ -207,15 +202,56 @@ func TestCounterStoreFailureDenies(t *testing.T) {
 	}
 }
 
+// When the store fails, a call whose decision no counter could change (a
+// capability without a limit, no rule reading the counters) is still
+// allowed, uncounted; a limited capability, an ask and a rule that reads
+// the counters are denied. The default policy, which limits every tool,
+// denies.
+func TestCounterStoreFailureKeepsUnlimitedCalls(t *testing.T) {
+	caps := []*dsl.Capability{dsl.Method("pay").MaxCalls(3), dsl.Method("read"), dsl.Method("wire").Ask()}
+	for name, pol := range enginetest.Evaluators(t, caps...) {
+		t.Run(name, func(t *testing.T) {
+			var ran atomic.Int32
+			var mu sync.Mutex
+			var audits []engine.AuditRecord
+			sb := enginetest.NewSandbox(t, engine.SandboxConfig{Counters: engine.Counters{Store: failing{}}, Policy: pol,
+				Tools:   []engine.Tool{enginetest.Counting("pay", &ran), enginetest.Counting("read", &ran), enginetest.Counting("wire", &ran)},
+				Approve: func(context.Context, *engine.Call) (bool, string) { return true, "" },
+				Audit:   func(r engine.AuditRecord) { mu.Lock(); audits = append(audits, r); mu.Unlock() }})
+			res := enginetest.Run(t, sb, `const out = []
+for (const f of [read, pay, wire]) { try { await f({}); out.push("ok") } catch (e) { out.push(e.kind) } }
+return out.join(" ")`)
+			if strings.TrimSpace(res.Stdout) != "ok denied denied" || ran.Load() != 1 {
+				t.Fatalf("stdout %q, handler ran %d times", res.Stdout, ran.Load())
+			}
+			if audits[0].Decision != "allow" || audits[0].Err == nil || !strings.Contains(audits[0].Err.Error(), "uncounted") {
+				t.Fatalf("the uncounted allow's audit: %+v", audits[0])
+			}
+		})
+	}
+	pol := enginetest.NewPolicy(t, policy.Config{Capabilities: caps, Modules: map[string]string{"busy.rego": `package cordon.authz
+deny contains "busy" if input.calls.read > 100
+`}})
+	var ran atomic.Int32
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{Counters: engine.Counters{Store: failing{}}, Policy: pol, Tools: []engine.Tool{enginetest.Counting("read", &ran)}})
+	if res := enginetest.Run(t, sb, `try { await read({}); return "ok" } catch (e) { return e.kind }`); strings.TrimSpace(res.Stdout) != "denied" {
+		t.Fatalf("a rule that reads the counters: %q", res.Stdout)
+	}
+	sb = enginetest.NewSandbox(t, engine.SandboxConfig{Counters: engine.Counters{Store: failing{}}, Tools: []engine.Tool{enginetest.Counting("read", &ran)}})
+	if res := enginetest.Run(t, sb, `try { await read({}); return "ok" } catch (e) { return e.kind }`); strings.TrimSpace(res.Stdout) != "denied" {
+		t.Fatalf("the default policy: %q", res.Stdout)
+	}
+}
+
 // A refused ask gives its reservation back to the shared store, so that
 // refusals cannot wear a limit out for the principal's other sessions.
 func TestRefusedAskReleasesTheSharedCharge(t *testing.T) {
 	store := counters.NewMemory(nil)
-	pol := newPolicy(t, policy.Config{Capabilities: []*dsl.Capability{dsl.Method("pay").MaxCalls(1).Ask()}})
+	pol := enginetest.Policy(t, dsl.Method("pay").MaxCalls(1).Ask())
 	var ran atomic.Int32
 	mk := func(approve bool) *engine.Sandbox {
-		return newSandbox(t, engine.SandboxConfig{Principal: "p", Counters: engine.Counters{Store: store, Scope: counters.PerPrincipal},
-			Tools: []engine.Tool{counting("pay", &ran)}, Policy: pol,
+		return enginetest.NewSandbox(t, engine.SandboxConfig{Principal: "p", Counters: engine.Counters{Store: store, Scope: counters.PerPrincipal},
+			Tools: []engine.Tool{enginetest.Counting("pay", &ran)}, Policy: pol,
 			Approve: func(context.Context, *engine.Call) (bool, string) { return approve, "" }})
 	}
 	if n := payTimes(t, mk(false), 3); n != 0 {
@@ -228,13 +264,13 @@ func TestRefusedAskReleasesTheSharedCharge(t *testing.T) {
 
 // The policy sees the principal as input.session.principal.
 func TestPolicySeesThePrincipal(t *testing.T) {
-	pol := newPolicy(t, policy.Config{Modules: map[string]string{"p.rego": `package cordon.authz
+	pol := enginetest.NewPolicy(t, policy.Config{Modules: map[string]string{"p.rego": `package cordon.authz
 permit contains "alice may" if input.session.principal == "alice"
 `}})
 	var ran atomic.Int32
 	for who, want := range map[string]string{"alice": "ok", "mallory": "denied"} {
-		sb := newSandbox(t, engine.SandboxConfig{Principal: who, Tools: []engine.Tool{counting("pay", &ran)}, Policy: pol})
-		res := run(t, sb, `try { await pay({}); return "ok" } catch (e) { return e.kind }`)
+		sb := enginetest.NewSandbox(t, engine.SandboxConfig{Principal: who, Tools: []engine.Tool{enginetest.Counting("pay", &ran)}, Policy: pol})
+		res := enginetest.Run(t, sb, `try { await pay({}); return "ok" } catch (e) { return e.kind }`)
 		if strings.TrimSpace(res.Stdout) != want {
 			t.Errorf("principal %s: %q, want %q", who, res.Stdout, want)
 		}

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -16,57 +15,29 @@ import (
 	"time"
 
 	"github.com/cordonhq/cordon/engine"
+	"github.com/cordonhq/cordon/engine/enginetest"
 )
 
 var (
-	sharedOnce sync.Once
-	shared     *engine.Engine
-	sharedErr  error
+	bareOnce sync.Once
+	bare     *engine.Engine
+	bareErr  error
 )
 
-// testEngine returns one Engine for the whole test binary: compiling the
-// guest is the expensive part, and an Engine is safe for concurrent use.
-func testEngine(t testing.TB) *engine.Engine {
+// bareEngine returns one engine for the test binary made from the kit's
+// configuration without a pool of guests: for the tests that count
+// goroutines or measure memory, which the shared engine's pool, refilled
+// in the background, would disturb, and for the benchmarks, whose figures
+// (BENCHMARKS.md) are of sandboxes that boot their own guest.
+func bareEngine(t testing.TB) *engine.Engine {
 	t.Helper()
-	sharedOnce.Do(func() {
-		shared, sharedErr = engine.New(context.Background(), engine.NewConfig().WithLogger(slog.New(slog.DiscardHandler)).
-			WithClock(func() time.Time { return time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC) }))
+	bareOnce.Do(func() {
+		bare, bareErr = engine.New(context.Background(), enginetest.Config().WithPool(0))
 	})
-	if sharedErr != nil {
-		t.Fatal(sharedErr)
+	if bareErr != nil {
+		t.Fatal(bareErr)
 	}
-	return shared
-}
-
-func newSandbox(t testing.TB, cfg engine.SandboxConfig) *engine.Sandbox {
-	t.Helper()
-	sb, err := testEngine(t).NewSandbox(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { sb.Close(context.Background()) })
-	return sb
-}
-
-func mock(name string, result any) engine.Tool {
-	return engine.Tool{Name: name, Description: "mock " + name, Handler: func(context.Context, json.RawMessage) (any, error) {
-		return result, nil
-	}}
-}
-
-func echo(name string) engine.Tool {
-	return engine.Tool{Name: name, Handler: func(_ context.Context, p json.RawMessage) (any, error) {
-		return map[string]any{"method": name, "params": p}, nil
-	}}
-}
-
-func run(t *testing.T, sb *engine.Sandbox, code string) *engine.Result {
-	t.Helper()
-	res, err := sb.Execute(context.Background(), engine.JavaScript, code)
-	if err != nil {
-		t.Fatalf("Execute(%q): %v", code, err)
-	}
-	return res
+	return bare
 }
 
 func TestGuestImportsOnlyTheABIAndHarmlessWASI(t *testing.T) {
@@ -92,7 +63,7 @@ func TestGuestImportsOnlyTheABIAndHarmlessWASI(t *testing.T) {
 		// Linked by package syscall; answered ENOSYS: there are no sockets.
 		"wasi_snapshot_preview1.sock_accept": true, "wasi_snapshot_preview1.sock_shutdown": true,
 	}
-	imports := testEngine(t).ImportedFunctions()
+	imports := enginetest.Engine(t).ImportedFunctions()
 	if len(imports) == 0 {
 		t.Fatal("no imports reported")
 	}
@@ -104,7 +75,7 @@ func TestGuestImportsOnlyTheABIAndHarmlessWASI(t *testing.T) {
 }
 
 func TestReturnValues(t *testing.T) {
-	sb := newSandbox(t, engine.SandboxConfig{})
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{})
 	for _, tc := range []struct{ code, stdout, value string }{
 		{"return 1", "1\n", "1"},
 		{"return 'hi'", "hi\n", `"hi"`},
@@ -116,7 +87,7 @@ func TestReturnValues(t *testing.T) {
 		{"return new Date(0)", "\"1970-01-01T00:00:00.000Z\"\n", `"1970-01-01T00:00:00.000Z"`},
 		{"return Date.now()", "1795262400000\n", "1795262400000"},
 	} {
-		res := run(t, sb, tc.code)
+		res := enginetest.Run(t, sb, tc.code)
 		if res.Stdout != tc.stdout || string(res.Value) != tc.value || res.ExitCode != 0 {
 			t.Errorf("%s: stdout %q value %q exit %d; want %q %q 0 (stderr %q)", tc.code, res.Stdout, res.Value, res.ExitCode, tc.stdout, tc.value, res.Stderr)
 		}
@@ -124,8 +95,8 @@ func TestReturnValues(t *testing.T) {
 }
 
 func TestConsoleAndErrors(t *testing.T) {
-	sb := newSandbox(t, engine.SandboxConfig{})
-	res := run(t, sb, `console.log("a", 1, {b: 2}); console.error("oops"); console.warn([1,2])`)
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{})
+	res := enginetest.Run(t, sb, `console.log("a", 1, {b: 2}); console.error("oops"); console.warn([1,2])`)
 	if res.Stdout != "a 1 { b: 2 }\n" || res.Stderr != "oops\n[ 1, 2 ]\n" {
 		t.Errorf("stdout %q stderr %q", res.Stdout, res.Stderr)
 	}
@@ -137,7 +108,7 @@ func TestConsoleAndErrors(t *testing.T) {
 		{"Promise.reject(new TypeError('floating'))", "TypeError: floating"},
 		{"let x = ;", "SyntaxError"},
 	} {
-		res := run(t, sb, tc.code)
+		res := enginetest.Run(t, sb, tc.code)
 		if res.ExitCode != 1 || !strings.Contains(res.Exception, tc.exception) || !strings.Contains(res.Stderr, strings.SplitN(tc.exception, ":", 2)[0]) {
 			t.Errorf("%s: exit %d exception %q stderr %q; want exit 1 and %q", tc.code, res.ExitCode, res.Exception, res.Stderr, tc.exception)
 		}
@@ -145,28 +116,28 @@ func TestConsoleAndErrors(t *testing.T) {
 }
 
 func TestNoAmbientAuthority(t *testing.T) {
-	sb := newSandbox(t, engine.SandboxConfig{})
-	res := run(t, sb, `return [typeof require, typeof process, typeof fetch, typeof XMLHttpRequest, typeof WebSocket, typeof Deno, typeof Bun].join(",")`)
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{})
+	res := enginetest.Run(t, sb, `return [typeof require, typeof process, typeof fetch, typeof XMLHttpRequest, typeof WebSocket, typeof Deno, typeof Bun].join(",")`)
 	if want := "undefined,undefined,undefined,undefined,undefined,undefined,undefined\n"; res.Stdout != want {
 		t.Errorf("got %q, want %q", res.Stdout, want)
 	}
-	res = run(t, sb, `try { fs.readFileSync('/etc/passwd') } catch (e) { return e.code }`)
+	res = enginetest.Run(t, sb, `try { fs.readFileSync('/etc/passwd') } catch (e) { return e.code }`)
 	if res.Stdout != "ENOENT\n" {
 		t.Errorf("reading /etc/passwd: %q %q", res.Stdout, res.Stderr)
 	}
-	res = run(t, sb, `try { fs.writeFileSync('/etc/x', 'y') } catch (e) { return e.code }`)
+	res = enginetest.Run(t, sb, `try { fs.writeFileSync('/etc/x', 'y') } catch (e) { return e.code }`)
 	if res.Stdout != "EACCES\n" {
 		t.Errorf("writing /etc/x: %q %q", res.Stdout, res.Stderr)
 	}
 }
 
 func TestToolCalls(t *testing.T) {
-	sb := newSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{
-		mock("weather/current", map[string]any{"temp": 72}),
-		echo("stripe/charges/create"),
-		echo("search"),
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{
+		enginetest.Mock("weather/current", map[string]any{"temp": 72}),
+		enginetest.Echo("stripe/charges/create"),
+		enginetest.Echo("search"),
 	}})
-	res := run(t, sb, `const w = await weather.current({city: "SF"}); return w.temp`)
+	res := enginetest.Run(t, sb, `const w = await weather.current({city: "SF"}); return w.temp`)
 	if res.Stdout != "72\n" || len(res.ToolCalls) != 1 {
 		t.Fatalf("stdout %q calls %+v stderr %q", res.Stdout, res.ToolCalls, res.Stderr)
 	}
@@ -174,11 +145,11 @@ func TestToolCalls(t *testing.T) {
 	if tc.Method != "weather/current" || string(tc.Params) != `{"city":"SF"}` || !tc.Allowed || string(tc.Result) != `{"temp":72}` {
 		t.Errorf("tool call record %+v", tc)
 	}
-	res = run(t, sb, `const r = await stripe_charges_create({amount: 5}); const s = await search({q: 'x'}); return [r.method, r.params.amount, s.params.q]`)
+	res = enginetest.Run(t, sb, `const r = await stripe_charges_create({amount: 5}); const s = await search({q: 'x'}); return [r.method, r.params.amount, s.params.q]`)
 	if res.Stdout != `["stripe/charges/create",5,"x"]`+"\n" {
 		t.Errorf("flat alias: %q %q", res.Stdout, res.Stderr)
 	}
-	res = run(t, sb, `const out = []
+	res = enginetest.Run(t, sb, `const out = []
 for (const bad of [[1], "x", 5, null, () => 1]) {
   try { weather.current(bad) } catch (e) { out.push(e instanceof TypeError) }
 }
@@ -187,13 +158,14 @@ return out`)
 	if !strings.Contains(res.Stdout, `[true,true,true,true,true,"weather/current: takes one object argument`) {
 		t.Errorf("bad arguments: %q %q", res.Stdout, res.Stderr)
 	}
-	res = run(t, sb, `return [listTools().map(t => t.name), getToolInfo('weather/current').description, getToolInfo('nope')]`)
+	res = enginetest.Run(t, sb, `return [listTools().map(t => t.name), getToolInfo('weather/current').description, getToolInfo('nope')]`)
 	if res.Stdout != `[["search","stripe/charges/create","weather/current"],"mock weather/current",null]`+"\n" {
 		t.Errorf("listTools: %q %q", res.Stdout, res.Stderr)
 	}
 }
 
 func TestBatchRunsConcurrently(t *testing.T) {
+	wait := enginetest.Scale(t, 3*time.Second)
 	var arrived atomic.Int32
 	all := make(chan struct{})
 	barrier := func(context.Context, json.RawMessage) (any, error) {
@@ -203,12 +175,12 @@ func TestBatchRunsConcurrently(t *testing.T) {
 		select {
 		case <-all:
 			return "ok", nil
-		case <-time.After(3 * time.Second):
+		case <-time.After(wait):
 			return nil, errors.New("the calls of one batch did not run concurrently")
 		}
 	}
-	sb := newSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{{Name: "slow", Handler: barrier}}})
-	res := run(t, sb, `return await Promise.all([slow({i: 1}), slow({i: 2}), slow({i: 3})])`)
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{{Name: "slow", Handler: barrier}}})
+	res := enginetest.Run(t, sb, `return await Promise.all([slow({i: 1}), slow({i: 2}), slow({i: 3})])`)
 	if res.Stdout != `["ok","ok","ok"]`+"\n" {
 		t.Fatalf("stdout %q stderr %q", res.Stdout, res.Stderr)
 	}
@@ -217,7 +189,7 @@ func TestBatchRunsConcurrently(t *testing.T) {
 func TestToolErrorsAreCatchable(t *testing.T) {
 	var audits []engine.AuditRecord
 	secret := errors.New("dial postgres://app:hunter2@db.internal:5432: connection refused")
-	sb := newSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{
 		{Name: "fails", Handler: func(context.Context, json.RawMessage) (any, error) { return nil, secret }},
 		{Name: "panics", Handler: func(context.Context, json.RawMessage) (any, error) { panic("boom") }},
 		{Name: "says", Handler: func(context.Context, json.RawMessage) (any, error) {
@@ -230,7 +202,7 @@ func TestToolErrorsAreCatchable(t *testing.T) {
 			return nil, fmt.Errorf("query: %w", context.DeadlineExceeded)
 		}},
 	}, Audit: func(r engine.AuditRecord) { audits = append(audits, r) }})
-	res := run(t, sb, `const out = []
+	res := enginetest.Run(t, sb, `const out = []
 for (const f of [fails, panics, says, refuses, late]) {
   try { await f({}) } catch (e) { out.push([e instanceof ToolError, e.name, e.method, e.kind, e.message]) }
 }
@@ -269,11 +241,11 @@ return out`)
 
 func TestDefaultCallLimit(t *testing.T) {
 	var calls atomic.Int32
-	sb := newSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{{Name: "t", Handler: func(context.Context, json.RawMessage) (any, error) {
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{{Name: "t", Handler: func(context.Context, json.RawMessage) (any, error) {
 		calls.Add(1)
 		return 1, nil
 	}}}})
-	res := run(t, sb, `let ok = 0, denied = ''
+	res := enginetest.Run(t, sb, `let ok = 0, denied = ''
 for (let i = 0; i < 101; i++) { try { await t({}); ok++ } catch (e) { denied = e.kind + ': ' + e.message } }
 return [ok, denied]`)
 	if !strings.HasPrefix(res.Stdout, `[100,"denied: tool t denied: call limit reached`) || calls.Load() != 100 {
@@ -284,14 +256,15 @@ return [ok, denied]`)
 		t.Errorf("denied call record: %+v", last)
 	}
 	// Counters persist across executions of the sandbox.
-	res = run(t, sb, `try { await t({}) } catch (e) { return e.kind }`)
+	res = enginetest.Run(t, sb, `try { await t({}) } catch (e) { return e.kind }`)
 	if res.Stdout != "denied\n" {
 		t.Errorf("second execution: %q", res.Stdout)
 	}
 }
 
 func TestTimeoutStopsBusyLoops(t *testing.T) {
-	sb := newSandbox(t, engine.SandboxConfig{Limits: engine.Limits{Timeout: 300 * time.Millisecond}})
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{Limits: engine.Limits{Timeout: 300 * time.Millisecond}})
+	bound := 300*time.Millisecond + enginetest.Scale(t, 150*time.Millisecond)
 	for _, code := range []string{
 		`while (true) {}`,
 		`await Promise.resolve(); for (;;) {}`,
@@ -306,21 +279,21 @@ func TestTimeoutStopsBusyLoops(t *testing.T) {
 		if !errors.Is(err, engine.ErrTimeout) {
 			t.Errorf("%s: err %v, want a timeout", code, err)
 		}
-		if took > 300*time.Millisecond+150*time.Millisecond {
-			t.Errorf("%s: stopped after %v; want within 100ms of the 300ms limit", code, took)
+		if took > bound {
+			t.Errorf("%s: stopped after %v; want within %v of the 300ms limit", code, took, bound-300*time.Millisecond)
 		}
 		if res == nil {
 			t.Errorf("%s: no result", code)
 		}
 	}
 	// The sandbox is still usable.
-	if res := run(t, sb, "return 2"); res.Stdout != "2\n" {
+	if res := enginetest.Run(t, sb, "return 2"); res.Stdout != "2\n" {
 		t.Errorf("after timeouts: %q", res.Stdout)
 	}
 }
 
 func TestCancelStopsScript(t *testing.T) {
-	sb := newSandbox(t, engine.SandboxConfig{})
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{})
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(100*time.Millisecond, cancel)
 	_, err := sb.Execute(ctx, engine.JavaScript, `while (true) {}`)
@@ -330,49 +303,52 @@ func TestCancelStopsScript(t *testing.T) {
 }
 
 func TestTimeoutWhileAToolHangs(t *testing.T) {
-	sb := newSandbox(t, engine.SandboxConfig{
+	// The execution ends within the bound; the tool hangs for longer, so
+	// that waiting for it would cross the bound however far it is scaled.
+	bound := 200*time.Millisecond + enginetest.Scale(t, 800*time.Millisecond)
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{
 		Limits: engine.Limits{Timeout: 200 * time.Millisecond},
 		Tools: []engine.Tool{{Name: "hang", Handler: func(context.Context, json.RawMessage) (any, error) {
-			time.Sleep(5 * time.Second) // ignores its context
+			time.Sleep(bound + 4*time.Second) // ignores its context
 			return 1, nil
 		}}},
 	})
 	start := time.Now()
 	res, err := sb.Execute(context.Background(), engine.JavaScript, `console.log("before"); await hang({}); console.log("after")`)
-	if !errors.Is(err, engine.ErrTimeout) || time.Since(start) > time.Second {
+	if !errors.Is(err, engine.ErrTimeout) || time.Since(start) > bound {
 		t.Fatalf("err %v after %v", err, time.Since(start))
 	}
 	if res.Stdout != "before\n" || len(res.ToolCalls) != 1 || res.ToolCalls[0].Error == "" {
 		t.Errorf("result %+v", res)
 	}
-	if r := run(t, sb, "return 3"); r.Stdout != "3\n" {
+	if r := enginetest.Run(t, sb, "return 3"); r.Stdout != "3\n" {
 		t.Errorf("after: %q", r.Stdout)
 	}
 }
 
 func TestVFSPersistsAcrossExecutions(t *testing.T) {
-	sb := newSandbox(t, engine.SandboxConfig{})
-	run(t, sb, `await fs.writeFile('notes.txt', 'hello'); fs.mkdirSync('/workspace/d/e', {recursive: true}); fs.appendFileSync('d/e/log', 'a\n')`)
-	res := run(t, sb, `return [await fs.readFile('/workspace/notes.txt'), fs.readFileSync('d/e/log', 'utf8'), fs.readdirSync('.'), fs.existsSync('nope')]`)
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{})
+	enginetest.Run(t, sb, `await fs.writeFile('notes.txt', 'hello'); fs.mkdirSync('/workspace/d/e', {recursive: true}); fs.appendFileSync('d/e/log', 'a\n')`)
+	res := enginetest.Run(t, sb, `return [await fs.readFile('/workspace/notes.txt'), fs.readFileSync('d/e/log', 'utf8'), fs.readdirSync('.'), fs.existsSync('nope')]`)
 	if res.Stdout != `["hello","a\n",["d","notes.txt"],false]`+"\n" {
 		t.Errorf("got %q %q", res.Stdout, res.Stderr)
 	}
-	other := newSandbox(t, engine.SandboxConfig{})
-	if res := run(t, other, `return fs.readdirSync('/workspace')`); res.Stdout != "[]\n" {
+	other := enginetest.NewSandbox(t, engine.SandboxConfig{})
+	if res := enginetest.Run(t, other, `return fs.readdirSync('/workspace')`); res.Stdout != "[]\n" {
 		t.Errorf("a new sandbox is not empty: %q", res.Stdout)
 	}
 }
 
 func TestHostFiles(t *testing.T) {
 	ctx := context.Background()
-	sb := newSandbox(t, engine.SandboxConfig{})
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{})
 	if err := sb.WriteFile(ctx, "/data/ref.csv", []byte("a,b\n1,2\n")); err != nil {
 		t.Fatal(err)
 	}
 	if err := sb.WriteFile(ctx, "/workspace/in/x.txt", []byte("x")); err != nil {
 		t.Fatal(err)
 	}
-	res := run(t, sb, `const ref = fs.readFileSync('/data/ref.csv', 'utf8')
+	res := enginetest.Run(t, sb, `const ref = fs.readFileSync('/data/ref.csv', 'utf8')
 let err; try { fs.writeFileSync('/data/ref.csv', 'evil') } catch (e) { err = e.code }
 fs.writeFileSync('out.txt', ref.toUpperCase())
 return err`)
@@ -406,11 +382,11 @@ return err`)
 	if names["out.txt"] != "A,B\n1,2\n" || names["in/x.txt"] != "x" {
 		t.Errorf("tar entries %v", names)
 	}
-	other := newSandbox(t, engine.SandboxConfig{})
+	other := enginetest.NewSandbox(t, engine.SandboxConfig{})
 	if err := other.ImportTar(ctx, bytes.NewReader(buf.Bytes()), "/workspace"); err != nil {
 		t.Fatal(err)
 	}
-	if res := run(t, other, `return fs.readFileSync('in/x.txt', 'utf8')`); res.Stdout != "x\n" {
+	if res := enginetest.Run(t, other, `return fs.readFileSync('in/x.txt', 'utf8')`); res.Stdout != "x\n" {
 		t.Errorf("after import: %q %q", res.Stdout, res.Stderr)
 	}
 	// A tar that climbs out is refused.
@@ -425,8 +401,8 @@ return err`)
 }
 
 func TestVFSQuota(t *testing.T) {
-	sb := newSandbox(t, engine.SandboxConfig{Limits: engine.Limits{VFSBytes: 1000, VFSFiles: 3}})
-	res := run(t, sb, `const out = []
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{Limits: engine.Limits{VFSBytes: 1000, VFSFiles: 3}})
+	res := enginetest.Run(t, sb, `const out = []
 try { fs.writeFileSync('big', 'x'.repeat(2000)) } catch (e) { out.push(e.code) }
 for (let i = 0; i < 5; i++) { try { fs.writeFileSync('f' + i, 'x') } catch (e) { out.push(e.code + ' at ' + i) } }
 return out`)
@@ -437,7 +413,7 @@ return out`)
 
 func TestStepAPI(t *testing.T) {
 	ctx := context.Background()
-	sb := newSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{{Name: "pay"}, {Name: "lookup"}}})
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{{Name: "pay"}, {Name: "lookup"}}})
 	x, err := sb.Start(ctx, engine.JavaScript, `
 const [a, b] = await Promise.all([lookup({id: 1}), lookup({id: 2})])
 let paid
@@ -474,14 +450,14 @@ return paid`)
 		t.Errorf("result %+v", res)
 	}
 	// The sandbox is free again.
-	if r := run(t, sb, "return 1"); r.Stdout != "1\n" {
+	if r := enginetest.Run(t, sb, "return 1"); r.Stdout != "1\n" {
 		t.Errorf("after step execution: %q", r.Stdout)
 	}
 }
 
 func TestStepCancel(t *testing.T) {
 	ctx := context.Background()
-	sb := newSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{{Name: "pay"}}})
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{{Name: "pay"}}})
 	x, err := sb.Start(ctx, engine.JavaScript, `await pay({})`)
 	if err != nil {
 		t.Fatal(err)
@@ -492,13 +468,13 @@ func TestStepCancel(t *testing.T) {
 	if err := x.Cancel(ctx); !errors.Is(err, engine.ErrCanceled) {
 		t.Fatalf("Cancel: %v", err)
 	}
-	if r := run(t, sb, "return 1"); r.Stdout != "1\n" {
+	if r := enginetest.Run(t, sb, "return 1"); r.Stdout != "1\n" {
 		t.Errorf("after cancel: %q", r.Stdout)
 	}
 }
 
 func TestOutputLimit(t *testing.T) {
-	sb := newSandbox(t, engine.SandboxConfig{Limits: engine.Limits{MaxOutputBytes: 100}})
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{Limits: engine.Limits{MaxOutputBytes: 100}})
 	res, err := sb.Execute(context.Background(), engine.JavaScript, `for (let i = 0; i < 1000; i++) console.log("line " + i); return "done"`)
 	if !errors.Is(err, engine.ErrOutput) || res == nil {
 		t.Fatalf("err %v, want an output-limit error", err)
@@ -514,7 +490,7 @@ func TestSandboxesAreIsolated(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			sb := newSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{echo("e")}})
+			sb := enginetest.NewSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{enginetest.Echo("e")}})
 			for j := 0; j < 5; j++ {
 				res, err := sb.Execute(context.Background(), engine.JavaScript, `
 globalThis.count = (globalThis.count || 0) + 1
@@ -537,7 +513,7 @@ return [count, prev.length, r.params.n]`)
 }
 
 func TestClosedSandbox(t *testing.T) {
-	sb, err := testEngine(t).NewSandbox(context.Background(), engine.SandboxConfig{})
+	sb, err := enginetest.Engine(t).NewSandbox(context.Background(), engine.SandboxConfig{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -560,7 +536,7 @@ func TestInvalidTools(t *testing.T) {
 		{{Name: "a/b_c"}, {Name: "a_b/c"}},
 		{{Name: "x", InputSchema: json.RawMessage(`[1]`)}},
 	} {
-		if _, err := testEngine(t).NewSandbox(context.Background(), engine.SandboxConfig{Tools: tools}); !errors.Is(err, engine.ErrInvalid) {
+		if _, err := enginetest.Engine(t).NewSandbox(context.Background(), engine.SandboxConfig{Tools: tools}); !errors.Is(err, engine.ErrInvalid) {
 			t.Errorf("%v: err %v, want invalid", tools, err)
 		}
 	}
@@ -568,9 +544,9 @@ func TestInvalidTools(t *testing.T) {
 
 func TestOutOfMemoryBreaksOnlyThatSandbox(t *testing.T) {
 	ctx := context.Background()
-	bystander := newSandbox(t, engine.SandboxConfig{})
-	run(t, bystander, `fs.writeFileSync('keep', 'me')`)
-	sb := newSandbox(t, engine.SandboxConfig{Limits: engine.Limits{Timeout: 20 * time.Second}})
+	bystander := enginetest.NewSandbox(t, engine.SandboxConfig{})
+	enginetest.Run(t, bystander, `fs.writeFileSync('keep', 'me')`)
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{Limits: engine.Limits{Timeout: 20 * time.Second}})
 	res, err := sb.Execute(ctx, engine.JavaScript, `const a = []; while (true) a.push(new Uint8Array(32 << 20))`)
 	if !errors.Is(err, engine.ErrMemory) {
 		t.Fatalf("err %v, want out of memory (result %+v)", err, res)
@@ -581,7 +557,7 @@ func TestOutOfMemoryBreaksOnlyThatSandbox(t *testing.T) {
 	if sb.Err() == nil {
 		t.Error("Err() is nil for a broken sandbox")
 	}
-	if res := run(t, bystander, `return fs.readFileSync('keep', 'utf8')`); res.Stdout != "me\n" {
+	if res := enginetest.Run(t, bystander, `return fs.readFileSync('keep', 'utf8')`); res.Stdout != "me\n" {
 		t.Errorf("bystander: %q", res.Stdout)
 	}
 }

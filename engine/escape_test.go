@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"net"
 	"os"
 	"path/filepath"
@@ -28,7 +29,7 @@ import (
 
 	"github.com/cordonhq/cordon/dsl"
 	"github.com/cordonhq/cordon/engine"
-	"github.com/cordonhq/cordon/policy"
+	"github.com/cordonhq/cordon/engine/enginetest"
 )
 
 // escTimeout is the time limit of the suite's sandboxes. An execution must
@@ -36,12 +37,37 @@ import (
 // past escSlack it is a hang and fails. The hard bound is wider because a
 // guest that ignores the stop request is killed only after a grace of
 // 400 ms, and the kill itself has taken up to ~800 ms on a loaded machine
-// (load average 10 on 2 CPUs while this suite was written).
+// (load average 10 on 2 CPUs while this suite was written). Both are
+// multiplied by the slack factor that escStart measures at the start of
+// each test (enginetest.Slack), so that a busy machine or -race does not
+// fail them.
 const (
 	escTimeout   = 400 * time.Millisecond
 	escSoftSlack = 500 * time.Millisecond
 	escSlack     = time.Second
 )
+
+// escFactor holds the slack factor of the running test of the suite (the
+// bits of a float64; 0 until a test has measured it). The suite's tests do
+// not run in parallel.
+var escFactor atomic.Uint64
+
+// escStart begins a test of the suite: it measures the slack factor of the
+// time bounds, once for the test rather than for every attempt, and then
+// returns the number of goroutines, for escAlive. Slack runs a script in a
+// sandbox of the shared engine, whose pool boots guests in the background,
+// so it must run before the goroutines are counted.
+func escStart(t *testing.T) int {
+	t.Helper()
+	escFactor.Store(math.Float64bits(enginetest.Slack(t)))
+	return runtime.NumGoroutine()
+}
+
+// escScale returns d multiplied by the running test's slack factor.
+func escScale(d time.Duration) time.Duration {
+	f := math.Float64frombits(escFactor.Load())
+	return time.Duration(float64(d) * max(f, 1))
+}
 
 // escMarkers holds every secret the suite planted on the host (file
 // contents, environment values). No output of any script may contain one.
@@ -76,7 +102,7 @@ func escNewSandbox(t *testing.T, cfg engine.SandboxConfig) *engine.Sandbox {
 	if cfg.Limits.Timeout == 0 {
 		cfg.Limits.Timeout = escTimeout
 	}
-	sb := newSandbox(t, cfg)
+	sb := enginetest.NewSandboxOf(t, bareEngine(t), cfg)
 	escLimits.Store(sb, cfg.Limits.Timeout)
 	t.Cleanup(func() { escLimits.Delete(sb) })
 	return sb
@@ -163,10 +189,10 @@ func escExec(t *testing.T, sb *engine.Sandbox, lang engine.Language, code string
 		t.Log(o.String())
 	}
 	escNoLeak(t, o)
-	if o.took > limit+escSlack {
-		t.Errorf("HANG: %s ran %v, past its limit %v + %v\n%s", escShort(code, 120), o.took, limit, escSlack, o)
-	} else if o.took > limit+escSoftSlack {
-		t.Logf("NOTE: %s ran %v, more than %v past its limit %v", escShort(code, 120), o.took.Round(time.Millisecond), escSoftSlack, limit)
+	if hard, soft := escScale(escSlack), escScale(escSoftSlack); o.took > limit+hard {
+		t.Errorf("HANG: %s ran %v, past its limit %v + %v\n%s", escShort(code, 120), o.took, limit, hard, o)
+	} else if o.took > limit+soft {
+		t.Logf("NOTE: %s ran %v, more than %v past its limit %v", escShort(code, 120), o.took.Round(time.Millisecond), soft, limit)
 	}
 	if res == nil && engine.KindOf(err) != engine.KindClosed {
 		t.Errorf("%s: no result (err %v)", escShort(code, 120), err)
@@ -399,7 +425,7 @@ func escAlive(t *testing.T, sb *engine.Sandbox, goroutinesBefore int) {
 		if !errors.Is(err, engine.ErrClosed) {
 			t.Errorf("a broken sandbox's Err() is %v, want kind closed", err)
 		}
-		sb = newSandbox(t, engine.SandboxConfig{Limits: engine.Limits{Timeout: 2 * time.Second}})
+		sb = enginetest.NewSandboxOf(t, bareEngine(t), engine.SandboxConfig{Limits: engine.Limits{Timeout: 2 * time.Second}})
 	}
 	res, err := sb.Execute(context.Background(), engine.JavaScript, "return 1")
 	if err != nil || res.Stdout != "1\n" {
@@ -409,12 +435,12 @@ func escAlive(t *testing.T, sb *engine.Sandbox, goroutinesBefore int) {
 	if err != nil || res.Stdout != "OK\n" {
 		t.Errorf("after the group, a shell script gave %v %v", res, err)
 	}
-	other := newSandbox(t, engine.SandboxConfig{})
-	if res := run(t, other, "return 1"); res.Stdout != "1\n" {
+	other := enginetest.NewSandboxOf(t, bareEngine(t), engine.SandboxConfig{})
+	if res := enginetest.Run(t, other, "return 1"); res.Stdout != "1\n" {
 		t.Errorf("a fresh sandbox: %q", res.Stdout)
 	}
 	if goroutinesBefore > 0 {
-		deadline := time.Now().Add(3 * time.Second)
+		deadline := time.Now().Add(escScale(3 * time.Second))
 		for runtime.NumGoroutine() > goroutinesBefore+25 && time.Now().Before(deadline) {
 			time.Sleep(20 * time.Millisecond)
 		}
@@ -485,7 +511,7 @@ func escNoHostNames(o escOut) string {
 // TestEscapeHostFiles: host files are out of reach by every path a script
 // can write, and the host's planted secret never shows up.
 func TestEscapeHostFiles(t *testing.T) {
-	before := runtime.NumGoroutine()
+	before := escStart(t)
 	host := escHost(t)
 	next := escSandbox(t, engine.SandboxConfig{})
 	sec, dir := strconv.Quote(host.secret), strconv.Quote(host.dir)
@@ -560,7 +586,7 @@ func TestEscapeHostFiles(t *testing.T) {
 // working directory and host name never reach a script; the shell has its
 // own fixed environment.
 func TestEscapeHostEnvironment(t *testing.T) {
-	before := runtime.NumGoroutine()
+	before := escStart(t)
 	marker := "CORDON-ENV-" + rand.Text()
 	escRegisterMarker(marker)
 	t.Setenv("CORDON_ESCAPE_ENV_MARKER", marker)
@@ -645,7 +671,7 @@ func TestEscapeHostEnvironment(t *testing.T) {
 // TestEscapeNetwork: no script reaches a socket. A listener on the host's
 // loopback counts connections; it must see none.
 func TestEscapeNetwork(t *testing.T) {
-	before := runtime.NumGoroutine()
+	before := escStart(t)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -722,13 +748,13 @@ clearInterval queueMicrotask btoa atob shell`)
 // TestEscapeGoValues: the usual tricks to reach a host object (process,
 // require, a Go value behind an API function) find nothing.
 func TestEscapeGoValues(t *testing.T) {
-	before := runtime.NumGoroutine()
+	before := escStart(t)
 	var ran atomic.Int32
 	// These attempts are not about time; a generous limit keeps the slow
 	// first use of the console formatter from turning into a timeout.
 	next := escSandbox(t, engine.SandboxConfig{
 		Limits: engine.Limits{Timeout: 5 * time.Second},
-		Tools:  []engine.Tool{counting("weather/current", &ran), counting("search", &ran)},
+		Tools:  []engine.Tool{enginetest.Counting("weather/current", &ran), enginetest.Counting("search", &ran)},
 	})
 	allowed := map[string]bool{"weather": true, "weather_current": true, "search": true}
 	for _, g := range escStandardGlobals {
@@ -818,11 +844,11 @@ return JSON.stringify(seen)`, escAll(escKinds("ok"), escNotIn("goja", "func(")))
 // globals and prototypes is gone in the next execution, in the shell, and
 // in the interpreters it nests.
 func TestEscapePrototypePollution(t *testing.T) {
-	before := runtime.NumGoroutine()
+	before := escStart(t)
 	var ran atomic.Int32
 	sb := escNewSandbox(t, engine.SandboxConfig{
 		Limits: engine.Limits{Timeout: escTimeout},
-		Tools:  []engine.Tool{counting("weather/current", &ran)},
+		Tools:  []engine.Tool{enginetest.Counting("weather/current", &ran)},
 	})
 	const clean = `const r = await weather.current({city: "SF"})
 return [typeof ({}).polluted, typeof [].polluted, [1, 2].map(x => x * 2).join(), JSON.parse("[3]")[0], JSON.stringify({a: 1}),
@@ -879,7 +905,7 @@ return r.stdout`)
 // sandbox keeps both directories whatever a script removes, and nothing
 // reaches the host's file system.
 func TestEscapeWritesOutside(t *testing.T) {
-	before := runtime.NumGoroutine()
+	before := escStart(t)
 	host := escHost(t)
 	sb := escNewSandbox(t, engine.SandboxConfig{Limits: engine.Limits{Timeout: escTimeout}})
 	if err := sb.WriteFile(context.Background(), "/data/ref.csv", []byte("a,b\n")); err != nil {
@@ -947,7 +973,7 @@ func TestEscapeWritesOutside(t *testing.T) {
 		t.Errorf("ESCAPE: a script created a directory on the host")
 	}
 	// The next execution has both directories and works in /workspace.
-	res := run(t, sb, `fs.writeFileSync("/tmp/t", "t"); fs.writeFileSync("w", "w"); return [fs.readFileSync("/tmp/t", "utf8"), fs.readFileSync("/workspace/w", "utf8")]`)
+	res := enginetest.Run(t, sb, `fs.writeFileSync("/tmp/t", "t"); fs.writeFileSync("w", "w"); return [fs.readFileSync("/tmp/t", "utf8"), fs.readFileSync("/workspace/w", "utf8")]`)
 	if res.Stdout != `["t","w"]`+"\n" {
 		t.Errorf("after the removals: %q %q", res.Stdout, res.Stderr)
 	}
@@ -957,9 +983,9 @@ func TestEscapeWritesOutside(t *testing.T) {
 // TestEscapeRecursion: fork-bomb-like recursion ends within the time limit
 // with a sensible error, and the host stays up.
 func TestEscapeRecursion(t *testing.T) {
-	before := runtime.NumGoroutine()
+	before := escStart(t)
 	var ran atomic.Int32
-	next := escSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{counting("ping", &ran)}})
+	next := escSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{enginetest.Counting("ping", &ran)}})
 	bounded := escKinds("exception", "recursion", "timeout", "memory")
 	cases := []escCase{
 		escJS(`function f() { f(); f() } f()`, escKinds("exception", "recursion")),
@@ -1010,7 +1036,7 @@ func TestEscapeRecursion(t *testing.T) {
 // output, never past the time limit, and leave the host and (when the
 // sandbox broke) a fresh sandbox working.
 func TestEscapeResourceExhaustion(t *testing.T) {
-	before := runtime.NumGoroutine()
+	before := escStart(t)
 	next := escSandbox(t, engine.SandboxConfig{})
 	limited := escKinds("ok", "exception", "recursion", "timeout", "memory", "output", "quota")
 	cases := []escCase{
@@ -1072,13 +1098,13 @@ func TestEscapeResourceExhaustion(t *testing.T) {
 // a handler run twice for one call, or make the audit disagree with the
 // calls it made.
 func TestEscapeToolCallIDs(t *testing.T) {
-	before := runtime.NumGoroutine()
+	before := escStart(t)
 	var ran atomic.Int32
 	var mu sync.Mutex
 	var audits []engine.AuditRecord
 	sb := escNewSandbox(t, engine.SandboxConfig{
 		Limits: engine.Limits{Timeout: escTimeout},
-		Tools:  []engine.Tool{counting("t", &ran), counting("u", &ran)},
+		Tools:  []engine.Tool{enginetest.Counting("t", &ran), enginetest.Counting("u", &ran)},
 		Audit: func(r engine.AuditRecord) {
 			mu.Lock()
 			audits = append(audits, r)
@@ -1184,9 +1210,9 @@ const r = await t({n: 3}); return r.n`, 1, `3`},
 // TestEscapeUnregisteredTool: calling a tool that does not exist is a clear
 // error on every path, and no handler runs.
 func TestEscapeUnregisteredTool(t *testing.T) {
-	before := runtime.NumGoroutine()
+	before := escStart(t)
 	var ran atomic.Int32
-	next := escSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{counting("files/read", &ran)}})
+	next := escSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{enginetest.Counting("files/read", &ran)}})
 	refused := escAll(escKinds("ok"), escStdoutHas("ERR:"))
 	shUnknown := func(o escOut) string {
 		if o.err != nil || o.exit() == 0 || o.stdout() != "" {
@@ -1237,14 +1263,14 @@ func TestEscapeUnregisteredTool(t *testing.T) {
 // find -exec, subshells, pipelines, indirection and reflection in JS. The
 // denied handler never runs, and each attempt leaves a denied record.
 func TestEscapeDeniedToolEveryPath(t *testing.T) {
-	before := runtime.NumGoroutine()
+	before := escStart(t)
 	var denied, allowed atomic.Int32
 	var mu sync.Mutex
 	var audits []engine.AuditRecord
 	sb := escNewSandbox(t, engine.SandboxConfig{
 		Limits: engine.Limits{Timeout: 5 * time.Second},
-		Tools:  []engine.Tool{counting("admin/delete", &denied), counting("ok", &allowed)},
-		Policy: newPolicy(t, policy.Config{Capabilities: []*dsl.Capability{dsl.Method("ok")}}),
+		Tools:  []engine.Tool{enginetest.Counting("admin/delete", &denied), enginetest.Counting("ok", &allowed)},
+		Policy: enginetest.Policy(t, dsl.Method("ok")),
 		Audit: func(r engine.AuditRecord) {
 			mu.Lock()
 			audits = append(audits, r)
@@ -1358,7 +1384,7 @@ func TestEscapeDeniedToolEveryPath(t *testing.T) {
 // fires is canceled, the execution ends as a timeout on time, late answers
 // go nowhere, and the next execution works.
 func TestEscapeToolInFlightAtTimeout(t *testing.T) {
-	before := runtime.NumGoroutine()
+	before := escStart(t)
 	var started, canceled, stubborn atomic.Int32
 	block := engine.Tool{Name: "block", Handler: func(ctx context.Context, p json.RawMessage) (any, error) {
 		started.Add(1)
@@ -1374,7 +1400,7 @@ func TestEscapeToolInFlightAtTimeout(t *testing.T) {
 	var quick atomic.Int32
 	sb := escNewSandbox(t, engine.SandboxConfig{
 		Limits: engine.Limits{Timeout: escTimeout},
-		Tools:  []engine.Tool{block, ignore, counting("quick", &quick)},
+		Tools:  []engine.Tool{block, ignore, enginetest.Counting("quick", &quick)},
 	})
 	for _, tc := range []struct {
 		lang    engine.Language
@@ -1405,7 +1431,7 @@ func TestEscapeToolInFlightAtTimeout(t *testing.T) {
 		if strings.Contains(o.stdout(), "after") {
 			t.Errorf("the script went on after the timeout: %s", o)
 		}
-		deadline := time.Now().Add(time.Second)
+		deadline := time.Now().Add(escScale(time.Second))
 		for canceled.Load() < started.Load() && time.Now().Before(deadline) {
 			time.Sleep(5 * time.Millisecond)
 		}
@@ -1437,7 +1463,7 @@ func TestEscapeToolInFlightAtTimeout(t *testing.T) {
 			t.Errorf("ESCAPE: a stale answer reached a later execution: %s", r)
 		}
 	}
-	deadline := time.Now().Add(2 * time.Second)
+	deadline := time.Now().Add(escScale(2 * time.Second))
 	for stubborn.Load() == 0 && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}

@@ -703,7 +703,7 @@ func (x *Execution) accept(ctx context.Context, calls []abi.Call) error {
 		if reason, stop := late(); stop {
 			// The decision may have been cut short: whatever it said, the
 			// call does not run.
-			if d.Allow || d.Ask {
+			if d.charged {
 				x.sb.unreserve(x.counterKey, ac.Method, d.Capability)
 			}
 			refuse(abi.ToolDenied, fmt.Sprintf("tool %s denied: %s", ac.Method, reason), reason)

@@ -8,13 +8,14 @@ import (
 	"time"
 
 	"github.com/cordonhq/cordon/engine"
+	"github.com/cordonhq/cordon/engine/enginetest"
 )
 
 // A script that fills the VFS to its quota cannot make the export run the
 // guest out of memory: the guest encodes the files without copying them,
 // in a buffer sized once.
 func TestExportOfAFullVFS(t *testing.T) {
-	sb := newSandbox(t, engine.SandboxConfig{Limits: engine.Limits{Timeout: 30 * time.Second}})
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{Limits: engine.Limits{Timeout: 30 * time.Second}})
 	res, err := sb.Execute(context.Background(), engine.JavaScript, `const chunk = "x".repeat(4 << 20)
 let n = 0
 try { for (;;) { fs.writeFileSync("/workspace/f" + n, chunk); n++ } } catch (e) { if (e.code !== "ENOSPC") throw e }
@@ -44,7 +45,7 @@ return n`)
 // Limits under which an export could not carry a full VFS are refused.
 func TestLimitsThatCouldBreakAnExport(t *testing.T) {
 	for _, l := range []engine.Limits{{VFSBytes: 200 << 20}, {VFSFiles: 2 << 20}} {
-		if _, err := testEngine(t).NewSandbox(context.Background(), engine.SandboxConfig{Limits: l}); !errors.Is(err, engine.ErrInvalid) {
+		if _, err := enginetest.Engine(t).NewSandbox(context.Background(), engine.SandboxConfig{Limits: l}); !errors.Is(err, engine.ErrInvalid) {
 			t.Errorf("%+v: %v", l, err)
 		}
 	}

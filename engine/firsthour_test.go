@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/cordonhq/cordon/engine"
+	"github.com/cordonhq/cordon/engine/enginetest"
 	"github.com/cordonhq/cordon/policy/authz"
 )
 
@@ -40,7 +41,7 @@ func TestExpiredTimeLimitIsAlwaysATimeout(t *testing.T) {
 		rounds = 20
 	}
 	for _, timeout := range []time.Duration{time.Nanosecond, time.Microsecond} {
-		sb := newSandbox(t, engine.SandboxConfig{Limits: engine.Limits{Timeout: timeout}})
+		sb := enginetest.NewSandbox(t, engine.SandboxConfig{Limits: engine.Limits{Timeout: timeout}})
 		for i := range rounds {
 			for _, lang := range []engine.Language{engine.JavaScript, engine.Shell} {
 				code := "return 1"
@@ -63,7 +64,7 @@ func TestDeadlineDuringACallIsATimeout(t *testing.T) {
 		time.Sleep(30 * time.Millisecond) // ignores ctx
 		return "done", nil
 	}}
-	sb := newSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{slow}, Limits: engine.Limits{Timeout: 10 * time.Millisecond}})
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{slow}, Limits: engine.Limits{Timeout: 10 * time.Millisecond}})
 	for range 10 {
 		_, err := sb.Execute(context.Background(), engine.JavaScript, `try { await slow({}) } catch (e) {} return 1`)
 		if !errors.Is(err, engine.ErrTimeout) {
@@ -71,7 +72,7 @@ func TestDeadlineDuringACallIsATimeout(t *testing.T) {
 		}
 	}
 	pol := &sleepyPolicy{d: 30 * time.Millisecond}
-	sb = newSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{echo("e")}, Policy: pol, Limits: engine.Limits{Timeout: 10 * time.Millisecond}})
+	sb = enginetest.NewSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{enginetest.Echo("e")}, Policy: pol, Limits: engine.Limits{Timeout: 10 * time.Millisecond}})
 	for range 10 {
 		_, err := sb.Execute(context.Background(), engine.JavaScript, `try { await e({}) } catch (e) {} return 1`)
 		if !errors.Is(err, engine.ErrTimeout) {
@@ -126,3 +127,34 @@ func (p *sleepyPolicy) Decide(context.Context, *authz.Input) (authz.Decision, er
 }
 func (p *sleepyPolicy) Revision() string          { return "sleepy" }
 func (p *sleepyPolicy) CapabilityName(int) string { return "" }
+
+// The result limit derives from the memory limit too: a guest with little
+// memory is refused a result it could not hold (too_large, the sandbox
+// stays usable), and one with the default memory takes it.
+func TestResultLimitFollowsMemory(t *testing.T) {
+	big := engine.Tool{Name: "big", Handler: func(context.Context, json.RawMessage) (any, error) {
+		return strings.Repeat("x", 4<<20), nil
+	}}
+	for _, c := range []struct {
+		mb   int
+		want string
+	}{{engine.MinMemoryMB, "too_large"}, {engine.DefaultMemoryMB, "4194304"}} {
+		eng, err := engine.New(context.Background(), engine.NewConfig().WithMemoryLimitMB(c.mb))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sb, err := eng.NewSandbox(context.Background(), engine.SandboxConfig{Tools: []engine.Tool{big}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := sb.Execute(context.Background(), engine.JavaScript, `try { return (await big({})).length } catch (e) { return e.kind }`)
+		if err != nil || strings.TrimSpace(res.Stdout) != c.want {
+			t.Errorf("%d MiB: %q, %v; want %s", c.mb, res.Stdout, err, c.want)
+		}
+		if res, err := sb.Execute(context.Background(), engine.JavaScript, `return 1`); err != nil || res.Stdout != "1\n" {
+			t.Errorf("%d MiB: the sandbox after the call: %q, %v", c.mb, res.Stdout, err)
+		}
+		sb.Close(context.Background())
+		eng.Close(context.Background())
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/cordonhq/cordon/engine"
+	"github.com/cordonhq/cordon/engine/enginetest"
 )
 
 // A goroutine running compiled wasm cannot be preempted by the Go runtime.
@@ -16,7 +17,10 @@ import (
 // timer that is supposed to stop the guest: the whole host would hang. This
 // test spins a guest and collects garbage in the host meanwhile.
 func TestHostGCWhileGuestSpins(t *testing.T) {
-	sb := newSandbox(t, engine.SandboxConfig{Limits: engine.Limits{Timeout: 3 * time.Second}})
+	// The guest spins 2 s past the bound on the GC, so that a GC that
+	// waited for the guest's time limit would cross the bound.
+	bound := enginetest.Scale(t, time.Second)
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{Limits: engine.Limits{Timeout: bound + 2*time.Second}})
 	done := make(chan error, 1)
 	go func() {
 		_, err := sb.Execute(context.Background(), engine.JavaScript, `while (true) {}`)
@@ -31,10 +35,10 @@ func TestHostGCWhileGuestSpins(t *testing.T) {
 	}()
 	select {
 	case took := <-gcDone:
-		if took > time.Second {
+		if took > bound {
 			t.Errorf("a host GC took %v while a guest spun", took)
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(bound + 10*time.Second):
 		t.Fatal("a host GC did not finish while a guest spun: the host is deadlocked")
 	}
 	if err := <-done; !errors.Is(err, engine.ErrTimeout) {

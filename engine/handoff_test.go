@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/cordonhq/cordon/engine"
+	"github.com/cordonhq/cordon/engine/enginetest"
+	"github.com/cordonhq/cordon/internal/slack"
 )
 
 // The guest runs as a coroutine of whichever goroutine drives it, and
@@ -17,11 +19,16 @@ import (
 // each place the guest can be: computing, waiting while a handler runs
 // inline, suspended with nobody driving it, and from inside a handler. Each
 // must end promptly with ErrClosed and leave no goroutine behind.
+//
+// Their sandboxes are the pool-less engine's (bareEngine), and their time
+// bounds are scaled by slack.Scale, which times host-side work only:
+// enginetest.Slack runs a script on the shared engine, whose pool would
+// boot guests, and start goroutines, while these tests count them.
 
 // settle waits for the goroutine count to come back to at most want.
 func settle(t *testing.T, want int) {
 	t.Helper()
-	deadline := time.Now().Add(3 * time.Second)
+	deadline := time.Now().Add(slack.Scale(t, 3*time.Second))
 	for runtime.NumGoroutine() > want {
 		if time.Now().After(deadline) {
 			buf := make([]byte, 1<<20)
@@ -33,6 +40,7 @@ func settle(t *testing.T, want int) {
 
 func TestCloseWhileExecuting(t *testing.T) {
 	ctx := context.Background()
+	bound := slack.Scale(t, 5*time.Second)
 	for _, tc := range []struct {
 		name string
 		code string
@@ -64,7 +72,7 @@ func TestCloseWhileExecuting(t *testing.T) {
 				return 2, nil
 			}
 			var err error
-			sb, err = testEngine(t).NewSandbox(ctx, engine.SandboxConfig{
+			sb, err = bareEngine(t).NewSandbox(ctx, engine.SandboxConfig{
 				Limits: engine.Limits{Timeout: time.Minute},
 				Tools:  []engine.Tool{{Name: "t", Handler: handler}},
 			})
@@ -89,7 +97,7 @@ func TestCloseWhileExecuting(t *testing.T) {
 				if !errors.Is(err, engine.ErrClosed) {
 					t.Errorf("Execute: %v, want ErrClosed", err)
 				}
-			case <-time.After(5 * time.Second):
+			case <-time.After(bound):
 				t.Fatal("Execute did not return after Close")
 			}
 			close(release)
@@ -103,7 +111,7 @@ func TestCloseSuspendedGuest(t *testing.T) {
 	// no goroutine drives it: Close must still end it.
 	ctx := context.Background()
 	before := runtime.NumGoroutine()
-	sb, err := testEngine(t).NewSandbox(ctx, engine.SandboxConfig{Tools: []engine.Tool{{Name: "t"}}})
+	sb, err := bareEngine(t).NewSandbox(ctx, engine.SandboxConfig{Tools: []engine.Tool{{Name: "t"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +141,7 @@ func TestLateHandlerLeavesNoGoroutine(t *testing.T) {
 	ctx := context.Background()
 	before := runtime.NumGoroutine()
 	release := make(chan struct{})
-	sb, err := testEngine(t).NewSandbox(ctx, engine.SandboxConfig{
+	sb, err := bareEngine(t).NewSandbox(ctx, engine.SandboxConfig{
 		Limits: engine.Limits{Timeout: 100 * time.Millisecond},
 		Tools: []engine.Tool{{Name: "slow", Handler: func(context.Context, json.RawMessage) (any, error) {
 			<-release
@@ -150,7 +158,7 @@ func TestLateHandlerLeavesNoGoroutine(t *testing.T) {
 	close(release)
 	// The sandbox is usable at once, while the abandoned handler may still
 	// be returning.
-	if r := run(t, sb, `return 2`); string(r.Value) != "2" {
+	if r := enginetest.Run(t, sb, `return 2`); string(r.Value) != "2" {
 		t.Errorf("after the timeout: %s", r.Value)
 	}
 	sb.Close(ctx)

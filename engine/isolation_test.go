@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/cordonhq/cordon/engine"
+	"github.com/cordonhq/cordon/engine/enginetest"
 )
 
 // Fifty sandboxes run at once, in JS and in the shell, each with its own
@@ -25,7 +26,7 @@ func TestFiftyConcurrentSandboxes(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			sb := newSandbox(t, engine.SandboxConfig{
+			sb := enginetest.NewSandbox(t, engine.SandboxConfig{
 				ID:     fmt.Sprintf("sb-%d", i),
 				Limits: engine.Limits{Timeout: time.Minute},
 				Tools: []engine.Tool{{Name: "whoami", Handler: func(context.Context, json.RawMessage) (any, error) {
@@ -71,7 +72,7 @@ func TestCreateCloseReturnsMemory(t *testing.T) {
 	if testing.Short() || raceEnabled {
 		t.Skip("1000 cycles take about 30 s; skipped with -short and -race")
 	}
-	e := testEngine(t)
+	e := bareEngine(t)
 	ctx := context.Background()
 	cycle := func(k int) {
 		for i := 0; i < k; i++ {

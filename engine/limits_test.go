@@ -10,14 +10,15 @@ import (
 	"time"
 
 	"github.com/cordonhq/cordon/engine"
+	"github.com/cordonhq/cordon/engine/enginetest"
 )
 
 // Each limit ends the script with its own error kind, in JS and in the
 // shell, and the sandbox stays usable.
 func TestLimitsReportTheirKind(t *testing.T) {
 	var ran atomic.Int32
-	sb := newSandbox(t, engine.SandboxConfig{
-		Tools: []engine.Tool{counting("t", &ran), {Name: "big", Handler: func(context.Context, json.RawMessage) (any, error) {
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{
+		Tools: []engine.Tool{enginetest.Counting("t", &ran), {Name: "big", Handler: func(context.Context, json.RawMessage) (any, error) {
 			return strings.Repeat("x", 2000), nil
 		}}},
 		Limits: engine.Limits{Timeout: 2 * time.Second, MaxOutputBytes: 1000, MaxToolCalls: 5, MaxParamBytes: 500, MaxResultBytes: 1000, VFSBytes: 10000, MaxCallDepth: 200},
@@ -39,6 +40,7 @@ func TestLimitsReportTheirKind(t *testing.T) {
 		{engine.JavaScript, `while (true) {}`, engine.KindTimeout},
 		{engine.Shell, `while true; do :; done`, engine.KindTimeout},
 	}
+	bound := enginetest.Scale(t, time.Second)
 	for _, c := range cases {
 		ran.Store(0)
 		start := time.Now()
@@ -47,7 +49,7 @@ func TestLimitsReportTheirKind(t *testing.T) {
 			t.Errorf("%s: err %v, want kind %s", c.code, err, c.kind)
 			continue
 		}
-		if took := time.Since(start); c.kind != engine.KindTimeout && took > time.Second {
+		if took := time.Since(start); c.kind != engine.KindTimeout && took > bound {
 			t.Errorf("%s: took %v", c.code, took)
 		}
 		if res == nil {
@@ -68,18 +70,18 @@ func TestLimitsReportTheirKind(t *testing.T) {
 		}
 	}
 	// Per-call limits fail the call, not the execution.
-	res := run(t, sb, `const out = []
+	res := enginetest.Run(t, sb, `const out = []
 try { await t({s: "x".repeat(600)}) } catch (e) { out.push(e.kind) }
 try { await big({}) } catch (e) { out.push(e.kind) }
 return out`)
 	if res.Stdout != `["too_large","too_large"]`+"\n" {
 		t.Errorf("per-call limits: %q %q", res.Stdout, res.Stderr)
 	}
-	sh := runSh(t, sb, `tool big; echo "status $?"`)
+	sh := enginetest.RunShell(t, sb, `tool big; echo "status $?"`)
 	if !strings.Contains(sh.Stdout, "status 1") || !strings.Contains(sh.Stderr, "over the limit of 1000") {
 		t.Errorf("shell per-call limit: %q %q", sh.Stdout, sh.Stderr)
 	}
-	if res := run(t, sb, "return 1"); res.Stdout != "1\n" {
+	if res := enginetest.Run(t, sb, "return 1"); res.Stdout != "1\n" {
 		t.Errorf("after the limits: %q", res.Stdout)
 	}
 	if sb.Err() != nil {
@@ -89,7 +91,7 @@ return out`)
 
 // Files written before a failure or a timeout are kept and can be exported.
 func TestWorkspaceSurvivesFailures(t *testing.T) {
-	sb := newSandbox(t, engine.SandboxConfig{Limits: engine.Limits{Timeout: 300 * time.Millisecond}})
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{Limits: engine.Limits{Timeout: 300 * time.Millisecond}})
 	for _, c := range []struct {
 		lang engine.Language
 		code string
@@ -120,7 +122,7 @@ func TestWorkspaceSurvivesFailures(t *testing.T) {
 func TestMaxRecordedBytes(t *testing.T) {
 	echo := engine.Tool{Name: "echo", Handler: func(_ context.Context, p json.RawMessage) (any, error) { return p, nil }}
 	strict := engine.Tool{Name: "strict", InputSchema: json.RawMessage(`{"type":"object","required":["n"]}`), Handler: echo.Handler}
-	sb := newSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{echo, strict}, Limits: engine.Limits{MaxRecordedBytes: 1000}})
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{echo, strict}, Limits: engine.Limits{MaxRecordedBytes: 1000}})
 	// Each call: params {"s":"xxx..."} of 210 bytes, the same back.
 	res, err := sb.Execute(context.Background(), engine.JavaScript,
 		`for (let i = 0; i < 6; i++) await echo({s: "x".repeat(202)}); try { await strict({s: "y".repeat(502)}) } catch (e) {}`)

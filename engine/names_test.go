@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/cordonhq/cordon/engine"
+	"github.com/cordonhq/cordon/engine/enginetest"
 )
 
 // listTransactions is amla-sandbox's example tool: it returns the
@@ -35,30 +36,24 @@ func listTransactions(name string) engine.Tool {
 // the registered name.
 func TestOneToolNameWorksEverywhere(t *testing.T) {
 	for _, name := range []string{"stripe.listTransactions", "stripe/listTransactions"} {
-		sb := newSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{listTransactions(name)}})
-		res := run(t, sb, `const a = await stripe.listTransactions({customer: "cus_123"})
+		sb := enginetest.NewSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{listTransactions(name)}})
+		res := enginetest.Run(t, sb, `const a = await stripe.listTransactions({customer: "cus_123"})
 const b = await stripe_listTransactions({customer: "cus_456"})
 return [a.tool, a.data[0].customer, b.data[0].customer, getToolInfo("stripe.listTransactions").name, getToolInfo("stripe/listTransactions").name]`)
 		if want := `["` + name + `","cus_123","cus_456","` + name + `","` + name + `"]`; res.ExitCode != 0 || string(res.Value) != want {
 			t.Errorf("%s: JS got %d %s %s, want %s", name, res.ExitCode, res.Value, res.Stderr, want)
 		}
 		for _, form := range []string{"stripe.listTransactions", "stripe/listTransactions", "stripe_listTransactions"} {
-			res, err := sb.Execute(context.Background(), engine.Shell, `tool `+form+` --customer cus_123 | jq -r '.tool + " " + .data[0].customer'`)
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := enginetest.RunShell(t, sb, `tool `+form+` --customer cus_123 | jq -r '.tool + " " + .data[0].customer'`)
 			if want := name + " cus_123\n"; res.ExitCode != 0 || res.Stdout != want {
 				t.Errorf("%s: shell `tool %s` got %d %q %q, want %q", name, form, res.ExitCode, res.Stdout, res.Stderr, want)
 			}
-			res, err = sb.Execute(context.Background(), engine.Shell, `tool --help `+form+` | head -1`)
-			if err != nil {
-				t.Fatal(err)
-			}
+			res = enginetest.RunShell(t, sb, `tool --help `+form+` | head -1`)
 			if want := "Usage: tool " + name + " --customer string\n"; res.Stdout != want {
 				t.Errorf("%s: `tool --help %s` got %q %q, want %q", name, form, res.Stdout, res.Stderr, want)
 			}
 		}
-		res = run(t, sb, `return 1`)
+		res = enginetest.Run(t, sb, `return 1`)
 		for _, c := range res.ToolCalls {
 			t.Errorf("a call leaked into the next execution: %+v", c)
 		}
@@ -67,8 +62,8 @@ return [a.tool, a.data[0].customer, b.data[0].customer, getToolInfo("stripe.list
 
 // The audit records the registered name whichever form the script used.
 func TestToolCallsAuditTheRegisteredName(t *testing.T) {
-	sb := newSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{listTransactions("stripe/listTransactions")}})
-	res := run(t, sb, `await stripe.listTransactions({customer: "a"}); await stripe_listTransactions({customer: "b"})
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{listTransactions("stripe/listTransactions")}})
+	res := enginetest.Run(t, sb, `await stripe.listTransactions({customer: "a"}); await stripe_listTransactions({customer: "b"})
 return (await shell("tool stripe.listTransactions --customer c")).exitCode`)
 	var methods []string
 	for _, c := range res.ToolCalls {
@@ -86,19 +81,19 @@ func TestToolNamesThatCollideAreRefused(t *testing.T) {
 		tools []engine.Tool
 		why   string
 	}{
-		{[]engine.Tool{mock("a.b", 1), mock("a/b", 2)}, `tools "a.b" and "a/b" are the same function a.b in JavaScript`},
-		{[]engine.Tool{mock("a/b.c", 1), mock("a.b/c", 2)}, `tools "a/b.c" and "a.b/c" are the same function a.b.c in JavaScript`},
-		{[]engine.Tool{mock("a/b_c", 1), mock("a_b/c", 2)}, `have the same JS alias "a_b_c"`},
-		{[]engine.Tool{mock("console.log", 1)}, `its first segment "console" is a JavaScript global`},
-		{[]engine.Tool{mock("a..b", 1)}, `segment 2 is empty`},
+		{[]engine.Tool{enginetest.Mock("a.b", 1), enginetest.Mock("a/b", 2)}, `tools "a.b" and "a/b" are the same function a.b in JavaScript`},
+		{[]engine.Tool{enginetest.Mock("a/b.c", 1), enginetest.Mock("a.b/c", 2)}, `tools "a/b.c" and "a.b/c" are the same function a.b.c in JavaScript`},
+		{[]engine.Tool{enginetest.Mock("a/b_c", 1), enginetest.Mock("a_b/c", 2)}, `have the same JS alias "a_b_c"`},
+		{[]engine.Tool{enginetest.Mock("console.log", 1)}, `its first segment "console" is a JavaScript global`},
+		{[]engine.Tool{enginetest.Mock("a..b", 1)}, `segment 2 is empty`},
 	} {
-		_, err := testEngine(t).NewSandbox(context.Background(), engine.SandboxConfig{Tools: c.tools})
+		_, err := enginetest.Engine(t).NewSandbox(context.Background(), engine.SandboxConfig{Tools: c.tools})
 		if !errors.Is(err, engine.ErrInvalid) || !strings.Contains(err.Error(), c.why) {
 			t.Errorf("%s: err %v, want invalid saying %q", c.tools[0].Name, err, c.why)
 		}
 	}
-	sb := newSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{mock("a/b", "b"), mock("a.b.c", "c")}})
-	if res := run(t, sb, `return [await a.b(), await a.b.c(), await a_b(), await a_b_c()]`); string(res.Value) != `["b","c","b","c"]` {
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{enginetest.Mock("a/b", "b"), enginetest.Mock("a.b.c", "c")}})
+	if res := enginetest.Run(t, sb, `return [await a.b(), await a.b.c(), await a_b(), await a_b_c()]`); string(res.Value) != `["b","c","b","c"]` {
 		t.Errorf("a tool that is also a namespace: got %s %s", res.Value, res.Stderr)
 	}
 }
@@ -106,7 +101,7 @@ func TestToolNamesThatCollideAreRefused(t *testing.T) {
 // A mistyped tool gets a hint that names the real one, in JS and in the
 // shell, and the mistyped call reaches no handler.
 func TestMistypedToolHints(t *testing.T) {
-	sb := newSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{listTransactions("stripe.listTransactions")}})
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{listTransactions("stripe.listTransactions")}})
 	for _, c := range []struct {
 		lang       engine.Language
 		code, want string
@@ -133,15 +128,12 @@ func TestMistypedToolHints(t *testing.T) {
 func TestOutputSchemaIsShownToScripts(t *testing.T) {
 	tool := listTransactions("stripe/listTransactions")
 	tool.OutputSchema = json.RawMessage(`{"type":"object","properties":{"tool":{"type":"string"},"data":{"type":"array","items":{"type":"object","properties":{"customer":{"type":"string"},"amount":{"type":"number"}}}}}}`)
-	sb := newSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{tool, mock("plain", 1)}})
-	res := run(t, sb, `return [getToolInfo("stripe.listTransactions").outputSchema.properties.data.type, listTools("stripe")[0].outputSchema.type, "outputSchema" in getToolInfo("plain")]`)
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{tool, enginetest.Mock("plain", 1)}})
+	res := enginetest.Run(t, sb, `return [getToolInfo("stripe.listTransactions").outputSchema.properties.data.type, listTools("stripe")[0].outputSchema.type, "outputSchema" in getToolInfo("plain")]`)
 	if want := `["array","object",false]`; res.ExitCode != 0 || string(res.Value) != want {
 		t.Errorf("JS: got %d %s %s, want %s", res.ExitCode, res.Value, res.Stderr, want)
 	}
-	res, err := sb.Execute(context.Background(), engine.Shell, `tool --help stripe_listTransactions | grep Returns`)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res = enginetest.RunShell(t, sb, `tool --help stripe_listTransactions | grep Returns`)
 	if want := "Returns: {data: {amount: number, customer: string}[], tool: string}\n"; res.Stdout != want {
 		t.Errorf("shell: got %q %q, want %q", res.Stdout, res.Stderr, want)
 	}

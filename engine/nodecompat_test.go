@@ -1,7 +1,6 @@
 package engine_test
 
 import (
-	"context"
 	"flag"
 	"os"
 	"os/exec"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"github.com/cordonhq/cordon/engine"
+	"github.com/cordonhq/cordon/engine/enginetest"
 )
 
 var updateNode = flag.Bool("update-node", false, "regenerate testdata/nodecompat/*.out with node")
@@ -23,7 +23,7 @@ func TestNodeCompat(t *testing.T) {
 	if err != nil || len(files) == 0 {
 		t.Fatal("no scripts", err)
 	}
-	sb := newSandbox(t, engine.SandboxConfig{Limits: engine.Limits{Timeout: 30 * time.Second}})
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{Limits: engine.Limits{Timeout: 30 * time.Second}})
 	for _, file := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(file), ".js"), func(t *testing.T) {
 			code, err := os.ReadFile(file)
@@ -46,10 +46,7 @@ func TestNodeCompat(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := sb.Execute(context.Background(), engine.JavaScript, string(code))
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := enginetest.Run(t, sb, string(code))
 			if res.Stdout != string(want) {
 				t.Errorf("stdout differs from node's\n--- sandbox\n%s--- node\n%s--- stderr\n%s", res.Stdout, want, res.Stderr)
 			}

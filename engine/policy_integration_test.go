@@ -12,44 +12,13 @@ import (
 
 	"github.com/cordonhq/cordon/dsl"
 	"github.com/cordonhq/cordon/engine"
+	"github.com/cordonhq/cordon/engine/enginetest"
 	"github.com/cordonhq/cordon/policy"
 	"github.com/cordonhq/cordon/policy/authz"
 )
 
-func newPolicy(t *testing.T, cfg policy.Config) *policy.Policy {
-	t.Helper()
-	p, err := policy.New(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
-func counting(name string, n *atomic.Int32) engine.Tool {
-	return engine.Tool{Name: name, Handler: func(_ context.Context, p json.RawMessage) (any, error) {
-		n.Add(1)
-		return json.RawMessage(p), nil
-	}}
-}
-
-// evaluators returns the three policies a list of capabilities can be
-// decided by: Go without OPA (authz.New), policy.New (which decides in Go
-// too), and OPA (policy.New with AlwaysRego).
-func evaluators(t *testing.T, caps ...*dsl.Capability) map[string]engine.Policy {
-	t.Helper()
-	direct, err := authz.New(caps)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return map[string]engine.Policy{
-		"authz":  direct,
-		"policy": newPolicy(t, policy.Config{Capabilities: caps}),
-		"rego":   newPolicy(t, policy.Config{Capabilities: caps, AlwaysRego: true}),
-	}
-}
-
 func TestPolicyMaxCallsUnderAConcurrentBatch(t *testing.T) {
-	for name, pol := range evaluators(t, dsl.Method("stripe/charges/*").MaxCalls(2)) {
+	for name, pol := range enginetest.Evaluators(t, dsl.Method("stripe/charges/*").MaxCalls(2)) {
 		t.Run(name, func(t *testing.T) { testMaxCallsUnderAConcurrentBatch(t, pol) })
 	}
 }
@@ -58,8 +27,8 @@ func testMaxCallsUnderAConcurrentBatch(t *testing.T, pol engine.Policy) {
 	var ran atomic.Int32
 	var audits []engine.AuditRecord
 	var mu sync.Mutex
-	sb := newSandbox(t, engine.SandboxConfig{
-		Tools:  []engine.Tool{counting("stripe/charges/create", &ran)},
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{
+		Tools:  []engine.Tool{enginetest.Counting("stripe/charges/create", &ran)},
 		Policy: pol,
 		Audit: func(r engine.AuditRecord) {
 			mu.Lock()
@@ -67,7 +36,7 @@ func testMaxCallsUnderAConcurrentBatch(t *testing.T, pol engine.Policy) {
 			mu.Unlock()
 		},
 	})
-	res := run(t, sb, `const rs = await Promise.allSettled([1, 2, 3, 4].map(i => stripe.charges.create({i})))
+	res := enginetest.Run(t, sb, `const rs = await Promise.allSettled([1, 2, 3, 4].map(i => stripe.charges.create({i})))
 return rs.map(r => r.status)`)
 	if res.Stdout != `["fulfilled","fulfilled","rejected","rejected"]`+"\n" || ran.Load() != 2 {
 		t.Fatalf("stdout %q, handler ran %d times", res.Stdout, ran.Load())
@@ -89,18 +58,18 @@ return rs.map(r => r.status)`)
 }
 
 func TestPolicyDenialIsCatchableAndNeverRunsTheHandler(t *testing.T) {
-	for name, pol := range evaluators(t, dsl.Method("pay").Where(dsl.Param("amount").Le(100), dsl.Param("currency").Eq("USD"))) {
+	for name, pol := range enginetest.Evaluators(t, dsl.Method("pay").Where(dsl.Param("amount").Le(100), dsl.Param("currency").Eq("USD"))) {
 		t.Run(name, func(t *testing.T) { testDenialIsCatchable(t, pol) })
 	}
 }
 
 func testDenialIsCatchable(t *testing.T, pol engine.Policy) {
 	var ran atomic.Int32
-	sb := newSandbox(t, engine.SandboxConfig{
-		Tools:  []engine.Tool{counting("pay", &ran), counting("admin/delete", &ran)},
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{
+		Tools:  []engine.Tool{enginetest.Counting("pay", &ran), enginetest.Counting("admin/delete", &ran)},
 		Policy: pol,
 	})
-	res := run(t, sb, `const out = []
+	res := enginetest.Run(t, sb, `const out = []
 for (const f of [() => pay({amount: 500, currency: "EUR"}), () => admin.delete({})]) {
   try { await f() } catch (e) { out.push([e.name, e.kind, e.message, e.reasons.length]) }
 }
@@ -116,7 +85,7 @@ return out`)
 
 func TestPolicyAsk(t *testing.T) {
 	var ran atomic.Int32
-	pol := newPolicy(t, policy.Config{
+	pol := enginetest.NewPolicy(t, policy.Config{
 		Capabilities: []*dsl.Capability{dsl.Method("pay")},
 		Modules: map[string]string{"ask.rego": `package cordon.authz
 
@@ -124,8 +93,8 @@ ask contains "payments above 1000 need approval" if input.params.amount > 1000
 `},
 	})
 	var asked []string
-	sb := newSandbox(t, engine.SandboxConfig{
-		Tools:  []engine.Tool{counting("pay", &ran)},
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{
+		Tools:  []engine.Tool{enginetest.Counting("pay", &ran)},
 		Policy: pol,
 		Approve: func(_ context.Context, c *engine.Call) (bool, string) {
 			asked = append(asked, string(c.Params)+" "+strings.Join(c.Reasons, ","))
@@ -134,7 +103,7 @@ ask contains "payments above 1000 need approval" if input.params.amount > 1000
 			return p.Amount < 5000, "too much for the approver"
 		},
 	})
-	res := run(t, sb, `const out = []
+	res := enginetest.Run(t, sb, `const out = []
 for (const amount of [10, 2000, 9000]) {
   try { await pay({amount}); out.push("paid " + amount) } catch (e) { out.push(e.message) }
 }
@@ -147,8 +116,8 @@ return out`)
 	}
 
 	// Without an approver an ask is a denial; in the step API the caller sees it.
-	sb2 := newSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{counting("pay", &ran)}, Policy: pol})
-	res = run(t, sb2, `try { await pay({amount: 2000}) } catch (e) { return e.message }`)
+	sb2 := enginetest.NewSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{enginetest.Counting("pay", &ran)}, Policy: pol})
+	res = enginetest.Run(t, sb2, `try { await pay({amount: 2000}) } catch (e) { return e.message }`)
 	if !strings.Contains(res.Stdout, "approval required and no approver is configured") {
 		t.Errorf("no approver: %q", res.Stdout)
 	}
@@ -168,14 +137,14 @@ return out`)
 
 func TestPolicyEvaluationErrorDenies(t *testing.T) {
 	var ran atomic.Int32
-	sb := newSandbox(t, engine.SandboxConfig{
-		Tools: []engine.Tool{counting("pay", &ran)},
-		Policy: newPolicy(t, policy.Config{
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{
+		Tools: []engine.Tool{enginetest.Counting("pay", &ran)},
+		Policy: enginetest.NewPolicy(t, policy.Config{
 			Capabilities: []*dsl.Capability{dsl.Method("pay")},
 			Modules:      map[string]string{"bad.rego": "package cordon.authz\n\ndeny contains x if { x := 1 / input.params.zero }\n"},
 		}),
 	})
-	res := run(t, sb, `try { await pay({zero: 0}) } catch (e) { return e.message }`)
+	res := enginetest.Run(t, sb, `try { await pay({zero: 0}) } catch (e) { return e.message }`)
 	if !strings.Contains(res.Stdout, "the policy failed to evaluate") || ran.Load() != 0 {
 		t.Errorf("stdout %q ran %d", res.Stdout, ran.Load())
 	}
@@ -227,12 +196,12 @@ func TestCustomPolicyFailsClosed(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var ran atomic.Int32
 			var audits []engine.AuditRecord
-			sb := newSandbox(t, engine.SandboxConfig{
-				Tools:  []engine.Tool{counting("pay", &ran)},
+			sb := enginetest.NewSandbox(t, engine.SandboxConfig{
+				Tools:  []engine.Tool{enginetest.Counting("pay", &ran)},
 				Policy: tc.pol,
 				Audit:  func(r engine.AuditRecord) { audits = append(audits, r) },
 			})
-			res := run(t, sb, `try { await pay({amount: 1.0}); return "ran" } catch (e) { return e.kind + ": " + e.message }`)
+			res := enginetest.Run(t, sb, `try { await pay({amount: 1.0}); return "ran" } catch (e) { return e.kind + ": " + e.message }`)
 			if res.Stdout != "denied: tool pay denied: "+tc.want+"\n" || ran.Load() != 0 {
 				t.Errorf("stdout %q, handler ran %d times", res.Stdout, ran.Load())
 			}
@@ -249,12 +218,12 @@ func TestCustomPolicyFailsClosed(t *testing.T) {
 func TestCustomPolicyInput(t *testing.T) {
 	var ran atomic.Int32
 	pol := &fakePolicy{d: authz.Decision{Allow: true, Capability: 0}}
-	sb := newSandbox(t, engine.SandboxConfig{
-		Tools:  []engine.Tool{counting("pay", &ran)},
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{
+		Tools:  []engine.Tool{enginetest.Counting("pay", &ran)},
 		Policy: pol,
 		Labels: map[string]string{"team": "a"},
 	})
-	res := run(t, sb, `await pay({amount: 1.0, note: "x"}); await pay({}); return "ok"`)
+	res := enginetest.Run(t, sb, `await pay({amount: 1.0, note: "x"}); await pay({}); return "ok"`)
 	if res.Stdout != "ok\n" || ran.Load() != 2 || len(pol.inputs) != 2 || res.ToolCalls[0].Capability != "only" {
 		t.Fatalf("stdout %q ran %d inputs %+v calls %+v", res.Stdout, ran.Load(), pol.inputs, res.ToolCalls)
 	}
@@ -274,12 +243,12 @@ func TestNilPolicyPointerIsTheDefault(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			var ran atomic.Int32
 			var audits []engine.AuditRecord
-			sb := newSandbox(t, engine.SandboxConfig{
-				Tools:  []engine.Tool{counting("pay", &ran)},
+			sb := enginetest.NewSandbox(t, engine.SandboxConfig{
+				Tools:  []engine.Tool{enginetest.Counting("pay", &ran)},
 				Policy: pol,
 				Audit:  func(r engine.AuditRecord) { audits = append(audits, r) },
 			})
-			res := run(t, sb, `await pay({}); return "ok"`)
+			res := enginetest.Run(t, sb, `await pay({}); return "ok"`)
 			if res.Stdout != "ok\n" || ran.Load() != 1 || len(audits) != 1 || audits[0].PolicyRevision != "default" {
 				t.Errorf("stdout %q ran %d audits %+v", res.Stdout, ran.Load(), audits)
 			}

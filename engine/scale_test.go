@@ -34,7 +34,7 @@ func peakRSS() float64 {
 // second and the process's peak RSS.
 func BenchmarkScale500(b *testing.B) {
 	const n, callsPer = 500, 10
-	e := testEngine(b)
+	e := bareEngine(b)
 	ctx := context.Background()
 	tool := engine.Tool{Name: "get", Handler: func(context.Context, json.RawMessage) (any, error) { return 1, nil }}
 	for b.Loop() {
@@ -98,7 +98,7 @@ func TestIdleSandboxMemory(t *testing.T) {
 		t.Skip("no /proc")
 	}
 	ctx := context.Background()
-	e := testEngine(t)
+	e := bareEngine(t)
 	warm, _ := e.NewSandbox(ctx, engine.SandboxConfig{})
 	warm.Close(ctx)
 	before := rss()

@@ -11,7 +11,7 @@ import (
 
 	"github.com/cordonhq/cordon/dsl"
 	"github.com/cordonhq/cordon/engine"
-	"github.com/cordonhq/cordon/policy"
+	"github.com/cordonhq/cordon/engine/enginetest"
 )
 
 const chargeSchema = `{
@@ -34,14 +34,14 @@ const chargeSchema = `{
 func TestInputSchemaOnEveryPath(t *testing.T) {
 	var ran atomic.Int32
 	var audits atomic.Int32
-	tool := counting("pay", &ran)
+	tool := enginetest.Counting("pay", &ran)
 	tool.InputSchema = json.RawMessage(chargeSchema)
-	sb := newSandbox(t, engine.SandboxConfig{
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{
 		Tools:  []engine.Tool{tool},
-		Policy: newPolicy(t, policy.Config{Capabilities: []*dsl.Capability{dsl.Method("pay")}}),
+		Policy: enginetest.Policy(t, dsl.Method("pay")),
 		Audit:  func(engine.AuditRecord) { audits.Add(1) },
 	})
-	js := run(t, sb, `const out = []
+	js := enginetest.Run(t, sb, `const out = []
 for (const p of [{amount: "5"}, {}, {amount: 5, currency: "GBP"}, {amount: 5, items: [{sku: "ab"}, {sku: "a"}, {}]}, {amount: 1e6}]) {
   try { await pay(p); out.push("ran") } catch (e) { out.push([e.kind, e.reasons.join(" | ")]) }
 }
@@ -74,7 +74,7 @@ return out`)
 
 	// The shell: `--json` and a flag typed as the schema says but out of
 	// range; `sh -c` and `node -e` inside it; shell() from JS.
-	sh := runSh(t, sb, `tool pay --json '{"amount": "5"}'; echo "exit $?"
+	sh := enginetest.RunShell(t, sb, `tool pay --json '{"amount": "5"}'; echo "exit $?"
 tool pay --amount 20000 2>&1; echo "exit $?"
 sh -c 'tool pay --amount 1 --currency GBP' 2>&1 | grep -c 'currency: enum'
 node -e 'try { await pay({amount: true}) } catch (e) { console.log(e.kind, e.reasons[0]) }'`)
@@ -84,15 +84,15 @@ node -e 'try { await pay({amount: true}) } catch (e) { console.log(e.kind, e.rea
 	if !strings.Contains(sh.Stderr, "tool: tool pay: invalid params: amount: expected number, got string") {
 		t.Errorf("shell stderr: %q", sh.Stderr)
 	}
-	if res := run(t, sb, `return (await shell("tool pay --json '{\"amount\": [1]}'")).stderr`); !strings.Contains(res.Stdout, "amount: expected number, got array") {
+	if res := enginetest.Run(t, sb, `return (await shell("tool pay --json '{\"amount\": [1]}'")).stderr`); !strings.Contains(res.Stdout, "amount: expected number, got array") {
 		t.Errorf("shell() from JS: %q", res.Stdout)
 	}
 
 	// Valid params pass, on each path, and reach the handler as they were.
-	if res := run(t, sb, `return await pay({amount: 5, currency: "EUR", items: [{sku: "ab"}]})`); res.Stdout != `{"amount":5,"currency":"EUR","items":[{"sku":"ab"}]}`+"\n" {
+	if res := enginetest.Run(t, sb, `return await pay({amount: 5, currency: "EUR", items: [{sku: "ab"}]})`); res.Stdout != `{"amount":5,"currency":"EUR","items":[{"sku":"ab"}]}`+"\n" {
 		t.Errorf("valid call: %q %q", res.Stdout, res.Stderr)
 	}
-	if res := runSh(t, sb, `tool pay --amount 7`); res.Stdout != "{\"amount\":7}\n" {
+	if res := enginetest.RunShell(t, sb, `tool pay --amount 7`); res.Stdout != "{\"amount\":7}\n" {
 		t.Errorf("valid shell call: %q %q", res.Stdout, res.Stderr)
 	}
 	if ran.Load() != 2 || audits.Load() != 2 {
@@ -104,7 +104,7 @@ node -e 'try { await pay({amount: true}) } catch (e) { console.log(e.kind, e.rea
 // violates the schema; the script gets the refusal at once.
 func TestInputSchemaStepAPI(t *testing.T) {
 	ctx := context.Background()
-	sb := newSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{{Name: "pay", InputSchema: json.RawMessage(chargeSchema)}}})
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{{Name: "pay", InputSchema: json.RawMessage(chargeSchema)}}})
 	x, err := sb.Start(ctx, engine.JavaScript, `
 let bad
 try { await pay({amount: "x"}) } catch (e) { bad = e.kind + ": " + e.reasons[0] }
@@ -129,12 +129,12 @@ return [bad, ok]`)
 // TestInputSchemaViolationsAreBounded: a call with many violations lists
 // the first few and says how many more; a long value is cut.
 func TestInputSchemaViolationsAreBounded(t *testing.T) {
-	sb := newSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{{
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{{
 		Name:        "t",
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"xs":{"type":"array","items":{"type":"integer"}},"s":{"type":"string","pattern":"^a+$"}}}`),
 		Handler:     func(context.Context, json.RawMessage) (any, error) { return 1, nil },
 	}}})
-	res := run(t, sb, `try { await t({xs: Array(100).fill("x")}) } catch (e) { console.log(e.reasons.length, e.reasons[0], e.reasons.at(-1)) }
+	res := enginetest.Run(t, sb, `try { await t({xs: Array(100).fill("x")}) } catch (e) { console.log(e.reasons.length, e.reasons[0], e.reasons.at(-1)) }
 try { await t({s: "b".repeat(100000)}) } catch (e) { console.log(e.message.length < 200, e.reasons[0]) }`)
 	if res.Stdout != "9 xs/0: expected integer, got string and 92 more\ntrue s: pattern: \"bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb…\" does not match \"^a+$\"\n" {
 		t.Errorf("got %q %q", res.Stdout, res.Stderr)
@@ -156,7 +156,7 @@ func TestInputSchemaCompiledAtRegistration(t *testing.T) {
 		{`{"$ref": "#/$defs/missing"}`, `tool "t": input schema: `},
 		{`[1]`, `tool "t": input schema is not a JSON object`},
 	} {
-		_, err := testEngine(t).NewSandbox(context.Background(), engine.SandboxConfig{Tools: []engine.Tool{{Name: "t", InputSchema: json.RawMessage(c.schema)}}})
+		_, err := enginetest.Engine(t).NewSandbox(context.Background(), engine.SandboxConfig{Tools: []engine.Tool{{Name: "t", InputSchema: json.RawMessage(c.schema)}}})
 		if !errors.Is(err, engine.ErrInvalid) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want invalid with %q", c.schema, err, c.want)
 		}
@@ -165,9 +165,9 @@ func TestInputSchemaCompiledAtRegistration(t *testing.T) {
 		}
 	}
 	// Older drafts, named by $schema, are compiled as that draft.
-	sb := newSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{{Name: "t", Handler: func(context.Context, json.RawMessage) (any, error) { return 1, nil },
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{{Name: "t", Handler: func(context.Context, json.RawMessage) (any, error) { return 1, nil },
 		InputSchema: json.RawMessage(`{"$schema": "http://json-schema.org/draft-04/schema#", "properties": {"n": {"type": "integer", "maximum": 5, "exclusiveMaximum": true}}}`)}}})
-	if res := run(t, sb, `try { await t({n: 5}) } catch (e) { return e.reasons }`); !strings.Contains(res.Stdout, "n: ") || !strings.Contains(res.Stdout, "Maximum") {
+	if res := enginetest.Run(t, sb, `try { await t({n: 5}) } catch (e) { return e.reasons }`); !strings.Contains(res.Stdout, "n: ") || !strings.Contains(res.Stdout, "Maximum") {
 		t.Errorf("draft-04: %q", res.Stdout)
 	}
 }
@@ -178,7 +178,7 @@ func TestInputSchemaConcurrentBatch(t *testing.T) {
 	tool := engine.Tool{Name: "t", InputSchema: json.RawMessage(chargeSchema), Handler: func(_ context.Context, p json.RawMessage) (any, error) { return p, nil }}
 	var wg sync.WaitGroup
 	for range 4 {
-		sb := newSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{tool}})
+		sb := enginetest.NewSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{tool}})
 		wg.Go(func() {
 			for range 3 {
 				res, err := sb.Execute(context.Background(), engine.JavaScript, `
@@ -224,8 +224,8 @@ func TestFuncDecodeErrors(t *testing.T) {
 		}
 	}
 	// In a script: the handler's error is kind "failed", without Go's words.
-	sb := newSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{{Name: "t", Handler: h}}})
-	res := run(t, sb, `try { await t({n: "5"}) } catch (e) { return e.kind + ": " + e.message }`)
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{{Name: "t", Handler: h}}})
+	res := enginetest.Run(t, sb, `try { await t({n: "5"}) } catch (e) { return e.kind + ": " + e.message }`)
 	if res.Stdout != "failed: tool t failed: invalid parameters: n: expected integer, got string\n" {
 		t.Errorf("got %q", res.Stdout)
 	}
@@ -235,14 +235,14 @@ func TestFuncDecodeErrors(t *testing.T) {
 // reaches the guest with the tool (the guest shows it to scripts).
 func TestOutputSchema(t *testing.T) {
 	for _, s := range []string{`[1]`, `"x"`, `null`, `{`} {
-		_, err := testEngine(t).NewSandbox(context.Background(), engine.SandboxConfig{Tools: []engine.Tool{{Name: "t", OutputSchema: json.RawMessage(s)}}})
+		_, err := enginetest.Engine(t).NewSandbox(context.Background(), engine.SandboxConfig{Tools: []engine.Tool{{Name: "t", OutputSchema: json.RawMessage(s)}}})
 		if !errors.Is(err, engine.ErrInvalid) || !strings.Contains(err.Error(), `tool "t": output schema is not a JSON object`) {
 			t.Errorf("%s: %v", s, err)
 		}
 	}
-	sb := newSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{{Name: "t", OutputSchema: json.RawMessage(`{"type":"object"}`),
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{{Name: "t", OutputSchema: json.RawMessage(`{"type":"object"}`),
 		Handler: func(context.Context, json.RawMessage) (any, error) { return 1, nil }}}})
-	if res := run(t, sb, `return await t({})`); res.Stdout != "1\n" {
+	if res := enginetest.Run(t, sb, `return await t({})`); res.Stdout != "1\n" {
 		t.Errorf("a tool with an output schema: %q %q", res.Stdout, res.Stderr)
 	}
 }

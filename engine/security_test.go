@@ -13,6 +13,7 @@ import (
 
 	"github.com/cordonhq/cordon/dsl"
 	"github.com/cordonhq/cordon/engine"
+	"github.com/cordonhq/cordon/engine/enginetest"
 	"github.com/cordonhq/cordon/policy"
 )
 
@@ -32,15 +33,6 @@ func payTool(paid *[]payParams, mu *sync.Mutex) engine.Tool {
 	})}
 }
 
-func shell(t *testing.T, sb *engine.Sandbox, code string) *engine.Result {
-	t.Helper()
-	res, err := sb.Execute(context.Background(), engine.Shell, code)
-	if err != nil {
-		t.Fatalf("Execute(sh, %q): %v", code, err)
-	}
-	return res
-}
-
 // The policy and the handler read the same params: a key spelled to match
 // a struct field case-insensitively, a number a float64 reads as another,
 // and a prototype key are refused before the policy runs, from JS and from
@@ -50,9 +42,9 @@ func TestHandlerReadsWhatThePolicyChecked(t *testing.T) {
 	var mu sync.Mutex
 	caps := []*dsl.Capability{dsl.Method("pay").Where(dsl.Param("amount").Le(1000), dsl.Param("amount").Gt(0), dsl.Param("currency").In("USD"))}
 	for _, always := range []bool{false, true} {
-		sb := newSandbox(t, engine.SandboxConfig{
+		sb := enginetest.NewSandbox(t, engine.SandboxConfig{
 			Tools:  []engine.Tool{payTool(&paid, &mu)},
-			Policy: newPolicy(t, policy.Config{Capabilities: caps, AlwaysRego: always}),
+			Policy: enginetest.NewPolicy(t, policy.Config{Capabilities: caps, AlwaysRego: always}),
 		})
 		for _, params := range []string{
 			`{amount: 5, currency: "USD", AMOUNT: 999999, Currency: "BTC"}`,
@@ -60,7 +52,7 @@ func TestHandlerReadsWhatThePolicyChecked(t *testing.T) {
 			`{amount: 5, currency: "USD", "\u017fome": 1, "some": 2}`, // ſ folds to s
 			`JSON.parse('{"amount": 5, "currency": "USD", "__proto__": {"x": 1}}')`,
 		} {
-			res := run(t, sb, `try { await pay(`+params+`); return "ran" } catch (e) { return e.kind + ": " + e.reasons.join("; ") }`)
+			res := enginetest.Run(t, sb, `try { await pay(`+params+`); return "ran" } catch (e) { return e.kind + ": " + e.reasons.join("; ") }`)
 			out := strings.TrimSpace(res.Stdout)
 			if strings.Contains(params, `\u212amount`) {
 				// "Kamount" (with the Kelvin sign) folds to "kamount", not
@@ -83,14 +75,14 @@ func TestHandlerReadsWhatThePolicyChecked(t *testing.T) {
 			`tool pay --json '{"amount": 9007199254740993, "currency": "USD"}'`,
 			`tool pay --json '{"amount": 1` + strings.Repeat("0", 5000) + `, "currency": "USD"}'`,
 		} {
-			res := shell(t, sb, script)
+			res := enginetest.RunShell(t, sb, script)
 			if res.ExitCode == 0 || !strings.Contains(res.Stderr, "invalid params") || !strings.Contains(res.Stderr, "param amount") && !strings.Contains(res.Stderr, "param ") {
 				t.Errorf("AlwaysRego %v, %.80s: exit %d, stderr %q", always, script, res.ExitCode, res.Stderr)
 			}
 		}
 		// The audit holds no params for a refused call, and the handler
 		// never ran.
-		res := run(t, sb, `try { await pay({amount: 5, currency: "USD", AMOUNT: 9}) } catch (e) {}; return 1`)
+		res := enginetest.Run(t, sb, `try { await pay({amount: 5, currency: "USD", AMOUNT: 9}) } catch (e) {}; return 1`)
 		if c := res.ToolCalls[0]; c.Allowed || c.Params != nil || !strings.Contains(c.Error, "invalid params") {
 			t.Errorf("record of a refused call: %+v", c)
 		}
@@ -109,13 +101,13 @@ func TestHandlerReadsWhatThePolicyChecked(t *testing.T) {
 func TestHandlerReceivesCanonicalParams(t *testing.T) {
 	var got []string
 	var mu sync.Mutex
-	sb := newSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{{Name: "t", Handler: func(_ context.Context, p json.RawMessage) (any, error) {
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{{Name: "t", Handler: func(_ context.Context, p json.RawMessage) (any, error) {
 		mu.Lock()
 		got = append(got, string(p))
 		mu.Unlock()
 		return 1, nil
 	}}}})
-	res := shell(t, sb, `tool t --json '{"b": 1.0, "a": 1E2, "z": -0, "s": "\u00e9"}'`)
+	res := enginetest.RunShell(t, sb, `tool t --json '{"b": 1.0, "a": 1E2, "z": -0, "s": "\u00e9"}'`)
 	want := `{"a":100,"b":1,"s":"é","z":0}` // the shell's tool writes keys sorted
 	if res.ExitCode != 0 || len(got) != 1 || got[0] != want || string(res.ToolCalls[0].Params) != want {
 		t.Fatalf("exit %d %q; handler got %q, audit %s", res.ExitCode, res.Stderr, got, res.ToolCalls[0].Params)
@@ -160,17 +152,17 @@ return rs.map(r => r.status === "fulfilled" ? "PAID" : r.reason.kind).join(",")`
 			var ran atomic.Int32
 			var audit []engine.AuditRecord
 			var mu sync.Mutex
-			sb := newSandbox(t, engine.SandboxConfig{
-				Tools:  []engine.Tool{counting("refund", &ran)},
-				Policy: newPolicy(t, policy.Config{Capabilities: caps, AlwaysRego: always}),
+			sb := enginetest.NewSandbox(t, engine.SandboxConfig{
+				Tools:  []engine.Tool{enginetest.Counting("refund", &ran)},
+				Policy: enginetest.NewPolicy(t, policy.Config{Capabilities: caps, AlwaysRego: always}),
 				Audit:  func(r engine.AuditRecord) { mu.Lock(); audit = append(audit, r); mu.Unlock() },
 			})
-			res := run(t, sb, script)
+			res := enginetest.Run(t, sb, script)
 			if got := strings.TrimSpace(res.Stdout); got != "denied,denied,denied,denied" || ran.Load() != 0 {
 				t.Errorf("AlwaysRego %v, no approver: %s, handler ran %d times", always, got, ran.Load())
 			}
 			// Small refunds do not ask: they go to capability #1.
-			if got := strings.TrimSpace(run(t, sb, `return (await refund({amount: 50})).amount`).Stdout); got != "50" {
+			if got := strings.TrimSpace(enginetest.Run(t, sb, `return (await refund({amount: 50})).amount`).Stdout); got != "50" {
 				t.Errorf("a small refund: %s", got)
 			}
 			mu.Lock()
@@ -196,9 +188,9 @@ return rs.map(r => r.status === "fulfilled" ? "PAID" : r.reason.kind).join(",")`
 	var ran atomic.Int32
 	var audit []engine.AuditRecord
 	var answers atomic.Int32
-	sb := newSandbox(t, engine.SandboxConfig{
-		Tools:  []engine.Tool{counting("refund", &ran)},
-		Policy: newPolicy(t, policy.Config{Capabilities: caps}),
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{
+		Tools:  []engine.Tool{enginetest.Counting("refund", &ran)},
+		Policy: enginetest.NewPolicy(t, policy.Config{Capabilities: caps}),
 		Approve: func(ctx context.Context, c *engine.Call) (bool, string) {
 			if answers.Add(1) == 2 {
 				return false, "the second one is refused"
@@ -207,7 +199,7 @@ return rs.map(r => r.status === "fulfilled" ? "PAID" : r.reason.kind).join(",")`
 		},
 		Audit: func(r engine.AuditRecord) { audit = append(audit, r) },
 	})
-	res := run(t, sb, seq)
+	res := enginetest.Run(t, sb, seq)
 	if got := strings.TrimSpace(res.Stdout); got != "PAID,denied,PAID,denied" || ran.Load() != 2 {
 		t.Fatalf("with an approver: %s, ran %d", got, ran.Load())
 	}
@@ -237,7 +229,7 @@ return rs.map(r => r.status === "fulfilled" ? "PAID" : r.reason.kind).join(",")`
 func TestAskSettledByTheStepAPI(t *testing.T) {
 	var ran atomic.Int32
 	caps := []*dsl.Capability{dsl.Method("refund").Ask().MaxCalls(1), dsl.Method("refund")}
-	sb := newSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{counting("refund", &ran)}, Policy: newPolicy(t, policy.Config{Capabilities: caps})})
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{enginetest.Counting("refund", &ran)}, Policy: enginetest.NewPolicy(t, policy.Config{Capabilities: caps})})
 	ctx := context.Background()
 	step := func(answer func(c *engine.Call)) string {
 		x, err := sb.Start(ctx, engine.JavaScript, `try { await refund({}); return "ran" } catch (e) { return e.kind }`)
@@ -274,7 +266,7 @@ func TestAskSettledByTheStepAPI(t *testing.T) {
 	if got := step(func(c *engine.Call) { c.Run(ctx) }); got != "ran" {
 		t.Fatalf("approved: %s", got)
 	}
-	res := run(t, sb, `try { await refund({}) } catch (e) { return e.kind }`)
+	res := enginetest.Run(t, sb, `try { await refund({}) } catch (e) { return e.kind }`)
 	if strings.TrimSpace(res.Stdout) != "denied" || ran.Load() != 1 {
 		t.Fatalf("after the ask was used up: %s, ran %d", res.Stdout, ran.Load())
 	}
@@ -289,11 +281,12 @@ deny contains "slow" if {
 	i < 0
 }`
 	var ran atomic.Int32
-	sb := newSandbox(t, engine.SandboxConfig{
-		Tools:  []engine.Tool{counting("t", &ran)},
-		Policy: newPolicy(t, policy.Config{Modules: map[string]string{"slow.rego": slow}, Capabilities: []*dsl.Capability{dsl.Method("**")}}),
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{
+		Tools:  []engine.Tool{enginetest.Counting("t", &ran)},
+		Policy: enginetest.NewPolicy(t, policy.Config{Modules: map[string]string{"slow.rego": slow}, Capabilities: []*dsl.Capability{dsl.Method("**")}}),
 		Limits: engine.Limits{Timeout: 500 * time.Millisecond},
 	})
+	bound := enginetest.Scale(t, 3*time.Second)
 	for _, lang := range []engine.Language{engine.JavaScript, engine.Shell} {
 		code := `await Promise.all([t({}), t({}), t({})])`
 		if lang == engine.Shell {
@@ -305,7 +298,7 @@ deny contains "slow" if {
 		if !errors.Is(err, engine.ErrTimeout) || ran.Load() != 0 {
 			t.Fatalf("%s: err %v, ran %d", lang, err, ran.Load())
 		}
-		if took > 3*time.Second {
+		if took > bound {
 			t.Errorf("%s: a 500ms limit ended after %v", lang, took)
 		}
 		for _, c := range res.ToolCalls {
@@ -335,8 +328,8 @@ func TestMaxConcurrentCalls(t *testing.T) {
 		total.Add(1)
 		return 1, nil
 	}}
-	sb := newSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{tool}, Limits: engine.Limits{MaxConcurrentCalls: 4, Timeout: 30 * time.Second}})
-	res := run(t, sb, `return (await Promise.all(Array.from({length: 60}, () => t({})))).length`)
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{tool}, Limits: engine.Limits{MaxConcurrentCalls: 4, Timeout: 30 * time.Second}})
+	res := enginetest.Run(t, sb, `return (await Promise.all(Array.from({length: 60}, () => t({})))).length`)
 	if strings.TrimSpace(res.Stdout) != "60" || total.Load() != 60 {
 		t.Fatalf("stdout %q, %d ran", res.Stdout, total.Load())
 	}
@@ -356,7 +349,7 @@ func TestEngineIsSilentByDefault(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer eng.Close(context.Background())
-	sb, err := eng.NewSandbox(context.Background(), engine.SandboxConfig{Tools: []engine.Tool{mock("t", 1)}})
+	sb, err := eng.NewSandbox(context.Background(), engine.SandboxConfig{Tools: []engine.Tool{enginetest.Mock("t", 1)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -382,14 +375,14 @@ func (h countingHandler) WithGroup(string) slog.Handler      { return h }
 // Result.Value is JSON the guest made, whatever the script did to its
 // JSON global.
 func TestResultValueIsAlwaysJSON(t *testing.T) {
-	sb := newSandbox(t, engine.SandboxConfig{})
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{})
 	for code, want := range map[string]string{
 		`JSON.stringify = () => "not json"; return {a: 1}`:             `{"a":1}`,
 		`JSON.stringify = () => '{"a":1}} junk'; return [1, "x"]`:      `[1,"x"]`,
 		`JSON = {stringify() { return "}" }}; return {n: 1.5, s: "é"}`: `{"n":1.5,"s":"é"}`,
 		`return {toJSON() { return "from toJSON" }}`:                   `"from toJSON"`,
 	} {
-		res := run(t, sb, code)
+		res := enginetest.Run(t, sb, code)
 		if string(res.Value) != want || !json.Valid(res.Value) {
 			t.Errorf("%s: value %s, want %s", code, res.Value, want)
 		}
@@ -402,9 +395,9 @@ func TestInputLanguageIsTheCallingInterpreter(t *testing.T) {
 	deny := `package cordon.authz
 deny contains "no tools from JavaScript" if input.language == "js"`
 	var ran atomic.Int32
-	sb := newSandbox(t, engine.SandboxConfig{
-		Tools:  []engine.Tool{counting("t", &ran)},
-		Policy: newPolicy(t, policy.Config{Modules: map[string]string{"p.rego": deny}, Capabilities: []*dsl.Capability{dsl.Method("**")}}),
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{
+		Tools:  []engine.Tool{enginetest.Counting("t", &ran)},
+		Policy: enginetest.NewPolicy(t, policy.Config{Modules: map[string]string{"p.rego": deny}, Capabilities: []*dsl.Capability{dsl.Method("**")}}),
 	})
 	for _, tc := range []struct {
 		lang    engine.Language
@@ -432,7 +425,7 @@ deny contains "no tools from JavaScript" if input.language == "js"`
 // refused at registration.
 func TestReservedToolNameSegments(t *testing.T) {
 	for _, name := range []string{"ns/__proto__/valueOf", "__proto__", "a/constructor", "a.prototype.x", "x/prototype"} {
-		_, err := testEngine(t).NewSandbox(context.Background(), engine.SandboxConfig{Tools: []engine.Tool{mock(name, 1)}})
+		_, err := enginetest.Engine(t).NewSandbox(context.Background(), engine.SandboxConfig{Tools: []engine.Tool{enginetest.Mock(name, 1)}})
 		if !errors.Is(err, engine.ErrInvalid) || !strings.Contains(err.Error(), "is reserved") {
 			t.Errorf("%s: %v", name, err)
 		}
@@ -441,8 +434,8 @@ func TestReservedToolNameSegments(t *testing.T) {
 
 // Params nested too deeply get a reason that says so.
 func TestDeepParamsReason(t *testing.T) {
-	sb := newSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{mock("t", 1)}})
-	res := run(t, sb, `let p = {}; for (let i = 0; i < 5000; i++) p = {p}
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{enginetest.Mock("t", 1)}})
+	res := enginetest.Run(t, sb, `let p = {}; for (let i = 0; i < 5000; i++) p = {p}
 try { await t(p) } catch (e) { return e.kind + ": " + e.reasons.join("; ") }`)
 	if got := strings.TrimSpace(res.Stdout); got != "invalid: params: params are nested deeper than 64 levels" {
 		t.Fatalf("%s", got)

@@ -11,23 +11,14 @@ import (
 
 	"github.com/cordonhq/cordon/dsl"
 	"github.com/cordonhq/cordon/engine"
-	"github.com/cordonhq/cordon/policy"
+	"github.com/cordonhq/cordon/engine/enginetest"
 )
 
-func runSh(t *testing.T, sb *engine.Sandbox, code string) *engine.Result {
-	t.Helper()
-	res, err := sb.Execute(context.Background(), engine.Shell, code)
-	if err != nil {
-		t.Fatalf("Execute(sh, %q): %v", code, err)
-	}
-	return res
-}
-
 func TestShellScript(t *testing.T) {
-	sb := newSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{mock("users/list", []map[string]any{
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{enginetest.Mock("users/list", []map[string]any{
 		{"name": "ann", "admin": true}, {"name": "bob", "admin": false}, {"name": "cy", "admin": true},
 	})}})
-	res := runSh(t, sb, `set -e
+	res := enginetest.RunShell(t, sb, `set -e
 tool users/list | jq -r '.[] | select(.admin) | .name' | sort -r > admins.txt
 wc -l < admins.txt
 for n in $(cat admins.txt); do printf '%s!\n' "${n^^}"; done
@@ -37,13 +28,13 @@ exit 3`)
 		t.Fatalf("stdout %q stderr %q exit %d", res.Stdout, res.Stderr, res.ExitCode)
 	}
 	// The VFS persists into the next execution (JS here); shell variables do not.
-	if res := run(t, sb, `return fs.readFileSync("admins.txt", "utf8")`); res.Stdout != "cy\nann\n\n" {
+	if res := enginetest.Run(t, sb, `return fs.readFileSync("admins.txt", "utf8")`); res.Stdout != "cy\nann\n\n" {
 		t.Errorf("from JS: %q", res.Stdout)
 	}
-	if res := runSh(t, sb, `x=1; echo "${x}"`); res.Stdout != "1\n" {
+	if res := enginetest.RunShell(t, sb, `x=1; echo "${x}"`); res.Stdout != "1\n" {
 		t.Errorf("%q", res.Stdout)
 	}
-	if res := runSh(t, sb, `echo "[${x:-unset}]"; nope; echo $?`); res.Stdout != "[unset]\n127\n" || !strings.Contains(res.Stderr, "nope: command not found") {
+	if res := enginetest.RunShell(t, sb, `echo "[${x:-unset}]"; nope; echo $?`); res.Stdout != "[unset]\n127\n" || !strings.Contains(res.Stderr, "nope: command not found") {
 		t.Errorf("%q %q", res.Stdout, res.Stderr)
 	}
 }
@@ -52,11 +43,11 @@ exit 3`)
 // never runs, and each path reports the reasons.
 func TestDeniedToolOnEveryPath(t *testing.T) {
 	var ran atomic.Int32
-	sb := newSandbox(t, engine.SandboxConfig{
-		Tools:  []engine.Tool{counting("admin/delete", &ran), counting("pay", &ran)},
-		Policy: newPolicy(t, policy.Config{Capabilities: []*dsl.Capability{dsl.Method("pay").Where(dsl.Param("amount").Le(100))}}),
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{
+		Tools:  []engine.Tool{enginetest.Counting("admin/delete", &ran), enginetest.Counting("pay", &ran)},
+		Policy: enginetest.Policy(t, dsl.Method("pay").Where(dsl.Param("amount").Le(100))),
 	})
-	js := run(t, sb, `const out = []
+	js := enginetest.Run(t, sb, `const out = []
 for (const f of [() => admin.delete({}), () => admin_delete({}), () => pay({amount: 500})]) {
   try { await f(); out.push("ran") } catch (e) { out.push(e.kind) }
 }
@@ -66,7 +57,7 @@ return out`)
 	if js.Stdout != `["denied","denied","denied","1,1,1"]`+"\n" {
 		t.Errorf("JS paths: %q %q", js.Stdout, js.Stderr)
 	}
-	sh := runSh(t, sb, `tool admin/delete; echo $?
+	sh := enginetest.RunShell(t, sb, `tool admin/delete; echo $?
 tool admin_delete; echo $?
 tool pay --amount 500 2>&1 | grep -c 'amount <= 100 does not hold'
 node -e 'try { await pay({amount: 1000}) } catch (e) { console.log(e.kind) }'
@@ -86,7 +77,8 @@ tool pay --json '{"amount": 5}' | jq -c .`)
 }
 
 func TestShellTimeout(t *testing.T) {
-	sb := newSandbox(t, engine.SandboxConfig{Limits: engine.Limits{Timeout: 300 * time.Millisecond}})
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{Limits: engine.Limits{Timeout: 300 * time.Millisecond}})
+	bound := enginetest.Scale(t, 5*time.Second)
 	for _, code := range []string{
 		`while true; do :; done`,
 		`yes | grep -c y`,
@@ -103,11 +95,11 @@ func TestShellTimeout(t *testing.T) {
 		// A loose bound: the point is that the script stops at all, and
 		// this machine may be loaded (the overrun itself is measured by
 		// TestOverrunIsBounded).
-		if took > 5*time.Second {
+		if took > bound {
 			t.Errorf("%s: stopped after %v", code, took)
 		}
 	}
-	if res := runSh(t, sb, "echo ok"); res.Stdout != "ok\n" {
+	if res := enginetest.RunShell(t, sb, "echo ok"); res.Stdout != "ok\n" {
 		t.Errorf("after timeouts: %q", res.Stdout)
 	}
 }
@@ -119,6 +111,7 @@ func TestShellTimeout(t *testing.T) {
 // calls run one after another, without bounding wall-clock time tightly.
 func TestShellBackgroundToolCallsRunInParallel(t *testing.T) {
 	const n = 4
+	wait := enginetest.Scale(t, 3*time.Second)
 	var started atomic.Int32
 	all := make(chan struct{})
 	slow := engine.Tool{Name: "slow", Handler: func(ctx context.Context, _ json.RawMessage) (any, error) {
@@ -127,15 +120,15 @@ func TestShellBackgroundToolCallsRunInParallel(t *testing.T) {
 		}
 		select {
 		case <-all:
-		case <-time.After(3 * time.Second):
+		case <-time.After(wait):
 			return nil, errors.New("the other calls did not start: the calls ran one by one")
 		}
 		time.Sleep(100 * time.Millisecond)
 		return map[string]any{"ok": true}, nil
 	}}
-	sb := newSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{slow}, Limits: engine.Limits{Timeout: 30 * time.Second}})
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{slow}, Limits: engine.Limits{Timeout: 30 * time.Second}})
 	begin := time.Now()
-	res := runSh(t, sb, `for i in 1 2 3 4; do tool slow > out.$i & done; wait; cat out.1 out.2 out.3 out.4 | grep -c true`)
+	res := enginetest.RunShell(t, sb, `for i in 1 2 3 4; do tool slow > out.$i & done; wait; cat out.1 out.2 out.3 out.4 | grep -c true`)
 	elapsed := time.Since(begin)
 	if res.Stdout != "4\n" || res.ExitCode != 0 {
 		t.Fatalf("stdout %q stderr %q exit %d", res.Stdout, res.Stderr, res.ExitCode)

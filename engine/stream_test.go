@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/cordonhq/cordon/engine"
+	"github.com/cordonhq/cordon/engine/enginetest"
 )
 
 // recorder is a writer that records each write and which stream it came
@@ -59,6 +60,7 @@ func (r *recorder) all() string {
 // the script wrote it across stdout and stderr, and the Result still holds
 // it.
 func TestStreamingOutput(t *testing.T) {
+	patience := enginetest.Scale(t, 3*time.Second)
 	rec := newRecorder()
 	// The tool answers only once the first line has reached the writer:
 	// output that came at the end of the execution would time it out.
@@ -66,12 +68,12 @@ func TestStreamingOutput(t *testing.T) {
 		select {
 		case <-rec.first:
 			return "streamed", nil
-		case <-time.After(3 * time.Second):
+		case <-time.After(patience):
 			return "not streamed", nil
 		}
 	}}
-	sb := newSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{wait}, Stdout: fdWriter{rec, 1}, Stderr: fdWriter{rec, 2}})
-	res := run(t, sb, `console.log("one"); console.error("two"); console.log(await wait({})); console.error("four")`)
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{Tools: []engine.Tool{wait}, Stdout: fdWriter{rec, 1}, Stderr: fdWriter{rec, 2}})
+	res := enginetest.Run(t, sb, `console.log("one"); console.error("two"); console.log(await wait({})); console.error("four")`)
 	if want := "1:one\n2:two\n1:streamed\n2:four\n"; rec.all() != want {
 		t.Errorf("streamed %q, want %q", rec.all(), want)
 	}
@@ -82,10 +84,7 @@ func TestStreamingOutput(t *testing.T) {
 	// The shell streams too, and an option replaces the sandbox's writer
 	// for one execution.
 	rec2 := newRecorder()
-	res, err := sb.Execute(context.Background(), engine.Shell, `echo a; echo b >&2; echo c`, engine.WithStdout(fdWriter{rec2, 1}), engine.WithStderr(nil))
-	if err != nil {
-		t.Fatal(err)
-	}
+	res = enginetest.RunShell(t, sb, `echo a; echo b >&2; echo c`, engine.WithStdout(fdWriter{rec2, 1}), engine.WithStderr(nil))
 	if rec2.all() != "1:a\n1:c\n" || res.Stdout != "a\nc\n" || res.Stderr != "b\n" {
 		t.Errorf("shell: streamed %q, result %q %q", rec2.all(), res.Stdout, res.Stderr)
 	}
@@ -98,7 +97,7 @@ func TestStreamingOutput(t *testing.T) {
 // limit and its marker line.
 func TestStreamingOutputLimit(t *testing.T) {
 	rec := newRecorder()
-	sb := newSandbox(t, engine.SandboxConfig{Limits: engine.Limits{MaxOutputBytes: 100}, Stdout: fdWriter{rec, 1}})
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{Limits: engine.Limits{MaxOutputBytes: 100}, Stdout: fdWriter{rec, 1}})
 	res, err := sb.Execute(context.Background(), engine.Shell, `yes`)
 	if engine.KindOf(err) != engine.KindOutput {
 		t.Fatalf("err %v", err)
@@ -127,7 +126,8 @@ func (w *blockingWriter) Write(p []byte) (int, error) {
 func TestStreamingSlowWriterIsBounded(t *testing.T) {
 	bw := &blockingWriter{release: make(chan struct{}), entered: make(chan struct{})}
 	defer close(bw.release)
-	sb := newSandbox(t, engine.SandboxConfig{Limits: engine.Limits{Timeout: 300 * time.Millisecond}, Stdout: bw})
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{Limits: engine.Limits{Timeout: 300 * time.Millisecond}, Stdout: bw})
+	bound := 300*time.Millisecond + enginetest.Scale(t, time.Second)
 	for _, lang := range []engine.Language{engine.JavaScript, engine.Shell} {
 		code := `console.log("stuck"); console.log("after")`
 		if lang == engine.Shell {
@@ -139,7 +139,7 @@ func TestStreamingSlowWriterIsBounded(t *testing.T) {
 		if engine.KindOf(err) != engine.KindTimeout {
 			t.Errorf("%s: err %v, want a timeout", lang, err)
 		}
-		if took > 300*time.Millisecond+time.Second {
+		if took > bound {
 			t.Errorf("%s: took %v with a time limit of 300ms", lang, took)
 		}
 		if res == nil || !strings.HasPrefix(res.Stdout, "stuck\n") {
@@ -182,8 +182,8 @@ func (w *failingWriter) Write(p []byte) (int, error) {
 // the Result has everything. A writer that panics is one that failed.
 func TestStreamingFailingWriter(t *testing.T) {
 	fw := &failingWriter{n: 1}
-	sb := newSandbox(t, engine.SandboxConfig{Stdout: fw})
-	res := run(t, sb, `console.log(1); console.log(2); console.log(3); return "done"`)
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{Stdout: fw})
+	res := enginetest.Run(t, sb, `console.log(1); console.log(2); console.log(3); return "done"`)
 	if fw.b.String() != "1\n" || res.Stdout != "1\n2\n3\ndone\n" || res.ExitCode != 0 {
 		t.Errorf("writer got %q, result %+v", fw.b.String(), res)
 	}
@@ -199,7 +199,7 @@ func (panicWriter) Write([]byte) (int, error) { panic("boom") }
 
 // Errors name the script as the caller says, in JavaScript and the shell.
 func TestScriptName(t *testing.T) {
-	sb := newSandbox(t, engine.SandboxConfig{})
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{})
 	res, err := sb.Execute(context.Background(), engine.JavaScript, "\nnull.x", engine.WithScriptName("report.js"))
 	if err != nil || !strings.Contains(res.Stderr, "report.js:2:") || strings.Contains(res.Stderr, "script.js") {
 		t.Errorf("js: err %v stderr %q", err, res.Stderr)
@@ -209,7 +209,7 @@ func TestScriptName(t *testing.T) {
 		t.Errorf("sh: err %v result %q %q", err, res.Stdout, res.Stderr)
 	}
 	// The defaults.
-	res = run(t, sb, "null.x")
+	res = enginetest.Run(t, sb, "null.x")
 	if !strings.Contains(res.Stderr, "script.js:1:") {
 		t.Errorf("default: %q", res.Stderr)
 	}
@@ -225,7 +225,7 @@ func TestScriptName(t *testing.T) {
 // head), builtins (printf) and a pipe of both streams: the combined view a
 // host gets by giving one writer for both.
 func TestStreamingShellOrder(t *testing.T) {
-	sb := newSandbox(t, engine.SandboxConfig{})
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{})
 	var mu sync.Mutex
 	var both strings.Builder
 	w := writerFunc(func(p []byte) (int, error) {

@@ -27,6 +27,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/cordonhq/cordon/dsl"
 	"github.com/cordonhq/cordon/policy/authz"
@@ -96,6 +97,9 @@ type Policy struct {
 	caps     []*dsl.Capability
 	revision string
 	native   *authz.CapabilityPolicy // nil: every decision is an OPA evaluation
+
+	countersOnce  sync.Once
+	readsCounters bool // a user module reads input.calls or input.capability_calls (CountersUnused)
 }
 
 // CapabilitiesModule is the file name of the compiled capabilities module.

@@ -183,6 +183,17 @@ func (p *CapabilityPolicy) CapabilityName(i int) string {
 	return fmt.Sprintf("#%d %s", i, p.caps[i].Pattern())
 }
 
+// CountersUnused reports whether a decision that charged capability i (-1
+// for none) read no call counter: capability i has no call limit. The
+// engine then allows such a call when its counter store fails, uncounted
+// (see engine.CounterFreePolicy).
+func (p *CapabilityPolicy) CountersUnused(i int) bool {
+	if i < 0 {
+		return true
+	}
+	return i < len(p.caps) && p.caps[i].CallLimit() <= 0
+}
+
 // Decide decides one call. It never allows on failure: params that are
 // not a JSON object that can be put in canonical form deny the call, and
 // the error says why. It reads in and changes nothing; ctx is not used (a
