@@ -17,8 +17,9 @@ import (
 // connection to the Redis server of counters.url for redis, which closeFn
 // closes. A URL go-redis cannot read is a usage error that names the key.
 // A server that does not answer now is a warning on stderr, not an error:
-// the calls are decided when they come, and each is denied while the
-// store cannot be reached (fail closed).
+// the calls are decided when they come, and while the store cannot be
+// reached each call that a counter could decide is denied (fail closed);
+// the others run uncounted (engine.CounterFreePolicy).
 func sandboxCounters(ctx context.Context, cfg *config.Config, stderr io.Writer) (c engine.Counters, scopeSet bool, closeFn func(), err error) {
 	c, scopeSet = cfg.SandboxCounters()
 	if cfg.Counters.Store != config.StoreRedis {
@@ -32,7 +33,7 @@ func sandboxCounters(ctx context.Context, cfg *config.Config, stderr io.Writer) 
 	// lines would only interleave with the script's output.
 	redis.SetLogger(discardRedisLog{})
 	if err := store.Ping(ctx); err != nil {
-		fmt.Fprintf(stderr, "cordon: warning: %s: counters.url: %v: calls are denied while the counter store cannot be reached\n", cfg.File(), err)
+		fmt.Fprintf(stderr, "cordon: warning: %s: counters.url: %v: the calls that a call limit decides are denied while the counter store cannot be reached\n", cfg.File(), err)
 	}
 	c.Store = store
 	return c, scopeSet, func() { store.Close() }, nil

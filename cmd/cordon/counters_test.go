@@ -98,7 +98,7 @@ func TestRunCountersStoreDown(t *testing.T) {
 	if code != 0 || strings.Count(stdout, "the call counters could not be read") != 2 {
 		t.Fatalf("exit %d, stdout %q, stderr %q: want both calls denied", code, stdout, stderr)
 	}
-	if !strings.Contains(stderr, "counters.url") || !strings.Contains(stderr, "denied while the counter store cannot be reached") {
+	if !strings.Contains(stderr, "counters.url") || !strings.Contains(stderr, "are denied while the counter store cannot be reached") {
 		t.Errorf("stderr %q: want a warning that names counters.url", stderr)
 	}
 }

@@ -2,6 +2,7 @@ package redisstore
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net"
 	"strconv"
@@ -158,6 +159,54 @@ func TestUnreachableStoreDeniesWithinTheDeadline(t *testing.T) {
 			defer mu.Unlock()
 			if len(records) != 1 || records[0].Decision != "deny" || !errors.Is(records[0].Err, counters.ErrUnavailable) {
 				t.Fatalf("audit records %+v, want one denial whose error is ErrUnavailable", records)
+			}
+		})
+	}
+}
+
+// While the store is down the host keeps serving the calls that no
+// counter decides: a capability without max_calls runs uncounted, and the
+// audit says why; a limited one is denied. Both policy implementations
+// that can tell (authz and policy) agree.
+func TestStoreDownServesUnlimitedCalls(t *testing.T) {
+	store := openStore(t, "redis://127.0.0.1:"+strconv.Itoa(freePort(t))+"/0", Options{})
+	caps := []*dsl.Capability{dsl.Method("read"), dsl.Method("pay").MaxCalls(5)}
+	for name, pol := range map[string]engine.Policy{"authz": capPolicy(t, caps...), "policy": enginetest.Policy(t, caps...)} {
+		t.Run(name, func(t *testing.T) {
+			var reads, pays atomic.Int32
+			var mu sync.Mutex
+			records := map[string]engine.AuditRecord{}
+			sb := enginetest.NewSandbox(t, engine.SandboxConfig{
+				Tools:     []engine.Tool{enginetest.Counting("read", &reads), enginetest.Counting("pay", &pays)},
+				Policy:    pol,
+				Principal: "alice",
+				Counters:  engine.Counters{Store: store, Scope: counters.PerPrincipal},
+				Audit: func(r engine.AuditRecord) {
+					mu.Lock()
+					records[r.Method] = r
+					mu.Unlock()
+				},
+			})
+			res := enginetest.Run(t, sb, `const out = [];
+for (const f of [read, pay]) { try { await f({}); out.push("ok") } catch (e) { out.push(e.message) } }
+return out`)
+			var out []string
+			if err := json.Unmarshal(res.Value, &out); err != nil || len(out) != 2 {
+				t.Fatalf("result %s: %v", res.Value, err)
+			}
+			if out[0] != "ok" || reads.Load() != 1 {
+				t.Errorf("read, which no limit decides, saw %q", out[0])
+			}
+			if !strings.Contains(out[1], "counters could not be read") || pays.Load() != 0 {
+				t.Errorf("pay, which max_calls limits, saw %q and ran %d times", out[1], pays.Load())
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if r := records["read"]; r.Decision != "allow" || !errors.Is(r.Err, ErrUnavailable) || !strings.Contains(r.Err.Error(), "uncounted") {
+				t.Errorf("read's audit record: %s %v", r.Decision, r.Err)
+			}
+			if r := records["pay"]; r.Decision != "deny" || !errors.Is(r.Err, ErrUnavailable) {
+				t.Errorf("pay's audit record: %s %v", r.Decision, r.Err)
 			}
 		})
 	}

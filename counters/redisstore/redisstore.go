@@ -35,7 +35,9 @@
 // that is down, slower than either, or that answers something else than
 // the scripts' replies makes the call fail with an error that matches
 // [ErrUnavailable] (which is [counters.ErrUnavailable]); the engine then
-// denies the call it was deciding (fail closed).
+// denies the call it was deciding (fail closed), unless no counter could
+// have decided it: a call through a capability without max_calls, under
+// a policy whose rules read no counter, runs uncounted.
 package redisstore
 
 import (
