@@ -211,3 +211,42 @@ return out`)
 		})
 	}
 }
+
+// An ask reserves its charge in the shared store, and a refusal gives it
+// back there: asks one host refuses do not use up the limit another host
+// grants from.
+func TestRefusedAsksGiveTheirChargeBack(t *testing.T) {
+	url := sharedURL(t)
+	prefix := testPrefix(t)
+	pol := capPolicy(t, dsl.Method("pay").Ask().MaxCalls(2))
+	var ran atomic.Int32
+	sandbox := func(eng *engine.Engine, approve bool) *engine.Sandbox {
+		return enginetest.NewSandboxOf(t, eng, engine.SandboxConfig{
+			Tools:     []engine.Tool{enginetest.Counting("pay", &ran)},
+			Policy:    pol,
+			Principal: "alice",
+			Counters:  engine.Counters{Store: openStore(t, url, Options{Prefix: prefix}), Scope: counters.PerPrincipal},
+			Approve: func(context.Context, *engine.Call) (bool, string) {
+				return approve, "not today"
+			},
+		})
+	}
+	script := `const out = [];
+for (const i of [1, 2, 3]) { try { await pay({}); out.push("ok") } catch (e) { out.push(e.kind) } }
+return out.join(",")`
+	refuser := sandbox(enginetest.Engine(t), false)
+	if got := string(enginetest.Run(t, refuser, script).Value); got != `"denied,denied,denied"` {
+		t.Fatalf("refusing host: %s", got)
+	}
+	approver := sandbox(enginetest.NewEngine(t, enginetest.Config()), true)
+	if got := string(enginetest.Run(t, approver, script).Value); got != `"ok,ok,denied"` {
+		t.Fatalf("approving host after three refusals elsewhere: %s, want two calls of max_calls 2", got)
+	}
+	snap, err := openStore(t, url, Options{Prefix: prefix}).Load(context.Background(), counters.Key(counters.PerPrincipal, "alice"), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ran.Load() != 2 || snap.Counts["method:pay"] != 2 {
+		t.Fatalf("ran %d, counted %v, want 2", ran.Load(), snap.Counts)
+	}
+}

@@ -120,28 +120,20 @@ func New(client redis.UniversalClient, opts Options) (*Store, error) {
 	return &Store{c: client, prefix: prefix, seq: prefix + "seq", timeout: timeout}, nil
 }
 
-// ParseURL checks url as [Open] reads it: redis://, rediss:// (TLS) or
-// unix://, in the form of go-redis's [redis.ParseURL].
-func ParseURL(url string) (*redis.Options, error) {
+// Open connects to the server at url (redis://[user:password@]host
+// [:port][/db], rediss:// for TLS, or unix:///path, as [redis.ParseURL]
+// reads it) and returns a store over that connection, which Close closes.
+// Open does not reach the server: a server that is down makes each call
+// fail instead. The client respects contexts' deadlines; it dials once,
+// and dials, reads and writes for at most the store's timeout (the URL's
+// own timeouts only shorten them); it retries a failed command once
+// (unless the URL sets max_retries). A command retried after the server
+// ran it but before its reply arrived can only count a call twice, never
+// lose one.
+func Open(url string, opts Options) (*Store, error) {
 	opt, err := redis.ParseURL(url)
 	if err != nil {
 		return nil, fmt.Errorf("redisstore: %w", err)
-	}
-	return opt, nil
-}
-
-// Open connects to the server at url (see [ParseURL]) and returns a store
-// over that connection, which Close closes. Open does not reach the
-// server: a server that is down makes each call fail instead. The client
-// respects contexts' deadlines, dials for at most the store's timeout
-// (once, unless the URL sets dialer_retries), gives up on a read or write
-// after it, and retries a failed command once (unless the URL sets
-// max_retries). A command retried after the server ran it but before its
-// reply arrived can only count a call twice, never lose one.
-func Open(url string, opts Options) (*Store, error) {
-	opt, err := ParseURL(url)
-	if err != nil {
-		return nil, err
 	}
 	timeout := opts.Timeout
 	if timeout <= 0 {
@@ -162,7 +154,7 @@ func Open(url string, opts Options) (*Store, error) {
 	}
 	// A server that is down should cost a call one refused dial, not
 	// seconds of retries; one retry of a command still carries it over a
-	// connection that a server restart broke. The URL may set both.
+	// connection that a server restart broke.
 	if opt.DialerRetries <= 0 {
 		opt.DialerRetries = 1
 	}
