@@ -260,7 +260,9 @@ return out
 var addScript = redis.NewScript(luaPrelude + `
 local v = redis.call('GET', KEYS[1]) or '0'
 if v ~= ARGV[2] then return 0 end
-local nv = redis.call('INCR', KEYS[4])
+-- The version as digits: Lua's own number-to-string would round past
+-- 14 digits, and the charges' members must stay distinct.
+local nv = string.format('%d', redis.call('INCR', KEYS[4]))
 redis.call('SET', KEYS[1], nv)
 local window = tonumber(ARGV[1])
 if window == 0 then
@@ -283,7 +285,7 @@ return 1
 // prefix, names... Returns 1 when the scope exists, 0 when it does not.
 var subScript = redis.NewScript(luaPrelude + `
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-redis.call('SET', KEYS[1], redis.call('INCR', KEYS[4]))
+redis.call('SET', KEYS[1], string.format('%d', redis.call('INCR', KEYS[4])))
 local window = tonumber(ARGV[1])
 if window == 0 then
   for i = 3, #ARGV do

@@ -391,3 +391,29 @@ func TestGarbageAnswers(t *testing.T) {
 		})
 	}
 }
+
+// Versions keep every digit however long the sequence has run, and each
+// charge stays a member of its own.
+func TestLongSequences(t *testing.T) {
+	ctx := context.Background()
+	m := openStore(t, sharedURL(t), Options{})
+	const start = 123456789012345 // past the 14 digits Lua prints exactly
+	if err := m.c.Set(ctx, m.seq, start, 0).Err(); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		snap, err := m.Load(ctx, "k", time.Hour)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i > 0 && snap.Version != start+uint64(i) {
+			t.Fatalf("version %d, want %d", snap.Version, start+i)
+		}
+		if ok, err := m.Add(ctx, "k", time.Hour, snap.Version, []string{"n"}); !ok || err != nil {
+			t.Fatalf("add %d: %v %v", i, ok, err)
+		}
+	}
+	if snap, _ := m.Load(ctx, "k", time.Hour); snap.Counts["n"] != 3 {
+		t.Fatalf("count %d, want 3", snap.Counts["n"])
+	}
+}
