@@ -24,6 +24,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -135,15 +136,33 @@ type Tool struct {
 }
 
 // Counters is the counters section: the scope of the call counters
-// ([counters.Scope]: "execution", "session" or "principal") and, when
-// Window is set, the sliding time window they count over.
+// ([counters.Scope]: "execution", "session" or "principal"), when Window
+// is set the sliding time window they count over, and the store that
+// keeps them.
 type Counters struct {
 	Scope  string   `json:"scope,omitempty"`
 	Window Duration `json:"window,omitempty"`
+	// Store names the counter store: "memory" (the default, when empty),
+	// the host's own, or "redis", a Redis or Valkey server at URL that
+	// many hosts share (package counters/redisstore), so that a limit
+	// holds across them.
+	Store string `json:"store,omitempty"`
+	// URL is the Redis server of store redis: redis://[user:password@]
+	// host[:port][/db], rediss:// for TLS, or unix:///path. The CLI
+	// connects to it; this package only checks its form, and links no
+	// Redis client.
+	URL string `json:"url,omitempty"`
 }
 
+// The counter stores a config names (Counters.Store).
+const (
+	StoreMemory = "memory"
+	StoreRedis  = "redis"
+)
+
 // SandboxCounters returns the counters section as the engine's counter
-// configuration, with the engine's store (nil Store). ScopeSet reports
+// configuration, with the engine's store (nil Store): a host that uses
+// store redis sets Store itself (the CLI opens it). ScopeSet reports
 // whether the config named a scope, for hosts whose default differs (an
 // MCP server over HTTP counts per principal unless told otherwise).
 func (c *Config) SandboxCounters() (cfg engine.Counters, scopeSet bool) {
@@ -307,6 +326,48 @@ func typeName(kind string) string {
 	return "a " + kind
 }
 
+// validateCounterStore checks counters.store and counters.url: the store
+// is memory or redis, and redis needs a URL of a form go-redis reads
+// (redis.ParseURL, which the CLI runs when it connects).
+func (c *Config) validateCounterStore() error {
+	cs := c.Counters
+	switch cs.Store {
+	case "", StoreMemory:
+		if cs.URL != "" {
+			return &Error{File: c.file, Key: "counters.url", Msg: "is only for store: redis (the memory store needs none)"}
+		}
+		return nil
+	case StoreRedis:
+	default:
+		return &Error{File: c.file, Key: "counters.store", Msg: fmt.Sprintf("%q is not a counter store: want memory or redis", cs.Store)}
+	}
+	if cs.URL == "" {
+		return &Error{File: c.file, Key: "counters.url", Msg: "missing: store redis needs the server's URL, e.g. redis://127.0.0.1:6379/0"}
+	}
+	u, err := url.Parse(cs.URL)
+	if err != nil {
+		return &Error{File: c.file, Key: "counters.url", Msg: fmt.Sprintf("not a URL: %v", err)}
+	}
+	switch u.Scheme {
+	case "redis", "rediss":
+		if u.Opaque != "" {
+			return &Error{File: c.file, Key: "counters.url", Msg: fmt.Sprintf("%q: want redis://host[:port][/db]", u.Redacted())}
+		}
+		if db := strings.Trim(u.Path, "/"); db != "" {
+			if _, err := strconv.Atoi(db); err != nil {
+				return &Error{File: c.file, Key: "counters.url", Msg: fmt.Sprintf("%q: the path is the database number, not %q", u.Redacted(), db)}
+			}
+		}
+	case "unix":
+		if u.Path == "" {
+			return &Error{File: c.file, Key: "counters.url", Msg: fmt.Sprintf("%q has no socket path: want unix:///path/to/redis.sock", u.Redacted())}
+		}
+	default:
+		return &Error{File: c.file, Key: "counters.url", Msg: fmt.Sprintf("%q: the scheme must be redis, rediss or unix", u.Redacted())}
+	}
+	return nil
+}
+
 func (c *Config) validate() error {
 	seen := map[string]bool{}
 	for i, t := range c.Tools {
@@ -346,6 +407,9 @@ func (c *Config) validate() error {
 	}
 	if c.Counters.Window < 0 {
 		return &Error{File: c.file, Key: "counters.window", Msg: "must not be negative"}
+	}
+	if err := c.validateCounterStore(); err != nil {
+		return err
 	}
 	l := c.Limits
 	switch {

@@ -14,6 +14,7 @@ import (
 	"github.com/cordonhq/cordon/config"
 	"github.com/cordonhq/cordon/counters"
 	"github.com/cordonhq/cordon/internal/slack"
+	"github.com/redis/go-redis/v9"
 )
 
 func TestDefaultConfigIsValid(t *testing.T) {
@@ -302,6 +303,52 @@ func TestCountersSection(t *testing.T) {
 	} {
 		if _, err := config.Parse("c.yaml", []byte(src)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: %v, want an error naming %s", src, err, want)
+		}
+	}
+}
+
+// counters.store selects the counter store: memory, or redis with a URL,
+// checked when the config loads, in the form go-redis reads it. The
+// config leaves the store to the host (SandboxCounters has no Store).
+func TestCounterStore(t *testing.T) {
+	for _, src := range []string{
+		"counters: {store: memory}\n",
+		"counters: {store: redis, url: \"redis://127.0.0.1:6379/0\"}\n",
+		"counters: {store: redis, url: \"rediss://user:secret@redis.internal:6380/2\", scope: principal, window: 1h}\n",
+		"counters: {store: redis, url: \"redis://localhost\"}\n",
+		"counters: {store: redis, url: \"unix:///run/redis.sock\"}\n",
+	} {
+		c, err := config.Parse("c.yaml", []byte(src))
+		if err != nil {
+			t.Errorf("%q: %v", src, err)
+			continue
+		}
+		if got, _ := c.SandboxCounters(); got.Store != nil {
+			t.Errorf("%q: SandboxCounters has a store", src)
+		}
+		if c.Counters.URL != "" {
+			if _, err := redis.ParseURL(c.Counters.URL); err != nil {
+				t.Errorf("%q: the config accepts a URL that go-redis refuses: %v", src, err)
+			}
+		}
+	}
+	for src, want := range map[string]string{
+		"counters: {store: etcd}\n":                                   "counters.store: \"etcd\" is not a counter store: want memory or redis",
+		"counters: {store: redis}\n":                                  "counters.url: missing",
+		"counters: {url: \"redis://h\"}\n":                            "counters.url: is only for store: redis",
+		"counters: {store: redis, url: \"http://h:6379\"}\n":          "counters.url: \"http://h:6379\": the scheme must be redis",
+		"counters: {store: redis, url: \"redis://h/zero\"}\n":         "counters.url: \"redis://h/zero\": the path is the database number",
+		"counters: {store: redis, url: \"redis://:pw@h/x\"}\n":        "counters.url: \"redis://:xxxxx@h/x\"",
+		"counters: {store: redis, url: \"redis:h\"}\n":                "counters.url",
+		"counters: {store: redis, url: \"unix://\"}\n":                "counters.url: \"unix:\" has no socket path",
+		"counters: {store: redis, url: \"redis://h:6379/0\", x: 1}\n": "x",
+	} {
+		_, err := config.Parse("c.yaml", []byte(src))
+		if !errors.Is(err, config.ErrInvalid) || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want an error with %s", src, err, want)
+		}
+		if err != nil && strings.Contains(err.Error(), "pw") {
+			t.Errorf("%q: the error shows the password: %v", src, err)
 		}
 	}
 }

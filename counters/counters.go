@@ -21,9 +21,19 @@ package counters
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 )
+
+// ErrUnavailable is matched ([errors.Is]) by the errors of a store that
+// could not answer: a networked store whose server is down, slower than
+// the caller's deadline, or answering something that is not a valid reply.
+// The engine denies a call whose counters it cannot read or charge (fail
+// closed) unless no counter could have decided it (engine.CounterFreePolicy);
+// a host can tell this error, which says nothing about the counts, from
+// the others. Package counters/redisstore returns it.
+var ErrUnavailable = errors.New("counters: the counter store is unavailable")
 
 // Scope says which calls share a set of counters.
 type Scope string

@@ -525,7 +525,11 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		return 0, err
 	}
 	defer stopUpstreams()
-	counterCfg, _ := cfg.SandboxCounters()
+	counterCfg, _, closeCounters, err := sandboxCounters(ctx, cfg, stderr)
+	if err != nil {
+		return 0, err
+	}
+	defer closeCounters()
 	mode, err := approveMode(f.approve, stdin, stderr, len(pos) > 0 && pos[0] == "-")
 	if err != nil {
 		return 0, err

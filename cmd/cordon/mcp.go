@@ -169,7 +169,11 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	// Over HTTP any client can open a new session, so counters kept per
 	// session would let a client reset its limits by reconnecting: they
 	// are kept per principal there unless the config says otherwise.
-	counterCfg, scopeSet := cfg.SandboxCounters()
+	counterCfg, scopeSet, closeCounters, err := sandboxCounters(ctx, cfg, stderr)
+	if err != nil {
+		return err
+	}
+	defer closeCounters()
 	switch {
 	case ln != nil && !scopeSet:
 		counterCfg.Scope = counters.PerPrincipal
