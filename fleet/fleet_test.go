@@ -42,6 +42,7 @@ type opts struct {
 	bundles, logs string
 	persist       string
 	signed        bool
+	eventBuffer   bool // decision logs in OPA's event buffer, rate-limited
 }
 
 // opaConfig is an OPA configuration for one host: the bundle polled every
@@ -66,6 +67,9 @@ func opaConfig(o opts) []byte {
 	}
 	if o.logs != "" {
 		b.WriteString("decision_logs:\n  service: logs\n  reporting:\n    min_delay_seconds: 1\n    max_delay_seconds: 1\n")
+		if o.eventBuffer {
+			b.WriteString("    buffer_type: event\n    buffer_size_limit_events: 1000\n    max_decisions_per_second: 1000\n")
+		}
 		b.WriteString("status:\n  service: logs\n")
 	}
 	return []byte(b.String())
@@ -264,6 +268,12 @@ func TestNoBundleDeniesEverything(t *testing.T) {
 }
 
 func TestDecisionLogsExactlyOnceAcrossAFailure(t *testing.T) {
+	for _, buffer := range []string{"size", "event"} {
+		t.Run(buffer, func(t *testing.T) { testDecisionLogsExactlyOnce(t, buffer == "event") })
+	}
+}
+
+func testDecisionLogsExactlyOnce(t *testing.T, eventBuffer bool) {
 	srv := newBundleServer(t)
 	col := newCollector(t)
 	col.failLogs = 1
@@ -272,7 +282,7 @@ func TestDecisionLogsExactlyOnceAcrossAFailure(t *testing.T) {
 	reg := prometheus.NewRegistry()
 	var seen []fleet.Decided
 	p := newPolicy(t, fleet.Config{
-		OPA:        opaConfig(opts{bundles: srv.URL, logs: col.URL}),
+		OPA:        opaConfig(opts{bundles: srv.URL, logs: col.URL, eventBuffer: eventBuffer}),
 		Registerer: reg,
 		Decided:    func(d fleet.Decided) { seen = append(seen, d) },
 	})
