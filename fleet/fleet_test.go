@@ -373,9 +373,16 @@ func TestDecisionsNeverWaitForTheNetwork(t *testing.T) {
 	col := newCollector(t)
 	srv.set(makeBundle(t, "r1", regoDeny("files/delete"), ""))
 	p := newPolicy(t, fleet.Config{OPA: opaConfig(opts{bundles: srv.URL, logs: col.URL})})
-	// Both services now hang on every request.
+	// Both services now hang on every request, then fail it.
 	hang := make(chan struct{})
-	defer close(hang)
+	released := false
+	release := func() {
+		if !released {
+			released = true
+			close(hang)
+		}
+	}
+	defer release()
 	srv.mu.Lock()
 	srv.hang = hang
 	srv.mu.Unlock()
@@ -384,8 +391,11 @@ func TestDecisionsNeverWaitForTheNetwork(t *testing.T) {
 	col.mu.Unlock()
 	deadline := 200 * time.Millisecond
 	end := time.Now().Add(slack.Scale(t, 3*time.Second)) // across several upload and poll periods
+	ids := map[string]bool{}
 	for i := 0; time.Now().Before(end); i++ {
-		ctx, cancel := context.WithTimeout(context.Background(), deadline)
+		id := fmt.Sprintf("hung-%d", i)
+		ids[id] = true
+		ctx, cancel := context.WithTimeout(authz.WithDecisionID(context.Background(), id), deadline)
 		start := time.Now()
 		d, err := p.Decide(ctx, &authz.Input{Method: "files/write", Params: []byte(`{}`)})
 		took := time.Since(start)
@@ -397,6 +407,34 @@ func TestDecisionsNeverWaitForTheNetwork(t *testing.T) {
 			t.Fatalf("decision %d took %v, past its deadline %v", i, took, deadline)
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+	// The services come back: every decision made meanwhile arrives, once.
+	col.mu.Lock()
+	col.hang = nil
+	col.mu.Unlock()
+	srv.mu.Lock()
+	srv.hang = nil
+	srv.mu.Unlock()
+	release()
+	eventually(t, 10*time.Second, "the decisions made while the collector hung did not all arrive", func() bool {
+		events, _ := col.snapshot()
+		n := 0
+		for _, ev := range events {
+			if ids[fmt.Sprint(ev["decision_id"])] {
+				n++
+			}
+		}
+		return n >= len(ids)
+	})
+	events, _ := col.snapshot()
+	got := map[string]int{}
+	for _, ev := range events {
+		got[fmt.Sprint(ev["decision_id"])]++
+	}
+	for id := range ids {
+		if got[id] != 1 {
+			t.Errorf("%s logged %d times", id, got[id])
+		}
 	}
 }
 

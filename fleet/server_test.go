@@ -43,6 +43,7 @@ func (s *bundleServer) serve(w http.ResponseWriter, r *http.Request) {
 		case <-hang:
 		case <-r.Context().Done():
 		}
+		http.Error(w, "was hanging", http.StatusServiceUnavailable)
 		return
 	}
 	if down || body == nil || r.URL.Path != "/bundles/cordon.tar.gz" {
@@ -140,6 +141,7 @@ func (c *collector) serve(w http.ResponseWriter, r *http.Request) {
 		case <-hang:
 		case <-r.Context().Done():
 		}
+		http.Error(w, "was hanging", http.StatusServiceUnavailable)
 		return
 	}
 	body, err := io.ReadAll(r.Body)
