@@ -127,12 +127,17 @@ type AuditRecord struct {
 	// Err is set when the policy failed to evaluate (the call was
 	// denied), and on a "failed" record, where it is the whole error.
 	Err error
+	// DecisionID identifies the policy decision: the same on the records
+	// of its approval, refusal or failure, and, for a policy that logs
+	// its decisions (package fleet), the decision_id of the log.
+	DecisionID string
 }
 
 type decision struct {
 	authz.Decision
 	capabilityName string
 	revision       string
+	decisionID     string
 	// charged is set when the decision's charge was added to the
 	// counters (an allow or an ask), so that it may be released.
 	charged bool
@@ -289,6 +294,7 @@ func (sb *Sandbox) decide(ctx context.Context, key, method string, params json.R
 		rec.PolicyRevision = sb.policy.Revision()
 	}
 	var d decision
+	rec.DecisionID = newDecisionID()
 	storeFailed := func(what string, err error) {
 		d.Decision = authz.Decision{Reasons: []string{"the call counters could not be " + what}, Capability: -1}
 		d.capabilityName = ""
@@ -303,6 +309,7 @@ func (sb *Sandbox) decide(ctx context.Context, key, method string, params json.R
 		defer unlock()
 	}
 	decideOn := func(calls map[string]int, capCalls map[int]int) {
+		rec.DecisionID = newDecisionID() // each decision its own, a retried one too
 		if sb.policy == nil {
 			d = decision{Decision: authz.Decision{Capability: -1}}
 			if calls[method] >= DefaultMaxCalls {
@@ -325,7 +332,7 @@ func (sb *Sandbox) decide(ctx context.Context, key, method string, params json.R
 			in.Tool = t.Policy
 		}
 		d = decision{}
-		d.Decision, d.capabilityName, rec.PolicyRevision, rec.Err = safeDecide(ctx, sb.policy, in)
+		d.Decision, d.capabilityName, rec.PolicyRevision, rec.Err = safeDecide(authz.WithDecisionID(ctx, rec.DecisionID), sb.policy, in)
 	}
 	// uncounted decides a call when the store failed: it is allowed only
 	// when no counter could change the decision (a capability without a
@@ -384,8 +391,26 @@ func (sb *Sandbox) decided(d decision, rec AuditRecord) decision {
 	rec.Reasons = d.Reasons
 	rec.Capability = d.capabilityName
 	d.revision = rec.PolicyRevision
+	d.decisionID = rec.DecisionID
 	sb.audit(rec)
 	return d
+}
+
+// newDecisionID returns a random UUID (version 4): one per policy
+// decision, also when a call is decided again.
+func newDecisionID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	h := hex.EncodeToString(b[:])
+	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+}
+
+// revisionDecider is a Policy whose revision can change between Revision
+// and Decide (package fleet's): it says which revision decided.
+type revisionDecider interface {
+	DecideRevision(ctx context.Context, in *authz.Input) (authz.Decision, string, error)
 }
 
 // safeDecide asks p about one call and holds its answer to the contract of
@@ -397,8 +422,12 @@ func safeDecide(ctx context.Context, p Policy, in *authz.Input) (d authz.Decisio
 			d, capName, err = authz.Decision{Reasons: []string{"the policy panicked"}, Capability: -1}, "", fmt.Errorf("engine: the policy panicked deciding %s: %v", in.Method, v)
 		}
 	}()
-	revision = p.Revision()
-	d, err = p.Decide(ctx, in)
+	if rd, ok := p.(revisionDecider); ok {
+		d, revision, err = rd.DecideRevision(ctx, in)
+	} else {
+		revision = p.Revision()
+		d, err = p.Decide(ctx, in)
+	}
 	switch {
 	case err != nil:
 		if d.Allow || d.Ask || len(d.Reasons) == 0 {
@@ -498,6 +527,7 @@ func (c *Call) settleAsk(approved bool, reason string) bool {
 		Capability:     c.rec.Capability,
 		PolicyRevision: c.revision,
 		Language:       c.lang,
+		DecisionID:     c.decisionID,
 	}
 	if reason != "" {
 		rec.Reasons = []string{reason}
@@ -525,6 +555,7 @@ func (sb *Sandbox) auditFailure(c *Call, msg string, err error) {
 		PolicyRevision: c.revision,
 		Language:       c.lang,
 		Err:            err,
+		DecisionID:     c.decisionID,
 	})
 }
 

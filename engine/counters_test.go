@@ -276,3 +276,28 @@ permit contains "alice may" if input.session.principal == "alice"
 		}
 	}
 }
+
+// Each decision has an id of its own, which the records of its answer
+// (approved, refused, failed) carry too.
+func TestAuditDecisionIDs(t *testing.T) {
+	var mu sync.Mutex
+	var audits []engine.AuditRecord
+	pol := enginetest.Policy(t, dsl.Method("pay").Ask(), dsl.Method("fail"))
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{Policy: pol,
+		Tools:   []engine.Tool{enginetest.Echo("pay"), enginetest.Failing("fail", errors.New("down"))},
+		Approve: func(context.Context, *engine.Call) (bool, string) { return true, "" },
+		Audit:   func(r engine.AuditRecord) { mu.Lock(); audits = append(audits, r); mu.Unlock() }})
+	enginetest.Run(t, sb, `await pay({}); try { await fail({}) } catch (e) {}`)
+	mu.Lock()
+	defer mu.Unlock()
+	byDecision := map[string]string{}
+	for _, r := range audits {
+		byDecision[r.Decision] = r.DecisionID
+		if len(r.DecisionID) != 36 {
+			t.Fatalf("record %s has id %q", r.Decision, r.DecisionID)
+		}
+	}
+	if byDecision["ask"] != byDecision["approved"] || byDecision["allow"] != byDecision["failed"] || byDecision["ask"] == byDecision["allow"] {
+		t.Fatalf("ids %v", byDecision)
+	}
+}

@@ -305,6 +305,7 @@ type Call struct {
 	capability int
 	revision   string
 	lang       string
+	decisionID string
 
 	// Guarded by x.mu.
 	answered bool
@@ -721,7 +722,7 @@ func (x *Execution) accept(ctx context.Context, calls []abi.Call) error {
 		}
 		rec.Capability = d.capabilityName
 		c := &Call{Method: ac.Method, Params: rec.Params, x: x, id: ac.ID, rec: rec, started: time.Now(),
-			capability: d.Capability, revision: d.revision, lang: string(lang)}
+			capability: d.Capability, revision: d.revision, lang: string(lang), decisionID: d.decisionID}
 		if d.Ask {
 			c.Ask, c.Reasons = true, d.Reasons
 		}

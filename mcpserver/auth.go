@@ -325,6 +325,13 @@ func bearer(r *http.Request) (string, bool) {
 
 type verifiedKey struct{}
 
+// Authenticate wraps h with the server's authentication, as HTTPHandler
+// does /mcp: a request without a valid bearer token (or JWT) gets a 401
+// with a Bearer challenge, unless [Options.AllowUnauthenticated] is set.
+// Serve the host's other endpoints (its metrics, say) through it, so that
+// they are no more open than the server.
+func (s *Server) Authenticate(h http.Handler) http.Handler { return s.authenticate(h) }
+
 // authenticate wraps next with the server's authentication: every request
 // is verified ([Options.Verifier]) or refused with a 401, and the SDK's
 // [auth.TokenInfo] goes on the request's context, where the streamable

@@ -122,18 +122,28 @@ func TestOPAConfigRefusesLocalPolicies(t *testing.T) {
 	}
 }
 
-// cordon mcp --http with opa: serves the policy's metrics at /metrics.
+// cordon mcp --http with opa: serves the policy's metrics at /metrics,
+// behind the server's bearer token.
 func TestMCPHTTPMetricsWithOPA(t *testing.T) {
 	f := newFleetServer(t)
-	m := startMCP(t, "--config", f.config(t), "--http", "127.0.0.1:0", "--no-auth")
-	cs := mustDialMCP(t, m.url, "")
+	t.Setenv(tokenEnv, "metrics-token-0123456789")
+	m := startMCP(t, "--config", f.config(t), "--http", "127.0.0.1:0")
+	metricsURL := strings.TrimSuffix(m.url, "/mcp") + "/metrics"
+	if resp, err := http.Get(metricsURL); err != nil || resp.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("/metrics without the token: %v %v", resp, err)
+	} else {
+		resp.Body.Close()
+	}
+	cs := mustDialMCP(t, m.url, "metrics-token-0123456789")
 	_, sc := mcpCall(t, cs, "run_javascript", "code", `await files.write({}); try { await files.delete({}); } catch (e) { return e.kind; }`)
 	if sc["value"] != "denied" {
 		t.Fatalf("result %v", sc)
 	}
-	resp, err := http.Get(strings.TrimSuffix(m.url, "/mcp") + "/metrics")
-	if err != nil {
-		t.Fatal(err)
+	req, _ := http.NewRequest("GET", metricsURL, nil)
+	req.Header.Set("Authorization", "Bearer metrics-token-0123456789")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("/metrics with the token: %v %v", resp, err)
 	}
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(resp.Body)

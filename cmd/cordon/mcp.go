@@ -237,7 +237,8 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", srv.HTTPHandler(&mcp.StreamableHTTPOptions{SessionTimeout: idle}))
 	if cfg.OPA != nil {
-		mux.Handle("/metrics", promhttp.HandlerFor(metrics, promhttp.HandlerOpts{}))
+		// The metrics name the methods scripts call: as closed as /mcp.
+		mux.Handle("/metrics", srv.Authenticate(promhttp.HandlerFor(metrics, promhttp.HandlerOpts{})))
 	}
 	if ha.metadata != nil {
 		mux.Handle(ha.metadataPath, auth.ProtectedResourceMetadataHandler(ha.metadata))
