@@ -4,7 +4,7 @@ go 1.26.8
 
 require (
 	github.com/cloudwego/eino v0.7.36
-	github.com/cordonhq/cordon v0.0.0-20261206205216-86e8f3e78e36
+	github.com/cordonhq/cordon v0.0.0-20261206220515-93e36a891f02
 	github.com/eino-contrib/jsonschema v1.0.3
 )
 
