@@ -40,7 +40,7 @@ type commandTransport struct {
 	// stops counts the processes being stopped: a connection's Close
 	// returns at once (the SDK may call it while it holds a lock that
 	// calls wait on), and the process stops in the background.
-	stops *sync.WaitGroup
+	stops *inflight
 }
 
 // Connect implements [mcp.Transport].
@@ -136,7 +136,7 @@ type watchedConn struct {
 	mcp.Connection
 	p     *process
 	lost  func(error)
-	stops *sync.WaitGroup
+	stops *inflight
 }
 
 // Read implements [mcp.Connection].

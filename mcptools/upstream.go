@@ -245,7 +245,7 @@ type upstream struct {
 	next     time.Time     // no attempt before
 	lastErr  error         // why the last connection ended, or the last attempt failed
 	closed   bool
-	closing  sync.WaitGroup // connections being closed, processes being stopped
+	closing  inflight // connections being closed, processes being stopped
 }
 
 // link is one connection to the server.
