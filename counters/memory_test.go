@@ -3,68 +3,26 @@ package counters_test
 import (
 	"context"
 	"errors"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/cordonhq/cordon/counters"
+	"github.com/cordonhq/cordon/counters/counterstest"
 )
 
-func TestMemoryAddIsACompareAndSet(t *testing.T) {
-	ctx := context.Background()
-	m := counters.NewMemory(nil)
-	snap, err := m.Load(ctx, "k", 0)
-	if err != nil || len(snap.Counts) != 0 {
-		t.Fatalf("empty load: %+v %v", snap, err)
-	}
-	if ok, err := m.Add(ctx, "k", 0, snap.Version, []string{"method:a", "capability:x"}); !ok || err != nil {
-		t.Fatalf("first add: %v %v", ok, err)
-	}
-	// A second add on the same (now stale) snapshot must not land.
-	if ok, _ := m.Add(ctx, "k", 0, snap.Version, []string{"method:a"}); ok {
-		t.Fatal("an add on a stale version landed")
-	}
-	snap, _ = m.Load(ctx, "k", 0)
-	if snap.Counts["method:a"] != 1 || snap.Counts["capability:x"] != 1 {
-		t.Fatalf("counts %v", snap.Counts)
-	}
-	if ok, _ := m.Add(ctx, "k", 0, snap.Version, []string{"method:a"}); !ok {
-		t.Fatal("an add on the current version did not land")
-	}
-	if err := m.Sub(ctx, "k", 0, []string{"method:a", "method:a", "method:a", "capability:x"}); err != nil {
-		t.Fatal(err)
-	}
-	snap, _ = m.Load(ctx, "k", 0)
-	if snap.Counts["method:a"] != 0 || snap.Counts["capability:x"] != 0 {
-		t.Fatalf("after sub, counts %v (a counter goes no lower than zero)", snap.Counts)
-	}
-	// Keys are independent, and Delete forgets one.
-	other, _ := m.Load(ctx, "other", 0)
-	if ok, _ := m.Add(ctx, "other", 0, other.Version, []string{"method:a"}); !ok {
-		t.Fatal("add on another key")
-	}
-	if err := m.Delete(ctx, "k"); err != nil {
-		t.Fatal(err)
-	}
-	if snap, _ = m.Load(ctx, "other", 0); snap.Counts["method:a"] != 1 {
-		t.Fatalf("other key %v", snap.Counts)
-	}
-	if m.Keys() != 1 {
-		t.Fatalf("%d keys after Delete, want 1", m.Keys())
-	}
-}
-
-func TestMemoryVersionsNeverRepeatAfterDelete(t *testing.T) {
+// The in-memory store keeps the contract of counters.Store, and forgets a
+// deleted key.
+func TestMemoryStoreContract(t *testing.T) {
+	counterstest.Run(t, func(*testing.T) (counters.Store, counters.Store) {
+		m := counters.NewMemory(nil)
+		return m, m
+	})
 	ctx := context.Background()
 	m := counters.NewMemory(nil)
 	snap, _ := m.Load(ctx, "k", 0)
 	m.Add(ctx, "k", 0, snap.Version, []string{"n"})
-	stale, _ := m.Load(ctx, "k", 0)
-	m.Delete(ctx, "k")
-	fresh, _ := m.Load(ctx, "k", 0)
-	m.Add(ctx, "k", 0, fresh.Version, []string{"n"})
-	if ok, _ := m.Add(ctx, "k", 0, stale.Version, []string{"n"}); ok {
-		t.Fatal("a snapshot from before Delete matched a later version")
+	if m.Delete(ctx, "k"); m.Keys() != 0 {
+		t.Fatalf("%d keys after Delete, want 0", m.Keys())
 	}
 }
 
@@ -133,53 +91,6 @@ func TestMemoryLockHoldsAKeyAndHonoursContext(t *testing.T) {
 		t.Fatal(err)
 	}
 	u3()
-}
-
-// Concurrent load-then-add loops that retry on a stale version add each
-// charge exactly once, with or without the lock.
-func TestMemoryConcurrentChargesAreExact(t *testing.T) {
-	ctx := context.Background()
-	m := counters.NewMemory(nil)
-	const workers, each, limit = 8, 50, 123
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	granted := 0
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for range each {
-				for {
-					var unlock func()
-					if w%2 == 0 {
-						unlock, _ = m.Lock(ctx, "k")
-					}
-					snap, _ := m.Load(ctx, "k", 0)
-					if snap.Counts["n"] >= limit {
-						if unlock != nil {
-							unlock()
-						}
-						break
-					}
-					ok, _ := m.Add(ctx, "k", 0, snap.Version, []string{"n"})
-					if unlock != nil {
-						unlock()
-					}
-					if ok {
-						mu.Lock()
-						granted++
-						mu.Unlock()
-						break
-					}
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	snap, _ := m.Load(ctx, "k", 0)
-	if granted != limit || snap.Counts["n"] != limit {
-		t.Fatalf("granted %d, counted %d, want %d", granted, snap.Counts["n"], limit)
-	}
 }
 
 func TestParseScope(t *testing.T) {
