@@ -192,12 +192,14 @@ func (sb *Sandbox) setCounters(cfg Counters, generatedID bool) error {
 		}
 	}
 	if sb.policy != nil {
+		sb.capIndex = map[string][]int{}
 		for i := 0; i < 1<<16; i++ {
 			name := sb.policy.CapabilityName(i)
 			if name == "" {
 				break
 			}
 			sb.capNames = append(sb.capNames, name)
+			sb.capIndex[name] = append(sb.capIndex[name], i)
 		}
 	}
 	return nil
@@ -212,8 +214,8 @@ func randomID() string {
 
 // Counter names in the store: one per method, one per capability.
 const (
-	methodCounter     = "method:"
-	capabilityCounter = "capability:"
+	methodPrefix     = "method:"
+	capabilityPrefix = "capability:"
 )
 
 // capabilityCounter returns the name of capability i's counter: its name
@@ -221,14 +223,14 @@ const (
 // is reordered, and capabilities that share a name share a limit.
 func (sb *Sandbox) capabilityCounter(i int) string {
 	if i < len(sb.capNames) {
-		return capabilityCounter + sb.capNames[i]
+		return capabilityPrefix + sb.capNames[i]
 	}
-	return capabilityCounter + "#" + strconv.Itoa(i)
+	return capabilityPrefix + "#" + strconv.Itoa(i)
 }
 
 // charges returns the counters a decision charges.
 func (sb *Sandbox) charges(method string, capability int) []string {
-	names := []string{methodCounter + method}
+	names := []string{methodPrefix + method}
 	if capability >= 0 {
 		names = append(names, sb.capabilityCounter(capability))
 	}
@@ -239,27 +241,19 @@ func (sb *Sandbox) charges(method string, capability int) []string {
 // input.capability_calls.
 func (sb *Sandbox) inputCounts(snap counters.Snapshot) (calls map[string]int, capCalls map[int]int) {
 	calls, capCalls = map[string]int{}, map[int]int{}
-	byName := map[string]int{}
-	for i := range sb.capNames {
-		if _, dup := byName[sb.capNames[i]]; !dup {
-			byName[sb.capNames[i]] = i
-		}
-	}
 	for name, n := range snap.Counts {
 		if n <= 0 {
 			continue
 		}
 		switch {
-		case strings.HasPrefix(name, methodCounter):
-			calls[name[len(methodCounter):]] = n
-		case strings.HasPrefix(name, capabilityCounter):
-			cname := name[len(capabilityCounter):]
-			if _, ok := byName[cname]; ok {
+		case strings.HasPrefix(name, methodPrefix):
+			calls[name[len(methodPrefix):]] = n
+		case strings.HasPrefix(name, capabilityPrefix):
+			cname := name[len(capabilityPrefix):]
+			if idx, ok := sb.capIndex[cname]; ok {
 				// Every capability of that name reads the shared count.
-				for i := range sb.capNames {
-					if sb.capNames[i] == cname {
-						capCalls[i] = n
-					}
+				for _, i := range idx {
+					capCalls[i] = n
 				}
 			} else if i, err := strconv.Atoi(strings.TrimPrefix(cname, "#")); err == nil && strings.HasPrefix(cname, "#") && i >= len(sb.capNames) {
 				capCalls[i] = n

@@ -301,3 +301,18 @@ func TestAuditDecisionIDs(t *testing.T) {
 		t.Fatalf("ids %v", byDecision)
 	}
 }
+
+// Capabilities that share a name share one counter: the name is the quota.
+func TestNamedCapabilitiesShareACounter(t *testing.T) {
+	for name, pol := range enginetest.Evaluators(t, dsl.Method("a").Named("quota").MaxCalls(2), dsl.Method("b").Named("quota").MaxCalls(2)) {
+		t.Run(name, func(t *testing.T) {
+			sb := enginetest.NewSandbox(t, engine.SandboxConfig{Policy: pol, Tools: []engine.Tool{enginetest.Echo("a"), enginetest.Echo("b")}})
+			res := enginetest.Run(t, sb, `const out = []
+for (const f of [a, b, b]) { try { await f({}); out.push("ok") } catch (e) { out.push(e.kind) } }
+return out.join(" ")`)
+			if strings.TrimSpace(res.Stdout) != "ok ok denied" {
+				t.Fatalf("%q", res.Stdout)
+			}
+		})
+	}
+}

@@ -255,8 +255,9 @@ type Sandbox struct {
 	scope     counters.Scope
 	window    time.Duration
 	key       string
-	ownKey    bool     // key is this sandbox's alone: Close deletes it
-	capNames  []string // the policy's capability names, by index
+	ownKey    bool             // key is this sandbox's alone: Close deletes it
+	capNames  []string         // the policy's capability names, by index
+	capIndex  map[string][]int // the indices of each capability name
 	approver  Approver
 	onAudit   func(AuditRecord)
 	stdout    io.Writer // [SandboxConfig.Stdout]
