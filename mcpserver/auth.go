@@ -41,28 +41,19 @@ const MaxPrincipalLength = 256
 // JWT's exp, nbf and iat claims.
 const DefaultJWTLeeway = 30 * time.Second
 
-type principalKey struct{}
-
 // PrincipalFrom returns the principal ctx carries: in a tool call that
 // Server runs, the principal of its session (the subject of the bearer
 // token that opened it, or [Options.Principal]); in an HTTP request that
 // passed HTTPHandler's authentication, the token's subject. It returns ""
 // when there is none.
 func PrincipalFrom(ctx context.Context) string {
-	if p, ok := ctx.Value(principalKey{}).(string); ok {
+	if p := codemode.PrincipalFrom(ctx); p != "" {
 		return p
 	}
 	if ti := auth.TokenInfoFromContext(ctx); ti != nil {
 		return ti.UserID
 	}
 	return ""
-}
-
-// withPrincipal hands a session's principal to code mode, which scopes the
-// call counters to it and shows it to the policy as
-// input.session.principal.
-func withPrincipal(ctx context.Context, principal string) context.Context {
-	return codemode.WithPrincipal(ctx, principal)
 }
 
 // CheckPrincipal returns an error when p cannot be a principal: empty,

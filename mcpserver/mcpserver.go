@@ -363,8 +363,9 @@ func (s *Server) handler(t *codemode.Tool) mcp.ToolHandler {
 			args = string(req.Params.Arguments)
 		}
 		ctx = context.WithValue(ctx, sessionKey{}, req.Session) // for Elicit
-		ctx = context.WithValue(ctx, principalKey{}, st.principal)
-		ctx = withPrincipal(ctx, st.principal)
+		// Code mode scopes the counters to the principal and shows it to
+		// the policy (input.session.principal); PrincipalFrom reads it.
+		ctx = codemode.WithPrincipal(ctx, st.principal)
 		r, err := t.Run(codemode.WithSession(ctx, st.id), args)
 		if r == nil {
 			if err == nil {
