@@ -131,6 +131,11 @@ type AuditRecord struct {
 	// of its approval, refusal or failure, and, for a policy that logs
 	// its decisions (package fleet), the decision_id of the log.
 	DecisionID string
+	// FollowUpOf is, for a follow-up call that a handler made on the
+	// script's behalf ([FollowUp]: a redirect hop of a fetch), the
+	// DecisionID of the call whose handler made it; "" for a call the
+	// script made.
+	FollowUpOf string
 }
 
 type decision struct {
@@ -274,14 +279,15 @@ func (sb *Sandbox) inputCounts(snap counters.Snapshot) (calls map[string]int, ca
 // cannot overrun its max_calls. A store that fails denies the call, unless
 // the policy says no counter could have changed the decision
 // ([CounterFreePolicy]).
-func (sb *Sandbox) decide(ctx context.Context, key, method string, params json.RawMessage, lang Language) decision {
+func (sb *Sandbox) decide(ctx context.Context, key, method string, params json.RawMessage, lang Language, followUpOf string) decision {
 	rec := AuditRecord{
-		Time:     time.Now(),
-		Session:  sb.id,
-		Labels:   sb.labels,
-		Method:   method,
-		Params:   params,
-		Language: string(lang),
+		Time:       time.Now(),
+		Session:    sb.id,
+		Labels:     sb.labels,
+		Method:     method,
+		Params:     params,
+		Language:   string(lang),
+		FollowUpOf: followUpOf,
 	}
 	rec.PolicyRevision = "default"
 	if sb.policy != nil {

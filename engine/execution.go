@@ -692,6 +692,14 @@ func (x *Execution) accept(ctx context.Context, calls []abi.Call) error {
 				continue
 			}
 		}
+		if t.Prepare != nil {
+			prepared, err := prepare(dctx, t, rec.Params)
+			if err != nil {
+				refuse(abi.ToolInvalid, fmt.Sprintf("tool %s: %v", ac.Method, err), err.Error())
+				continue
+			}
+			rec.Params = prepared
+		}
 		lang := Language(ac.Lang)
 		if !ac.Lang.Valid() {
 			lang = x.lang
@@ -700,7 +708,7 @@ func (x *Execution) accept(ctx context.Context, calls []abi.Call) error {
 			refuse(abi.ToolDenied, fmt.Sprintf("tool %s denied: %s", ac.Method, reason), reason)
 			continue
 		}
-		d := x.sb.decide(dctx, x.counterKey, ac.Method, rec.Params, lang)
+		d := x.sb.decide(dctx, x.counterKey, ac.Method, rec.Params, lang, "")
 		if reason, stop := late(); stop {
 			// The decision may have been cut short: whatever it said, the
 			// call does not run.

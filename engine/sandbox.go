@@ -302,10 +302,17 @@ func (e *Engine) NewSandbox(ctx context.Context, cfg SandboxConfig) (*Sandbox, e
 		return nil, err
 	}
 	names := make([]string, 0, len(cfg.Tools))
+	fetch := ""
 	for i := range cfg.Tools {
 		t := cfg.Tools[i]
 		if err := t.validate(); err != nil {
 			return nil, err
+		}
+		if t.Fetch {
+			if fetch != "" {
+				return nil, errorf(KindInvalid, "tools %q and %q are both marked Fetch: at most one tool of a sandbox makes network requests", fetch, t.Name)
+			}
+			fetch = t.Name
 		}
 		names = append(names, t.Name)
 		rt := &tool{Tool: t}
@@ -317,7 +324,7 @@ func (e *Engine) NewSandbox(ctx context.Context, cfg SandboxConfig) (*Sandbox, e
 			rt.schema = s
 		}
 		sb.tools[t.Name] = rt
-		sb.infos = append(sb.infos, abi.ToolInfo{Name: t.Name, Description: t.Description, Schema: t.InputSchema, OutputSchema: t.OutputSchema})
+		sb.infos = append(sb.infos, abi.ToolInfo{Name: t.Name, Description: t.Description, Schema: t.InputSchema, OutputSchema: t.OutputSchema, Fetch: t.Fetch})
 	}
 	if err := abi.CheckToolNames(names); err != nil {
 		// A name registered twice, or two with the same JS path or alias.

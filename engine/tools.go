@@ -82,6 +82,26 @@ type Tool struct {
 	// for a tool imported from an MCP server (package mcptools), the
 	// server's name and the tool's annotations.
 	Policy *authz.ToolInfo
+	// Prepare, when set, turns the params the script sent into the params
+	// the policy decides on, the audit records and the Handler receives:
+	// it parses them once, on the host, so that the policy sees the parts
+	// the handler acts on and no second parser reads the script's bytes
+	// differently (package egress parses a URL into scheme, host, port,
+	// path and query). It runs after the InputSchema check, which is of
+	// the params the script sent, and before the policy; its result is
+	// put in canonical form again. An error refuses the call with a
+	// ToolError of kind "invalid": a *ToolError's message is what the
+	// script sees, any other error's text too (Prepare describes bad
+	// input, and must not put secrets in its errors). Prepare runs while
+	// the execution's calls are being accepted, so it must be quick and
+	// must not call out.
+	Prepare func(ctx context.Context, params json.RawMessage) (json.RawMessage, error)
+	// Fetch marks the tool that network requests go through: JavaScript's
+	// fetch and the shell's curl and wget call it, with the params of
+	// package egress. At most one tool of a sandbox may have it; without
+	// one, fetch, curl and wget fail saying that network access is not
+	// enabled (see package egress, which makes such a tool).
+	Fetch bool
 }
 
 // tool is a registered tool with its compiled input schema (nil when it

@@ -35,6 +35,12 @@ type ToolInfo struct {
 	// only describes the result to scripts (getToolInfo, listTools,
 	// `tool --help`); the host does not check results against it.
 	OutputSchema []byte
+	// Fetch marks the tool that network requests go through: JavaScript's
+	// fetch and the shell's curl and wget call it, with the request
+	// described by FetchParams. At most one tool of a sandbox has it;
+	// without one, fetch, curl and wget fail saying that network access
+	// is not enabled.
+	Fetch bool
 }
 
 // Setup is the OpSetup request.
@@ -145,6 +151,7 @@ func EncodeRequest(buf []byte, r *Request) []byte {
 			e.String(t.Description)
 			e.Bytes32(t.Schema)
 			e.Bytes32(t.OutputSchema)
+			e.Bool(t.Fetch)
 		}
 		e.I64(s.VFSMaxBytes)
 		e.I64(s.VFSMaxFiles)
@@ -168,9 +175,9 @@ func DecodeRequest(b []byte) (*Request, error) {
 	switch r.Op {
 	case OpSetup:
 		s := &Setup{}
-		n := d.Count(16)
+		n := d.Count(17)
 		for i := 0; i < n; i++ {
-			s.Tools = append(s.Tools, ToolInfo{Name: d.String(), Description: d.String(), Schema: d.Bytes32(), OutputSchema: d.Bytes32()})
+			s.Tools = append(s.Tools, ToolInfo{Name: d.String(), Description: d.String(), Schema: d.Bytes32(), OutputSchema: d.Bytes32(), Fetch: d.Bool()})
 		}
 		s.VFSMaxBytes = d.I64()
 		s.VFSMaxFiles = d.I64()
@@ -255,7 +262,7 @@ func EncodeCalls(buf []byte, calls []Call) []byte {
 // DecodeCalls decodes the tool calls of one yield. Byte fields alias b.
 func DecodeCalls(b []byte) ([]Call, error) {
 	d := NewDecoder(b)
-	n := d.Count(16)
+	n := d.Count(17)
 	var calls []Call
 	if n > 0 {
 		calls = make([]Call, 0, n)
