@@ -3,13 +3,13 @@
 // writes one script that calls them, and the tool runs it in the sandbox,
 // where each call still goes through the policy.
 //
-// A Tool is framework-neutral. It has what every agent framework asks of a
+// A Runner is framework-neutral. It has what every agent framework asks of a
 // tool (Name, Description, InputSchema) and Call, which takes the model's
 // arguments as JSON and returns text written for the model to read. The
 // adapters under integrations/ wrap it in a few lines each:
 //
-//	run := codemode.New(eng, tools, codemode.WithPolicy(pol))    // run_javascript {"code": ...}
-//	sh := run.Shell()                                            // run_shell {"script": ...}, same sessions
+//	run := codemode.New(eng, engine.SandboxConfig{Tools: tools, Policy: pol}, nil) // run_javascript {"code": ...}
+//	sh := run.Shell()                                                            // run_shell {"script": ...}, same sessions
 //	text, err := run.Call(codemode.WithSession(ctx, conversationID), `{"code": "return 1 + 1"}`)
 //
 // # Sessions
@@ -21,14 +21,14 @@
 // program that holds one conversation at a time. A server that holds many
 // must give each its own id, or they share one sandbox. The sandbox is
 // created on the session's first call and closed by Close, by CloseAll, or
-// after WithIdleTimeout of disuse. A Tool is safe for concurrent use, by
+// after [Options.IdleTimeout] of disuse. A Runner is safe for concurrent use, by
 // one session or many; the calls of one session run one at a time.
 //
 // # Results
 //
 // Call's text has the script's stdout, then its stderr and error, if any,
 // the value it returned, and the tool calls that were denied or failed,
-// with their reasons; it is cut to WithBudget bytes (DefaultBudget), and
+// with their reasons; it is cut to [Options.Budget] bytes (DefaultBudget), and
 // what is cut is saved in the session's sandbox, under /tmp/cordon, where
 // the model's next script can read it. Run returns the same as a Result,
 // which the MCP server sends as structured content. Call returns an error
@@ -39,8 +39,8 @@
 //
 // # Approval
 //
-// A call the policy asks about goes to WithApprover's function when there
-// is one. Otherwise Run denies it, and Start pauses the script there and
+// A call the policy asks about goes to the sandbox's Approver
+// ([engine.SandboxConfig.Approve]) when there is one. Otherwise Run denies it, and Start pauses the script there and
 // returns a Result whose Pause lists the asks; Resume answers them and the
 // script goes on. The adapters map this onto their framework's own
 // human-in-the-loop mechanism.
@@ -77,7 +77,7 @@ const DefaultSession = "default"
 // tokens.
 const DefaultBudget = 16 << 10
 
-// MinBudget is the smallest budget WithBudget accepts; a smaller one is
+// MinBudget is the smallest [Options.Budget]; a smaller one is
 // raised to it.
 const MinBudget = 1024
 
@@ -88,84 +88,45 @@ const DefaultSpillDir = "/tmp/cordon"
 // result of a session overwrites the first one's.
 const spillSlots = 4
 
-// Option configures New.
-type Option func(*config)
+// Options tune a Runner beyond the configuration of its sandboxes
+// (New's engine.SandboxConfig). The zero value, like a nil *Options, gives
+// every default.
+type Options struct {
+	// Budget is the most bytes Call's text (and a Result's stdout, stderr
+	// and value together) may hold: DefaultBudget when 0, and at least
+	// MinBudget.
+	Budget int
+	// SpillDir is the directory of the session's sandbox where the full
+	// stdout, stderr or value of a cut result is saved: DefaultSpillDir
+	// when "". It should be writable by scripts (under /tmp or
+	// /workspace). The files count against the VFS quota; each session
+	// keeps those of its last four cut results. NoSpill saves nothing.
+	SpillDir string
+	NoSpill  bool
+	// IdleTimeout closes a session's sandbox after that long without a
+	// call (and with no call running). A later call of that session starts
+	// a new, empty sandbox; its call counters continue (see
+	// [engine.SandboxConfig.Counters]). A paused run (Start) counts as
+	// idle. Zero: sessions live until Close or CloseAll.
+	IdleTimeout time.Duration
+	// Setup, when set, runs on each new session's sandbox before its first
+	// script, to put data files in place, say ([engine.Sandbox.WriteFile],
+	// ImportTar).
+	Setup func(ctx context.Context, sb *engine.Sandbox) error
+}
 
+// config is what a Runner's sessions share of New's arguments.
 type config struct {
-	policy   engine.Policy
-	limits   engine.Limits
-	labels   map[string]string
-	counters engine.Counters
-	approve  engine.Approver
-	audit    func(engine.AuditRecord)
+	sandbox  engine.SandboxConfig
 	budget   int
 	spillDir string
 	idle     time.Duration
 	setup    func(context.Context, *engine.Sandbox) error
 }
 
-// WithPolicy sets the policy that decides every tool call (see
-// [engine.Policy]: an *authz.CapabilityPolicy, a *policy.Policy, or one of
-// the embedder's). Without one (or with a nil pointer), each tool may be
-// called [engine.DefaultMaxCalls] times per session. When the policy has a
-// method Capabilities() []*dsl.Capability, as both of cordon's have, the
-// tool's description tells the model what its capabilities allow of each
-// tool.
-func WithPolicy(p engine.Policy) Option { return func(c *config) { c.policy = p } }
-
-// WithLimits sets the limits of each session's sandbox ([engine.Limits];
-// zero fields are the engine's defaults).
-func WithLimits(l engine.Limits) Option { return func(c *config) { c.limits = l } }
-
-// WithLabels sets the labels the policy sees as input.session.labels. The
-// session's id is input.session.id.
-func WithLabels(labels map[string]string) Option {
-	return func(c *config) { c.labels = labels }
-}
-
-// WithCounters sets where the sessions' call counters live and which calls
-// share them ([engine.Counters]): per session by default, in the engine's
-// in-memory store. Counters outlive a session's sandbox: a sandbox that
-// breaks or idles out is replaced by one that continues from the same
-// counts. Under [counters.PerPrincipal] every session of one principal
-// (WithPrincipal) shares them, so that a client cannot reset a limit by
-// opening a new session.
-func WithCounters(c engine.Counters) Option { return func(cfg *config) { cfg.counters = c } }
-
-// WithApprover answers the calls the policy asks about, under Run, Call and
-// Start alike. Without it, Run and Call deny them and Start pauses on them.
-func WithApprover(a engine.Approver) Option { return func(c *config) { c.approve = a } }
-
-// WithAudit receives a record of every policy decision and every answer to
-// an ask ([engine.SandboxConfig.Audit]).
-func WithAudit(f func(engine.AuditRecord)) Option { return func(c *config) { c.audit = f } }
-
-// WithBudget sets the most bytes Call's text (and a Result's stdout, stderr
-// and value together) may hold; at least MinBudget. Default DefaultBudget.
-func WithBudget(bytes int) Option { return func(c *config) { c.budget = max(bytes, MinBudget) } }
-
-// WithSpillDir sets the directory of the session's sandbox where the full
-// stdout, stderr or value of a cut result is saved (default DefaultSpillDir;
-// it should be writable by scripts: under /tmp or /workspace). The files
-// count against the VFS quota; each session keeps those of its last four
-// cut results. An empty dir saves nothing.
-func WithSpillDir(dir string) Option { return func(c *config) { c.spillDir = dir } }
-
-// WithIdleTimeout closes a session's sandbox after d without a call (and
-// with no call running). A later call of that session starts a new, empty
-// sandbox. A paused run (Start) counts as idle. Default 0: sessions live
-// until Close or CloseAll.
-func WithIdleTimeout(d time.Duration) Option { return func(c *config) { c.idle = d } }
-
-// WithSetup runs f on each new session's sandbox before its first script,
-// to put data files in place, say ([engine.Sandbox.WriteFile], ImportTar).
-func WithSetup(f func(ctx context.Context, sb *engine.Sandbox) error) Option {
-	return func(c *config) { c.setup = f }
-}
-
-// Tool is a run-code tool over a cordon engine: run_javascript or
+// Runner is a run-code tool over a cordon engine: run_javascript or
 // run_shell. The two tools of one New share their sessions.
-type Tool struct {
+type Runner struct {
 	lang engine.Language
 	s    *shared
 }
@@ -185,15 +146,41 @@ type shared struct {
 }
 
 // New returns the JavaScript tool (JavaScriptName, input {"code": string})
-// that runs scripts calling tools in sandboxes of eng; Shell returns its
-// shell twin. The tools are checked when a session's sandbox is created:
-// invalid ones make every Call fail with an error of kind
-// [engine.KindInvalid] (call Check to find out at once).
-func New(eng *engine.Engine, tools []engine.Tool, opts ...Option) *Tool {
-	cfg := config{budget: DefaultBudget, spillDir: DefaultSpillDir}
-	for _, o := range opts {
-		o(&cfg)
+// that runs scripts in sandboxes of eng; Shell returns its shell twin. Each
+// session's sandbox is made from sandbox, the engine's own configuration:
+// its tools, policy, limits, labels, counters, approver and audit, with
+// the session's id as its ID and the principal of the context
+// (WithPrincipal) as its Principal. Without a policy (or with a nil
+// pointer), each tool may be called [engine.DefaultMaxCalls] times per
+// session. When the policy has a method Capabilities() []*dsl.Capability,
+// as both of cordon's have, the tool's description tells the model what
+// its capabilities allow of each tool. Counters outlive a session's
+// sandbox: a sandbox that breaks or idles out is replaced by one that
+// continues from the same counts; under [counters.PerPrincipal] every
+// session of one principal shares them, so that a client cannot reset a
+// limit by opening a new session. With an Approver, a call the policy
+// asks about is decided by it, under Run, Call and Start alike; without
+// one, Run and Call deny such calls and Start pauses on them.
+//
+// The tools are checked when a session's sandbox is created: invalid ones
+// make every Call fail with an error of kind [engine.KindInvalid] (call
+// Check to find out at once). opts may be nil.
+func New(eng *engine.Engine, sandbox engine.SandboxConfig, opts *Options) *Runner {
+	var o Options
+	if opts != nil {
+		o = *opts
 	}
+	cfg := config{sandbox: sandbox, budget: max(o.Budget, MinBudget), spillDir: o.SpillDir, idle: o.IdleTimeout, setup: o.Setup}
+	if o.Budget == 0 {
+		cfg.budget = DefaultBudget
+	}
+	switch {
+	case o.NoSpill:
+		cfg.spillDir = ""
+	case cfg.spillDir == "":
+		cfg.spillDir = DefaultSpillDir
+	}
+	tools := sandbox.Tools
 	s := &shared{
 		eng:      eng,
 		tools:    append([]engine.Tool(nil), tools...),
@@ -201,24 +188,24 @@ func New(eng *engine.Engine, tools []engine.Tool, opts ...Option) *Tool {
 		sessions: map[string]*session{},
 		pauses:   map[string]*paused{},
 	}
-	return &Tool{lang: engine.JavaScript, s: s}
+	return &Runner{lang: engine.JavaScript, s: s}
 }
 
 // JavaScript returns the JavaScript tool of t's pair.
-func (t *Tool) JavaScript() *Tool { return &Tool{lang: engine.JavaScript, s: t.s} }
+func (t *Runner) JavaScript() *Runner { return &Runner{lang: engine.JavaScript, s: t.s} }
 
 // Shell returns the shell tool of t's pair (ShellName, input
 // {"script": string}), which shares t's sessions.
-func (t *Tool) Shell() *Tool { return &Tool{lang: engine.Shell, s: t.s} }
+func (t *Runner) Shell() *Runner { return &Runner{lang: engine.Shell, s: t.s} }
 
 // Tools returns both tools of t's pair, JavaScript first.
-func (t *Tool) Tools() []*Tool { return []*Tool{t.JavaScript(), t.Shell()} }
+func (t *Runner) Tools() []*Runner { return []*Runner{t.JavaScript(), t.Shell()} }
 
 // Language returns the language of the scripts t runs.
-func (t *Tool) Language() engine.Language { return t.lang }
+func (t *Runner) Language() engine.Language { return t.lang }
 
 // Name returns the tool's name: JavaScriptName or ShellName.
-func (t *Tool) Name() string {
+func (t *Runner) Name() string {
 	if t.lang == engine.Shell {
 		return ShellName
 	}
@@ -226,7 +213,7 @@ func (t *Tool) Name() string {
 }
 
 // argName is the key of the script in the tool's input.
-func (t *Tool) argName() string {
+func (t *Runner) argName() string {
 	if t.lang == engine.Shell {
 		return "script"
 	}
@@ -235,7 +222,7 @@ func (t *Tool) argName() string {
 
 // InputSchema returns the JSON Schema of the tool's input:
 // {"code": string} for JavaScript, {"script": string} for the shell.
-func (t *Tool) InputSchema() json.RawMessage {
+func (t *Runner) InputSchema() json.RawMessage {
 	if t.lang == engine.Shell {
 		return json.RawMessage(shellInputSchema)
 	}
@@ -249,7 +236,7 @@ const shellInputSchema = `{"type":"object","properties":{"script":{"type":"strin
 // OutputSchema returns the JSON Schema of a Result, for frameworks and
 // protocols that declare the structured output of a tool (MCP's
 // outputSchema).
-func (t *Tool) OutputSchema() json.RawMessage { return json.RawMessage(outputSchema) }
+func (t *Runner) OutputSchema() json.RawMessage { return json.RawMessage(outputSchema) }
 
 // outputSchema declares a type for every property and no type arrays, as
 // strict clients (the MCP Inspector's strict mode) require: "value", whose
@@ -270,7 +257,7 @@ const outputSchema = `{"type":"object",` +
 // Description returns the tool's description for the model: what the tool
 // does and the API of the tools a script can call, from describe.Prompt.
 // It is computed once.
-func (t *Tool) Description() string {
+func (t *Runner) Description() string {
 	i := 0
 	if t.lang == engine.Shell {
 		i = 1
@@ -282,7 +269,7 @@ func (t *Tool) Description() string {
 // Check creates a sandbox with the tool's configuration and closes it: it
 // returns the error every Call would return if the tools or the limits are
 // invalid ([engine.KindInvalid]), or nil.
-func (t *Tool) Check(ctx context.Context) error {
+func (t *Runner) Check(ctx context.Context) error {
 	principal := PrincipalFrom(ctx)
 	if principal == "" {
 		principal = "check" // a principal scope needs one; Check makes no calls
@@ -359,7 +346,7 @@ type session struct {
 // with an error of [engine.KindClosed]), and a paused run of it is
 // abandoned. A later call with the same id starts a new session. Closing a
 // session that does not exist does nothing.
-func (t *Tool) Close(ctx context.Context, id string) error {
+func (t *Runner) Close(ctx context.Context, id string) error {
 	if id == "" {
 		id = DefaultSession
 	}
@@ -379,10 +366,10 @@ func (t *Tool) Close(ctx context.Context, id string) error {
 // per session: the session is over, and a later one with the same id
 // starts afresh. Counters kept per principal stay.
 func (s *shared) forgetCounters(ctx context.Context, id string) error {
-	if scope := s.cfg.counters.Scope; scope != "" && scope != counters.PerSession {
+	if scope := s.cfg.sandbox.Counters.Scope; scope != "" && scope != counters.PerSession {
 		return nil
 	}
-	store := s.cfg.counters.Store
+	store := s.cfg.sandbox.Counters.Store
 	if store == nil {
 		store = s.eng.Counters()
 	}
@@ -394,7 +381,7 @@ func (s *shared) forgetCounters(ctx context.Context, id string) error {
 
 // CloseAll ends every session, as Close does. The tool stays usable: a
 // later call starts a new session.
-func (t *Tool) CloseAll(ctx context.Context) error {
+func (t *Runner) CloseAll(ctx context.Context) error {
 	t.s.mu.Lock()
 	var all []*session
 	for _, ss := range t.s.sessions {
@@ -411,7 +398,7 @@ func (t *Tool) CloseAll(ctx context.Context) error {
 }
 
 // Sessions returns the ids of the sessions that are open.
-func (t *Tool) Sessions() []string {
+func (t *Runner) Sessions() []string {
 	t.s.mu.Lock()
 	defer t.s.mu.Unlock()
 	ids := make([]string, 0, len(t.s.sessions))
@@ -424,7 +411,7 @@ func (t *Tool) Sessions() []string {
 // Sandbox returns the sandbox of ctx's session, creating it if needed, so
 // that the host can put files in or take them out (WriteFile, ExportTar).
 // It stays the session's: do not close it (use Close).
-func (t *Tool) Sandbox(ctx context.Context) (*engine.Sandbox, error) {
+func (t *Runner) Sandbox(ctx context.Context) (*engine.Sandbox, error) {
 	ss, sb, err := t.s.acquire(ctx, SessionFrom(ctx))
 	if err != nil {
 		return nil, err
@@ -556,17 +543,9 @@ func (s *shared) expire(ss *session) {
 }
 
 func (s *shared) newSandbox(ctx context.Context, id, principal string) (*engine.Sandbox, error) {
-	sb, err := s.eng.NewSandbox(ctx, engine.SandboxConfig{
-		Tools:     s.tools,
-		Limits:    s.cfg.limits,
-		ID:        id,
-		Labels:    s.cfg.labels,
-		Principal: principal,
-		Counters:  s.cfg.counters,
-		Policy:    s.cfg.policy,
-		Approve:   s.cfg.approve,
-		Audit:     s.cfg.audit,
-	})
+	cfg := s.cfg.sandbox
+	cfg.Tools, cfg.ID, cfg.Principal = s.tools, id, principal
+	sb, err := s.eng.NewSandbox(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}

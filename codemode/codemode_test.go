@@ -55,17 +55,20 @@ func testTools() []engine.Tool {
 	}
 }
 
-// newTool returns a code-mode tool for testTools, closed when the test
-// ends.
-func newTool(t *testing.T, opts ...codemode.Option) *codemode.Tool {
+// newTool returns a code-mode tool whose sandboxes are made from cfg,
+// with testTools when cfg has no tools, closed when the test ends.
+func newTool(t *testing.T, cfg engine.SandboxConfig, opts *codemode.Options) *codemode.Runner {
 	t.Helper()
-	return codemodetest.New(t, testTools(), opts...)
+	if cfg.Tools == nil {
+		cfg.Tools = testTools()
+	}
+	return codemodetest.New(t, cfg, opts)
 }
 
 func TestToolShapes(t *testing.T) {
-	tool := newTool(t)
+	tool := newTool(t, engine.SandboxConfig{}, nil)
 	for _, c := range []struct {
-		tool *codemode.Tool
+		tool *codemode.Runner
 		name string
 		key  string
 		lang engine.Language
@@ -103,7 +106,7 @@ func TestToolShapes(t *testing.T) {
 // One script calls several tools, in parallel and in sequence, and the
 // result reads stdout, then the value, which stdout does not repeat.
 func TestCallRunsToolsInOneScript(t *testing.T) {
-	tool := newTool(t)
+	tool := newTool(t, engine.SandboxConfig{}, nil)
 	text := codemodetest.Call(t, context.Background(), tool, codemodetest.JS(`
 const items = await Promise.all(["A1", "B2", "C3"].map(sku => inventory.lookup({sku})))
 const inStock = items.filter(i => i.stock > 0)
@@ -123,7 +126,7 @@ return {count: inStock.length, total: inStock.reduce((s, i) => s + i.price, 0)}`
 }
 
 func TestShellToolSharesTheSession(t *testing.T) {
-	tool := newTool(t)
+	tool := newTool(t, engine.SandboxConfig{}, nil)
 	ctx := codemode.WithSession(context.Background(), "s1")
 	codemodetest.Call(t, ctx, tool, codemodetest.JS(`fs.writeFileSync("skus.txt", "A1\nC3\n")`))
 	text := codemodetest.Call(t, ctx, tool.Shell(), codemodetest.Shell(`for s in $(cat skus.txt); do tool inventory/lookup --sku $s | jq -c '{sku, stock}'; done`))
@@ -141,7 +144,7 @@ func TestShellToolSharesTheSession(t *testing.T) {
 }
 
 func TestSessions(t *testing.T) {
-	tool := newTool(t)
+	tool := newTool(t, engine.SandboxConfig{}, nil)
 	a := codemode.WithSession(context.Background(), "a")
 	b := codemode.WithSession(context.Background(), "b")
 	codemodetest.Call(t, a, tool, codemodetest.JS(`fs.writeFileSync("who", "a")`))
@@ -184,7 +187,7 @@ func TestSessions(t *testing.T) {
 // Tool-call counters persist across the calls of a session, as its files
 // do.
 func TestCountersPersistAcrossCalls(t *testing.T) {
-	tool := newTool(t, codemode.WithPolicy(enginetest.Policy(t, dsl.Method("inventory/lookup").MaxCalls(2))))
+	tool := newTool(t, engine.SandboxConfig{Policy: enginetest.Policy(t, dsl.Method("inventory/lookup").MaxCalls(2))}, nil)
 	one := codemodetest.JS(`return (await inventory.lookup({sku: "A1"})).sku`)
 	for i := range 2 {
 		if r := codemodetest.Run(t, context.Background(), tool, one); r.IsError() {
@@ -198,7 +201,7 @@ func TestCountersPersistAcrossCalls(t *testing.T) {
 }
 
 func TestIdleTimeout(t *testing.T) {
-	tool := newTool(t, codemode.WithIdleTimeout(500*time.Millisecond))
+	tool := newTool(t, engine.SandboxConfig{}, &codemode.Options{IdleTimeout: 500 * time.Millisecond})
 	ctx := codemode.WithSession(context.Background(), "idle")
 	codemodetest.Call(t, ctx, tool, codemodetest.JS(`fs.writeFileSync("f", "x")`))
 	// Calls within the timeout keep the session.
@@ -223,7 +226,7 @@ func TestIdleTimeout(t *testing.T) {
 // Many sessions at once, each with concurrent calls: each sees only its
 // own files, and a session's calls run one at a time.
 func TestConcurrentSessions(t *testing.T) {
-	tool := newTool(t)
+	tool := newTool(t, engine.SandboxConfig{}, nil)
 	const sessions, calls = 6, 4
 	var wg sync.WaitGroup
 	errs := make(chan error, sessions*calls)
@@ -274,7 +277,7 @@ var markerRE = regexp.MustCompile(`\[cordon cut (\d+) of the (\d+) bytes of (\w+
 
 func TestBudgetCutsAndSaves(t *testing.T) {
 	const budget = 2000
-	tool := newTool(t, codemode.WithBudget(budget))
+	tool := newTool(t, engine.SandboxConfig{}, &codemode.Options{Budget: budget})
 	ctx := codemode.WithSession(context.Background(), "big")
 	r := codemodetest.Run(t, ctx, tool, codemodetest.JS(`
 for (let i = 0; i < 5000; i++) console.log("line " + i)
@@ -320,7 +323,7 @@ return "done"`))
 		t.Errorf("reading the saved value: %s", r4.Text())
 	}
 	// Without a spill dir the marker says nothing was kept.
-	r5 := codemodetest.Run(t, ctx, newTool(t, codemode.WithBudget(budget), codemode.WithSpillDir("")).Shell(), codemodetest.Shell(`seq 1 10000`))
+	r5 := codemodetest.Run(t, ctx, newTool(t, engine.SandboxConfig{}, &codemode.Options{Budget: budget, NoSpill: true}).Shell(), codemodetest.Shell(`seq 1 10000`))
 	if len(r5.Text()) > budget || !regexp.MustCompile(`\[cordon cut \d+ of the 48894 bytes of stdout here; it was not kept\]`).MatchString(r5.Text()) || r5.Cut == nil || len(r5.Cut.Files) != 0 {
 		t.Errorf("no spill dir:\n%s", r5.Text())
 	}
@@ -328,7 +331,7 @@ return "done"`))
 
 func TestBudgetSmallStaysWithin(t *testing.T) {
 	for _, budget := range []int{codemode.MinBudget, 1500, 3000} {
-		tool := newTool(t, codemode.WithBudget(budget))
+		tool := newTool(t, engine.SandboxConfig{}, &codemode.Options{Budget: budget})
 		r := codemodetest.Run(t, context.Background(), tool, codemodetest.JS(`
 console.log("é".repeat(3000))
 console.error("ü".repeat(3000))
@@ -348,7 +351,7 @@ throw new Error("boom " + "x".repeat(5000))`))
 }
 
 func TestErrorsAndIsError(t *testing.T) {
-	tool := newTool(t, codemode.WithLimits(engine.Limits{Timeout: 300 * time.Millisecond}))
+	tool := newTool(t, engine.SandboxConfig{Limits: engine.Limits{Timeout: 300 * time.Millisecond}}, nil)
 	ctx := context.Background()
 	for _, c := range []struct {
 		name, args  string
@@ -390,20 +393,20 @@ func TestErrorsAndIsError(t *testing.T) {
 func TestHostErrors(t *testing.T) {
 	ctx := context.Background()
 	// Invalid tools: Check and every Call say so, as a Go error.
-	bad := codemodetest.New(t, []engine.Tool{{Name: "console/log"}})
+	bad := codemodetest.New(t, engine.SandboxConfig{Tools: []engine.Tool{{Name: "console/log"}}}, nil)
 	if err := bad.Check(ctx); !errors.Is(err, engine.ErrInvalid) {
 		t.Errorf("Check with an invalid tool: %v", err)
 	}
 	if _, err := bad.Call(ctx, codemodetest.JS(`1`)); !errors.Is(err, engine.ErrInvalid) {
 		t.Errorf("Call with an invalid tool: %v", err)
 	}
-	if err := newTool(t).Check(ctx); err != nil {
+	if err := newTool(t, engine.SandboxConfig{}, nil).Check(ctx); err != nil {
 		t.Errorf("Check: %v", err)
 	}
 	// Closing the session while its script runs ends the call with an
 	// error, well before the script's time limit would.
 	bound := enginetest.Scale(t, 5*time.Second)
-	tool := newTool(t, codemode.WithLimits(engine.Limits{Timeout: 2 * bound}))
+	tool := newTool(t, engine.SandboxConfig{Limits: engine.Limits{Timeout: 2 * bound}}, nil)
 	sctx := codemode.WithSession(ctx, "closing")
 	done := make(chan error, 1)
 	go func() {
@@ -447,7 +450,7 @@ console.log(out.join("\n"))
 return out.length`
 
 func TestRunDeniesAsksWithoutApprover(t *testing.T) {
-	tool := newTool(t, codemode.WithPolicy(askPolicy(t)))
+	tool := newTool(t, engine.SandboxConfig{Policy: askPolicy(t)}, nil)
 	r := codemodetest.Run(t, context.Background(), tool, codemodetest.JS(payScript))
 	if r.IsError() || !strings.Contains(r.Stdout, "pay_1 10\nrefused 5000") || !strings.Contains(r.Text(), "- payments/send denied: ") {
 		t.Errorf("ask without an approver:\n%s", r.Text())
@@ -456,10 +459,10 @@ func TestRunDeniesAsksWithoutApprover(t *testing.T) {
 
 func TestRunWithApprover(t *testing.T) {
 	var asked atomic.Int32
-	tool := newTool(t, codemode.WithPolicy(askPolicy(t)), codemode.WithApprover(func(_ context.Context, c *engine.Call) (bool, string) {
+	tool := newTool(t, engine.SandboxConfig{Policy: askPolicy(t), Approve: func(_ context.Context, c *engine.Call) (bool, string) {
 		asked.Add(1)
 		return true, ""
-	}))
+	}}, nil)
 	for _, start := range []bool{false, true} {
 		var r *codemode.Result
 		var err error
@@ -483,11 +486,11 @@ func TestRunWithApprover(t *testing.T) {
 func TestStartPausesAndResumes(t *testing.T) {
 	var audit []string
 	var mu sync.Mutex
-	tool := newTool(t, codemode.WithPolicy(askPolicy(t)), codemode.WithAudit(func(a engine.AuditRecord) {
+	tool := newTool(t, engine.SandboxConfig{Policy: askPolicy(t), Audit: func(a engine.AuditRecord) {
 		mu.Lock()
 		audit = append(audit, a.Method+" "+a.Decision)
 		mu.Unlock()
-	}))
+	}}, nil)
 	ctx := codemode.WithSession(context.Background(), "hitl")
 	r, err := tool.Start(ctx, codemodetest.JS(payScript))
 	if err != nil {
@@ -562,7 +565,7 @@ func utf8Valid(s string) bool { return strings.ToValidUTF8(s, "\uFFFD") == s }
 // The description is describe's prompt for the tool's language, with what
 // the policy allows of each tool, after a paragraph on the tool itself.
 func TestDescription(t *testing.T) {
-	tool := newTool(t, codemode.WithPolicy(askPolicy(t)), codemode.WithBudget(5000))
+	tool := newTool(t, engine.SandboxConfig{Policy: askPolicy(t)}, &codemode.Options{Budget: 5000})
 	jsd, shd := tool.Description(), tool.Shell().Description()
 	for _, want := range []string{
 		"Runs a JavaScript script in a sandbox",
@@ -588,7 +591,7 @@ func TestDescription(t *testing.T) {
 // waits for the pause, then abandons it: it must not wait behind the
 // paused script, which holds the sandbox.
 func TestCallDuringStartAbandonsThePause(t *testing.T) {
-	tool := newTool(t, codemode.WithPolicy(askPolicy(t)))
+	tool := newTool(t, engine.SandboxConfig{Policy: askPolicy(t)}, nil)
 	ctx := codemode.WithSession(context.Background(), "race")
 	if _, err := tool.Sandbox(ctx); err != nil { // so that Start takes the turn at once
 		t.Fatal(err)

@@ -13,15 +13,12 @@ import (
 // API of the sandbox for lang, with what the policy's capabilities allow
 // of each tool.
 func description(lang engine.Language, tools []engine.Tool, cfg config) string {
-	dt := make([]describe.Tool, len(tools))
+	dt := make([]describe.ToolSpec, len(tools))
 	for i, t := range tools {
-		dt[i] = describe.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema, OutputSchema: t.OutputSchema}
+		dt[i] = describe.ToolSpec{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema, OutputSchema: t.OutputSchema}
 	}
-	opts := describe.Options{Language: describe.JavaScript}
-	if lang == engine.Shell {
-		opts.Language = describe.Shell
-	}
-	if l, ok := cfg.policy.(interface{ Capabilities() []*dsl.Capability }); ok {
+	opts := describe.Options{Language: lang}
+	if l, ok := cfg.sandbox.Policy.(interface{ Capabilities() []*dsl.Capability }); ok {
 		opts.Capabilities = l.Capabilities() // nil for a nil pointer
 	}
 	what := "Runs a JavaScript script in a sandbox, where it can call the tools declared below."

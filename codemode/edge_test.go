@@ -23,7 +23,7 @@ import (
 
 // pays runs a script that tries n payments and returns how many the
 // policy allowed.
-func pays(t *testing.T, tool *codemode.Tool, ctx context.Context, n int) int {
+func pays(t *testing.T, tool *codemode.Runner, ctx context.Context, n int) int {
 	t.Helper()
 	r := codemodetest.Run(t, ctx, tool, codemodetest.JS(`let ok = 0
 for (let i = 0; i < `+itoa(n)+`; i++) { try { await payments.send({to: "x", amount: 1}); ok++ } catch (e) {} }
@@ -43,7 +43,7 @@ func payLimit(t *testing.T, n int) engine.Policy {
 // A script that kills its own guest makes the session's sandbox be
 // replaced; the replacement continues from the same counts.
 func TestCountersSurviveAKilledGuest(t *testing.T) {
-	tool := newTool(t, codemode.WithPolicy(payLimit(t, 2)), codemode.WithLimits(engine.Limits{Timeout: 20 * time.Second}))
+	tool := newTool(t, engine.SandboxConfig{Policy: payLimit(t, 2), Limits: engine.Limits{Timeout: 20 * time.Second}}, nil)
 	ctx := codemode.WithSession(context.Background(), "killer")
 	for round := range 3 {
 		want := 0
@@ -63,7 +63,7 @@ func TestCountersSurviveAKilledGuest(t *testing.T) {
 // An idle session's sandbox is closed; the next call's new sandbox
 // continues from the same counts.
 func TestCountersSurviveTheIdleTimeout(t *testing.T) {
-	tool := newTool(t, codemode.WithPolicy(payLimit(t, 2)), codemode.WithIdleTimeout(100*time.Millisecond))
+	tool := newTool(t, engine.SandboxConfig{Policy: payLimit(t, 2)}, &codemode.Options{IdleTimeout: 100 * time.Millisecond})
 	ctx := codemode.WithSession(context.Background(), "idler")
 	if n := pays(t, tool, ctx, 1); n != 1 {
 		t.Fatalf("%d payments", n)
@@ -83,7 +83,7 @@ func TestCountersSurviveTheIdleTimeout(t *testing.T) {
 // Under counters.PerPrincipal, new sessions of one principal share its
 // counts, whether opened one after another or at once.
 func TestCountersPerPrincipalAcrossSessions(t *testing.T) {
-	tool := newTool(t, codemode.WithPolicy(payLimit(t, 5)), codemode.WithCounters(engine.Counters{Scope: counters.PerPrincipal}))
+	tool := newTool(t, engine.SandboxConfig{Policy: payLimit(t, 5), Counters: engine.Counters{Scope: counters.PerPrincipal}}, nil)
 	alice := codemode.WithPrincipal(context.Background(), "alice-"+t.Name())
 	if n := pays(t, tool, codemode.WithSession(alice, "a1"), 2); n != 2 {
 		t.Fatalf("%d payments", n)
@@ -121,7 +121,7 @@ return rs.filter(r => r.status == "fulfilled").length`))
 
 // A session belongs to the principal of its first call.
 func TestSessionIsBoundToItsPrincipal(t *testing.T) {
-	tool := newTool(t)
+	tool := newTool(t, engine.SandboxConfig{}, nil)
 	ctx := codemode.WithSession(codemode.WithPrincipal(context.Background(), "alice"), "shared-id")
 	codemodetest.Call(t, ctx, tool, codemodetest.JS(`fs.writeFileSync("secret", "alice's")`))
 	other := codemode.WithSession(codemode.WithPrincipal(context.Background(), "mallory"), "shared-id")
@@ -138,7 +138,7 @@ func sscan(s string, n *int) (int, error) { return fmt.Sscan(s, n) }
 // A paused ask that cannot be shown in full is refused at once rather than
 // paused on, and the handler does not run.
 func TestUnshowableAskIsRefusedNotPaused(t *testing.T) {
-	tool := newTool(t, codemode.WithPolicy(askPolicy(t)))
+	tool := newTool(t, engine.SandboxConfig{Policy: askPolicy(t)}, nil)
 	ctx := codemode.WithSession(context.Background(), "unshowable")
 	r, err := tool.Start(ctx, codemodetest.JS(`const p = {to: "acct", amount: 5000}
 for (let i = 0; i < 300; i++) p["k" + i] = i
@@ -154,7 +154,7 @@ try { await payments.send(p); return "ran" } catch (e) { return e.message }`))
 // The tools' schemas are portable: every property has one type keyword,
 // never a list, and real results validate against the output schema.
 func TestSchemasArePortable(t *testing.T) {
-	tool := newTool(t)
+	tool := newTool(t, engine.SandboxConfig{}, nil)
 	for _, raw := range []json.RawMessage{tool.InputSchema(), tool.Shell().InputSchema(), tool.OutputSchema()} {
 		var doc any
 		if err := json.Unmarshal(raw, &doc); err != nil {
@@ -215,7 +215,7 @@ func checkTyped(t *testing.T, at string, s any) {
 // A result's error is an error, whose kind is one of engine's outcome
 // kinds: the uncaught exception included.
 func TestResultErrorIsAnError(t *testing.T) {
-	tool := newTool(t)
+	tool := newTool(t, engine.SandboxConfig{}, nil)
 	r := codemodetest.Run(t, codemode.WithSession(context.Background(), "kinds"), tool, codemodetest.JS(`throw new Error("boom")`))
 	var err error = r.Error
 	var ce *codemode.Error

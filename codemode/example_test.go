@@ -37,7 +37,7 @@ func Example() {
 		}),
 	}}
 
-	run := codemode.New(eng, tools, codemode.WithPolicy(pol))
+	run := codemode.New(eng, engine.SandboxConfig{Tools: tools, Policy: pol}, nil)
 	defer run.CloseAll(ctx)
 
 	// What a model sends as the arguments of one run_javascript call:

@@ -16,14 +16,14 @@ import (
 // Call runs the script in the model's arguments (argumentsJSON, the JSON
 // object InputSchema describes) in the sandbox of ctx's session, and
 // returns the result as text for the model ([Result.Text]). Asks of the
-// policy go to WithApprover's function, or are denied.
+// policy go to the sandbox's Approver, or are denied.
 //
 // The error is non-nil only when the script could not be run, or was cut
 // short, for a reason the model cannot fix: ctx ended, the session or the
 // engine was closed, the tools are invalid. A script that threw, a shell
 // script's non-zero status, a limit it reached and malformed arguments are
 // all text for the model, with a nil error.
-func (t *Tool) Call(ctx context.Context, argumentsJSON string) (string, error) {
+func (t *Runner) Call(ctx context.Context, argumentsJSON string) (string, error) {
 	r, err := t.Run(ctx, argumentsJSON)
 	if r == nil {
 		return "", err
@@ -34,7 +34,7 @@ func (t *Tool) Call(ctx context.Context, argumentsJSON string) (string, error) {
 // Run is Call with the result as a Result, for hosts that send structured
 // output (the MCP server's structuredContent). The Result is nil only when
 // the script did not start; the error is as for Call.
-func (t *Tool) Run(ctx context.Context, argumentsJSON string) (*Result, error) {
+func (t *Runner) Run(ctx context.Context, argumentsJSON string) (*Result, error) {
 	code, bad := t.parseArgs(argumentsJSON)
 	if bad != nil {
 		return t.s.badArguments(bad), nil
@@ -54,7 +54,7 @@ func (t *Tool) Run(ctx context.Context, argumentsJSON string) (*Result, error) {
 }
 
 // Start is Run, except that a call the policy asks about, with no
-// WithApprover function to answer it, pauses the script instead of being
+// Approver to answer it, pauses the script instead of being
 // denied: the Result then has Pause set, listing the asks, and nothing
 // else; Resume answers them and returns the result of the rest of the run.
 // The paused script holds its session's sandbox, and costs no CPU, until
@@ -64,7 +64,7 @@ func (t *Tool) Run(ctx context.Context, argumentsJSON string) (*Result, error) {
 // Under Start, Limits.Timeout bounds the time the script runs and,
 // separately, the time the handlers of each batch of tool calls take; the
 // time a pause lasts is not counted.
-func (t *Tool) Start(ctx context.Context, argumentsJSON string) (*Result, error) {
+func (t *Runner) Start(ctx context.Context, argumentsJSON string) (*Result, error) {
 	code, bad := t.parseArgs(argumentsJSON)
 	if bad != nil {
 		return t.s.badArguments(bad), nil
@@ -94,7 +94,7 @@ var ErrNoPause = errors.New("codemode: no paused run with that id")
 // Resume answers the asks of the paused run id ([Pause.ID]) as a says, and
 // runs the script on, until it ends or pauses again. Any tool of the pair
 // that paused it can resume it, whatever ctx's session.
-func (t *Tool) Resume(ctx context.Context, id string, a Approval) (*Result, error) {
+func (t *Runner) Resume(ctx context.Context, id string, a Approval) (*Result, error) {
 	s := t.s
 	s.mu.Lock()
 	p := s.pauses[id]
@@ -223,7 +223,7 @@ func (s *shared) cancelPause(ctx context.Context, ss *session) {
 }
 
 func (s *shared) timeout() time.Duration {
-	if d := s.cfg.limits.Timeout; d > 0 {
+	if d := s.cfg.sandbox.Limits.Timeout; d > 0 {
 		return d
 	}
 	return engine.DefaultTimeout
@@ -262,14 +262,14 @@ func (s *shared) drive(ctx context.Context, ss *session, sb *engine.Sandbox, lan
 func (s *shared) answer(ctx context.Context, calls []*engine.Call) (asks []*engine.Call, late bool) {
 	hctx, cancel := context.WithTimeout(ctx, s.timeout())
 	defer cancel()
-	n := s.cfg.limits.MaxConcurrentCalls
+	n := s.cfg.sandbox.Limits.MaxConcurrentCalls
 	if n <= 0 {
 		n = engine.DefaultMaxConcurrentCalls
 	}
 	slots := make(chan struct{}, n)
 	var wg sync.WaitGroup
 	for _, c := range calls {
-		if c.Ask && s.cfg.approve == nil {
+		if c.Ask && s.cfg.sandbox.Approve == nil {
 			if _, err := approval.ForCall(c, approval.Limits{}); err != nil {
 				// A call no one can be shown in full is refused, not
 				// paused on.
@@ -288,7 +288,7 @@ func (s *shared) answer(ctx context.Context, calls []*engine.Call) (asks []*engi
 		go func() {
 			defer func() { <-slots; wg.Done() }()
 			if c.Ask {
-				if ok, why := s.cfg.approve(hctx, c); !ok {
+				if ok, why := s.cfg.sandbox.Approve(hctx, c); !ok {
 					c.Deny(orDefault(why, "not approved"))
 					return
 				}
@@ -334,7 +334,7 @@ func (s *shared) pause(ss *session, sb *engine.Sandbox, lang engine.Language, x 
 // parseArgs reads the script from the model's arguments. The key may be
 // "code" or "script", whichever the tool's schema names: models mix them
 // up between the two tools.
-func (t *Tool) parseArgs(args string) (string, *Error) {
+func (t *Runner) parseArgs(args string) (string, *Error) {
 	var in map[string]json.RawMessage
 	if err := json.Unmarshal([]byte(args), &in); err != nil || in == nil {
 		return "", &Error{Kind: KindArguments, Message: fmt.Sprintf(`the arguments must be a JSON object {"%s": "..."}`, t.argName())}

@@ -66,7 +66,7 @@ func (e *Error) Is(target error) bool { return target == ErrInvalid }
 // Config is a sandbox configuration.
 type Config struct {
 	// Tools are the tools of the sandbox.
-	Tools []Tool `json:"tools"`
+	Tools []MockTool `json:"tools"`
 	// Capabilities are the DSL capabilities (see package dsl), kept as raw
 	// JSON and parsed by [dsl.ParseCapabilities] when the config is loaded.
 	Capabilities []json.RawMessage `json:"capabilities,omitzero"`
@@ -110,8 +110,8 @@ type Config struct {
 }
 
 // MCPServer is an upstream MCP server, as the config's mcp_servers list
-// gives it (see [mcptools.Server] for its fields).
-type MCPServer = mcptools.Server
+// gives it (see [mcptools.Upstream] for its fields).
+type MCPServer = mcptools.Upstream
 
 // Dir returns the directory of the config file, against which relative
 // paths in it are resolved ("." for a config without a file).
@@ -122,9 +122,9 @@ func (c *Config) Dir() string {
 	return filepath.Dir(c.file)
 }
 
-// Tool is a tool defined in a config file. Its result is either a canned
+// MockTool is a tool defined in a config file. Its result is either a canned
 // Mock value or, with Echo, the object {"method": ..., "params": ...}.
-type Tool struct {
+type MockTool struct {
 	Name        string          `json:"name"`
 	Description string          `json:"description,omitempty"`
 	InputSchema json.RawMessage `json:"input_schema,omitempty"`

@@ -54,7 +54,7 @@ func TestMCPServers(t *testing.T) {
 }
 
 // TestMCPServerTrust: trust_annotations, annotations (pinned hints) and
-// inherit_env load as mcptools.Server's fields; a url server on a loopback
+// inherit_env load as mcptools.Upstream's fields; a url server on a loopback
 // address may take headers over plain http.
 func TestMCPServerTrust(t *testing.T) {
 	c, err := config.Parse("c.yaml", []byte(`mcp_servers:

@@ -10,9 +10,9 @@ import (
 	"github.com/cordonhq/cordon/internal/abi"
 )
 
-// Tool is what the description knows of one tool: what engine.Tool
+// ToolSpec is what the description knows of one tool: what engine.ToolSpec
 // registers, without the handler, and what the policy allows of it.
-type Tool struct {
+type ToolSpec struct {
 	// Name is the registered name ("stripe/charges/create" or
 	// "stripe.charges.create"), as engine.Tool.Name.
 	Name string
@@ -30,20 +30,25 @@ type Tool struct {
 	Policy []string
 }
 
-// Language selects what a description covers.
-type Language int
+// Language is the language of a script, "js" or "sh": the type of
+// [github.com/cordonhq/cordon/engine.Language], which is the same type. In
+// [Options] it selects what a description covers, and its zero value, Both,
+// covers the two.
+type Language = abi.Lang
 
 const (
 	// Both describes JavaScript and the shell; it is the zero value.
-	Both Language = iota
+	Both Language = ""
 	// JavaScript describes the tools as TypeScript declarations.
-	JavaScript
+	JavaScript Language = abi.LangJS
 	// Shell describes the tools as `tool NAME --flag <type>` lines.
-	Shell
+	Shell Language = abi.LangShell
 )
 
-func (l Language) js() bool { return l != Shell }
-func (l Language) sh() bool { return l != JavaScript }
+// coversJS and coversShell report whether a description for l covers
+// JavaScript and the shell.
+func coversJS(l Language) bool    { return l != Shell }
+func coversShell(l Language) bool { return l != JavaScript }
 
 // DefaultMaxBytes is the size of a prompt above which Prompt switches to
 // the compact form, when [Options.MaxBytes] is 0: 32 KiB, about 8000 tokens.
@@ -79,7 +84,7 @@ func (o Options) maxBytes() int {
 
 // entry is a tool ready to describe.
 type entry struct {
-	Tool
+	ToolSpec
 	segs      []string // the JavaScript path ([abi.ToolPath])
 	flat      string   // the flat alias ([abi.FlatName])
 	reachable bool     // the path is a chain of properties from a global identifier
@@ -131,7 +136,7 @@ func toolPath(name string) []string {
 // prepare checks the tools, fills their policy and reads their schemas. A
 // tool whose name the engine would refuse, or that shares a JavaScript
 // name with an earlier one, is left out.
-func prepare(tools []Tool, opts Options) []*entry {
+func prepare(tools []ToolSpec, opts Options) []*entry {
 	names := make([]string, 0, len(tools))
 	for _, t := range tools {
 		names = append(names, t.Name)
@@ -147,7 +152,7 @@ func prepare(tools []Tool, opts Options) []*entry {
 			continue
 		}
 		dotted[d], flat[f] = true, true
-		e := &entry{Tool: t, segs: toolPath(t.Name), flat: f}
+		e := &entry{ToolSpec: t, segs: toolPath(t.Name), flat: f}
 		// A description may come from an upstream MCP server: it is
 		// untrusted text (SafeText), here as in every renderer below.
 		e.Description = unfence(SafeText(e.Description))
@@ -198,7 +203,7 @@ func firstLine(s string) string {
 // namespace per global (stripe.Charge); and the sandbox's globals
 // (Globals). The text is a .d.ts file that `tsc --noEmit --strict`
 // accepts, alone or with a script that uses it.
-func TypeScript(tools []Tool, opts Options) string {
+func TypeScript(tools []ToolSpec, opts Options) string {
 	var b strings.Builder
 	b.WriteString("// The API of the cordon sandbox: every function a script can call.\n")
 	b.WriteString("/// <reference lib=\"es2022\" />\n\n")
@@ -214,8 +219,8 @@ func TypeScript(tools []Tool, opts Options) string {
 // TypeScript declares it among others: its function at its path and its
 // flat alias, and its named types. It is what getToolInfo can show of a
 // tool, and it is "" for a name the engine would refuse.
-func Declaration(tool Tool, opts Options) string {
-	return declare(prepare([]Tool{tool}, opts))
+func Declaration(tool ToolSpec, opts Options) string {
+	return declare(prepare([]ToolSpec{tool}, opts))
 }
 
 // node is a place in the tree of tools' paths.
@@ -383,8 +388,8 @@ func signature(e *entry, sp *typeSpace, ind int) string {
 //
 // A boolean flag alone means true. It is "" for a name the engine would
 // refuse.
-func ShellUsage(tool Tool) string {
-	es := prepare([]Tool{tool}, Options{})
+func ShellUsage(tool ToolSpec) string {
+	es := prepare([]ToolSpec{tool}, Options{})
 	if len(es) == 0 {
 		return ""
 	}
@@ -402,7 +407,7 @@ func ShellUsage(tool Tool) string {
 // and the policy), with a pointer to the sandbox's own discovery
 // (getToolInfo, listTools, tool --help, tool --list); tools that still do
 // not fit are counted.
-func Prompt(tools []Tool, opts Options) string {
+func Prompt(tools []ToolSpec, opts Options) string {
 	es := prepare(tools, opts)
 	full := prompt(es, opts, false)
 	if len(full) <= opts.maxBytes() {
@@ -416,11 +421,11 @@ func prompt(es []*entry, opts Options, compact bool) string {
 	var b strings.Builder
 	b.WriteString("# The sandbox\n\n")
 	b.WriteString(rulesIntro)
-	if opts.Language.js() {
+	if coversJS(opts.Language) {
 		b.WriteString("\n## JavaScript\n\n")
 		b.WriteString(jsRules(ex))
 	}
-	if opts.Language.sh() {
+	if coversShell(opts.Language) {
 		b.WriteString("\n## Shell\n\n")
 		b.WriteString(rulesSh)
 	}
@@ -433,16 +438,16 @@ func prompt(es []*entry, opts Options, compact bool) string {
 		writeCompact(&b, es, opts)
 		return b.String()
 	}
-	if opts.Language.js() {
+	if coversJS(opts.Language) {
 		b.WriteString("```ts\n" + declare(es) + "\n\n// The sandbox's globals.\n" + globals + "```\n")
 	}
-	if opts.Language.sh() {
-		if opts.Language.js() {
+	if coversShell(opts.Language) {
+		if coversJS(opts.Language) {
 			b.WriteString("\nIn the shell:\n\n")
 		}
 		b.WriteString("```sh\n")
 		for i, e := range es {
-			if !opts.Language.js() {
+			if !coversJS(opts.Language) {
 				if i > 0 {
 					b.WriteString("\n")
 				}
@@ -460,11 +465,11 @@ func prompt(es []*entry, opts Options, compact bool) string {
 	if ex != nil && !opts.NoExample {
 		b.WriteString("\n## Example\n\n")
 		params := exampleParams(ex, opts.Capabilities)
-		if opts.Language.js() {
+		if coversJS(opts.Language) {
 			b.WriteString("```js\n" + exampleJS(ex, params) + "```\n")
 		}
-		if opts.Language.sh() {
-			if opts.Language.js() {
+		if coversShell(opts.Language) {
+			if coversJS(opts.Language) {
 				b.WriteString("\n")
 			}
 			b.WriteString("```sh\n" + exampleShell(ex, params) + "```\n")
@@ -490,9 +495,9 @@ func jsRules(ex *entry) string {
 // writeCompact lists the tools one line each, within the budget.
 func writeCompact(b *strings.Builder, es []*entry, opts Options) {
 	switch {
-	case opts.Language.js() && opts.Language.sh():
+	case coversJS(opts.Language) && coversShell(opts.Language):
 		b.WriteString(discoveryJS + " In the shell, `tool --help NAME` shows a tool's flags.\n\n")
-	case opts.Language.js():
+	case coversJS(opts.Language):
 		b.WriteString(discoveryJS + "\n\n")
 	default:
 		b.WriteString(discoverySh + "\n\n")
@@ -507,7 +512,7 @@ func writeCompact(b *strings.Builder, es []*entry, opts Options) {
 		}
 		if b.Len()+len(line)+room > budget {
 			what := "listTools()"
-			if !opts.Language.js() {
+			if !coversJS(opts.Language) {
 				what = "tool --list"
 			}
 			tools := " more tools: "
@@ -525,7 +530,7 @@ func writeCompact(b *strings.Builder, es []*entry, opts Options) {
 // required params, the description's first line, and the policy.
 func compactLine(e *entry, lang Language) string {
 	var call string
-	if lang.js() {
+	if coversJS(lang) {
 		var req []string
 		if e.in != nil {
 			props, required := shellProps(e.in, e.in.root, 0)
@@ -600,19 +605,19 @@ type jsonExample struct {
 //	 "example": {"tool": "...", "javascript": "...", "shell": "..."}}
 //
 // MaxBytes does not apply: the JSON is always complete.
-func JSON(tools []Tool, opts Options) ([]byte, error) {
+func JSON(tools []ToolSpec, opts Options) ([]byte, error) {
 	es := prepare(tools, opts)
 	ex := pickExample(es)
 	var rb strings.Builder
 	rb.WriteString(rulesIntro)
-	if opts.Language.js() {
+	if coversJS(opts.Language) {
 		rb.WriteString("\nJavaScript:\n" + jsRules(ex))
 	}
-	if opts.Language.sh() {
+	if coversShell(opts.Language) {
 		rb.WriteString("\nShell:\n" + rulesSh)
 	}
 	doc := jsonDoc{Rules: rb.String(), Tools: []jsonTool{}}
-	if opts.Language.js() {
+	if coversJS(opts.Language) {
 		doc.TypeScript = TypeScript(tools, opts)
 	}
 	for _, e := range es {
@@ -627,10 +632,10 @@ func JSON(tools []Tool, opts Options) ([]byte, error) {
 		if e.reachable || len(e.segs) == 1 && e.segs[0] == e.flat {
 			t.Path = e.jsName()
 		}
-		if opts.Language.js() {
+		if coversJS(opts.Language) {
 			t.Declaration = declare([]*entry{e})
 		}
-		if opts.Language.sh() {
+		if coversShell(opts.Language) {
 			t.Shell = shellUsage(e)
 		}
 		doc.Tools = append(doc.Tools, t)
@@ -638,10 +643,10 @@ func JSON(tools []Tool, opts Options) ([]byte, error) {
 	if ex != nil && !opts.NoExample {
 		params := exampleParams(ex, opts.Capabilities)
 		doc.Example = &jsonExample{Tool: ex.Name}
-		if opts.Language.js() {
+		if coversJS(opts.Language) {
 			doc.Example.JavaScript = exampleJS(ex, params)
 		}
-		if opts.Language.sh() {
+		if coversShell(opts.Language) {
 			doc.Example.Shell = exampleShell(ex, params)
 		}
 	}

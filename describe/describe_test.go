@@ -44,6 +44,16 @@ func TestPolicy(t *testing.T) {
 			[]string{"amount <= 1000", "at most 1 call, shared by all tools matching stripe/charges/*", "needs approval"},
 		},
 		{
+			"a flow rule, then what asks",
+			[]*dsl.Capability{
+				dsl.Method("stripe/charges/create").Where(dsl.Param("amount").Le(1000)),
+				dsl.Method("stripe/**").UnlessTouched("private", "untrusted"),
+				dsl.Method("stripe/**").Ask(),
+			},
+			"stripe/charges/create",
+			[]string{"amount <= 1000", "only until a tool labelled private or untrusted is called", "needs approval"},
+		},
+		{
 			"anything else",
 			[]*dsl.Capability{dsl.Method("stripe/charges/create").Where(dsl.Param("amount").Le(1000)), dsl.Method("**")},
 			"stripe/charges/create",
@@ -82,7 +92,7 @@ func TestPolicy(t *testing.T) {
 // params.
 func declared(t *testing.T, params string) string {
 	t.Helper()
-	return describe.Declaration(describe.Tool{Name: "t/call", InputSchema: json.RawMessage(params)}, describe.Options{})
+	return describe.Declaration(describe.ToolSpec{Name: "t/call", InputSchema: json.RawMessage(params)}, describe.Options{})
 }
 
 // TestSchemaTypes checks the TypeScript of each kind of JSON Schema.
@@ -135,7 +145,7 @@ func TestSchemaTypes(t *testing.T) {
 // with the same name get the tool's name in front.
 func TestSharedDefinitions(t *testing.T) {
 	user := `{"type":"object","properties":{"name":{"type":"string"},"boss":{"$ref":"#/$defs/user"}}}`
-	tools := []describe.Tool{
+	tools := []describe.ToolSpec{
 		{Name: "hr/get", OutputSchema: json.RawMessage(`{"$ref":"#/$defs/user","$defs":{"user":` + user + `}}`)},
 		{Name: "hr/find", OutputSchema: json.RawMessage(`{"type":"array","items":{"$ref":"#/components/schemas/user"},"components":{"schemas":{"user":` + strings.ReplaceAll(user, "$defs", "components/schemas") + `}}}`)},
 		{Name: "hr/other", OutputSchema: json.RawMessage(`{"$ref":"#/$defs/user","$defs":{"user":{"type":"string"}}}`)},
@@ -155,7 +165,7 @@ func TestSharedDefinitions(t *testing.T) {
 // only, with quoted or bracketed segments; and that a name the engine
 // refuses is left out.
 func TestNames(t *testing.T) {
-	tools := []describe.Tool{
+	tools := []describe.ToolSpec{
 		{Name: "a.b/c"}, {Name: "single"}, {Name: "two-words"}, {Name: "9lives/x"},
 		{Name: "x/delete"}, {Name: "x/get-it"}, {Name: "bad name"}, {Name: "JSON/parse"}, {Name: "a/b/c"},
 	}
@@ -184,7 +194,7 @@ func TestNames(t *testing.T) {
 	if n := strings.Count(got, "c(params"); n != 1 {
 		t.Errorf("a.b/c and a/b/c (the same function) are declared %d times", n)
 	}
-	if d := describe.Declaration(describe.Tool{Name: "bad name"}, describe.Options{}); d != "" {
+	if d := describe.Declaration(describe.ToolSpec{Name: "bad name"}, describe.Options{}); d != "" {
 		t.Errorf("Declaration of a refused name: %q", d)
 	}
 }
@@ -192,7 +202,7 @@ func TestNames(t *testing.T) {
 // TestToolAndNamespace: a tool that is also the namespace of longer names
 // is an object type with a call signature.
 func TestToolAndNamespace(t *testing.T) {
-	got := describe.TypeScript([]describe.Tool{
+	got := describe.TypeScript([]describe.ToolSpec{
 		{Name: "db", Description: "Query.", InputSchema: json.RawMessage(`{"type":"object","properties":{"sql":{"type":"string"}},"required":["sql"]}`)},
 		{Name: "db/tables"},
 	}, describe.Options{})
@@ -203,10 +213,10 @@ func TestToolAndNamespace(t *testing.T) {
 }
 
 // manyTools returns n tools with long descriptions.
-func manyTools(n int) []describe.Tool {
-	var tools []describe.Tool
+func manyTools(n int) []describe.ToolSpec {
+	var tools []describe.ToolSpec
 	for i := range n {
-		tools = append(tools, describe.Tool{
+		tools = append(tools, describe.ToolSpec{
 			Name:        fmt.Sprintf("svc%d/items/list", i),
 			Description: fmt.Sprintf("List the items of service %d.\n%s", i, strings.Repeat("More words about it. ", 20)),
 			InputSchema: json.RawMessage(`{"type":"object","properties":{"q":{"type":"string","description":"A query."},"limit":{"type":"integer"}},"required":["q"]}`),
@@ -281,7 +291,7 @@ func TestLanguages(t *testing.T) {
 // that the policy allows, with values from the schema that satisfy the
 // policy's constraints.
 func TestExample(t *testing.T) {
-	tools := []describe.Tool{
+	tools := []describe.ToolSpec{
 		{Name: "misc/ping"},
 		{Name: "pay/send", InputSchema: json.RawMessage(`{"type":"object","properties":{"to":{"type":"string","format":"email"}},"required":["to"]}`)},
 		{Name: "pay/charge", InputSchema: json.RawMessage(`{"type":"object","properties":{

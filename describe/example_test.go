@@ -9,7 +9,7 @@ import (
 	"github.com/cordonhq/cordon/dsl"
 )
 
-var chargeTool = describe.Tool{
+var chargeTool = describe.ToolSpec{
 	Name:        "stripe/charges/create",
 	Description: "Create a charge.",
 	InputSchema: json.RawMessage(`{
@@ -70,7 +70,7 @@ func ExampleShellUsage() {
 }
 
 func ExamplePrompt() {
-	text := describe.Prompt([]describe.Tool{chargeTool}, describe.Options{Capabilities: chargeCaps})
+	text := describe.Prompt([]describe.ToolSpec{chargeTool}, describe.Options{Capabilities: chargeCaps})
 	// The whole text for the model: the rules, the declarations, the
 	// shell usage, and an example whose params fit the policy.
 	_, example, _ := strings.Cut(text, "## Example\n\n")
@@ -87,7 +87,7 @@ func ExamplePrompt() {
 }
 
 func ExamplePrompt_compact() {
-	var tools []describe.Tool
+	var tools []describe.ToolSpec
 	for _, name := range []string{"crm/contacts/search", "crm/contacts/get", "crm/deals/list"} {
 		t := chargeTool
 		t.Name, t.Description = name, "The "+name+" tool.\nMore about it."
@@ -106,7 +106,7 @@ func ExamplePrompt_compact() {
 }
 
 func ExampleJSON() {
-	b, err := describe.JSON([]describe.Tool{chargeTool}, describe.Options{Capabilities: chargeCaps, Language: describe.Shell})
+	b, err := describe.JSON([]describe.ToolSpec{chargeTool}, describe.Options{Capabilities: chargeCaps, Language: describe.Shell})
 	if err != nil {
 		panic(err)
 	}
@@ -132,7 +132,7 @@ func ExampleJSON() {
 // The three texts a host gives a model: the whole prompt, the TypeScript
 // declarations alone, and one tool's part.
 func Example_texts() {
-	tools, caps, tool := []describe.Tool{chargeTool}, chargeCaps, chargeTool
+	tools, caps, tool := []describe.ToolSpec{chargeTool}, chargeCaps, chargeTool
 	// region texts
 	text := describe.Prompt(tools, describe.Options{Capabilities: caps}) // rules, declarations, shell usage, an example
 	dts := describe.TypeScript(tools, describe.Options{})                // for tsc --noEmit --strict

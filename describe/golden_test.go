@@ -18,7 +18,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 // and Stripe's) and edge cases, with the capabilities of a policy.
 type toolSet struct {
 	name  string
-	tools []describe.Tool
+	tools []describe.ToolSpec
 	caps  []*dsl.Capability
 }
 
@@ -42,7 +42,7 @@ func loadSet(t *testing.T, file string) toolSet {
 	}
 	set := toolSet{name: strings.TrimSuffix(filepath.Base(file), ".json")}
 	for _, rt := range raw.Tools {
-		tool := describe.Tool{Name: rt.Name, Description: rt.Description, InputSchema: rt.InputSchema, OutputSchema: rt.OutputSchema}
+		tool := describe.ToolSpec{Name: rt.Name, Description: rt.Description, InputSchema: rt.InputSchema, OutputSchema: rt.OutputSchema}
 		if s, ok := strings.CutPrefix(string(rt.InputSchema), `"`); ok {
 			tool.InputSchema = json.RawMessage(strings.TrimSuffix(s, `"`)) // a schema that is not JSON
 		}

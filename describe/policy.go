@@ -59,7 +59,10 @@ func Policy(caps []*dsl.Capability, name string, names []string) []string {
 		if c.Asks() {
 			parts = append(parts, "needs approval")
 		}
-		catchesAll := len(c.Constraints()) == 0 && (c.CallLimit() == 0 || c.Asks())
+		if labels := c.UnlessTouchedLabels(); len(labels) > 0 {
+			parts = append(parts, "only until a tool labelled "+strings.Join(labels, " or ")+" is called")
+		}
+		catchesAll := len(c.Constraints()) == 0 && (c.CallLimit() == 0 || c.Asks()) && len(c.UnlessTouchedLabels()) == 0
 		if len(parts) == 0 {
 			if len(out) == 0 {
 				return nil

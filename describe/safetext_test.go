@@ -49,7 +49,7 @@ func TestHostileTools(t *testing.T) {
 	key, _ := json.Marshal(evil)
 	schema := `{"type":"object","description":` + string(key) + `,"properties":{` + string(key) + `:{"type":"string","format":` + string(key) +
 		`,"enum":[` + string(key) + `],"examples":[` + string(key) + `]},"n":{"type":"string","default":` + string(key) + `}},"required":[` + string(key) + `]}`
-	tools := []describe.Tool{{Name: "evil/tool", Description: evil, InputSchema: json.RawMessage(schema), OutputSchema: json.RawMessage(schema)},
+	tools := []describe.ToolSpec{{Name: "evil/tool", Description: evil, InputSchema: json.RawMessage(schema), OutputSchema: json.RawMessage(schema)},
 		{Name: "other", Description: "Another tool."}}
 	check := func(what, text string, fences []string, ts bool) {
 		t.Helper()

@@ -3,6 +3,7 @@ package dsl
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/cordonhq/cordon/internal/dslutil"
@@ -27,6 +28,7 @@ type Capability struct {
 	name        string
 	ask         bool
 	description string
+	untouched   []string
 
 	problems []error // from builder methods
 }
@@ -72,6 +74,49 @@ func (c *Capability) Named(name string) *Capability {
 func (c *Capability) Ask() *Capability {
 	c.ask = true
 	return c
+}
+
+// UnlessTouched makes the capability apply only while no call of a tool
+// with one of labels has been allowed in the call counters' scope (the
+// session by default; see package counters): a flow rule. The engine
+// labels tools (engine.Tool.Labels) and counts, per label, the calls it
+// allowed (input.session.flow.labels). After a call to a tool labelled
+// "private", a capability with UnlessTouched("private") allows nothing,
+// so that a later capability decides: one that allows only some hosts,
+// say, or one that asks. Labels are letters, digits and "_ - . :", at
+// most 64 bytes each.
+func (c *Capability) UnlessTouched(labels ...string) *Capability {
+	for _, l := range labels {
+		if err := CheckLabel(l); err != nil {
+			c.problems = append(c.problems, fmt.Errorf("unless_touched: %w", err))
+			continue
+		}
+		if !slices.Contains(c.untouched, l) {
+			c.untouched = append(c.untouched, l)
+		}
+	}
+	return c
+}
+
+// UnlessTouchedLabels returns the labels of UnlessTouched, in the order
+// given, without repeats. The slice must not be modified.
+func (c *Capability) UnlessTouchedLabels() []string { return c.untouched }
+
+// MaxLabelLen is the longest tool label, in bytes.
+const MaxLabelLen = 64
+
+// CheckLabel reports whether label is a valid tool label: one to
+// MaxLabelLen letters, digits and "_ - . :".
+func CheckLabel(label string) error {
+	if label == "" || len(label) > MaxLabelLen {
+		return fmt.Errorf("label %s must have 1 to %d bytes", Quote(label), MaxLabelLen)
+	}
+	for _, r := range label {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.' || r == ':') {
+			return fmt.Errorf("label %s may hold only letters, digits and _ - . :", Quote(label))
+		}
+	}
+	return nil
 }
 
 // Describe sets a description of the capability for reviewers.

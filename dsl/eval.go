@@ -95,6 +95,27 @@ func (k *Checker) Allows(params any, capCalls int) (bool, []string) {
 	return len(reasons) == 0, reasons
 }
 
+// Untouched reports whether the capability's flow rule lets it apply
+// ([Capability.UnlessTouched]) when flow counts the allowed calls to tools
+// of each label, and if not, why: one reason per label of the rule that
+// was touched (a count that is not 0), as in
+// `unless_touched: a call to a tool labelled "private" was allowed`.
+func (k *Checker) Untouched(flow map[string]int) (bool, []string) {
+	var reasons []string
+	for _, l := range k.c.untouched {
+		if flow[l] != 0 {
+			reasons = append(reasons, TouchedReason(l))
+		}
+	}
+	return len(reasons) == 0, reasons
+}
+
+// TouchedReason is the reason a capability whose UnlessTouched names
+// label gives once a call to a tool with that label was allowed.
+func TouchedReason(label string) string {
+	return fmt.Sprintf("unless_touched: a call to a tool labelled %s was allowed", Quote(label))
+}
+
 // Holds reports whether every constraint of the capability holds for
 // params (normalized as for Allows), whatever its max_calls.
 func (k *Checker) Holds(params any) bool {

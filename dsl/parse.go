@@ -249,6 +249,9 @@ func (p *parser) group(op Op, depth int) (Constraint, error) {
 //	   {"all_of": [...]}],
 //	 "name": "charges",                optional: a label
 //	 "ask": true,                      optional: calls need approval
+//	 "unless_touched": ["private"],    optional: only until a call to a
+//	                                   tool with one of these labels
+//	                                   (Capability.UnlessTouched)
 //	 "description": "..."}             optional
 //
 // Unknown keys are rejected. null reads as no capabilities. Every problem
@@ -285,7 +288,7 @@ func ParseCapabilities(raw []byte) ([]*Capability, error) {
 	return caps, nil
 }
 
-var capabilityKeys = []string{"method", "max_calls", "constraints", "name", "ask", "description"}
+var capabilityKeys = []string{"method", "max_calls", "constraints", "name", "ask", "unless_touched", "description"}
 
 func parseCapability(item json.RawMessage) (*Capability, error) {
 	fail := func(msg string, args ...any) error {
@@ -350,6 +353,19 @@ func parseCapability(item json.RawMessage) (*Capability, error) {
 				c.name = *s
 			} else if s != nil {
 				c.description = *s
+			}
+		case "unless_touched":
+			var labels []string
+			if err := json.Unmarshal(v, &labels); err != nil {
+				errs = append(errs, fail("unless_touched must be a list of labels, not %s", shorten(string(v))))
+				continue
+			}
+			for _, l := range labels {
+				if err := CheckLabel(l); err != nil {
+					errs = append(errs, fail("unless_touched: %v", err))
+				} else if !slices.Contains(c.untouched, l) {
+					c.untouched = append(c.untouched, l)
+				}
 			}
 		case "ask":
 			var b *bool

@@ -162,7 +162,7 @@ func TestParseCapabilitiesErrors(t *testing.T) {
 		},
 		{
 			raw:        `[{"method": "x", "max_call": 5}]`,
-			want:       []string{`dsl: capability 0 ("x"): unknown key "max_call" (known keys: method, max_calls, constraints, name, ask, description)`},
+			want:       []string{`dsl: capability 0 ("x"): unknown key "max_call" (known keys: method, max_calls, constraints, name, ask, unless_touched, description)`},
 			capability: 0, method: "x",
 		},
 		{

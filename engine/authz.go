@@ -221,6 +221,7 @@ func randomID() string {
 const (
 	methodPrefix     = "method:"
 	capabilityPrefix = "capability:"
+	labelPrefix      = "label:"
 )
 
 // capabilityCounter returns the name of capability i's counter: its name
@@ -233,19 +234,25 @@ func (sb *Sandbox) capabilityCounter(i int) string {
 	return capabilityPrefix + "#" + strconv.Itoa(i)
 }
 
-// charges returns the counters a decision charges.
+// charges returns the counters a decision charges: the method's, the
+// capability's, and one per label of the tool (the flow history).
 func (sb *Sandbox) charges(method string, capability int) []string {
 	names := []string{methodPrefix + method}
 	if capability >= 0 {
 		names = append(names, sb.capabilityCounter(capability))
 	}
+	if t := sb.tools[method]; t != nil {
+		for _, l := range t.Labels {
+			names = append(names, labelPrefix+l)
+		}
+	}
 	return names
 }
 
-// inputCounts turns a snapshot into the policy's input.calls and
-// input.capability_calls.
-func (sb *Sandbox) inputCounts(snap counters.Snapshot) (calls map[string]int, capCalls map[int]int) {
-	calls, capCalls = map[string]int{}, map[int]int{}
+// inputCounts turns a snapshot into the policy's input.calls,
+// input.capability_calls and input.session.flow.labels.
+func (sb *Sandbox) inputCounts(snap counters.Snapshot) (calls map[string]int, capCalls map[int]int, flow map[string]int) {
+	calls, capCalls, flow = map[string]int{}, map[int]int{}, map[string]int{}
 	for name, n := range snap.Counts {
 		if n <= 0 {
 			continue
@@ -253,6 +260,8 @@ func (sb *Sandbox) inputCounts(snap counters.Snapshot) (calls map[string]int, ca
 		switch {
 		case strings.HasPrefix(name, methodPrefix):
 			calls[name[len(methodPrefix):]] = n
+		case strings.HasPrefix(name, labelPrefix):
+			flow[name[len(labelPrefix):]] = n
 		case strings.HasPrefix(name, capabilityPrefix):
 			cname := name[len(capabilityPrefix):]
 			if idx, ok := sb.capIndex[cname]; ok {
@@ -265,7 +274,7 @@ func (sb *Sandbox) inputCounts(snap counters.Snapshot) (calls map[string]int, ca
 			}
 		}
 	}
-	return calls, capCalls
+	return calls, capCalls, flow
 }
 
 // decide checks one call against the sandbox's policy and charges the
@@ -308,7 +317,7 @@ func (sb *Sandbox) decide(ctx context.Context, key, method string, params json.R
 		}
 		defer unlock()
 	}
-	decideOn := func(calls map[string]int, capCalls map[int]int) {
+	decideOn := func(calls map[string]int, capCalls map[int]int, flow map[string]int) {
 		rec.DecisionID = newDecisionID() // each decision its own, a retried one too
 		if sb.policy == nil {
 			d = decision{Decision: authz.Decision{Capability: -1}}
@@ -325,11 +334,11 @@ func (sb *Sandbox) decide(ctx context.Context, key, method string, params json.R
 			ParamsCanonical: true, // accept put them in canonical form
 			Calls:           calls,
 			CapabilityCalls: capCalls,
-			Session:         authz.Session{ID: sb.id, Labels: sb.labels, Principal: sb.principal},
+			Session:         authz.Session{ID: sb.id, Labels: sb.labels, Principal: sb.principal, Flow: authz.Flow{Labels: flow}},
 			Language:        string(lang),
 		}
 		if t := sb.tools[method]; t != nil {
-			in.Tool = t.Policy
+			in.Tool = t.info
 		}
 		d = decision{}
 		d.Decision, d.capabilityName, rec.PolicyRevision, rec.Err = safeDecide(authz.WithDecisionID(ctx, rec.DecisionID), sb.policy, in)
@@ -340,7 +349,7 @@ func (sb *Sandbox) decide(ctx context.Context, key, method string, params json.R
 	// a charge, since none can be made.
 	uncounted := func(what string, err error) {
 		if cf, ok := sb.policy.(CounterFreePolicy); ok {
-			decideOn(map[string]int{}, map[int]int{})
+			decideOn(map[string]int{}, map[int]int{}, map[string]int{})
 			if d.Allow && !d.Ask && rec.Err == nil && cf.CountersUnused(d.Capability) {
 				rec.Err = fmt.Errorf("engine: counter store: %s %q (the call was allowed uncounted: its decision reads no counter): %w", what, key, err)
 				return
@@ -354,8 +363,7 @@ func (sb *Sandbox) decide(ctx context.Context, key, method string, params json.R
 			uncounted("read", err)
 			break
 		}
-		calls, capCalls := sb.inputCounts(snap)
-		decideOn(calls, capCalls)
+		decideOn(sb.inputCounts(snap))
 		if !d.Allow && !d.Ask {
 			break
 		}

@@ -17,8 +17,10 @@ import (
 	"time"
 
 	"github.com/cordonhq/cordon/counters"
+	"github.com/cordonhq/cordon/describe"
 	"github.com/cordonhq/cordon/internal/abi"
 	"github.com/cordonhq/cordon/internal/guestmem"
+	"github.com/cordonhq/cordon/policy/authz"
 	"github.com/cordonhq/cordon/vfs"
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/experimental"
@@ -202,17 +204,19 @@ type Counters struct {
 	Window time.Duration
 }
 
-// Language is the language of a script.
-type Language string
+// Language is the language of a script, "js" or "sh". It is the type of
+// [describe.Language] too: one type names a language across cordon's
+// packages.
+type Language = describe.Language
 
 // The languages a sandbox runs.
 const (
 	// JavaScript ("js") runs the code as the body of an async function
 	// (goja).
-	JavaScript Language = Language(abi.LangJS)
+	JavaScript Language = describe.JavaScript
 	// Shell ("sh") runs the code as a bash-like shell script over the
 	// sandbox's file system, with `tool` calling host tools.
-	Shell Language = Language(abi.LangShell)
+	Shell Language = describe.Shell
 )
 
 // Sandbox is one guest instance: its VFS persists across executions until
@@ -305,6 +309,7 @@ func (e *Engine) NewSandbox(ctx context.Context, cfg SandboxConfig) (*Sandbox, e
 	fetch := ""
 	for i := range cfg.Tools {
 		t := cfg.Tools[i]
+		t.Labels = append([]string(nil), t.Labels...)
 		if err := t.validate(); err != nil {
 			return nil, err
 		}
@@ -315,7 +320,15 @@ func (e *Engine) NewSandbox(ctx context.Context, cfg SandboxConfig) (*Sandbox, e
 			fetch = t.Name
 		}
 		names = append(names, t.Name)
-		rt := &tool{Tool: t}
+		rt := &tool{Tool: t, info: t.Policy}
+		if len(t.Labels) > 0 {
+			info := authz.ToolInfo{}
+			if t.Policy != nil {
+				info = *t.Policy
+			}
+			info.Labels = append([]string(nil), t.Labels...)
+			rt.info = &info
+		}
 		if len(t.InputSchema) > 0 {
 			s, err := compileSchema(t.InputSchema)
 			if err != nil {

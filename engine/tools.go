@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/cordonhq/cordon/dsl"
 	"github.com/cordonhq/cordon/internal/abi"
 	"github.com/cordonhq/cordon/policy/authz"
 	jsonv2 "github.com/go-json-experiment/json"
@@ -82,6 +83,16 @@ type Tool struct {
 	// for a tool imported from an MCP server (package mcptools), the
 	// server's name and the tool's annotations.
 	Policy *authz.ToolInfo
+	// Labels are the tool's flow labels ("private", "untrusted", "egress":
+	// names the host's configuration chooses; letters, digits and
+	// "_ - . :"). The policy sees them as input.tool.labels, and, for each
+	// label, the number of calls to tools with it that were allowed so far
+	// in the call counters' scope as input.session.flow.labels: a flow
+	// rule ([dsl.Capability.UnlessTouched], or Rego) can then refuse
+	// egress after a private read, which no rule on one call can see.
+	// The history is kept with the call counters, in their store and
+	// scope, so a sandbox that replaces another keeps it.
+	Labels []string
 	// Prepare, when set, turns the params the script sent into the params
 	// the policy decides on, the audit records and the Handler receives:
 	// it parses them once, on the host, so that the policy sees the parts
@@ -109,6 +120,9 @@ type Tool struct {
 type tool struct {
 	Tool
 	schema *jsonschema.Schema
+	// info is what the policy sees as input.tool: Tool.Policy with the
+	// tool's labels, or nil when there is neither.
+	info *authz.ToolInfo
 }
 
 // Func adapts a typed function to a Handler: params are decoded into P as
@@ -149,6 +163,11 @@ func strictUnmarshal(raw []byte, v any) error {
 func (t Tool) validate() error {
 	if err := abi.ValidateToolName(t.Name); err != nil {
 		return &Error{Kind: KindInvalid, Message: err.Error()}
+	}
+	for _, l := range t.Labels {
+		if err := dsl.CheckLabel(l); err != nil {
+			return &Error{Kind: KindInvalid, Message: fmt.Sprintf("tool %q: %v", t.Name, err)}
+		}
 	}
 	if len(t.InputSchema) > 0 {
 		var schema map[string]any

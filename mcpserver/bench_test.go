@@ -9,6 +9,7 @@ import (
 
 	"github.com/cordonhq/cordon/codemode"
 	"github.com/cordonhq/cordon/dsl"
+	"github.com/cordonhq/cordon/engine"
 	"github.com/cordonhq/cordon/engine/enginetest"
 	"github.com/cordonhq/cordon/mcpserver"
 	"github.com/cordonhq/cordon/mcptools"
@@ -45,7 +46,7 @@ func benchmark(b *testing.B, newSession bool) {
 	}
 	// A policy without max_calls: a session makes more than the default
 	// 100 calls.
-	srv := serve(b, tools, mcpserver.Options{}, codemode.WithPolicy(enginetest.Policy(b, dsl.Method("up/*"))))
+	srv := serve(b, mcpserver.Options{}, engine.SandboxConfig{Tools: tools, Policy: enginetest.Policy(b, dsl.Method("up/*"))}, nil)
 	const callsPerScript = 10
 	code := `let n = 0; for (let i = 0; i < 10; i++) n += (await up.echo({i})).i; return n`
 	var sessions atomic.Int64

@@ -5,7 +5,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/cordonhq/cordon/codemode"
 	"github.com/cordonhq/cordon/counters"
 	"github.com/cordonhq/cordon/dsl"
 	"github.com/cordonhq/cordon/engine"
@@ -36,9 +35,7 @@ func TestHTTPCountersHoldAcrossSessions(t *testing.T) {
 deny contains "only alice and bob" if not input.session.principal in {"alice", "bob"}
 `},
 	})
-	srv := serve(t, whoTools(), mcpserver.Options{Verifier: twoTokens}, codemode.WithPolicy(pol),
-		codemode.WithCounters(engine.Counters{Scope: counters.PerPrincipal}),
-		codemode.WithLimits(engine.Limits{Timeout: 20 * 1e9}))
+	srv := serve(t, mcpserver.Options{Verifier: twoTokens}, engine.SandboxConfig{Tools: whoTools(), Policy: pol, Counters: engine.Counters{Scope: counters.PerPrincipal}, Limits: engine.Limits{Timeout: 20 * 1e9}}, nil)
 	url := serveHTTP(t, srv.HTTPHandler(nil))
 
 	first := mustDial(t, url, tokenA)

@@ -36,7 +36,7 @@ var approvalSchema = map[string]any{
 // escaped as in the message, so a client may show any of it as it is.
 const MetaKey = "cordon/approval"
 
-// Elicit is an [engine.Approver] for codemode.WithApprover: a call the
+// Elicit is an [engine.Approver] for code mode's sandboxes ([engine.SandboxConfig.Approve]): a call the
 // policy asks about becomes an MCP elicitation request to the client of
 // the session that runs the script, asking to approve or deny it. The
 // request shows the whole call as package approval renders it, within
@@ -58,7 +58,7 @@ const MetaKey = "cordon/approval"
 // calls. Use elicitation as a human check only when a person stands
 // behind the client.
 //
-//	run := codemode.New(eng, tools, codemode.WithPolicy(pol), codemode.WithApprover(mcpserver.Elicit))
+//	run := codemode.New(eng, engine.SandboxConfig{Tools: tools, Policy: pol, Approve: mcpserver.Elicit}, nil)
 func Elicit(ctx context.Context, call *engine.Call) (bool, string) {
 	return elicit(ctx, call, approval.Limits{})
 }

@@ -8,7 +8,6 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/cordonhq/cordon/codemode"
 	"github.com/cordonhq/cordon/dsl"
 	"github.com/cordonhq/cordon/engine"
 	"github.com/cordonhq/cordon/engine/enginetest"
@@ -24,8 +23,7 @@ func askServer(t *testing.T) (*mcpserver.Server, func() []engine.AuditRecord) {
 	pol := enginetest.Policy(t, dsl.Method("inventory/lookup").Ask())
 	var mu sync.Mutex
 	var recs []engine.AuditRecord
-	srv := newServer(t, mcpserver.Options{}, codemode.WithPolicy(pol), codemode.WithApprover(mcpserver.Elicit),
-		codemode.WithAudit(func(r engine.AuditRecord) { mu.Lock(); recs = append(recs, r); mu.Unlock() }))
+	srv := newServer(t, mcpserver.Options{}, engine.SandboxConfig{Policy: pol, Approve: mcpserver.Elicit, Audit: func(r engine.AuditRecord) { mu.Lock(); recs = append(recs, r); mu.Unlock() }}, nil)
 	return srv, func() []engine.AuditRecord {
 		mu.Lock()
 		defer mu.Unlock()
@@ -122,10 +120,10 @@ ask contains sprintf("note %s needs a look", [input.params.title]) if input.meth
 	})
 	var ran atomic.Int32
 	handler := func(context.Context, json.RawMessage) (any, error) { ran.Add(1); return "done", nil }
-	srv := serve(t, []engine.Tool{
+	srv := serve(t, mcpserver.Options{}, engine.SandboxConfig{Tools: []engine.Tool{
 		{Name: "payments/send", Description: "Send a payment", Handler: handler},
 		{Name: "notes/add", Description: "Add a note", Handler: handler},
-	}, mcpserver.Options{}, codemode.WithPolicy(pol), codemode.WithApprover(mcpserver.Elicit))
+	}, Policy: pol, Approve: mcpserver.Elicit}, nil)
 	return srv, &ran
 }
 

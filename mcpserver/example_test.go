@@ -52,7 +52,7 @@ func ExampleNew() {
 		log.Fatal(err)
 	}
 	defer eng.Close(ctx)
-	srv := mcpserver.New(codemode.New(eng, tools), mcpserver.Options{})
+	srv := mcpserver.New(codemode.New(eng, engine.SandboxConfig{Tools: tools}, nil), mcpserver.Options{})
 	defer srv.Close(ctx)
 
 	// An MCP client of cordon.
@@ -114,7 +114,7 @@ func ExampleServer_HTTPHandler() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	srv := mcpserver.New(codemode.New(eng, nil), mcpserver.Options{Verifier: verify, MaxSessions: 16})
+	srv := mcpserver.New(codemode.New(eng, engine.SandboxConfig{}, nil), mcpserver.Options{Verifier: verify, MaxSessions: 16})
 	defer srv.Close(ctx)
 	hs := httptest.NewServer(srv.HTTPHandler(&mcp.StreamableHTTPOptions{SessionTimeout: mcpserver.DefaultSessionIdle}))
 	defer hs.Close()

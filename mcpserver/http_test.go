@@ -69,7 +69,7 @@ func httpServer(t *testing.T, o mcpserver.Options) (*mcpserver.Server, string) {
 	if o.Verifier == nil && !o.AllowUnauthenticated {
 		o.Verifier = twoTokens
 	}
-	srv := serve(t, whoTools(), o)
+	srv := serve(t, o, engine.SandboxConfig{Tools: whoTools()}, nil)
 	return srv, serveHTTP(t, srv.HTTPHandler(nil))
 }
 
@@ -323,7 +323,7 @@ func TestHTTPBoundUnderConcurrency(t *testing.T) {
 // Options.Principal, and a TokenInfo set by the embedder's own middleware
 // is used as is.
 func TestHTTPFailsClosed(t *testing.T) {
-	run := codemodetest.New(t, whoTools())
+	run := codemodetest.New(t, engine.SandboxConfig{Tools: whoTools()}, nil)
 	closed := mcpserver.New(run, mcpserver.Options{})
 	t.Cleanup(func() { closed.Close(context.Background()) })
 	url := serveHTTP(t, closed.HTTPHandler(nil))
@@ -365,7 +365,7 @@ func TestHTTPFailsClosed(t *testing.T) {
 
 // TestPrincipalInMemory: sessions without a token have Options.Principal.
 func TestPrincipalInMemory(t *testing.T) {
-	srv := serve(t, whoTools(), mcpserver.Options{Principal: "local"})
+	srv := serve(t, mcpserver.Options{Principal: "local"}, engine.SandboxConfig{Tools: whoTools()}, nil)
 	if _, r := js(t, connect(t, srv), `return await who.ami({})`); string(r.Value) != `"local"` {
 		t.Fatalf("%+v", r)
 	}

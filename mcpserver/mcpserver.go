@@ -6,14 +6,14 @@
 // Each MCP session gets its own sandbox (a codemode session): its files
 // and counters persist across the session's calls and are never seen by
 // another session. The sandbox is closed when the MCP session ends, or
-// after the codemode tool's idle timeout ([codemode.WithIdleTimeout]).
+// after the codemode tool's idle timeout ([codemode.Options.IdleTimeout]).
 //
 // Over HTTP every request carries a bearer token ([Options.Verifier]:
 // StaticToken, JWTVerifier or one's own), whose subject is the principal:
 // the session is bound to it, and code mode sees it. Sessions are bounded
 // in number, per principal and in memory (Options).
 //
-//	run := codemode.New(eng, tools, codemode.WithPolicy(pol))
+//	run := codemode.New(eng, engine.SandboxConfig{Tools: tools, Policy: pol}, nil)
 //	verify, err := mcpserver.StaticToken(token, "ci")
 //	srv := mcpserver.New(run, mcpserver.Options{Verifier: verify, MaxSessions: 16})
 //	defer srv.Close(context.Background())
@@ -95,7 +95,7 @@ type Options struct {
 
 // Server is an MCP server over a pair of codemode tools.
 type Server struct {
-	run  *codemode.Tool
+	run  *codemode.Runner
 	opts Options
 	mcp  *mcp.Server
 
@@ -112,9 +112,9 @@ type session struct {
 	principal string // who opened it; its requests must come from them
 }
 
-// New returns a server whose tools are run's pair ([codemode.Tool.Tools]):
+// New returns a server whose tools are run's pair ([codemode.Runner.Tools]):
 // run_javascript and run_shell, with their generated descriptions.
-func New(run *codemode.Tool, opts Options) *Server {
+func New(run *codemode.Runner, opts Options) *Server {
 	if opts.Name == "" {
 		opts.Name = "cordon"
 	}
@@ -180,7 +180,7 @@ func legacyVersions() []string {
 
 func ptr[T any](v T) *T { return &v }
 
-func title(t *codemode.Tool) string {
+func title(t *codemode.Runner) string {
 	if t.Language() == engine.Shell {
 		return "Run a shell script in the cordon sandbox"
 	}
@@ -346,7 +346,7 @@ func (s *Server) Close(ctx context.Context) error {
 	return nil
 }
 
-func (s *Server) handler(t *codemode.Tool) mcp.ToolHandler {
+func (s *Server) handler(t *codemode.Runner) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		principal := s.principalOf(req.Extra)
 		st, msg := s.track(req.Session, principal)

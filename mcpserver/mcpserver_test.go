@@ -33,16 +33,17 @@ func testTools() []engine.Tool {
 }
 
 // newServer returns a server of code mode over testTools.
-func newServer(t *testing.T, o mcpserver.Options, opts ...codemode.Option) *mcpserver.Server {
+func newServer(t *testing.T, o mcpserver.Options, cfg engine.SandboxConfig, opts *codemode.Options) *mcpserver.Server {
 	t.Helper()
-	return serve(t, testTools(), o, opts...)
+	cfg.Tools = testTools()
+	return serve(t, o, cfg, opts)
 }
 
 // serve returns a server of code mode over tools, closed when the test
 // ends.
-func serve(t testing.TB, tools []engine.Tool, o mcpserver.Options, opts ...codemode.Option) *mcpserver.Server {
+func serve(t testing.TB, o mcpserver.Options, cfg engine.SandboxConfig, opts *codemode.Options) *mcpserver.Server {
 	t.Helper()
-	srv := mcpserver.New(codemodetest.New(t, tools, opts...), o)
+	srv := mcpserver.New(codemodetest.New(t, cfg, opts), o)
 	t.Cleanup(func() { srv.Close(context.Background()) })
 	return srv
 }
@@ -104,7 +105,7 @@ func js(t *testing.T, cs *mcp.ClientSession, code string) (*mcp.CallToolResult, 
 func text(res *mcp.CallToolResult) string { return res.Content[0].(*mcp.TextContent).Text }
 
 func TestListTools(t *testing.T) {
-	cs := connect(t, newServer(t, mcpserver.Options{}))
+	cs := connect(t, newServer(t, mcpserver.Options{}, engine.SandboxConfig{}, nil))
 	lt, err := cs.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -135,7 +136,7 @@ func TestListTools(t *testing.T) {
 }
 
 func TestJavaScriptAndShell(t *testing.T) {
-	cs := connect(t, newServer(t, mcpserver.Options{}))
+	cs := connect(t, newServer(t, mcpserver.Options{}, engine.SandboxConfig{}, nil))
 	res, r := js(t, cs, `console.log("hi"); return (await inventory.lookup({sku: "A1"})).stock`)
 	if res.IsError || r.Stdout != "hi\n" || string(r.Value) != "12" || r.ExitCode != 0 || r.Error != nil {
 		t.Fatalf("JS: isError=%v %+v", res.IsError, r)
@@ -159,7 +160,7 @@ func TestJavaScriptAndShell(t *testing.T) {
 }
 
 func TestPersistenceAndIsolation(t *testing.T) {
-	srv := newServer(t, mcpserver.Options{})
+	srv := newServer(t, mcpserver.Options{}, engine.SandboxConfig{}, nil)
 	a, b := connect(t, srv), connect(t, srv)
 	js(t, a, `fs.writeFileSync("who", "a")`)
 	call(t, b, codemode.ShellName, "script", `echo b > who`)
@@ -188,7 +189,7 @@ func TestPersistenceAndIsolation(t *testing.T) {
 }
 
 func TestTimeout(t *testing.T) {
-	cs := connect(t, newServer(t, mcpserver.Options{}, codemode.WithLimits(engine.Limits{Timeout: 300 * time.Millisecond})))
+	cs := connect(t, newServer(t, mcpserver.Options{}, engine.SandboxConfig{Limits: engine.Limits{Timeout: 300 * time.Millisecond}}, nil))
 	start := time.Now()
 	res, r := js(t, cs, `while (true) {}`)
 	if !res.IsError || r.Error == nil || r.Error.Kind != string(engine.KindTimeout) {
@@ -204,7 +205,7 @@ func TestTimeout(t *testing.T) {
 }
 
 func TestMaxSessions(t *testing.T) {
-	srv := newServer(t, mcpserver.Options{MaxSessions: 1})
+	srv := newServer(t, mcpserver.Options{MaxSessions: 1}, engine.SandboxConfig{}, nil)
 	a := connect(t, srv)
 	if res, _ := js(t, a, `return 1`); res.IsError {
 		t.Fatal(text(res))
@@ -245,7 +246,7 @@ func waitSessions(t *testing.T, srv *mcpserver.Server, n int) {
 // TestSessionIdle: the session's sandbox is closed after the idle time;
 // the next call starts an empty one.
 func TestSessionIdle(t *testing.T) {
-	cs := connect(t, newServer(t, mcpserver.Options{}, codemode.WithIdleTimeout(200*time.Millisecond)))
+	cs := connect(t, newServer(t, mcpserver.Options{}, engine.SandboxConfig{}, &codemode.Options{IdleTimeout: 200 * time.Millisecond}))
 	js(t, cs, `fs.writeFileSync("f", "x")`)
 	if _, r := js(t, cs, `return fs.existsSync("f")`); string(r.Value) != "true" {
 		t.Fatalf("%+v", r)

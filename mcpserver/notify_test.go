@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cordonhq/cordon/codemode"
 	"github.com/cordonhq/cordon/dsl"
+	"github.com/cordonhq/cordon/engine"
 	"github.com/cordonhq/cordon/engine/enginetest"
 	"github.com/cordonhq/cordon/mcpserver"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -21,7 +21,7 @@ import (
 // The server advertises logging, and a client that sets a level gets each
 // denial and a summary of each run as log notifications.
 func TestLogNotifications(t *testing.T) {
-	srv := serve(t, whoTools(), mcpserver.Options{Principal: "local"}, codemode.WithPolicy(enginetest.Policy(t, dsl.Method("who/*"))))
+	srv := serve(t, mcpserver.Options{Principal: "local"}, engine.SandboxConfig{Tools: whoTools(), Policy: enginetest.Policy(t, dsl.Method("who/*"))}, nil)
 	var mu sync.Mutex
 	var logs []*mcp.LoggingMessageParams
 	c := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, &mcp.ClientOptions{

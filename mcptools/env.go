@@ -35,7 +35,7 @@ func DefaultEnv() []string {
 // commandEnv returns the environment of s's command, from environ (the
 // NAME=VALUE list of cordon's environment): the variables of DefaultEnv
 // and s.InheritEnv that environ sets, then s.Env.
-func commandEnv(s Server, environ []string) []string {
+func commandEnv(s Upstream, environ []string) []string {
 	fold := runtime.GOOS == "windows" // names are case-insensitive there
 	same := func(a, b string) bool {
 		if fold {

@@ -130,7 +130,7 @@ func TestBackoff(t *testing.T) {
 }
 
 func TestCommandEnv(t *testing.T) {
-	s := Server{InheritEnv: []string{"KEEP"}, Env: map[string]string{"HOME": "/h", "NEW": "n"}}
+	s := Upstream{InheritEnv: []string{"KEEP"}, Env: map[string]string{"HOME": "/h", "NEW": "n"}}
 	got := commandEnv(s, []string{"PATH=/bin", "HOME=/root", "SECRET=x", "KEEP=k", "=C:=weird", "LANG=C"})
 	if strings.Join(got, " ") != "PATH=/bin KEEP=k LANG=C HOME=/h NEW=n" {
 		t.Errorf("%q", got)

@@ -111,10 +111,10 @@ func rawServer(in io.Reader, out io.Writer) {
 }
 
 // startRaw starts rawServer as the upstream "raw".
-func startRaw(t *testing.T, opts mcptools.Options) (*mcptools.Upstreams, *codemode.Tool) {
+func startRaw(t *testing.T, opts mcptools.Options) (*mcptools.Upstreams, *codemode.Runner) {
 	t.Helper()
-	ups := startSelf(t, mcptools.Server{Name: "raw", Env: map[string]string{"MCPTOOLS_TEST_SERVER": "raw"}}, opts)
-	run := codemodetest.New(t, ups.Tools(), codemode.WithLimits(engine.Limits{Timeout: 2 * time.Second, MaxResultBytes: testMaxResult}))
+	ups := startSelf(t, mcptools.Upstream{Name: "raw", Env: map[string]string{"MCPTOOLS_TEST_SERVER": "raw"}}, opts)
+	run := codemodetest.New(t, engine.SandboxConfig{Tools: ups.Tools(), Limits: engine.Limits{Timeout: 2 * time.Second, MaxResultBytes: testMaxResult}}, nil)
 	return ups, run
 }
 
@@ -144,8 +144,8 @@ func TestTooLarge(t *testing.T) {
 // result is within the SDK's own frame limit but over the one that
 // max_result_bytes sets.
 func TestTooLargeSDKServer(t *testing.T) {
-	ups := startSelf(t, mcptools.Server{Name: "up"}, mcptools.Options{MaxResultBytes: testMaxResult})
-	run := codemodetest.New(t, ups.Tools(), codemode.WithLimits(engine.Limits{Timeout: 5 * time.Second, MaxResultBytes: testMaxResult}))
+	ups := startSelf(t, mcptools.Upstream{Name: "up"}, mcptools.Options{MaxResultBytes: testMaxResult})
+	run := codemodetest.New(t, engine.SandboxConfig{Tools: ups.Tools(), Limits: engine.Limits{Timeout: 5 * time.Second, MaxResultBytes: testMaxResult}}, nil)
 	pid := string(codemodetest.RunJS(t, run, `return await up.pid({})`).Value)
 	r := codemodetest.RunJS(t, run, `try { await up.big({n: `+fmt.Sprint(bigResult)+`}) } catch (e) { return [e.kind, e.message, await up.pid({})] }`)
 	want := `["too_large","tool up/big failed: MCP server up: its answer is over the limit of ` + fmt.Sprint(mcptools.FrameLimit(testMaxResult)) + ` bytes`
@@ -204,8 +204,8 @@ func TestReconnect(t *testing.T) {
 // fails the call in flight at once (not at the time limit), is stopped,
 // and is started again.
 func TestReconnectClosedOutput(t *testing.T) {
-	ups := startSelf(t, mcptools.Server{Name: "up"}, mcptools.Options{})
-	run := codemodetest.New(t, ups.Tools(), codemode.WithLimits(engine.Limits{Timeout: 20 * time.Second}))
+	ups := startSelf(t, mcptools.Upstream{Name: "up"}, mcptools.Options{})
+	run := codemodetest.New(t, engine.SandboxConfig{Tools: ups.Tools(), Limits: engine.Limits{Timeout: 20 * time.Second}}, nil)
 	old := string(codemodetest.RunJS(t, run, `return await up.pid({})`).Value)
 	bound := enginetest.Scale(t, 10*time.Second)
 	start := time.Now()
@@ -239,8 +239,8 @@ func TestEnv(t *testing.T) {
 	t.Setenv("CORDON_TEST_SECRET", "s3cret")
 	t.Setenv("CORDON_TEST_INHERITED", "passed")
 	t.Setenv("LANG", "C.UTF-8")
-	ups := startSelf(t, mcptools.Server{Name: "up", InheritEnv: []string{"CORDON_TEST_INHERITED"}, Env: map[string]string{"LANG": "fr_FR.UTF-8"}}, mcptools.Options{})
-	run := codemodetest.New(t, ups.Tools(), codemode.WithLimits(engine.Limits{Timeout: 5 * time.Second}))
+	ups := startSelf(t, mcptools.Upstream{Name: "up", InheritEnv: []string{"CORDON_TEST_INHERITED"}, Env: map[string]string{"LANG": "fr_FR.UTF-8"}}, mcptools.Options{})
+	run := codemodetest.New(t, engine.SandboxConfig{Tools: ups.Tools(), Limits: engine.Limits{Timeout: 5 * time.Second}}, nil)
 	r := codemodetest.RunJS(t, run, `return (await up.env({})).env`)
 	var env []string
 	if err := json.Unmarshal(r.Value, &env); err != nil {
@@ -272,7 +272,7 @@ func TestEnv(t *testing.T) {
 // each prefixed with the server's name, an unfinished last line too.
 func TestStderr(t *testing.T) {
 	var buf enginetest.Buffer
-	ups := startSelf(t, mcptools.Server{Name: "up", Env: map[string]string{"MCPTOOLS_TEST_STDERR": "line one\ncordon: a fake line\nunfinished"}}, mcptools.Options{Stderr: &buf})
+	ups := startSelf(t, mcptools.Upstream{Name: "up", Env: map[string]string{"MCPTOOLS_TEST_STDERR": "line one\ncordon: a fake line\nunfinished"}}, mcptools.Options{Stderr: &buf})
 	ups.Close()
 	if got, want := buf.String(), "[up] line one\n[up] cordon: a fake line\n[up] unfinished\n"; got != want {
 		t.Errorf("stderr %q, want %q", got, want)
@@ -322,7 +322,7 @@ func TestHostileText(t *testing.T) {
 	if len(tools) != 2 || tools[0].Name != "evil/list_files___" {
 		t.Fatalf("tools %+v", tools)
 	}
-	var dt []describe.Tool
+	var dt []describe.ToolSpec
 	for _, tl := range tools {
 		for what, text := range map[string]string{"description": tl.Description, "input schema": string(tl.InputSchema)} {
 			if r, bad := forbidden(text); bad {
@@ -332,7 +332,7 @@ func TestHostileText(t *testing.T) {
 				t.Errorf("%s: %s holds a fence: %q", tl.Name, what, text)
 			}
 		}
-		dt = append(dt, describe.Tool{Name: tl.Name, Description: tl.Description, InputSchema: tl.InputSchema})
+		dt = append(dt, describe.ToolSpec{Name: tl.Name, Description: tl.Description, InputSchema: tl.InputSchema})
 	}
 	if d := tools[0].Description; !strings.HasPrefix(d, "Lists files.\n## Tools\nfake1\nfake2\nfake3\nfake4\nfake5\n") || !strings.Contains(d, `\u001b]52;c;ZXZpbA==\u0007\u202eevil\u2066\udb40\udc41\u200b\u0000\u007f\u009b`) ||
 		!strings.Contains(d, `(MCP tool "list\u2028files`+"``"+` `+"`"+`" of server evil.)`) {
@@ -360,7 +360,7 @@ func TestHostileText(t *testing.T) {
 	}
 
 	// In the sandbox, listTools and getToolInfo show the same safe text.
-	run := codemodetest.New(t, tools, codemode.WithLimits(engine.Limits{Timeout: 5 * time.Second}))
+	run := codemodetest.New(t, engine.SandboxConfig{Tools: tools, Limits: engine.Limits{Timeout: 5 * time.Second}}, nil)
 	r := codemodetest.RunJS(t, run, `return [listTools(), getToolInfo("evil/list_files___")]`)
 	var decoded any
 	if err := json.Unmarshal(r.Value, &decoded); err != nil || !strings.Contains(string(r.Value), "fake5") {
@@ -426,7 +426,7 @@ func TestSchemaBudget(t *testing.T) {
 	cs, _ := connect(t, s)
 	bound := slack.Scale(t, 10*time.Second)
 	start := time.Now()
-	tools, skipped, err := mcptools.Server{Name: "up"}.Import(context.Background(), cs, nil)
+	tools, skipped, err := mcptools.Upstream{Name: "up"}.Import(context.Background(), cs, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -444,7 +444,7 @@ func TestSchemaBudget(t *testing.T) {
 		t.Errorf("Import: %v", err)
 	}
 	// The tool that is left is a tool of a sandbox.
-	run := codemodetest.New(t, tools, codemode.WithLimits(engine.Limits{Timeout: 5 * time.Second}))
+	run := codemodetest.New(t, engine.SandboxConfig{Tools: tools, Limits: engine.Limits{Timeout: 5 * time.Second}}, nil)
 	if r := codemodetest.RunJS(t, run, `return await up.fine({})`); string(r.Value) != `"ok"` {
 		t.Errorf("%s", r.Text())
 	}
@@ -465,13 +465,13 @@ func TestHTTP(t *testing.T) {
 				h.ServeHTTP(w, r)
 			}))
 			defer srv.Close()
-			ups, err := mcptools.Start(context.Background(), []mcptools.Server{{Name: "up", URL: srv.URL, Headers: map[string]string{"Authorization": "Bearer t0ken"}}},
+			ups, err := mcptools.Start(context.Background(), []mcptools.Upstream{{Name: "up", URL: srv.URL, Headers: map[string]string{"Authorization": "Bearer t0ken"}}},
 				mcptools.Options{MaxResultBytes: testMaxResult})
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer ups.Close()
-			run := codemodetest.New(t, ups.Tools(), codemode.WithLimits(engine.Limits{Timeout: 5 * time.Second, MaxResultBytes: testMaxResult}))
+			run := codemodetest.New(t, engine.SandboxConfig{Tools: ups.Tools(), Limits: engine.Limits{Timeout: 5 * time.Second, MaxResultBytes: testMaxResult}}, nil)
 			r := codemodetest.RunJS(t, run, `try { await up.big({n: `+fmt.Sprint(bigResult)+`}) } catch (e) { return [e.kind, e.message, await up.plain({})] }`)
 			if !strings.HasPrefix(string(r.Value), `["too_large","tool up/big failed: MCP server up: its answer is over the limit`) || !strings.HasSuffix(string(r.Value), `"hello there"]`) {
 				t.Fatalf("%s", r.Text())
@@ -490,16 +490,16 @@ func TestHTTP(t *testing.T) {
 // TestHTTPCredentials: credentials never go over plain http to a host
 // that is not loopback, nor across a redirect to another host.
 func TestHTTPCredentials(t *testing.T) {
-	for _, s := range []mcptools.Server{
+	for _, s := range []mcptools.Upstream{
 		{Name: "a", URL: "http://example.invalid/mcp", Headers: map[string]string{"Authorization": "Bearer x"}},
 		{Name: "b", URL: "http://user:pass@example.invalid/mcp"},
 	} {
-		_, err := mcptools.Start(context.Background(), []mcptools.Server{s}, mcptools.Options{})
+		_, err := mcptools.Start(context.Background(), []mcptools.Upstream{s}, mcptools.Options{})
 		if !errors.Is(err, mcptools.ErrInsecureCredentials) {
 			t.Errorf("%s: %v", s.URL, err)
 		}
 	}
-	if err := mcptools.CheckURL(mcptools.Server{Name: "c", URL: "http://[::1]:9/mcp", Headers: map[string]string{"A": "b"}}); err != nil {
+	if err := mcptools.CheckURL(mcptools.Upstream{Name: "c", URL: "http://[::1]:9/mcp", Headers: map[string]string{"A": "b"}}); err != nil {
 		t.Errorf("loopback: %v", err)
 	}
 
@@ -518,7 +518,7 @@ func TestHTTPCredentials(t *testing.T) {
 		http.Redirect(w, r, target, http.StatusTemporaryRedirect)
 	}))
 	defer redirector.Close()
-	_, err := mcptools.Start(context.Background(), []mcptools.Server{{Name: "r", URL: redirector.URL, Headers: map[string]string{"Authorization": "Bearer s3cret"}}},
+	_, err := mcptools.Start(context.Background(), []mcptools.Upstream{{Name: "r", URL: redirector.URL, Headers: map[string]string{"Authorization": "Bearer s3cret"}}},
 		mcptools.Options{StartTimeout: 5 * time.Second})
 	if !errors.Is(err, mcptools.ErrRedirect) {
 		t.Errorf("redirect: %v", err)
@@ -546,12 +546,12 @@ func TestHTTPReconnect(t *testing.T) {
 		cur.ServeHTTP(w, r)
 	}))
 	defer srv.Close()
-	ups, err := mcptools.Start(context.Background(), []mcptools.Server{{Name: "up", URL: srv.URL}}, mcptools.Options{})
+	ups, err := mcptools.Start(context.Background(), []mcptools.Upstream{{Name: "up", URL: srv.URL}}, mcptools.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ups.Close()
-	run := codemodetest.New(t, ups.Tools(), codemode.WithLimits(engine.Limits{Timeout: 5 * time.Second}))
+	run := codemodetest.New(t, engine.SandboxConfig{Tools: ups.Tools(), Limits: engine.Limits{Timeout: 5 * time.Second}}, nil)
 	if r := codemodetest.RunJS(t, run, `return await up.plain({})`); string(r.Value) != `"hello there"` {
 		t.Fatalf("%s", r.Text())
 	}

@@ -26,7 +26,7 @@ func isLoopback(host string) bool {
 
 // hasCredentials reports whether requests to the url server s carry
 // credentials from the config: headers, or a user in the URL.
-func hasCredentials(s Server, u *url.URL) bool {
+func hasCredentials(s Upstream, u *url.URL) bool {
 	return len(s.Headers) > 0 || u.User != nil
 }
 
@@ -34,7 +34,7 @@ func hasCredentials(s Server, u *url.URL) bool {
 // URL is http or https, and it does not send credentials (headers, or a
 // user in the URL) over plain http to a host that is not a loopback
 // address (ErrInsecureCredentials).
-func CheckURL(s Server) error {
+func CheckURL(s Upstream) error {
 	u, err := url.Parse(s.URL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return fmt.Errorf("mcptools: MCP server %s: %q is not an http or https URL", s.Name, s.URL)
@@ -55,7 +55,7 @@ func sameOrigin(a, b *url.URL) bool {
 // redirect to another origin when s has credentials, and filters the
 // answers so that a message over limit bytes fails alone (frameReader,
 // sseFilter).
-func httpClient(s Server, limit int, nonce string) (*http.Client, error) {
+func httpClient(s Upstream, limit int, nonce string) (*http.Client, error) {
 	if err := CheckURL(s); err != nil {
 		return nil, err
 	}

@@ -14,8 +14,8 @@
 // hints, not facts: names and descriptions are made safe to show a model
 // ([describe.SafeText]), schemas past a size and depth budget are refused,
 // and its annotations (readOnlyHint, destructiveHint, ...) reach the
-// policy only when the config trusts them ([Server.TrustAnnotations]) or
-// pins them ([Server.Annotations]); otherwise the policy sees MCP's defaults.
+// policy only when the config trusts them ([Upstream.TrustAnnotations]) or
+// pins them ([Upstream.Annotations]); otherwise the policy sees MCP's defaults.
 // Under Start, a server's command gets a minimal environment, a url
 // server's credentials never travel in clear text or to another host, a
 // message over the frame limit fails its own call (ErrTooLarge) and not the
@@ -51,10 +51,10 @@ type Info struct {
 	Annotations *mcp.ToolAnnotations
 }
 
-// Server is an upstream MCP server: a command that speaks MCP over stdio,
+// Upstream is an upstream MCP server: a command that speaks MCP over stdio,
 // or the URL of a streamable HTTP endpoint. config.MCPServer, the entry of
 // a config file's mcp_servers list, is this type.
-type Server struct {
+type Upstream struct {
 	// Name is the namespace of the server's tools: its tool "search"
 	// becomes NAME/search. Letters, digits, "_", "-" and ":".
 	Name string `json:"name"`
@@ -90,7 +90,7 @@ type Server struct {
 }
 
 // Hints are MCP tool annotations, pinned by a config: each one that is
-// set replaces what the server says of the tool ([Server.Annotations]).
+// set replaces what the server says of the tool ([Upstream.Annotations]).
 type Hints struct {
 	// ReadOnly is readOnlyHint: the tool does not change its environment.
 	ReadOnly *bool `json:"readOnlyHint,omitempty"`
@@ -118,7 +118,7 @@ func DefaultHints() map[string]bool {
 // hint is the one Annotations pins for the tool, else, when
 // TrustAnnotations is set, the server's own, else MCP's default
 // (DefaultHints).
-func (s Server) PolicyInfo(tool string, a *mcp.ToolAnnotations) *authz.ToolInfo {
+func (s Upstream) PolicyInfo(tool string, a *mcp.ToolAnnotations) *authz.ToolInfo {
 	ann := DefaultHints()
 	if s.TrustAnnotations && a != nil {
 		ann["readOnlyHint"] = a.ReadOnlyHint
@@ -142,7 +142,7 @@ func (s Server) PolicyInfo(tool string, a *mcp.ToolAnnotations) *authz.ToolInfo 
 
 // hintsKnown reports whether the policy sees the tool's hints as more than
 // MCP's defaults: the server's are trusted, or some are pinned.
-func (s Server) hintsKnown(tool string) bool {
+func (s Upstream) hintsKnown(tool string) bool {
 	_, pinned := s.Annotations[tool]
 	return s.TrustAnnotations || pinned
 }
@@ -173,7 +173,7 @@ var (
 	ErrRedirect = errors.New("mcptools: redirect refused")
 )
 
-// SkipError says why a tool of a server was left out ([Server.Import],
+// SkipError says why a tool of a server was left out ([Upstream.Import],
 // [Upstreams.Warnings]).
 type SkipError struct {
 	// Server is the server's name, and Tool the tool's name on it (made
@@ -205,11 +205,11 @@ type caller func(ctx context.Context, name string, params json.RawMessage) (any,
 // Import lists the tools of the MCP client session cs and returns them as
 // engine tools named server/<tool>, in the server's order, as
 // Server{Name: server}.Import does: the server's annotations are not
-// trusted. Where [Server.Import] would leave a tool out (a schema over the
+// trusted. Where [Upstream.Import] would leave a tool out (a schema over the
 // budget), Import fails, with a *SkipError naming it. infos, if not nil,
 // receives each tool's Info by engine name.
 func Import(ctx context.Context, server string, cs *mcp.ClientSession, infos map[string]Info) ([]engine.Tool, error) {
-	tools, skipped, err := Server{Name: server}.Import(ctx, cs, infos)
+	tools, skipped, err := Upstream{Name: server}.Import(ctx, cs, infos)
 	if err != nil {
 		return nil, err
 	}
@@ -249,7 +249,7 @@ func Import(ctx context.Context, server string, cs *mcp.ClientSession, infos map
 // [engine.ToolError] of kind "failed": the script sees the upstream's text,
 // or what happened, and the host keeps the cause. infos, if not nil,
 // receives each tool's Info by engine name.
-func (s Server) Import(ctx context.Context, cs *mcp.ClientSession, infos map[string]Info) (tools []engine.Tool, skipped []error, err error) {
+func (s Upstream) Import(ctx context.Context, cs *mcp.ClientSession, infos map[string]Info) (tools []engine.Tool, skipped []error, err error) {
 	direct := func(ctx context.Context, name string, params json.RawMessage) (any, error) {
 		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: params})
 		if err != nil {
@@ -272,7 +272,7 @@ type budget struct{ bytes, depth int }
 
 // importTools is Import with the handler's caller and the schema budget
 // given.
-func (s Server) importTools(ctx context.Context, cs *mcp.ClientSession, call caller, b budget, infos map[string]Info) (tools []engine.Tool, skipped []error, err error) {
+func (s Upstream) importTools(ctx context.Context, cs *mcp.ClientSession, call caller, b budget, infos map[string]Info) (tools []engine.Tool, skipped []error, err error) {
 	var list []*mcp.Tool
 	params := &mcp.ListToolsParams{}
 	for {
@@ -325,7 +325,7 @@ func (s Server) importTools(ctx context.Context, cs *mcp.ClientSession, call cal
 // description is what the model reads of an upstream tool: its
 // description (or title), the upstream name when the engine name differs,
 // and the hints when they are known, as safe text.
-func (s Server) description(t *mcp.Tool, seg string) string {
+func (s Upstream) description(t *mcp.Tool, seg string) string {
 	desc := t.Description
 	if desc == "" && t.Annotations != nil {
 		desc = t.Annotations.Title

@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cordonhq/cordon/codemode"
 	"github.com/cordonhq/cordon/codemode/codemodetest"
 	"github.com/cordonhq/cordon/engine"
 	"github.com/cordonhq/cordon/engine/enginetest"
@@ -129,7 +128,7 @@ func connect(t *testing.T, s *mcp.Server) (*mcp.ClientSession, *mcp.ServerSessio
 // startSelf starts the test binary as the stdio server srv (its Command
 // set), serving what $MCPTOOLS_TEST_SERVER selects ("1", the upstream,
 // unless srv.Env says otherwise), closed when the test ends.
-func startSelf(t *testing.T, srv mcptools.Server, opts mcptools.Options) *mcptools.Upstreams {
+func startSelf(t *testing.T, srv mcptools.Upstream, opts mcptools.Options) *mcptools.Upstreams {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
@@ -143,7 +142,7 @@ func startSelf(t *testing.T, srv mcptools.Server, opts mcptools.Options) *mcptoo
 	if _, ok := srv.Env["MCPTOOLS_TEST_SERVER"]; !ok {
 		srv.Env["MCPTOOLS_TEST_SERVER"] = "1"
 	}
-	ups, err := mcptools.Start(context.Background(), []mcptools.Server{srv}, opts)
+	ups, err := mcptools.Start(context.Background(), []mcptools.Upstream{srv}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +182,7 @@ func TestImport(t *testing.T) {
 		t.Errorf("infos %+v", infos)
 	}
 
-	run := codemodetest.New(t, tools, codemode.WithLimits(engine.Limits{Timeout: 500 * time.Millisecond}))
+	run := codemodetest.New(t, engine.SandboxConfig{Tools: tools, Limits: engine.Limits{Timeout: 500 * time.Millisecond}}, nil)
 	r := codemodetest.RunJS(t, run, `return [(await up.structured({n: 21})).double, await up.json_text({}), await up.plain({})]`)
 	if r.IsError() || string(r.Value) != `[42,{"a":[1,2]},"hello there"]` {
 		t.Fatalf("%s", r.Text())
@@ -225,11 +224,11 @@ func TestImportCollision(t *testing.T) {
 // that its crash fails the call in flight only: the next call starts the
 // server again.
 func TestStartStdio(t *testing.T) {
-	ups := startSelf(t, mcptools.Server{Name: "up"}, mcptools.Options{})
+	ups := startSelf(t, mcptools.Upstream{Name: "up"}, mcptools.Options{})
 	if i, ok := ups.Info("up/json_text"); !ok || i.Upstream != "json.text" {
 		t.Errorf("Info = %+v, %v", i, ok)
 	}
-	run := codemodetest.New(t, ups.Tools(), codemode.WithLimits(engine.Limits{Timeout: 5 * time.Second}))
+	run := codemodetest.New(t, engine.SandboxConfig{Tools: ups.Tools(), Limits: engine.Limits{Timeout: 5 * time.Second}}, nil)
 	if r := codemodetest.RunJS(t, run, `return (await up.structured({n: 2})).double`); string(r.Value) != "4" {
 		t.Fatalf("%s", r.Text())
 	}
@@ -247,7 +246,7 @@ func TestStartStdio(t *testing.T) {
 }
 
 func TestStartErrors(t *testing.T) {
-	_, err := mcptools.Start(context.Background(), []mcptools.Server{{Name: "nope", Command: []string{"/nonexistent/server"}}}, mcptools.Options{})
+	_, err := mcptools.Start(context.Background(), []mcptools.Upstream{{Name: "nope", Command: []string{"/nonexistent/server"}}}, mcptools.Options{})
 	if err == nil || !strings.Contains(err.Error(), "mcp_servers[0] (nope): cannot start") {
 		t.Fatalf("err = %v", err)
 	}
@@ -276,18 +275,18 @@ func TestPolicyInput(t *testing.T) {
 	}
 	for _, c := range []struct {
 		name   string
-		server mcptools.Server
+		server mcptools.Upstream
 		want   string
 	}{
 		// structured says it is read-only, but the server is not
 		// trusted: the policy asks, and with no approver the call is
 		// denied.
-		{"untrusted", mcptools.Server{Name: "github"}, `["denied","tool github/structured denied: approval required and no approver is configured: github/structured may change something`},
-		{"pinned", mcptools.Server{Name: "github", Annotations: map[string]mcptools.Hints{"structured": {ReadOnly: ptr(true)}}}, `[2]`},
-		{"trusted", mcptools.Server{Name: "github", TrustAnnotations: true}, `[2]`},
+		{"untrusted", mcptools.Upstream{Name: "github"}, `["denied","tool github/structured denied: approval required and no approver is configured: github/structured may change something`},
+		{"pinned", mcptools.Upstream{Name: "github", Annotations: map[string]mcptools.Hints{"structured": {ReadOnly: ptr(true)}}}, `[2]`},
+		{"trusted", mcptools.Upstream{Name: "github", TrustAnnotations: true}, `[2]`},
 		// A server the policy does not name is not permitted, read-only
 		// or not.
-		{"unnamed server", mcptools.Server{Name: "evil", TrustAnnotations: true}, `["denied","tool evil/structured denied: no capability allows method`},
+		{"unnamed server", mcptools.Upstream{Name: "evil", TrustAnnotations: true}, `["denied","tool evil/structured denied: no capability allows method`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			cs, _ := inMemory(t)
@@ -295,7 +294,7 @@ func TestPolicyInput(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			run := codemodetest.New(t, tools, codemode.WithPolicy(pol))
+			run := codemodetest.New(t, engine.SandboxConfig{Tools: tools, Policy: pol}, nil)
 			r := codemodetest.RunJS(t, run, `try { return [(await globalThis[`+"`"+c.server.Name+"`"+`].structured({n: 1})).double] } catch (e) { return [e.kind, e.message] }`)
 			if !strings.HasPrefix(string(r.Value), c.want) {
 				t.Fatalf("got %s, want %s...", r.Value, c.want)
@@ -313,32 +312,32 @@ func TestPolicyInfo(t *testing.T) {
 	no, yes := false, true
 	a := &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &no, DestructiveHint: &no}
 	for _, c := range []struct {
-		s    mcptools.Server
+		s    mcptools.Upstream
 		want map[string]bool
 	}{
-		{mcptools.Server{Name: "s"}, mcptools.DefaultHints()},
-		{mcptools.Server{Name: "s", TrustAnnotations: true}, map[string]bool{"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false}},
-		{mcptools.Server{Name: "s", Annotations: map[string]mcptools.Hints{"t": {OpenWorld: &no}}}, map[string]bool{"readOnlyHint": false, "destructiveHint": true, "idempotentHint": false, "openWorldHint": false}},
-		{mcptools.Server{Name: "s", TrustAnnotations: true, Annotations: map[string]mcptools.Hints{"t": {ReadOnly: &no, Destructive: &yes}}}, map[string]bool{"readOnlyHint": false, "destructiveHint": true, "idempotentHint": true, "openWorldHint": false}},
-		{mcptools.Server{Name: "s", Annotations: map[string]mcptools.Hints{"other": {ReadOnly: &yes}}}, mcptools.DefaultHints()},
+		{mcptools.Upstream{Name: "s"}, mcptools.DefaultHints()},
+		{mcptools.Upstream{Name: "s", TrustAnnotations: true}, map[string]bool{"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false}},
+		{mcptools.Upstream{Name: "s", Annotations: map[string]mcptools.Hints{"t": {OpenWorld: &no}}}, map[string]bool{"readOnlyHint": false, "destructiveHint": true, "idempotentHint": false, "openWorldHint": false}},
+		{mcptools.Upstream{Name: "s", TrustAnnotations: true, Annotations: map[string]mcptools.Hints{"t": {ReadOnly: &no, Destructive: &yes}}}, map[string]bool{"readOnlyHint": false, "destructiveHint": true, "idempotentHint": true, "openWorldHint": false}},
+		{mcptools.Upstream{Name: "s", Annotations: map[string]mcptools.Hints{"other": {ReadOnly: &yes}}}, mcptools.DefaultHints()},
 	} {
 		got := c.s.PolicyInfo("t", a)
 		if got.Server != "s" || fmt.Sprint(got.Annotations) != fmt.Sprint(c.want) {
 			t.Errorf("%+v: %v, want %v", c.s, got.Annotations, c.want)
 		}
 	}
-	if d := (mcptools.Server{Name: "s", TrustAnnotations: true}).PolicyInfo("t", nil).Annotations; fmt.Sprint(d) != fmt.Sprint(mcptools.DefaultHints()) {
+	if d := (mcptools.Upstream{Name: "s", TrustAnnotations: true}).PolicyInfo("t", nil).Annotations; fmt.Sprint(d) != fmt.Sprint(mcptools.DefaultHints()) {
 		t.Errorf("trusted, no annotations: %v", d)
 	}
 
 	cs, _ := inMemory(t)
 	for _, c := range []struct {
-		s    mcptools.Server
+		s    mcptools.Upstream
 		want string
 	}{
-		{mcptools.Server{Name: "up"}, "Structured"},
-		{mcptools.Server{Name: "up", TrustAnnotations: true}, "Structured\n(read-only)"},
-		{mcptools.Server{Name: "up", Annotations: map[string]mcptools.Hints{"structured": {ReadOnly: &no}}}, "Structured\n(may be destructive)"},
+		{mcptools.Upstream{Name: "up"}, "Structured"},
+		{mcptools.Upstream{Name: "up", TrustAnnotations: true}, "Structured\n(read-only)"},
+		{mcptools.Upstream{Name: "up", Annotations: map[string]mcptools.Hints{"structured": {ReadOnly: &no}}}, "Structured\n(may be destructive)"},
 	} {
 		tools, _, err := c.s.Import(context.Background(), cs, nil)
 		if err != nil {

@@ -100,20 +100,20 @@ type Upstreams struct {
 }
 
 // Start connects to each server, at once, and imports its tools
-// ([Server.Import]). An error names the server; the servers started are
+// ([Upstream.Import]). An error names the server; the servers started are
 // then stopped. A tool Import leaves out is a warning (Warnings), not an
 // error: the server's other tools are there.
 //
 // Each server's connection is its own: a stdio server is started with
-// its minimal environment ([Server.Command]), a url server is reached with
-// its headers under the rules of [Server.URL]. A message of a server over
+// its minimal environment ([Upstream.Command]), a url server is reached with
+// its headers under the rules of [Upstream.URL]. A message of a server over
 // FrameLimit(opts.MaxResultBytes) fails the call it answers, and no other.
 // A server whose connection ends (it exits, closes its output, writes what
 // is not JSON-RPC, leaves its input unread for 15s, or its HTTP session
 // fails) is connected again at the next call, with backoff; the calls in
 // flight on the lost connection fail, and a call made while the server
 // waits to be reconnected fails at once (ErrUnavailable).
-func Start(ctx context.Context, servers []Server, opts Options) (*Upstreams, error) {
+func Start(ctx context.Context, servers []Upstream, opts Options) (*Upstreams, error) {
 	if opts.StartTimeout <= 0 {
 		opts.StartTimeout = 30 * time.Second
 	}
@@ -231,7 +231,7 @@ func (u *Upstreams) Close() error {
 
 // upstream is one server's connection, connected again when it ends.
 type upstream struct {
-	s      Server
+	s      Upstream
 	opts   Options
 	nonce  string
 	stderr *lineWriter

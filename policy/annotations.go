@@ -30,7 +30,7 @@ type AnnotationPermit struct {
 // as a read of input.tool. Rules are in file order.
 //
 // What those rules read is a server's own claim only when the config
-// trusts the server's annotations or pins them (mcptools.Server); for
+// trusts the server's annotations or pins them (mcptools.Upstream); for
 // other servers the policy sees MCP's defaults, and a permit on
 // readOnlyHint never fires for their tools. `cordon policy lint` warns
 // about each such rule when some configured server is not trusted.

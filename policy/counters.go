@@ -20,6 +20,11 @@ func (p *Policy) CountersUnused(i int) bool {
 	if i >= 0 && (i >= len(p.caps) || p.caps[i].CallLimit() > 0) {
 		return false
 	}
+	for _, c := range p.caps {
+		if len(c.UnlessTouchedLabels()) > 0 {
+			return false // a flow rule reads the counters of labels
+		}
+	}
 	p.countersOnce.Do(func() { p.readsCounters = modulesReadCounters(p.modules) })
 	return !p.readsCounters
 }
@@ -48,27 +53,42 @@ func modulesReadCounters(modules map[string]string) bool {
 				reads = true // input as a whole
 				return true
 			}
-			switch k := r[1].Value.(type) {
-			case ast.String:
-				reads = k == "calls" || k == "capability_calls"
-			default:
-				reads = true // input[x]: any key
-			}
+			reads = readsCounters(r)
 			return reads
 		})
 		// An import of input (import input.calls as c) is a ref too.
 		for _, imp := range m.Imports {
 			if ref, ok := imp.Path.Value.(ast.Ref); ok && ref.HasPrefix(ast.InputRootRef) {
-				if len(ref) < 2 {
-					reads = true
-				} else if k, ok := ref[1].Value.(ast.String); !ok || k == "calls" || k == "capability_calls" {
-					reads = true
-				}
+				reads = reads || readsCounters(ref)
 			}
 		}
 		if reads {
 			return true
 		}
+	}
+	return false
+}
+
+// readsCounters reports whether a reference into input may read the call
+// counters: input.calls, input.capability_calls, the flow history
+// (input.session.flow), or a part of input that holds one of them (input,
+// input.session, input[x], input.session[x]).
+func readsCounters(r ast.Ref) bool {
+	if len(r) < 2 {
+		return true
+	}
+	k, ok := r[1].Value.(ast.String)
+	switch {
+	case !ok:
+		return true
+	case k == "calls" || k == "capability_calls":
+		return true
+	case k == "session":
+		if len(r) < 3 {
+			return true
+		}
+		k2, ok := r[2].Value.(ast.String)
+		return !ok || k2 == "flow"
 	}
 	return false
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/cordonhq/cordon/dsl"
 	"github.com/cordonhq/cordon/policy"
+	"github.com/cordonhq/cordon/policy/authz"
 )
 
 // CountersUnused says a decision read no counter only when the charged
@@ -23,6 +24,9 @@ func TestCountersUnused(t *testing.T) {
 		{"a rule on capability_calls", map[string]string{"m.rego": "package cordon.authz\ndeny contains \"busy\" if count(input.capability_calls) > 5\n"}, [3]bool{false, false, false}},
 		{"input as a whole", map[string]string{"m.rego": "package cordon.authz\ndeny contains \"x\" if { x := input; x.calls.pay > 1 }\n"}, [3]bool{false, false, false}},
 		{"input by a variable key", map[string]string{"m.rego": "package cordon.authz\ndeny contains \"x\" if { some k; input[k][\"pay\"] }\n"}, [3]bool{false, false, false}},
+		{"a rule on the flow history", map[string]string{"m.rego": "package cordon.authz\ndeny contains \"x\" if input.session.flow.labels.private > 0\n"}, [3]bool{false, false, false}},
+		{"the session as a whole", map[string]string{"m.rego": "package cordon.authz\ndeny contains \"x\" if { s := input.session; s.flow.labels.private > 0 }\n"}, [3]bool{false, false, false}},
+		{"the session's principal", map[string]string{"m.rego": "package cordon.authz\ndeny contains \"x\" if input.session.principal == \"eve\"\n"}, [3]bool{true, false, true}},
 	} {
 		p, err := policy.New(context.Background(), policy.Config{Capabilities: caps, Modules: c.modules})
 		if err != nil {
@@ -32,6 +36,22 @@ func TestCountersUnused(t *testing.T) {
 			if got := p.CountersUnused(i); got != c.want[j] {
 				t.Errorf("%s: CountersUnused(%d) = %v, want %v", c.name, i, got, c.want[j])
 			}
+		}
+	}
+	// A flow rule reads the counters of labels: no decision is free of
+	// them, in either evaluator.
+	flow := []*dsl.Capability{dsl.Method("read/*"), dsl.Method("http/fetch").UnlessTouched("private")}
+	p, err := policy.New(context.Background(), policy.Config{Capabilities: flow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := authz.New(flow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, i := range []int{-1, 0, 1} {
+		if p.CountersUnused(i) || a.CountersUnused(i) {
+			t.Errorf("with a flow rule, CountersUnused(%d) = %v (policy), %v (authz), want false", i, p.CountersUnused(i), a.CountersUnused(i))
 		}
 	}
 }

@@ -134,6 +134,10 @@ func inputValue(in *authz.Input) (ast.Value, error) {
 	for k, v := range in.Session.Labels {
 		labels.Insert(ast.StringTerm(k), ast.StringTerm(v))
 	}
+	flow := ast.NewObject()
+	for k, n := range in.Session.Flow.Labels {
+		flow.Insert(ast.StringTerm(k), ast.IntNumberTerm(n))
+	}
 	obj := ast.NewObject(
 		[2]*ast.Term{ast.StringTerm("method"), ast.StringTerm(in.Method)},
 		[2]*ast.Term{ast.StringTerm("params"), ast.NewTerm(params)},
@@ -143,6 +147,9 @@ func inputValue(in *authz.Input) (ast.Value, error) {
 			[2]*ast.Term{ast.StringTerm("id"), ast.StringTerm(in.Session.ID)},
 			[2]*ast.Term{ast.StringTerm("labels"), ast.NewTerm(labels)},
 			[2]*ast.Term{ast.StringTerm("principal"), ast.StringTerm(in.Session.Principal)},
+			[2]*ast.Term{ast.StringTerm("flow"), ast.ObjectTerm(
+				[2]*ast.Term{ast.StringTerm("labels"), ast.NewTerm(flow)},
+			)},
 		)},
 		[2]*ast.Term{ast.StringTerm("language"), ast.StringTerm(in.Language)},
 	)
@@ -151,10 +158,18 @@ func inputValue(in *authz.Input) (ast.Value, error) {
 		for k, v := range in.Tool.Annotations {
 			ann.Insert(ast.StringTerm(k), ast.BooleanTerm(v))
 		}
-		obj.Insert(ast.StringTerm("tool"), ast.ObjectTerm(
+		tool := ast.NewObject(
 			[2]*ast.Term{ast.StringTerm("server"), ast.StringTerm(in.Tool.Server)},
 			[2]*ast.Term{ast.StringTerm("annotations"), ast.NewTerm(ann)},
-		))
+		)
+		if len(in.Tool.Labels) > 0 {
+			labels := make([]*ast.Term, len(in.Tool.Labels))
+			for i, l := range in.Tool.Labels {
+				labels[i] = ast.StringTerm(l)
+			}
+			tool.Insert(ast.StringTerm("labels"), ast.ArrayTerm(labels...))
+		}
+		obj.Insert(ast.StringTerm("tool"), ast.NewTerm(tool))
 	}
 	return obj, nil
 }

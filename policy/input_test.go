@@ -36,9 +36,10 @@ func TestInputDocumentMatchesSchema(t *testing.T) {
 		ParamsCanonical: true,
 		Calls:           map[string]int{"stripe/charges/create": 2},
 		CapabilityCalls: map[int]int{0: 1},
-		Session:         authz.Session{ID: "s1", Labels: map[string]string{"team": "a"}, Principal: "alice"},
-		Language:        "js",
-		Tool: &authz.ToolInfo{Server: "github", Annotations: map[string]bool{
+		Session: authz.Session{ID: "s1", Labels: map[string]string{"team": "a"}, Principal: "alice",
+			Flow: authz.Flow{Labels: map[string]int{"private": 1}}},
+		Language: "js",
+		Tool: &authz.ToolInfo{Server: "github", Labels: []string{"egress"}, Annotations: map[string]bool{
 			"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false,
 		}},
 	}

@@ -43,10 +43,12 @@ func nativeCapabilities(t testing.TB) []*dsl.Capability {
 		switch i {
 		case 0:
 			c = c.MaxCalls(2).Named("small charges")
+		case 1:
+			c = c.UnlessTouched("private")
 		case 4:
 			// An ask that can be used up, followed by a broader
-			// capability (8): the gate.
-			c = c.Ask().MaxCalls(2)
+			// capability (8): the gate, which a flow rule can lift.
+			c = c.Ask().MaxCalls(2).UnlessTouched("secret", "private")
 		case 5:
 			c = c.MaxCalls(1)
 		}
@@ -87,9 +89,12 @@ func TestNativeAgreesWithRego(t *testing.T) {
 	for _, m := range nativeMethods {
 		for _, params := range nativeParams {
 			for _, calls := range []map[int]int{nil, {0: 1}, {0: 2, 5: 1}, {0: 5, 4: 3}} {
-				in := &authz.Input{Method: m, Params: json.RawMessage(params), CapabilityCalls: calls, Session: authz.Session{ID: "s"}}
-				compareDecisions(t, ctx, in, slow, fast, direct)
-				n++
+				for _, flow := range []map[string]int{nil, {"private": 1}, {"secret": 2, "private": 0}} {
+					in := &authz.Input{Method: m, Params: json.RawMessage(params), CapabilityCalls: calls,
+						Session: authz.Session{ID: "s", Flow: authz.Flow{Labels: flow}}}
+					compareDecisions(t, ctx, in, slow, fast, direct)
+					n++
+				}
 			}
 		}
 	}
@@ -126,6 +131,8 @@ func FuzzNativeAgreesWithRego(f *testing.F) {
 	f.Add("created_at >= \"2026-01-01\"", "logs/*", "logs/search", `{"created_at": "2026-03-01T00:00:00Z"}`, uint8(0))
 	f.Add("v < \"\\uffff\"", "*", "m", `{"v": "\ud83d\ude00"}`, uint8(9))
 	f.Add("v <= \"10\"", "*", "m", `{"v": 9}`, uint8(1))
+	f.Add("amount > 1", "pay", "pay", `{"amount": 5}`, uint8(16|32|64))
+	f.Add("amount > 1", "pay", "pay", `{"amount": 5}`, uint8(8|16|32|64|1))
 	f.Fuzz(func(t *testing.T, constraint, pattern, method, params string, calls uint8) {
 		k, err := dsl.ParseConstraint(constraint)
 		if err != nil {
@@ -135,7 +142,14 @@ func FuzzNativeAgreesWithRego(f *testing.F) {
 		if calls&8 != 0 {
 			first = first.Ask() // a gate in front of the broader capability
 		}
-		caps := []*dsl.Capability{first, dsl.Method("**").Where(k), dsl.Method("**")}
+		if calls&16 != 0 {
+			first = first.UnlessTouched("private") // a flow rule
+		}
+		var flow map[string]int
+		if calls&32 != 0 {
+			flow = map[string]int{"private": int(calls >> 6)}
+		}
+		caps := []*dsl.Capability{first, dsl.Method("**").Where(k).UnlessTouched("secret"), dsl.Method("**")}
 		if dsl.Validate(caps) != nil {
 			return
 		}
@@ -152,7 +166,8 @@ func FuzzNativeAgreesWithRego(f *testing.F) {
 		if err != nil {
 			t.Fatalf("only authz.New failed: %v", err)
 		}
-		compareDecisions(t, ctx, &authz.Input{Method: method, Params: json.RawMessage(params), CapabilityCalls: map[int]int{0: int(calls % 4)}}, slow, fast, direct)
+		compareDecisions(t, ctx, &authz.Input{Method: method, Params: json.RawMessage(params), CapabilityCalls: map[int]int{0: int(calls % 4)},
+			Session: authz.Session{Flow: authz.Flow{Labels: flow}}}, slow, fast, direct)
 	})
 }
 

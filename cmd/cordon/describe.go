@@ -93,10 +93,10 @@ func cmdDescribe(ctx context.Context, args []string, stdout, stderr io.Writer) e
 // describeTools returns the tools as package describe takes them: the
 // config's own, whose schemas are the file's (config.Config.EngineTools),
 // and the upstream servers', as package mcptools imported them.
-func describeTools(tools []engine.Tool) []describe.Tool {
-	out := make([]describe.Tool, len(tools))
+func describeTools(tools []engine.Tool) []describe.ToolSpec {
+	out := make([]describe.ToolSpec, len(tools))
 	for i, t := range tools {
-		out[i] = describe.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema, OutputSchema: t.OutputSchema}
+		out[i] = describe.ToolSpec{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema, OutputSchema: t.OutputSchema}
 	}
 	return out
 }

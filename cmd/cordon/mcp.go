@@ -180,13 +180,14 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	case ln != nil && counterCfg.Scope != counters.PerPrincipal:
 		fmt.Fprintf(stderr, "cordon: warning: %s: counters.scope is %s: over HTTP a client resets its call limits by opening a new session; scope principal keeps them\n", cfg.File(), counterCfg.Scope)
 	}
-	run := codemode.New(eng, tools,
-		codemode.WithPolicy(pol),
-		codemode.WithCounters(counterCfg),
-		codemode.WithLimits(cfg.SandboxLimits()),
-		codemode.WithLabels(labels),
-		codemode.WithApprover(mcpserver.Elicit),
-		codemode.WithIdleTimeout(idle))
+	run := codemode.New(eng, engine.SandboxConfig{
+		Tools:    tools,
+		Policy:   pol,
+		Counters: counterCfg,
+		Limits:   cfg.SandboxLimits(),
+		Labels:   labels,
+		Approve:  mcpserver.Elicit,
+	}, &codemode.Options{IdleTimeout: idle})
 	if err := run.Check(ctx); err != nil {
 		if engine.KindOf(err) == engine.KindInvalid {
 			return usagef("config %s: %v", cfg.File(), err)

@@ -18,11 +18,12 @@ import (
 	"github.com/cordonhq/cordon/engine/enginetest"
 )
 
-// New returns a code-mode tool for tools on the shared engine
-// ([enginetest.Engine]), whose sessions are closed when the test ends.
-func New(tb enginetest.TB, tools []engine.Tool, opts ...codemode.Option) *codemode.Tool {
+// New returns a code-mode tool on the shared engine ([enginetest.Engine])
+// whose sessions' sandboxes are made from sandbox, and are closed when the
+// test ends. opts may be nil.
+func New(tb enginetest.TB, sandbox engine.SandboxConfig, opts *codemode.Options) *codemode.Runner {
 	tb.Helper()
-	tool := codemode.New(enginetest.Engine(tb), tools, opts...)
+	tool := codemode.New(enginetest.Engine(tb), sandbox, opts)
 	tb.Cleanup(func() { tool.CloseAll(context.Background()) })
 	return tool
 }
@@ -45,10 +46,10 @@ func arguments(key, code string) string {
 
 // Run runs the tool with the JSON arguments (JS, Shell) under ctx, which
 // may carry a session ([codemode.WithSession]). It fails the test when
-// [codemode.Tool.Run] returns an error (ctx ended, the session or the
+// [codemode.Runner.Run] returns an error (ctx ended, the session or the
 // engine is closed). A script that fails, or arguments the tool cannot
 // read, are not errors: the Result says so, as the model would read it.
-func Run(tb enginetest.TB, ctx context.Context, tool *codemode.Tool, arguments string) *codemode.Result {
+func Run(tb enginetest.TB, ctx context.Context, tool *codemode.Runner, arguments string) *codemode.Result {
 	tb.Helper()
 	r, err := tool.Run(ctx, arguments)
 	if err != nil {
@@ -58,13 +59,13 @@ func Run(tb enginetest.TB, ctx context.Context, tool *codemode.Tool, arguments s
 }
 
 // RunJS runs JavaScript code with the tool, in the default session.
-func RunJS(tb enginetest.TB, tool *codemode.Tool, code string) *codemode.Result {
+func RunJS(tb enginetest.TB, tool *codemode.Runner, code string) *codemode.Result {
 	tb.Helper()
 	return Run(tb, context.Background(), tool, JS(code))
 }
 
-// Call is Run for [codemode.Tool.Call]: it returns the text a model reads.
-func Call(tb enginetest.TB, ctx context.Context, tool *codemode.Tool, arguments string) string {
+// Call is Run for [codemode.Runner.Call]: it returns the text a model reads.
+func Call(tb enginetest.TB, ctx context.Context, tool *codemode.Runner, arguments string) string {
 	tb.Helper()
 	text, err := tool.Call(ctx, arguments)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/cordonhq/cordon/codemode"
 	"github.com/cordonhq/cordon/codemode/codemodetest"
+	"github.com/cordonhq/cordon/engine"
 	"github.com/cordonhq/cordon/engine/enginetest"
 )
 
@@ -27,7 +28,7 @@ func TestArguments(t *testing.T) {
 // late orders, one refund within the policy and one refused by it.
 func TestShop(t *testing.T) {
 	var shop codemodetest.Shop
-	tool := codemodetest.New(t, shop.Tools(), codemode.WithPolicy(codemodetest.ShopPolicy(t)))
+	tool := codemodetest.New(t, engine.SandboxConfig{Tools: shop.Tools(), Policy: codemodetest.ShopPolicy(t)}, nil)
 	if r := codemodetest.RunJS(t, tool, codemodetest.LateOrdersScript); string(r.Value) != `["o1","o2"]` {
 		t.Errorf("late orders: %s", r.Text())
 	}
@@ -47,10 +48,10 @@ func TestShop(t *testing.T) {
 func TestFailuresAndCleanup(t *testing.T) {
 	canceled, cancel := context.WithCancel(context.Background())
 	cancel()
-	var tool *codemode.Tool
+	var tool *codemode.Runner
 	var ft enginetest.FakeT
 	ok := ft.Run(func(t enginetest.TB) {
-		tool = codemodetest.New(t, nil)
+		tool = codemodetest.New(t, engine.SandboxConfig{}, nil)
 		if r := codemodetest.RunJS(t, tool, `return 1`); string(r.Value) != "1" {
 			t.Fatalf("return 1: %s", r.Text())
 		}
@@ -66,7 +67,7 @@ func TestFailuresAndCleanup(t *testing.T) {
 		t.Errorf("%d sessions open after the test", n)
 	}
 	if ft.Run(func(t enginetest.TB) {
-		codemodetest.Call(t, canceled, codemodetest.New(t, nil), codemodetest.JS(`return 1`))
+		codemodetest.Call(t, canceled, codemodetest.New(t, engine.SandboxConfig{}, nil), codemodetest.JS(`return 1`))
 	}) {
 		t.Error("Call did not fail the test when the run could not start")
 	}

@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/cordonhq/cordon/codemode"
 	"github.com/cordonhq/cordon/codemode/codemodetest"
+	"github.com/cordonhq/cordon/engine"
 	"github.com/cordonhq/cordon/engine/enginetest"
 )
 
@@ -15,7 +15,7 @@ import (
 func ExampleShop() {
 	new(enginetest.FakeT).Run(func(t enginetest.TB) { // t: the test's *testing.T
 		var shop codemodetest.Shop
-		tool := codemodetest.New(t, shop.Tools(), codemode.WithPolicy(codemodetest.ShopPolicy(t)))
+		tool := codemodetest.New(t, engine.SandboxConfig{Tools: shop.Tools(), Policy: codemodetest.ShopPolicy(t)}, nil)
 		r := codemodetest.RunJS(t, tool, codemodetest.RefundScript)
 		fmt.Print(r.Stdout)
 		fmt.Println("refunds:", shop.Refunds())
@@ -31,7 +31,7 @@ func ExampleShop() {
 func ExampleRun() {
 	new(enginetest.FakeT).Run(func(t enginetest.TB) { // t: the test's *testing.T
 		var shop codemodetest.Shop
-		tool := codemodetest.New(t, shop.Tools())
+		tool := codemodetest.New(t, engine.SandboxConfig{Tools: shop.Tools()}, nil)
 		fmt.Println(codemodetest.JS(`return 1`))
 		fmt.Println(string(codemodetest.RunJS(t, tool, codemodetest.LateOrdersScript).Value))
 		fmt.Print(codemodetest.Call(t, context.Background(), tool.Shell(), codemodetest.Shell(`tool orders/list --customer c1 | jq -c '.[0]'`)))

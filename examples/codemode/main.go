@@ -42,8 +42,8 @@ func run(ctx context.Context, w io.Writer) error {
 	}
 
 	// region tool
-	run := codemode.New(eng, tools, codemode.WithPolicy(pol)) // run_javascript {"code": string}
-	sh := run.Shell()                                         // run_shell {"script": string}, same sessions
+	run := codemode.New(eng, engine.SandboxConfig{Tools: tools, Policy: pol}, nil) // run_javascript {"code": string}
+	sh := run.Shell()                                                              // run_shell {"script": string}, same sessions
 	defer run.CloseAll(ctx)
 
 	// What a model sends, in one conversation: the two calls share a sandbox.

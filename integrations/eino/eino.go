@@ -5,18 +5,18 @@
 //	agent, err := adk.NewChatModelAgent(ctx, &adk.ChatModelAgentConfig{
 //		Model: model,
 //		ToolsConfig: adk.ToolsConfig{ToolsNodeConfig: compose.ToolsNodeConfig{Tools: []tool.BaseTool{
-//			einocordon.Tool(codemode.New(eng, tools, codemode.WithPolicy(pol))),
+//			einocordon.Tool(codemode.New(eng, engine.SandboxConfig{Tools: tools, Policy: pol}, nil)),
 //		}}},
 //	})
 //
 // The tool's arguments are codemode's ({"code": "..."}, or {"script": "..."}
-// for the shell tool, codemode.Tool.Shell), and its result is
-// codemode.Tool's text. An error reaches eino only when the script could
+// for the shell tool, codemode.Runner.Shell), and its result is
+// codemode.Runner's text. An error reaches eino only when the script could
 // not be run for a reason the model cannot fix.
 //
 // Approval maps onto eino's interrupt. A call the policy asks about (with
-// no codemode.WithApprover function to answer it) pauses the script
-// (codemode.Tool.Start), and the tool interrupts with
+// no approver (engine.SandboxConfig.Approve) to answer it) pauses the script
+// (codemode.Runner.Start), and the tool interrupts with
 // tool.StatefulInterrupt: the run's events end with an interrupt whose
 // InterruptCtx.Info is an *ApprovalRequest listing the calls. The paused
 // script waits in its sandbox, costing no CPU. Resume the run with an
@@ -62,14 +62,14 @@ func init() {
 }
 
 // Tool returns t as an eino tool.
-func Tool(t *codemode.Tool) tool.InvokableTool { return &invokable{t: t} }
+func Tool(t *codemode.Runner) tool.InvokableTool { return &invokable{t: t} }
 
 // Tools returns both tools of t's pair, run_javascript and run_shell.
-func Tools(t *codemode.Tool) []tool.BaseTool {
+func Tools(t *codemode.Runner) []tool.BaseTool {
 	return []tool.BaseTool{Tool(t.JavaScript()), Tool(t.Shell())}
 }
 
-type invokable struct{ t *codemode.Tool }
+type invokable struct{ t *codemode.Runner }
 
 func (a *invokable) Info(context.Context) (*schema.ToolInfo, error) {
 	var s jsonschema.Schema

@@ -14,6 +14,7 @@ import (
 	"github.com/cloudwego/eino/schema"
 	"github.com/cordonhq/cordon/codemode"
 	"github.com/cordonhq/cordon/codemode/codemodetest"
+	"github.com/cordonhq/cordon/engine"
 	einocordon "github.com/cordonhq/cordon/integrations/eino"
 )
 
@@ -122,7 +123,7 @@ func drain(t *testing.T, iter *adk.AsyncIterator[*adk.AgentEvent]) (msgs []strin
 func TestAgentRunsScriptInCordon(t *testing.T) {
 	var shop codemodetest.Shop
 	m := newModel("run_javascript", codemodetest.JS(codemodetest.LateOrdersScript))
-	runner := newAgent(t, m, einocordon.Tool(codemodetest.New(t, shop.Tools())))
+	runner := newAgent(t, m, einocordon.Tool(codemodetest.New(t, engine.SandboxConfig{Tools: shop.Tools()}, nil)))
 	msgs, interrupt := drain(t, runner.Query(codemode.WithSession(context.Background(), "c1"), "Which orders are late?", adk.WithCheckPointID("run-1")))
 	want := []string{"assistant: ", "tool: [returned]\n[\"o1\",\"o2\"]\n", "assistant: The sandbox said:\n[returned]\n[\"o1\",\"o2\"]\n"}
 	if interrupt != nil || strings.Join(msgs, "|") != strings.Join(want, "|") {
@@ -161,7 +162,7 @@ func TestAskInterruptsAndResumes(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			var shop codemodetest.Shop
 			m := newModel("run_javascript", codemodetest.JS(codemodetest.RefundScript))
-			runner := newAgent(t, m, einocordon.Tool(codemodetest.New(t, shop.Tools(), codemode.WithPolicy(codemodetest.ShopPolicy(t)))))
+			runner := newAgent(t, m, einocordon.Tool(codemodetest.New(t, engine.SandboxConfig{Tools: shop.Tools(), Policy: codemodetest.ShopPolicy(t)}, nil)))
 			ctx := codemode.WithSession(context.Background(), "c1")
 			msgs, interrupt := drain(t, runner.Query(ctx, "Refund the late orders of c1", adk.WithCheckPointID("run-1")))
 			if interrupt == nil || len(interrupt.InterruptContexts) != 1 {
@@ -192,7 +193,7 @@ func TestAskInterruptsAndResumes(t *testing.T) {
 
 func TestShellTool(t *testing.T) {
 	var shop codemodetest.Shop
-	ts := einocordon.Tools(codemodetest.New(t, shop.Tools()))
+	ts := einocordon.Tools(codemodetest.New(t, engine.SandboxConfig{Tools: shop.Tools()}, nil))
 	info, err := ts[1].Info(context.Background())
 	if err != nil || info.Name != "run_shell" {
 		t.Fatalf("%+v %v", info, err)

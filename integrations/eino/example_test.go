@@ -36,7 +36,7 @@ func Example() {
 	model := newModel("run_javascript", `{"code": "const [a, b] = await Promise.all([weather.current({City: 'SF'}), weather.current({City: 'NYC'})]); return a.temp + b.temp"}`)
 
 	// region agent
-	run := codemode.New(eng, weather)
+	run := codemode.New(eng, engine.SandboxConfig{Tools: weather}, nil)
 	agent, err := adk.NewChatModelAgent(ctx, &adk.ChatModelAgentConfig{
 		Name: "assistant", Description: "answers questions", Model: model,
 		ToolsConfig: adk.ToolsConfig{ToolsNodeConfig: compose.ToolsNodeConfig{Tools: []tool.BaseTool{

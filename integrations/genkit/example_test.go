@@ -37,7 +37,7 @@ func Example() {
 		"code": "const [a, b] = await Promise.all([weather.current({City: 'SF'}), weather.current({City: 'NYC'})]); return a.temp + b.temp"}, nil)
 
 	// region generate
-	run := codemode.New(eng, weather)
+	run := codemode.New(eng, engine.SandboxConfig{Tools: weather}, nil)
 	resp, err := genkit.Generate(codemode.WithSession(ctx, "conversation-1"), g, ai.WithModel(model),
 		ai.WithPrompt("How warm are SF and NYC together?"),
 		ai.WithTools(genkitcordon.Tool(run)))

@@ -3,16 +3,16 @@
 // tool calls goes through the policy.
 //
 //	resp, err := genkit.Generate(ctx, g, ai.WithPrompt("..."),
-//		ai.WithTools(genkitcordon.Tool(codemode.New(eng, tools, codemode.WithPolicy(pol)))))
+//		ai.WithTools(genkitcordon.Tool(codemode.New(eng, engine.SandboxConfig{Tools: tools, Policy: pol}, nil))))
 //
 // The tool's input is codemode's ({"code": "..."}, or {"script": "..."} for
-// the shell tool, codemode.Tool.Shell), and its output is codemode.Tool's
+// the shell tool, codemode.Runner.Shell), and its output is codemode.Runner's
 // text. An error reaches Genkit only when the script could not be run for a
 // reason the model cannot fix.
 //
 // Approval maps onto Genkit's tool interrupts. A call the policy asks
-// about (with no codemode.WithApprover function to answer it) pauses the
-// script (codemode.Tool.Start) and the tool interrupts with
+// about (with no approver (engine.SandboxConfig.Approve) to answer it) pauses the
+// script (codemode.Runner.Start) and the tool interrupts with
 // ai.InterruptWith: the response's FinishReason is "interrupted", and each
 // of resp.Interrupts() carries an ApprovalRequest (ai.InterruptAs). The
 // paused script waits in its sandbox, costing no CPU. Resume passes the
@@ -53,16 +53,16 @@ type resumed struct {
 }
 
 // Tool returns t as a Genkit tool, to pass to Generate with ai.WithTools.
-func Tool(t *codemode.Tool) *ai.ToolDef[any, string] {
+func Tool(t *codemode.Runner) *ai.ToolDef[any, string] {
 	return ai.NewTool(t.Name(), t.Description(), run(t), ai.WithInputSchema(inputSchema(t)))
 }
 
 // Tools returns both tools of t's pair, run_javascript and run_shell.
-func Tools(t *codemode.Tool) []ai.ToolRef {
+func Tools(t *codemode.Runner) []ai.ToolRef {
 	return []ai.ToolRef{Tool(t.JavaScript()), Tool(t.Shell())}
 }
 
-func inputSchema(t *codemode.Tool) map[string]any {
+func inputSchema(t *codemode.Runner) map[string]any {
 	var m map[string]any
 	if err := json.Unmarshal(t.InputSchema(), &m); err != nil {
 		panic(err) // codemode's schemas are constants
@@ -70,7 +70,7 @@ func inputSchema(t *codemode.Tool) map[string]any {
 	return m
 }
 
-func run(t *codemode.Tool) ai.ToolFunc[any, string] {
+func run(t *codemode.Runner) ai.ToolFunc[any, string] {
 	return func(tc *ai.ToolContext, input any) (string, error) {
 		var res *codemode.Result
 		var err error

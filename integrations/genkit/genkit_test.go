@@ -11,6 +11,7 @@ import (
 
 	"github.com/cordonhq/cordon/codemode"
 	"github.com/cordonhq/cordon/codemode/codemodetest"
+	"github.com/cordonhq/cordon/engine"
 	genkitcordon "github.com/cordonhq/cordon/integrations/genkit"
 	"github.com/firebase/genkit/go/ai"
 	"github.com/firebase/genkit/go/genkit"
@@ -61,7 +62,7 @@ func TestGenerateRunsScriptInCordon(t *testing.T) {
 	ctx := codemode.WithSession(context.Background(), t.Name())
 	m := defineScriptedModel(testGenkit(), newModelName(), "run_javascript", map[string]any{"code": codemodetest.LateOrdersScript}, &offered)
 	resp, err := genkit.Generate(ctx, testGenkit(), ai.WithModel(m), ai.WithPrompt("Which orders are late?"),
-		ai.WithTools(genkitcordon.Tool(codemodetest.New(t, shop.Tools()))))
+		ai.WithTools(genkitcordon.Tool(codemodetest.New(t, engine.SandboxConfig{Tools: shop.Tools()}, nil))))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +95,7 @@ func TestAskInterruptsAndResumes(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			var shop codemodetest.Shop
 			ctx := codemode.WithSession(context.Background(), t.Name())
-			tool := genkitcordon.Tool(codemodetest.New(t, shop.Tools(), codemode.WithPolicy(codemodetest.ShopPolicy(t))))
+			tool := genkitcordon.Tool(codemodetest.New(t, engine.SandboxConfig{Tools: shop.Tools(), Policy: codemodetest.ShopPolicy(t)}, nil))
 			m := defineScriptedModel(testGenkit(), newModelName(), "run_javascript", map[string]any{"code": codemodetest.RefundScript}, nil)
 			resp, err := genkit.Generate(ctx, testGenkit(), ai.WithModel(m), ai.WithPrompt("Refund the late orders of c1"), ai.WithTools(tool))
 			if err != nil {
@@ -134,7 +135,7 @@ func TestShellTool(t *testing.T) {
 	var shop codemodetest.Shop
 	ctx := codemode.WithSession(context.Background(), t.Name())
 	m := defineScriptedModel(testGenkit(), newModelName(), "run_shell", map[string]any{"script": `tool orders/list --customer c1 | jq -r '.[].id'`}, nil)
-	resp, err := genkit.Generate(ctx, testGenkit(), ai.WithModel(m), ai.WithPrompt("List the orders"), ai.WithTools(genkitcordon.Tools(codemodetest.New(t, shop.Tools()))...))
+	resp, err := genkit.Generate(ctx, testGenkit(), ai.WithModel(m), ai.WithPrompt("List the orders"), ai.WithTools(genkitcordon.Tools(codemodetest.New(t, engine.SandboxConfig{Tools: shop.Tools()}, nil))...))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -38,7 +38,7 @@ func Example() {
 		`const [a, b] = await Promise.all([weather.current({City: 'SF'}), weather.current({City: 'NYC'})]); return a.temp + b.temp"}`}
 
 	// region agent
-	run := codemode.New(eng, weather) // codemode.WithPolicy(pol) and other options as needed
+	run := codemode.New(eng, engine.SandboxConfig{Tools: weather}, nil) // Policy, Limits and the rest as needed
 	agent := agents.NewOpenAIFunctionsAgent(llm, []tools.Tool{langchaincordon.Tool(run)})
 	// endregion
 

@@ -3,20 +3,20 @@
 // the script's tool calls goes through the policy.
 //
 //	agent := agents.NewOpenAIFunctionsAgent(llm, []tools.Tool{
-//		langchaincordon.Tool(codemode.New(eng, tools, codemode.WithPolicy(pol))),
+//		langchaincordon.Tool(codemode.New(eng, engine.SandboxConfig{Tools: tools, Policy: pol}, nil)),
 //	})
 //
 // langchaingo passes a tool one string. The tool takes it as the script
 // itself, or as the JSON arguments {"code": "..."} ({"script": "..."} for
-// the shell tool, codemode.Tool.Shell) when it is such an object, as models
+// the shell tool, codemode.Runner.Shell) when it is such an object, as models
 // given the tool's description sometimes send. The result is
-// codemode.Tool.Call's text; an error reaches the agent only when the
+// codemode.Runner.Call's text; an error reaches the agent only when the
 // script could not be run (the model cannot fix that), since langchaingo's
 // executor ends the run on a tool's error.
 //
 // Approval: langchaingo has no human-in-the-loop mechanism that pauses an
 // agent inside a tool call. A call the policy asks about goes to the
-// function given to codemode.WithApprover, which may block (within the
+// function given as engine.SandboxConfig.Approve, which may block (within the
 // run's time limit) while it asks a human; without one the call is denied
 // and the model reads why ("needs approval"), so that it can tell the
 // user.
@@ -36,14 +36,14 @@ import (
 )
 
 // Tool returns t as a langchaingo tool.
-func Tool(t *codemode.Tool) tools.Tool { return &tool{t: t} }
+func Tool(t *codemode.Runner) tools.Tool { return &tool{t: t} }
 
 // Tools returns both tools of t's pair, run_javascript and run_shell.
-func Tools(t *codemode.Tool) []tools.Tool {
+func Tools(t *codemode.Runner) []tools.Tool {
 	return []tools.Tool{Tool(t.JavaScript()), Tool(t.Shell())}
 }
 
-type tool struct{ t *codemode.Tool }
+type tool struct{ t *codemode.Runner }
 
 func (a *tool) Name() string { return a.t.Name() }
 
@@ -63,7 +63,7 @@ func (a *tool) Call(ctx context.Context, input string) (string, error) {
 // arguments: input itself when it is a JSON object with the script under
 // "code" or "script", else {"code": input} ({"script": input} for the
 // shell).
-func Arguments(t *codemode.Tool, input string) string {
+func Arguments(t *codemode.Runner, input string) string {
 	if s := strings.TrimSpace(input); strings.HasPrefix(s, "{") {
 		var obj map[string]json.RawMessage
 		if json.Unmarshal([]byte(s), &obj) == nil && (obj["code"] != nil || obj["script"] != nil) {

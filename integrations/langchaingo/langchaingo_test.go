@@ -84,7 +84,7 @@ func TestAgentRunsScriptInCordon(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var shop codemodetest.Shop
-			tool := langchaincordon.Tool(codemodetest.New(t, shop.Tools(), codemode.WithPolicy(codemodetest.ShopPolicy(t))))
+			tool := langchaincordon.Tool(codemodetest.New(t, engine.SandboxConfig{Tools: shop.Tools(), Policy: codemodetest.ShopPolicy(t)}, nil))
 			out, model := runAgent(t, tool, c.args)
 			want := "The sandbox said:\n[returned]\n[\"o1: fulfilled\",\"o2: rejected\"]\n[tool calls denied or failed: 1 of 3]\n- orders/refund denied: "
 			if !strings.HasPrefix(out, want) || !strings.Contains(out, "requires approval") {
@@ -100,16 +100,15 @@ func TestAgentRunsScriptInCordon(t *testing.T) {
 	}
 }
 
-// With codemode.WithApprover, the ask is put to the host's function (a
+// With an approver (engine.SandboxConfig.Approve), the ask is put to the host's function (a
 // human, in a real program) and the refund runs.
 func TestAgentWithApprover(t *testing.T) {
 	var shop codemodetest.Shop
 	var asked []string
-	tool := langchaincordon.Tool(codemodetest.New(t, shop.Tools(), codemode.WithPolicy(codemodetest.ShopPolicy(t)),
-		codemode.WithApprover(func(_ context.Context, c *engine.Call) (bool, string) {
-			asked = append(asked, c.Method+" "+string(c.Params))
-			return true, ""
-		})))
+	tool := langchaincordon.Tool(codemodetest.New(t, engine.SandboxConfig{Tools: shop.Tools(), Policy: codemodetest.ShopPolicy(t), Approve: func(_ context.Context, c *engine.Call) (bool, string) {
+		asked = append(asked, c.Method+" "+string(c.Params))
+		return true, ""
+	}}, nil))
 	out, _ := runAgent(t, tool, mustJSON(map[string]string{"__arg1": refundScript}))
 	if out != "The sandbox said:\n[returned]\n[\"o1: fulfilled\",\"o2: fulfilled\"]\n" || shop.Refunds() != 2 {
 		t.Errorf("agent output (%d refunds):\n%s", shop.Refunds(), out)
@@ -121,7 +120,7 @@ func TestAgentWithApprover(t *testing.T) {
 
 func TestShellTool(t *testing.T) {
 	var shop codemodetest.Shop
-	ts := langchaincordon.Tools(codemodetest.New(t, shop.Tools()))
+	ts := langchaincordon.Tools(codemodetest.New(t, engine.SandboxConfig{Tools: shop.Tools()}, nil))
 	if len(ts) != 2 || ts[1].Name() != "run_shell" || !strings.HasSuffix(ts[1].Description(), "Input: the shell script, as a string.") {
 		t.Fatalf("tools %v", ts)
 	}

@@ -67,6 +67,9 @@ type ToolInfo struct {
 	// readOnlyHint, destructiveHint, idempotentHint, openWorldHint (with
 	// MCP's defaults filled in: false, true, false, true).
 	Annotations map[string]bool `json:"annotations,omitempty"`
+	// Labels are the tool's flow labels (engine.Tool.Labels): "private",
+	// "untrusted", "egress", as the host's configuration names them.
+	Labels []string `json:"labels,omitempty"`
 }
 
 // Session identifies the sandbox session a call comes from.
@@ -79,6 +82,18 @@ type Session struct {
 	// the authenticated identity of the MCP client, or a name the
 	// embedding host set; "" when there is none.
 	Principal string
+	// Flow is what the calls allowed so far in the call counters' scope
+	// have touched (input.session.flow): for each tool label, the number
+	// of allowed calls to tools with that label (input.session.flow.labels).
+	// Flow rules read it: after a call to a "private" tool, egress only to
+	// some hosts ([dsl.Capability.UnlessTouched]).
+	Flow Flow
+}
+
+// Flow is the session's flow history (input.session.flow).
+type Flow struct {
+	// Labels counts, per tool label, the allowed calls to tools with it.
+	Labels map[string]int
 }
 
 // Decision is the answer for one call. At most one of Allow and Ask is
@@ -147,7 +162,7 @@ func New(caps []*dsl.Capability) (*CapabilityPolicy, error) {
 			return nil, fmt.Errorf("authz: %w", err)
 		}
 		p.checkers = append(p.checkers, k)
-		fmt.Fprintf(h, "%q\x00%d\x00%t\x00%q\x00", c.Pattern(), c.CallLimit(), c.Asks(), c.Name())
+		fmt.Fprintf(h, "%q\x00%d\x00%t\x00%q\x00%q\x00", c.Pattern(), c.CallLimit(), c.Asks(), c.Name(), c.UnlessTouchedLabels())
 		for _, k := range c.Constraints() {
 			fmt.Fprintf(h, "%s\x00", k)
 		}
@@ -184,10 +199,16 @@ func (p *CapabilityPolicy) CapabilityName(i int) string {
 }
 
 // CountersUnused reports whether a decision that charged capability i (-1
-// for none) read no call counter: capability i has no call limit. The
+// for none) read no call counter: capability i has no call limit, and no
+// capability has a flow rule (UnlessTouched). The
 // engine then allows such a call when its counter store fails, uncounted
 // (see engine.CounterFreePolicy).
 func (p *CapabilityPolicy) CountersUnused(i int) bool {
+	for _, c := range p.caps {
+		if len(c.UnlessTouchedLabels()) > 0 {
+			return false // a flow rule reads the counters of labels
+		}
+	}
 	if i < 0 {
 		return true
 	}
@@ -225,11 +246,14 @@ func (p *CapabilityPolicy) decide(in *Input, params any) Decision {
 		}
 		matched = true
 		ok, reasons := k.Allows(params, in.CapabilityCalls[i])
+		untouched, flowReasons := k.Untouched(in.Session.Flow.Labels)
+		ok = ok && untouched
+		reasons = append(reasons, flowReasons...)
 		if ok && gate < 0 {
 			charged = i
 			break // the first allowing capability is charged; violations are not needed
 		}
-		if !ok && gate < 0 && p.caps[i].Asks() && p.caps[i].CallLimit() > 0 && k.Holds(params) {
+		if !ok && gate < 0 && p.caps[i].Asks() && p.caps[i].CallLimit() > 0 && untouched && k.Holds(params) {
 			// An asking capability that would take the call but is used
 			// up: no later capability may allow it (the library's gate).
 			gate = i

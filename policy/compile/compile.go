@@ -93,14 +93,16 @@ func (g *generator) module(caps []*dsl.Capability) error {
 	g.p("# capability #i, counting from 0 in the order of the configuration:")
 	g.p("#")
 	g.p("#   matched contains i     its method pattern matches input.method")
-	g.p("#   allowed contains i     it is matched, every constraint holds, and")
-	g.p("#                          max_calls (if set) is not used up")
+	g.p("#   allowed contains i     it is matched, every constraint holds, no label")
+	g.p("#                          of unless_touched was touched, and max_calls")
+	g.p("#                          (if set) is not used up")
 	g.p("#   violations contains s  for a matched capability, why it does not allow")
 	g.p("#                          the call: each constraint that does not hold")
 	g.p("#   gates contains i       it asks, has max_calls, and its pattern and every")
 	g.p("#                          constraint hold: no later capability may allow")
 	g.p("#                          the call, even when this one is used up")
-	g.p("#   capabilities           the list: index, name, method, max_calls, ask")
+	g.p("#   capabilities           the list: index, name, method, max_calls, ask,")
+	g.p("#                          unless_touched")
 	g.p("#")
 	g.p("# Everything fails closed: a missing or null parameter fails every")
 	g.p("# constraint except exists and not_exists, and a parameter of the wrong")
@@ -116,7 +118,7 @@ func (g *generator) module(caps []*dsl.Capability) error {
 		// element types: the type checker needs them to check references
 		// like capabilities[i].method in the library and in user modules.
 		g.p("capabilities := [c |")
-		g.p("\tc := {\"index\": 0, \"name\": \"\", \"method\": \"\", \"max_calls\": 0, \"ask\": false}")
+		g.p("\tc := {\"index\": 0, \"name\": \"\", \"method\": \"\", \"max_calls\": 0, \"ask\": false, \"unless_touched\": [\"\"]}")
 		g.p("\tc.index < 0")
 		g.p("]")
 		g.p("")
@@ -141,15 +143,15 @@ func (g *generator) module(caps []*dsl.Capability) error {
 	}
 	g.p("capabilities := [")
 	for i, c := range caps {
-		g.p("\t{%q: %d, %q: %s, %q: %s, %q: %d, %q: %t},", "index", i, "name", dsl.Quote(c.Name()),
-			"method", dsl.Quote(c.Pattern()), "max_calls", c.CallLimit(), "ask", c.Asks())
+		g.p("\t{%q: %d, %q: %s, %q: %s, %q: %d, %q: %t, %q: %s},", "index", i, "name", dsl.Quote(c.Name()),
+			"method", dsl.Quote(c.Pattern()), "max_calls", c.CallLimit(), "ask", c.Asks(), "unless_touched", labelArray(c.UnlessTouchedLabels()))
 	}
 	g.p("]")
 	g.p("")
 	g.helpers(caps)
 	violable := false
 	for i, c := range caps {
-		violable = violable || len(c.Constraints()) > 0 || c.CallLimit() > 0
+		violable = violable || len(c.Constraints()) > 0 || c.CallLimit() > 0 || len(c.UnlessTouchedLabels()) > 0
 		if err := g.capability(i, c); err != nil {
 			return err
 		}
@@ -204,6 +206,23 @@ func (g *generator) helpers(caps []*dsl.Capability) {
 	g.p("")
 	g.p("_shorten(s) := concat(\"\", [substring(s, 0, %d), \"...\"]) if count(s) > %d", dslutil.MaxValueText-3, dslutil.MaxValueText)
 	g.p("")
+	flow := false
+	for _, c := range caps {
+		flow = flow || len(c.UnlessTouchedLabels()) > 0
+	}
+	if flow {
+		g.p("# _touched(label) holds when a call to a tool with label was allowed in")
+		g.p("# the call counters' scope (input.session.flow.labels), and when the")
+		g.p("# flow history is missing or not an object, so that unless_touched fails")
+		g.p("# closed.")
+		g.p("_touched(label) if {")
+		g.p("\tn := object.get(input.session.flow.labels, label, 0)")
+		g.p("\tn != 0")
+		g.p("}")
+		g.p("")
+		g.p("_touched(_) if not is_object(input.session.flow.labels)")
+		g.p("")
+	}
 	if limits {
 		g.p("# _calls(i) is the number of calls charged so far to capability i (a")
 		g.p("# string), from input.capability_calls; it is undefined when that is")
@@ -292,6 +311,12 @@ func (g *generator) capability(i int, c *dsl.Capability) error {
 			checks = append(checks, "", fmt.Sprintf("%s_check%d # %s", prefix, j, comment(k.String())))
 		}
 	}
+	if labels := c.UnlessTouchedLabels(); len(labels) > 0 {
+		checks = append(checks, "", "# unless_touched: "+comment(strings.Join(labels, ", ")))
+		for _, l := range labels {
+			checks = append(checks, fmt.Sprintf("not _touched(%s)", dsl.Quote(l)))
+		}
+	}
 	constraintChecks := checks
 	if n := c.CallLimit(); n > 0 {
 		checks = append(slices.Clip(checks), "", fmt.Sprintf("# max_calls %d", n),
@@ -341,8 +366,8 @@ func (g *generator) capability(i int, c *dsl.Capability) error {
 		g.p("}")
 		g.p("")
 	}
-	if len(c.Constraints()) == 0 && c.CallLimit() == 0 {
-		g.p("# Nothing to violate: no constraints and no max_calls.")
+	if len(c.Constraints()) == 0 && c.CallLimit() == 0 && len(c.UnlessTouchedLabels()) == 0 {
+		g.p("# Nothing to violate: no constraints, no max_calls and no unless_touched.")
 		g.p("")
 		return nil
 	}
@@ -373,6 +398,10 @@ func (g *generator) capability(i int, c *dsl.Capability) error {
 		g.p("]) if not %s", name)
 		g.p("")
 	}
+	for _, l := range c.UnlessTouchedLabels() {
+		g.p("%s_violations contains %s if _touched(%s)", prefix, dsl.Quote(label+": "+dsl.TouchedReason(l)), dsl.Quote(l))
+		g.p("")
+	}
 	if n := c.CallLimit(); n > 0 {
 		idx := strconv.Quote(strconv.Itoa(i))
 		g.p("%s_violations contains %s if _calls(%s) >= %d", prefix, dsl.Quote(fmt.Sprintf("%s: max_calls %d used up", label, n)), idx, n)
@@ -382,6 +411,15 @@ func (g *generator) capability(i int, c *dsl.Capability) error {
 		g.p("")
 	}
 	return nil
+}
+
+// labelArray writes labels as a Rego array of strings.
+func labelArray(labels []string) string {
+	quoted := make([]string, len(labels))
+	for i, l := range labels {
+		quoted[i] = dsl.Quote(l)
+	}
+	return "[" + strings.Join(quoted, ", ") + "]"
 }
 
 func (g *generator) lines(body []string) {

@@ -108,7 +108,7 @@ func TestEmpty(t *testing.T) {
 }
 
 func TestCapabilitiesList(t *testing.T) {
-	src := mustRego(t, dsl.Method("a/*").Named("first").MaxCalls(3), dsl.Method("b/**").Ask())
+	src := mustRego(t, dsl.Method("a/*").Named("first").MaxCalls(3), dsl.Method("b/**").Ask().UnlessTouched("private", "secret"))
 	pq, err := rego.New(rego.Query("data.cordon.capabilities.capabilities"), rego.Module("c.rego", src)).PrepareForEval(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -118,7 +118,7 @@ func TestCapabilitiesList(t *testing.T) {
 		t.Fatal(err)
 	}
 	got, _ := json.Marshal(rs[0].Expressions[0].Value)
-	want := `[{"ask":false,"index":0,"max_calls":3,"method":"a/*","name":"first"},{"ask":true,"index":1,"max_calls":0,"method":"b/**","name":""}]`
+	want := `[{"ask":false,"index":0,"max_calls":3,"method":"a/*","name":"first","unless_touched":[]},{"ask":true,"index":1,"max_calls":0,"method":"b/**","name":"","unless_touched":["private","secret"]}]`
 	if string(got) != want {
 		t.Errorf("capabilities = %s, want %s", got, want)
 	}

@@ -41,6 +41,18 @@ const inputSchema = `{
           "type": "object",
           "description": "Labels the host gave the session.",
           "additionalProperties": {"type": "string"}
+        },
+        "flow": {
+          "type": "object",
+          "description": "What the calls allowed so far in the call counters' scope have touched.",
+          "properties": {
+            "labels": {
+              "type": "object",
+              "description": "For each tool label (private, untrusted, egress, ...), the number of allowed calls to tools with that label.",
+              "additionalProperties": {"type": "integer"}
+            }
+          },
+          "additionalProperties": false
         }
       },
       "additionalProperties": false
@@ -54,6 +66,7 @@ const inputSchema = `{
       "description": "What the host says of the tool, when it says anything: for a tool imported from an MCP server (mcp_servers), the server and its MCP annotations. Absent otherwise.",
       "properties": {
         "server": {"type": "string", "description": "The name of the MCP server the tool comes from."},
+        "labels": {"type": "array", "items": {"type": "string"}, "description": "The tool's flow labels, as the host's configuration names them."},
         "annotations": {
           "type": "object",
           "description": "The tool's MCP annotations, with MCP's defaults filled in.",
@@ -78,9 +91,11 @@ const inputSchema = `{
 //
 //	{"method": string, "params": object,
 //	 "calls": {METHOD: integer}, "capability_calls": {"<index>": integer},
-//	 "session": {"id": string, "labels": {KEY: string}, "principal": string},
+//	 "session": {"id": string, "labels": {KEY: string}, "principal": string,
+//	             "flow": {"labels": {LABEL: integer}}},
 //	 "language": string,
-//	 "tool": {"server": string, "annotations": {"readOnlyHint": boolean, ...}}}
+//	 "tool": {"server": string, "labels": [string],
+//	          "annotations": {"readOnlyHint": boolean, ...}}}
 //
 // with no other properties allowed at the top level, in session or in
 // tool; tool is present only for tools the host describes (MCP imports). Given

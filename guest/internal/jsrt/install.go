@@ -447,7 +447,7 @@ func (r *run) getToolInfo(call goja.FunctionCall) goja.Value {
 		return goja.Null()
 	}
 	info := r.toolInfo(t).(*goja.Object)
-	dt := tooldesc.Tool{Name: t.Name, Description: t.Description, InputSchema: t.Schema, OutputSchema: t.OutputSchema}
+	dt := tooldesc.ToolSpec{Name: t.Name, Description: t.Description, InputSchema: t.Schema, OutputSchema: t.OutputSchema}
 	_ = info.Set("declaration", tooldesc.Declaration(dt, tooldesc.Options{Language: tooldesc.JavaScript}))
 	_ = info.Set("usage", tooldesc.ShellUsage(dt))
 	return info

@@ -4,14 +4,16 @@
 # capability #i, counting from 0 in the order of the configuration:
 #
 #   matched contains i     its method pattern matches input.method
-#   allowed contains i     it is matched, every constraint holds, and
-#                          max_calls (if set) is not used up
+#   allowed contains i     it is matched, every constraint holds, no label
+#                          of unless_touched was touched, and max_calls
+#                          (if set) is not used up
 #   violations contains s  for a matched capability, why it does not allow
 #                          the call: each constraint that does not hold
 #   gates contains i       it asks, has max_calls, and its pattern and every
 #                          constraint hold: no later capability may allow
 #                          the call, even when this one is used up
-#   capabilities           the list: index, name, method, max_calls, ask
+#   capabilities           the list: index, name, method, max_calls, ask,
+#                          unless_touched
 #
 # Everything fails closed: a missing or null parameter fails every
 # constraint except exists and not_exists, and a parameter of the wrong
@@ -23,13 +25,13 @@ package cordon.capabilities
 # capabilities lists the capabilities in order; matched and allowed refer
 # to them by index.
 capabilities := [
-	{"index": 0, "name": "", "method": "stripe/**", "max_calls": 0, "ask": false},
-	{"index": 1, "name": "", "method": "**/create", "max_calls": 0, "ask": false},
-	{"index": 2, "name": "", "method": "a/**/b", "max_calls": 0, "ask": false},
-	{"index": 3, "name": "", "method": "db/read_*", "max_calls": 0, "ask": false},
-	{"index": 4, "name": "", "method": "fs/{read,write}", "max_calls": 0, "ask": false},
-	{"index": 5, "name": "", "method": "mail.send", "max_calls": 0, "ask": false},
-	{"index": 6, "name": "everything else", "method": "**", "max_calls": 0, "ask": true},
+	{"index": 0, "name": "", "method": "stripe/**", "max_calls": 0, "ask": false, "unless_touched": []},
+	{"index": 1, "name": "", "method": "**/create", "max_calls": 0, "ask": false, "unless_touched": []},
+	{"index": 2, "name": "", "method": "a/**/b", "max_calls": 0, "ask": false, "unless_touched": []},
+	{"index": 3, "name": "", "method": "db/read_*", "max_calls": 0, "ask": false, "unless_touched": []},
+	{"index": 4, "name": "", "method": "fs/{read,write}", "max_calls": 0, "ask": false, "unless_touched": []},
+	{"index": 5, "name": "", "method": "mail.send", "max_calls": 0, "ask": false, "unless_touched": []},
+	{"index": 6, "name": "everything else", "method": "**", "max_calls": 0, "ask": true, "unless_touched": []},
 ]
 
 # _describe(name, path) shows the parameter at path (keys and array
@@ -71,7 +73,7 @@ allowed contains 0 if {
 	startswith(input.method, "stripe/") # for the rule index
 }
 
-# Nothing to violate: no constraints and no max_calls.
+# Nothing to violate: no constraints, no max_calls and no unless_touched.
 
 # --------------------------------------------------------------------------
 # Capability #1 "**/create"
@@ -96,7 +98,7 @@ allowed contains 1 if {
 	endswith(input.method, "/create") # for the rule index
 }
 
-# Nothing to violate: no constraints and no max_calls.
+# Nothing to violate: no constraints, no max_calls and no unless_touched.
 
 # --------------------------------------------------------------------------
 # Capability #2 "a/**/b"
@@ -121,7 +123,7 @@ allowed contains 2 if {
 	startswith(input.method, "a/") # for the rule index
 }
 
-# Nothing to violate: no constraints and no max_calls.
+# Nothing to violate: no constraints, no max_calls and no unless_touched.
 
 # --------------------------------------------------------------------------
 # Capability #3 "db/read_*"
@@ -140,7 +142,7 @@ allowed contains 3 if {
 	startswith(input.method, "db/read_") # for the rule index
 }
 
-# Nothing to violate: no constraints and no max_calls.
+# Nothing to violate: no constraints, no max_calls and no unless_touched.
 
 # --------------------------------------------------------------------------
 # Capability #4 "fs/{read,write}"
@@ -159,7 +161,7 @@ allowed contains 4 if {
 	startswith(input.method, "fs/") # for the rule index
 }
 
-# Nothing to violate: no constraints and no max_calls.
+# Nothing to violate: no constraints, no max_calls and no unless_touched.
 
 # --------------------------------------------------------------------------
 # Capability #5 "mail.send"
@@ -172,7 +174,7 @@ matched contains 5 if glob.match("mail.send", ["/"], input.method)
 
 allowed contains 5 if glob.match("mail.send", ["/"], input.method)
 
-# Nothing to violate: no constraints and no max_calls.
+# Nothing to violate: no constraints, no max_calls and no unless_touched.
 
 # --------------------------------------------------------------------------
 # Capability #6 "everything else"
@@ -192,7 +194,7 @@ allowed contains 6 if glob.match("", ["/"], input.method)
 
 allowed contains 6 if glob.match("**", ["/"], input.method)
 
-# Nothing to violate: no constraints and no max_calls.
+# Nothing to violate: no constraints, no max_calls and no unless_touched.
 
 # No capability has constraints or max_calls, so nothing can be violated.
 # This definition never holds; it makes violations an empty set rather
