@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -97,6 +98,12 @@ type Config struct {
 	// MCPServers are upstream MCP servers whose tools become tools of the
 	// sandbox, each as NAME/<tool> (`cordon mcp`; package mcptools).
 	MCPServers []MCPServer `json:"mcp_servers,omitempty"`
+	// ToolLabels gives flow labels to tools by method pattern (the
+	// capabilities' glob: "crm/**", "*/read_*"), whatever made the tool:
+	// this file, an upstream MCP server, egress, the embedding host
+	// ([engine.Tool.Labels]; docs/flow.md). A tool gets the labels of
+	// every pattern it matches, added to its own.
+	ToolLabels map[string][]string `json:"tool_labels,omitempty"`
 	// OPA is an OPA configuration document (services, bundles, keys,
 	// decision_logs, status, persistence_directory, ...), kept verbatim as
 	// JSON. With it the policy's Rego comes from OPA's bundle service, its
@@ -133,6 +140,8 @@ type MockTool struct {
 	OutputSchema json.RawMessage `json:"output_schema,omitempty"`
 	Mock         json.RawMessage `json:"mock,omitempty"`
 	Echo         bool            `json:"echo,omitempty"`
+	// Labels are the tool's flow labels ([engine.Tool.Labels]).
+	Labels []string `json:"labels,omitempty"`
 }
 
 // Counters is the counters section: the scope of the call counters
@@ -383,6 +392,11 @@ func (c *Config) validate() error {
 		if t.Mock != nil && t.Echo {
 			return &Error{File: c.file, Key: key, Msg: "has both mock and echo; choose one"}
 		}
+		for j, l := range t.Labels {
+			if err := dsl.CheckLabel(l); err != nil {
+				return &Error{File: c.file, Key: fmt.Sprintf("%s.labels[%d]", key, j), Msg: strings.TrimPrefix(err.Error(), "dsl: ")}
+			}
+		}
 		if t.Mock == nil && !t.Echo {
 			return &Error{File: c.file, Key: key, Msg: "needs a result: mock: VALUE, or echo: true (real tools are Go handlers; embed cordon to register them)"}
 		}
@@ -396,6 +410,20 @@ func (c *Config) validate() error {
 			var m map[string]any
 			if json.Unmarshal(t.OutputSchema, &m) != nil || m == nil {
 				return &Error{File: c.file, Key: key + ".output_schema", Msg: "must be a mapping (a JSON Schema object)"}
+			}
+		}
+	}
+	for _, p := range slices.Sorted(maps.Keys(c.ToolLabels)) {
+		key := fmt.Sprintf("tool_labels[%s]", dsl.Quote(p))
+		if _, err := dsl.MatchMethod(p, "x"); err != nil {
+			return &Error{File: c.file, Key: key, Msg: strings.TrimPrefix(err.Error(), "dsl: ")}
+		}
+		if len(c.ToolLabels[p]) == 0 {
+			return &Error{File: c.file, Key: key, Msg: "needs a list of labels"}
+		}
+		for j, l := range c.ToolLabels[p] {
+			if err := dsl.CheckLabel(l); err != nil {
+				return &Error{File: c.file, Key: fmt.Sprintf("%s[%d]", key, j), Msg: strings.TrimPrefix(err.Error(), "dsl: ")}
 			}
 		}
 	}
@@ -592,7 +620,7 @@ func (c *Config) EngineTools() []engine.Tool {
 	out := make([]engine.Tool, 0, len(c.Tools))
 	for _, t := range c.Tools {
 		t := t
-		et := engine.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema, OutputSchema: t.OutputSchema}
+		et := engine.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema, OutputSchema: t.OutputSchema, Labels: t.Labels}
 		if t.Echo {
 			et.Handler = func(_ context.Context, params json.RawMessage) (any, error) {
 				return map[string]any{"method": t.Name, "params": params}, nil
@@ -604,6 +632,32 @@ func (c *Config) EngineTools() []engine.Tool {
 			}
 		}
 		out = append(out, et)
+	}
+	return out
+}
+
+// LabelTools returns tools with the labels of ToolLabels added: each tool
+// gets those of every pattern its name matches, after its own, without
+// repeats. The tools given are not modified.
+func (c *Config) LabelTools(tools []engine.Tool) []engine.Tool {
+	if len(c.ToolLabels) == 0 {
+		return tools
+	}
+	patterns := slices.Sorted(maps.Keys(c.ToolLabels))
+	out := make([]engine.Tool, len(tools))
+	for i, t := range tools {
+		t.Labels = slices.Clone(t.Labels)
+		for _, p := range patterns {
+			if ok, err := dsl.MatchMethod(p, t.Name); err != nil || !ok {
+				continue
+			}
+			for _, l := range c.ToolLabels[p] {
+				if !slices.Contains(t.Labels, l) {
+					t.Labels = append(t.Labels, l)
+				}
+			}
+		}
+		out[i] = t
 	}
 	return out
 }
@@ -764,6 +818,11 @@ func (c *Config) validateMCPServers(tools map[string]bool) error {
 			return &Error{File: c.file, Key: key, Msg: "defined twice"}
 		}
 		names[s.Name] = true
+		for j, l := range s.Labels {
+			if err := dsl.CheckLabel(l); err != nil {
+				return &Error{File: c.file, Key: fmt.Sprintf("%s.labels[%d]", key, j), Msg: strings.TrimPrefix(err.Error(), "dsl: ")}
+			}
+		}
 		for t := range tools {
 			if first, _, _ := strings.Cut(strings.ReplaceAll(t, ".", "/"), "/"); first == s.Name {
 				return &Error{File: c.file, Key: key, Msg: fmt.Sprintf("its tools would share the namespace %s/ with the tool %s", s.Name, t)}

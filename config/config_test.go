@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -67,6 +68,11 @@ func TestParseErrors(t *testing.T) {
 		{"capabilities: [{method: x, constraints: [\"amount <== 5\"]}]", "amount <== 5"},
 		{"capabilities: [{methd: x}]", "methd"},
 		{"tools: [", "not valid YAML"},
+		{"tools: [{name: a, echo: true, labels: [\"pri vate\"]}]", "tools[0] (a).labels[0]"},
+		{"tool_labels: {\"crm/**\": []}", "needs a list of labels"},
+		{"tool_labels: {\"crm/[\": [private]}", "tool_labels"},
+		{"mcp_servers: [{name: s, command: [x], labels: [\"\"]}]", "mcp_servers[0] (s).labels[0]"},
+		{"capabilities: [{method: x, unless_touched: [\"a b\"]}]", "unless_touched"},
 	} {
 		_, err := config.Parse("c.yaml", []byte(tc.yaml))
 		if err == nil || !strings.Contains(err.Error(), tc.want) || !errors.Is(err, config.ErrInvalid) {
@@ -431,5 +437,33 @@ func TestParseSyntaxErrorPositions(t *testing.T) {
 	}
 	if _, err := config.Load(file); err == nil || err.Error() != "config "+file+": not valid YAML or JSON: line 4, column 4: did not find expected '-' indicator (while parsing a block collection started at line 2, column 3)" {
 		t.Errorf("Load: %v", err)
+	}
+}
+
+// Labels come from a tool's own entry and from every tool_labels pattern
+// it matches, once each, in that order.
+func TestLabelTools(t *testing.T) {
+	cfg, err := config.Parse("c.yaml", []byte(`tools:
+  - {name: crm/contacts/read, echo: true, labels: [private]}
+  - {name: web/search, echo: true}
+tool_labels:
+  "crm/**": [private, pii]
+  "*/search": [untrusted]
+capabilities:
+  - {method: "http/fetch", unless_touched: [private]}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string][]string{}
+	for _, tool := range cfg.LabelTools(cfg.EngineTools()) {
+		got[tool.Name] = tool.Labels
+	}
+	want := map[string][]string{"crm/contacts/read": {"private", "pii"}, "web/search": {"untrusted"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("labels = %v, want %v", got, want)
+	}
+	if l := cfg.CapabilityList()[0].UnlessTouchedLabels(); !reflect.DeepEqual(l, []string{"private"}) {
+		t.Fatalf("unless_touched = %v", l)
 	}
 }

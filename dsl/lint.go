@@ -148,7 +148,10 @@ func Lint(caps []*Capability) []Warning {
 		var negs []*table
 		patterns := map[string]bool{} // one automaton per pattern is enough
 		for k := 0; k < j; k++ {
-			if ck := caps[k]; l.tabs[k] != nil && !patterns[ck.method] && (ck.ask || ck.maxCalls == 0) && l.overlap(k, j) && impliesAll(facts[j], own[k]) {
+			// A capability with a flow rule (unless_touched) stops
+			// applying once its labels are touched: it catches nothing
+			// for good.
+			if ck := caps[k]; l.tabs[k] != nil && !patterns[ck.method] && (ck.ask || ck.maxCalls == 0) && len(ck.untouched) == 0 && l.overlap(k, j) && impliesAll(facts[j], own[k]) {
 				patterns[ck.method] = true
 				catchers = append(catchers, k)
 				negs = append(negs, l.tabs[k])
@@ -161,7 +164,10 @@ func Lint(caps []*Capability) []Warning {
 				continue
 			}
 		}
-		if cj.ask {
+		if cj.ask || len(cj.untouched) > 0 {
+			// An asking capability lifts nothing silently; one with a
+			// flow rule lifts earlier constraints on purpose, until its
+			// labels are touched.
 			continue
 		}
 		for i := 0; i < j; i++ {

@@ -28,6 +28,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -87,6 +88,11 @@ type Upstream struct {
 	// default or (with TrustAnnotations) the server's own for the others.
 	// Pin the hints you have checked.
 	Annotations map[string]Hints `json:"annotations,omitempty"`
+	// Labels are flow labels for every tool of the server
+	// ([engine.Tool.Labels]): "untrusted" for a server that reads the
+	// open web, "private" for one that reads a CRM, "egress" for one
+	// that sends mail.
+	Labels []string `json:"labels,omitempty"`
 }
 
 // Hints are MCP tool annotations, pinned by a config: each one that is
@@ -300,7 +306,7 @@ func (s Upstream) importTools(ctx context.Context, cs *mcp.ClientSession, call c
 			return nil, nil, fmt.Errorf("mcptools: MCP server %s: tools %s and %s would both be %s", s.Name, quoteName(prev), quoteName(t.Name), name)
 		}
 		seen[seg] = t.Name
-		et := engine.Tool{Name: name, Description: s.description(t, seg), Policy: s.PolicyInfo(t.Name, t.Annotations)}
+		et := engine.Tool{Name: name, Description: s.description(t, seg), Policy: s.PolicyInfo(t.Name, t.Annotations), Labels: slices.Clone(s.Labels)}
 		var serr error
 		if et.InputSchema, serr = checkSchema(t.InputSchema, b); serr != nil {
 			skipped = append(skipped, &SkipError{Server: s.Name, Tool: quoteName(t.Name), Err: fmt.Errorf("input schema: %w", serr)})

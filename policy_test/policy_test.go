@@ -82,3 +82,24 @@ func TestPaymentsPolicyExample(t *testing.T) {
 		}
 	}
 }
+
+// The flow example (docs/flow.md) passes its own tests: the capability
+// shorthand (unless_touched) and the plain Rego rule agree.
+func TestFlowPolicyExample(t *testing.T) {
+	cfg, err := config.Load("../examples/flow-policy/config.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	results, err := policy.RunTests(context.Background(), []string{"../examples/flow-policy"}, cfg.ParsedCapabilities())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(results) < 6 {
+		t.Fatalf("%d tests ran, want 6 or more", len(results))
+	}
+	for _, r := range results {
+		if !r.Pass() {
+			t.Errorf("%s", r)
+		}
+	}
+}

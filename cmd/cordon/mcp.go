@@ -513,7 +513,8 @@ func isClosedErr(err error) bool {
 }
 
 // configTools returns the config's tools: its own (mock and echo), and the
-// tools of its upstream MCP servers (mcp_servers), which it starts; stop
+// tools of its upstream MCP servers (mcp_servers), which it starts, with
+// the flow labels of tool_labels added (config.Config.LabelTools); stop
 // stops them. A server that cannot start is a usage error naming it; a
 // tool it leaves out is a warning on stderr. The servers' stderr reaches
 // stderr through the writer that neutralizes the script's output on a
@@ -521,7 +522,7 @@ func isClosedErr(err error) bool {
 func configTools(ctx context.Context, cfg *config.Config, stderr io.Writer) (tools []engine.Tool, stop func(), err error) {
 	tools = cfg.EngineTools()
 	if len(cfg.MCPServers) == 0 {
-		return tools, func() {}, nil
+		return cfg.LabelTools(tools), func() {}, nil
 	}
 	upErr := terminalSafe(stderr, false)
 	ups, err := mcptools.Start(ctx, cfg.MCPServers, mcptools.Options{
@@ -537,5 +538,5 @@ func configTools(ctx context.Context, cfg *config.Config, stderr io.Writer) (too
 		io.WriteString(upErr, "cordon: warning: config "+cfg.File()+": "+oneLine(w.Error())+"\n")
 	}
 	flushOutput(upErr)
-	return append(tools, ups.Tools()...), func() { ups.Close(); flushOutput(upErr) }, nil
+	return cfg.LabelTools(append(tools, ups.Tools()...)), func() { ups.Close(); flushOutput(upErr) }, nil
 }
