@@ -3,6 +3,8 @@ package shell
 import (
 	"fmt"
 
+	"mvdan.cc/sh/v3/syntax"
+
 	"github.com/cordonhq/cordon/shell/command"
 	"github.com/cordonhq/cordon/shell/internal/escape"
 	"github.com/cordonhq/cordon/shell/internal/timefmt"
@@ -290,7 +292,7 @@ func printfBuiltin(r *runner, args []string) int {
 		if i := strings.IndexByte(varName, '['); i > 0 && strings.HasSuffix(varName, "]") {
 			base = varName[:i]
 		}
-		if !validName(base) {
+		if !syntax.ValidName(base) {
 			return r.builtinErr(2, "printf", "`%s': not a valid identifier", varName)
 		}
 		if base != varName {
@@ -480,17 +482,4 @@ func (p *printfState) format(out *strings.Builder, f string) (stop, bad bool) {
 		i = j
 	}
 	return false, false
-}
-
-// validName reports whether s is a valid variable name.
-func validName(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i, c := range s {
-		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
-			return false
-		}
-	}
-	return true
 }

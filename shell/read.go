@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"mvdan.cc/sh/v3/syntax"
+
 	"github.com/cordonhq/cordon/shell/internal/expansion"
 )
 
@@ -111,11 +113,11 @@ func readBuiltin(r *runner, args []string) int {
 		}
 	}
 	for _, n := range a {
-		if !validName(n) {
+		if !syntax.ValidName(n) {
 			return r.builtinErr(1, "read", "`%s': not a valid identifier", n)
 		}
 	}
-	if arrName != "" && !validName(arrName) {
+	if arrName != "" && !syntax.ValidName(arrName) {
 		return r.builtinErr(1, "read", "`%s': not a valid identifier", arrName)
 	}
 	rd := r.reader(fd)
