@@ -22,9 +22,10 @@ import (
 // into the copy.
 func (r *runner) xp() *expansion.Expander {
 	if r.xpOwner != r {
-		r.xpOwner, r.xpCur = r, expansion.New(envView{r})
+		r.xpOwner = r
+		r.xpState.Reset(envView{r})
 	}
-	return r.xpCur
+	return &r.xpState
 }
 
 // fields expands words into fields (with splitting and globbing); an

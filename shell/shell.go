@@ -165,7 +165,7 @@ type runner struct {
 	// The expander of this runner's words (xp), and the runner it calls
 	// back into: a copy of the runner (a subshell) makes its own.
 	xpOwner *runner
-	xpCur   *expansion.Expander
+	xpState expansion.Expander
 }
 
 // options holds the set and shopt options.

@@ -92,7 +92,7 @@ type Expander struct {
 	// (brace expansion, arithmetic), so one is never shared by two
 	// expansions in progress.
 	free []*expand.Config
-	// fns are the Env's callbacks as expand takes them, made once.
+	// The Env's callbacks as expand takes them, made once.
 	cmdSubst  func(io.Writer, *syntax.CmdSubst) error
 	procSubst func(*syntax.ProcSubst) (string, error)
 	readDir   func(string) ([]fs.DirEntry, error)
@@ -103,14 +103,25 @@ type Expander struct {
 
 // New returns an Expander over env.
 func New(env Env) *Expander {
-	ex := &Expander{env: env, cmdSubst: env.CmdSubst, procSubst: env.ProcSubst}
-	ex.readDir = func(p string) ([]fs.DirEntry, error) {
-		if !path.IsAbs(p) {
-			p = path.Join(env.Dir(), p)
-		}
-		return env.ReadDir(path.Clean(p))
-	}
+	ex := &Expander{}
+	ex.Reset(env)
 	return ex
+}
+
+// Reset makes ex an Expander over env that keeps nothing from before. A
+// shell can so hold its Expander in its own state, and give a copy of
+// that state (a subshell) an Expander of its own without allocating one.
+func (ex *Expander) Reset(env Env) {
+	*ex = Expander{env: env}
+}
+
+// readDirAbs lists a directory for expand, which gives paths relative to
+// the working directory.
+func (ex *Expander) readDirAbs(p string) ([]fs.DirEntry, error) {
+	if !path.IsAbs(p) {
+		p = path.Join(ex.env.Dir(), p)
+	}
+	return ex.env.ReadDir(path.Clean(p))
 }
 
 // maxFreeConfigs bounds the configurations an Expander keeps (nesting is
@@ -126,6 +137,10 @@ func (ex *Expander) ecfg() *expand.Config {
 		ex.free = ex.free[:n-1]
 	} else {
 		cfg = &expand.Config{}
+	}
+	if ex.cmdSubst == nil {
+		// made on first use: most subshells never need them
+		ex.cmdSubst, ex.procSubst, ex.readDir = ex.env.CmdSubst, ex.env.ProcSubst, ex.readDirAbs
 	}
 	opts := ex.env.Options()
 	cfg.Env = ex.env
