@@ -8,6 +8,8 @@ import (
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/cordonhq/cordon/shell/internal/expansion"
 )
 
 // assignStmt runs one assignment word (name=value, name+=value,
@@ -41,8 +43,8 @@ func (r *runner) assignStmt(as *syntax.Assign, local bool) bool {
 		v, _ := r.lookup(name)
 		switch {
 		case v != nil && v.integer:
-			old, _ := r.arithString(v.String())
-			add, err := r.arithString(val)
+			old, _ := r.xp().ArithString(v.String())
+			add, err := r.xp().ArithString(val)
 			if err != nil {
 				r.errf("%s", err)
 				return false
@@ -54,13 +56,13 @@ func (r *runner) assignStmt(as *syntax.Assign, local bool) bool {
 			}
 			return true
 		case v != nil && v.Kind == expand.Indexed && v.Set:
-			idx, vals := arrayItems(v.Variable)
+			idx, vals := expansion.ArrayItems(v.Variable)
 			cur := ""
 			if len(idx) > 0 && idx[0] == 0 {
 				cur = vals[0]
 			}
-			idx, vals = setItem(idx, vals, 0, cur+val)
-			v.Variable = makeIndexed(idx, vals)
+			idx, vals = expansion.SetItem(idx, vals, 0, cur+val)
+			v.Variable = expansion.MakeIndexed(idx, vals)
 			return true
 		case v != nil && v.Kind == expand.Associative && v.Set:
 			v.Map["0"] += val
@@ -95,12 +97,12 @@ func (r *runner) varFor(name string, local bool) *variable {
 
 // indexOf evaluates an indexed-array subscript (negative counts from the end).
 func (r *runner) indexOf(v *variable, x syntax.ArithmExpr) (int, error) {
-	n, err := r.arith(x)
+	n, err := r.xp().Arith(x)
 	if err != nil {
 		return 0, err
 	}
 	if n < 0 {
-		idx, _ := arrayItems(v.Variable)
+		idx, _ := expansion.ArrayItems(v.Variable)
 		max := -1
 		if len(idx) > 0 {
 			max = idx[len(idx)-1]
@@ -113,50 +115,15 @@ func (r *runner) indexOf(v *variable, x syntax.ArithmExpr) (int, error) {
 	return n, nil
 }
 
-// assocKey evaluates an associative-array subscript.
+// assocKey evaluates an associative-array subscript; an error is
+// reported and gives false.
 func (r *runner) assocKey(x syntax.ArithmExpr) (string, bool) {
-	var b strings.Builder
-	if !r.arithKeyText(&b, x) {
+	k, err := r.xp().AssocKey(x)
+	if err != nil {
+		r.expandErr(err)
 		return "", false
 	}
-	return b.String(), true
-}
-
-// arithKeyText writes the text of a subscript that the parser read as
-// arithmetic, with its words expanded, as bash uses it for an associative
-// array's key (a[$x+1] is "5+1" when x is 5). Spaces between operators are
-// not kept: the tree does not record them.
-func (r *runner) arithKeyText(b *strings.Builder, x syntax.ArithmExpr) bool {
-	switch x := x.(type) {
-	case *syntax.Word:
-		s, ok := r.literal(x)
-		b.WriteString(s)
-		return ok
-	case *syntax.BinaryArithm:
-		if !r.arithKeyText(b, x.X) {
-			return false
-		}
-		b.WriteString(x.Op.String())
-		return r.arithKeyText(b, x.Y)
-	case *syntax.UnaryArithm:
-		if x.Post {
-			if !r.arithKeyText(b, x.X) {
-				return false
-			}
-			b.WriteString(x.Op.String())
-			return true
-		}
-		b.WriteString(x.Op.String())
-		return r.arithKeyText(b, x.X)
-	case *syntax.ParenArithm:
-		b.WriteByte('(')
-		if !r.arithKeyText(b, x.X) {
-			return false
-		}
-		b.WriteByte(')')
-		return true
-	}
-	return false
+	return k, true
 }
 
 // assignIndex assigns name[x]=val (or +=).
@@ -187,7 +154,7 @@ func (r *runner) assignIndex(name string, x syntax.ArithmExpr, val string, app, 
 		r.status = 1
 		return false
 	}
-	idx, vals := arrayItems(v.Variable)
+	idx, vals := expansion.ArrayItems(v.Variable)
 	if app {
 		i := sort.SearchInts(idx, n)
 		if i < len(idx) && idx[i] == n {
@@ -195,15 +162,15 @@ func (r *runner) assignIndex(name string, x syntax.ArithmExpr, val string, app, 
 		}
 	}
 	if v.integer {
-		k, err := r.arithString(val)
+		k, err := r.xp().ArithString(val)
 		if err != nil {
 			r.errf("%s", err)
 			return false
 		}
 		val = strconv.Itoa(k)
 	}
-	idx, vals = setItem(idx, vals, n, val)
-	v.Variable = makeIndexed(idx, vals)
+	idx, vals = expansion.SetItem(idx, vals, n, val)
+	v.Variable = expansion.MakeIndexed(idx, vals)
 	return true
 }
 
@@ -284,7 +251,7 @@ func (r *runner) assignArray(name string, arr *syntax.ArrayExpr, app, local bool
 	var vals []string
 	next := 0
 	if app {
-		idx, vals = arrayItems(v.Variable)
+		idx, vals = expansion.ArrayItems(v.Variable)
 		if len(idx) > 0 {
 			next = idx[len(idx)-1] + 1
 		}
@@ -295,12 +262,12 @@ func (r *runner) assignArray(name string, arr *syntax.ArrayExpr, app, local bool
 			if !ok {
 				return false
 			}
-			n, err := r.arith(el.Index)
+			n, err := r.xp().Arith(el.Index)
 			if err != nil {
 				r.errf("%s", err)
 				return false
 			}
-			idx, vals = setItem(idx, vals, n, val)
+			idx, vals = expansion.SetItem(idx, vals, n, val)
 			next = n + 1
 			continue
 		}
@@ -313,14 +280,14 @@ func (r *runner) assignArray(name string, arr *syntax.ArrayExpr, app, local bool
 		}
 		for _, f := range fs {
 			if v.integer {
-				k, _ := r.arithString(f)
+				k, _ := r.xp().ArithString(f)
 				f = strconv.Itoa(k)
 			}
-			idx, vals = setItem(idx, vals, next, f)
+			idx, vals = expansion.SetItem(idx, vals, next, f)
 			next++
 		}
 	}
-	v.Variable = makeIndexed(idx, vals)
+	v.Variable = expansion.MakeIndexed(idx, vals)
 	if r.opts.allexport {
 		v.exported = true
 	}
@@ -534,7 +501,7 @@ func (r *runner) declare(variant string, flagArgs []string, items []declItem) in
 				continue
 			}
 			if v.Set {
-				v.Variable = makeIndexed([]int{0}, []string{v.Str})
+				v.Variable = expansion.MakeIndexed([]int{0}, []string{v.Str})
 			} else {
 				v.Variable = expand.Variable{Kind: expand.Indexed}
 			}
@@ -605,10 +572,10 @@ func (r *runner) declare(variant string, flagArgs []string, items []declItem) in
 
 // assignIndexString assigns name[index]=val with index given as text.
 func (r *runner) assignIndexString(name, index, val string, app bool) bool {
-	if tooDeep(index) {
+	if expansion.TooDeep(index) {
 		return false
 	}
-	p := newParser()
+	p := expansion.NewParser()
 	w, err := p.Document(strings.NewReader(index))
 	if err != nil {
 		return false
@@ -702,7 +669,7 @@ func (r *runner) printDecl(name string, v *variable) {
 		switch v.Kind {
 		case expand.Indexed:
 			b.WriteString("=(")
-			idx, vals := arrayItems(v.Variable)
+			idx, vals := expansion.ArrayItems(v.Variable)
 			for i := range idx {
 				if i > 0 {
 					b.WriteByte(' ')

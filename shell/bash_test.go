@@ -123,8 +123,9 @@ echo $(( 2 ** 10 )) $(( -7 / 2 )) $(( -7 % 3 )) $(( 0x1f )) $(( 8#17 )) $(( 2#10
 s=3; (( s-- )); (( s -= 1 )); (( s /= 1 )); (( s %= 5 )); (( s ^= 3 )); (( s &= 7 )); (( s >>= 1 )); echo $s
 (( 1 / 0 )) 2>/dev/null; echo "st=$?"
 (( 0 )); echo "st=$?"
+declare -A n; (( n[k]++ )); declare -p n
 `,
-			"2 12 4\n8\n7 1\n21\n1\n1024 -3 -1 31 15 5 35\n1\nst=1\nst=1\n",
+			"2 12 4\n8\n7 1\n21\n1\n1024 -3 -1 31 15 5 35\n1\nst=1\nst=1\ndeclare -A n=([k]=\"1\" )\n",
 			""},
 		{"globstar", `shopt -s globstar; echo **/*.txt; echo d/**/
 shopt -u globstar; echo **/*.txt

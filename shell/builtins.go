@@ -10,6 +10,8 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/cordonhq/cordon/shell/command"
+
+	"github.com/cordonhq/cordon/shell/internal/expansion"
 )
 
 // builtin is a shell builtin: it gets its arguments (args[0] is the name)
@@ -405,12 +407,12 @@ func (r *runner) unsetIndex(name, index string) bool {
 		delete(v.Map, key)
 		return true
 	}
-	n, err := r.arithString(index)
+	n, err := r.xp().ArithString(index)
 	if err != nil {
 		r.errf("%s", err)
 		return false
 	}
-	idx, vals := arrayItems(v.Variable)
+	idx, vals := expansion.ArrayItems(v.Variable)
 	if n < 0 && len(idx) > 0 {
 		n += idx[len(idx)-1] + 1
 	}
@@ -418,17 +420,17 @@ func (r *runner) unsetIndex(name, index string) bool {
 	if i < len(idx) && idx[i] == n {
 		idx = append(idx[:i], idx[i+1:]...)
 		vals = append(vals[:i], vals[i+1:]...)
-		v.Variable = makeIndexed(idx, vals)
+		v.Variable = expansion.MakeIndexed(idx, vals)
 	}
 	return true
 }
 
 // expandString expands s as the inside of a double-quoted word.
 func (r *runner) expandString(s string) (string, bool) {
-	if tooDeep(s) {
+	if expansion.TooDeep(s) {
 		return s, false
 	}
-	p := newParser()
+	p := expansion.NewParser()
 	w, err := p.Document(strings.NewReader(s))
 	if err != nil {
 		return s, false
@@ -907,7 +909,7 @@ func letBuiltin(r *runner, args []string) int {
 	}
 	st := 1
 	for _, e := range args[1:] {
-		n, err := r.arithString(e)
+		n, err := r.xp().ArithString(e)
 		if err != nil {
 			r.builtinErr(1, "let", "%s", err)
 			return 1

@@ -4,18 +4,18 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"io/fs"
 	"maps"
 	"path"
 	"runtime"
 	"strings"
 
-	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/pattern"
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/cordonhq/cordon/shell/command"
 	"github.com/cordonhq/cordon/vfs"
+
+	"github.com/cordonhq/cordon/shell/internal/expansion"
 )
 
 // yieldCPU lets other goroutines run (wasm has no preemption).
@@ -196,7 +196,7 @@ func (r *runner) cmd(c syntax.Command) {
 		if r.opts.xtrace {
 			r.traceText("(( " + wordSourceNode(c.X) + " ))")
 		}
-		n, err := r.arith(c.X)
+		n, err := r.xp().Arith(c.X)
 		if err != nil {
 			r.arithErr(err)
 			return
@@ -224,9 +224,9 @@ func (r *runner) cmd(c syntax.Command) {
 				if !ok {
 					return
 				}
-				n, err = r.arithString(s)
+				n, err = r.xp().ArithString(s)
 			} else {
-				n, err = r.arith(e)
+				n, err = r.xp().Arith(e)
 			}
 			if err != nil {
 				r.errf("let: %s", err)
@@ -259,7 +259,7 @@ func (r *runner) arithErr(err error) {
 	}
 	r.errf("((: %s", err)
 	r.status = 1
-	if isArithFatal(err) {
+	if expansion.IsFatal(err) {
 		r.exiting = true
 	}
 }
@@ -394,7 +394,7 @@ func (r *runner) forClause(c *syntax.ForClause) {
 		}
 	case *syntax.CStyleLoop:
 		if l.Init != nil {
-			if _, err := r.arith(l.Init); err != nil {
+			if _, err := r.xp().Arith(l.Init); err != nil {
 				r.arithErr(err)
 				return
 			}
@@ -404,7 +404,7 @@ func (r *runner) forClause(c *syntax.ForClause) {
 				return
 			}
 			if l.Cond != nil {
-				n, err := r.arith(l.Cond)
+				n, err := r.xp().Arith(l.Cond)
 				if err != nil {
 					r.arithErr(err)
 					return
@@ -418,7 +418,7 @@ func (r *runner) forClause(c *syntax.ForClause) {
 				break
 			}
 			if l.Post != nil {
-				if _, err := r.arith(l.Post); err != nil {
+				if _, err := r.xp().Arith(l.Post); err != nil {
 					r.arithErr(err)
 					return
 				}
@@ -474,7 +474,7 @@ func (r *runner) match(pat, s string) bool {
 	if r.opts.nocasematch {
 		mode |= pattern.NoGlobCase
 	}
-	re, err := compilePattern(pat, mode)
+	re, err := expansion.CompilePattern(pat, mode)
 	if err != nil {
 		return pat == s
 	}
@@ -974,7 +974,6 @@ func (r *runner) subshell() *runner {
 	c.funcNames = append([]string(nil), r.funcNames...)
 	c.subLevel++
 	c.loopDepth = 0
-	c.argAssign = false
 	c.exitTrap = false
 	c.pipestatus = nil
 	return &c
@@ -986,74 +985,6 @@ func (r *runner) abs(p string) string {
 		return path.Clean(p)
 	}
 	return path.Join(r.dir, p)
-}
-
-// readDir lists a directory of the VFS for globbing.
-func (r *runner) readDir(p string) ([]fs.DirEntry, error) {
-	return r.sh.fs.ReadDir(r.abs(p))
-}
-
-// ecfg returns the expansion configuration for the current state.
-//
-// Every word of every command is expanded, so the configurations are
-// reused: putEcfg gives one back. A configuration holds expand's scratch
-// buffers, so one is never shared by two expansions in progress (an
-// expansion can start another: brace expansion, arithmetic); ecfg hands
-// out a free one or makes one. The free list belongs to the runner that
-// made it: a copy of the runner (subshell) starts its own, as its
-// configurations must call back into the copy.
-func (r *runner) ecfg() *expand.Config {
-	var cfg *expand.Config
-	if r.ecfgOwner != r {
-		r.ecfgOwner, r.ecfgFree = r, nil
-		r.ecfgFns = ecfgFns{cmdSubst: r.cmdSubst, procSubst: r.procSubst, readDir: r.readDir}
-	}
-	if n := len(r.ecfgFree); n > 0 {
-		cfg = r.ecfgFree[n-1]
-		r.ecfgFree = r.ecfgFree[:n-1]
-	} else {
-		cfg = &expand.Config{}
-	}
-	cfg.Env = envView{r}
-	cfg.CmdSubst = r.ecfgFns.cmdSubst
-	cfg.ProcSubst = r.ecfgFns.procSubst
-	cfg.ReadDir2 = nil
-	if !r.opts.noglob {
-		cfg.ReadDir2 = r.ecfgFns.readDir
-	}
-	cfg.NullGlob = r.opts.nullglob
-	cfg.NoUnset = r.opts.nounset
-	cfg.DotGlob = r.opts.dotglob
-	cfg.GlobStar = r.opts.globstar
-	cfg.ExtGlob = r.opts.extglob
-	cfg.NoCaseGlob = r.opts.nocaseglob
-	return cfg
-}
-
-// putEcfg gives back a configuration from ecfg once its expansion is done.
-func (r *runner) putEcfg(cfg *expand.Config) {
-	if r.ecfgOwner == r && len(r.ecfgFree) < maxFreeEcfgs {
-		r.ecfgFree = append(r.ecfgFree, cfg)
-	}
-}
-
-// maxFreeEcfgs bounds the configurations a runner keeps (nesting is
-// shallow: an expansion inside a brace expansion, say).
-const maxFreeEcfgs = 4
-
-// ecfgFns are the runner's callbacks for expand, made once per runner.
-type ecfgFns struct {
-	cmdSubst  func(io.Writer, *syntax.CmdSubst) error
-	procSubst func(*syntax.ProcSubst) (string, error)
-	readDir   func(string) ([]fs.DirEntry, error)
-}
-
-// lit expands w with expand.Literal.
-func (r *runner) lit(w *syntax.Word) (string, error) {
-	cfg := r.ecfg()
-	s, err := expand.Literal(cfg, w)
-	r.putEcfg(cfg)
-	return s, err
 }
 
 // commandFDs returns the descriptors above 2 for a command's Env (nil

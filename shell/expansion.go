@@ -3,27 +3,35 @@ package shell
 import (
 	"context"
 	"errors"
-	"regexp"
-	"strconv"
-	"sync"
+	"fmt"
+	"io"
+	"io/fs"
 
 	"mvdan.cc/sh/v3/expand"
-	"mvdan.cc/sh/v3/pattern"
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/cordonhq/cordon/shell/internal/expansion"
 )
 
-// fields expands words into fields (with splitting and globbing).
-func (r *runner) fields(words ...*syntax.Word) ([]string, bool) {
-	ws := make([]*syntax.Word, len(words))
-	for i, w := range words {
-		pw, err := r.preArith(w)
-		if err != nil {
-			r.expandErr(err)
-			return nil, false
-		}
-		ws[i] = pw
+// The runner expands words with package expansion: this file is the
+// runner's side of it, the Env the expander calls back into and the
+// report of its errors.
+
+// xp returns the runner's expander, made on first use. A copy of the
+// runner (a subshell) makes its own, as its expansions must call back
+// into the copy.
+func (r *runner) xp() *expansion.Expander {
+	if r.xpOwner != r {
+		r.xpOwner = r
+		r.xpState.Reset(envView{r})
 	}
-	out, err := r.expandFields(ws)
+	return &r.xpState
+}
+
+// fields expands words into fields (with splitting and globbing); an
+// error is reported and gives false.
+func (r *runner) fields(words ...*syntax.Word) ([]string, bool) {
+	out, err := r.xp().Fields(words...)
 	if err != nil {
 		r.expandErr(err)
 		return nil, false
@@ -33,34 +41,21 @@ func (r *runner) fields(words ...*syntax.Word) ([]string, bool) {
 
 // literal expands a word to a single string (no splitting or globbing).
 func (r *runner) literal(w *syntax.Word) (string, bool) {
-	if w == nil {
-		return "", true
-	}
-	return r.expandWith(w, r.expandLiteral)
+	return r.reported(r.xp().Literal(w))
 }
 
 // assignValue expands the value of an assignment word.
 func (r *runner) assignValue(w *syntax.Word) (string, bool) {
-	if w == nil {
-		return "", true
-	}
-	return r.expandWith(w, r.expandAssign)
+	return r.reported(r.xp().Assign(w))
 }
 
 // pattern expands a word as a shell pattern.
 func (r *runner) pattern(w *syntax.Word) (string, bool) {
-	return r.expandWith(w, r.expandPattern)
+	return r.reported(r.xp().Pattern(w))
 }
 
-// expandWith evaluates the arithmetic of w and expands it with expand; an
-// error is reported and gives false.
-func (r *runner) expandWith(w *syntax.Word, expand func(*syntax.Word) (string, error)) (string, bool) {
-	w, err := r.preArith(w)
-	if err != nil {
-		r.expandErr(err)
-		return "", false
-	}
-	s, err := expand(w)
+// reported reports err, if any, and returns s and whether there was none.
+func (r *runner) reported(s string, err error) (string, bool) {
 	if err != nil {
 		r.expandErr(err)
 		return "", false
@@ -99,7 +94,7 @@ func (r *runner) expandErr(err error) {
 		r.exiting = true
 		return
 	}
-	if isArithFatal(err) {
+	if expansion.IsFatal(err) {
 		r.errf("%s", err)
 		r.status = 1
 		r.exiting = true
@@ -117,130 +112,40 @@ func (r *runner) expandErr(err error) {
 	r.aborting = true
 }
 
-var (
-	patMu    sync.Mutex
-	patCache = map[string]*regexp.Regexp{} // shell patterns (compilePattern)
-	reCache  = map[reKey]*regexp.Regexp{}  // regular expressions (compileRegexp)
-)
-
-// compilePattern turns a shell pattern into a compiled regexp, caching.
-func compilePattern(pat string, mode pattern.Mode) (*regexp.Regexp, error) {
-	key := strconv.Itoa(int(mode)) + "\x00" + pat
-	patMu.Lock()
-	re, ok := patCache[key]
-	patMu.Unlock()
-	if ok {
-		return re, nil
+// Attributes returns the attribute letters of ${x@a}.
+func (e envView) Attributes(name string) string {
+	if v, _ := e.r.lookup(name); v != nil {
+		return attrFlags(v)
 	}
-	expr, err := pattern.Regexp(pat, mode)
-	if err != nil {
-		return nil, err
-	}
-	re, err = regexp.Compile(expr)
-	if err != nil {
-		return nil, err
-	}
-	cachePattern(key, re)
-	return re, nil
+	return ""
 }
 
-// compileRegexp compiles a Go regular expression (leftmost-longest if
-// longest), caching: ${x//pat/rep} and [[ s =~ re ]] in a loop compiled the
-// same expression on every iteration.
-func compileRegexp(expr string, longest bool) (*regexp.Regexp, error) {
-	key := reKey{expr, longest}
-	patMu.Lock()
-	re, ok := reCache[key]
-	patMu.Unlock()
-	if ok {
-		return re, nil
+// Options returns the options that change expansion.
+func (e envView) Options() expansion.Options {
+	o := &e.r.opts
+	return expansion.Options{
+		NoUnset: o.nounset, NoGlob: o.noglob, NullGlob: o.nullglob, FailGlob: o.failglob,
+		ExtGlob: o.extglob, DotGlob: o.dotglob, GlobStar: o.globstar, NoCaseGlob: o.nocaseglob,
 	}
-	re, err := regexp.Compile(expr)
-	if err != nil {
-		return nil, err
-	}
-	if longest {
-		re.Longest() // before anyone else sees it: Longest is not safe for concurrent use
-	}
-	if len(expr) <= maxCachedPattern {
-		patMu.Lock()
-		if len(reCache) >= maxCachedPatterns {
-			clear(reCache)
-		}
-		reCache[key] = re
-		patMu.Unlock()
-	}
-	return re, nil
 }
 
-// reKey is the key of reCache.
-type reKey struct {
-	expr    string
-	longest bool
-}
+// Dir returns the working directory.
+func (e envView) Dir() string { return e.r.dir }
 
-// Bounds of the caches of compiled patterns: the patterns come from
-// scripts.
-const (
-	maxCachedPatterns = 1000
-	maxCachedPattern  = 4 << 10
-)
+// Stat describes a file of the VFS.
+func (e envView) Stat(name string) (fs.FileInfo, error) { return e.r.sh.fs.Stat(name) }
 
-// cachePattern remembers a compiled shell pattern.
-func cachePattern(key string, re *regexp.Regexp) {
-	if len(key) > maxCachedPattern {
-		return
-	}
-	patMu.Lock()
-	if len(patCache) >= maxCachedPatterns {
-		clear(patCache)
-	}
-	patCache[key] = re
-	patMu.Unlock()
-}
+// ReadDir lists a directory of the VFS.
+func (e envView) ReadDir(name string) ([]fs.DirEntry, error) { return e.r.sh.fs.ReadDir(name) }
 
-// plainParts reports whether parts certainly hold neither a process
-// substitution nor a ${...} subscript or slice outside command
-// substitutions: the two things checkWord and hasArithExp look for. It
-// answers from the node types of a typical word without walking the tree
-// (Walk allocates, and every word of every command is checked); false
-// means "not known", and the caller walks.
-func plainParts(parts []syntax.WordPart) bool {
-	for _, p := range parts {
-		switch p := p.(type) {
-		case *syntax.Lit, *syntax.SglQuoted, *syntax.CmdSubst:
-			// Neither walk looks inside a command substitution.
-		case *syntax.DblQuoted:
-			if !plainParts(p.Parts) {
-				return false
-			}
-		case *syntax.ParamExp:
-			if p.Flags != nil || p.NestedParam != nil || p.Index != nil || p.Slice != nil ||
-				p.Repl != nil || p.Exp != nil || len(p.Modifiers) != 0 {
-				return false
-			}
-		case *syntax.ArithmExp:
-			if !plainArithm(p.X) {
-				return false
-			}
-		default:
-			return false
-		}
-	}
-	return true
-}
+// CmdSubst runs a command substitution.
+func (e envView) CmdSubst(w io.Writer, cs *syntax.CmdSubst) error { return e.r.cmdSubst(w, cs) }
 
-// plainArithm is plainParts for an arithmetic expression.
-func plainArithm(x syntax.ArithmExpr) bool {
-	switch x := x.(type) {
-	case *syntax.BinaryArithm:
-		return plainArithm(x.X) && plainArithm(x.Y)
-	case *syntax.UnaryArithm:
-		return plainArithm(x.X)
-	case *syntax.ParenArithm:
-		return plainArithm(x.X)
-	case *syntax.Word:
-		return plainParts(x.Parts)
-	}
-	return false
-}
+// ProcSubst starts a process substitution.
+func (e envView) ProcSubst(ps *syntax.ProcSubst) (string, error) { return e.r.procSubst(ps) }
+
+// Err reports whether the run must stop.
+func (e envView) Err() error { return e.r.ctxErr() }
+
+// Errorf prints a message prefixed like bash's.
+func (e envView) Errorf(format string, args ...any) { e.r.errf("%s", fmt.Sprintf(format, args...)) }

@@ -3,6 +3,8 @@ package shell
 import (
 	"fmt"
 
+	"mvdan.cc/sh/v3/syntax"
+
 	"github.com/cordonhq/cordon/shell/command"
 	"github.com/cordonhq/cordon/shell/internal/escape"
 	"github.com/cordonhq/cordon/shell/internal/timefmt"
@@ -11,6 +13,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/cordonhq/cordon/shell/internal/expansion"
 )
 
 // echoBuiltin implements echo with -n, -e and -E.
@@ -231,64 +235,6 @@ func (p *printfState) parseFloat(s string) float64 {
 	return f
 }
 
-// printfQuote quotes s like bash's printf %q.
-func printfQuote(s string) string {
-	if s == "" {
-		return "''"
-	}
-	needDollar := false
-	for _, c := range []byte(s) {
-		if c < 0x20 || c == 0x7f {
-			needDollar = true
-			break
-		}
-	}
-	if needDollar {
-		var b strings.Builder
-		b.WriteString("$'")
-		for _, c := range []byte(s) {
-			switch c {
-			case '\n':
-				b.WriteString(`\n`)
-			case '\t':
-				b.WriteString(`\t`)
-			case '\r':
-				b.WriteString(`\r`)
-			case 7:
-				b.WriteString(`\a`)
-			case 8:
-				b.WriteString(`\b`)
-			case 11:
-				b.WriteString(`\v`)
-			case 12:
-				b.WriteString(`\f`)
-			case 27:
-				b.WriteString(`\E`)
-			case '\'':
-				b.WriteString(`\'`)
-			case '\\':
-				b.WriteString(`\\`)
-			default:
-				if c < 0x20 || c == 0x7f {
-					fmt.Fprintf(&b, "\\%03o", c)
-				} else {
-					b.WriteByte(c)
-				}
-			}
-		}
-		b.WriteString("'")
-		return b.String()
-	}
-	var b strings.Builder
-	for i, c := range s {
-		if strings.ContainsRune(" \t|&;()<>{}[]*?$`'\"\\!#^,=", c) || (c == '~' && i == 0) {
-			b.WriteByte('\\')
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
-}
-
 // printfBuiltin implements printf, reusing the format for extra arguments.
 func printfBuiltin(r *runner, args []string) int {
 	a := args[1:]
@@ -346,7 +292,7 @@ func printfBuiltin(r *runner, args []string) int {
 		if i := strings.IndexByte(varName, '['); i > 0 && strings.HasSuffix(varName, "]") {
 			base = varName[:i]
 		}
-		if !validName(base) {
+		if !syntax.ValidName(base) {
 			return r.builtinErr(2, "printf", "`%s': not a valid identifier", varName)
 		}
 		if base != varName {
@@ -465,7 +411,7 @@ func (p *printfState) format(out *strings.Builder, f string) (stop, bad bool) {
 			}
 		case 'q':
 			s, _ := p.next()
-			fmt.Fprintf(out, noZero(spec)+"s", printfQuote(s))
+			fmt.Fprintf(out, noZero(spec)+"s", expansion.Quote(s))
 		case 'c':
 			s, _ := p.next()
 			if s != "" {
@@ -536,27 +482,4 @@ func (p *printfState) format(out *strings.Builder, f string) (stop, bad bool) {
 		i = j
 	}
 	return false, false
-}
-
-// validName reports whether s is a valid variable name.
-func validName(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i, c := range s {
-		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
-			return false
-		}
-	}
-	return true
-}
-
-// ansiC decodes the escapes of a $'...' string, which ends at the first
-// NUL as in bash.
-func ansiC(s string) string {
-	r, _ := escape.Decode(escape.ANSIC, s)
-	if k := strings.IndexByte(r, 0); k >= 0 {
-		r = r[:k]
-	}
-	return r
 }

@@ -6,6 +6,10 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/cordonhq/cordon/shell/internal/expansion"
 )
 
 // readByte reads one byte from rd (no read-ahead, so that the rest of the
@@ -109,11 +113,11 @@ func readBuiltin(r *runner, args []string) int {
 		}
 	}
 	for _, n := range a {
-		if !validName(n) {
+		if !syntax.ValidName(n) {
 			return r.builtinErr(1, "read", "`%s': not a valid identifier", n)
 		}
 	}
-	if arrName != "" && !validName(arrName) {
+	if arrName != "" && !syntax.ValidName(arrName) {
 		return r.builtinErr(1, "read", "`%s': not a valid identifier", arrName)
 	}
 	rd := r.reader(fd)
@@ -172,7 +176,7 @@ func readBuiltin(r *runner, args []string) int {
 		}
 		r.unsetVar(arrName)
 		v := r.varFor(arrName, false)
-		v.Variable = makeIndexed(idx, fields)
+		v.Variable = expansion.MakeIndexed(idx, fields)
 		return status
 	}
 	if len(a) == 0 {
@@ -336,7 +340,7 @@ func mapfileBuiltin(r *runner, args []string) int {
 	if origin >= 0 {
 		v, _ := r.lookup(name)
 		if v != nil {
-			idx, vals = arrayItems(v.Variable)
+			idx, vals = expansion.ArrayItems(v.Variable)
 		}
 		start = origin
 	}
@@ -356,7 +360,7 @@ func mapfileBuiltin(r *runner, args []string) int {
 			return
 		}
 		lines++
-		idx, vals = setItem(idx, vals, start+n, s)
+		idx, vals = expansion.SetItem(idx, vals, start+n, s)
 		n++
 	}
 	for count == 0 || n < count {
@@ -384,6 +388,6 @@ func mapfileBuiltin(r *runner, args []string) int {
 	if v.readonly {
 		return r.builtinErr(1, args[0], "%s: readonly variable", name)
 	}
-	v.Variable = makeIndexed(idx, vals)
+	v.Variable = expansion.MakeIndexed(idx, vals)
 	return 0
 }

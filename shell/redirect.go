@@ -1,22 +1,22 @@
 package shell
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"path"
 	"strconv"
 	"strings"
 
-	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/cordonhq/cordon/shell/command"
 	"github.com/cordonhq/cordon/vfs"
+
+	"github.com/cordonhq/cordon/shell/internal/expansion"
 )
 
 // errReported is returned when the message has already been printed.
-var errReported = errors.New("error already reported")
+var errReported = expansion.ErrReported
 
 // errnoText is an error whose text is a C library error message.
 type errnoText string
@@ -139,9 +139,7 @@ func (r *runner) redirect(rd *syntax.Redirect) error {
 				s = b.String()
 			} else {
 				var err error
-				cfg := r.ecfg()
-				s, err = expand.Document(cfg, rd.Hdoc)
-				r.putEcfg(cfg)
+				s, err = r.xp().Document(rd.Hdoc)
 				if err != nil {
 					r.expandErr(err)
 					return errReported

@@ -16,6 +16,8 @@ import (
 
 	"github.com/cordonhq/cordon/shell/command"
 	"github.com/cordonhq/cordon/vfs"
+
+	"github.com/cordonhq/cordon/shell/internal/expansion"
 )
 
 // Config configures one run of a script.
@@ -159,15 +161,11 @@ type runner struct {
 	pipeOut       *pipeWriter
 	persistRedirs bool
 	traceW        io.Writer
-	// argAssign is set while expanding an argument that looks like an
-	// assignment (NAME=value), whose value gets assignment tildes.
-	argAssign bool
 
-	// Expansion configurations to reuse (ecfg), and the runner they call
-	// back into.
-	ecfgOwner *runner
-	ecfgFree  []*expand.Config
-	ecfgFns   ecfgFns
+	// The expander of this runner's words (xp), and the runner it calls
+	// back into: a copy of the runner (a subshell) makes its own.
+	xpOwner *runner
+	xpState expansion.Expander
 }
 
 // options holds the set and shopt options.
@@ -317,49 +315,9 @@ func (r *runner) builtinErr(status int, builtin, format string, args ...any) int
 	return status
 }
 
-// maxNesting bounds the nesting of brackets in source text given to the
-// parser, whose recursion would otherwise grow without bound on hostile
-// input such as 100000 nested parentheses.
-const maxNesting = 1000
-
-// errTooDeep is reported for source text nested deeper than maxNesting.
+// errTooDeep is reported for source text nested too deep to parse
+// (expansion.TooDeep).
 var errTooDeep = errors.New("syntax error: nesting too deep")
-
-// tooDeep reports whether src nests brackets deeper than maxNesting.
-func tooDeep(src string) bool {
-	depth := 0
-	inSingle := false
-	for i := 0; i < len(src); i++ {
-		c := src[i]
-		if inSingle {
-			if c == '\'' {
-				inSingle = false
-			}
-			continue
-		}
-		switch c {
-		case '\\':
-			i++
-		case '\'':
-			inSingle = true
-		case '(', '{', '[':
-			depth++
-			if depth > maxNesting {
-				return true
-			}
-		case ')', '}', ']':
-			if depth > 0 {
-				depth--
-			}
-		}
-	}
-	return false
-}
-
-// newParser returns a parser for bash syntax.
-func newParser() *syntax.Parser {
-	return syntax.NewParser(syntax.Variant(syntax.LangBash))
-}
 
 // runScript parses and runs src statement by statement, like bash reads
 // a script. top is true for the main script (syntax errors exit).
@@ -433,10 +391,10 @@ func sortedKeys[V any](m map[string]V) []string {
 // bodies are read). after is called after each statement and reports
 // whether to stop. It returns the syntax error, if any.
 func (r *runner) runSource(src string, top bool, after func() bool) error {
-	if tooDeep(src) {
+	if expansion.TooDeep(src) {
 		return errTooDeep
 	}
-	p := newParser()
+	p := expansion.NewParser()
 	var pending []*syntax.Stmt
 	stop := false
 	flush := func() {

@@ -12,6 +12,8 @@ import (
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/pattern"
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/cordonhq/cordon/shell/internal/expansion"
 )
 
 // fileTest evaluates a unary file test operator on name.
@@ -151,11 +153,11 @@ func (r *runner) varIsSet(arg string) bool {
 		if idx == "@" || idx == "*" {
 			return len(v.List) > 0
 		}
-		n, err := r.arithString(idx)
+		n, err := r.xp().ArithString(idx)
 		if err != nil {
 			return false
 		}
-		ix, _ := arrayItems(v)
+		ix, _ := expansion.ArrayItems(v)
 		if n < 0 && len(ix) > 0 {
 			n += ix[len(ix)-1] + 1
 		}
@@ -186,11 +188,11 @@ func (r *runner) binaryTest(op, a, b string, arith bool) (bool, error) {
 	}
 	var x, y int64
 	if arith {
-		xi, err := r.arithString(a)
+		xi, err := r.xp().ArithString(a)
 		if err != nil {
 			return false, err
 		}
-		yi, err := r.arithString(b)
+		yi, err := r.xp().ArithString(b)
 		if err != nil {
 			return false, err
 		}
@@ -501,7 +503,7 @@ func (r *runner) regexMatch(s string, w *syntax.Word) (bool, error) {
 	if err != nil {
 		return false, errReported
 	}
-	re, err := compileRegexp(expr, true)
+	re, err := expansion.CompileRegexp(expr, true)
 	if err != nil {
 		return false, errReported
 	}
@@ -509,7 +511,7 @@ func (r *runner) regexMatch(s string, w *syntax.Word) (bool, error) {
 	if m == nil {
 		r.unsetVar("BASH_REMATCH")
 		v := r.varFor("BASH_REMATCH", false)
-		v.Variable = makeIndexed(nil, nil)
+		v.Variable = expansion.MakeIndexed(nil, nil)
 		return false, nil
 	}
 	idx := make([]int, len(m))
@@ -517,7 +519,7 @@ func (r *runner) regexMatch(s string, w *syntax.Word) (bool, error) {
 		idx[i] = i
 	}
 	v := r.varFor("BASH_REMATCH", false)
-	v.Variable = makeIndexed(idx, m)
+	v.Variable = expansion.MakeIndexed(idx, m)
 	return true, nil
 }
 

@@ -4,11 +4,12 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/expand"
+
+	"github.com/cordonhq/cordon/shell/internal/expansion"
 )
 
 // variable is a shell variable with the attributes expand does not know.
@@ -137,7 +138,7 @@ func (r *runner) assign(name string, val expand.Variable, local bool) error {
 	if val.Kind == expand.String {
 		s := val.Str
 		if v.integer {
-			n, err := r.arithString(s)
+			n, err := r.xp().ArithString(s)
 			if err != nil {
 				return err
 			}
@@ -152,9 +153,9 @@ func (r *runner) assign(name string, val expand.Variable, local bool) error {
 	}
 	if v.Kind == expand.Indexed && val.Kind == expand.String && v.Set {
 		// a=x on an array sets element 0.
-		idx, vals := arrayItems(v.Variable)
-		idx, vals = setItem(idx, vals, 0, val.Str)
-		v.Variable = makeIndexed(idx, vals)
+		idx, vals := expansion.ArrayItems(v.Variable)
+		idx, vals = expansion.SetItem(idx, vals, 0, val.Str)
+		v.Variable = expansion.MakeIndexed(idx, vals)
 	} else if v.Kind == expand.Associative && val.Kind == expand.String && v.Set {
 		v.Map["0"] = val.Str
 	} else {
@@ -186,58 +187,6 @@ func (r *runner) unsetVar(name string) error {
 	}
 	delete(r.frames[fi].vars, name)
 	return nil
-}
-
-// arrayItems returns the indexes and values of an indexed array (or a
-// string, as element 0).
-func arrayItems(v expand.Variable) ([]int, []string) {
-	switch v.Kind {
-	case expand.Indexed:
-		if v.Indexes != nil {
-			return slices.Clone(v.Indexes), slices.Clone(v.List)
-		}
-		idx := make([]int, len(v.List))
-		for i := range idx {
-			idx[i] = i
-		}
-		return idx, slices.Clone(v.List)
-	case expand.String:
-		if v.Set {
-			return []int{0}, []string{v.Str}
-		}
-	}
-	return nil, nil
-}
-
-// makeIndexed builds an indexed array variable from sorted indexes.
-func makeIndexed(idx []int, vals []string) expand.Variable {
-	dense := true
-	for i, n := range idx {
-		if n != i {
-			dense = false
-			break
-		}
-	}
-	v := expand.Variable{Set: true, Kind: expand.Indexed, List: vals}
-	if !dense {
-		v.Indexes = idx
-	}
-	if v.List == nil {
-		v.List = []string{}
-	}
-	return v
-}
-
-// setItem sets element n, keeping idx sorted.
-func setItem(idx []int, vals []string, n int, s string) ([]int, []string) {
-	i := sort.SearchInts(idx, n)
-	if i < len(idx) && idx[i] == n {
-		vals[i] = s
-		return idx, vals
-	}
-	idx = slices.Insert(idx, i, n)
-	vals = slices.Insert(vals, i, s)
-	return idx, vals
 }
 
 // envView adapts a runner to expand.WriteEnviron.
@@ -415,4 +364,31 @@ func (r *runner) exportedVar(name string) (string, bool) {
 		return "", false
 	}
 	return v.String(), true
+}
+
+// attrFlags returns the attribute letters of ${x@a}.
+func attrFlags(v *variable) string {
+	f := ""
+	switch v.Kind {
+	case expand.Indexed:
+		f += "a"
+	case expand.Associative:
+		f += "A"
+	}
+	if v.integer {
+		f += "i"
+	}
+	if v.lower {
+		f += "l"
+	}
+	if v.readonly {
+		f += "r"
+	}
+	if v.upper {
+		f += "u"
+	}
+	if v.exported {
+		f += "x"
+	}
+	return f
 }

@@ -1,4 +1,4 @@
-package shell
+package expansion
 
 import (
 	"strconv"
@@ -39,12 +39,12 @@ func (f *wfield) add(s string, quoted bool) {
 
 // expandFields expands words into fields (brace expansion, parameter and
 // command substitution, arithmetic, splitting, globbing).
-func (r *runner) expandFields(words []*syntax.Word) ([]string, error) {
+func (ex *Expander) expandFields(words []*syntax.Word) ([]string, error) {
 	var out []string
 	for _, w := range words {
 		wc := *w
 		if !syntax.SplitBraces(&wc) {
-			fs, err := r.expandOneWord(&wc)
+			fs, err := ex.expandOneWord(&wc)
 			if err != nil {
 				return nil, err
 			}
@@ -52,7 +52,7 @@ func (r *runner) expandFields(words []*syntax.Word) ([]string, error) {
 			continue
 		}
 		var err error
-		if out, err = r.expandBraces(&wc, out); err != nil {
+		if out, err = ex.expandBraces(&wc, out); err != nil {
 			return nil, err
 		}
 	}
@@ -60,19 +60,19 @@ func (r *runner) expandFields(words []*syntax.Word) ([]string, error) {
 }
 
 // expandBraces appends the fields of a word with brace expansions to out.
-func (r *runner) expandBraces(w *syntax.Word, out []string) ([]string, error) {
-	cfg := r.ecfg()
-	defer r.putEcfg(cfg)
+func (ex *Expander) expandBraces(w *syntax.Word, out []string) ([]string, error) {
+	cfg := ex.ecfg()
+	defer ex.putEcfg(cfg)
 	for bw, err := range expand.BracesSeq(cfg, w) {
 		if err != nil {
 			return nil, err
 		}
 		// Thousands of words can come out of one brace expansion; a
 		// timeout must be able to stop it (wasm cannot preempt).
-		if err := r.ctxErr(); err != nil {
+		if err := ex.env.Err(); err != nil {
 			return nil, err
 		}
-		fs, err := r.expandOneWord(bw)
+		fs, err := ex.expandOneWord(bw)
 		if err != nil {
 			return nil, err
 		}
@@ -82,38 +82,38 @@ func (r *runner) expandBraces(w *syntax.Word, out []string) ([]string, error) {
 }
 
 // expandOneWord expands one word (after brace expansion) into fields.
-func (r *runner) expandOneWord(w *syntax.Word) ([]string, error) {
+func (ex *Expander) expandOneWord(w *syntax.Word) ([]string, error) {
 	assignLike := looksLikeAssign(w)
-	r.argAssign = assignLike
-	pieces, err := r.wordPiecesCtx(w.Parts, false, false, true, assignLike)
-	r.argAssign = false
+	ex.argAssign = assignLike
+	pieces, err := ex.wordPiecesCtx(w.Parts, false, false, true, assignLike)
+	ex.argAssign = false
 	if err != nil {
 		return nil, err
 	}
-	if f, n, ok := r.singleField(pieces); ok {
+	if f, n, ok := ex.singleField(pieces); ok {
 		if n == 0 {
 			return nil, nil
 		}
 		return []string{f}, nil
 	}
-	fields := r.splitPieces(pieces)
+	fields := ex.splitPieces(pieces)
 	var out []string
 	for _, f := range fields {
-		if r.opts.noglob || !hasGlobMeta(f, r.opts.extglob) {
+		if ex.env.Options().NoGlob || !hasGlobMeta(f, ex.env.Options().ExtGlob) {
 			out = append(out, string(f.b))
 			continue
 		}
 		pat := globPattern(f)
-		matches, err := r.glob(pat)
+		matches, err := ex.glob(pat)
 		if err != nil {
 			out = append(out, string(f.b))
 			continue
 		}
 		if len(matches) == 0 {
-			if r.opts.failglob {
+			if ex.env.Options().FailGlob {
 				return nil, errFailglob(string(f.b))
 			}
-			if r.opts.nullglob {
+			if ex.env.Options().NullGlob {
 				continue
 			}
 			out = append(out, string(f.b))
@@ -144,18 +144,18 @@ func looksLikeAssign(w *syntax.Word) bool {
 }
 
 // expandLiteral expands a word to one string (no splitting or globbing).
-func (r *runner) expandLiteral(w *syntax.Word) (string, error) {
-	return r.expandLiteralCtx(w, false)
+func (ex *Expander) expandLiteral(w *syntax.Word) (string, error) {
+	return ex.expandLiteralCtx(w, false)
 }
 
 // expandAssign expands the value of an assignment (tildes after = and :).
-func (r *runner) expandAssign(w *syntax.Word) (string, error) {
-	return r.expandLiteralCtx(w, true)
+func (ex *Expander) expandAssign(w *syntax.Word) (string, error) {
+	return ex.expandLiteralCtx(w, true)
 }
 
 // expandLiteralCtx expands a word to one string.
-func (r *runner) expandLiteralCtx(w *syntax.Word, assign bool) (string, error) {
-	pieces, err := r.wordPiecesCtx(w.Parts, false, false, true, assign)
+func (ex *Expander) expandLiteralCtx(w *syntax.Word, assign bool) (string, error) {
+	pieces, err := ex.wordPiecesCtx(w.Parts, false, false, true, assign)
 	if err != nil {
 		return "", err
 	}
@@ -171,8 +171,8 @@ func (r *runner) expandLiteralCtx(w *syntax.Word, assign bool) (string, error) {
 }
 
 // ifs returns the field separators (the default when IFS is unset).
-func (r *runner) ifs() string {
-	v := envView{r}.Get("IFS")
+func (ex *Expander) ifs() string {
+	v := ex.env.Get("IFS")
 	if !v.IsSet() {
 		return " \t\n"
 	}
@@ -183,7 +183,7 @@ func (r *runner) ifs() string {
 // nor globs (echo hi, "$x", $i holding a number), without building fields
 // byte by byte. It returns the word's fields, of which there are n (0 or
 // 1); ok is false when the word needs splitPieces and globbing.
-func (r *runner) singleField(pieces []piece) (field string, n int, ok bool) {
+func (ex *Expander) singleField(pieces []piece) (field string, n int, ok bool) {
 	if len(pieces) != 1 {
 		return "", 0, false
 	}
@@ -195,21 +195,21 @@ func (r *runner) singleField(pieces []piece) (field string, n int, ok bool) {
 		if p.s == "" {
 			return "", 0, true // an unquoted empty expansion leaves no field
 		}
-		if ifs := r.ifs(); ifs != "" && strings.ContainsAny(p.s, ifs) {
+		if ifs := ex.ifs(); ifs != "" && strings.ContainsAny(p.s, ifs) {
 			return "", 0, false
 		}
 	} else if !p.quoted && p.s == "" {
 		return "", 0, true
 	}
-	if !p.quoted && !r.opts.noglob && strings.ContainsAny(p.s, "*?[+@!") {
+	if !p.quoted && !ex.env.Options().NoGlob && strings.ContainsAny(p.s, "*?[+@!") {
 		return "", 0, false // may be a pattern: hasGlobMeta decides
 	}
 	return p.s, 1, true
 }
 
 // splitPieces splits the pieces of a word into fields by IFS.
-func (r *runner) splitPieces(pieces []piece) []*wfield {
-	ifs := r.ifs()
+func (ex *Expander) splitPieces(pieces []piece) []*wfield {
+	ifs := ex.ifs()
 	var out []*wfield
 	cur := &wfield{}
 	wsAfterField := false
@@ -317,7 +317,7 @@ func unquoteDblLit(s string) string {
 }
 
 // tildePrefix expands a leading ~ in an unquoted literal.
-func (r *runner) tildePrefix(s string) (string, string, bool) {
+func (ex *Expander) tildePrefix(s string) (string, string, bool) {
 	if !strings.HasPrefix(s, "~") {
 		return "", s, false
 	}
@@ -329,14 +329,14 @@ func (r *runner) tildePrefix(s string) (string, string, bool) {
 	var home string
 	switch user {
 	case "":
-		home = r.getVar("HOME")
+		home = ex.getVar("HOME")
 	case "+":
-		home = r.getVar("PWD")
+		home = ex.getVar("PWD")
 	case "-":
-		if !r.isSetVar("OLDPWD") {
+		if !ex.isSetVar("OLDPWD") {
 			return "", s, false
 		}
-		home = r.getVar("OLDPWD")
+		home = ex.getVar("OLDPWD")
 	case "root":
 		home = "/root"
 	default:
@@ -348,8 +348,8 @@ func (r *runner) tildePrefix(s string) (string, string, bool) {
 // wordPieces expands word parts. quoted is true inside double quotes;
 // operand is true inside the word of ${x-word} (where literal text is
 // split too); first is true at the start of a word (for tilde).
-func (r *runner) wordPieces(parts []syntax.WordPart, quoted, operand, first bool) ([]piece, error) {
-	return r.wordPiecesCtx(parts, quoted, operand, first, false)
+func (ex *Expander) wordPieces(parts []syntax.WordPart, quoted, operand, first bool) ([]piece, error) {
+	return ex.wordPiecesCtx(parts, quoted, operand, first, false)
 }
 
 // mergeLits joins adjacent literal parts (brace expansion splits them).
@@ -380,9 +380,9 @@ func mergeLits(parts []syntax.WordPart) []syntax.WordPart {
 
 // assignTilde expands the tildes of an assignment's literal text: at its
 // start (when first) and after each colon.
-func (r *runner) assignTilde(s string, first bool) []piece {
+func (ex *Expander) assignTilde(s string, first bool) []piece {
 	var out []piece
-	if first && r.argAssign {
+	if first && ex.argAssign {
 		// an argument like NAME=~/x: the value starts after "="
 		if name, rest, ok := strings.Cut(s, "="); ok && syntax.ValidName(name) {
 			out = append(out, piece{s: name + "="})
@@ -395,7 +395,7 @@ func (r *runner) assignTilde(s string, first bool) []piece {
 			out = append(out, piece{s: ":"})
 		}
 		if i > 0 || first {
-			if home, rest, ok := r.tildePrefix(seg); ok {
+			if home, rest, ok := ex.tildePrefix(seg); ok {
 				out = append(out, piece{s: home, quoted: true})
 				seg = rest
 			}
@@ -406,7 +406,7 @@ func (r *runner) assignTilde(s string, first bool) []piece {
 }
 
 // wordPiecesCtx is wordPieces; assign is true in assignment values.
-func (r *runner) wordPiecesCtx(parts []syntax.WordPart, quoted, operand, first, assign bool) ([]piece, error) {
+func (ex *Expander) wordPiecesCtx(parts []syntax.WordPart, quoted, operand, first, assign bool) ([]piece, error) {
 	var out []piece
 	parts = mergeLits(parts)
 	for i, part := range parts {
@@ -418,11 +418,11 @@ func (r *runner) wordPiecesCtx(parts []syntax.WordPart, quoted, operand, first, 
 			}
 			s := p.Value
 			if assign && !strings.Contains(s, `\`) {
-				out = append(out, r.assignTilde(s, i == 0 && first)...)
+				out = append(out, ex.assignTilde(s, i == 0 && first)...)
 				continue
 			}
 			if i == 0 && first {
-				if home, rest, ok := r.tildePrefix(s); ok {
+				if home, rest, ok := ex.tildePrefix(s); ok {
 					out = append(out, piece{s: home, quoted: true})
 					s = rest
 				}
@@ -430,28 +430,28 @@ func (r *runner) wordPiecesCtx(parts []syntax.WordPart, quoted, operand, first, 
 			out = append(out, unquoteLit(s, operand)...)
 		case *syntax.SglQuoted:
 			if quoted {
-				v, ok := r.expandString(p.Value)
-				if !ok {
-					return nil, errReported
+				v, err := ex.expandString(p.Value)
+				if err != nil {
+					return nil, err
 				}
 				out = append(out, piece{s: "'" + v + "'", quoted: true})
 				continue
 			}
 			s := p.Value
 			if p.Dollar {
-				s = ansiC(s)
+				s = ANSIC(s)
 			}
 			out = append(out, piece{s: s, quoted: true})
 		case *syntax.DblQuoted:
 			if p.Dollar {
-				v, err := r.lit(&syntax.Word{Parts: []syntax.WordPart{p}})
+				v, err := ex.lit(&syntax.Word{Parts: []syntax.WordPart{p}})
 				if err != nil {
 					return nil, err
 				}
 				out = append(out, piece{s: v, quoted: true})
 				continue
 			}
-			inner, err := r.wordPieces(p.Parts, true, false, false)
+			inner, err := ex.wordPieces(p.Parts, true, false, false)
 			if err != nil {
 				return nil, err
 			}
@@ -460,19 +460,19 @@ func (r *runner) wordPiecesCtx(parts []syntax.WordPart, quoted, operand, first, 
 			}
 			out = append(out, inner...)
 		case *syntax.ParamExp:
-			ps, err := r.paramPiecesCtx(p, quoted, assign)
+			ps, err := ex.paramPiecesCtx(p, quoted, assign)
 			if err != nil {
 				return nil, err
 			}
 			out = append(out, ps...)
 		case *syntax.ArithmExp:
-			n, err := r.arith(p.X)
+			n, err := ex.Arith(p.X)
 			if err != nil {
 				return nil, err
 			}
 			out = append(out, piece{s: strconv.Itoa(n), quoted: quoted, split: !quoted})
 		case *syntax.CmdSubst:
-			v, err := r.lit(&syntax.Word{Parts: []syntax.WordPart{&syntax.DblQuoted{Parts: []syntax.WordPart{p}}}})
+			v, err := ex.lit(&syntax.Word{Parts: []syntax.WordPart{&syntax.DblQuoted{Parts: []syntax.WordPart{p}}}})
 			if err != nil {
 				return nil, err
 			}
@@ -480,13 +480,13 @@ func (r *runner) wordPiecesCtx(parts []syntax.WordPart, quoted, operand, first, 
 		case *syntax.ExtGlob:
 			out = append(out, piece{s: p.Op.String() + p.Pattern.Value + ")"})
 		case *syntax.ProcSubst:
-			path, err := r.procSubst(p)
+			path, err := ex.env.ProcSubst(p)
 			if err != nil {
 				return nil, err
 			}
 			out = append(out, piece{s: path, quoted: true})
 		default:
-			v, err := r.lit(&syntax.Word{Parts: []syntax.WordPart{p}})
+			v, err := ex.lit(&syntax.Word{Parts: []syntax.WordPart{p}})
 			if err != nil {
 				return nil, err
 			}
@@ -498,8 +498,8 @@ func (r *runner) wordPiecesCtx(parts []syntax.WordPart, quoted, operand, first, 
 
 // expandPattern expands a word as a shell pattern: quoted characters are
 // escaped so that they match literally.
-func (r *runner) expandPattern(w *syntax.Word) (string, error) {
-	pieces, err := r.wordPieces(w.Parts, false, false, true)
+func (ex *Expander) expandPattern(w *syntax.Word) (string, error) {
+	pieces, err := ex.wordPieces(w.Parts, false, false, true)
 	if err != nil {
 		return "", err
 	}
@@ -521,4 +521,17 @@ func (r *runner) expandPattern(w *syntax.Word) (string, error) {
 		}
 	}
 	return b.String(), nil
+}
+
+// expandString expands s as the inside of a double-quoted word; it fails
+// with ErrReported when s cannot be parsed.
+func (ex *Expander) expandString(s string) (string, error) {
+	if TooDeep(s) {
+		return s, ErrReported
+	}
+	w, err := NewParser().Document(strings.NewReader(s))
+	if err != nil {
+		return s, ErrReported
+	}
+	return ex.Literal(w)
 }

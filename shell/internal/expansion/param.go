@@ -1,7 +1,9 @@
-package shell
+package expansion
 
 import (
 	"errors"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -16,63 +18,66 @@ import (
 // and leaves the plain value lookups to expand.
 
 // paramPieces expands one ${...}.
-func (r *runner) paramPieces(p *syntax.ParamExp, quoted bool) ([]piece, error) {
-	return r.paramPiecesCtx(p, quoted, false)
+func (ex *Expander) paramPieces(p *syntax.ParamExp, quoted bool) ([]piece, error) {
+	return ex.paramPiecesCtx(p, quoted, false)
 }
 
 // paramPiecesCtx expands one ${...}; assign is true in the value of an
 // assignment (for tildes in ${x-word}).
-func (r *runner) paramPiecesCtx(p *syntax.ParamExp, quoted, assign bool) ([]piece, error) {
+func (ex *Expander) paramPiecesCtx(p *syntax.ParamExp, quoted, assign bool) ([]piece, error) {
 	if p.Param == nil {
 		return nil, errors.New("bad substitution")
 	}
-	p = r.assocIndexWord(p)
+	p, err := ex.assocIndexWord(p)
+	if err != nil {
+		return nil, err
+	}
 	if p.Excl && p.Names == 0 && p.Index == nil {
-		return r.indirectPieces(p, quoted)
+		return ex.indirectPieces(p, quoted)
 	}
 	if p.Exp != nil && !p.Excl {
 		switch p.Exp.Op {
 		case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AlternateUnset, syntax.AlternateUnsetOrNull:
-			return r.defaultPieces(p, quoted, assign)
+			return ex.defaultPieces(p, quoted, assign)
 		case syntax.OtherParamOps:
-			return r.transformPieces(p, quoted, true, r.atOperator(p))
+			return ex.transformPieces(p, quoted, true, ex.atOperator(p))
 		case syntax.RemSmallPrefix, syntax.RemLargePrefix, syntax.RemSmallSuffix, syntax.RemLargeSuffix:
 			pat := ""
 			if p.Exp.Word != nil {
 				var err error
-				if pat, err = r.expandPattern(p.Exp.Word); err != nil {
+				if pat, err = ex.expandPattern(p.Exp.Word); err != nil {
 					return nil, err
 				}
 			}
 			op := p.Exp.Op
-			return r.transformPieces(p, quoted, false, func(v string) (string, error) {
-				return r.stripPattern(v, pat, op), nil
+			return ex.transformPieces(p, quoted, false, func(v string) (string, error) {
+				return ex.stripPattern(v, pat, op), nil
 			})
 		}
 	}
 	if p.Length && (isAtStar(p.Index) || (p.Index == nil && (p.Param.Value == "@" || p.Param.Value == "*"))) {
 		base := *p
 		base.Length = false
-		elems, err := r.multiElems(&base)
+		elems, err := ex.multiElems(&base)
 		if err != nil {
 			return nil, err
 		}
 		return []piece{{s: strconv.Itoa(len(elems)), quoted: quoted, split: !quoted}}, nil
 	}
 	if p.Repl != nil {
-		return r.patsubPieces(p, quoted)
+		return ex.patsubPieces(p, quoted)
 	}
 	if isMulti(p) && !(quoted && isStar(p)) {
-		elems, err := r.multiElems(p)
+		elems, err := ex.multiElems(p)
 		if err != nil {
 			return nil, err
 		}
-		return r.elemPieces(elems, quoted, p.Names == syntax.NamesPrefix, isStar(p)), nil
+		return ex.elemPieces(elems, quoted, p.Names == syntax.NamesPrefix, isStar(p)), nil
 	}
-	if v, ok := r.plainValue(p); ok {
+	if v, ok := ex.plainValue(p); ok {
 		return []piece{{s: v, quoted: quoted, split: !quoted}}, nil
 	}
-	v, err := r.scalarValue(p)
+	v, err := ex.scalarValue(p)
 	if err != nil {
 		return nil, err
 	}
@@ -84,13 +89,13 @@ func (r *runner) paramPiecesCtx(p *syntax.ParamExp, quoted, assign bool) ([]piec
 // (which needs a word built around p); ok is false for everything else
 // (operators, arrays, namerefs, unset names, special parameters), which
 // scalarValue handles.
-func (r *runner) plainValue(p *syntax.ParamExp) (string, bool) {
+func (ex *Expander) plainValue(p *syntax.ParamExp) (string, bool) {
 	if p.Excl || p.Length || p.Width || p.Flags != nil || p.NestedParam != nil || p.Index != nil ||
 		p.Slice != nil || p.Repl != nil || p.Names != 0 || p.Exp != nil || len(p.Modifiers) != 0 ||
 		!syntax.ValidName(p.Param.Value) {
 		return "", false
 	}
-	vr := envView{r}.Get(p.Param.Value)
+	vr := ex.env.Get(p.Param.Value)
 	if vr.Kind != expand.String || !vr.IsSet() {
 		return "", false
 	}
@@ -98,9 +103,9 @@ func (r *runner) plainValue(p *syntax.ParamExp) (string, bool) {
 }
 
 // scalarValue returns the value of a single-valued ${...} from expand.
-func (r *runner) scalarValue(p *syntax.ParamExp) (string, error) {
+func (ex *Expander) scalarValue(p *syntax.ParamExp) (string, error) {
 	w := &syntax.Word{Parts: []syntax.WordPart{&syntax.DblQuoted{Parts: []syntax.WordPart{p}}}}
-	return r.lit(w)
+	return ex.lit(w)
 }
 
 // emptyPieces is what an expansion to nothing gives.
@@ -113,19 +118,19 @@ func emptyPieces(quoted bool) []piece {
 
 // indirectPieces expands ${!ref...}: it resolves the reference, then
 // expands the target with the same operators.
-func (r *runner) indirectPieces(p *syntax.ParamExp, quoted bool) ([]piece, error) {
-	target := r.getVar(p.Param.Value)
-	if !(envView{r}).Get(p.Param.Value).IsSet() {
-		if r.opts.nounset {
+func (ex *Expander) indirectPieces(p *syntax.ParamExp, quoted bool) ([]piece, error) {
+	target := ex.getVar(p.Param.Value)
+	if !ex.env.Get(p.Param.Value).IsSet() {
+		if ex.env.Options().NoUnset {
 			return nil, expand.UnsetParameterError{Node: p, Message: "unbound variable"}
 		}
 		target = ""
 	}
 	bad := errors.New("${!" + p.Param.Value + "}: bad substitution")
-	if tooDeep(target) {
+	if TooDeep(target) {
 		return nil, bad
 	}
-	tw, err := newParser().Document(strings.NewReader("${" + target + "}"))
+	tw, err := NewParser().Document(strings.NewReader("${" + target + "}"))
 	var tp *syntax.ParamExp
 	if err == nil && len(tw.Parts) == 1 {
 		tp, _ = tw.Parts[0].(*syntax.ParamExp)
@@ -142,7 +147,7 @@ func (r *runner) indirectPieces(p *syntax.ParamExp, quoted bool) ([]piece, error
 	np.Param = tp.Param
 	np.Index = tp.Index
 	if np.Index != nil && !isAtStar(np.Index) {
-		idx, ok, err := r.preIndex(np.Param.Value, np.Index)
+		idx, ok, err := ex.preIndex(np.Param.Value, np.Index)
 		if err != nil {
 			return nil, err
 		}
@@ -150,15 +155,15 @@ func (r *runner) indirectPieces(p *syntax.ParamExp, quoted bool) ([]piece, error
 			np.Index = idx
 		}
 	}
-	return r.paramPieces(&np, quoted)
+	return ex.paramPieces(&np, quoted)
 }
 
 // defaultPieces expands ${x-w} ${x:-w} ${x+w} ${x:+w}; the word keeps its
 // own quoting (it may yield several fields).
-func (r *runner) defaultPieces(p *syntax.ParamExp, quoted, assign bool) ([]piece, error) {
+func (ex *Expander) defaultPieces(p *syntax.ParamExp, quoted, assign bool) ([]piece, error) {
 	base := *p
 	base.Exp = nil
-	set, null, err := r.paramState(&base, quoted)
+	set, null, err := ex.paramState(&base, quoted)
 	if err != nil {
 		return nil, err
 	}
@@ -177,7 +182,7 @@ func (r *runner) defaultPieces(p *syntax.ParamExp, quoted, assign bool) ([]piece
 		if p.Exp.Word == nil {
 			return emptyPieces(quoted), nil
 		}
-		ps, err := r.wordPiecesCtx(p.Exp.Word.Parts, quoted, !quoted, !quoted, assign && !quoted)
+		ps, err := ex.wordPiecesCtx(p.Exp.Word.Parts, quoted, !quoted, !quoted, assign && !quoted)
 		if err != nil {
 			return nil, err
 		}
@@ -189,33 +194,33 @@ func (r *runner) defaultPieces(p *syntax.ParamExp, quoted, assign bool) ([]piece
 	if p.Exp.Op == syntax.AlternateUnset || p.Exp.Op == syntax.AlternateUnsetOrNull {
 		return emptyPieces(quoted), nil
 	}
-	if r.opts.nounset && !set {
+	if ex.env.Options().NoUnset && !set {
 		return nil, nil
 	}
-	return r.paramPieces(&base, quoted)
+	return ex.paramPieces(&base, quoted)
 }
 
 // baseValues returns the values of p without its operators: the elements
 // of a multi-valued expansion, or one value.
-func (r *runner) baseValues(base *syntax.ParamExp) (vals []string, multi bool, err error) {
+func (ex *Expander) baseValues(base *syntax.ParamExp) (vals []string, multi bool, err error) {
 	if isMulti(base) {
-		vals, err = r.multiElems(base)
+		vals, err = ex.multiElems(base)
 		return vals, true, err
 	}
-	v, err := r.scalarValue(base)
+	v, err := ex.scalarValue(base)
 	return []string{v}, false, err
 }
 
 // valuePieces turns transformed values back into pieces, joining them
 // like ${a[*]} or splitting them like ${a[@]}.
-func (r *runner) valuePieces(p *syntax.ParamExp, vals []string, multi, quoted bool) []piece {
+func (ex *Expander) valuePieces(p *syntax.ParamExp, vals []string, multi, quoted bool) []piece {
 	if multi && !(quoted && isStar(p)) {
-		return r.elemPieces(vals, quoted, p.Names == syntax.NamesPrefix, isStar(p))
+		return ex.elemPieces(vals, quoted, p.Names == syntax.NamesPrefix, isStar(p))
 	}
 	sep := " "
 	if isStar(p) {
 		sep = ""
-		if ifs := r.ifs(); ifs != "" {
+		if ifs := ex.ifs(); ifs != "" {
 			sep = ifs[:1]
 		}
 	}
@@ -225,11 +230,11 @@ func (r *runner) valuePieces(p *syntax.ParamExp, vals []string, multi, quoted bo
 
 // transformPieces applies fn to each value of p (without its Exp).
 // skipUnset makes an unset scalar expand to nothing (for ${x@Q}).
-func (r *runner) transformPieces(p *syntax.ParamExp, quoted, skipUnset bool, fn func(string) (string, error)) ([]piece, error) {
+func (ex *Expander) transformPieces(p *syntax.ParamExp, quoted, skipUnset bool, fn func(string) (string, error)) ([]piece, error) {
 	base := *p
 	base.Exp = nil
 	if skipUnset && !isMulti(&base) {
-		set, _, err := r.paramState(&base, true)
+		set, _, err := ex.paramState(&base, true)
 		if err != nil {
 			return nil, err
 		}
@@ -237,7 +242,7 @@ func (r *runner) transformPieces(p *syntax.ParamExp, quoted, skipUnset bool, fn 
 			return emptyPieces(quoted), nil
 		}
 	}
-	vals, multi, err := r.baseValues(&base)
+	vals, multi, err := ex.baseValues(&base)
 	if err != nil {
 		return nil, err
 	}
@@ -246,11 +251,11 @@ func (r *runner) transformPieces(p *syntax.ParamExp, quoted, skipUnset bool, fn 
 			return nil, err
 		}
 	}
-	return r.valuePieces(p, vals, multi, quoted), nil
+	return ex.valuePieces(p, vals, multi, quoted), nil
 }
 
 // atOperator returns the transformation of ${x@OP}.
-func (r *runner) atOperator(p *syntax.ParamExp) func(string) (string, error) {
+func (ex *Expander) atOperator(p *syntax.ParamExp) func(string) (string, error) {
 	op := ""
 	if p.Exp.Word != nil {
 		op = p.Exp.Word.Lit()
@@ -261,7 +266,7 @@ func (r *runner) atOperator(p *syntax.ParamExp) func(string) (string, error) {
 		case "Q":
 			return atQuote(v), nil
 		case "E":
-			return ansiC(v), nil
+			return ANSIC(v), nil
 		case "U":
 			return strings.ToUpper(v), nil
 		case "L":
@@ -273,10 +278,7 @@ func (r *runner) atOperator(p *syntax.ParamExp) func(string) (string, error) {
 			rs := []rune(v)
 			return strings.ToUpper(string(rs[0])) + string(rs[1:]), nil
 		case "a":
-			if vr, _ := r.lookup(name); vr != nil {
-				return attrFlags(vr), nil
-			}
-			return "", nil
+			return ex.env.Attributes(name), nil
 		case "P", "K", "k", "A":
 			return v, nil
 		}
@@ -285,17 +287,17 @@ func (r *runner) atOperator(p *syntax.ParamExp) func(string) (string, error) {
 }
 
 // patsubPieces expands ${x/pat/rep} and friends.
-func (r *runner) patsubPieces(p *syntax.ParamExp, quoted bool) ([]piece, error) {
+func (ex *Expander) patsubPieces(p *syntax.ParamExp, quoted bool) ([]piece, error) {
 	base := *p
 	base.Repl = nil
-	vals, multi, err := r.baseValues(&base)
+	vals, multi, err := ex.baseValues(&base)
 	if err != nil {
 		return nil, err
 	}
-	if vals, err = r.patsub(vals, p.Repl); err != nil {
+	if vals, err = ex.patsub(vals, p.Repl); err != nil {
 		return nil, err
 	}
-	return r.valuePieces(p, vals, multi, quoted), nil
+	return ex.valuePieces(p, vals, multi, quoted), nil
 }
 
 // isMulti reports whether a parameter expansion yields several values
@@ -330,21 +332,21 @@ func isStar(p *syntax.ParamExp) bool {
 }
 
 // multiElems returns the values of a multi-valued expansion.
-func (r *runner) multiElems(p *syntax.ParamExp) ([]string, error) {
+func (ex *Expander) multiElems(p *syntax.ParamExp) ([]string, error) {
 	if p.Names == 0 && !p.Excl {
 		var base []string
 		if p.Index == nil {
-			base = r.params
+			base = ex.env.Get("@").List
 		} else {
-			vr := envView{r}.Get(p.Param.Value)
+			vr := ex.env.Get(p.Param.Value)
 			switch vr.Kind {
 			case expand.Associative:
-				for _, k := range sortedKeys(vr.Map) {
+				for _, k := range slices.Sorted(maps.Keys(vr.Map)) {
 					base = append(base, vr.Map[k])
 				}
 			default:
 				if vr.IsSet() {
-					_, base = arrayItems(vr)
+					_, base = ArrayItems(vr)
 				}
 			}
 		}
@@ -369,17 +371,17 @@ func (r *runner) multiElems(p *syntax.ParamExp) ([]string, error) {
 		c.Param = &pc
 	}
 	w := &syntax.Word{Parts: []syntax.WordPart{&syntax.DblQuoted{Parts: []syntax.WordPart{&c}}}}
-	cfg := r.ecfg()
+	cfg := ex.ecfg()
 	cfg.ReadDir2 = nil // no pathname expansion
 	fields, err := expand.Fields(cfg, w)
-	r.putEcfg(cfg)
+	ex.putEcfg(cfg)
 	return fields, err
 }
 
 // paramState reports whether a parameter is set and whether it is null.
-func (r *runner) paramState(p *syntax.ParamExp, quoted bool) (set, null bool, err error) {
+func (ex *Expander) paramState(p *syntax.ParamExp, quoted bool) (set, null bool, err error) {
 	if isMulti(p) {
-		elems, err := r.multiElems(p)
+		elems, err := ex.multiElems(p)
 		if err != nil {
 			return false, false, err
 		}
@@ -388,7 +390,7 @@ func (r *runner) paramState(p *syntax.ParamExp, quoted bool) (set, null bool, er
 		}
 		sep := " "
 		if isStar(p) && quoted {
-			if v := (envView{r}).Get("IFS"); v.IsSet() {
+			if v := ex.env.Get("IFS"); v.IsSet() {
 				sep = v.String()
 				if sep != "" {
 					sep = sep[:1]
@@ -398,14 +400,14 @@ func (r *runner) paramState(p *syntax.ParamExp, quoted bool) (set, null bool, er
 		return true, strings.Join(elems, sep) == "", nil
 	}
 	if p.Param != nil && p.Index == nil && !p.Excl && !p.Length && p.Slice == nil && p.Repl == nil && p.Exp == nil {
-		vr := envView{r}.Get(p.Param.Value)
+		vr := ex.env.Get(p.Param.Value)
 		if !vr.IsSet() {
 			return false, true, nil
 		}
 		s := vr.String()
 		switch vr.Kind {
 		case expand.Indexed:
-			idx, vals := arrayItems(vr)
+			idx, vals := ArrayItems(vr)
 			if len(idx) == 0 || idx[0] != 0 {
 				return false, true, nil
 			}
@@ -420,20 +422,20 @@ func (r *runner) paramState(p *syntax.ParamExp, quoted bool) (set, null bool, er
 		return true, s == "", nil
 	}
 	if p.Index != nil && p.Param != nil && !p.Excl {
-		vr := envView{r}.Get(p.Param.Value)
+		vr := ex.env.Get(p.Param.Value)
 		if vr.Kind == expand.Associative {
-			key, ok := r.assocKey(p.Index)
-			if !ok {
-				return false, false, errReported
+			key, err := ex.AssocKey(p.Index)
+			if err != nil {
+				return false, false, err
 			}
 			v, ok := vr.Map[key]
 			return ok, v == "", nil
 		}
 	}
-	cfg := r.ecfg()
+	cfg := ex.ecfg()
 	cfg.NoUnset = false
 	v, err := expand.Literal(cfg, &syntax.Word{Parts: []syntax.WordPart{&syntax.DblQuoted{Parts: []syntax.WordPart{p}}}})
-	r.putEcfg(cfg)
+	ex.putEcfg(cfg)
 	if err != nil {
 		return false, false, err
 	}
@@ -442,15 +444,15 @@ func (r *runner) paramState(p *syntax.ParamExp, quoted bool) (set, null bool, er
 	}
 	// distinguish unset from empty for indexed elements
 	if p.Index != nil && p.Param != nil {
-		vr := envView{r}.Get(p.Param.Value)
+		vr := ex.env.Get(p.Param.Value)
 		if !vr.IsSet() {
 			return false, true, nil
 		}
-		n, err := r.arith(p.Index)
+		n, err := ex.Arith(p.Index)
 		if err != nil {
 			return false, false, err
 		}
-		idx, _ := arrayItems(vr)
+		idx, _ := ArrayItems(vr)
 		i := sort.SearchInts(idx, n)
 		return i < len(idx) && idx[i] == n, true, nil
 	}
@@ -469,7 +471,7 @@ func hasQuotedMulti(parts []syntax.WordPart) bool {
 }
 
 // elemPieces turns the values of a multi-valued expansion into pieces.
-func (r *runner) elemPieces(elems []string, quoted, star, anyStar bool) []piece {
+func (ex *Expander) elemPieces(elems []string, quoted, star, anyStar bool) []piece {
 	var out []piece
 	if quoted {
 		for i, e := range elems {
@@ -480,7 +482,7 @@ func (r *runner) elemPieces(elems []string, quoted, star, anyStar bool) []piece 
 		}
 		return out
 	}
-	ifs := r.ifs()
+	ifs := ex.ifs()
 	for i, e := range elems {
 		if i > 0 {
 			if ifs == "" && star {
@@ -498,7 +500,7 @@ func (r *runner) elemPieces(elems []string, quoted, star, anyStar bool) []piece 
 
 // patsub implements ${x/pat/rep}, ${x//pat/rep}, ${x/#pat/rep} and
 // ${x/%pat/rep} on each value.
-func (r *runner) patsub(vals []string, repl *syntax.Replace) ([]string, error) {
+func (ex *Expander) patsub(vals []string, repl *syntax.Replace) ([]string, error) {
 	orig := repl.Orig
 	with := repl.With
 	if (orig == nil || len(orig.Parts) == 0) && with != nil && len(with.Parts) > 0 {
@@ -520,7 +522,7 @@ func (r *runner) patsub(vals []string, repl *syntax.Replace) ([]string, error) {
 	pat := ""
 	if orig != nil {
 		var err error
-		if pat, err = r.expandPattern(orig); err != nil {
+		if pat, err = ex.expandPattern(orig); err != nil {
 			return nil, err
 		}
 	}
@@ -531,7 +533,7 @@ func (r *runner) patsub(vals []string, repl *syntax.Replace) ([]string, error) {
 	var withPieces []piece
 	if with != nil {
 		var err error
-		if withPieces, err = r.wordPieces(with.Parts, false, false, true); err != nil {
+		if withPieces, err = ex.wordPieces(with.Parts, false, false, true); err != nil {
 			return nil, err
 		}
 	}
@@ -545,7 +547,7 @@ func (r *runner) patsub(vals []string, repl *syntax.Replace) ([]string, error) {
 	case '%':
 		expr = "(?:" + expr + ")$"
 	}
-	re, err := compileRegexp("(?s)"+expr, true)
+	re, err := CompileRegexp("(?s)"+expr, true)
 	if err != nil {
 		return vals, nil
 	}
@@ -596,11 +598,11 @@ func (r *runner) patsub(vals []string, repl *syntax.Replace) ([]string, error) {
 }
 
 // stripPattern implements ${x#pat} ${x##pat} ${x%pat} ${x%%pat}.
-func (r *runner) stripPattern(v, pat string, op syntax.ParExpOperator) string {
+func (ex *Expander) stripPattern(v, pat string, op syntax.ParExpOperator) string {
 	if pat == "" {
 		return v
 	}
-	if !pattern.HasMeta(pat, 0) && !(r.opts.extglob && strings.ContainsAny(pat, "()")) {
+	if !pattern.HasMeta(pat, 0) && !(ex.env.Options().ExtGlob && strings.ContainsAny(pat, "()")) {
 		lit := unescapeGlob(pat)
 		switch op {
 		case syntax.RemSmallPrefix, syntax.RemLargePrefix:
@@ -610,10 +612,10 @@ func (r *runner) stripPattern(v, pat string, op syntax.ParExpOperator) string {
 		}
 	}
 	mode := pattern.EntireString
-	if r.opts.extglob {
+	if ex.env.Options().ExtGlob {
 		mode |= pattern.ExtendedOperators
 	}
-	re, err := compilePattern(pat, mode)
+	re, err := CompilePattern(pat, mode)
 	if err != nil {
 		return v
 	}
@@ -626,7 +628,7 @@ func (r *runner) stripPattern(v, pat string, op syntax.ParExpOperator) string {
 	switch op {
 	case syntax.RemSmallPrefix:
 		for k, i := range bounds {
-			if k%1024 == 0 && r.ctxErr() != nil {
+			if k%1024 == 0 && ex.env.Err() != nil {
 				return v
 			}
 			if re.MatchString(v[:i]) {
@@ -635,7 +637,7 @@ func (r *runner) stripPattern(v, pat string, op syntax.ParExpOperator) string {
 		}
 	case syntax.RemLargePrefix:
 		for k := len(bounds) - 1; k >= 0; k-- {
-			if k%1024 == 0 && r.ctxErr() != nil {
+			if k%1024 == 0 && ex.env.Err() != nil {
 				return v
 			}
 			if re.MatchString(v[:bounds[k]]) {
@@ -644,7 +646,7 @@ func (r *runner) stripPattern(v, pat string, op syntax.ParExpOperator) string {
 		}
 	case syntax.RemSmallSuffix:
 		for k := len(bounds) - 1; k >= 0; k-- {
-			if k%1024 == 0 && r.ctxErr() != nil {
+			if k%1024 == 0 && ex.env.Err() != nil {
 				return v
 			}
 			if re.MatchString(v[bounds[k]:]) {
@@ -653,7 +655,7 @@ func (r *runner) stripPattern(v, pat string, op syntax.ParExpOperator) string {
 		}
 	case syntax.RemLargeSuffix:
 		for k, i := range bounds {
-			if k%1024 == 0 && r.ctxErr() != nil {
+			if k%1024 == 0 && ex.env.Err() != nil {
 				return v
 			}
 			if re.MatchString(v[i:]) {
@@ -668,37 +670,10 @@ func (r *runner) stripPattern(v, pat string, op syntax.ParExpOperator) string {
 func atQuote(s string) string {
 	for _, c := range []byte(s) {
 		if c < 0x20 || c == 0x7f {
-			return printfQuote(s)
+			return Quote(s)
 		}
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-// attrFlags returns the attribute letters of ${x@a}.
-func attrFlags(v *variable) string {
-	f := ""
-	switch v.Kind {
-	case expand.Indexed:
-		f += "a"
-	case expand.Associative:
-		f += "A"
-	}
-	if v.integer {
-		f += "i"
-	}
-	if v.lower {
-		f += "l"
-	}
-	if v.readonly {
-		f += "r"
-	}
-	if v.upper {
-		f += "u"
-	}
-	if v.exported {
-		f += "x"
-	}
-	return f
 }
 
 // assocIndexWord returns p with its subscript as a literal word when p
@@ -706,21 +681,21 @@ func attrFlags(v *variable) string {
 // a[1+1] as arithmetic because it cannot know, before the script runs, that
 // a is associative; mvdan.cc/sh's expand package expects a word there (and
 // panics on anything else), and bash uses the subscript's text as the key.
-func (r *runner) assocIndexWord(p *syntax.ParamExp) *syntax.ParamExp {
+func (ex *Expander) assocIndexWord(p *syntax.ParamExp) (*syntax.ParamExp, error) {
 	if p.Index == nil || p.Param == nil {
-		return p
+		return p, nil
 	}
 	if _, isWord := p.Index.(*syntax.Word); isWord {
-		return p
+		return p, nil
 	}
-	if vr := (envView{r}).Get(p.Param.Value); vr.Kind != expand.Associative {
-		return p
+	if vr := ex.env.Get(p.Param.Value); vr.Kind != expand.Associative {
+		return p, nil
 	}
-	key, ok := r.assocKey(p.Index)
-	if !ok {
-		return p
+	key, err := ex.AssocKey(p.Index)
+	if err != nil {
+		return nil, err
 	}
 	q := *p
 	q.Index = &syntax.Word{Parts: []syntax.WordPart{&syntax.SglQuoted{Value: key}}}
-	return &q
+	return &q, nil
 }

@@ -1,4 +1,4 @@
-package shell
+package expansion
 
 import (
 	"errors"
@@ -24,9 +24,10 @@ type arithError struct {
 // Error returns the message.
 func (e *arithError) Error() string { return e.msg }
 
-// arith evaluates an arithmetic expression.
-func (r *runner) arith(x syntax.ArithmExpr) (int, error) {
-	ev := &arithEval{r: r}
+// Arith evaluates an arithmetic expression, as $((...)) and ((...)) do;
+// assignments in it change the Env.
+func (ex *Expander) Arith(x syntax.ArithmExpr) (int, error) {
+	ev := &arithEval{ex: ex}
 	n, err := ev.eval(x)
 	return int(n), err
 }
@@ -34,13 +35,14 @@ func (r *runner) arith(x syntax.ArithmExpr) (int, error) {
 // arithEval evaluates one arithmetic expression (depth counts recursion
 // through variables holding expressions).
 type arithEval struct {
-	r     *runner
+	ex    *Expander
 	depth int
 }
 
-// arithString evaluates the arithmetic expression in s.
-func (r *runner) arithString(s string) (int, error) {
-	ev := &arithEval{r: r}
+// ArithString parses and evaluates the arithmetic expression in s, as
+// let, declare -i and the operands of [[ -eq ]] do.
+func (ex *Expander) ArithString(s string) (int, error) {
+	ev := &arithEval{ex: ex}
 	n, err := ev.evalString(s)
 	return int(n), err
 }
@@ -62,10 +64,10 @@ func (ev *arithEval) evalString(s string) (int64, error) {
 	if ev.depth > maxArithDepth {
 		return 0, &arithError{msg: t + ": expression recursion level exceeded"}
 	}
-	if tooDeep(s) {
+	if TooDeep(s) {
 		return 0, &arithError{msg: t + ": expression nesting too deep"}
 	}
-	p := newParser()
+	p := NewParser()
 	w, err := p.Document(strings.NewReader("$((" + s + "))"))
 	if err != nil || len(w.Parts) != 1 {
 		return 0, &arithError{msg: fmt.Sprintf("%s: syntax error in expression (error token is \"%s\")", t, t)}
@@ -150,9 +152,9 @@ func parseArithNumber(s string) (n int64, ok bool, err error) {
 
 // varValue evaluates a variable's value as an arithmetic operand.
 func (ev *arithEval) varValue(name string) (int64, error) {
-	vr := envView{ev.r}.Get(name)
+	vr := ev.ex.env.Get(name)
 	if !vr.IsSet() {
-		if ev.r.opts.nounset {
+		if ev.ex.env.Options().NoUnset {
 			return 0, &arithError{msg: name + ": unbound variable", fatal: true}
 		}
 		return 0, nil
@@ -199,7 +201,7 @@ func (ev *arithEval) lvalueOf(x syntax.ArithmExpr) (*lvalue, error) {
 			}
 		}
 	}
-	s, err := ev.r.lit(w)
+	s, err := ev.ex.lit(w)
 	if err != nil {
 		return nil, err
 	}
@@ -218,7 +220,7 @@ func (ev *arithEval) getLvalue(lv *lvalue) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	if !set && ev.r.opts.nounset {
+	if !set && ev.ex.env.Options().NoUnset {
 		return 0, &arithError{msg: lv.name + ": unbound variable", fatal: true}
 	}
 	return ev.evalString(s)
@@ -226,11 +228,11 @@ func (ev *arithEval) getLvalue(lv *lvalue) (int64, error) {
 
 // element returns an array element by subscript.
 func (ev *arithEval) element(name string, index syntax.ArithmExpr) (string, bool, error) {
-	vr := envView{ev.r}.Get(name)
+	vr := ev.ex.env.Get(name)
 	if vr.Kind == expand.Associative {
-		key, ok := ev.r.assocKey(index)
-		if !ok {
-			return "", false, errReported
+		key, err := ev.ex.AssocKey(index)
+		if err != nil {
+			return "", false, err
 		}
 		v, ok := vr.Map[key]
 		return v, ok, nil
@@ -239,13 +241,13 @@ func (ev *arithEval) element(name string, index syntax.ArithmExpr) (string, bool
 	if err != nil {
 		return "", false, err
 	}
-	idx, vals := arrayItems(vr)
+	idx, vals := ArrayItems(vr)
 	if n < 0 {
 		if len(idx) > 0 {
 			n += int64(idx[len(idx)-1]) + 1
 		}
 		if n < 0 {
-			ev.r.errf("%s: bad array subscript", name)
+			ev.ex.env.Errorf("%s: bad array subscript", name)
 			return "", false, nil
 		}
 	}
@@ -258,28 +260,34 @@ func (ev *arithEval) element(name string, index syntax.ArithmExpr) (string, bool
 
 // setLvalue assigns a number to an lvalue.
 func (ev *arithEval) setLvalue(lv *lvalue, v int64) error {
+	env := ev.ex.env
 	s := strconv.FormatInt(v, 10)
 	if lv.index == nil {
-		return ev.r.assign(lv.name, vstr(s), false)
+		return env.Set(lv.name, vstr(s))
 	}
-	vr, _ := ev.r.lookup(lv.name)
-	if vr != nil && vr.readonly {
-		return errReadonly(lv.name)
+	vr := env.Get(lv.name)
+	if vr.ReadOnly {
+		vr.Set = true
+		return env.Set(lv.name, vr) // the shell's readonly error
 	}
-	if vr != nil && vr.Kind == expand.Associative {
-		key, ok := ev.r.assocKey(lv.index)
-		if !ok {
-			return errReported
+	if vr.Kind == expand.Associative {
+		key, err := ev.ex.AssocKey(lv.index)
+		if err != nil {
+			return err
+		}
+		if vr.Map == nil {
+			vr.Map = map[string]string{}
 		}
 		vr.Map[key] = s
-		return nil
+		vr.Set = true
+		return env.Set(lv.name, vr)
 	}
 	n, err := ev.eval(lv.index)
 	if err != nil {
 		return err
 	}
-	v2 := ev.r.varFor(lv.name, false)
-	idx, vals := arrayItems(v2.Variable)
+	vr = env.Get(lv.name)
+	idx, vals := ArrayItems(vr)
 	if n < 0 {
 		if len(idx) == 0 {
 			return &arithError{msg: fmt.Sprintf("%s[%d]: bad array subscript", lv.name, n)}
@@ -289,9 +297,8 @@ func (ev *arithEval) setLvalue(lv *lvalue, v int64) error {
 			return &arithError{msg: fmt.Sprintf("%s[%d]: bad array subscript", lv.name, n)}
 		}
 	}
-	idx, vals = setItem(idx, vals, int(n), s)
-	v2.Variable = makeIndexed(idx, vals)
-	return nil
+	idx, vals = SetItem(idx, vals, int(n), s)
+	return env.Set(lv.name, MakeIndexed(idx, vals))
 }
 
 // word evaluates an operand: a number, a name, a[i] or an expansion.
@@ -310,14 +317,14 @@ func (ev *arithEval) word(w *syntax.Word) (int64, error) {
 				return ev.getLvalue(&lvalue{name: p.Param.Value, index: p.Index})
 			}
 		case *syntax.SglQuoted, *syntax.DblQuoted:
-			s, err := ev.r.lit(w)
+			s, err := ev.ex.lit(w)
 			if err != nil {
 				return 0, err
 			}
 			return 0, &arithError{msg: fmt.Sprintf("%s: syntax error: operand expected (error token is \"%s\")", s, s)}
 		}
 	}
-	s, err := ev.r.lit(w)
+	s, err := ev.ex.lit(w)
 	if err != nil {
 		return 0, err
 	}
@@ -326,7 +333,7 @@ func (ev *arithEval) word(w *syntax.Word) (int64, error) {
 
 // eval evaluates an expression node.
 func (ev *arithEval) eval(x syntax.ArithmExpr) (int64, error) {
-	if err := ev.r.ctxErr(); err != nil {
+	if err := ev.ex.env.Err(); err != nil {
 		return 0, err
 	}
 	switch x := x.(type) {
@@ -547,11 +554,11 @@ func isArithFatal(err error) bool {
 // preArith returns a copy of w where every $((...)) (outside command
 // substitutions) was evaluated by the shell's own arithmetic and replaced
 // by its value, so that expand sees only literals.
-func (r *runner) preArith(w *syntax.Word) (*syntax.Word, error) {
+func (ex *Expander) preArith(w *syntax.Word) (*syntax.Word, error) {
 	if w == nil || !hasArithExp(w) {
 		return w, nil
 	}
-	parts, err := r.preArithParts(w.Parts)
+	parts, err := ex.preArithParts(w.Parts)
 	if err != nil {
 		return nil, err
 	}
@@ -587,7 +594,7 @@ func hasArithExp(n syntax.Node) bool {
 }
 
 // preArithParts is preArith for a list of word parts.
-func (r *runner) preArithParts(parts []syntax.WordPart) ([]syntax.WordPart, error) {
+func (ex *Expander) preArithParts(parts []syntax.WordPart) ([]syntax.WordPart, error) {
 	out := make([]syntax.WordPart, len(parts))
 	for i, p := range parts {
 		switch p := p.(type) {
@@ -596,7 +603,7 @@ func (r *runner) preArithParts(parts []syntax.WordPart) ([]syntax.WordPart, erro
 				out[i] = p
 				continue
 			}
-			inner, err := r.preArithParts(p.Parts)
+			inner, err := ex.preArithParts(p.Parts)
 			if err != nil {
 				return nil, err
 			}
@@ -610,7 +617,7 @@ func (r *runner) preArithParts(parts []syntax.WordPart) ([]syntax.WordPart, erro
 			}
 			c := *p
 			if p.Index != nil && !isAtStar(p.Index) && p.Param != nil && !p.Excl {
-				if idx, ok, err := r.preIndex(p.Param.Value, p.Index); err != nil {
+				if idx, ok, err := ex.preIndex(p.Param.Value, p.Index); err != nil {
 					return nil, err
 				} else if ok {
 					c.Index = idx
@@ -622,7 +629,7 @@ func (r *runner) preArithParts(parts []syntax.WordPart) ([]syntax.WordPart, erro
 					if *e == nil {
 						continue
 					}
-					n, err := r.arith(*e)
+					n, err := ex.Arith(*e)
 					if err != nil {
 						return nil, err
 					}
@@ -633,10 +640,10 @@ func (r *runner) preArithParts(parts []syntax.WordPart) ([]syntax.WordPart, erro
 			if p.Repl != nil {
 				rp := *p.Repl
 				var err error
-				if rp.Orig, err = r.preArith(rp.Orig); err != nil {
+				if rp.Orig, err = ex.preArith(rp.Orig); err != nil {
 					return nil, err
 				}
-				if rp.With, err = r.preArith(rp.With); err != nil {
+				if rp.With, err = ex.preArith(rp.With); err != nil {
 					return nil, err
 				}
 				c.Repl = &rp
@@ -666,26 +673,72 @@ func litWord(s string) *syntax.Word {
 
 // preIndex evaluates the subscript of ${name[index]} for an indexed array
 // (negative subscripts count from the end).
-func (r *runner) preIndex(name string, index syntax.ArithmExpr) (syntax.ArithmExpr, bool, error) {
-	vr := envView{r}.Get(name)
+func (ex *Expander) preIndex(name string, index syntax.ArithmExpr) (syntax.ArithmExpr, bool, error) {
+	vr := ex.env.Get(name)
 	if vr.Kind == expand.Associative {
 		return nil, false, nil
 	}
-	n, err := r.arith(index)
+	n, err := ex.Arith(index)
 	if err != nil {
 		return nil, false, err
 	}
 	if n < 0 {
-		idx, _ := arrayItems(vr)
+		idx, _ := ArrayItems(vr)
 		max := -1
 		if len(idx) > 0 {
 			max = idx[len(idx)-1]
 		}
 		n += max + 1
 		if n < 0 {
-			r.errf("%s: bad array subscript", name)
+			ex.env.Errorf("%s: bad array subscript", name)
 			n = max + 1
 		}
 	}
 	return litWord(strconv.Itoa(n)), true, nil
+}
+
+// AssocKey evaluates the subscript of an associative array, which the
+// parser read as arithmetic: its text, with its words expanded, is the key
+// (a[$x+1] is "5+1" when x is 5). Spaces between operators are not kept:
+// the tree does not record them.
+func (ex *Expander) AssocKey(x syntax.ArithmExpr) (string, error) {
+	var b strings.Builder
+	if err := ex.arithKeyText(&b, x); err != nil {
+		return "", err
+	}
+	return b.String(), nil
+}
+
+// arithKeyText writes the text of a subscript for AssocKey.
+func (ex *Expander) arithKeyText(b *strings.Builder, x syntax.ArithmExpr) error {
+	switch x := x.(type) {
+	case *syntax.Word:
+		s, err := ex.Literal(x)
+		b.WriteString(s)
+		return err
+	case *syntax.BinaryArithm:
+		if err := ex.arithKeyText(b, x.X); err != nil {
+			return err
+		}
+		b.WriteString(x.Op.String())
+		return ex.arithKeyText(b, x.Y)
+	case *syntax.UnaryArithm:
+		if x.Post {
+			if err := ex.arithKeyText(b, x.X); err != nil {
+				return err
+			}
+			b.WriteString(x.Op.String())
+			return nil
+		}
+		b.WriteString(x.Op.String())
+		return ex.arithKeyText(b, x.X)
+	case *syntax.ParenArithm:
+		b.WriteByte('(')
+		if err := ex.arithKeyText(b, x.X); err != nil {
+			return err
+		}
+		b.WriteByte(')')
+		return nil
+	}
+	return ErrReported
 }

@@ -1,4 +1,4 @@
-package shell
+package expansion
 
 import (
 	"errors"
@@ -9,7 +9,7 @@ import (
 	"mvdan.cc/sh/v3/pattern"
 )
 
-// This file does pathname expansion (globbing) against the VFS.
+// This file does pathname expansion (globbing) over the Env's files.
 
 // hasGlobMeta reports whether a field has unquoted pattern characters.
 func hasGlobMeta(f *wfield, extglob bool) bool {
@@ -70,25 +70,25 @@ func unescapeGlob(s string) string {
 // maxGlobMatches bounds the number of paths one pattern may produce.
 const maxGlobMatches = 100000
 
-// glob expands a pattern against the VFS.
-func (r *runner) glob(pat string) ([]string, error) {
+// glob expands a pattern over the Env's files, relative to its Dir.
+func (ex *Expander) glob(pat string) ([]string, error) {
 	mode := pattern.Filenames | pattern.EntireString
-	if r.opts.extglob {
+	if ex.env.Options().ExtGlob {
 		mode |= pattern.ExtendedOperators
 	}
-	if r.opts.nocaseglob {
+	if ex.env.Options().NoCaseGlob {
 		mode |= pattern.NoGlobCase
 	}
-	if r.opts.dotglob {
+	if ex.env.Options().DotGlob {
 		mode |= pattern.GlobLeadingDot
 	}
-	if !r.opts.globstar {
+	if !ex.env.Options().GlobStar {
 		mode |= pattern.NoGlobStar
 	}
 	abs := strings.HasPrefix(pat, "/")
 	trailingSlash := strings.HasSuffix(pat, "/")
 	parts := strings.Split(strings.Trim(pat, "/"), "/")
-	cur := []cand{{"", r.dir}}
+	cur := []cand{{"", ex.env.Dir()}}
 	if abs {
 		cur = []cand{{"/", "/"}}
 	}
@@ -107,11 +107,11 @@ func (r *runner) glob(pat string) ([]string, error) {
 			continue
 		}
 		var next []cand
-		if !pattern.HasMeta(part, 0) && !(r.opts.extglob && strings.Contains(part, "(")) {
+		if !pattern.HasMeta(part, 0) && !(ex.env.Options().ExtGlob && strings.Contains(part, "(")) {
 			lit := unescapeGlob(part)
 			for _, c := range cur {
 				full := path.Join(c.full, lit)
-				fi, err := r.sh.fs.Stat(full)
+				fi, err := ex.env.Stat(full)
 				if err != nil || (!last && !fi.IsDir()) {
 					continue
 				}
@@ -120,26 +120,26 @@ func (r *runner) glob(pat string) ([]string, error) {
 			cur = next
 			continue
 		}
-		if r.opts.globstar && part == "**" {
+		if ex.env.Options().GlobStar && part == "**" {
 			for _, c := range cur {
 				next = append(next, c)
-				r.walkDirs(c.rel, c.full, join, &next, 0)
+				ex.walkDirs(c.rel, c.full, join, &next, 0)
 			}
 			cur = next
 			continue
 		}
-		re, err := compilePattern(part, mode)
+		re, err := CompilePattern(part, mode)
 		if err != nil {
 			return nil, err
 		}
 		for _, c := range cur {
-			ents, err := r.sh.fs.ReadDir(c.full)
+			ents, err := ex.env.ReadDir(c.full)
 			if err != nil {
 				continue
 			}
 			for _, e := range ents {
 				name := e.Name()
-				if name[0] == '.' && !strings.HasPrefix(part, ".") && !r.opts.dotglob {
+				if name[0] == '.' && !strings.HasPrefix(part, ".") && !ex.env.Options().DotGlob {
 					continue
 				}
 				if !re.MatchString(name) {
@@ -155,8 +155,8 @@ func (r *runner) glob(pat string) ([]string, error) {
 			}
 		}
 		cur = next
-		if r.ctxErr() != nil {
-			return nil, r.ctxErr()
+		if ex.env.Err() != nil {
+			return nil, ex.env.Err()
 		}
 	}
 	out := make([]string, 0, len(cur))
@@ -176,20 +176,20 @@ func (r *runner) glob(pat string) ([]string, error) {
 type cand struct{ rel, full string }
 
 // walkDirs adds the directories below full (for **).
-func (r *runner) walkDirs(rel, full string, join func(a, b string) string, out *[]cand, depth int) {
+func (ex *Expander) walkDirs(rel, full string, join func(a, b string) string, out *[]cand, depth int) {
 	if depth > 64 || len(*out) > maxGlobMatches {
 		return
 	}
-	ents, err := r.sh.fs.ReadDir(full)
+	ents, err := ex.env.ReadDir(full)
 	if err != nil {
 		return
 	}
 	for _, e := range ents {
-		if !e.IsDir() || (e.Name()[0] == '.' && !r.opts.dotglob) {
+		if !e.IsDir() || (e.Name()[0] == '.' && !ex.env.Options().DotGlob) {
 			continue
 		}
 		c := cand{join(rel, e.Name()), path.Join(full, e.Name())}
 		*out = append(*out, c)
-		r.walkDirs(c.rel, c.full, join, out, depth+1)
+		ex.walkDirs(c.rel, c.full, join, out, depth+1)
 	}
 }

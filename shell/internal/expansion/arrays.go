@@ -1,0 +1,71 @@
+package expansion
+
+import (
+	"slices"
+	"sort"
+
+	"mvdan.cc/sh/v3/expand"
+)
+
+// The helpers of indexed arrays, which the shell shares for its
+// assignments and builtins.
+
+// ArrayItems returns the indexes and the values of an indexed array, in
+// order of index, as copies. A set string variable is an array of one
+// element, 0; anything else has none.
+func ArrayItems(v expand.Variable) ([]int, []string) {
+	switch v.Kind {
+	case expand.Indexed:
+		if v.Indexes != nil {
+			return slices.Clone(v.Indexes), slices.Clone(v.List)
+		}
+		idx := make([]int, len(v.List))
+		for i := range idx {
+			idx[i] = i
+		}
+		return idx, slices.Clone(v.List)
+	case expand.String:
+		if v.Set {
+			return []int{0}, []string{v.Str}
+		}
+	}
+	return nil, nil
+}
+
+// MakeIndexed returns a set indexed array of the values vals at the
+// sorted indexes idx.
+func MakeIndexed(idx []int, vals []string) expand.Variable {
+	dense := true
+	for i, n := range idx {
+		if n != i {
+			dense = false
+			break
+		}
+	}
+	v := expand.Variable{Set: true, Kind: expand.Indexed, List: vals}
+	if !dense {
+		v.Indexes = idx
+	}
+	if v.List == nil {
+		v.List = []string{}
+	}
+	return v
+}
+
+// SetItem sets element n of the array idx, vals to s, keeping idx sorted,
+// and returns the array.
+func SetItem(idx []int, vals []string, n int, s string) ([]int, []string) {
+	i := sort.SearchInts(idx, n)
+	if i < len(idx) && idx[i] == n {
+		vals[i] = s
+		return idx, vals
+	}
+	idx = slices.Insert(idx, i, n)
+	vals = slices.Insert(vals, i, s)
+	return idx, vals
+}
+
+// vstr returns a set string variable.
+func vstr(s string) expand.Variable {
+	return expand.Variable{Set: true, Kind: expand.String, Str: s}
+}
