@@ -104,9 +104,14 @@ type Config struct {
 	// (package fleet, docs/fleet.md); the capabilities are compiled with
 	// every bundle. It cannot be combined with policies.
 	OPA json.RawMessage `json:"opa,omitzero"`
+	// HTTP enables network egress for scripts (fetch, curl and wget)
+	// through the tool of package egress; without it scripts reach no
+	// network (docs/egress.md).
+	HTTP *HTTP `json:"http,omitempty"`
 
-	file string
-	caps []*dsl.Capability
+	file  string
+	caps  []*dsl.Capability
+	fetch *engine.Tool
 }
 
 // MCPServer is an upstream MCP server, as the config's mcp_servers list
@@ -402,6 +407,9 @@ func (c *Config) validate() error {
 	if err := c.validateMCPServers(seen); err != nil {
 		return err
 	}
+	if err := c.validateHTTP(seen); err != nil {
+		return err
+	}
 	if _, err := counters.ParseScope(c.Counters.Scope); err != nil {
 		return &Error{File: c.file, Key: "counters.scope", Msg: fmt.Sprintf("%q is not a scope: want execution, session or principal", c.Counters.Scope)}
 	}
@@ -587,7 +595,8 @@ func (c *Config) CapabilityList() []*dsl.Capability { return c.caps }
 // File returns the name the config was loaded from.
 func (c *Config) File() string { return c.file }
 
-// EngineTools returns the config's tools with their mock or echo handlers.
+// EngineTools returns the config's tools with their mock or echo handlers,
+// and the fetch tool of the http section when there is one.
 func (c *Config) EngineTools() []engine.Tool {
 	out := make([]engine.Tool, 0, len(c.Tools))
 	for _, t := range c.Tools {
@@ -604,6 +613,9 @@ func (c *Config) EngineTools() []engine.Tool {
 			}
 		}
 		out = append(out, et)
+	}
+	if t, ok := c.FetchTool(); ok {
+		out = append(out, t)
 	}
 	return out
 }

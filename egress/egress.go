@@ -262,7 +262,7 @@ func newFetchTool(cfg Config) (*fetchTool, error) {
 func parseAllowPrivate(entries []string) (map[string]bool, error) {
 	allowed := map[string]bool{}
 	for _, e := range entries {
-		if strings.ContainsAny(e, "*?[/") || strings.Contains(e, "://") {
+		if strings.ContainsAny(e, "*?/") || strings.Contains(e, "://") {
 			return nil, fmt.Errorf("%w: AllowPrivate %q: give a literal host:port (no wildcard, scheme or path)", ErrConfig, e)
 		}
 		if _, ps, err := net.SplitHostPort(e); err != nil || ps == "" {

@@ -513,3 +513,11 @@ func (p *Params) toRequest(u *url.URL, method string, keepBody bool, headers map
 func reqErr(sentinel error, format string, args ...any) error {
 	return &RequestError{Err: sentinel, Message: fmt.Sprintf(format, args...)}
 }
+
+// ParseURL parses an absolute http or https URL as the tool's Prepare does,
+// into the destination fields of Params (Scheme, Host, Port, Path, Query
+// and URL), with the same errors: a host as the policy will see it, for a
+// configuration that names hosts.
+func ParseURL(raw string) (*Params, error) {
+	return parseURL(raw)
+}
