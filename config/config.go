@@ -109,9 +109,8 @@ type Config struct {
 	// network (docs/egress.md).
 	HTTP *HTTP `json:"http,omitempty"`
 
-	file  string
-	caps  []*dsl.Capability
-	fetch *engine.Tool
+	file string
+	caps []*dsl.Capability
 }
 
 // MCPServer is an upstream MCP server, as the config's mcp_servers list
@@ -595,8 +594,8 @@ func (c *Config) CapabilityList() []*dsl.Capability { return c.caps }
 // File returns the name the config was loaded from.
 func (c *Config) File() string { return c.file }
 
-// EngineTools returns the config's tools with their mock or echo handlers,
-// and the fetch tool of the http section when there is one.
+// EngineTools returns the config's tools with their mock or echo handlers
+// (the http section's tool is [Config.FetchTool]).
 func (c *Config) EngineTools() []engine.Tool {
 	out := make([]engine.Tool, 0, len(c.Tools))
 	for _, t := range c.Tools {
@@ -613,9 +612,6 @@ func (c *Config) EngineTools() []engine.Tool {
 			}
 		}
 		out = append(out, et)
-	}
-	if t, ok := c.FetchTool(); ok {
-		out = append(out, t)
 	}
 	return out
 }

@@ -73,10 +73,8 @@ func (c *Config) EgressConfig() (egress.Config, bool) {
 	return ec, true
 }
 
-// validateHTTP checks the http section by making its tool, which the
-// config keeps for EngineTools.
+// validateHTTP checks the http section by making its tool.
 func (c *Config) validateHTTP(tools map[string]bool) error {
-	c.fetch = nil
 	ec, ok := c.EgressConfig()
 	if !ok {
 		return nil
@@ -106,17 +104,25 @@ func (c *Config) validateHTTP(tools map[string]bool) error {
 	if tools[t.Name] {
 		return &Error{File: c.file, Key: "http.method", Msg: fmt.Sprintf("%q is also the name of a tool of the config", t.Name)}
 	}
-	c.fetch = &t
 	return nil
 }
 
-// FetchTool returns the tool of the http section, and false when the
-// config has none.
+// FetchTool returns a new tool of the http section (package egress), and
+// false when the config has none. Each tool has its own connections and
+// its own bound on concurrent requests: call it once for the sandboxes
+// that share them.
 func (c *Config) FetchTool() (engine.Tool, bool) {
-	if c.fetch == nil {
+	ec, ok := c.EgressConfig()
+	if !ok {
 		return engine.Tool{}, false
 	}
-	return *c.fetch, true
+	t, err := egress.New(ec)
+	if err != nil {
+		// The config was validated; a tool that cannot be made is no
+		// network at all.
+		return engine.Tool{}, false
+	}
+	return t, true
 }
 
 // AllowHost enables the http section (with its defaults when the config
@@ -178,7 +184,10 @@ func (c *Config) AllowHost(spec string) error {
 	if err := c.validateHTTP(tools); err != nil {
 		return err
 	}
-	method := c.fetch.Name
+	method := c.HTTP.Method
+	if method == "" {
+		method = egress.DefaultMethod
+	}
 	if !c.HasPolicy() {
 		for _, t := range c.Tools {
 			c.caps = append(c.caps, dsl.Method(t.Name).MaxCalls(engine.DefaultMaxCalls))

@@ -24,9 +24,8 @@ http:
 	if !ok || ec.MaxResponseBytes != 1000 || ec.Timeout.String() != "5s" || len(ec.Credentials) != 1 || ec.Credentials[0].Env != "GH_TOKEN" {
 		t.Errorf("EgressConfig = %+v, %v", ec, ok)
 	}
-	tools := c.EngineTools()
-	if len(tools) != 2 || tools[1].Name != "http/fetch" || !tools[1].Fetch {
-		t.Errorf("EngineTools = %+v", tools)
+	if tool, ok := c.FetchTool(); !ok || tool.Name != "http/fetch" || !tool.Fetch || len(c.EngineTools()) != 1 {
+		t.Errorf("FetchTool = %+v, %v", tool, ok)
 	}
 
 	c, err = config.Parse("t.yaml", []byte(`tools: [{name: a/b, mock: 1}]`))

@@ -49,3 +49,40 @@ try { await http.fetch({url: "`+api.URL+`/admin"}) } catch (e) { console.log(e.k
 	// 200 hello from /v1/greeting
 	// denied
 }
+
+// A fetch tool that adds a GitHub token to the requests under one
+// organization's repositories, after the policy allows them: the script,
+// the policy's input and the audit never see it.
+func ExampleCredential() {
+	ctx := context.Background()
+	eng, err := engine.New(ctx, engine.Config{})
+	if err != nil {
+		panic(err)
+	}
+	defer eng.Close(ctx)
+	pol, err := policy.New(ctx, policy.Config{Capabilities: []*dsl.Capability{
+		dsl.Method("http/fetch").Where(dsl.Param("host").Eq("api.github.com"), dsl.Param("path").StartsWith("/repos/acme/")),
+	}})
+	if err != nil {
+		panic(err)
+	}
+	// region credentials
+	fetch, err := egress.New(egress.Config{
+		Credentials: []egress.Credential{{
+			Prefix: "https://api.github.com/repos/acme/",
+			Header: "Authorization", Env: "GITHUB_TOKEN", ValuePrefix: "Bearer ",
+		}},
+	})
+	if err != nil {
+		panic(err)
+	}
+	sb, err := eng.NewSandbox(ctx, engine.SandboxConfig{
+		Tools:  []engine.Tool{fetch},
+		Policy: pol, // decides input.params.host, .path, .method, ...
+	})
+	// endregion
+	if err != nil {
+		panic(err)
+	}
+	defer sb.Close(ctx)
+}
