@@ -114,6 +114,14 @@ type Resolver interface {
 	LookupNetIP(ctx context.Context, network, host string) ([]netip.Addr, error)
 }
 
+// ResolverFunc is a function that is a Resolver.
+type ResolverFunc func(ctx context.Context, network, host string) ([]netip.Addr, error)
+
+// LookupNetIP calls f.
+func (f ResolverFunc) LookupNetIP(ctx context.Context, network, host string) ([]netip.Addr, error) {
+	return f(ctx, network, host)
+}
+
 // Config configures the fetch tool. Its zero value is the safe default:
 // the tool "http/fetch", public addresses only, no credentials, the
 // default limits.

@@ -337,3 +337,30 @@ func TestHandlerRefusesUnpreparedParams(t *testing.T) {
 		}
 	}
 }
+
+// The dialer connects to the address it resolved and checked, once per
+// connection; the request keeps the name as its Host.
+func TestFetchDialsTheCheckedAddress(t *testing.T) {
+	var host atomic.Value
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		host.Store(r.Host)
+		fmt.Fprint(w, "ok")
+	}))
+	defer srv.Close()
+	_, port, _ := net.SplitHostPort(hostPort(srv))
+	var lookups atomic.Int32
+	tool := newTool(t, egress.Config{
+		AllowPrivate: []string{"svc.test:" + port},
+		Resolver: egress.ResolverFunc(func(_ context.Context, _, name string) ([]netip.Addr, error) {
+			lookups.Add(1)
+			if name != "svc.test" {
+				return nil, errors.New("unknown")
+			}
+			return []netip.Addr{netip.MustParseAddr("127.0.0.1")}, nil
+		}),
+	})
+	resp, err := call(t, tool, abi.FetchRequest{URL: "http://svc.test:" + port + "/"})
+	if err != nil || resp.Body != "ok" || host.Load() != "svc.test:"+port || lookups.Load() != 1 {
+		t.Errorf("resp %+v, err %v, Host %v, %d lookups", resp, err, host.Load(), lookups.Load())
+	}
+}
