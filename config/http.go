@@ -130,9 +130,8 @@ func (c *Config) FetchTool() (engine.Tool, bool) {
 // when one is given ("api.github.com", "127.0.0.1:8080", "[::1]:9000"):
 // the CLI's --allow-host. A host that is a private address or localhost is
 // also added to allow_private, with the port given or ports 80 and 443.
-// When the config declares no policy, every tool of the config gets a
-// capability of its own first, so that the tools a policy-less config
-// allows stay allowed, each up to engine.DefaultMaxCalls calls.
+// On a config that declares no policy, call AllowTools first: the
+// capability makes it one, which allows only what its capabilities allow.
 func (c *Config) AllowHost(spec string) error {
 	host, port := spec, 0
 	if h, p, err := net.SplitHostPort(spec); err == nil {
@@ -188,15 +187,6 @@ func (c *Config) AllowHost(spec string) error {
 	if method == "" {
 		method = egress.DefaultMethod
 	}
-	if !c.HasPolicy() {
-		for _, t := range c.Tools {
-			c.caps = append(c.caps, dsl.Method(t.Name).MaxCalls(engine.DefaultMaxCalls))
-		}
-		for _, s := range c.MCPServers {
-			c.caps = append(c.caps, dsl.Method(s.Name+"/**").MaxCalls(engine.DefaultMaxCalls))
-		}
-		c.Capabilities = []json.RawMessage{}
-	}
 	cs := []dsl.Constraint{dsl.Param("host").Eq(host)}
 	if port != 0 {
 		cs = append(cs, dsl.Param("port").Eq(port))
@@ -207,6 +197,24 @@ func (c *Config) AllowHost(spec string) error {
 	}
 	c.caps = append(c.caps, capability)
 	return nil
+}
+
+// AllowTools gives every tool of the config, and every upstream server's
+// tools, a capability of its own that allows it up to
+// engine.DefaultMaxCalls calls: what a config without a policy allows, kept
+// when a capability is added to it (AllowHost). It does nothing on a
+// config that declares a policy.
+func (c *Config) AllowTools() {
+	if c.HasPolicy() {
+		return
+	}
+	for _, t := range c.Tools {
+		c.caps = append(c.caps, dsl.Method(t.Name).MaxCalls(engine.DefaultMaxCalls))
+	}
+	for _, s := range c.MCPServers {
+		c.caps = append(c.caps, dsl.Method(s.Name+"/**").MaxCalls(engine.DefaultMaxCalls))
+	}
+	c.Capabilities = []json.RawMessage{}
 }
 
 func contains(list []string, s string) bool {

@@ -60,6 +60,7 @@ func TestAllowHost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	c.AllowTools()
 	for _, h := range []string{"API.GitHub.com", "127.0.0.1:8080", "localhost", "[::1]:9000"} {
 		if err := c.AllowHost(h); err != nil {
 			t.Fatalf("AllowHost(%s): %v", h, err)

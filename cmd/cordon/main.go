@@ -484,6 +484,11 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 			return 0, err
 		}
 	}
+	if len(f.allowHosts) > 0 && len(f.policies) == 0 {
+		// A config without a policy allows its tools; the capabilities
+		// --allow-host adds must not take that away.
+		cfg.AllowTools()
+	}
 	for _, h := range f.allowHosts {
 		if err := cfg.AllowHost(h); err != nil {
 			return 0, usagef("run: %v", err)
