@@ -134,9 +134,10 @@ type Config struct {
 	// Client, when set, makes the requests instead of the tool's own
 	// client. Its transport dials as it will: the address checks, the
 	// pinning of resolved addresses and AllowPrivate apply only to the
-	// default transport (use [NewTransport] to keep them under a client
-	// of your own). The tool uses a copy of it that follows no redirect
-	// and has no cookie jar.
+	// tool's transport (use [NewTransport] to keep them under a client of
+	// your own). A client whose Transport is nil gets the tool's
+	// transport, not http.DefaultTransport. The tool uses a copy of the
+	// client that follows no redirect and has no cookie jar.
 	Client *http.Client
 	// AllowPrivate lists destinations that the dialer connects to although
 	// their address is not public, each a literal "host:port" as the
@@ -250,8 +251,19 @@ func newFetchTool(cfg Config) (*fetchTool, error) {
 		return nil, err
 	}
 	t := &fetchTool{cfg: cfg, allowed: allowed, creds: creds, slots: make(chan struct{}, cfg.MaxConcurrent)}
-	if cfg.Client != nil {
+	if cfg.Client != nil && cfg.Client.Transport != nil {
 		c := *cfg.Client
+		t.client = &c
+	} else if cfg.Client != nil {
+		// A client without a transport would use http.DefaultTransport,
+		// which takes its proxy from the environment and dials any
+		// address: it gets the tool's own transport instead.
+		c := *cfg.Client
+		tr, err := newTransport(cfg, allowed)
+		if err != nil {
+			return nil, err
+		}
+		c.Transport = tr
 		t.client = &c
 	} else {
 		tr, err := newTransport(cfg, allowed)

@@ -364,3 +364,21 @@ func TestFetchDialsTheCheckedAddress(t *testing.T) {
 		t.Errorf("resp %+v, err %v, Host %v, %d lookups", resp, err, host.Load(), lookups.Load())
 	}
 }
+
+// A client of the host's makes the requests through its own transport (a
+// TLS test server's here); one without a transport gets the tool's, with
+// its address rules.
+func TestFetchHostClient(t *testing.T) {
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, "tls ok")
+	}))
+	defer srv.Close()
+	tool := newTool(t, egress.Config{Client: srv.Client()})
+	if resp, err := call(t, tool, abi.FetchRequest{URL: srv.URL}); err != nil || resp.Body != "tls ok" {
+		t.Errorf("the host's client: %+v %v", resp, err)
+	}
+	tool = newTool(t, egress.Config{Client: &http.Client{}})
+	if _, err := call(t, tool, abi.FetchRequest{URL: srv.URL}); !errors.Is(err, egress.ErrPrivateAddress) {
+		t.Errorf("a client without a transport: %v, want ErrPrivateAddress", err)
+	}
+}
