@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/netip"
 	"os"
 	"strings"
 )
@@ -20,7 +21,9 @@ import (
 // policy limit the paths that can be reached with them.
 type Credential struct {
 	// Host matches requests to this host, exactly (lower-case, on any
-	// port and scheme: "api.github.com").
+	// port: "api.github.com"), over https; over plain http only when the
+	// host is a loopback address or localhost, or AllowPrivate lists the
+	// destination.
 	Host string
 	// Prefix, instead of Host, matches requests whose URL starts with it,
 	// compared on the parsed form: same scheme, host and port, and a path
@@ -99,12 +102,27 @@ func (c *credential) matches(p *Params) bool {
 	return p.Path == q.Path || strings.HasPrefix(p.Path, q.Path+"/")
 }
 
+// secureFor says whether credential c may travel to p: a Host credential
+// goes over https, and over plain http only to a loopback address or
+// localhost, or a destination AllowPrivate lists (a redirect to http:// on
+// the same host does not carry it); a Prefix credential names its scheme.
+func (t *fetchTool) secureFor(c *credential, p *Params) bool {
+	if c.prefix != nil || p.Scheme == "https" || t.allowed[p.hostPort()] {
+		return true
+	}
+	if p.Host == "localhost" || strings.HasSuffix(p.Host, ".localhost") {
+		return true
+	}
+	ip, err := netip.ParseAddr(p.Host)
+	return err == nil && ip.IsLoopback()
+}
+
 // addCredentials sets the headers of the credentials that match p on req.
 // Its errors are internal: the script sees none of their text.
 func (t *fetchTool) addCredentials(ctx context.Context, p *Params, req *http.Request) error {
 	for i := range t.creds {
 		c := &t.creds[i]
-		if !c.matches(p) {
+		if !c.matches(p) || !t.secureFor(c, p) {
 			continue
 		}
 		var v string

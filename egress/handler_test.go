@@ -382,3 +382,25 @@ func TestFetchHostClient(t *testing.T) {
 		t.Errorf("a client without a transport: %v, want ErrPrivateAddress", err)
 	}
 }
+
+// A Host credential does not travel over plain http to a host that is
+// not loopback or listed in AllowPrivate.
+func TestHostCredentialNeedsHTTPS(t *testing.T) {
+	var auth atomic.Value
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		auth.Store(r.Header.Get("X-Key"))
+	}))
+	defer srv.Close()
+	_, port, _ := net.SplitHostPort(hostPort(srv))
+	t.Setenv("EGRESS_TEST_KEY", "k1")
+	tool := newTool(t, egress.Config{
+		Client:      &http.Client{Transport: &http.Transport{DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) { return (&net.Dialer{}).DialContext(ctx, "tcp", hostPort(srv)) }}},
+		Credentials: []egress.Credential{{Host: "api.example", Header: "X-Key", Env: "EGRESS_TEST_KEY"}},
+	})
+	if _, err := call(t, tool, abi.FetchRequest{URL: "http://api.example:" + port + "/"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := auth.Load(); got != "" {
+		t.Errorf("a Host credential went over plain http: %q", got)
+	}
+}
