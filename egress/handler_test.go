@@ -394,7 +394,9 @@ func TestHostCredentialNeedsHTTPS(t *testing.T) {
 	_, port, _ := net.SplitHostPort(hostPort(srv))
 	t.Setenv("EGRESS_TEST_KEY", "k1")
 	tool := newTool(t, egress.Config{
-		Client:      &http.Client{Transport: &http.Transport{DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) { return (&net.Dialer{}).DialContext(ctx, "tcp", hostPort(srv)) }}},
+		Client: &http.Client{Transport: &http.Transport{DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+			return (&net.Dialer{}).DialContext(ctx, "tcp", hostPort(srv))
+		}}},
 		Credentials: []egress.Credential{{Host: "api.example", Header: "X-Key", Env: "EGRESS_TEST_KEY"}},
 	})
 	if _, err := call(t, tool, abi.FetchRequest{URL: "http://api.example:" + port + "/"}); err != nil {
