@@ -281,6 +281,10 @@ func Parse(file string, data []byte) (*Config, error) {
 	dec := json.NewDecoder(bytes.NewReader(js))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(c); err != nil {
+		var de *durationError
+		if errors.As(err, &de) && badHTTPTimeout(js) {
+			return nil, &Error{File: file, Key: "http.timeout", Msg: de.msg}
+		}
 		return nil, decodeError(file, err)
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {

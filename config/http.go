@@ -73,6 +73,21 @@ func (c *Config) EgressConfig() (egress.Config, bool) {
 	return ec, true
 }
 
+// badHTTPTimeout says whether the config js has an http.timeout that is not
+// a duration (decodeError names limits.timeout otherwise).
+func badHTTPTimeout(js []byte) bool {
+	var doc struct {
+		HTTP struct {
+			Timeout json.RawMessage `json:"timeout"`
+		} `json:"http"`
+	}
+	if json.Unmarshal(js, &doc) != nil || doc.HTTP.Timeout == nil {
+		return false
+	}
+	var d Duration
+	return d.UnmarshalJSON(doc.HTTP.Timeout) != nil
+}
+
 // validateHTTP checks the http section by making its tool.
 func (c *Config) validateHTTP(tools map[string]bool) error {
 	ec, ok := c.EgressConfig()

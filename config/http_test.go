@@ -44,6 +44,8 @@ func TestHTTPSectionRefused(t *testing.T) {
 		{`http: {credentials: [{host: a.example, header: X-Key}]}`, "http.credentials[0].env"},
 		{`http: {credentials: [{host: a.example, prefix: "https://a.example/", header: X-Key, env: K}]}`, "http"},
 		{`http: {max_redirects: -1}`, "http.max_redirects"},
+		{`http: {timeout: soon}`, "http.timeout"},
+		{`http: {timeout: -1s}`, "http.timeout"},
 		{`http: {method: "a/b"}` + "\ntools: [{name: a/b, mock: 1}]", "http.method"},
 		{`http: {unknown: 1}`, ""},
 	} {
