@@ -111,6 +111,10 @@ type Config struct {
 	// (package fleet, docs/fleet.md); the capabilities are compiled with
 	// every bundle. It cannot be combined with policies.
 	OPA json.RawMessage `json:"opa,omitzero"`
+	// HTTP enables network egress for scripts (fetch, curl and wget)
+	// through the tool of package egress; without it scripts reach no
+	// network (docs/egress.md).
+	HTTP *HTTP `json:"http,omitempty"`
 
 	file string
 	caps []*dsl.Capability
@@ -286,6 +290,10 @@ func Parse(file string, data []byte) (*Config, error) {
 	dec := json.NewDecoder(bytes.NewReader(js))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(c); err != nil {
+		var de *durationError
+		if errors.As(err, &de) && badHTTPTimeout(js) {
+			return nil, &Error{File: file, Key: "http.timeout", Msg: de.msg}
+		}
 		return nil, decodeError(file, err)
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
@@ -428,6 +436,9 @@ func (c *Config) validate() error {
 		}
 	}
 	if err := c.validateMCPServers(seen); err != nil {
+		return err
+	}
+	if err := c.validateHTTP(seen); err != nil {
 		return err
 	}
 	if _, err := counters.ParseScope(c.Counters.Scope); err != nil {
@@ -615,7 +626,8 @@ func (c *Config) CapabilityList() []*dsl.Capability { return c.caps }
 // File returns the name the config was loaded from.
 func (c *Config) File() string { return c.file }
 
-// EngineTools returns the config's tools with their mock or echo handlers.
+// EngineTools returns the config's tools with their mock or echo handlers
+// (the http section's tool is [Config.FetchTool]).
 func (c *Config) EngineTools() []engine.Tool {
 	out := make([]engine.Tool, 0, len(c.Tools))
 	for _, t := range c.Tools {

@@ -4,14 +4,16 @@
 # capability #i, counting from 0 in the order of the configuration:
 #
 #   matched contains i     its method pattern matches input.method
-#   allowed contains i     it is matched, every constraint holds, and
-#                          max_calls (if set) is not used up
+#   allowed contains i     it is matched, every constraint holds, no label
+#                          of unless_touched was touched, and max_calls
+#                          (if set) is not used up
 #   violations contains s  for a matched capability, why it does not allow
 #                          the call: each constraint that does not hold
 #   gates contains i       it asks, has max_calls, and its pattern and every
 #                          constraint hold: no later capability may allow
 #                          the call, even when this one is used up
-#   capabilities           the list: index, name, method, max_calls, ask
+#   capabilities           the list: index, name, method, max_calls, ask,
+#                          unless_touched
 #
 # Everything fails closed: a missing or null parameter fails every
 # constraint except exists and not_exists, and a parameter of the wrong
@@ -23,9 +25,9 @@ package cordon.capabilities
 # capabilities lists the capabilities in order; matched and allowed refer
 # to them by index.
 capabilities := [
-	{"index": 0, "name": "", "method": "stripe/charges/*", "max_calls": 2, "ask": false},
-	{"index": 1, "name": "", "method": "stripe/**", "max_calls": 0, "ask": true},
-	{"index": 2, "name": "", "method": "db/read_*", "max_calls": 0, "ask": false},
+	{"index": 0, "name": "", "method": "stripe/charges/*", "max_calls": 2, "ask": false, "unless_touched": []},
+	{"index": 1, "name": "", "method": "stripe/**", "max_calls": 0, "ask": true, "unless_touched": []},
+	{"index": 2, "name": "", "method": "db/read_*", "max_calls": 0, "ask": false, "unless_touched": []},
 ]
 
 # _describe(name, path) shows the parameter at path (keys and array
@@ -217,7 +219,7 @@ allowed contains 2 if {
 	startswith(input.method, "db/read_") # for the rule index
 }
 
-# Nothing to violate: no constraints and no max_calls.
+# Nothing to violate: no constraints, no max_calls and no unless_touched.
 
 # No capability both asks and has max_calls: nothing gates a call.
 gates contains i if {

@@ -103,3 +103,25 @@ func TestFlowPolicyExample(t *testing.T) {
 		}
 	}
 }
+
+// The egress example (a security team's policy for the fetch tool) passes
+// its own tests as `cordon policy test --config
+// examples/egress-policy/config.yaml examples/egress-policy` runs them.
+func TestEgressPolicyExample(t *testing.T) {
+	cfg, err := config.Load("../examples/egress-policy/config.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	results, err := policy.RunTests(context.Background(), []string{"../examples/egress-policy"}, cfg.ParsedCapabilities())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(results) < 9 {
+		t.Fatalf("%d tests ran, want 9 or more", len(results))
+	}
+	for _, r := range results {
+		if !r.Pass() {
+			t.Errorf("%s", r)
+		}
+	}
+}

@@ -109,6 +109,9 @@ func unmatchedLint(cfg *config.Config) []string {
 	for _, t := range cfg.Tools {
 		names = append(names, t.Name)
 	}
+	if t, ok := cfg.FetchTool(); ok {
+		names = append(names, t.Name)
+	}
 	var out []string
 	for i, c := range cfg.ParsedCapabilities() {
 		p := c.Pattern()

@@ -42,7 +42,7 @@ tools:
 capabilities:
   - method: "**"
 `)
-	for _, file := range []string{listed, denyRule, "../../policy_test/example.yaml", "../../examples/tenant-policy/config.yaml", "../../examples/mcp-policy/config.yaml", "../../examples/payments-policy/config.yaml"} {
+	for _, file := range []string{listed, denyRule, "../../policy_test/example.yaml", "../../examples/tenant-policy/config.yaml", "../../examples/mcp-policy/config.yaml", "../../examples/payments-policy/config.yaml", "../../examples/egress-policy/config.yaml"} {
 		if code, stdout, stderr := cli(t, "", "policy", "lint", file); code != 0 || stdout != "" || stderr != "" {
 			t.Errorf("%s: exit %d stdout %q stderr %q", file, code, stdout, stderr)
 		}

@@ -87,6 +87,9 @@ run flags:
   --policy PATH    extra Rego file, data file, directory or OPA bundle (repeatable)
   --label K=V      a session label the policy sees as input.session.labels (repeatable)
   --principal NAME who the run acts for, as input.session.principal sees it (default "local")
+  --allow-host HOST[:PORT]  let fetch, curl and wget reach HOST (on PORT, else any port):
+                   enables network egress, and a capability allows the host; a private
+                   address or localhost is allowed by its literal name (repeatable)
   --approve MODE   a call the policy asks about: ask (show it and read y/N on the terminal),
                    deny, or allow without asking (default: ask on a terminal, else deny);
                    the wait counts against --timeout
@@ -334,6 +337,8 @@ type runFlags struct {
 	cacheDir string
 	policies []string
 	labels   map[string]string
+	// allowHosts are the --allow-host hosts scripts may reach.
+	allowHosts []string
 	// principal is who the run acts for (input.session.principal).
 	principal string
 	// approve is the --approve mode: ask, deny, allow, or "" (ask on a
@@ -412,6 +417,7 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	fs.StringVar(&f.approve, "approve", "", "")
 	f.quiet = quietFlag(fs)
 	fs.Func("policy", "", func(s string) error { f.policies = append(f.policies, s); return nil })
+	fs.Func("allow-host", "", func(s string) error { f.allowHosts = append(f.allowHosts, s); return nil })
 	fs.Func("label", "", func(s string) error {
 		k, v, ok := strings.Cut(s, "=")
 		if !ok || k == "" {
@@ -476,6 +482,16 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if f.config != "" {
 		if cfg, err = config.Load(f.config); err != nil {
 			return 0, err
+		}
+	}
+	if len(f.allowHosts) > 0 && len(f.policies) == 0 {
+		// A config without a policy allows its tools; the capabilities
+		// --allow-host adds must not take that away.
+		cfg.AllowTools()
+	}
+	for _, h := range f.allowHosts {
+		if err := cfg.AllowHost(h); err != nil {
+			return 0, usagef("run: %v", err)
 		}
 	}
 	pol, closePolicy, err := loadPolicy(ctx, cfg, f.policies, stderr, nil)

@@ -512,15 +512,19 @@ func isClosedErr(err error) bool {
 	return strings.Contains(s, "closed") || strings.Contains(s, "EOF")
 }
 
-// configTools returns the config's tools: its own (mock and echo), and the
-// tools of its upstream MCP servers (mcp_servers), which it starts, with
-// the flow labels of tool_labels added (config.Config.LabelTools); stop
-// stops them. A server that cannot start is a usage error naming it; a
+// configTools returns the config's tools: its own (mock and echo), the
+// fetch tool of its http section, and the tools of its upstream MCP
+// servers (mcp_servers), which it starts, with the flow labels of
+// tool_labels added (config.Config.LabelTools); stop stops them. A server
+// that cannot start is a usage error naming it; a
 // tool it leaves out is a warning on stderr. The servers' stderr reaches
 // stderr through the writer that neutralizes the script's output on a
 // terminal, each line prefixed with the server's name.
 func configTools(ctx context.Context, cfg *config.Config, stderr io.Writer) (tools []engine.Tool, stop func(), err error) {
 	tools = cfg.EngineTools()
+	if t, ok := cfg.FetchTool(); ok {
+		tools = append(tools, t)
+	}
 	if len(cfg.MCPServers) == 0 {
 		return cfg.LabelTools(tools), func() {}, nil
 	}

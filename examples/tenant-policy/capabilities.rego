@@ -4,14 +4,16 @@
 # capability #i, counting from 0 in the order of the configuration:
 #
 #   matched contains i     its method pattern matches input.method
-#   allowed contains i     it is matched, every constraint holds, and
-#                          max_calls (if set) is not used up
+#   allowed contains i     it is matched, every constraint holds, no label
+#                          of unless_touched was touched, and max_calls
+#                          (if set) is not used up
 #   violations contains s  for a matched capability, why it does not allow
 #                          the call: each constraint that does not hold
 #   gates contains i       it asks, has max_calls, and its pattern and every
 #                          constraint hold: no later capability may allow
 #                          the call, even when this one is used up
-#   capabilities           the list: index, name, method, max_calls, ask
+#   capabilities           the list: index, name, method, max_calls, ask,
+#                          unless_touched
 #
 # Everything fails closed: a missing or null parameter fails every
 # constraint except exists and not_exists, and a parameter of the wrong
@@ -23,7 +25,7 @@ package cordon.capabilities
 # capabilities lists the capabilities in order; matched and allowed refer
 # to them by index.
 capabilities := [
-	{"index": 0, "name": "", "method": "stripe/*/create", "max_calls": 20, "ask": false},
+	{"index": 0, "name": "", "method": "stripe/*/create", "max_calls": 20, "ask": false, "unless_touched": []},
 ]
 
 # _describe(name, path) shows the parameter at path (keys and array
