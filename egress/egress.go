@@ -28,6 +28,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"slices"
 	"strings"
 	"time"
 
@@ -122,6 +123,9 @@ func (f ResolverFunc) LookupNetIP(ctx context.Context, network, host string) ([]
 	return f(ctx, network, host)
 }
 
+// DefaultLabels are the fetch tool's flow labels when Config.Labels is nil.
+var DefaultLabels = []string{"egress"}
+
 // Config configures the fetch tool. Its zero value is the safe default:
 // the tool "http/fetch", public addresses only, no credentials, the
 // default limits.
@@ -131,6 +135,10 @@ type Config struct {
 	Method string
 	// Description is shown to scripts; a default one when empty.
 	Description string
+	// Labels are the tool's flow labels ([engine.Tool.Labels]):
+	// DefaultLabels ("egress") when nil, so that a flow rule can refuse
+	// egress after a private read; an empty, non-nil slice gives none.
+	Labels []string
 	// Client, when set, makes the requests instead of the tool's own
 	// client. Its transport dials as it will: the address checks, the
 	// pinning of resolved addresses and AllowPrivate apply only to the
@@ -200,6 +208,11 @@ func New(cfg Config) (engine.Tool, error) {
 	if err != nil {
 		return engine.Tool{}, err
 	}
+	labels := cfg.Labels
+	if labels == nil {
+		labels = DefaultLabels
+	}
+	labels = slices.Clone(labels)
 	desc := cfg.Description
 	if desc == "" {
 		desc = "Makes an HTTP request (what fetch, curl and wget call): params {url, method, headers, body | body_base64, redirect}. The host's policy decides each request and each redirect."
@@ -211,6 +224,7 @@ func New(cfg Config) (engine.Tool, error) {
 		Prepare:     t.prepare,
 		Handler:     t.handle,
 		Fetch:       true,
+		Labels:      labels,
 	}, nil
 }
 

@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/cordonhq/cordon/codemode/codemodetest"
+	"github.com/cordonhq/cordon/dsl"
 	"github.com/cordonhq/cordon/engine"
 	"github.com/cordonhq/cordon/engine/enginetest"
 	"github.com/cordonhq/cordon/mcptools"
@@ -348,5 +350,32 @@ func TestPolicyInfo(t *testing.T) {
 				t.Errorf("%+v: description %q, want %q", c.s, tl.Description, c.want)
 			}
 		}
+	}
+}
+
+// An upstream server's labels go on every tool it gives, so that a flow
+// rule covers it: after a private read, an upstream labelled egress is
+// refused.
+func TestUpstreamLabelsFlow(t *testing.T) {
+	cs, _ := inMemory(t)
+	tools, _, err := mcptools.Upstream{Name: "up", Labels: []string{"egress"}}.Import(context.Background(), cs, map[string]mcptools.Info{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tl := range tools {
+		if !slices.Equal(tl.Labels, []string{"egress"}) {
+			t.Fatalf("%s: labels %q", tl.Name, tl.Labels)
+		}
+	}
+	crm := enginetest.Mock("crm/read", "ada@acme.test")
+	crm.Labels = []string{"private"}
+	pol := enginetest.Policy(t, dsl.Method("crm/read"), dsl.Method("up/**").UnlessTouched("private"))
+	run := codemodetest.New(t, engine.SandboxConfig{Tools: append(tools, crm), Policy: pol}, nil)
+	r := codemodetest.RunJS(t, run, `const out = [await up.plain({})]
+await crm.read({})
+try { await up.plain({}) } catch (e) { out.push(e.kind) }
+return out`)
+	if string(r.Value) != `["hello there","denied"]` {
+		t.Fatalf("%s", r.Text())
 	}
 }

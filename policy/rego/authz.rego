@@ -10,11 +10,14 @@
 #                            counters in the config), and asks awaiting an
 #                            answer}
 #   input.capability_calls   {capability index (string): calls it was charged for}
-#   input.session            {"id": ..., "labels": {...}, "principal": ...}
+#   input.session            {"id": ..., "labels": {...}, "principal": ...,
+#                            "flow": {"labels": {label: calls allowed to tools
+#                            with that label in the counter scope}}}
 #   input.language           "js" or "sh": the interpreter that made the call
-#   input.tool               {"server": ..., "annotations": {"readOnlyHint": ...,
-#                            ...}}: what the host says of the tool (an MCP
-#                            server's tool); absent for other tools
+#   input.tool               {"server": ..., "labels": [...], "annotations":
+#                            {"readOnlyHint": ..., ...}}: what the host says of
+#                            the tool (an MCP server's tool, a labelled tool);
+#                            absent for other tools
 #
 # and expects an object:
 #
