@@ -149,10 +149,11 @@ type Config struct {
 	Client *http.Client
 	// AllowPrivate lists destinations that the dialer connects to although
 	// their address is not public, each a literal "host:port" as the
-	// request writes it: "127.0.0.1:8080", "localhost:8080",
-	// "[::1]:9000", "db.internal:5432". An entry permits exactly that
-	// host and port: a request to another name that resolves to the same
-	// address is still refused. Wildcards are refused. The names
+	// request writes it, whose host is an IP address or localhost:
+	// "127.0.0.1:8080", "localhost:8080", "[::1]:9000". An entry permits
+	// exactly that host and port: a request to a name that resolves to
+	// the same address is still refused. Wildcards, ranges and DNS names
+	// are refused (a name could resolve to any private address). The names
 	// "localhost" and "*.localhost" always resolve to 127.0.0.1 and ::1.
 	AllowPrivate []string
 	// Credentials are added to requests after the policy allows them
@@ -305,6 +306,12 @@ func parseAllowPrivate(entries []string) (map[string]bool, error) {
 		p, err := parseURL("http://" + e + "/")
 		if err != nil {
 			return nil, fmt.Errorf("%w: AllowPrivate %q: %v", ErrConfig, e, err)
+		}
+		// Only an address written out, or localhost, which always means
+		// loopback: a DNS name could resolve to any private address,
+		// today or after the config was reviewed.
+		if _, err := netip.ParseAddr(p.Host); err != nil && p.Host != "localhost" {
+			return nil, fmt.Errorf("%w: AllowPrivate %q: give an IP address or localhost, not a name that DNS resolves", ErrConfig, e)
 		}
 		allowed[p.hostPort()] = true
 	}

@@ -338,19 +338,18 @@ func TestHandlerRefusesUnpreparedParams(t *testing.T) {
 	}
 }
 
-// The dialer connects to the address it resolved and checked, once per
-// connection; the request keeps the name as its Host.
+// The dialer resolves a name once and checks what it got: a name that
+// resolves to loopback is refused, even on a port AllowPrivate opens for
+// the literal address, and is not resolved a second time.
 func TestFetchDialsTheCheckedAddress(t *testing.T) {
-	var host atomic.Value
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		host.Store(r.Host)
-		fmt.Fprint(w, "ok")
+		fmt.Fprint(w, "reached")
 	}))
 	defer srv.Close()
 	_, port, _ := net.SplitHostPort(hostPort(srv))
 	var lookups atomic.Int32
 	tool := newTool(t, egress.Config{
-		AllowPrivate: []string{"svc.test:" + port},
+		AllowPrivate: []string{"127.0.0.1:" + port},
 		Resolver: egress.ResolverFunc(func(_ context.Context, _, name string) ([]netip.Addr, error) {
 			lookups.Add(1)
 			if name != "svc.test" {
@@ -360,8 +359,11 @@ func TestFetchDialsTheCheckedAddress(t *testing.T) {
 		}),
 	})
 	resp, err := call(t, tool, abi.FetchRequest{URL: "http://svc.test:" + port + "/"})
-	if err != nil || resp.Body != "ok" || host.Load() != "svc.test:"+port || lookups.Load() != 1 {
-		t.Errorf("resp %+v, err %v, Host %v, %d lookups", resp, err, host.Load(), lookups.Load())
+	if err == nil || !strings.Contains(err.Error(), "loopback") || resp != nil || lookups.Load() != 1 {
+		t.Errorf("resp %+v, err %v, %d lookups", resp, err, lookups.Load())
+	}
+	if _, err := egress.New(egress.Config{AllowPrivate: []string{"svc.test:" + port}}); !errors.Is(err, egress.ErrConfig) {
+		t.Errorf("a name in AllowPrivate: %v, want ErrConfig", err)
 	}
 }
 

@@ -158,6 +158,7 @@ func TestNewRefusesConfig(t *testing.T) {
 		{AllowPrivate: []string{"127.0.0.1"}},
 		{AllowPrivate: []string{"http://127.0.0.1:80"}},
 		{AllowPrivate: []string{"10.0.0.0/8"}},
+		{AllowPrivate: []string{"db.internal:5432"}},
 		{Method: "bad name!"},
 		{MaxConcurrent: -1},
 		{Credentials: []egress.Credential{{Host: "a.example", Header: "Authorization"}}},
