@@ -2,7 +2,8 @@ package describe
 
 // globals declares what a script sees besides the tools, as
 // guest/internal/jsrt defines it: ToolError, listTools, getToolInfo, shell,
-// fs, console, the timers, atob and btoa. console and the timers are
+// fs, console, the timers, atob and btoa, and the Fetch API (fetch, Headers,
+// Request, Response, URL, URLSearchParams). console and the timers are
 // declared so that they merge with the DOM's and Node's declarations when a
 // program has those too.
 const globals = `/** A tool call that was refused or failed: its promise rejects with one. */
@@ -141,11 +142,112 @@ declare function clearInterval(id?: number): void;
 declare function queueMicrotask(callback: () => void): void;
 declare function atob(data: string): string;
 declare function btoa(data: string): string;
+
+/** What fetch and Request take: the body is a string, bytes or URLSearchParams (no Blob, FormData or stream). */
+interface SandboxRequestInit {
+  /** "GET" unless told; a GET or HEAD request has no body. */
+  method?: string;
+  headers?: [string, string][] | Record<string, string> | Headers;
+  body?: string | ArrayBuffer | Uint8Array | URLSearchParams | null;
+  /** "follow" (the default), "manual" (a 3xx is the response) or "error". */
+  redirect?: "follow" | "manual" | "error";
+}
+/** HTTP headers: names are case-insensitive; get joins a name's values with ", "; iteration is by lower-cased name, sorted. */
+interface Headers {
+  append(name: string, value: string): void;
+  set(name: string, value: string): void;
+  delete(name: string): void;
+  get(name: string): string | null;
+  getSetCookie(): string[];
+  has(name: string): boolean;
+  forEach(callback: (value: string, name: string, headers: Headers) => void, thisArg?: any): void;
+  entries(): IterableIterator<[string, string]>;
+  keys(): IterableIterator<string>;
+  values(): IterableIterator<string>;
+  [Symbol.iterator](): IterableIterator<[string, string]>;
+}
+// @ts-ignore: the DOM's declaration, when a program has it, is the same class.
+declare var Headers: { prototype: Headers; new (init?: [string, string][] | Record<string, string> | Headers): Headers };
+/** A response: its body is read once, by text(), json() or arrayBuffer() (there is no body stream). */
+interface Response {
+  readonly ok: boolean;
+  readonly status: number;
+  readonly statusText: string;
+  readonly headers: Headers;
+  /** The URL after the redirects followed. */
+  readonly url: string;
+  readonly redirected: boolean;
+  readonly bodyUsed: boolean;
+  text(): Promise<string>;
+  json(): Promise<any>;
+  /** Also bytes(), a Uint8Array. */
+  arrayBuffer(): Promise<ArrayBuffer>;
+  clone(): Response;
+}
+// @ts-ignore: the DOM's declaration, when a program has it, is the same class.
+declare var Response: { prototype: Response; new (body?: string | ArrayBuffer | Uint8Array | URLSearchParams | null, init?: { status?: number; statusText?: string; headers?: [string, string][] | Record<string, string> | Headers }): Response; json(data: any, init?: { status?: number; statusText?: string; headers?: [string, string][] | Record<string, string> | Headers }): Response };
+interface Request {
+  readonly url: string;
+  readonly method: string;
+  readonly headers: Headers;
+  text(): Promise<string>;
+  json(): Promise<any>;
+  arrayBuffer(): Promise<ArrayBuffer>;
+  clone(): Request;
+}
+// @ts-ignore: the DOM's declaration, when a program has it, is the same class.
+declare var Request: { prototype: Request; new (input: string | URL | Request, init?: SandboxRequestInit): Request };
+/** A parsed URL (read-only, except through searchParams). new URL throws a TypeError for a URL it cannot parse. */
+interface URL {
+  href: string;
+  readonly origin: string;
+  protocol: string;
+  username: string;
+  password: string;
+  host: string;
+  hostname: string;
+  port: string;
+  pathname: string;
+  search: string;
+  readonly searchParams: URLSearchParams;
+  hash: string;
+  toString(): string;
+  toJSON(): string;
+}
+// @ts-ignore: the DOM's declaration, when a program has it, is the same class.
+declare var URL: { prototype: URL; new (url: string | URL, base?: string | URL): URL; canParse(url: string | URL, base?: string | URL): boolean };
+interface URLSearchParams {
+  readonly size: number;
+  append(name: string, value: string): void;
+  delete(name: string): void;
+  get(name: string): string | null;
+  getAll(name: string): string[];
+  has(name: string): boolean;
+  set(name: string, value: string): void;
+  sort(): void;
+  forEach(callback: (value: string, name: string, params: URLSearchParams) => void, thisArg?: any): void;
+  entries(): IterableIterator<[string, string]>;
+  keys(): IterableIterator<string>;
+  values(): IterableIterator<string>;
+  [Symbol.iterator](): IterableIterator<[string, string]>;
+  toString(): string;
+}
+// @ts-ignore: the DOM's declaration, when a program has it, is the same class.
+declare var URLSearchParams: { prototype: URLSearchParams; new (init?: string[][] | Record<string, string> | string | URLSearchParams): URLSearchParams };
+/**
+ * An HTTP request through the host, which applies the policy. A request the policy
+ * refuses, or that fails, rejects with a TypeError whose message says why ("fetch
+ * failed: tool http/fetch denied: ..."), with kind and reasons as a ToolError's. When
+ * the host enabled no network access, every call rejects saying so. An HTTP error
+ * status resolves: check response.ok.
+ */
+declare function fetch(input: string | URL | Request, init?: SandboxRequestInit): Promise<Response>;
 `
 
 // Globals returns the TypeScript declarations of what a script sees
 // besides the tools: ToolError, listTools, getToolInfo, shell, fs, console,
-// the timers, atob and btoa.
+// the timers, atob and btoa, and the Fetch API (fetch, Headers, Request,
+// Response, URL, URLSearchParams).
 func Globals() string { return globals }
 
 // The rules a model needs to write a correct script on the first try, per
@@ -159,7 +261,7 @@ const (
 - Calls that do not depend on each other go together: ` + "`await Promise.all([a({...}), b({...})])`" + ` runs them at once.
 - A refused or failed call rejects with a ToolError: err.kind is "denied" (the policy refused it), "invalid" (the params do not match the schema), "failed" (the tool failed), ...; err.reasons says why in plain words. Catch it to try another way.
 - fs is Node's fs/promises (plus readFileSync and the other *Sync twins). The working directory /workspace keeps its files for the next script in this session; /tmp is writable too. ` + "`shell(\"cmd\")`" + ` runs a shell command line on the same files and returns its output as a string-like object with {stdout, stderr, exitCode} (await works too).
-- There is no require, import, process or fetch.
+- There is no require, import or process. fetch works when the host enables network access; otherwise it rejects saying so.
 `
 	rulesSh = `- The shell is bash-like, with grep, sed, awk, jq, sort, head, wc and more.
 - ` + "`tool NAME --param value ...`" + ` calls a tool and prints its result as JSON, ready for jq. Flags are typed by the tool's schema: numbers, booleans (--flag alone is true), arrays as a,b or JSON, objects as JSON. ` + "`--json '{...}'`" + ` gives all params at once.

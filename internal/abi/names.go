@@ -258,6 +258,7 @@ var ReservedGlobals = map[string]bool{
 	"console": true, "fs": true, "listTools": true, "getToolInfo": true, "shell": true,
 	"ToolError": true, "setTimeout": true, "clearTimeout": true, "setInterval": true,
 	"clearInterval": true, "setImmediate": true, "queueMicrotask": true, "atob": true, "btoa": true,
+	"fetch": true, "Headers": true, "Request": true, "Response": true, "URL": true, "URLSearchParams": true,
 	// ECMAScript
 	"globalThis": true, "Object": true, "Function": true, "Array": true, "Number": true,
 	"Boolean": true, "String": true, "Symbol": true, "BigInt": true, "Math": true, "JSON": true,

@@ -151,6 +151,7 @@ func findInterruptField() {
 type pendingCall struct {
 	r               *run
 	method          string
+	fetch           bool              // a call of fetch: its result is an abi.FetchResponse (fetch.go)
 	site            []goja.StackFrame // where the script made the call, in sites
 	sites           [callSiteFrames]goja.StackFrame
 	p               *goja.Promise   // settled by settleNow, or
@@ -196,6 +197,7 @@ type run struct {
 	props       []gojax.OwnData // marshalOrdinary's scratch
 	toolError   goja.Value      // constructor, once defined (toolErrorClass)
 	shellJSON   *goja.Object    // the toJSON of shell()'s results, once made (install.go)
+	web         *goja.Object    // fetch.js's globals, once made (fetch.go)
 	api         *apiGlobals
 	plan        *ToolPlan  // how opts.Tools appear to the script
 	miss        memberMiss // the last member read and missed on a tool namespace (hints.go)

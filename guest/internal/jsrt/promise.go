@@ -66,6 +66,9 @@ func (r *run) callOutcome(pc *pendingCall, c abi.CallResult) (v goja.Value, ok b
 	if !c.OK {
 		return r.newToolError(method, c.ErrKind, c.ErrMsg, c.Reasons, pc.site), false
 	}
+	if pc.fetch {
+		return r.fetchOutcome(pc, c.Value)
+	}
 	v, err := r.parseJSON(c.Value)
 	if err != nil {
 		return r.newToolError(method, abi.ToolInvalidResult, "tool "+method+" returned "+err.Error(), nil, pc.site), false
