@@ -1,9 +1,10 @@
 // Package commands is the one list of the sandbox shell's commands: All
 // merges the registries of every command package (coreutils, textutils,
-// awk, jq, diffutil, archive, textproc, sysutils, fileutils and hexfmt).
-// The guest's shell runtime runs a script with All plus its own commands
-// (tool, node, js), and the tests that need "every command" use All, so
-// that a new command package is added here once.
+// awk, jq, diffutil, archive, textproc, sysutils, fileutils, hexfmt and
+// netutils). The guest's shell runtime runs a script with All plus its own
+// commands (tool, node, js, and curl and wget bound to the host's fetch
+// tool), and the tests that need "every command" use All, so that a new
+// command package is added here once.
 package commands
 
 import (
@@ -15,6 +16,7 @@ import (
 	"github.com/cordonhq/cordon/shell/fileutils"
 	"github.com/cordonhq/cordon/shell/hexfmt"
 	"github.com/cordonhq/cordon/shell/jq"
+	"github.com/cordonhq/cordon/shell/netutils"
 	"github.com/cordonhq/cordon/shell/sysutils"
 	"github.com/cordonhq/cordon/shell/textproc"
 	"github.com/cordonhq/cordon/shell/textutils"
@@ -35,6 +37,7 @@ func Families() map[string]command.Registry {
 		"sysutils":  sysutils.Commands(),
 		"fileutils": fileutils.Commands(),
 		"hexfmt":    hexfmt.Commands(),
+		"netutils":  netutils.Commands(),
 	}
 }
 

@@ -45,6 +45,8 @@ var longRunning = map[string]struct {
 	long bool
 }{
 	"cat":       {[]string{"cat"}, true},
+	"curl":      {[]string{"curl", "http://example.com/"}, false},
+	"wget":      {[]string{"wget", "-qO-", "http://example.com/"}, false},
 	"head":      {[]string{"head", "-n", "1000000000000"}, true},
 	"tail":      {[]string{"tail"}, true},
 	"wc":        {[]string{"wc"}, true},

@@ -4,7 +4,8 @@
 // shell/archive, shell/textproc, shell/sysutils, shell/fileutils and
 // shell/hexfmt, the `tool` command that
 // calls host tools through the policy, `node`/`js` that run JavaScript in
-// the same sandbox. `sh` and `bash` are the shell package's own: they run a
+// the same sandbox, and shell/netutils' curl and wget over the host's fetch
+// tool (fetch.go). `sh` and `bash` are the shell package's own: they run a
 // script in a fresh child shell state.
 //
 // Shell state (variables, functions, the working directory) lives for one
@@ -120,6 +121,7 @@ func (rt *runtime) registry() command.Registry {
 		r["tool"] = tc.run
 		r["node"] = rt.node
 		r["js"] = rt.node
+		r.Merge(netCommands(rt.opts.Tools, rt.opts.Hub))
 		rt.commands = r
 	})
 	return rt.commands

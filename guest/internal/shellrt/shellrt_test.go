@@ -217,3 +217,54 @@ func TestLoopIterationsStayCheap(t *testing.T) {
 		}
 	}
 }
+
+// curl and wget call the tool the host marked Fetch, with the request as
+// an abi.FetchRequest, through the hub like the tool command.
+func TestCurlCallsTheFetchTool(t *testing.T) {
+	tools := append([]abi.ToolInfo{{Name: "net/get", Fetch: true}}, testTools...)
+	h := &hubtest.Host{Answer: func(c abi.Call) abi.CallResult {
+		if c.Method != "net/get" {
+			return hubtest.EchoCall(c)
+		}
+		if strings.Contains(string(c.Params), "denied.example") {
+			return hubtest.Deny(c, "host denied.example is not allowed")
+		}
+		return hubtest.Value(c, abi.FetchResponse{Status: 200, StatusText: "OK", URL: "https://example.com/a", Headers: [][2]string{{"content-type", "text/plain"}}, Body: "hello\n"})
+	}}
+	out := Run(Options{Common: jsrt.Common{Host: h, FS: vfs.New(vfs.Limits{}), Tools: tools}}, "script.sh",
+		`curl -sS -X POST -H 'X-A: 1' -d 'k=v' https://example.com/a; wget -qO- https://example.com/a; curl -s https://denied.example/ || echo "status $?"; curl https://denied.example/`)
+	if out.ExitCode != 7 {
+		t.Errorf("exit %d, stderr %q", out.ExitCode, h.Stderr())
+	}
+	if got, want := h.Stdout(), "hello\nhello\nstatus 7\n"; got != want {
+		t.Errorf("stdout %q, want %q", got, want)
+	}
+	if got, want := h.Stderr(), "curl: (7) request denied by policy: host denied.example is not allowed\n"; got != want {
+		t.Errorf("stderr %q, want %q", got, want)
+	}
+	calls := h.Calls()
+	if len(calls) != 4 {
+		t.Fatalf("calls %v", h.Methods())
+	}
+	want := `{"url":"https://example.com/a","method":"POST","headers":[["User-Agent","curl/8.5.0"],["Accept","*/*"],["Content-Type","application/x-www-form-urlencoded"],["X-A","1"]],"body":"k=v","redirect":"manual"}`
+	if calls[0].Method != "net/get" || calls[0].Lang != abi.LangShell || string(calls[0].Params) != want {
+		t.Errorf("call %s %v %s\nwant %s", calls[0].Method, calls[0].Lang, calls[0].Params, want)
+	}
+	want = `{"url":"https://example.com/a","method":"GET","headers":[["User-Agent","Wget/1.21.4"],["Accept","*/*"]],"redirect":"follow"}`
+	if string(calls[1].Params) != want {
+		t.Errorf("wget's call %s\nwant %s", calls[1].Params, want)
+	}
+}
+
+func TestCurlWithoutFetchTool(t *testing.T) {
+	h, out := runSh(t, `curl -s https://example.com/; echo "status $?"; wget -qO- https://example.com/; echo "status $?"`)
+	if got, want := h.Stdout(), "status 2\nstatus 1\n"; got != want || out.ExitCode != 0 {
+		t.Errorf("stdout %q, want %q (exit %d)", got, want, out.ExitCode)
+	}
+	if got, want := h.Stderr(), "curl: network access is not enabled in this sandbox\nwget: network access is not enabled in this sandbox\n"; got != want {
+		t.Errorf("stderr %q, want %q", got, want)
+	}
+	if n := len(h.Calls()); n != 0 {
+		t.Errorf("%d calls", n)
+	}
+}
