@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"net/url"
+	"reflect"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -104,11 +105,21 @@ func (r *run) bytesOf(call goja.FunctionCall) goja.Value {
 	return r.rt.ToValue(r.rt.NewArrayBuffer(append([]byte{}, b...)))
 }
 
+var (
+	typeArrayBuffer = reflect.TypeOf(goja.ArrayBuffer{})
+	typeBytes       = reflect.TypeOf([]byte(nil))
+)
+
 // exportBytes returns the bytes of an ArrayBuffer, a Uint8Array or a
 // Uint8ClampedArray (not a copy).
 func exportBytes(v goja.Value) ([]byte, bool) {
 	obj, ok := v.(*goja.Object)
 	if !ok {
+		return nil, false
+	}
+	// The type first: exporting an ordinary object would copy all of it,
+	// calling its getters.
+	if t := obj.ExportType(); t != typeArrayBuffer && t != typeBytes {
 		return nil, false
 	}
 	switch x := obj.Export().(type) {

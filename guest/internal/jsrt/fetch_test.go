@@ -199,3 +199,34 @@ func TestHeadersAndURL(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", v, want)
 	}
 }
+
+// A hostile body, URL or headers gets an error, never a crash, and a body
+// object's getters are not run.
+func TestFetchHostileInput(t *testing.T) {
+	h := &hubtest.Host{}
+	v := runFetch(t, h, fetchTools, `
+		const out = []
+		let touched = false
+		const body = {get x() { touched = true; return 1 }}
+		for (const f of [
+			() => fetch({toString() { throw new Error("no url") }}),
+			() => fetch("https://e.x/", {method: "POST", body}),
+			() => fetch("https://e.x/", {method: "POST", body: new Proxy({}, {get() { throw new Error("trap") }})}),
+			() => fetch("https://e.x/", {headers: {get a() { throw new Error("getter") }}}),
+			() => fetch("https://e.x/", {method: Symbol("m")}),
+			() => new URL("http://[::1"),
+			() => new URL("/p", "no-scheme"),
+		]) {
+			try { await f(); out.push("ok") } catch (e) { out.push(e.name) }
+		}
+		return [out, touched]
+	`)
+	if v != `[["Error","TypeError","Error","Error","ok","TypeError","TypeError"],false]` {
+		t.Errorf("got %s", v)
+	}
+	// Only the request with a symbol for its method went out: its method
+	// is the host's to refuse.
+	if calls := h.Calls(); len(calls) != 1 || !strings.Contains(string(calls[0].Params), `"method":"Symbol(m)"`) {
+		t.Errorf("calls %+v", calls)
+	}
+}
