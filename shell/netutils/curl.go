@@ -186,7 +186,6 @@ func parseCurl(env *command.Env) (o curlOpts, status int, ok bool) {
 			}
 			o.user = opt.Value
 		case "A", "user-agent":
-			o.userAgent = opt.Value
 			o.headers = append(o.headers, curlHeader{"User-Agent", opt.Value, opt.Value == ""})
 		case "e", "referer":
 			o.headers = append(o.headers, curlHeader{"Referer", opt.Value, opt.Value == ""})
@@ -288,10 +287,7 @@ func (o *curlOpts) request(u string) abi.FetchRequest {
 	// curl's own headers first, then the user's, as curl sends them; a
 	// user header of the same name replaces curl's, and "Name:" with no
 	// value removes it.
-	var own [][2]string
-	if o.userAgent == "" {
-		own = append(own, [2]string{"User-Agent", userAgent})
-	}
+	own := [][2]string{{"User-Agent", userAgent}}
 	if o.user != "" {
 		own = append(own, [2]string{"Authorization", "Basic " + base64.StdEncoding.EncodeToString([]byte(o.user))})
 	}
@@ -434,13 +430,20 @@ func (o *curlOpts) write(env *command.Env, out string, b []byte) int {
 func (o *curlOpts) callFailed(env *command.Env, err error) int {
 	var ce *CallError
 	if !errors.As(err, &ce) {
-		if command.IsCanceled(err) || env.Canceled() || errors.Is(err, context.Canceled) {
-			return command.StatusCanceled
-		}
-		return o.report(env, curlNoConnect, err.Error())
+		return stopped(env, err)
 	}
 	status, msg := callStatus(ce)
 	return o.report(env, status, msg)
+}
+
+// stopped reports an error of a Fetcher that is not a CallError: the
+// execution is being stopped. It returns StatusCanceled, with a message
+// unless the command's context says so already.
+func stopped(env *command.Env, err error) int {
+	if !command.IsCanceled(err) && !env.Canceled() && !errors.Is(err, context.Canceled) {
+		env.Errorf(command.StatusCanceled, "%v", err)
+	}
+	return command.StatusCanceled
 }
 
 // callStatus maps a refused or failed request to curl's exit status and

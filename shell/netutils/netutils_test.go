@@ -2,6 +2,7 @@ package netutils
 
 import (
 	"context"
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
@@ -145,4 +146,17 @@ func TestCanceled(t *testing.T) {
 	if len(f.reqs) != 0 {
 		t.Errorf("requests made on a canceled context: %+v", f.reqs)
 	}
+}
+
+// A Fetcher error that is not a CallError means the execution is being
+// stopped: status 130, with the error's message.
+func TestFetcherStopped(t *testing.T) {
+	stop := func(context.Context, abi.FetchRequest) (abi.FetchResponse, error) {
+		return abi.FetchResponse{}, errors.New("hub: the execution is stopping")
+	}
+	r := commandtest.Runner{Commands: New(stop)}
+	r.RunCases(t, []commandtest.Case{
+		{Args: []string{"curl", "-s", "https://e.x/"}, Status: command.StatusCanceled, Err: "curl: hub: the execution is stopping\n"},
+		{Args: []string{"wget", "-qO-", "https://e.x/"}, Status: command.StatusCanceled, Err: "wget: hub: the execution is stopping\n"},
+	})
 }

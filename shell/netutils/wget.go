@@ -131,7 +131,7 @@ func wget(env *command.Env, fetch Fetcher) int {
 		if err != nil {
 			var ce *CallError
 			if !errors.As(err, &ce) {
-				return command.StatusCanceled
+				return stopped(env, err)
 			}
 			_, msg := callStatus(ce)
 			logf("wget: %s\n", msg)
