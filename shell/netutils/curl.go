@@ -71,7 +71,7 @@ const curlHelp = `Usage: curl [options...] <url>...
 // curlOpts are the options of one curl command.
 type curlOpts struct {
 	silent, showError, fail, failBody, follow, include, head, get, verbose bool
-	method, userAgent, user, writeOut                                      string
+	method, user, writeOut                                                 string
 	headers                                                                []curlHeader
 	data                                                                   [][]byte // the -d, --data-binary ... parts, in order
 	json                                                                   bool
@@ -162,7 +162,7 @@ func parseCurl(env *command.Env) (o curlOpts, status int, ok bool) {
 				if command.IsCanceled(err) {
 					return o, command.StatusCanceled, false
 				}
-				fmt.Fprintf(env.Stderr, "curl: %s\n", err)
+				fmt.Fprintf(env.Stderr, "curl: Failed to open/read local data from file/application: %s\n", err)
 				return o, 26, false // curl's "read error"
 			}
 			o.data = append(o.data, b)
@@ -227,7 +227,7 @@ func curlData(env *command.Env, opt command.Opt) ([]byte, error) {
 		if command.IsCanceled(err) {
 			return nil, err
 		}
-		return nil, fmt.Errorf("Failed to open/read local data from file/application: %s: %s", v[1:], command.Strerror(err))
+		return nil, fmt.Errorf("%s: %s", v[1:], command.Strerror(err))
 	}
 	if opt.Name == "d" || opt.Name == "data" || opt.Name == "data-ascii" {
 		b = bytes.ReplaceAll(bytes.ReplaceAll(b, []byte("\r"), nil), []byte("\n"), nil)
