@@ -521,7 +521,7 @@ func writeOut(env *command.Env, format string, req abi.FetchRequest, res abi.Fet
 				b.WriteString(strconv.Itoa(size))
 			case "redirect_url":
 				if res.Status >= 300 && res.Status < 400 {
-					b.WriteString(header(res, "location"))
+					b.WriteString(redirectURL(req, res))
 				}
 			case "method":
 				b.WriteString(req.Method)
@@ -533,4 +533,24 @@ func writeOut(env *command.Env, format string, req abi.FetchRequest, res abi.Fet
 		}
 	}
 	return b.String()
+}
+
+// redirectURL is the Location of a redirect, made absolute against the
+// response's URL as curl prints it; it is only printed (-w), never
+// requested.
+func redirectURL(req abi.FetchRequest, res abi.FetchResponse) string {
+	loc := header(res, "location")
+	base := res.URL
+	if base == "" {
+		base = req.URL
+	}
+	b, err := url.Parse(base)
+	if err != nil {
+		return loc
+	}
+	l, err := url.Parse(loc)
+	if err != nil {
+		return loc
+	}
+	return b.ResolveReference(l).String()
 }

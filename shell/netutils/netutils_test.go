@@ -27,6 +27,8 @@ func (f *fakeHost) fetch(ctx context.Context, req abi.FetchRequest) (abi.FetchRe
 		return abi.FetchResponse{}, &CallError{Kind: abi.ToolInvalid, Message: "tool http/fetch: the URL has no host"}
 	case strings.Contains(req.URL, "/missing"):
 		return abi.FetchResponse{Status: 404, StatusText: "Not Found", URL: req.URL, Headers: [][2]string{{"content-type", "text/plain"}}, Body: "no such page\n"}, nil
+	case strings.Contains(req.URL, "/relmoved"):
+		return abi.FetchResponse{Status: 301, StatusText: "Moved Permanently", URL: "https://example.com/a/b", Headers: [][2]string{{"location", "new?x=1"}}}, nil
 	case strings.Contains(req.URL, "/moved"):
 		return abi.FetchResponse{Status: 302, StatusText: "Found", URL: req.URL, Headers: [][2]string{{"location", "https://example.com/new"}}}, nil
 	case strings.Contains(req.URL, "/bin"):
@@ -44,6 +46,7 @@ func TestCurlOutput(t *testing.T) {
 		{Args: []string{"curl", "-I", "https://example.com/api"}, Out: "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\nx-a: 1\r\n\r\n"},
 		{Args: []string{"curl", "-s", "-o", "/dev/null", "-w", `%{http_code} %{content_type} %{size_download} %{url_effective}\n`, "https://example.com/api"}, Out: "200 application/json 11 https://example.com/api\n"},
 		{Args: []string{"curl", "-s", "-w", `%{http_code}|%{redirect_url}`, "https://example.com/moved"}, Out: "302|https://example.com/new"},
+		{Args: []string{"curl", "-s", "-w", `%{redirect_url}`, "https://example.com/relmoved"}, Out: "https://example.com/a/new?x=1"},
 		{Args: []string{"curl", "-sSf", "https://example.com/missing"}, Status: 22, Err: "curl: (22) The requested URL returned error: 404\n"},
 		{Args: []string{"curl", "-sf", "https://example.com/missing"}, Status: 22},
 		{Args: []string{"curl", "-s", "https://example.com/missing"}, Out: "no such page\n"},
