@@ -254,7 +254,7 @@ func Globals() string { return globals }
 // language. The discovery rules are the compact form's pointer to what the
 // sandbox itself can tell.
 const (
-	rulesIntro = `Write one script; the sandbox runs it. It reaches the outside world only through the tools below, and a policy checks every call. There is no network and nothing of the host's.
+	rulesIntro = `Write one script; the sandbox runs it. It reaches the outside world only through the tools below, and a policy checks every call. There is no direct network access and nothing of the host's: fetch and curl, when the host enables them, are such tool calls too.
 `
 	rulesJS = `- Top-level ` + "`await`" + ` and ` + "`return`" + ` work. The returned value is the script's output: a string prints as it is, any other value as JSON, undefined prints nothing. console.log prints too.
 - A tool takes one object argument (leaving it out means {}) and returns a Promise. CALL
