@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/netip"
 	"net/url"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -27,8 +28,10 @@ type Params struct {
 	Method string `json:"method"`
 	// URL is the destination re-serialized from the parsed parts:
 	// scheme://host[:port]path[?query], the port only when it is not the
-	// scheme's default, the query in the form sent (keys sorted), no
-	// fragment and no userinfo.
+	// scheme's default, the query in the form sent (its pairs in the
+	// order the script wrote them, each percent-encoded again; the query
+	// sent is this one, whose parse is Query), no fragment and no
+	// userinfo.
 	URL string `json:"url"`
 	// Scheme is "http" or "https".
 	Scheme string `json:"scheme"`
@@ -236,7 +239,10 @@ func parseURL(raw string) (*Params, error) {
 		return nil, err
 	}
 	p := &Params{Scheme: scheme, Host: host, Port: port, Path: path, Query: query}
-	p.URL = p.destination().String()
+	p.URL = p.base().String()
+	if rq := canonicalQuery(u.RawQuery); rq != "" {
+		p.URL += "?" + rq
+	}
 	return p, nil
 }
 
@@ -411,8 +417,17 @@ func parseQuery(raw string) (map[string][]string, error) {
 	return q, nil
 }
 
-// destination is the URL the request goes to, built from the parsed parts.
+// destination is the URL the request goes to, built from the parsed parts:
+// the scheme, host, port and path, and the query of URL, which check
+// verified parses to Query.
 func (p *Params) destination() *url.URL {
+	u := p.base()
+	_, u.RawQuery, _ = strings.Cut(p.URL, "?")
+	return u
+}
+
+// base is the destination without its query.
+func (p *Params) base() *url.URL {
 	host := p.Host
 	if strings.Contains(host, ":") {
 		host = "[" + host + "]"
@@ -420,8 +435,29 @@ func (p *Params) destination() *url.URL {
 	if p.Port != defaultPort(p.Scheme) {
 		host += ":" + strconv.Itoa(p.Port)
 	}
-	u := &url.URL{Scheme: p.Scheme, Host: host, Path: p.Path, RawQuery: url.Values(p.Query).Encode()}
-	return u
+	return &url.URL{Scheme: p.Scheme, Host: host, Path: p.Path}
+}
+
+// canonicalQuery re-encodes a raw query that parseQuery accepted: its
+// pairs in order, empty ones dropped, each key and value unescaped and
+// escaped again (a key without "=" stays without), so that the query
+// sent is one the policy's parse reads alike.
+func canonicalQuery(raw string) string {
+	var out []string
+	for _, piece := range strings.Split(raw, "&") {
+		if piece == "" {
+			continue
+		}
+		k, v, eq := strings.Cut(piece, "=")
+		k, _ = url.QueryUnescape(k)
+		v, _ = url.QueryUnescape(v)
+		if eq {
+			out = append(out, url.QueryEscape(k)+"="+url.QueryEscape(v))
+		} else {
+			out = append(out, url.QueryEscape(k))
+		}
+	}
+	return strings.Join(out, "&")
 }
 
 // hostPort is the destination as a dial address.
@@ -444,7 +480,7 @@ func (p *Params) check() error {
 	if err != nil {
 		return err
 	}
-	if q.Scheme != p.Scheme || q.Host != p.Host || q.Port != p.Port || q.Path != p.Path || q.URL != p.URL {
+	if q.Scheme != p.Scheme || q.Host != p.Host || q.Port != p.Port || q.Path != p.Path || q.URL != p.URL || !sameQuery(q.Query, p.Query) {
 		return reqErr(ErrInvalidRequest, "params were not made by the fetch tool's Prepare")
 	}
 	if p.destination().String() != p.URL {
@@ -465,6 +501,21 @@ func (p *Params) check() error {
 		return reqErr(ErrInvalidRequest, "params were not made by the fetch tool's Prepare: redirect")
 	}
 	return nil
+}
+
+// sameQuery reports whether two parsed queries hold the same keys and
+// values, in the same order per key.
+func sameQuery(a, b map[string][]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, va := range a {
+		vb, ok := b[k]
+		if !ok || !slices.Equal(va, vb) {
+			return false
+		}
+	}
+	return true
 }
 
 // body returns the request body.

@@ -43,7 +43,7 @@ func TestPrepareShape(t *testing.T) {
 	}
 	want := map[string]any{
 		"method":    "POST",
-		"url":       "https://user-agent.api.example.com/a/c/d?a=1&a=0&b=2",
+		"url":       "https://user-agent.api.example.com/a/c/d?b=2&a=1&a=0",
 		"scheme":    "https",
 		"host":      "user-agent.api.example.com",
 		"port":      float64(443),

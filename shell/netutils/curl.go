@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/textproto"
 	"net/url"
 	"strconv"
 	"strings"
@@ -375,6 +376,12 @@ func (o *curlOpts) transfer(env *command.Env, fetch Fetcher, u, out string) int 
 	}
 	httpError := res.Status >= 400 && (o.fail || o.failBody)
 	if httpError && !o.failBody {
+		// curl still writes -w's variables out, then fails.
+		if o.writeOut != "" {
+			if _, err := io.WriteString(env.Stdout, writeOut(env, o.writeOut, req, res, 0)); err != nil {
+				return env.WriteError(err)
+			}
+		}
 		return o.report(env, curlHTTPError, fmt.Sprintf("The requested URL returned error: %d", res.Status))
 	}
 
@@ -383,7 +390,10 @@ func (o *curlOpts) transfer(env *command.Env, fetch Fetcher, u, out string) int 
 		buf.WriteString(statusLine(res))
 		buf.WriteString("\r\n")
 		for _, h := range res.Headers {
-			buf.WriteString(h[0] + ": " + h[1] + "\r\n")
+			// HTTP/1.1 names, as curl prints those it got from a
+			// server that writes them canonically; the host gives
+			// them lower-cased.
+			buf.WriteString(textproto.CanonicalMIMEHeaderKey(h[0]) + ": " + h[1] + "\r\n")
 		}
 		buf.WriteString("\r\n")
 	}

@@ -42,8 +42,8 @@ func TestCurlOutput(t *testing.T) {
 	r := commandtest.Runner{Commands: New(f.fetch), Files: map[string]string{"d.txt": "a=1\nb=2\n"}}
 	r.RunCases(t, []commandtest.Case{
 		{Args: []string{"curl", "-s", "https://example.com/api"}, Out: `{"ok":true}`},
-		{Args: []string{"curl", "-i", "https://example.com/api"}, Out: "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\nx-a: 1\r\n\r\n{\"ok\":true}"},
-		{Args: []string{"curl", "-I", "https://example.com/api"}, Out: "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\nx-a: 1\r\n\r\n"},
+		{Args: []string{"curl", "-i", "https://example.com/api"}, Out: "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-A: 1\r\n\r\n{\"ok\":true}"},
+		{Args: []string{"curl", "-I", "https://example.com/api"}, Out: "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-A: 1\r\n\r\n"},
 		{Args: []string{"curl", "-s", "-o", "/dev/null", "-w", `%{http_code} %{content_type} %{size_download} %{url_effective}\n`, "https://example.com/api"}, Out: "200 application/json 11 https://example.com/api\n"},
 		{Args: []string{"curl", "-s", "-w", `%{http_code}|%{redirect_url}`, "https://example.com/moved"}, Out: "302|https://example.com/new"},
 		{Args: []string{"curl", "-s", "-w", `%{redirect_url}`, "https://example.com/relmoved"}, Out: "https://example.com/a/new?x=1"},
