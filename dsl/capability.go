@@ -113,7 +113,7 @@ func CheckLabel(label string) error {
 	}
 	for _, r := range label {
 		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.' || r == ':') {
-			return fmt.Errorf("label %s may hold only letters, digits and _ - . :", Quote(label))
+			return fmt.Errorf("label %s may hold only letters, digits, \"_\", \"-\", \".\" and \":\"", Quote(label))
 		}
 	}
 	return nil
