@@ -123,7 +123,7 @@ func TestOPAConfigRefusesLocalPolicies(t *testing.T) {
 }
 
 // cordon mcp --http with opa: serves the policy's metrics at /metrics,
-// behind the server's bearer token.
+// beside the engine's, behind the server's bearer token.
 func TestMCPHTTPMetricsWithOPA(t *testing.T) {
 	f := newFleetServer(t)
 	t.Setenv(tokenEnv, "metrics-token-0123456789")
@@ -152,9 +152,54 @@ func TestMCPHTTPMetricsWithOPA(t *testing.T) {
 		`cordon_tool_calls_total{decision="deny",method="files/delete"} 1`,
 		`cordon_policy_revision_info{revision="fleet-7"} 1`,
 		"cordon_decision_duration_seconds_count 2",
+		`cordon_executions_total{language="js",outcome="ok"} 1`,
+		`cordon_execution_duration_seconds_count{language="js"} 1`,
+		"cordon_sandboxes 1",
+		"cordon_pooled_guests ",
+		"cordon_guest_memory_bytes ",
 	} {
 		if !strings.Contains(string(body), want) {
 			t.Errorf("/metrics has no %s:\n%s", want, body)
 		}
+	}
+}
+
+// Without opa:, cordon mcp --http serves the engine's metrics at /metrics,
+// behind the server's bearer token, and none of a fleet policy's.
+func TestMCPHTTPEngineMetrics(t *testing.T) {
+	t.Setenv(tokenEnv, "metrics-token-0123456789")
+	m := startMCP(t, "--http", "127.0.0.1:0")
+	metricsURL := strings.TrimSuffix(m.url, "/mcp") + "/metrics"
+	if resp, err := http.Get(metricsURL); err != nil || resp.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("/metrics without the token: %v %v", resp, err)
+	} else {
+		resp.Body.Close()
+	}
+	cs := mustDialMCP(t, m.url, "metrics-token-0123456789")
+	if _, sc := mcpCall(t, cs, "run_javascript", "code", `return 1 + 1`); sc["value"] != 2.0 {
+		t.Fatalf("result %v", sc)
+	}
+	mcpCall(t, cs, "run_javascript", "code", `throw new Error("no")`)
+	req, _ := http.NewRequest("GET", metricsURL, nil)
+	req.Header.Set("Authorization", "Bearer metrics-token-0123456789")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("/metrics with the token: %v %v", resp, err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	for _, want := range []string{
+		`cordon_executions_total{language="js",outcome="ok"} 1`,
+		`cordon_executions_total{language="js",outcome="exception"} 1`,
+		`cordon_execution_duration_seconds_count{language="js"} 2`,
+		"cordon_sandboxes 1",
+		"cordon_guest_memory_bytes ",
+	} {
+		if !strings.Contains(string(body), want) {
+			t.Errorf("/metrics has no %s:\n%s", want, body)
+		}
+	}
+	if strings.Contains(string(body), "cordon_tool_calls_total") {
+		t.Errorf("/metrics has a fleet policy's metrics without opa:")
 	}
 }
