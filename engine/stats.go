@@ -60,6 +60,25 @@ type ExecutionStats struct {
 	Result *Result
 }
 
+// Outcome names how the execution ended, in one word for metrics and
+// traces: "ok" (the script ran to its end and exited 0), "exception" (an
+// uncaught JavaScript error), "exit" (a non-zero exit status), or the
+// kind of its error (Kind: "timeout", "canceled", "memory", ...).
+func (s ExecutionStats) Outcome() string {
+	switch {
+	case s.Kind != "":
+		return string(s.Kind)
+	case s.Err != nil:
+		return string(KindInternal)
+	case s.Result != nil && s.Result.Exception != "":
+		return "exception"
+	case s.Result != nil && s.Result.ExitCode != 0:
+		return "exit"
+	default:
+		return "ok"
+	}
+}
+
 // WithObserver sets a function that the engine calls once for each
 // execution of its sandboxes when the execution has ended, with its
 // language, outcome, timing and result. It is called on the goroutine that

@@ -70,6 +70,14 @@ func TestStatsAndObserver(t *testing.T) {
 		{"a", engine.Shell, "", 3},
 		{"b", engine.JavaScript, engine.KindTimeout, 1},
 	}
+	for i, outcome := range []string{"ok", "exit", "timeout"} {
+		if got[i].Outcome() != outcome {
+			t.Errorf("execution %d: outcome %q, want %q", i, got[i].Outcome(), outcome)
+		}
+	}
+	if o := (engine.ExecutionStats{Result: &engine.Result{ExitCode: 1, Exception: "Error: no"}}).Outcome(); o != "exception" {
+		t.Errorf("an uncaught exception: outcome %q", o)
+	}
 	for i, w := range want {
 		s := got[i]
 		if s.Session != w.session || s.Language != w.lang || s.Kind != w.kind || s.Result == nil || s.Result.ExitCode != w.exit {

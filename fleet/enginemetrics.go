@@ -16,10 +16,10 @@ import (
 //	cordon_pooled_guests                              booted guests waiting in the pool
 //	cordon_guest_memory_bytes                         the live sandboxes' guest linear memory, summed
 //
-// An execution's outcome is "ok" (the script ran to its end and exited 0),
-// "exception" (an uncaught JavaScript error), "exit" (a non-zero exit
-// status), or the kind of the execution's error (engine.Kind: "timeout",
-// "canceled", "memory", "crash", ...).
+// An execution's outcome is [engine.ExecutionStats.Outcome]: "ok" (the
+// script ran to its end and exited 0), "exception" (an uncaught JavaScript
+// error), "exit" (a non-zero exit status), or the kind of the execution's
+// error (engine.Kind: "timeout", "canceled", "memory", "crash", ...).
 const (
 	MetricExecutions        = "cordon_executions_total"
 	MetricExecutionDuration = "cordon_execution_duration_seconds"
@@ -77,26 +77,8 @@ func NewEngineMetrics(reg prometheus.Registerer) (*EngineMetrics, error) {
 // ([engine.Config.WithObserver]).
 func (m *EngineMetrics) Observe(s engine.ExecutionStats) {
 	lang := string(s.Language)
-	m.executions.WithLabelValues(lang, Outcome(s)).Inc()
+	m.executions.WithLabelValues(lang, s.Outcome()).Inc()
 	m.duration.WithLabelValues(lang).Observe(s.Duration.Seconds())
-}
-
-// Outcome is the outcome label of an execution in
-// cordon_executions_total: "ok", "exception", "exit", or the kind of its
-// error.
-func Outcome(s engine.ExecutionStats) string {
-	switch {
-	case s.Kind != "":
-		return string(s.Kind)
-	case s.Err != nil:
-		return string(engine.KindInternal)
-	case s.Result != nil && s.Result.Exception != "":
-		return "exception"
-	case s.Result != nil && s.Result.ExitCode != 0:
-		return "exit"
-	default:
-		return "ok"
-	}
 }
 
 // Watch makes the gauges (sandboxes, pooled guests, guest memory) report
