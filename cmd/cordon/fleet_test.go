@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -105,6 +106,32 @@ try { await files.delete({path: "/a"}); } catch (e) { console.log(e.kind, e.mess
 		if in["method"] != method || events[i]["revision"] != "fleet-7" {
 			t.Errorf("event %d: %v", i, events[i])
 		}
+	}
+}
+
+// With opa:, cordon run also logs what became of an asked call (here
+// approved by --approve allow) under the decision's id.
+func TestRunLogsOutcomesWithOPA(t *testing.T) {
+	f := newFleetServer(t)
+	base, err := os.ReadFile(f.config(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := strings.Replace(string(base), `  - method: "files/**"`, `  - {method: "files/write", ask: true}`, 1)
+	code, stdout, stderr := cli(t, "", "run", "--config", writeFile(t, "ask.yaml", cfg), "--approve", "allow", "-e", `await files.write({path: "/a"}); console.log("written")`)
+	if code != 0 || !strings.Contains(stdout, "written") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.events) != 2 {
+		t.Fatalf("%d events logged before exit, want 2: %v", len(f.events), f.events)
+	}
+	decision, outcome := f.events[0], f.events[1]
+	result, _ := outcome["result"].(map[string]any)
+	if decision["path"] != "cordon/authz/decision" || outcome["path"] != "cordon/authz/outcome" ||
+		outcome["decision_id"] != decision["decision_id"] || result["outcome"] != "approved" || outcome["revision"] != "fleet-7" {
+		t.Fatalf("events: %v", f.events)
 	}
 }
 
