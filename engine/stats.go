@@ -1,6 +1,10 @@
 package engine
 
-import "time"
+import (
+	"time"
+
+	"github.com/cordonhq/cordon/internal/guestmem"
+)
 
 // Stats is a snapshot of what an engine holds, for monitoring
 // ([Engine.Stats]). The engine itself exports no metrics: a host turns
@@ -22,17 +26,24 @@ type Stats struct {
 
 // Stats returns a snapshot of the engine's sandboxes, pooled guests and
 // guest memory. It may be called from any goroutine; it takes the
-// engine's lock briefly and waits for no sandbox.
+// engine's lock briefly, then each guest memory's, and waits for no
+// sandbox (a guest that runs does not hold its memory's lock, except
+// while it grows).
 func (e *Engine) Stats() Stats {
 	var st Stats
+	// Engine.mu is a leaf: the memories are read once it is released.
 	e.mu.Lock()
+	mems := make([]*guestmem.Memory, 0, len(e.sandboxes))
 	for sb := range e.sandboxes {
 		st.Sandboxes++
 		if m := sb.mem.Load(); m != nil {
-			st.MemoryBytes += int64(m.Size())
+			mems = append(mems, m)
 		}
 	}
 	e.mu.Unlock()
+	for _, m := range mems {
+		st.MemoryBytes += int64(m.Size())
+	}
 	if e.pool != nil {
 		st.Pooled = len(e.pool.ready)
 	}
