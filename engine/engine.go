@@ -71,6 +71,7 @@ type Config struct {
 	logger    *slog.Logger
 	progress  io.Writer
 	poolSize  int
+	observer  func(ExecutionStats) // WithObserver
 }
 
 // NewConfig returns the default configuration: a compilation cache in the

@@ -996,6 +996,7 @@ func (x *Execution) finish(resp *abi.Response, err error) error {
 	x.result, x.err = res, err
 	x.mu.Unlock()
 	sb.release()
+	sb.e.observe(x, res, err)
 	return err
 }
 

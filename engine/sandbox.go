@@ -244,6 +244,8 @@ type Sandbox struct {
 	tools  map[string]*tool
 	infos  []abi.ToolInfo
 	conn   *conn
+	// mem is the guest's memory once the sandbox has a guest (Stats).
+	mem atomic.Pointer[guestmem.Memory]
 
 	// turn holds one token while an execution or a file operation runs:
 	// the outermost of the engine's locks (ARCHITECTURE.md, "Concurrency").
@@ -369,6 +371,7 @@ func (sb *Sandbox) start(ctx context.Context) error {
 		}
 	}
 	sb.conn = c
+	sb.mem.Store(c.mem)
 	setup := &abi.Request{Op: abi.OpSetup, Setup: &abi.Setup{
 		Tools:        sb.infos,
 		VFSMaxBytes:  sb.limits.VFSBytes,

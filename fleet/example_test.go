@@ -75,3 +75,51 @@ bundles:
 	// weather/today true [] <nil> 2026-12-06.1
 	// payments/transfer false [payments are frozen] <nil> 2026-12-06.1
 }
+
+// A host's engine reports its executions, sandboxes and guest memory on
+// the same registry as its policy, and its sandboxes send the approvals,
+// refusals and failures of calls to the decision log beside the decisions.
+func ExampleEngineMetrics() {
+	ctx := context.Background()
+	reg := prometheus.NewRegistry()
+
+	// region enginemetrics
+	metrics, err := fleet.NewEngineMetrics(reg) // cordon_executions_total, cordon_sandboxes, ...
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	eng, err := engine.New(ctx, engine.NewConfig().WithObserver(metrics.Observe))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer eng.Close(ctx)
+	metrics.Watch(eng) // the gauges read eng.Stats() at each scrape
+	// sb, err := eng.NewSandbox(ctx, engine.SandboxConfig{Tools: tools, Policy: pol, Audit: pol.Audit})
+	// endregion
+
+	sb, err := eng.NewSandbox(ctx, engine.SandboxConfig{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer sb.Close(ctx)
+	if _, err := sb.Execute(ctx, engine.JavaScript, `console.log("hello")`); err != nil {
+		fmt.Println(err)
+		return
+	}
+	mfs, _ := reg.Gather()
+	for _, mf := range mfs {
+		switch mf.GetName() {
+		case fleet.MetricExecutions:
+			m := mf.GetMetric()[0]
+			fmt.Println(mf.GetName(), m.GetLabel()[0].GetValue(), m.GetLabel()[1].GetValue(), m.GetCounter().GetValue())
+		case fleet.MetricSandboxes:
+			fmt.Println(mf.GetName(), mf.GetMetric()[0].GetGauge().GetValue())
+		}
+	}
+	// Output:
+	// cordon_executions_total js ok 1
+	// cordon_sandboxes 1
+}

@@ -17,6 +17,17 @@ import (
 // config (or the persisted one) before it refuses to start.
 const fleetWait = 30 * time.Second
 
+// policyAudit returns the audit hook of an OPA-managed policy, which logs
+// the approvals, refusals and failures of calls to the decision log
+// beside their decisions ([fleet.Policy.Audit]), or nil for another
+// policy.
+func policyAudit(pol engine.Policy) func(engine.AuditRecord) {
+	if fp, ok := pol.(*fleet.Policy); ok {
+		return fp.Audit
+	}
+	return nil
+}
+
 // loadPolicy builds the config's policy: from OPA's management plane when
 // the config has opa: (package fleet; reg, if not nil, gets its metrics),
 // else with policy.New. The returned func releases it: the decision-log

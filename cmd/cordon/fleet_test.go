@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -108,6 +109,32 @@ try { await files.delete({path: "/a"}); } catch (e) { console.log(e.kind, e.mess
 	}
 }
 
+// With opa:, cordon run also logs what became of an asked call (here
+// approved by --approve allow) under the decision's id.
+func TestRunLogsOutcomesWithOPA(t *testing.T) {
+	f := newFleetServer(t)
+	base, err := os.ReadFile(f.config(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := strings.Replace(string(base), `  - method: "files/**"`, `  - {method: "files/write", ask: true}`, 1)
+	code, stdout, stderr := cli(t, "", "run", "--config", writeFile(t, "ask.yaml", cfg), "--approve", "allow", "-e", `await files.write({path: "/a"}); console.log("written")`)
+	if code != 0 || !strings.Contains(stdout, "written") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.events) != 2 {
+		t.Fatalf("%d events logged before exit, want 2: %v", len(f.events), f.events)
+	}
+	decision, outcome := f.events[0], f.events[1]
+	result, _ := outcome["result"].(map[string]any)
+	if decision["path"] != "cordon/authz/decision" || outcome["path"] != "cordon/authz/outcome" ||
+		outcome["decision_id"] != decision["decision_id"] || result["outcome"] != "approved" || outcome["revision"] != "fleet-7" {
+		t.Fatalf("events: %v", f.events)
+	}
+}
+
 // opa: and policies: do not mix, nor opa: and --policy.
 func TestOPAConfigRefusesLocalPolicies(t *testing.T) {
 	cfg := writeFile(t, "c.yaml", "opa:\n  services: {a: {url: \"http://127.0.0.1:1\"}}\npolicies: [p.rego]\n")
@@ -123,7 +150,7 @@ func TestOPAConfigRefusesLocalPolicies(t *testing.T) {
 }
 
 // cordon mcp --http with opa: serves the policy's metrics at /metrics,
-// behind the server's bearer token.
+// beside the engine's, behind the server's bearer token.
 func TestMCPHTTPMetricsWithOPA(t *testing.T) {
 	f := newFleetServer(t)
 	t.Setenv(tokenEnv, "metrics-token-0123456789")
@@ -152,9 +179,54 @@ func TestMCPHTTPMetricsWithOPA(t *testing.T) {
 		`cordon_tool_calls_total{decision="deny",method="files/delete"} 1`,
 		`cordon_policy_revision_info{revision="fleet-7"} 1`,
 		"cordon_decision_duration_seconds_count 2",
+		`cordon_executions_total{language="js",outcome="ok"} 1`,
+		`cordon_execution_duration_seconds_count{language="js"} 1`,
+		"cordon_sandboxes 1",
+		"cordon_pooled_guests ",
+		"cordon_guest_memory_bytes ",
 	} {
 		if !strings.Contains(string(body), want) {
 			t.Errorf("/metrics has no %s:\n%s", want, body)
 		}
+	}
+}
+
+// Without opa:, cordon mcp --http serves the engine's metrics at /metrics,
+// behind the server's bearer token, and none of a fleet policy's.
+func TestMCPHTTPEngineMetrics(t *testing.T) {
+	t.Setenv(tokenEnv, "metrics-token-0123456789")
+	m := startMCP(t, "--http", "127.0.0.1:0")
+	metricsURL := strings.TrimSuffix(m.url, "/mcp") + "/metrics"
+	if resp, err := http.Get(metricsURL); err != nil || resp.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("/metrics without the token: %v %v", resp, err)
+	} else {
+		resp.Body.Close()
+	}
+	cs := mustDialMCP(t, m.url, "metrics-token-0123456789")
+	if _, sc := mcpCall(t, cs, "run_javascript", "code", `return 1 + 1`); sc["value"] != 2.0 {
+		t.Fatalf("result %v", sc)
+	}
+	mcpCall(t, cs, "run_javascript", "code", `throw new Error("no")`)
+	req, _ := http.NewRequest("GET", metricsURL, nil)
+	req.Header.Set("Authorization", "Bearer metrics-token-0123456789")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("/metrics with the token: %v %v", resp, err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	for _, want := range []string{
+		`cordon_executions_total{language="js",outcome="ok"} 1`,
+		`cordon_executions_total{language="js",outcome="exception"} 1`,
+		`cordon_execution_duration_seconds_count{language="js"} 2`,
+		"cordon_sandboxes 1",
+		"cordon_guest_memory_bytes ",
+	} {
+		if !strings.Contains(string(body), want) {
+			t.Errorf("/metrics has no %s:\n%s", want, body)
+		}
+	}
+	if strings.Contains(string(body), "cordon_tool_calls_total") {
+		t.Errorf("/metrics has a fleet policy's metrics without opa:")
 	}
 }

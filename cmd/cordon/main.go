@@ -551,7 +551,7 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		return 0, err
 	}
 	sb, err := eng.NewSandbox(ctx, engine.SandboxConfig{Tools: tools, Limits: limits, Policy: pol, Labels: f.labels,
-		Principal: f.principal, Counters: counterCfg, Approve: cliApprover(mode, stdin, stderr)})
+		Principal: f.principal, Counters: counterCfg, Approve: cliApprover(mode, stdin, stderr), Audit: policyAudit(pol)})
 	if err != nil {
 		if engine.KindOf(err) == engine.KindInvalid {
 			return 0, usagef("config %s: %v", cfg.File(), err)

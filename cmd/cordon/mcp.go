@@ -25,6 +25,7 @@ import (
 	"github.com/cordonhq/cordon/config"
 	"github.com/cordonhq/cordon/counters"
 	"github.com/cordonhq/cordon/engine"
+	"github.com/cordonhq/cordon/fleet"
 	"github.com/cordonhq/cordon/mcpserver"
 	"github.com/cordonhq/cordon/mcptools"
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -127,8 +128,8 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if hf.addr != "" && *sessionMemory > 0 && *sessionMemory < guestMB {
 		return usagef("mcp: --session-memory %d MiB is less than one session's guest memory (%d MiB, limits.memory_mb): no session could open", *sessionMemory, guestMB)
 	}
-	// With opa:, the policy is OPA-managed and its metrics are served at
-	// /metrics beside /mcp.
+	// Over HTTP, /metrics beside /mcp serves the engine's metrics and,
+	// with opa:, the OPA-managed policy's.
 	metrics := prometheus.NewRegistry()
 	pol, closePolicy, err := loadPolicy(ctx, cfg, policies, stderr, metrics)
 	if err != nil {
@@ -160,11 +161,16 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	} else {
 		ecfg = ecfg.WithLogger(slog.New(slog.DiscardHandler))
 	}
-	eng, err := engine.New(ctx, ecfg)
+	engineMetrics, err := fleet.NewEngineMetrics(metrics)
+	if err != nil {
+		return err
+	}
+	eng, err := engine.New(ctx, ecfg.WithObserver(engineMetrics.Observe))
 	if err != nil {
 		return err
 	}
 	defer eng.Close(context.Background())
+	engineMetrics.Watch(eng)
 
 	// Over HTTP any client can open a new session, so counters kept per
 	// session would let a client reset its limits by reconnecting: they
@@ -187,6 +193,7 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		Limits:   cfg.SandboxLimits(),
 		Labels:   labels,
 		Approve:  mcpserver.Elicit,
+		Audit:    policyAudit(pol),
 	}, &codemode.Options{IdleTimeout: idle})
 	if err := run.Check(ctx); err != nil {
 		if engine.KindOf(err) == engine.KindInvalid {
@@ -237,10 +244,8 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", srv.HTTPHandler(&mcp.StreamableHTTPOptions{SessionTimeout: idle}))
-	if cfg.OPA != nil {
-		// The metrics name the methods scripts call: as closed as /mcp.
-		mux.Handle("/metrics", srv.Authenticate(promhttp.HandlerFor(metrics, promhttp.HandlerOpts{})))
-	}
+	// The metrics name the methods scripts call: as closed as /mcp.
+	mux.Handle("/metrics", srv.Authenticate(promhttp.HandlerFor(metrics, promhttp.HandlerOpts{})))
 	if ha.metadata != nil {
 		mux.Handle(ha.metadataPath, auth.ProtectedResourceMetadataHandler(ha.metadata))
 	}

@@ -183,7 +183,7 @@ func TestCountsSurviveARestart(t *testing.T) {
 		}
 	}
 	before, _ := m.Load(ctx, "p0s", 0)
-	srv.restart()
+	srv.Restart()
 	for _, window := range []time.Duration{0, time.Hour} {
 		snap, err := m.Load(ctx, "p"+window.String(), window)
 		if err != nil {

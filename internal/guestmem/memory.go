@@ -78,6 +78,19 @@ func (m *Memory) StoreUint32(off, v uint32) bool {
 	return true
 }
 
+// Size returns the size of the memory in bytes: what the guest has grown
+// it to (committed, though the pages of the shared image that it has not
+// written are not its own); 0 once it is unmapped. It may be called from
+// any goroutine, while the guest runs.
+func (m *Memory) Size() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.region == nil {
+		return 0
+	}
+	return len(m.region.bytes())
+}
+
 // Free implements experimental.LinearMemory. A pinned memory stays mapped
 // until Unpin.
 func (m *Memory) Free() {

@@ -62,6 +62,27 @@ func TestGuestMemoryGrowsWithinItsLimit(t *testing.T) {
 	lm.Free()
 }
 
+// Size follows the grows, and is 0 once the memory is unmapped.
+func TestSizeFollowsGrows(t *testing.T) {
+	var mem *Memory
+	lm := Allocator(&mem, nil).Allocate(0, 1<<20)
+	if n := mem.Size(); n != 0 {
+		t.Fatalf("Size before a grow: %d", n)
+	}
+	lm.Reallocate(4096)
+	if n := mem.Size(); n != 4096 {
+		t.Fatalf("Size: %d, want 4096", n)
+	}
+	lm.Reallocate(3 * 65536)
+	if n := mem.Size(); n != 3*65536 {
+		t.Fatalf("Size: %d, want %d", n, 3*65536)
+	}
+	lm.Free()
+	if n := mem.Size(); n != 0 {
+		t.Fatalf("Size after Free: %d", n)
+	}
+}
+
 func TestGuestMemoryOutlivesRunningGuest(t *testing.T) {
 	if !NonMoving {
 		t.Skip("no non-moving allocator on this platform")
