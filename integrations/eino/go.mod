@@ -4,7 +4,7 @@ go 1.26.8
 
 require (
 	github.com/cloudwego/eino v0.7.36
-	github.com/cordonhq/cordon v0.0.0-20261206220515-93e36a891f02
+	github.com/cordonhq/cordon v0.0.0-20261207000623-4b494e4d99d3
 	github.com/eino-contrib/jsonschema v1.0.3
 )
 

@@ -3,7 +3,7 @@ module github.com/cordonhq/cordon/integrations/genkit
 go 1.26.8
 
 require (
-	github.com/cordonhq/cordon v0.0.0-20261206220515-93e36a891f02
+	github.com/cordonhq/cordon v0.0.0-20261207000623-4b494e4d99d3
 	github.com/firebase/genkit/go v1.4.0
 )
 
