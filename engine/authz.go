@@ -115,7 +115,11 @@ type AuditRecord struct {
 	// any) in Reasons and the time of the answer in Time. A call that
 	// was allowed and then failed (its handler returned an error, or the
 	// host rejected it) has a record "failed" too, with the message the
-	// script saw in Reasons and the whole error in Err.
+	// script saw in Reasons and the whole error in Err. A decision that
+	// lost a race on the call counters (another decision charged them
+	// first, on a store many sandboxes or hosts share) has a record
+	// "superseded", and the call is decided again under a new
+	// DecisionID: only the last decision of a call takes effect.
 	Decision string
 	Reasons  []string
 	// Capability names the capability charged, or "".
@@ -376,6 +380,17 @@ func (sb *Sandbox) decide(ctx context.Context, key, method string, params json.R
 			d.charged = true
 			break
 		}
+		// The counters changed under the decision: it is made again on
+		// fresh counts, under a new id. A policy that logs its
+		// decisions (package fleet) has logged this one: say what
+		// became of it, so that a log reader can tell it from the
+		// decision that counts.
+		sb.audit(AuditRecord{
+			Time: time.Now(), Session: sb.id, Labels: sb.labels, Method: method, Params: params,
+			Decision: "superseded", Reasons: []string{"the call counters changed while it was decided: decided again"},
+			Capability: d.capabilityName, PolicyRevision: rec.PolicyRevision, Language: string(lang),
+			DecisionID: rec.DecisionID, FollowUpOf: followUpOf,
+		})
 		if attempt == maxChargeAttempts || ctx.Err() != nil {
 			d.Decision = authz.Decision{Reasons: []string{"the call counters kept changing under concurrent calls; the call was not decided"}, Capability: -1}
 			d.capabilityName = ""

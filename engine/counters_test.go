@@ -316,3 +316,38 @@ return out.join(" ")`)
 		})
 	}
 }
+
+// raceOnce is a store whose first Add loses its compare-and-set, as when
+// another host charged the counters between the Load and the Add.
+type raceOnce struct {
+	counters.Store
+	lost atomic.Bool
+}
+
+func (r *raceOnce) Add(ctx context.Context, key string, window time.Duration, version uint64, names []string) (bool, error) {
+	if r.lost.CompareAndSwap(false, true) {
+		return false, nil
+	}
+	return r.Store.Add(ctx, key, window, version, names)
+}
+
+// A decision that loses the race on the counters is made again under a
+// new id, and the audit says what became of the first one, so that a
+// decision log that holds both can tell which took effect.
+func TestSupersededDecisionIsAudited(t *testing.T) {
+	var mu sync.Mutex
+	var recs []engine.AuditRecord
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{
+		Tools:    []engine.Tool{enginetest.Echo("pay")},
+		Policy:   enginetest.Policy(t, dsl.Method("pay").MaxCalls(3)),
+		Counters: engine.Counters{Store: &raceOnce{Store: counters.NewMemory(nil)}},
+		Audit:    func(r engine.AuditRecord) { mu.Lock(); recs = append(recs, r); mu.Unlock() },
+	})
+	enginetest.Run(t, sb, `await pay({})`)
+	mu.Lock()
+	defer mu.Unlock()
+	if len(recs) != 2 || recs[0].Decision != "superseded" || recs[1].Decision != "allow" ||
+		recs[0].DecisionID == "" || recs[0].DecisionID == recs[1].DecisionID {
+		t.Fatalf("audit records: %+v", recs)
+	}
+}

@@ -14,18 +14,21 @@ import (
 // an ask, or the failure of an allowed call ([Policy.Audit]).
 const OutcomePath = "cordon/authz/outcome"
 
-// Audit is an audit hook ([engine.SandboxConfig.Audit],
-// codemode.WithAudit): it sends the records that are not policy decisions
+// Audit is an audit hook ([engine.SandboxConfig.Audit], which code mode's
+// sandboxes take too): it sends the records that are not policy decisions
 // to the decision log, beside the decisions that Decide logs, so that the
 // central log tells what became of each call. A record "approved",
-// "refused" or "failed" becomes one event with:
+// "refused", "failed" or "superseded" (a decision that lost a race on a
+// shared counter store and was made again, under a new id) becomes one
+// event with:
 //
 //   - decision_id: the record's DecisionID, the id of the decision's own
 //     event, so that the two join on it;
 //   - path: [OutcomePath], not [DecisionPath]: it is no evaluation, and a
 //     collector that keeps one event per decision_id and path keeps both;
-//   - result: {"outcome": "approved" | "refused" | "failed", "reasons":
-//     [...]}: the approver's reason, or the message the script saw;
+//   - result: {"outcome": "approved" | "refused" | "failed" |
+//     "superseded", "reasons": [...]}: the approver's reason, the
+//     message the script saw, or why the decision was made again;
 //   - input: {"method", "session": {"id"}} only: the params are in the
 //     decision's event (and masked there);
 //   - revision (and bundles, while that revision is active): the revision
@@ -38,7 +41,7 @@ const OutcomePath = "cordon/authz/outcome"
 // concurrent use.
 func (p *Policy) Audit(rec engine.AuditRecord) {
 	switch rec.Decision {
-	case "approved", "refused", "failed":
+	case "approved", "refused", "failed", "superseded":
 	default:
 		return
 	}

@@ -188,8 +188,13 @@ return ok`
 		rec  engine.AuditRecord
 	}
 	want := map[string]entry{}
+	superseded := map[string]entry{}
 	for _, h := range hosts {
 		for _, r := range h.records() {
+			if r.Decision == "superseded" {
+				superseded[r.DecisionID] = entry{h.id, r}
+				continue
+			}
 			want[r.DecisionID] = entry{h.id, r}
 		}
 	}
@@ -198,7 +203,7 @@ return ok`
 	}
 	eventually(t, 15*time.Second, "the collector did not receive every decision", func() bool {
 		events, _ := col.snapshot()
-		return len(events) >= len(want)
+		return len(events) >= len(want)+2*len(superseded)
 	})
 	time.Sleep(enginetest.Scale(t, 1500*time.Millisecond)) // one more upload period: nothing twice
 	events, _ := col.snapshot()
@@ -211,30 +216,34 @@ return ok`
 	// The log also has the evaluations that lost a race: with a shared
 	// store the engine charges a call's counters with a compare-and-set,
 	// and decides the call again, under a new id, when another host's
-	// charge came first. Only the last decision is audited (and took
-	// effect); the ones before it are logged too, for the same session and
-	// method.
-	audited := map[string]bool{}
-	for _, w := range want {
-		audited[w.host+" "+w.rec.Session+" "+w.rec.Method] = true
-	}
+	// charge came first. Only the last decision took effect; each one
+	// before it has its decision event and an outcome event "superseded"
+	// (engine.AuditRecord, fleet.Policy.Audit), under its own id.
 	got := map[string]int{}
+	outcomes := map[string]int{}
 	retried := 0
 	for _, ev := range events {
 		id, _ := ev["decision_id"].(string)
-		got[id]++
 		w, ok := want[id]
 		labels, _ := ev["labels"].(map[string]any)
 		input, _ := ev["input"].(map[string]any)
-		session, _ := input["session"].(map[string]any)
 		if strings.Contains(fmt.Sprint(ev), "hunter2") {
 			t.Errorf("%s: the masked param reached the log: %v", id, input)
 		}
+		if ev["path"] == fleet.OutcomePath {
+			result, _ := ev["result"].(map[string]any)
+			if s, isSuperseded := superseded[id]; !isSuperseded || result["outcome"] != "superseded" || labels["id"] != s.host {
+				t.Errorf("an outcome event for no superseded decision: %v", ev)
+			}
+			outcomes[id]++
+			continue
+		}
+		got[id]++
 		switch {
-		case !ok && audited[fmt.Sprint(labels["id"], " ", session["id"], " ", input["method"])] && ev["path"] == fleet.DecisionPath:
+		case !ok && superseded[id].host != "" && ev["path"] == fleet.DecisionPath:
 			retried++
-			if got[id] != 1 {
-				t.Errorf("%s (a decision made again) logged %d times", id, got[id])
+			if labels["id"] != superseded[id].host {
+				t.Errorf("%s: a superseded decision from %v, audited by %s", id, labels["id"], superseded[id].host)
 			}
 			continue
 		case !ok:
@@ -256,6 +265,11 @@ return ok`
 	for id, w := range want {
 		if got[id] != 1 {
 			t.Errorf("%s (%s %s@%s on %s) logged %d times", id, w.rec.Method, w.rec.Decision, w.rec.PolicyRevision, w.host, got[id])
+		}
+	}
+	for id := range superseded {
+		if got[id] != 1 || outcomes[id] != 1 {
+			t.Errorf("superseded decision %s: %d decision events and %d outcome events, want 1 and 1", id, got[id], outcomes[id])
 		}
 	}
 }
