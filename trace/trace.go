@@ -1,0 +1,181 @@
+// Package trace defines the record of one execution: a versioned JSON
+// document that holds what the script was (its language and code), where
+// it ran (the sandbox's labels, principal, limits and policy revision), what
+// it asked of the host (each tool call in order, with its decision and its
+// result or error), what the host gave it besides (every clock reading and
+// every random value the guest took), and what came out (stdout, stderr,
+// the value and the exit code).
+//
+// A trace serves two uses: replaying the execution (the tool results,
+// clock and random values come from the trace, and the run gives the same
+// output), and deciding its calls again under another policy ("what-if",
+// `cordon policy replay`). Version names the format; a reader refuses a
+// version it does not know.
+package trace
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+)
+
+// Version is the format version this package writes and reads.
+const Version = 1
+
+// ErrVersion is returned (wrapped) for a trace whose version this package
+// does not read.
+var ErrVersion = errors.New("trace: unsupported version")
+
+// ErrInvalid is returned (wrapped) for a document that is not a valid
+// trace: not JSON, missing a required field, or inconsistent.
+var ErrInvalid = errors.New("trace: invalid trace")
+
+// Trace is the record of one execution.
+type Trace struct {
+	// Version is the format's version: Version.
+	Version int `json:"version"`
+	// Language is "js" or "sh"; Code the script; Name the file name
+	// stack traces show, if one was given.
+	Language string `json:"language"`
+	Code     string `json:"code"`
+	Name     string `json:"name,omitempty"`
+	// Session, Labels and Principal are the sandbox's, as the policy saw
+	// them (input.session).
+	Session   string            `json:"session,omitempty"`
+	Labels    map[string]string `json:"labels,omitempty"`
+	Principal string            `json:"principal,omitempty"`
+	// Limits are the sandbox's limits, by their config keys (timeout as a
+	// Go duration string).
+	Limits map[string]any `json:"limits,omitempty"`
+	// PolicyRevision is the revision of the policy when the execution
+	// started ("default" without a policy).
+	PolicyRevision string `json:"policy_revision"`
+	// Started is when the execution started, and Duration how long it
+	// ran.
+	Started  time.Time     `json:"started"`
+	Duration time.Duration `json:"duration_ns"`
+	// VFS is the file system the execution started from: its digest, and
+	// its files when they were recorded.
+	VFS VFS `json:"vfs"`
+	// Calls are the tool calls, in the order the script made them (the
+	// order the host received them: within a Promise.all batch, the
+	// order of the batch).
+	Calls []Call `json:"calls"`
+	// Clock holds every wall-clock reading the guest took, in order, as
+	// Unix nanoseconds; Monotonic every monotonic reading, in
+	// nanoseconds; Random every random_get the guest made, in order, each
+	// as the bytes it got.
+	Clock     []int64  `json:"clock,omitempty"`
+	Monotonic []int64  `json:"monotonic,omitempty"`
+	Random    [][]byte `json:"random,omitempty"`
+	// Output is what the execution produced.
+	Output Output `json:"output"`
+}
+
+// VFS describes the file system an execution started from.
+type VFS struct {
+	// Digest is the SHA-256, in hex, of the VFS as a tar archive in the
+	// sandbox's canonical order (engine's ExportTar); "" when unknown.
+	Digest string `json:"digest,omitempty"`
+	// Tar is that archive, when the recording kept it.
+	Tar []byte `json:"tar,omitempty"`
+}
+
+// Call is one tool call of a trace.
+type Call struct {
+	// ID numbers the call from 1 in the order the host received it.
+	ID int `json:"id"`
+	// Method is the registered tool name; Params the canonical params the
+	// policy decided on (after the tool's Prepare).
+	Method string          `json:"method"`
+	Params json.RawMessage `json:"params,omitempty"`
+	// Language is the interpreter that made the call ("js" or "sh").
+	Language string `json:"language,omitempty"`
+	// Decision is "allow", "deny" or "ask" (the policy's), and Outcome
+	// what became of an ask: "approved" or "refused" ("" otherwise).
+	Decision string `json:"decision"`
+	Outcome  string `json:"outcome,omitempty"`
+	// Reasons are the policy's reasons; Capability the capability the
+	// call was charged to, if any; DecisionID the audit's id.
+	Reasons    []string `json:"reasons,omitempty"`
+	Capability string   `json:"capability,omitempty"`
+	DecisionID string   `json:"decision_id,omitempty"`
+	// Result is the JSON result of a call that succeeded; ErrorKind and
+	// Error what the script saw of one that failed or was refused.
+	Result    json.RawMessage `json:"result,omitempty"`
+	ErrorKind string          `json:"error_kind,omitempty"`
+	Error     string          `json:"error,omitempty"`
+	// Duration is how long the call took, from the script's request to
+	// its answer.
+	Duration time.Duration `json:"duration_ns"`
+}
+
+// Output is what an execution produced.
+type Output struct {
+	Stdout   string          `json:"stdout"`
+	Stderr   string          `json:"stderr"`
+	Value    json.RawMessage `json:"value,omitempty"`
+	ExitCode int             `json:"exit_code"`
+	// Error is the kind of error that ended the execution early
+	// ("timeout", "memory", ...), "" when it ran to its end.
+	Error string `json:"error,omitempty"`
+}
+
+// Read decodes a trace and checks it: its version, its required fields
+// and that its calls are numbered in order.
+func Read(r io.Reader) (*Trace, error) {
+	dec := json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+	var t Trace
+	if err := dec.Decode(&t); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrInvalid, err)
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("%w: data after the trace", ErrInvalid)
+	}
+	if err := t.Check(); err != nil {
+		return nil, err
+	}
+	return &t, nil
+}
+
+// Write encodes t, indented, after checking it.
+func (t *Trace) Write(w io.Writer) error {
+	if err := t.Check(); err != nil {
+		return err
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(t)
+}
+
+// Check reports what is wrong with t, or nil.
+func (t *Trace) Check() error {
+	if t.Version != Version {
+		return fmt.Errorf("%w %d (this cordon reads version %d)", ErrVersion, t.Version, Version)
+	}
+	switch t.Language {
+	case "js", "sh":
+	default:
+		return fmt.Errorf("%w: language %q is not js or sh", ErrInvalid, t.Language)
+	}
+	for i, c := range t.Calls {
+		if c.ID != i+1 {
+			return fmt.Errorf("%w: call %d has id %d", ErrInvalid, i+1, c.ID)
+		}
+		if c.Method == "" {
+			return fmt.Errorf("%w: call %d has no method", ErrInvalid, c.ID)
+		}
+		switch c.Decision {
+		case "allow", "deny", "ask", "":
+		default:
+			return fmt.Errorf("%w: call %d: decision %q", ErrInvalid, c.ID, c.Decision)
+		}
+		if len(c.Params) > 0 && !json.Valid(c.Params) {
+			return fmt.Errorf("%w: call %d: params are not JSON", ErrInvalid, c.ID)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,44 @@
+package trace_test
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/cordonhq/cordon/trace"
+)
+
+func TestRoundTrip(t *testing.T) {
+	tr := &trace.Trace{Version: trace.Version, Language: "js", Code: "return 1", PolicyRevision: "r1",
+		Calls: []trace.Call{{ID: 1, Method: "a/b", Params: []byte(`{"x":1}`), Decision: "allow", Result: []byte(`2`)}},
+		Clock: []int64{1}, Random: [][]byte{{1, 2}},
+		Output: trace.Output{Stdout: "1\n", Value: []byte(`1`)}}
+	var b bytes.Buffer
+	if err := tr.Write(&b); err != nil {
+		t.Fatal(err)
+	}
+	got, err := trace.Read(&b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Calls[0].Method != "a/b" || string(got.Random[0]) != "\x01\x02" || got.Output.Stdout != "1\n" {
+		t.Fatalf("%+v", got)
+	}
+}
+
+func TestReadRefuses(t *testing.T) {
+	for doc, want := range map[string]error{
+		`{"version": 2, "language": "js"}`:                                                           trace.ErrVersion,
+		`{"version": 1, "language": "py"}`:                                                           trace.ErrInvalid,
+		`{"version": 1, "language": "js", "calls": [{"id": 2, "method": "a"}]}`:                      trace.ErrInvalid,
+		`{"version": 1, "language": "js", "calls": [{"id": 1, "method": "a", "decision": "maybe"}]}`: trace.ErrInvalid,
+		`{"version": 1, "language": "js", "extra": 1}`:                                               trace.ErrInvalid,
+		`{"version": 1, "language": "js"} {}`:                                                        trace.ErrInvalid,
+		`not json`:                                                                                   trace.ErrInvalid,
+	} {
+		if _, err := trace.Read(strings.NewReader(doc)); !errors.Is(err, want) {
+			t.Errorf("%s: %v, want %v", doc, err, want)
+		}
+	}
+}
