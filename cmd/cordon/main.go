@@ -2,7 +2,7 @@
 //
 //	cordon run [flags] [FILE | -]   run a script (-e CODE for inline code)
 //	cordon mcp [flags]              serve code mode to MCP clients
-//	cordon policy SUBCOMMAND        compile, lint or test a policy, or write its input schema
+//	cordon policy SUBCOMMAND        compile, lint, test or replay a policy, or write its input schema
 //	cordon describe [flags]         describe the tools for a model
 //	cordon precompile               fill the compilation cache
 //	cordon version                  print the versions of cordon and its parts
@@ -67,6 +67,10 @@ const usage = `usage:
                                   -v lists every test, not only the failures
   cordon policy schema [-o FILE]  write the JSON Schema of the policy input, for stock OPA
                                   in CI: opa check --strict --schema FILE, opa test --schema FILE
+  cordon policy replay [--config CONFIG] [--policy PATH]... [--json] [--max-changes N] FILE...
+                                  decide the calls of traces or audit logs (run --log) again
+                                  under a candidate policy and report what changes (exit 1
+                                  when a decision changes)
   cordon describe [--config FILE] [--format prompt|ts|json] [--lang js|sh] [--max-bytes N]
                   [--no-example]  describe the tools for a model: rules, TypeScript
                                   declarations, shell usage, an example (prompt, the default)
@@ -615,7 +619,7 @@ func pickLang(flagLang, name string) (engine.Language, error) {
 
 func cmdPolicy(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
 	if len(args) == 0 {
-		return 0, usagef("policy: give a subcommand: compile, lint, test or schema")
+		return 0, usagef("policy: give a subcommand: compile, lint, test, schema or replay")
 	}
 	switch args[0] {
 	case "-h", "--help", "-help", "help":
@@ -690,8 +694,10 @@ func cmdPolicy(ctx context.Context, args []string, stdout, stderr io.Writer) (in
 		return 0, nil
 	case "schema":
 		return 0, cmdPolicySchema(args[1:], stdout)
+	case "replay":
+		return cmdPolicyReplay(ctx, args[1:], stdout, stderr)
 	}
-	return 0, usagef("policy: unknown subcommand %q (compile, lint, test, schema)", args[0])
+	return 0, usagef("policy: unknown subcommand %q (compile, lint, test, schema, replay)", args[0])
 }
 
 // cmdPolicySchema writes the JSON Schema of the policy input
