@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"text/tabwriter"
+	"unicode"
 )
 
 // WriteJSON writes r as one indented JSON document.
@@ -81,11 +82,11 @@ func table(w io.Writer, what string, m map[string]*Counts) {
 		return
 	}
 	fmt.Fprintf(w, "\nby %s:\n", what)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "%s\tcalls\tchanged\tallow→deny\tdeny→allow\t→ask\task→allow\task→deny\t\n", what)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "  %s\tcalls\tchanged\tallow→deny\tdeny→allow\t→ask\task→allow\task→deny\n", what)
 	for _, k := range slices.Sorted(maps.Keys(m)) {
 		c := m[k]
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t\n", k, c.Calls, c.Changed, c.AllowToDeny, c.DenyToAllow, c.ToAsk, c.AskToAllow, c.AskToDeny)
+		fmt.Fprintf(tw, "  %s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\n", k, c.Calls, c.Changed, c.AllowToDeny, c.DenyToAllow, c.ToAsk, c.AskToAllow, c.AskToDeny)
 	}
 	tw.Flush()
 }
@@ -103,11 +104,23 @@ func paramsText(c Change) string {
 	return quoteControls(p.Text)
 }
 
-// quoteControls writes control characters of s escaped, as JSON does, so
-// that a report is one line per field.
+// quoteControls writes the control characters of s escaped (\n, \u001b),
+// so that a report keeps one line per field and a terminal shows them.
 func quoteControls(s string) string {
-	b, _ := json.Marshal(s)
-	return string(b[1 : len(b)-1])
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case unicode.IsControl(r):
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 func decisionText(d Decision) string {

@@ -143,8 +143,9 @@ type Report struct {
 	PolicyRevision string `json:"policy_revision"`
 	// Total counts every call decided again; ByMethod and ByCapability
 	// count them by method and by capability. A call is counted under
-	// its recorded capability and, when the candidate charges another,
-	// under that one too; "(none)" stands for no capability.
+	// its recorded capability and under the one the candidate charges,
+	// when they differ under both; "(none)" counts the calls that
+	// neither charged to a capability.
 	Total        Counts             `json:"total"`
 	ByMethod     map[string]*Counts `json:"by_method"`
 	ByCapability map[string]*Counts `json:"by_capability"`
@@ -312,7 +313,7 @@ func Replay(ctx context.Context, p engine.Policy, records []Record, opts ...Opti
 }
 
 // countsFor returns the counts a call adds to: its method's, and those of
-// its old and new capabilities.
+// its old and new capabilities ("(none)" when neither has one).
 func countsFor(r *Report, method, oldCap, newCap string) []*Counts {
 	get := func(m map[string]*Counts, k string) *Counts {
 		if m[k] == nil {
@@ -320,15 +321,16 @@ func countsFor(r *Report, method, oldCap, newCap string) []*Counts {
 		}
 		return m[k]
 	}
-	if oldCap == "" {
-		oldCap = "(none)"
-	}
-	if newCap == "" {
-		newCap = "(none)"
-	}
-	out := []*Counts{get(r.ByMethod, method), get(r.ByCapability, oldCap)}
-	if newCap != oldCap {
+	out := []*Counts{get(r.ByMethod, method)}
+	switch {
+	case oldCap == "" && newCap == "":
+		out = append(out, get(r.ByCapability, "(none)"))
+	case oldCap == newCap || newCap == "":
+		out = append(out, get(r.ByCapability, oldCap))
+	case oldCap == "":
 		out = append(out, get(r.ByCapability, newCap))
+	default:
+		out = append(out, get(r.ByCapability, oldCap), get(r.ByCapability, newCap))
 	}
 	return out
 }
@@ -382,7 +384,6 @@ func decide(ctx context.Context, p engine.Policy, rec *Record, s *session, capNa
 	in := &authz.Input{
 		Method:          rec.Method,
 		Params:          params,
-		ParamsCanonical: true,
 		Calls:           calls,
 		CapabilityCalls: capCalls,
 		Session:         authz.Session{ID: rec.Session, Labels: rec.Labels, Principal: rec.Principal, Flow: authz.Flow{Labels: flow}},
