@@ -48,7 +48,8 @@ func ReadFile(name string) ([]Record, error) {
 // the ask it answers (the last one of the session with the same method
 // and params) refused, and failed and superseded records are context. A
 // log excerpts params larger than 4 KiB (engine.Excerpt): such a call is
-// kept, marked to be skipped. A log records neither the session's labels
+// kept, marked to be skipped. Each record's counters are those of its
+// file and session ([Record.Counters]). A log records neither the session's labels
 // and principal nor the script's language.
 func Read(r io.Reader, name string) ([]Record, error) {
 	b, err := io.ReadAll(io.LimitReader(r, maxInputBytes+1))
@@ -75,8 +76,9 @@ func isTrace(b []byte) bool {
 	first, _, _ := bytes.Cut(b, []byte("\n"))
 	var probe map[string]json.RawMessage
 	if err := json.Unmarshal(first, &probe); err != nil {
-		// Not a whole object on the first line: an indented document.
-		return !json.Valid(first)
+		// Not a whole object on the first line: an indented document,
+		// unless the line is a broken audit record.
+		return !json.Valid(first) && !bytes.Contains(first, []byte(`"msg":`))
 	}
 	_, hasMsg := probe["msg"]
 	_, hasVersion := probe["version"]
@@ -94,10 +96,6 @@ func readTrace(b []byte, name string) ([]Record, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %s: %w", ErrInput, name, err)
 	}
-	session := t.Session
-	if session == "" {
-		session = name
-	}
 	var out []Record
 	for _, c := range t.Calls {
 		if c.Decision == "" {
@@ -105,7 +103,8 @@ func readTrace(b []byte, name string) ([]Record, error) {
 		}
 		out = append(out, Record{
 			Source:     name + "#call " + strconv.Itoa(c.ID),
-			Session:    session,
+			Session:    t.Session,
+			Counters:   name + "\x00" + t.Session,
 			Labels:     t.Labels,
 			Principal:  t.Principal,
 			Language:   orString(c.Language, t.Language),
@@ -184,7 +183,7 @@ func readLog(b []byte, name string) ([]Record, error) {
 		default:
 			return nil, fmt.Errorf("%w: %s: unknown decision %q (want allow, deny, ask, approved, refused, failed or superseded)", ErrInput, src, l.Decision)
 		}
-		rec := Record{Source: src, Session: l.Session, Method: l.Method, Decision: l.Decision, Reasons: l.Reasons, Capability: l.Capability}
+		rec := Record{Source: src, Session: l.Session, Counters: name + "\x00" + l.Session, Method: l.Method, Decision: l.Decision, Reasons: l.Reasons, Capability: l.Capability}
 		if e := l.Params; e != nil && e.Bytes > 0 {
 			switch {
 			case len(e.JSON) > 0 && json.Valid(e.JSON):

@@ -52,10 +52,15 @@ type Record struct {
 	Source string
 	// Session, Labels and Principal are the session's, as the policy saw
 	// them (input.session); an audit log holds only the session's id.
-	// The counters are kept per Session.
 	Session   string
 	Labels    map[string]string
 	Principal string
+	// Counters names the call counters the record's call is charged to:
+	// records with the same Counters share them, as the calls of one
+	// session do. Read sets it to the file's name and the session's id
+	// (a sandbox id such as sb-1 is unique only within its process); ""
+	// means Session.
+	Counters string
 	// Language is "js" or "sh", or "" when not recorded.
 	Language string
 	// Method and Params are the call's; Params are canonical.
@@ -214,7 +219,7 @@ func (s *session) add(c charge, n int) {
 // Replay decides every record again under p, in order, and reports the
 // differences from the recorded decisions. A nil p is the engine's default
 // policy (each method [engine.DefaultMaxCalls] times per session). Counters
-// are kept per session as the engine keeps them: a call the candidate
+// are kept per session ([Record.Counters]) as the engine keeps them: a call the candidate
 // allows or asks about is charged; an ask the recording shows refused has
 // its charge released right after, and any other ask is taken as approved.
 // Replay fails only when ctx ends; a policy that errs or panics denies the
@@ -264,10 +269,14 @@ func Replay(ctx context.Context, p engine.Policy, records []Record, opts ...Opti
 			r.SkippedReasons[rec.Skip]++
 			continue
 		}
-		s := sessions[rec.Session]
+		key := rec.Counters
+		if key == "" {
+			key = rec.Session
+		}
+		s := sessions[key]
 		if s == nil {
 			s = &session{calls: map[string]int{}, caps: map[string]int{}, flow: map[string]int{}}
-			sessions[rec.Session] = s
+			sessions[key] = s
 		}
 		var tool *authz.ToolInfo
 		if o.tool != nil {

@@ -254,6 +254,30 @@ func TestReadAuditLog(t *testing.T) {
 	}
 }
 
+// Two runs' logs both have a session sb1 (a sandbox id is unique only
+// within its process): their counters are kept apart.
+func TestCountersPerFile(t *testing.T) {
+	text := line("pay", "allow", `{}`) + "\n" + line("pay", "allow", `{}`) + "\n"
+	var recs []whatif.Record
+	for _, name := range []string{"a.log", "b.log"} {
+		r, err := whatif.ReadFile(writeFile(t, name, text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs = append(recs, r...)
+	}
+	p := capPolicy(t, dsl.Method("pay").MaxCalls(2))
+	if r := replay(t, p, recs); r.Total.Calls != 4 || r.Total.Changed != 0 {
+		t.Errorf("per file: %+v", r.Total)
+	}
+	for i := range recs {
+		recs[i].Counters = ""
+	}
+	if r := replay(t, p, recs); r.Total.AllowToDeny != 2 {
+		t.Errorf("one session: %+v", r.Total)
+	}
+}
+
 func TestReadTrace(t *testing.T) {
 	tr := `{
   "version": 1, "language": "js", "code": "x", "session": "t1", "principal": "ada",
@@ -283,6 +307,7 @@ func TestBadInput(t *testing.T) {
 		{"empty", "", "is neither a trace nor an audit log"},
 		{"prose", "hello\nworld\n", "is neither a trace nor an audit log"},
 		{"brokenline", line("pay", "allow", `{}`) + "\n{\"msg\": \n", "brokenline:2: not an audit record"},
+		{"brokenfirst", "{\"msg\":\"cordon: tool call decision\", \n" + line("pay", "allow", `{}`), "brokenfirst:1: not an audit record"},
 		{"nomethod", `{"msg":"cordon: tool call decision","decision":"allow"}`, "nomethod:1: audit record without a method"},
 		{"baddecision", `{"msg":"cordon: tool call decision","method":"m","decision":"maybe"}`, `baddecision:1: unknown decision "maybe"`},
 		{"brokentrace", "{\n  \"version\": 1,\n  \"calls\": [,]\n}\n", "brokentrace:3: not a valid trace"},
