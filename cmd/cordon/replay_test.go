@@ -1,9 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/cordonhq/cordon/trace"
 )
 
 const whatifDir = "../../examples/whatif/"
@@ -100,6 +103,33 @@ func TestPolicyReplayUsage(t *testing.T) {
 		code, _, stderr := cli(t, "", c.args...)
 		if code != exitUsage || !strings.Contains(stderr, c.want) {
 			t.Errorf("%q: exit %d, stderr %q, want 2 and %q", c.args, code, stderr, c.want)
+		}
+	}
+}
+
+// A trace, written by package trace, is read beside an audit log: each
+// file is told by its content, and a refused ask gives its charge back.
+func TestPolicyReplayTrace(t *testing.T) {
+	tr := &trace.Trace{Version: trace.Version, Language: "js", Code: "…", Session: "mcp-1", PolicyRevision: "r1",
+		Calls: []trace.Call{
+			{ID: 1, Method: "crm/customers/list", Params: json.RawMessage(`{}`), Decision: "allow"},
+			{ID: 2, Method: "crm/customers/list", Params: json.RawMessage(`{}`), Decision: "ask", Outcome: "refused"},
+			{ID: 3, Method: "crm/customers/list", Params: json.RawMessage(`{}`), Decision: "allow"},
+		}}
+	var buf bytes.Buffer
+	if err := tr.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	file := writeFile(t, "run.trace.json", buf.String())
+	// The tightened policy allows one customer list per session: in the
+	// trace, the 2nd call was refused (not charged) and the 3rd flips.
+	code, stdout, stderr := cli(t, "", "policy", "replay", "--config", whatifDir+"tightened.yaml", file, whatifDir+"audit.log")
+	if code != 1 {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	for _, want := range []string{"9 calls decided again", "run.trace.json#call 2  crm/customers/list  ask→deny", "run.trace.json#call 3  crm/customers/list  allow→deny", "audit.log:6  crm/customers/list  allow→deny"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, stdout)
 		}
 	}
 }
