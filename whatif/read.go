@@ -102,18 +102,21 @@ func readTrace(b []byte, name string) ([]Record, error) {
 			continue // refused before the policy saw it
 		}
 		out = append(out, Record{
-			Source:     name + "#call " + strconv.Itoa(c.ID),
-			Session:    t.Session,
-			Counters:   name + "\x00" + t.Session,
-			Labels:     t.Labels,
-			Principal:  t.Principal,
-			Language:   orString(c.Language, t.Language),
-			Method:     c.Method,
-			Params:     c.Params,
-			Decision:   c.Decision,
-			Refused:    c.Decision == Ask && c.Outcome == "refused",
-			Reasons:    c.Reasons,
-			Capability: c.Capability,
+			Source:   name + "#call " + strconv.Itoa(c.ID),
+			Session:  t.Session,
+			Counters: name + "\x00" + t.Session,
+			// The revision when the execution started: a policy
+			// swapped in meanwhile (package fleet) is not told.
+			PolicyRevision: t.PolicyRevision,
+			Labels:         t.Labels,
+			Principal:      t.Principal,
+			Language:       orString(c.Language, t.Language),
+			Method:         c.Method,
+			Params:         c.Params,
+			Decision:       c.Decision,
+			Refused:        c.Decision == Ask && c.Outcome == "refused",
+			Reasons:        c.Reasons,
+			Capability:     c.Capability,
 		})
 	}
 	return out, nil
@@ -143,6 +146,7 @@ type logLine struct {
 	Reasons    []string        `json:"reasons"`
 	Capability string          `json:"capability"`
 	Params     *engine.Excerpt `json:"params"`
+	Revision   string          `json:"policy_revision"`
 }
 
 func readLog(b []byte, name string) ([]Record, error) {
@@ -183,7 +187,7 @@ func readLog(b []byte, name string) ([]Record, error) {
 		default:
 			return nil, fmt.Errorf("%w: %s: unknown decision %q (want allow, deny, ask, approved, refused, failed or superseded)", ErrInput, src, l.Decision)
 		}
-		rec := Record{Source: src, Session: l.Session, Counters: name + "\x00" + l.Session, Method: l.Method, Decision: l.Decision, Reasons: l.Reasons, Capability: l.Capability}
+		rec := Record{Source: src, Session: l.Session, Counters: name + "\x00" + l.Session, PolicyRevision: l.Revision, Method: l.Method, Decision: l.Decision, Reasons: l.Reasons, Capability: l.Capability}
 		if e := l.Params; e != nil && e.Bytes > 0 {
 			switch {
 			case len(e.JSON) > 0 && json.Valid(e.JSON):

@@ -28,7 +28,11 @@ func (r *Report) WriteJSON(w io.Writer) error {
 func (r *Report) WriteText(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	t := r.Total
-	fmt.Fprintf(bw, "%d calls decided again under policy %s: %d changed", t.Calls, r.PolicyRevision, t.Changed)
+	fmt.Fprintf(bw, "%d calls decided again under policy %s", t.Calls, r.PolicyRevision)
+	if len(r.RecordedRevisions) > 0 {
+		fmt.Fprintf(bw, " (recorded under %s)", strings.Join(r.RecordedRevisions, ", "))
+	}
+	fmt.Fprintf(bw, ": %d changed", t.Changed)
 	if t.Changed > 0 {
 		fmt.Fprintf(bw, " (%s)", kinds(&t))
 	}

@@ -71,6 +71,9 @@ type Record struct {
 	// Refused reports that the recorded ask was refused (its charge was
 	// released).
 	Refused bool
+	// PolicyRevision is the revision of the policy that made the recorded
+	// decision, "" when not recorded.
+	PolicyRevision string
 	// Reasons and Capability are the recorded decision's.
 	Reasons    []string
 	Capability string
@@ -146,6 +149,9 @@ type Report struct {
 	// PolicyRevision is the candidate's revision ("default" for the
 	// default policy).
 	PolicyRevision string `json:"policy_revision"`
+	// RecordedRevisions are the revisions of the policies that made the
+	// recorded decisions, sorted.
+	RecordedRevisions []string `json:"recorded_revisions,omitempty"`
 	// Total counts every call decided again; ByMethod and ByCapability
 	// count them by method and by capability. A call is counted under
 	// its recorded capability and under the one the candidate charges,
@@ -261,6 +267,9 @@ func Replay(ctx context.Context, p engine.Policy, records []Record, opts ...Opti
 		default:
 			return nil, fmt.Errorf("whatif: %s: decision %q is not allow, deny or ask", rec.Source, rec.Decision)
 		}
+		if rev := rec.PolicyRevision; rev != "" && !slices.Contains(r.RecordedRevisions, rev) {
+			r.RecordedRevisions = append(r.RecordedRevisions, rev)
+		}
 		if rec.Skip != "" {
 			r.Skipped++
 			if r.SkippedReasons == nil {
@@ -318,6 +327,7 @@ func Replay(ctx context.Context, p engine.Policy, records []Record, opts ...Opti
 			New:     nd.Decision,
 		})
 	}
+	slices.Sort(r.RecordedRevisions)
 	return r, nil
 }
 

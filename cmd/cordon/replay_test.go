@@ -25,7 +25,7 @@ func TestPolicyReplayExample(t *testing.T) {
 		t.Fatalf("tightened: exit %d, stderr %q", code, stderr)
 	}
 	for _, want := range []string{
-		"3 changed (allow→deny 1, →ask 2)",
+		"(recorded under 49935cf6a356): 3 changed (allow→deny 1, →ask 2)",
 		"audit.log:3  payments/transfer  allow→ask",
 		"audit.log:4  payments/transfer  deny→ask",
 		"audit.log:6  crm/customers/list  allow→deny",
