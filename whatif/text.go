@@ -129,6 +129,9 @@ func quoteControls(s string) string {
 
 func decisionText(d Decision) string {
 	s := d.Decision
+	if d.Outcome != "" {
+		s += ", " + d.Outcome
+	}
 	if d.Capability != "" {
 		s += " (capability " + d.Capability + ")"
 	}

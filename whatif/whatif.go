@@ -87,6 +87,8 @@ type Decision struct {
 	Decision   string   `json:"decision"`
 	Reasons    []string `json:"reasons,omitempty"`
 	Capability string   `json:"capability,omitempty"`
+	// Outcome is "refused" for a recorded ask that was refused.
+	Outcome string `json:"outcome,omitempty"`
 	// Error is set when the candidate policy failed on the call (which
 	// denies it).
 	Error string `json:"error,omitempty"`
@@ -224,10 +226,11 @@ func (s *session) add(c charge, n int) {
 
 // Replay decides every record again under p, in order, and reports the
 // differences from the recorded decisions. A nil p is the engine's default
-// policy (each method [engine.DefaultMaxCalls] times per session). Counters
-// are kept per session ([Record.Counters]) as the engine keeps them: a call the candidate
-// allows or asks about is charged; an ask the recording shows refused has
-// its charge released right after, and any other ask is taken as approved.
+// policy (each method [engine.DefaultMaxCalls] times per session).
+// Counters are kept per session ([Record.Counters]) as the engine keeps
+// them: a call the candidate allows or asks about is charged; an ask the
+// recording shows refused has its charge released right after, and any
+// other ask is taken as approved.
 // Replay fails only when ctx ends; a policy that errs or panics denies the
 // call, as in the engine.
 func Replay(ctx context.Context, p engine.Policy, records []Record, opts ...Option) (*Report, error) {
@@ -306,7 +309,10 @@ func Replay(ctx context.Context, p engine.Policy, records []Record, opts ...Opti
 			}
 		}
 		old := Decision{Decision: rec.Decision, Reasons: rec.Reasons, Capability: rec.Capability}
-		same := slices.Equal(old.Reasons, nd.Reasons) || old.Decision == Allow
+		if rec.Decision == Ask && rec.Refused {
+			old.Outcome = "refused"
+		}
+		same := slices.Equal(old.Reasons, nd.Reasons)
 		for _, c := range countsFor(r, rec.Method, old.Capability, nd.Capability) {
 			c.add(old.Decision, nd.Decision.Decision, same)
 		}

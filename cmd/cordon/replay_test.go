@@ -127,7 +127,7 @@ func TestPolicyReplayTrace(t *testing.T) {
 	if code != 1 {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
-	for _, want := range []string{"9 calls decided again", "run.trace.json#call 2  crm/customers/list  ask→deny", "run.trace.json#call 3  crm/customers/list  allow→deny", "audit.log:6  crm/customers/list  allow→deny"} {
+	for _, want := range []string{"9 calls decided again", "run.trace.json#call 2  crm/customers/list  ask→deny", "old: ask, refused", "run.trace.json#call 3  crm/customers/list  allow→deny", "audit.log:6  crm/customers/list  allow→deny"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, stdout)
 		}
