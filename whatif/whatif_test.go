@@ -341,3 +341,28 @@ func TestNoOPA(t *testing.T) {
 		}
 	}
 }
+
+// Whatever the input, Read returns records or an error, and Replay decides
+// the records, without a panic.
+func FuzzRead(f *testing.F) {
+	f.Add([]byte(line("pay", "allow", `{"a":1}`) + "\n" + line("pay", "refused", `{"a":1}`)))
+	f.Add([]byte(`{"version": 1, "language": "js", "code": "", "policy_revision": "r", "started": "2026-01-01T00:00:00Z", "duration_ns": 0, "vfs": {}, "output": {"stdout":"","stderr":"","exit_code":0}, "calls": [{"id": 1, "method": "m", "decision": "ask", "outcome": "refused", "duration_ns": 0}]}`))
+	f.Add([]byte("{\n"))
+	f.Add([]byte(`{"msg":"cordon: tool call decision","method":"m","decision":"deny","params":{"text":"{","bytes":1}}`))
+	p, err := authz.New([]*dsl.Capability{dsl.Method("pay").MaxCalls(1).Where(dsl.Param("a").Le(1))})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		recs, err := whatif.Read(bytes.NewReader(b), "in")
+		if err != nil {
+			if !errors.Is(err, whatif.ErrInput) || !strings.Contains(err.Error(), "in") {
+				t.Fatalf("error %v", err)
+			}
+			return
+		}
+		if _, err := whatif.Replay(context.Background(), p, recs); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
