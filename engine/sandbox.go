@@ -186,6 +186,12 @@ type SandboxConfig struct {
 	// error (or panics) gets nothing more in that execution; the script
 	// does not see it.
 	Stdout, Stderr io.Writer
+	// Snapshot, if set, starts the sandbox from a snapshot taken with
+	// [Sandbox.Snapshot]: its files, its session counters (added to this
+	// sandbox's own, see docs/snapshots.md), and its principal and labels
+	// when Principal and Labels are unset. A snapshot that cannot be read
+	// fails NewSandbox with an error that matches [ErrSnapshot].
+	Snapshot []byte
 }
 
 // Counters configures where a sandbox's call counters (input.calls,
@@ -266,6 +272,7 @@ type Sandbox struct {
 	capIndex  map[string][]int // the indices of each capability name
 	approver  Approver
 	onAudit   func(AuditRecord)
+	restored  *Restored // [SandboxConfig.Snapshot]; set by NewSandbox
 	stdout    io.Writer // [SandboxConfig.Stdout]
 	stderr    io.Writer
 	closeOnce sync.Once
@@ -300,6 +307,10 @@ func (e *Engine) NewSandbox(ctx context.Context, cfg SandboxConfig) (*Sandbox, e
 	generated := sb.id == ""
 	if generated {
 		sb.id = fmt.Sprintf("sb-%d", sandboxSeq.Add(1))
+	}
+	snap, err := sb.useSnapshot(cfg)
+	if err != nil {
+		return nil, err
 	}
 	if err := sb.setCounters(cfg.Counters, generated); err != nil {
 		return nil, err
@@ -358,6 +369,12 @@ func (e *Engine) NewSandbox(ctx context.Context, cfg SandboxConfig) (*Sandbox, e
 	if err := sb.start(ctx); err != nil {
 		_ = sb.Close(context.Background())
 		return nil, err
+	}
+	if snap != nil {
+		if err := sb.restore(ctx, snap); err != nil {
+			_ = sb.Close(context.Background())
+			return nil, err
+		}
 	}
 	return sb, nil
 }

@@ -1,0 +1,226 @@
+package engine_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/cordonhq/cordon/dsl"
+	"github.com/cordonhq/cordon/engine"
+	"github.com/cordonhq/cordon/engine/enginetest"
+)
+
+// snapshotPays runs n payments in sb and returns how many were allowed.
+func snapshotPays(t *testing.T, sb *engine.Sandbox, n int) int {
+	t.Helper()
+	res := enginetest.Run(t, sb, fmt.Sprintf(`let ok = 0
+for (let i = 0; i < %d; i++) { try { await pay({i}); ok++ } catch (e) {} }
+return ok`, n))
+	var ok int
+	if _, err := fmt.Sscan(res.Stdout, &ok); err != nil {
+		t.Fatalf("stdout %q: %v", res.Stdout, err)
+	}
+	return ok
+}
+
+// A snapshot restored twice gives two independent sandboxes: each has the
+// files, the labels and the counts of the original, and neither sees the
+// other's writes or calls.
+func TestSnapshotFork(t *testing.T) {
+	ctx := context.Background()
+	var ran atomic.Int32
+	pol := enginetest.Policy(t, dsl.Method("pay").MaxCalls(3))
+	cfg := engine.SandboxConfig{Tools: []engine.Tool{enginetest.Counting("pay", &ran)}, Policy: pol,
+		Labels: map[string]string{"tenant": "acme"}, Principal: "alice"}
+	orig := enginetest.NewSandbox(t, cfg)
+	if n := snapshotPays(t, orig, 2); n != 2 {
+		t.Fatalf("original: %d payments, want 2", n)
+	}
+	mtime := time.Date(2024, 5, 6, 7, 8, 9, 123456789, time.UTC)
+	if err := orig.PutFiles(ctx, []engine.File{
+		{Path: "/workspace/dir", Mode: fs.ModeDir | 0o700, ModTime: mtime},
+		{Path: "/workspace/dir/run.sh", Mode: 0o755, ModTime: mtime, Data: []byte("echo hi\n")},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	enginetest.RunShell(t, orig, `echo one > /workspace/a.txt`)
+	snap, err := orig.Snapshot(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := engine.ReadSnapshotInfo(snap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Version != engine.SnapshotVersion || info.Principal != "alice" || info.Labels["tenant"] != "acme" || info.Counters["method:pay"] != 2 {
+		t.Fatalf("info %+v", info)
+	}
+
+	fork := func() *engine.Sandbox {
+		sb := enginetest.NewSandbox(t, engine.SandboxConfig{Tools: cfg.Tools, Policy: pol, Snapshot: snap})
+		r := sb.Restored()
+		if r == nil || r.PolicyChanged || !r.CountersRestored {
+			t.Fatalf("Restored() = %+v", r)
+		}
+		return sb
+	}
+	a, b := fork(), fork()
+	for _, sb := range []*engine.Sandbox{a, b} {
+		got, err := sb.ReadFile(ctx, "/workspace/a.txt")
+		if err != nil || string(got) != "one\n" {
+			t.Fatalf("a.txt = %q, %v", got, err)
+		}
+		files, err := sb.Files(ctx, "/workspace/dir")
+		if err != nil || len(files) != 2 {
+			t.Fatalf("files %+v, %v", files, err)
+		}
+		if files[0].Mode != fs.ModeDir|0o700 || files[1].Mode != 0o755 || !files[1].ModTime.Equal(mtime) {
+			t.Errorf("modes %v %v, mtime %v: want drwx------, -rwxr-xr-x, %v", files[0].Mode, files[1].Mode, files[1].ModTime, mtime)
+		}
+	}
+	if err := a.WriteFile(ctx, "/workspace/only-a.txt", []byte("a")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.ReadFile(ctx, "/workspace/only-a.txt"); !errors.Is(err, engine.ErrNotExist) {
+		t.Fatalf("b sees a's file: %v", err)
+	}
+	// max_calls 3 with 2 used: one more in each fork, independently.
+	if n := snapshotPays(t, a, 3); n != 1 {
+		t.Fatalf("fork a: %d payments, want 1", n)
+	}
+	if n := snapshotPays(t, b, 3); n != 1 {
+		t.Fatalf("fork b: %d payments, want 1", n)
+	}
+	if n := snapshotPays(t, orig, 3); n != 1 {
+		t.Fatalf("original after the forks: %d payments, want 1", n)
+	}
+	if ran.Load() != 5 {
+		t.Fatalf("the handler ran %d times, want 5", ran.Load())
+	}
+}
+
+// The labels and the principal of a snapshot are the restored sandbox's,
+// unless its config sets them.
+func TestSnapshotLabels(t *testing.T) {
+	ctx := context.Background()
+	orig := enginetest.NewSandbox(t, engine.SandboxConfig{Labels: map[string]string{"tenant": "acme"}, Principal: "alice"})
+	snap, err := orig.Snapshot(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept := enginetest.NewSandbox(t, engine.SandboxConfig{Snapshot: snap})
+	got, err := kept.Snapshot(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, _ := engine.ReadSnapshotInfo(got)
+	if info.Principal != "alice" || info.Labels["tenant"] != "acme" {
+		t.Fatalf("restored sandbox: principal %q, labels %v", info.Principal, info.Labels)
+	}
+	set := enginetest.NewSandbox(t, engine.SandboxConfig{Snapshot: snap, Principal: "bob", Labels: map[string]string{"tenant": "other"}})
+	got, _ = set.Snapshot(ctx)
+	info, _ = engine.ReadSnapshotInfo(got)
+	if info.Principal != "bob" || info.Labels["tenant"] != "other" {
+		t.Fatalf("config's principal and labels: %q, %v", info.Principal, info.Labels)
+	}
+}
+
+// A snapshot taken under another policy revision is restored, and the
+// sandbox says so.
+func TestSnapshotPolicyChanged(t *testing.T) {
+	ctx := context.Background()
+	orig := enginetest.NewSandbox(t, engine.SandboxConfig{})
+	snap, err := orig.Snapshot(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	restored := enginetest.NewSandbox(t, engine.SandboxConfig{Policy: enginetest.Policy(t, dsl.Method("pay").MaxCalls(1)), Snapshot: snap})
+	if r := restored.Restored(); r == nil || !r.PolicyChanged || r.Snapshot.PolicyRevision != "default" {
+		t.Fatalf("Restored() = %+v, want PolicyChanged", r)
+	}
+}
+
+// Snapshots of another version, truncated or damaged are refused with an
+// error that matches ErrSnapshot.
+func TestSnapshotRefused(t *testing.T) {
+	ctx := context.Background()
+	orig := enginetest.NewSandbox(t, engine.SandboxConfig{})
+	if err := orig.WriteFile(ctx, "/workspace/a.txt", bytes.Repeat([]byte("x"), 1000)); err != nil {
+		t.Fatal(err)
+	}
+	snap, err := orig.Snapshot(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng := enginetest.Engine(t)
+	newer := bytes.Clone(snap)
+	binary.BigEndian.PutUint32(newer[16:], engine.SnapshotVersion+1)
+	_, err = eng.NewSandbox(ctx, engine.SandboxConfig{Snapshot: newer})
+	if !errors.Is(err, engine.ErrSnapshotVersion) || !errors.Is(err, engine.ErrSnapshot) || !errors.Is(err, engine.ErrInvalid) {
+		t.Fatalf("newer version: %v", err)
+	}
+	if !strings.Contains(err.Error(), "version 2") {
+		t.Errorf("error %q does not name the version", err)
+	}
+	for name, b := range map[string][]byte{
+		"garbage":      []byte("hello, world, this is not a snapshot"),
+		"header only":  snap[:20],
+		"truncated":    snap[:len(snap)-700],
+		"bad metadata": append(append([]byte(nil), snap[:24]...), bytes.Repeat([]byte{'{'}, len(snap)-24)...),
+	} {
+		if _, err := eng.NewSandbox(ctx, engine.SandboxConfig{Snapshot: b}); !errors.Is(err, engine.ErrSnapshot) {
+			t.Errorf("%s: %v, want ErrSnapshot", name, err)
+		}
+	}
+	// More than the VFS quota.
+	if _, err := eng.NewSandbox(ctx, engine.SandboxConfig{Snapshot: snap, Limits: engine.Limits{VFSBytes: 500}}); !errors.Is(err, engine.ErrSnapshot) || engine.KindOf(err) != engine.KindFile {
+		t.Errorf("over quota: %v", err)
+	}
+}
+
+func ExampleSandbox_Snapshot() {
+	ctx := context.Background()
+	eng, err := engine.New(ctx, engine.NewConfig())
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer eng.Close(ctx)
+
+	sb, err := eng.NewSandbox(ctx, engine.SandboxConfig{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer sb.Close(ctx)
+	if err := sb.WriteFile(ctx, "/workspace/notes.txt", []byte("draft")); err != nil {
+		log.Fatal(err)
+	}
+	snap, err := sb.Snapshot(ctx)
+	if err != nil {
+		log.Fatal(err)
+	}
+
+	// Two forks of one snapshot: each has the files, and its own counters.
+	for _, text := range []string{"plan A", "plan B"} {
+		fork, err := eng.NewSandbox(ctx, engine.SandboxConfig{Snapshot: snap})
+		if err != nil {
+			log.Fatal(err)
+		}
+		res, err := fork.Execute(ctx, engine.Shell, `echo " + `+text+`" >> /workspace/notes.txt; cat /workspace/notes.txt`)
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Print(res.Stdout)
+		fork.Close(ctx)
+	}
+	// Output:
+	// draft + plan A
+	// draft + plan B
+}
