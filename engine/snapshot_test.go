@@ -202,25 +202,31 @@ func ExampleSandbox_Snapshot() {
 	if err := sb.WriteFile(ctx, "/workspace/notes.txt", []byte("draft")); err != nil {
 		log.Fatal(err)
 	}
-	snap, err := sb.Snapshot(ctx)
+	// region fork
+	snap, err := sb.Snapshot(ctx) // between executions: it takes the sandbox's turn
 	if err != nil {
 		log.Fatal(err)
 	}
-
-	// Two forks of one snapshot: each has the files, and its own counters.
-	for _, text := range []string{"plan A", "plan B"} {
-		fork, err := eng.NewSandbox(ctx, engine.SandboxConfig{Snapshot: snap})
-		if err != nil {
-			log.Fatal(err)
-		}
-		res, err := fork.Execute(ctx, engine.Shell, `echo " + `+text+`" >> /workspace/notes.txt; cat /workspace/notes.txt`)
+	// Each sandbox started from snap is a fork: the files, and counters of its own.
+	a, err := eng.NewSandbox(ctx, engine.SandboxConfig{Snapshot: snap})
+	if err != nil {
+		log.Fatal(err)
+	}
+	b, err := eng.NewSandbox(ctx, engine.SandboxConfig{Snapshot: snap})
+	if err != nil {
+		log.Fatal(err)
+	}
+	// endregion
+	defer a.Close(ctx)
+	defer b.Close(ctx)
+	for i, fork := range []*engine.Sandbox{a, b} {
+		res, err := fork.Execute(ctx, engine.Shell, fmt.Sprintf(`echo " + plan %d" >> /workspace/notes.txt; cat /workspace/notes.txt`, i+1))
 		if err != nil {
 			log.Fatal(err)
 		}
 		fmt.Print(res.Stdout)
-		fork.Close(ctx)
 	}
 	// Output:
-	// draft + plan A
-	// draft + plan B
+	// draft + plan 1
+	// draft + plan 2
 }

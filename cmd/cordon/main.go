@@ -113,6 +113,9 @@ run flags:
                    sequences and other control characters are shown escaped, as \u001b)
   --log            write the audit log (one JSON line per decision) to stderr
   --cache-dir DIR  compilation cache (default: $CORDON_CACHE_DIR or the user cache dir)
+  --snapshot-in FILE   start from a snapshot that --snapshot-out wrote: its files, call
+                   counters, labels (unless --label) and principal (docs/snapshots.md)
+  --snapshot-out FILE  after the run, write the sandbox's files and call counters to FILE
   -q, --quiet      do not say on stderr that the sandbox is being compiled (which a
                    first run does, saying when it starts and when it ends, with the time)
 
@@ -356,6 +359,12 @@ type runFlags struct {
 	rawOutput bool
 	// quiet leaves out the lines that say the sandbox is being compiled.
 	quiet *bool
+	// snapshotIn and snapshotOut are the --snapshot-in and --snapshot-out
+	// files: a session continued across runs.
+	snapshotIn, snapshotOut string
+	// principalSet is whether --principal was given: without it a
+	// snapshot's principal is kept.
+	principalSet bool
 }
 
 // checkVFSFits refuses a VFS quota that the memory limit cannot hold,
@@ -417,7 +426,9 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	fs.IntVar(&f.maxRecord, "max-record-bytes", 0, "")
 	fs.BoolVar(&f.rawOutput, "raw-output", false, "")
 	fs.StringVar(&f.cacheDir, "cache-dir", "", "")
-	fs.StringVar(&f.principal, "principal", defaultPrincipal, "")
+	fs.Func("principal", "", func(s string) error { f.principal, f.principalSet = s, true; return nil })
+	fs.StringVar(&f.snapshotIn, "snapshot-in", "", "")
+	fs.StringVar(&f.snapshotOut, "snapshot-out", "", "")
 	fs.StringVar(&f.approve, "approve", "", "")
 	f.quiet = quietFlag(fs)
 	fs.Func("policy", "", func(s string) error { f.policies = append(f.policies, s); return nil })
@@ -437,7 +448,7 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if err != nil {
 		return 0, flagError("run", err)
 	}
-	if f.principal == "" {
+	if f.principalSet && f.principal == "" {
 		return 0, usagef("run: --principal must not be empty")
 	}
 	if f.timeout < 0 {
@@ -554,15 +565,30 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if err != nil {
 		return 0, err
 	}
-	sb, err := eng.NewSandbox(ctx, engine.SandboxConfig{Tools: tools, Limits: limits, Policy: pol, Labels: f.labels,
-		Principal: f.principal, Counters: counterCfg, Approve: cliApprover(mode, stdin, stderr), Audit: policyAudit(pol)})
+	snapshot, err := readSnapshot(f.snapshotIn, limits)
 	if err != nil {
+		return 0, err
+	}
+	if !f.principalSet && snapshot == nil {
+		f.principal = defaultPrincipal
+	}
+	sb, err := eng.NewSandbox(ctx, engine.SandboxConfig{Tools: tools, Limits: limits, Policy: pol, Labels: f.labels,
+		Principal: f.principal, Counters: counterCfg, Approve: cliApprover(mode, stdin, stderr), Audit: policyAudit(pol),
+		Snapshot: snapshot})
+	if err != nil {
+		if errors.Is(err, engine.ErrSnapshot) {
+			return 0, usagef("run: --snapshot-in %s: %v", f.snapshotIn, err)
+		}
 		if engine.KindOf(err) == engine.KindInvalid {
 			return 0, usagef("config %s: %v", cfg.File(), err)
 		}
 		return 0, err
 	}
 	defer sb.Close(context.Background())
+	if r := sb.Restored(); r != nil && r.PolicyChanged {
+		fmt.Fprintf(stderr, "cordon: warning: --snapshot-in %s was taken under another policy (revision %s): its call counts are kept\n",
+			f.snapshotIn, r.Snapshot.PolicyRevision)
+	}
 	// Without --json the output streams as the script writes it, to
 	// stdout and stderr in the order it wrote them; on a terminal it is
 	// neutralized: it may hold escape sequences that set the clipboard or
@@ -578,6 +604,13 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	flushOutput(streamErr)
 	if res == nil {
 		return 0, execErr
+	}
+	if f.snapshotOut != "" && sb.Err() != nil {
+		fmt.Fprintf(stderr, "cordon: warning: --snapshot-out %s not written: the sandbox broke\n", f.snapshotOut)
+	} else if f.snapshotOut != "" {
+		if err := writeSnapshot(ctx, sb, f.snapshotOut); err != nil {
+			return exitSandbox, err
+		}
 	}
 	exit := res.ExitCode
 	switch engine.KindOf(execErr) {
