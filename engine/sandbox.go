@@ -235,7 +235,7 @@ const (
 //
 // Every method may be called from any goroutine. Execute, Start and the
 // file methods (WriteFile, PutFiles, ReadFile, Files, ExportTar,
-// ImportTar) take the sandbox's turn, one at a time, and wait for it as
+// ImportTar, Snapshot) take the sandbox's turn, one at a time, and wait for it as
 // long as their context allows; an execution begun with Start holds the
 // turn until it ends, so a Start must be driven to its end or canceled
 // ([Execution.Cancel]) before anything else can run. Close, Err and ID

@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"archive/tar"
 	"bytes"
 	"context"
 	"encoding/binary"
@@ -180,6 +181,24 @@ func TestSnapshotRefused(t *testing.T) {
 			t.Errorf("%s: %v, want ErrSnapshot", name, err)
 		}
 	}
+	// Entries the VFS would refuse: a name that leaves the root, a link.
+	metaEnd := 24 + int(binary.BigEndian.Uint32(snap[20:]))
+	for _, hdr := range []*tar.Header{
+		{Name: "../evil", Typeflag: tar.TypeReg, Mode: 0o644},
+		{Name: "workspace/link", Typeflag: tar.TypeSymlink, Linkname: "/etc/passwd"},
+		{Name: "workspace/a\\b", Typeflag: tar.TypeReg, Mode: 0o644},
+	} {
+		var archive bytes.Buffer
+		tw := tar.NewWriter(&archive)
+		if err := tw.WriteHeader(hdr); err != nil {
+			t.Fatal(err)
+		}
+		tw.Close()
+		hostile := append(bytes.Clone(snap[:metaEnd]), archive.Bytes()...)
+		if _, err := eng.NewSandbox(ctx, engine.SandboxConfig{Snapshot: hostile}); !errors.Is(err, engine.ErrSnapshot) {
+			t.Errorf("entry %q: %v, want ErrSnapshot", hdr.Name, err)
+		}
+	}
 	// More than the VFS quota.
 	if _, err := eng.NewSandbox(ctx, engine.SandboxConfig{Snapshot: snap, Limits: engine.Limits{VFSBytes: 500}}); !errors.Is(err, engine.ErrSnapshot) || engine.KindOf(err) != engine.KindFile {
 		t.Errorf("over quota: %v", err)
@@ -229,4 +248,30 @@ func ExampleSandbox_Snapshot() {
 	// Output:
 	// draft + plan 1
 	// draft + plan 2
+}
+
+// Under a window the counts are carried too: they are charged again at
+// the restore, so they still count within the window.
+func TestSnapshotWindow(t *testing.T) {
+	ctx := context.Background()
+	var ran atomic.Int32
+	pol := enginetest.Policy(t, dsl.Method("pay").MaxCalls(3))
+	cfg := engine.SandboxConfig{Tools: []engine.Tool{enginetest.Counting("pay", &ran)}, Policy: pol,
+		Counters: engine.Counters{Window: time.Hour}}
+	orig := enginetest.NewSandbox(t, cfg)
+	if n := snapshotPays(t, orig, 2); n != 2 {
+		t.Fatalf("original: %d payments, want 2", n)
+	}
+	snap, err := orig.Snapshot(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info, _ := engine.ReadSnapshotInfo(snap); info.CounterWindow != time.Hour || info.Counters["method:pay"] != 2 {
+		t.Fatalf("info %+v", info)
+	}
+	cfg.Snapshot = snap
+	fork := enginetest.NewSandbox(t, cfg)
+	if n := snapshotPays(t, fork, 3); n != 1 {
+		t.Fatalf("fork: %d payments, want 1", n)
+	}
 }
