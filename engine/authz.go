@@ -538,6 +538,7 @@ func (c *Call) settleAsk(approved bool, reason string) bool {
 	}
 	c.settled, c.refused = true, !approved
 	x.mu.Unlock()
+	x.rec.settled(c.rec, approved)
 	sb := x.sb
 	rec := AuditRecord{
 		Time:           time.Now(),

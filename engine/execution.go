@@ -235,6 +235,7 @@ type Execution struct {
 	name  string // the script's name (WithScriptName)
 	start time.Time
 	out   *output
+	rec   *recorder // WithRecord's, or nil
 	// counterKey names the execution's call counters in the sandbox's
 	// counter store.
 	counterKey string
@@ -337,6 +338,13 @@ func (sb *Sandbox) Start(ctx context.Context, lang Language, code string, opts .
 	if err := sb.acquire(ctx); err != nil {
 		return nil, err
 	}
+	var rec *recorder
+	if eo.record != nil {
+		if rec, err = sb.newRecorder(lang, eo.recordOpts, eo.record); err != nil {
+			sb.release()
+			return nil, err
+		}
+	}
 	x := &Execution{
 		sb:      sb,
 		lang:    lang,
@@ -347,7 +355,9 @@ func (sb *Sandbox) Start(ctx context.Context, lang Language, code string, opts .
 		budget:  sb.limits.Timeout,
 		pending: map[uint32]*Call{},
 		seen:    map[uint32]bool{},
+		rec:     rec,
 	}
+	rec.attach(sb.conn)
 	x.counterKey = sb.key
 	if sb.scope == counters.PerExecution {
 		x.counterKey = counters.Key(counters.PerExecution, sb.id+"/"+randomID())
@@ -656,6 +666,7 @@ func (x *Execution) accept(ctx context.Context, calls []abi.Call) error {
 		refuse := func(kind abi.ToolErrorKind, msg string, reasons ...string) {
 			rec.Reasons = reasons
 			rec.Error = msg
+			x.rec.refused(rec, ac.Lang, kind)
 			x.answers = append(x.answers, abi.CallResult{ID: ac.ID, ErrKind: kind, ErrMsg: msg, Reasons: reasons})
 			x.settleRecord(rec)
 		}
@@ -709,6 +720,7 @@ func (x *Execution) accept(ctx context.Context, calls []abi.Call) error {
 			continue
 		}
 		d := x.sb.decide(dctx, x.counterKey, ac.Method, rec.Params, lang, "")
+		x.rec.decided(rec, d, lang)
 		if reason, stop := late(); stop {
 			// The decision may have been cut short: whatever it said, the
 			// call does not run.
@@ -877,6 +889,7 @@ func (c *Call) answer(r abi.CallResult, audit func(*ToolCall)) bool {
 	delete(x.pending, c.id)
 	audit(c.rec)
 	c.rec.Duration = time.Since(c.started)
+	x.rec.answered(c.rec, r)
 	x.settleRecord(c.rec)
 	x.answers = append(x.answers, r)
 	return true
@@ -995,6 +1008,7 @@ func (x *Execution) finish(resp *abi.Response, err error) error {
 	x.mu.Lock()
 	x.result, x.err = res, err
 	x.mu.Unlock()
+	x.rec.finish(x, res, err)
 	sb.release()
 	sb.e.observe(x, res, err)
 	return err

@@ -35,6 +35,12 @@ func instantiateWASI(ctx context.Context, e *Engine) error {
 		Now:      e.cfg.now,
 		Random:   e.cfg.random,
 		Instance: func(ctx context.Context) wasi.Instance { return connFrom(ctx) },
+		Recorder: func(ctx context.Context) wasi.Recorder {
+			if r := connFrom(ctx).rec.Load(); r != nil {
+				return r
+			}
+			return nil
+		},
 	}
 	if err := wasi.Instantiate(ctx, e.runtime, e.compiled, cfg); err != nil {
 		return &Error{Kind: KindInternal, Message: "instantiating WASI", Err: err}

@@ -67,6 +67,10 @@ type conn struct {
 	ticking  bool   // a goroutine is re-asserting the stop flag
 	out      *output
 	diag     limitedBuffer // the guest's own stderr: Go runtime messages
+
+	// rec records the guest's clock readings and random values for the
+	// execution being recorded (WithRecord); nil otherwise.
+	rec atomic.Pointer[recorder]
 }
 
 func newConn() *conn {

@@ -6,6 +6,8 @@ import (
 	"sync"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/cordonhq/cordon/trace"
 )
 
 // ExecuteOption configures one execution: pass any number to Execute or
@@ -16,6 +18,8 @@ type ExecuteOption func(*execOptions)
 type execOptions struct {
 	name           string
 	stdout, stderr io.Writer
+	record         *trace.Trace // WithRecord
+	recordOpts     recordOptions
 }
 
 // WithScriptName sets the name the script has in its own error messages,

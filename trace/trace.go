@@ -14,6 +14,7 @@
 package trace
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -138,7 +139,29 @@ func Read(r io.Reader) (*Trace, error) {
 	if err := t.Check(); err != nil {
 		return nil, err
 	}
+	// Write indents the JSON it holds (params, results, the value) with
+	// the rest of the document: compacting gives back the bytes that were
+	// recorded, which are compact (canonical params, the results the
+	// script got), so that a trace reads back as it was written.
+	for i := range t.Calls {
+		t.Calls[i].Params = compact(t.Calls[i].Params)
+		t.Calls[i].Result = compact(t.Calls[i].Result)
+	}
+	t.Output.Value = compact(t.Output.Value)
 	return &t, nil
+}
+
+// compact returns raw without insignificant white space, or raw itself when
+// it is empty or not JSON.
+func compact(raw json.RawMessage) json.RawMessage {
+	if len(raw) == 0 {
+		return raw
+	}
+	var b bytes.Buffer
+	if err := json.Compact(&b, raw); err != nil {
+		return raw
+	}
+	return b.Bytes()
 }
 
 // Write encodes t, indented, after checking it.

@@ -18,12 +18,21 @@ func TestRoundTrip(t *testing.T) {
 	if err := tr.Write(&b); err != nil {
 		t.Fatal(err)
 	}
+	written := b.String()
 	got, err := trace.Read(&b)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got.Calls[0].Method != "a/b" || string(got.Random[0]) != "\x01\x02" || got.Output.Stdout != "1\n" {
 		t.Fatalf("%+v", got)
+	}
+	// The JSON a trace holds reads back byte for byte, though Write
+	// indents it.
+	if !strings.Contains(written, "\"x\": 1") {
+		t.Fatalf("Write did not indent the params:\n%s", written)
+	}
+	if string(got.Calls[0].Params) != `{"x":1}` || string(got.Calls[0].Result) != `2` || string(got.Output.Value) != `1` {
+		t.Errorf("params %s, result %s, value %s", got.Calls[0].Params, got.Calls[0].Result, got.Output.Value)
 	}
 }
 

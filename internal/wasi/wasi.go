@@ -42,6 +42,29 @@ type Config struct {
 	// Instance returns the instance that makes a call, from the call's
 	// context.
 	Instance func(ctx context.Context) Instance
+	// Recorder, if set, returns the recorder of the instance that makes a
+	// call, from the call's context, or nil when that instance is not
+	// being recorded.
+	Recorder func(ctx context.Context) Recorder
+}
+
+// Recorder receives, in order, every value the WASI functions give an
+// instance that is being recorded: each reading of the wall clock, each
+// reading of the monotonic clock and the bytes of each random_get. The
+// functions call it on the goroutine that runs the instance, after the
+// value is read and before the guest sees it; p is the recorder's to keep.
+type Recorder interface {
+	Clock(ns int64)
+	Monotonic(ns int64)
+	Random(p []byte)
+}
+
+// recorder returns the recorder of the instance that makes a call, or nil.
+func (cfg Config) recorder(ctx context.Context) Recorder {
+	if cfg.Recorder == nil {
+		return nil
+	}
+	return cfg.Recorder(ctx)
 }
 
 // WASI errno values.
@@ -169,13 +192,19 @@ func wasiEnvironGet(env []string) api.GoModuleFunc {
 
 var monoBase = time.Now()
 
-func (cfg Config) wasiClockTimeGet(_ context.Context, mod api.Module, stack []uint64) {
+func (cfg Config) wasiClockTimeGet(ctx context.Context, mod api.Module, stack []uint64) {
 	var ns int64
 	switch api.DecodeU32(stack[0]) {
 	case 0: // realtime
 		ns = cfg.Now().UnixNano()
+		if r := cfg.recorder(ctx); r != nil {
+			r.Clock(ns)
+		}
 	case 1: // monotonic
 		ns = int64(time.Since(monoBase)) + 1
+		if r := cfg.recorder(ctx); r != nil {
+			r.Monotonic(ns)
+		}
 	default:
 		stack[0] = errnoInval
 		return
@@ -195,7 +224,7 @@ func wasiClockResGet(_ context.Context, mod api.Module, stack []uint64) {
 	stack[0] = errnoSuccess
 }
 
-func (cfg Config) wasiRandomGet(_ context.Context, mod api.Module, stack []uint64) {
+func (cfg Config) wasiRandomGet(ctx context.Context, mod api.Module, stack []uint64) {
 	buf, ok := mod.Memory().Read(api.DecodeU32(stack[0]), api.DecodeU32(stack[1]))
 	if !ok {
 		stack[0] = errnoInval
@@ -204,6 +233,9 @@ func (cfg Config) wasiRandomGet(_ context.Context, mod api.Module, stack []uint6
 	if _, err := io.ReadFull(cfg.Random, buf); err != nil {
 		stack[0] = errnoIO
 		return
+	}
+	if r := cfg.recorder(ctx); r != nil {
+		r.Random(append([]byte(nil), buf...))
 	}
 	stack[0] = errnoSuccess
 }

@@ -254,3 +254,74 @@ func TestInstantiate(t *testing.T) {
 		t.Errorf("fd_read: errno %d, want ENOSYS", errno)
 	}
 }
+
+// testRecorder keeps what a Recorder is given.
+type testRecorder struct {
+	clock, mono []int64
+	random      [][]byte
+}
+
+func (r *testRecorder) Clock(ns int64)     { r.clock = append(r.clock, ns) }
+func (r *testRecorder) Monotonic(ns int64) { r.mono = append(r.mono, ns) }
+func (r *testRecorder) Random(p []byte)    { r.random = append(r.random, p) }
+
+type recorderKey struct{}
+
+// The clocks and random_get give their values to the recorder of the
+// instance that calls, when it has one, and the values it gets are the
+// guest's.
+func TestRecorder(t *testing.T) {
+	ctx := context.Background()
+	r := wazero.NewRuntime(ctx)
+	defer r.Close(ctx)
+	compiled, err := r.CompileModule(ctx, callerModule([]string{"clock_time_get", "random_get"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 1, 2, 3, 4, 5, 6, time.UTC)
+	cfg := Config{
+		Now:      func() time.Time { now = now.Add(time.Second); return now },
+		Random:   bytes.NewReader([]byte("0123456789")),
+		Instance: func(ctx context.Context) Instance { return &testInstance{} },
+		Recorder: func(ctx context.Context) Recorder {
+			if rec, ok := ctx.Value(recorderKey{}).(*testRecorder); ok {
+				return rec
+			}
+			return nil
+		},
+	}
+	if err := Instantiate(ctx, r, compiled, cfg); err != nil {
+		t.Fatal(err)
+	}
+	mod, err := r.InstantiateModule(ctx, compiled, wazero.NewModuleConfig().WithName(""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := &testRecorder{}
+	call := func(ctx context.Context, name string, args ...uint64) {
+		t.Helper()
+		res, err := mod.ExportedFunction(name).Call(ctx, args...)
+		if err != nil || res[0] != errnoSuccess {
+			t.Fatalf("%s: errno %v, %v", name, res, err)
+		}
+	}
+	call(ctx, "clock_time_get", 0, 0, 300) // not recorded
+	call(ctx, "random_get", 400, 2)
+	rctx := context.WithValue(ctx, recorderKey{}, rec)
+	call(rctx, "clock_time_get", 0, 0, 300)
+	wall, _ := mod.Memory().ReadUint64Le(300)
+	call(rctx, "clock_time_get", 1, 0, 300)
+	mono, _ := mod.Memory().ReadUint64Le(300)
+	call(rctx, "random_get", 400, 3)
+	got, _ := mod.Memory().Read(400, 3)
+	if !slices.Equal(rec.clock, []int64{int64(wall)}) || !slices.Equal(rec.mono, []int64{int64(mono)}) {
+		t.Errorf("recorded clock %v, monotonic %v; the guest read %d and %d", rec.clock, rec.mono, wall, mono)
+	}
+	if len(rec.random) != 1 || string(rec.random[0]) != "234" || string(got) != "234" {
+		t.Errorf("recorded random %q, the guest got %q", rec.random, got)
+	}
+	got[0] = 'x' // the guest's memory changes: the recorded bytes do not
+	if string(rec.random[0]) != "234" {
+		t.Errorf("the recorded bytes are the guest's memory")
+	}
+}
