@@ -112,6 +112,8 @@ run flags:
   --raw-output     write the script's output to a terminal as it is (by default escape
                    sequences and other control characters are shown escaped, as \u001b)
   --log            write the audit log (one JSON line per decision) to stderr
+  --record FILE    write the run's trace to FILE: the script, each tool call with its
+                   decision and result, the clock and random values, the output (docs/replay.md)
   --cache-dir DIR  compilation cache (default: $CORDON_CACHE_DIR or the user cache dir)
   --snapshot-in FILE   start from a snapshot that --snapshot-out wrote: its files, call
                    counters, labels (unless --label) and principal (docs/snapshots.md)
@@ -365,6 +367,8 @@ type runFlags struct {
 	// principalSet is whether --principal was given: without it a
 	// snapshot's principal is kept.
 	principalSet bool
+	// record is the --record file the run's trace is written to.
+	record string
 }
 
 // checkVFSFits refuses a VFS quota that the memory limit cannot hold,
@@ -430,6 +434,7 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	fs.StringVar(&f.snapshotIn, "snapshot-in", "", "")
 	fs.StringVar(&f.snapshotOut, "snapshot-out", "", "")
 	fs.StringVar(&f.approve, "approve", "", "")
+	fs.StringVar(&f.record, "record", "", "")
 	f.quiet = quietFlag(fs)
 	fs.Func("policy", "", func(s string) error { f.policies = append(f.policies, s); return nil })
 	fs.Func("allow-host", "", func(s string) error { f.allowHosts = append(f.allowHosts, s); return nil })
@@ -589,11 +594,19 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		fmt.Fprintf(stderr, "cordon: warning: --snapshot-in %s was taken under another policy (revision %s): its call counts are kept\n",
 			f.snapshotIn, r.Snapshot.PolicyRevision)
 	}
+	rec, err := startRecording(f.record)
+	if err != nil {
+		return 0, err
+	}
+	defer rec.abandon()
 	// Without --json the output streams as the script writes it, to
 	// stdout and stderr in the order it wrote them; on a terminal it is
 	// neutralized: it may hold escape sequences that set the clipboard or
 	// the window title, or rewrite the screen.
 	opts := []engine.ExecuteOption{engine.WithScriptName(name)}
+	if rec != nil {
+		opts = append(opts, rec.option())
+	}
 	var streamOut, streamErr io.Writer
 	if !f.json {
 		streamOut, streamErr = terminalSafe(stdout, f.rawOutput), terminalSafe(stderr, f.rawOutput)
@@ -604,6 +617,9 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	flushOutput(streamErr)
 	if res == nil {
 		return 0, execErr
+	}
+	if err := rec.finish(); err != nil {
+		return exitSandbox, err
 	}
 	if f.snapshotOut != "" && sb.Err() != nil {
 		fmt.Fprintf(stderr, "cordon: warning: --snapshot-out %s not written: the sandbox broke\n", f.snapshotOut)
