@@ -302,6 +302,7 @@ func TestRecordShell(t *testing.T) {
 	script := `tool files/read --path /a
 tool files/delete --path /a || echo "denied $?"
 tool net/fetch --url https://x || echo "failed $?"
+node -e 'await files.read({path: "/b"})'
 echo "random $RANDOM $RANDOM"
 date +%s
 exit 3`
@@ -318,12 +319,10 @@ exit 3`
 	}
 	var methods []string
 	for _, c := range got.Calls {
-		methods = append(methods, c.Method+" "+c.Decision+" "+c.ErrorKind)
-		if c.Language != "sh" {
-			t.Errorf("call %d language %q", c.ID, c.Language)
-		}
+		methods = append(methods, c.Method+" "+c.Decision+" "+c.ErrorKind+" "+c.Language)
 	}
-	if want := []string{"files/read allow ", "files/delete deny denied", "net/fetch allow failed"}; !slices.Equal(methods, want) {
+	// node -e in the shell makes a JavaScript call.
+	if want := []string{"files/read allow  sh", "files/delete deny denied sh", "net/fetch allow failed sh", "files/read allow  js"}; !slices.Equal(methods, want) {
 		t.Errorf("calls %q, want %q", methods, want)
 	}
 	// date read the wall clock: the engine's, fixed at enginetest.Now.
@@ -369,5 +368,44 @@ func TestRecordLimitKeys(t *testing.T) {
 	slices.Sort(got)
 	if !slices.Equal(keys, got) {
 		t.Errorf("trace limits %q, config keys %q", got, keys)
+	}
+}
+
+// A trace keeps every call's params and result whole, also those that
+// Result.ToolCalls elides past Limits.MaxRecordedBytes: a replay needs
+// them.
+func TestRecordKeepsElidedCalls(t *testing.T) {
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{
+		Tools:  []engine.Tool{enginetest.Echo("big/op")},
+		Limits: engine.Limits{MaxRecordedBytes: 64},
+	})
+	var tr trace.Trace
+	res := enginetest.Run(t, sb, `await big.op({text: "x".repeat(100)}); await big.op({text: "y".repeat(100)})`, engine.WithRecord(&tr))
+	if len(res.ToolCalls) != 2 || !res.ToolCalls[1].Elided {
+		t.Fatalf("the result's records were not elided: %+v", res.ToolCalls)
+	}
+	for i, c := range tr.Calls {
+		text := strings.Repeat(string(rune('x'+i)), 100)
+		if !strings.Contains(string(c.Params), text) || !strings.Contains(string(c.Result), text) {
+			t.Errorf("call %d: params %d bytes, result %d bytes", c.ID, len(c.Params), len(c.Result))
+		}
+	}
+}
+
+// An execution canceled before its script started is recorded too, with
+// the kind of its end.
+func TestRecordCanceledBeforeStart(t *testing.T) {
+	sb := enginetest.NewSandbox(t, engine.SandboxConfig{})
+	var tr trace.Trace
+	x, err := sb.Start(context.Background(), engine.JavaScript, `return 1`, engine.WithRecord(&tr))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := x.Cancel(context.Background()); engine.KindOf(err) != engine.KindCanceled {
+		t.Fatalf("Cancel: %v", err)
+	}
+	got := roundTrip(t, &tr)
+	if got.Output.Error != "canceled" || got.Output.ExitCode != 1 || len(got.Calls) != 0 || got.Code != "return 1" {
+		t.Errorf("trace %+v", got)
 	}
 }
