@@ -87,8 +87,8 @@ type ToolCall struct {
 // starts, not from when Execute was called: a caller that waited behind
 // others still gets the whole limit. Reaching it is always KindTimeout.
 //
-// Options (WithScriptName, WithStdout, WithStderr) apply to this execution
-// only.
+// Options (WithScriptName, WithStdout, WithStderr, WithRecord) apply to
+// this execution only.
 func (sb *Sandbox) Execute(ctx context.Context, lang Language, code string, opts ...ExecuteOption) (*Result, error) {
 	x, err := sb.Start(ctx, lang, code, opts...)
 	if err != nil {
