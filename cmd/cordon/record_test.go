@@ -71,3 +71,19 @@ func TestRunRecordUnwritable(t *testing.T) {
 		t.Fatalf("exit %d, stdout %q, stderr %q", exit, stdout, stderr)
 	}
 }
+
+// A trace that run --record writes is one that policy replay reads: the
+// what-if of a candidate policy on a recorded run.
+func TestRunRecordThenPolicyReplay(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "run.json")
+	exit, _, stderr := cli(t, "", "run", "-q", "--record", path, "-e", `await weather.current({city: "SF"})`)
+	if exit != 0 {
+		t.Fatalf("run: exit %d, stderr %q", exit, stderr)
+	}
+	candidate := writeFile(t, "candidate.yaml", "capabilities:\n  - method: email/send\n")
+	exit, stdout, stderr := cli(t, "", "policy", "replay", "--config", candidate, path)
+	if exit != 1 || !strings.Contains(stdout, "weather/current  allow→deny") || !strings.Contains(stdout, `params: {"city":"SF"}`) {
+		t.Fatalf("policy replay: exit %d, stdout %q, stderr %q", exit, stdout, stderr)
+	}
+}
