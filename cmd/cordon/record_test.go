@@ -87,3 +87,19 @@ func TestRunRecordThenPolicyReplay(t *testing.T) {
 		t.Fatalf("policy replay: exit %d, stdout %q, stderr %q", exit, stdout, stderr)
 	}
 }
+
+// A run that starts from a snapshot records the files it started from.
+func TestRunRecordFromSnapshot(t *testing.T) {
+	dir := t.TempDir()
+	snap, path := filepath.Join(dir, "snap"), filepath.Join(dir, "run.json")
+	if exit, _, stderr := cli(t, "", "run", "-q", "--snapshot-out", snap, "-e", `fs.writeFileSync("/workspace/kept.txt", "kept")`); exit != 0 {
+		t.Fatalf("first run: exit %d, stderr %q", exit, stderr)
+	}
+	if exit, _, stderr := cli(t, "", "run", "-q", "--snapshot-in", snap, "--record", path, "-e", `return fs.readFileSync("/workspace/kept.txt", "utf8")`); exit != 0 {
+		t.Fatalf("second run: exit %d, stderr %q", exit, stderr)
+	}
+	tr := readTrace(t, path)
+	if string(tr.Output.Value) != `"kept"` || !strings.Contains(string(tr.VFS.Tar), "workspace/kept.txt") {
+		t.Errorf("value %s; the recorded archive (%d bytes) does not hold the snapshot's file", tr.Output.Value, len(tr.VFS.Tar))
+	}
+}
