@@ -591,7 +591,9 @@ func TestDescription(t *testing.T) {
 // waits for the pause, then abandons it: it must not wait behind the
 // paused script, which holds the sandbox.
 func TestCallDuringStartAbandonsThePause(t *testing.T) {
-	tool := newTool(t, engine.SandboxConfig{Policy: askPolicy(t)}, nil)
+	// A time limit far above the loop's time, which a loaded machine can
+	// stretch past the default's 5 s.
+	tool := newTool(t, engine.SandboxConfig{Policy: askPolicy(t), Limits: engine.Limits{Timeout: time.Minute}}, nil)
 	ctx := codemode.WithSession(context.Background(), "race")
 	if _, err := tool.Sandbox(ctx); err != nil { // so that Start takes the turn at once
 		t.Fatal(err)
