@@ -6,11 +6,11 @@
 // every random value the guest took), and what came out (stdout, stderr,
 // the value and the exit code).
 //
-// A trace serves two uses: replaying the execution (the tool results,
-// clock and random values come from the trace, and the run gives the same
-// output), and deciding its calls again under another policy ("what-if",
-// `cordon policy replay`). Version names the format; a reader refuses a
-// version it does not know.
+// A trace is read by the what-if replay, which decides its calls again
+// under another policy (package whatif, `cordon policy replay`), and holds
+// what a replay of the execution itself would serve back (tool results,
+// clock readings). Version names the format; a reader refuses a version
+// it does not know.
 package trace
 
 import (
