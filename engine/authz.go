@@ -345,7 +345,7 @@ func (sb *Sandbox) decide(ctx context.Context, key, method string, params json.R
 			in.Tool = t.info
 		}
 		d = decision{}
-		d.Decision, d.capabilityName, rec.PolicyRevision, rec.Err = safeDecide(authz.WithDecisionID(ctx, rec.DecisionID), sb.policy, in)
+		d.Decision, d.capabilityName, rec.PolicyRevision, rec.Err = Decide(authz.WithDecisionID(ctx, rec.DecisionID), sb.policy, in)
 	}
 	// uncounted decides a call when the store failed: it is allowed only
 	// when no counter could change the decision (a capability without a
@@ -436,10 +436,14 @@ type revisionDecider interface {
 	DecideRevision(ctx context.Context, in *authz.Input) (authz.Decision, string, error)
 }
 
-// safeDecide asks p about one call and holds its answer to the contract of
-// Policy: an error, a panic, or a decision that both allows and asks
-// denies the call, and a denial has a reason.
-func safeDecide(ctx context.Context, p Policy, in *authz.Input) (d authz.Decision, capName, revision string, err error) {
+// Decide asks p about one call as the engine does, and holds its answer to
+// the contract of Policy: an error, a panic, or a decision that both allows
+// and asks denies the call (the error says why), and a denial has a
+// reason. It returns the capability's name (Policy.CapabilityName) and the
+// revision that decided. Tools that decide calls outside a sandbox (package
+// whatif) use it, so that they fail closed exactly as the engine does. p
+// must not be nil.
+func Decide(ctx context.Context, p Policy, in *authz.Input) (d authz.Decision, capName, revision string, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			d, capName, err = authz.Decision{Reasons: []string{"the policy panicked"}, Capability: -1}, "", fmt.Errorf("engine: the policy panicked deciding %s: %v", in.Method, v)

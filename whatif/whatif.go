@@ -20,7 +20,6 @@ package whatif
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"reflect"
 	"slices"
@@ -415,7 +414,7 @@ func decide(ctx context.Context, p engine.Policy, rec *Record, s *session, capNa
 		Language:        rec.Language,
 		Tool:            tool,
 	}
-	d, err := safeDecide(ctx, p, in)
+	d, _, _, err := engine.Decide(ctx, p, in)
 	switch {
 	case d.Allow:
 		nd.Decision.Decision = Allow
@@ -433,29 +432,6 @@ func decide(ctx context.Context, p engine.Policy, rec *Record, s *session, capNa
 		nd.Error = err.Error()
 	}
 	return nd
-}
-
-// safeDecide is the engine's: the policy's answer held to the contract.
-func safeDecide(ctx context.Context, p engine.Policy, in *authz.Input) (d authz.Decision, err error) {
-	defer func() {
-		if v := recover(); v != nil {
-			d, err = authz.Decision{Reasons: []string{"the policy panicked"}, Capability: -1}, fmt.Errorf("whatif: the policy panicked deciding %s: %v", in.Method, v)
-		}
-	}()
-	d, err = p.Decide(ctx, in)
-	switch {
-	case err != nil:
-		if d.Allow || d.Ask || len(d.Reasons) == 0 {
-			d.Reasons = []string{"the policy failed: " + err.Error()}
-		}
-		d.Allow, d.Ask, d.Capability = false, false, -1
-	case d.Allow && d.Ask:
-		d = authz.Decision{Reasons: []string{"the policy both allowed the call and asked about it"}, Capability: -1}
-		err = errors.New("whatif: the policy's decision on " + in.Method + " both allows and asks")
-	case !d.Allow && !d.Ask && len(d.Reasons) == 0:
-		d.Reasons = []string{"denied by policy"}
-	}
-	return d, err
 }
 
 // isNil reports whether p is nil or a nil pointer held in the interface,
