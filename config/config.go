@@ -299,6 +299,7 @@ func Parse(file string, data []byte) (*Config, error) {
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return nil, &Error{File: file, Msg: "trailing data after the configuration"}
 	}
+	dropEmpty(reflect.ValueOf(c))
 	if err := c.validate(); err != nil {
 		return nil, err
 	}

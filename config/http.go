@@ -95,15 +95,6 @@ func (c *Config) validateHTTP(tools map[string]bool) error {
 		return nil
 	}
 	h := c.HTTP
-	// An empty list is the same as none; one form of each keeps a
-	// re-marshaled config (omitempty drops the empty list) equal to the
-	// one it came from.
-	if len(h.AllowPrivate) == 0 {
-		h.AllowPrivate = nil
-	}
-	if len(h.Credentials) == 0 {
-		h.Credentials = nil
-	}
 	switch {
 	case h.MaxRequestBytes < 0:
 		return &Error{File: c.file, Key: "http.max_request_bytes", Msg: "must not be negative"}
