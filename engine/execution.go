@@ -12,6 +12,7 @@ import (
 
 	"github.com/cordonhq/cordon/counters"
 	"github.com/cordonhq/cordon/internal/abi"
+	"github.com/cordonhq/cordon/trace"
 	"github.com/cordonhq/cordon/internal/canon"
 )
 
@@ -236,6 +237,7 @@ type Execution struct {
 	start time.Time
 	out   *output
 	rec   *recorder // WithRecord's, or nil
+	play  *player   // the replay's (Engine.Replay), or nil
 	// counterKey names the execution's call counters in the sandbox's
 	// counter store.
 	counterKey string
@@ -339,11 +341,21 @@ func (sb *Sandbox) Start(ctx context.Context, lang Language, code string, opts .
 		return nil, err
 	}
 	var rec *recorder
+	if eo.play != nil && eo.record == nil {
+		// A replay records itself: its recorder plays the clocks and
+		// the random values back.
+		eo.record = &trace.Trace{}
+	}
 	if eo.record != nil {
 		if rec, err = sb.newRecorder(lang, eo.recordOpts, eo.record); err != nil {
 			sb.release()
 			return nil, err
 		}
+		rec.play = eo.play
+	}
+	if err := eo.play.start(rec); err != nil {
+		sb.release()
+		return nil, err
 	}
 	x := &Execution{
 		sb:      sb,
@@ -356,6 +368,7 @@ func (sb *Sandbox) Start(ctx context.Context, lang Language, code string, opts .
 		pending: map[uint32]*Call{},
 		seen:    map[uint32]bool{},
 		rec:     rec,
+		play:    eo.play,
 	}
 	rec.attach(sb.conn)
 	x.counterKey = sb.key
@@ -438,13 +451,18 @@ func (x *Execution) next(ctx context.Context) ([]*Call, error) {
 		msg = abi.EncodeResume(nil, &abi.Resume{Stop: true})
 	} else {
 		x.mu.Lock()
-		answers := x.answers
+		answers := x.play.resume(x, x.answers, len(x.pending))
 		x.answers = nil
 		x.mu.Unlock()
-		if len(answers) == 0 {
+		switch {
+		case x.stopKind() != "": // a replay that diverged
+			msg = abi.EncodeResume(nil, &abi.Resume{Stop: true})
+		case len(answers) == 0:
 			return x.Pending(), nil
+		default:
+			x.rec.resumed(answers)
+			msg = abi.EncodeResume(nil, &abi.Resume{Results: answers})
 		}
-		msg = abi.EncodeResume(nil, &abi.Resume{Results: answers})
 		if x.budget <= 0 {
 			// The time limit ran out while the host worked (the policy,
 			// an approver): the guest does not run again.
@@ -501,12 +519,18 @@ func (x *Execution) next(ctx context.Context) ([]*Call, error) {
 			x.mu.Lock()
 			npending, answers := len(x.pending), x.answers
 			if npending == 0 {
+				answers = x.play.resume(x, answers, 0)
 				x.answers = nil
 			}
 			x.mu.Unlock()
+			if x.stopKind() != "" {
+				msg = abi.EncodeResume(nil, &abi.Resume{Stop: true})
+				continue
+			}
 			if npending == 0 {
-				// Every call was answered by the host itself (denied, unknown):
-				// resume at once.
+				// Every call was answered by the host itself (denied, unknown)
+				// or by a replay: resume at once.
+				x.rec.resumed(answers)
 				msg = abi.EncodeResume(nil, &abi.Resume{Results: answers})
 				continue
 			}
@@ -663,6 +687,10 @@ func (x *Execution) accept(ctx context.Context, calls []abi.Call) error {
 		x.seen[ac.ID] = true
 		rec := &ToolCall{ID: len(x.records) + 1, Method: ac.Method}
 		x.records = append(x.records, rec)
+		x.rec.received(ac.ID, rec)
+		if x.play.answer(x, ac, rec) {
+			continue // the replay answers it from the trace
+		}
 		refuse := func(kind abi.ToolErrorKind, msg string, reasons ...string) {
 			rec.Reasons = reasons
 			rec.Error = msg
@@ -709,7 +737,9 @@ func (x *Execution) accept(ctx context.Context, calls []abi.Call) error {
 				refuse(abi.ToolInvalid, fmt.Sprintf("tool %s: %v", ac.Method, err), err.Error())
 				continue
 			}
+			sent := rec.Params
 			rec.Params = prepared
+			x.rec.prepared(rec, sent)
 		}
 		lang := Language(ac.Lang)
 		if !ac.Lang.Valid() {

@@ -72,17 +72,23 @@ type recorder struct {
 	labels  map[string]string
 	princ   string
 
-	mu     sync.Mutex
-	clock  []int64
-	mono   []int64
-	random [][]byte
-	calls  map[*ToolCall]*recordedCall
+	tools []trace.Tool
+	play  *player // the replay's, or nil
+
+	mu      sync.Mutex
+	clock   []int64
+	mono    []int64
+	random  [][]byte
+	calls   map[*ToolCall]*recordedCall
+	ids     map[uint32]*ToolCall // the guest's call ids
+	answers [][]int
 }
 
 // recordedCall is what a trace keeps of a call beyond its ToolCall record,
 // or before that record elides its bytes ([ToolCall.Elided]).
 type recordedCall struct {
 	params     json.RawMessage
+	sent       json.RawMessage
 	lang       string
 	decision   string
 	outcome    string
@@ -92,6 +98,7 @@ type recordedCall struct {
 	result     json.RawMessage
 	errKind    string
 	errMsg     string
+	errReasons []string
 	answered   bool
 }
 
@@ -123,6 +130,15 @@ func (sb *Sandbox) newRecorder(lang Language, o recordOptions, t *trace.Trace) (
 		labels:  sb.labels,
 		princ:   sb.principal,
 		calls:   map[*ToolCall]*recordedCall{},
+		ids:     map[uint32]*ToolCall{},
+	}
+	for _, info := range sb.infos {
+		t := trace.Tool{Name: info.Name, Description: info.Description, InputSchema: json.RawMessage(info.Schema),
+			OutputSchema: json.RawMessage(info.OutputSchema), Fetch: info.Fetch}
+		if tl := sb.tools[info.Name]; tl != nil {
+			t.Labels = tl.Labels
+		}
+		r.tools = append(r.tools, t)
 	}
 	if o.tar {
 		r.vfs.Tar = buf.Bytes()
@@ -151,24 +167,36 @@ func limitsByKey(l Limits, memoryMB int) map[string]any {
 	}
 }
 
-// Clock implements [wasi.Recorder].
-func (r *recorder) Clock(ns int64) {
+// Clock implements [wasi.Recorder]. Under a replay, the player's value is
+// the one recorded.
+func (r *recorder) Clock(ns int64) int64 {
+	if r.play != nil {
+		ns = r.play.Clock(ns)
+	}
 	r.mu.Lock()
 	r.clock = append(r.clock, ns)
 	r.mu.Unlock()
+	return ns
 }
 
 // Monotonic implements [wasi.Recorder].
-func (r *recorder) Monotonic(ns int64) {
+func (r *recorder) Monotonic(ns int64) int64 {
+	if r.play != nil {
+		ns = r.play.Monotonic(ns)
+	}
 	r.mu.Lock()
 	r.mono = append(r.mono, ns)
 	r.mu.Unlock()
+	return ns
 }
 
 // Random implements [wasi.Recorder].
 func (r *recorder) Random(p []byte) {
+	if r.play != nil {
+		r.play.Random(p)
+	}
 	r.mu.Lock()
-	r.random = append(r.random, p)
+	r.random = append(r.random, append([]byte(nil), p...))
 	r.mu.Unlock()
 }
 
@@ -180,6 +208,44 @@ func (r *recorder) call(rec *ToolCall) *recordedCall {
 		r.calls[rec] = rc
 	}
 	return rc
+}
+
+// received records that the guest's call id is rec, and, when the tool's
+// Prepare changed the params, the canonical params the script sent.
+func (r *recorder) received(id uint32, rec *ToolCall) {
+	if r == nil {
+		return
+	}
+	r.mu.Lock()
+	r.ids[id] = rec
+	r.mu.Unlock()
+}
+
+// prepared records the canonical params sent that the tool's Prepare
+// turned into rec.Params.
+func (r *recorder) prepared(rec *ToolCall, sent json.RawMessage) {
+	if r == nil || bytes.Equal(sent, rec.Params) {
+		return
+	}
+	r.mu.Lock()
+	r.call(rec).sent = sent
+	r.mu.Unlock()
+}
+
+// resumed records the answers the host resumes the script with.
+func (r *recorder) resumed(answers []abi.CallResult) {
+	if r == nil || len(answers) == 0 {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	group := make([]int, 0, len(answers))
+	for _, a := range answers {
+		if rec := r.ids[a.ID]; rec != nil {
+			group = append(group, rec.ID)
+		}
+	}
+	r.answers = append(r.answers, group)
 }
 
 // refused records that the host answered rec itself with an error of kind
@@ -199,7 +265,7 @@ func (r *recorder) refused(rec *ToolCall, lang abi.Lang, kind abi.ToolErrorKind)
 	if !rc.decided {
 		rc.reasons = rec.Reasons
 	}
-	rc.errKind, rc.errMsg, rc.answered = string(kind), rec.Error, true
+	rc.errKind, rc.errMsg, rc.errReasons, rc.answered = string(kind), rec.Error, rec.Reasons, true
 }
 
 // decided records the policy's decision d on rec, made for a call in
@@ -250,7 +316,7 @@ func (r *recorder) answered(rec *ToolCall, res abi.CallResult) {
 		rc.result = res.Value
 		return
 	}
-	rc.errKind, rc.errMsg = string(res.ErrKind), res.ErrMsg
+	rc.errKind, rc.errMsg, rc.errReasons = string(res.ErrKind), res.ErrMsg, res.Reasons
 }
 
 // langOf returns the language a call came from: the one it names, or the
@@ -294,6 +360,8 @@ func (r *recorder) finish(x *Execution, res *Result, err error) {
 		Started:        x.start,
 		Duration:       res.Duration,
 		VFS:            r.vfs,
+		Tools:          r.tools,
+		Answers:        r.answers,
 		Calls:          make([]trace.Call, 0, len(records)),
 		Clock:          r.clock,
 		Monotonic:      r.mono,
@@ -312,18 +380,20 @@ func (r *recorder) finish(x *Execution, res *Result, err error) {
 			rc = &recordedCall{}
 		}
 		c := trace.Call{
-			ID:         rec.ID,
-			Method:     rec.Method,
-			Params:     rc.params,
-			Language:   rc.lang,
-			Decision:   rc.decision,
-			Reasons:    rc.reasons,
-			Capability: rec.Capability,
-			DecisionID: rc.decisionID,
-			Result:     rc.result,
-			ErrorKind:  rc.errKind,
-			Error:      rc.errMsg,
-			Duration:   rec.Duration,
+			ID:           rec.ID,
+			Method:       rec.Method,
+			Params:       rc.params,
+			Sent:         rc.sent,
+			Language:     rc.lang,
+			Decision:     rc.decision,
+			Reasons:      rc.reasons,
+			Capability:   rec.Capability,
+			DecisionID:   rc.decisionID,
+			Result:       rc.result,
+			ErrorKind:    rc.errKind,
+			Error:        rc.errMsg,
+			ErrorReasons: rc.errReasons,
+			Duration:     rec.Duration,
 		}
 		if rc.decision == "ask" {
 			c.Outcome = rc.outcome

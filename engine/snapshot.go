@@ -240,7 +240,42 @@ func decodeSnapshot(b []byte, limits Limits) (*snapshotState, error) {
 	if err != nil {
 		return nil, err
 	}
-	st := &snapshotState{info: info}
+	files, err := readArchive(archive, limits, "SandboxConfig.Snapshot", ErrSnapshot)
+	if err != nil {
+		return nil, err
+	}
+	return &snapshotState{info: info, files: files}, nil
+}
+
+// putExact puts files into the sandbox with their modification times as
+// given: the directories are put again once their contents are in, since
+// making an entry in a directory sets the directory's time.
+func (sb *Sandbox) putExact(ctx context.Context, files []File) error {
+	if err := sb.PutFiles(ctx, files); err != nil {
+		return err
+	}
+	var dirs []File
+	for _, f := range files {
+		if f.Mode.IsDir() {
+			dirs = append(dirs, f)
+		}
+	}
+	if len(dirs) == 0 {
+		return nil
+	}
+	return sb.PutFiles(ctx, dirs)
+}
+
+// readArchive reads a file system exported by writeTar (a snapshot's, or
+// a trace's, [trace.VFS.Tar]) exactly: each entry's mode and modification
+// time as archived, only regular files and directories, names the VFS
+// accepts, within the VFS quotas of limits. Its errors name what and
+// match sentinel.
+func readArchive(archive []byte, limits Limits, what string, sentinel error) ([]File, error) {
+	bad := func(format string, args ...any) error {
+		return &Error{Kind: KindInvalid, Message: what, Err: fmt.Errorf("%w: %s", sentinel, fmt.Sprintf(format, args...))}
+	}
+	var files []File
 	tr := tar.NewReader(bytes.NewReader(archive))
 	var total int64
 	for {
@@ -249,14 +284,14 @@ func decodeSnapshot(b []byte, limits Limits) (*snapshotState, error) {
 			break
 		}
 		if err != nil {
-			return nil, snapshotErr("archive: %v", err)
+			return nil, bad("archive: %v", err)
 		}
 		name := strings.TrimSuffix(hdr.Name, "/")
 		if err := checkSnapshotName(name); err != nil {
-			return nil, snapshotErr("archive entry %q: %v", hdr.Name, err)
+			return nil, bad("archive entry %q: %v", hdr.Name, err)
 		}
-		if len(st.files) >= limits.VFSFiles {
-			return nil, &Error{Kind: KindFile, Code: "ENOSPC", Message: "SandboxConfig.Snapshot", Err: fmt.Errorf("%w: more entries than the VFS quota of %d", ErrSnapshot, limits.VFSFiles)}
+		if len(files) >= limits.VFSFiles {
+			return nil, &Error{Kind: KindFile, Code: "ENOSPC", Message: what, Err: fmt.Errorf("%w: more entries than the VFS quota of %d", sentinel, limits.VFSFiles)}
 		}
 		f := File{Path: "/" + name, ModTime: hdr.ModTime, Mode: fs.FileMode(hdr.Mode) & fs.ModePerm}
 		switch hdr.Typeflag {
@@ -264,21 +299,21 @@ func decodeSnapshot(b []byte, limits Limits) (*snapshotState, error) {
 			f.Mode |= fs.ModeDir
 		case tar.TypeReg:
 			if hdr.Size < 0 || hdr.Size > limits.VFSBytes-total {
-				return nil, &Error{Kind: KindFile, Code: "ENOSPC", Message: "SandboxConfig.Snapshot", Err: fmt.Errorf("%w: the files hold more than the VFS quota of %d bytes", ErrSnapshot, limits.VFSBytes)}
+				return nil, &Error{Kind: KindFile, Code: "ENOSPC", Message: what, Err: fmt.Errorf("%w: the files hold more than the VFS quota of %d bytes", sentinel, limits.VFSBytes)}
 			}
 			total += hdr.Size
 			f.Data = make([]byte, 0, min(hdr.Size, int64(len(archive))))
 			buf := bytes.NewBuffer(f.Data)
 			if _, err := io.CopyN(buf, tr, hdr.Size); err != nil {
-				return nil, snapshotErr("archive entry %q: %v", hdr.Name, err)
+				return nil, bad("archive entry %q: %v", hdr.Name, err)
 			}
 			f.Data = buf.Bytes()
 		default:
-			return nil, snapshotErr("archive entry %q has type %q; only files and directories are allowed", hdr.Name, hdr.Typeflag)
+			return nil, bad("archive entry %q has type %q; only files and directories are allowed", hdr.Name, hdr.Typeflag)
 		}
-		st.files = append(st.files, f)
+		files = append(files, f)
 	}
-	return st, nil
+	return files, nil
 }
 
 // checkSnapshotName checks an archive name as tarName does on export: a
@@ -322,7 +357,7 @@ func (sb *Sandbox) useSnapshot(cfg SandboxConfig) (*snapshotState, error) {
 // restore puts a decoded snapshot's files into the started sandbox and adds
 // its counts to the sandbox's counters, if they are per session.
 func (sb *Sandbox) restore(ctx context.Context, st *snapshotState) error {
-	if err := sb.PutFiles(ctx, st.files); err != nil {
+	if err := sb.putExact(ctx, st.files); err != nil {
 		return err
 	}
 	r := &Restored{Snapshot: st.info, PolicyChanged: st.info.PolicyRevision != sb.policyRevision()}

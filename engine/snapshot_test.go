@@ -275,3 +275,45 @@ func TestSnapshotWindow(t *testing.T) {
 		t.Fatalf("fork: %d payments, want 1", n)
 	}
 }
+
+// A restored sandbox's files and directories have the modes and
+// modification times they had, directories included, although putting a
+// file into a directory sets the directory's time.
+func TestSnapshotExactTimes(t *testing.T) {
+	var ticks atomic.Int64
+	base := time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)
+	eng := enginetest.NewEngine(t, enginetest.Config().WithClock(func() time.Time {
+		return base.Add(time.Duration(ticks.Add(1)) * time.Second)
+	}))
+	ctx := context.Background()
+	sb := enginetest.NewSandboxOf(t, eng, engine.SandboxConfig{})
+	if _, err := sb.Execute(ctx, engine.Shell, `mkdir -p /workspace/a/b && echo x > /workspace/a/b/f && chmod 600 /workspace/a/b/f && echo y > /workspace/g`); err != nil {
+		t.Fatal(err)
+	}
+	snap, err := sb.Snapshot(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fork := enginetest.NewSandboxOf(t, eng, engine.SandboxConfig{Snapshot: snap})
+	want, err := sb.Files(ctx, "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := fork.Files(ctx, "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	show := func(fs []engine.File) string {
+		var b strings.Builder
+		for _, f := range fs {
+			if f.Path == "/" {
+				continue // the archive holds what is below the root
+			}
+			fmt.Fprintf(&b, "%s %v %s\n", f.Path, f.Mode, f.ModTime.UTC().Format(time.RFC3339Nano))
+		}
+		return b.String()
+	}
+	if show(got) != show(want) {
+		t.Errorf("restored:\n%swant:\n%s", show(got), show(want))
+	}
+}

@@ -20,6 +20,7 @@ type execOptions struct {
 	stdout, stderr io.Writer
 	record         *trace.Trace // WithRecord
 	recordOpts     recordOptions
+	play           *player // Engine.Replay's
 }
 
 // WithScriptName sets the name the script has in its own error messages,

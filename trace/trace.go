@@ -6,11 +6,12 @@
 // every random value the guest took), and what came out (stdout, stderr,
 // the value and the exit code).
 //
-// A trace is read by the what-if replay, which decides its calls again
-// under another policy (package whatif, `cordon policy replay`), and holds
-// what a replay of the execution itself would serve back (tool results,
-// clock readings). Version names the format; a reader refuses a version
-// it does not know.
+// A trace is read by the replay of the execution (engine's Replay,
+// `cordon replay`), which runs the script again with the tool answers,
+// clock readings and random values it holds, and by the what-if replay,
+// which decides its calls again under another policy (package whatif,
+// `cordon policy replay`). Version names the format; a reader refuses a
+// version it does not know.
 package trace
 
 import (
@@ -60,10 +61,20 @@ type Trace struct {
 	// VFS is the file system the execution started from: its digest, and
 	// its files when they were recorded.
 	VFS VFS `json:"vfs"`
+	// Tools are the sandbox's tools as the script saw them (listTools,
+	// getToolInfo, `tool --help`), in the order they were registered: a
+	// replay registers the same ones.
+	Tools []Tool `json:"tools,omitempty"`
 	// Calls are the tool calls, in the order the script made them (the
 	// order the host received them: within a Promise.all batch, the
 	// order of the batch).
 	Calls []Call `json:"calls"`
+	// Answers holds, for each time the host resumed the script with
+	// answers, the ids of the calls it answered, in the order the script
+	// got them: a replay gives the script its answers in the same groups
+	// and order, so that code that runs as each answer arrives runs in the
+	// same order.
+	Answers [][]int `json:"answers,omitempty"`
 	// Clock holds every wall-clock reading the guest took, in order, as
 	// Unix nanoseconds; Monotonic every monotonic reading, in
 	// nanoseconds; Random every random_get the guest made, in order, each
@@ -84,6 +95,18 @@ type VFS struct {
 	Tar []byte `json:"tar,omitempty"`
 }
 
+// Tool is a tool of the sandbox, as scripts see it.
+type Tool struct {
+	Name         string          `json:"name"`
+	Description  string          `json:"description,omitempty"`
+	InputSchema  json.RawMessage `json:"input_schema,omitempty"`
+	OutputSchema json.RawMessage `json:"output_schema,omitempty"`
+	// Fetch marks the tool that fetch, curl and wget call.
+	Fetch bool `json:"fetch,omitempty"`
+	// Labels are the tool's flow labels.
+	Labels []string `json:"labels,omitempty"`
+}
+
 // Call is one tool call of a trace.
 type Call struct {
 	// ID numbers the call from 1 in the order the host received it.
@@ -92,6 +115,10 @@ type Call struct {
 	// policy decided on (after the tool's Prepare).
 	Method string          `json:"method"`
 	Params json.RawMessage `json:"params,omitempty"`
+	// Sent is the canonical form of the params the script sent, when the
+	// tool's Prepare turned them into different Params (package egress
+	// parses a URL); a replay compares the script's call with it.
+	Sent json.RawMessage `json:"sent,omitempty"`
 	// Language is the interpreter that made the call ("js" or "sh").
 	Language string `json:"language,omitempty"`
 	// Decision is "allow", "deny" or "ask" (the policy's), and Outcome
@@ -108,6 +135,8 @@ type Call struct {
 	Result    json.RawMessage `json:"result,omitempty"`
 	ErrorKind string          `json:"error_kind,omitempty"`
 	Error     string          `json:"error,omitempty"`
+	// ErrorReasons are the reasons the script's error carried.
+	ErrorReasons []string `json:"error_reasons,omitempty"`
 	// Duration is how long the call took, from the script's request to
 	// its answer.
 	Duration time.Duration `json:"duration_ns"`
@@ -145,6 +174,7 @@ func Read(r io.Reader) (*Trace, error) {
 	// script got), so that a trace reads back as it was written.
 	for i := range t.Calls {
 		t.Calls[i].Params = compact(t.Calls[i].Params)
+		t.Calls[i].Sent = compact(t.Calls[i].Sent)
 		t.Calls[i].Result = compact(t.Calls[i].Result)
 	}
 	t.Output.Value = compact(t.Output.Value)
@@ -199,6 +229,34 @@ func (t *Trace) Check() error {
 		if len(c.Params) > 0 && !json.Valid(c.Params) {
 			return fmt.Errorf("%w: call %d: params are not JSON", ErrInvalid, c.ID)
 		}
+		if len(c.Sent) > 0 && !json.Valid(c.Sent) {
+			return fmt.Errorf("%w: call %d: sent params are not JSON", ErrInvalid, c.ID)
+		}
+		if len(c.Result) > 0 && !json.Valid(c.Result) {
+			return fmt.Errorf("%w: call %d: result is not JSON", ErrInvalid, c.ID)
+		}
+	}
+	answered := make([]bool, len(t.Calls)+1)
+	for i, group := range t.Answers {
+		for _, id := range group {
+			if id < 1 || id > len(t.Calls) {
+				return fmt.Errorf("%w: answer group %d names call %d, which is not in the trace", ErrInvalid, i+1, id)
+			}
+			if answered[id] {
+				return fmt.Errorf("%w: call %d is answered twice (answer group %d)", ErrInvalid, id, i+1)
+			}
+			answered[id] = true
+		}
+	}
+	names := map[string]bool{}
+	for i, tool := range t.Tools {
+		if tool.Name == "" || names[tool.Name] {
+			return fmt.Errorf("%w: tool %d: name %q is empty or repeated", ErrInvalid, i+1, tool.Name)
+		}
+		names[tool.Name] = true
+	}
+	if len(t.Output.Value) > 0 && !json.Valid(t.Output.Value) {
+		return fmt.Errorf("%w: the output's value is not JSON", ErrInvalid)
 	}
 	return nil
 }

@@ -49,13 +49,17 @@ type Config struct {
 }
 
 // Recorder receives, in order, every value the WASI functions give an
-// instance that is being recorded: each reading of the wall clock, each
-// reading of the monotonic clock and the bytes of each random_get. The
-// functions call it on the goroutine that runs the instance, after the
-// value is read and before the guest sees it; p is the recorder's to keep.
+// instance that is being recorded or replayed: each reading of the wall
+// clock, each reading of the monotonic clock and the bytes of each
+// random_get. The functions call it on the goroutine that runs the
+// instance, after the value is read and before the guest sees it. Clock
+// and Monotonic return the value the guest gets: a recorder returns the
+// one it was given, a player of a recording the recorded one. Random may
+// overwrite p, which is the guest's memory: a recorder copies it, a player
+// fills it with the recorded bytes; it must not keep p.
 type Recorder interface {
-	Clock(ns int64)
-	Monotonic(ns int64)
+	Clock(ns int64) int64
+	Monotonic(ns int64) int64
 	Random(p []byte)
 }
 
@@ -198,12 +202,12 @@ func (cfg Config) wasiClockTimeGet(ctx context.Context, mod api.Module, stack []
 	case 0: // realtime
 		ns = cfg.Now().UnixNano()
 		if r := cfg.recorder(ctx); r != nil {
-			r.Clock(ns)
+			ns = r.Clock(ns)
 		}
 	case 1: // monotonic
 		ns = int64(time.Since(monoBase)) + 1
 		if r := cfg.recorder(ctx); r != nil {
-			r.Monotonic(ns)
+			ns = r.Monotonic(ns)
 		}
 	default:
 		stack[0] = errnoInval
@@ -235,7 +239,7 @@ func (cfg Config) wasiRandomGet(ctx context.Context, mod api.Module, stack []uin
 		return
 	}
 	if r := cfg.recorder(ctx); r != nil {
-		r.Random(append([]byte(nil), buf...))
+		r.Random(buf)
 	}
 	stack[0] = errnoSuccess
 }

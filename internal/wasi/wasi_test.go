@@ -261,9 +261,16 @@ type testRecorder struct {
 	random      [][]byte
 }
 
-func (r *testRecorder) Clock(ns int64)     { r.clock = append(r.clock, ns) }
-func (r *testRecorder) Monotonic(ns int64) { r.mono = append(r.mono, ns) }
-func (r *testRecorder) Random(p []byte)    { r.random = append(r.random, p) }
+func (r *testRecorder) Clock(ns int64) int64     { r.clock = append(r.clock, ns); return ns }
+func (r *testRecorder) Monotonic(ns int64) int64 { r.mono = append(r.mono, ns); return ns }
+func (r *testRecorder) Random(p []byte)          { r.random = append(r.random, append([]byte(nil), p...)) }
+
+// testPlayer gives the guest fixed values instead of the real ones.
+type testPlayer struct{}
+
+func (testPlayer) Clock(int64) int64     { return 111 }
+func (testPlayer) Monotonic(int64) int64 { return 222 }
+func (testPlayer) Random(p []byte)       { copy(p, "xyz") }
 
 type recorderKey struct{}
 
@@ -323,5 +330,46 @@ func TestRecorder(t *testing.T) {
 	got[0] = 'x' // the guest's memory changes: the recorded bytes do not
 	if string(rec.random[0]) != "234" {
 		t.Errorf("the recorded bytes are the guest's memory")
+	}
+}
+
+// A recorder that plays values back decides what the guest reads.
+func TestPlayer(t *testing.T) {
+	ctx := context.Background()
+	r := wazero.NewRuntime(ctx)
+	defer r.Close(ctx)
+	compiled, err := r.CompileModule(ctx, callerModule([]string{"clock_time_get", "random_get"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{
+		Now:      time.Now,
+		Random:   bytes.NewReader([]byte("0123456789")),
+		Instance: func(ctx context.Context) Instance { return &testInstance{} },
+		Recorder: func(ctx context.Context) Recorder { return testPlayer{} },
+	}
+	if err := Instantiate(ctx, r, compiled, cfg); err != nil {
+		t.Fatal(err)
+	}
+	mod, err := r.InstantiateModule(ctx, compiled, wazero.NewModuleConfig().WithName(""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		clock uint64
+		want  uint64
+	}{{0, 111}, {1, 222}} {
+		if res, err := mod.ExportedFunction("clock_time_get").Call(ctx, c.clock, 0, 300); err != nil || res[0] != errnoSuccess {
+			t.Fatalf("clock_time_get: %v %v", res, err)
+		}
+		if got, _ := mod.Memory().ReadUint64Le(300); got != c.want {
+			t.Errorf("clock %d: the guest read %d, want the played %d", c.clock, got, c.want)
+		}
+	}
+	if res, err := mod.ExportedFunction("random_get").Call(ctx, 400, 3); err != nil || res[0] != errnoSuccess {
+		t.Fatalf("random_get: %v %v", res, err)
+	}
+	if got, _ := mod.Memory().Read(400, 3); string(got) != "xyz" {
+		t.Errorf("random_get: the guest read %q, want the played %q", got, "xyz")
 	}
 }

@@ -1,8 +1,8 @@
 package coreutils
 
 import (
+	crand "crypto/rand"
 	"fmt"
-	"math/rand/v2"
 	"strconv"
 	"strings"
 	"time"
@@ -172,8 +172,13 @@ func cmdMktemp(env *command.Env) int {
 	const letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 	for try := 0; try < 100; try++ {
 		b := []byte(base)
+		// The letters come from the host's random source (random_get),
+		// which a recording of the execution keeps and a replay gives
+		// back; the bias of the modulo does not matter for a name.
+		pick := make([]byte, nx)
+		_, _ = crand.Read(pick)
 		for i := len(b) - nx; i < len(b); i++ {
-			b[i] = letters[rand.IntN(len(letters))]
+			b[i] = letters[int(pick[i-(len(b)-nx)])%len(letters)]
 		}
 		name := string(b) + suffix
 		if exists(env, name) {

@@ -12,9 +12,11 @@
 package jsrt
 
 import (
+	crand "crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"reflect"
 	"runtime"
 	"slices"
@@ -264,6 +266,7 @@ func Run(opts Options, filename, code string) (out Outcome) {
 			out = Outcome{ExitCode: 1, ErrCode: abi.CodeInternal, ErrMsg: fmt.Sprintf("jsrt: internal error: %v", p)}
 		}
 	}()
+	r.rt.SetRandSource(randSource())
 	r.rt.SetMaxCallStackSize(opts.MaxCallDepth)
 	r.rt.SetFieldNameMapper(goja.UncapFieldNameMapper())
 	r.rt.SetPromiseRejectionTracker(r.trackRejection)
@@ -811,4 +814,22 @@ func sortedTools(tools []abi.ToolInfo) []abi.ToolInfo {
 	out := append([]abi.ToolInfo(nil), tools...)
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
+}
+
+// randSource returns the source of Math.random for one run: a generator
+// seeded, at the run's first Math.random, from the host's random source
+// (random_get), rather than goja's default, which draws on the guest
+// runtime's own state. The seed is then a value the host gave the
+// execution, which a recording keeps and a replay gives back, so that a
+// replayed script draws the same numbers.
+func randSource() goja.RandSource {
+	var g *rand.Rand
+	return func() float64 {
+		if g == nil {
+			var seed [32]byte
+			_, _ = crand.Read(seed[:])
+			g = rand.New(rand.NewChaCha8(seed))
+		}
+		return g.Float64()
+	}
 }
