@@ -12,8 +12,8 @@ import (
 
 	"github.com/cordonhq/cordon/counters"
 	"github.com/cordonhq/cordon/internal/abi"
-	"github.com/cordonhq/cordon/trace"
 	"github.com/cordonhq/cordon/internal/canon"
+	"github.com/cordonhq/cordon/trace"
 )
 
 // Result is what an execution produced.

@@ -337,7 +337,7 @@ func (p *player) start(rec *recorder) error {
 		return nil
 	}
 	if want := p.t.VFS.Digest; want != "" && rec.vfs.Digest != want {
-	return fmt.Errorf("%w: the sandbox's file system (sha256 %s) is not the one the trace started from (sha256 %s)", ErrReplay, short(rec.vfs.Digest), short(want))
+		return fmt.Errorf("%w: the sandbox's file system (sha256 %s) is not the one the trace started from (sha256 %s)", ErrReplay, short(rec.vfs.Digest), short(want))
 	}
 	return nil
 }
@@ -532,4 +532,3 @@ func (p *player) end(made int) *DivergenceError {
 	}
 	return nil
 }
-
