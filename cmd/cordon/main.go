@@ -2,6 +2,7 @@
 //
 //	cordon run [flags] [FILE | -]   run a script (-e CODE for inline code)
 //	cordon mcp [flags]              serve code mode to MCP clients
+//	cordon replay [flags] TRACE     run a recorded execution again (cordon run --record)
 //	cordon policy SUBCOMMAND        compile, lint, test or replay a policy, or write its input schema
 //	cordon describe [flags]         describe the tools for a model
 //	cordon precompile               fill the compilation cache
@@ -56,6 +57,11 @@ func usagef(format string, args ...any) error {
 
 const usage = `usage:
   cordon run [flags] [FILE | -]   run a script in a sandbox (-e CODE for inline code)
+  cordon replay [--continue-live [--config CONFIG] [--policy PATH]...] [--json] TRACE
+                                  run the execution that run --record wrote again, with its
+                                  tool answers, clock and random values: the same output and
+                                  exit status, or exit 3 when the script diverges from the
+                                  trace (both calls shown), 4 when its output differs
   cordon policy compile CONFIG    print the Rego the config's capabilities compile to
                                   (lint warnings go to stderr)
   cordon policy lint CONFIG       warn where a later capability lets through calls an
@@ -169,6 +175,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		err = cmdPrecompile(ctx, args[1:], stdout, stderr)
 	case "policy":
 		code, err = cmdPolicy(ctx, args[1:], stdout, stderr)
+	case "replay":
+		code, err = cmdReplay(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		if args[0] == "help" && len(args) > 1 && !isHelp(args[1]) {
 			// `cordon help CMD [SUB]` is `cordon CMD [SUB] --help`.
@@ -178,7 +186,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "version", "--version":
 		err = cmdVersion(args[1:], stdout)
 	default:
-		err = usagef("unknown command %q (commands: run, mcp, policy, describe, precompile, version, help)", args[0])
+		err = usagef("unknown command %q (commands: run, mcp, replay, policy, describe, precompile, version, help)", args[0])
 	}
 	var help *helpRequest
 	if errors.As(err, &help) {

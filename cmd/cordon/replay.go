@@ -2,120 +2,141 @@ package main
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"io"
+	"log/slog"
+	"os"
+	"strings"
 
 	"github.com/cordonhq/cordon/config"
 	"github.com/cordonhq/cordon/engine"
-	"github.com/cordonhq/cordon/policy/authz"
-	"github.com/cordonhq/cordon/whatif"
+	"github.com/cordonhq/cordon/trace"
 )
 
-// cmdPolicyReplay is `cordon policy replay`: the recorded calls of traces
-// and audit logs decided again under a candidate policy (package whatif).
-// It exits 0 when no decision changes, 1 when one does, and 2 for a usage
-// error or a file it cannot read.
-func cmdPolicyReplay(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
-	fs := newFlagSet("policy replay")
+// Exit statuses of `cordon replay` besides the script's own.
+const (
+	// exitDiverged: the script left its trace (a call that differs, one
+	// too many or too few).
+	exitDiverged = 3
+	// exitNotReproduced: the replay followed its trace but its output is
+	// not the recorded output.
+	exitNotReproduced = 4
+)
+
+// cmdReplay is `cordon replay TRACE`: the execution a trace records (cordon
+// run --record) run again with the trace's tool answers, clock readings
+// and random values (engine.Replay). It prints the replay's output as
+// `cordon run` prints a run's and exits with the script's status when the
+// replay reproduces the recording; 3 when the script diverged from its
+// trace (the message shows both calls), 4 when it followed the trace but
+// printed something else, and 2 for a usage error or a trace it cannot
+// read.
+func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
+	fs := newFlagSet("replay")
 	cfgFile := fs.String("config", "", "")
-	var paths []string
-	fs.Func("policy", "", func(s string) error { paths = append(paths, s); return nil })
+	var policies []string
+	fs.Func("policy", "", func(s string) error { policies = append(policies, s); return nil })
+	live := fs.Bool("continue-live", false, "")
 	asJSON := fs.Bool("json", false, "")
-	maxChanges := fs.Int("max-changes", whatif.DefaultMaxChanges, "")
+	rawOutput := fs.Bool("raw-output", false, "")
+	maxRecord := fs.Int("max-record-bytes", engine.DefaultExcerptBytes, "")
+	cacheDir := fs.String("cache-dir", "", "")
+	quiet := quietFlag(fs)
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
-		return 0, flagError("policy replay", err)
+		return 0, flagError("replay", err)
 	}
-	if len(pos) == 0 {
-		return 0, usagef("policy replay: give one or more FILEs: traces or audit logs (cordon run --log)")
+	if len(pos) != 1 {
+		return 0, usagef("replay: give one TRACE file (written by cordon run --record)")
 	}
-	if *cfgFile == "" && len(paths) == 0 {
-		return 0, usagef("policy replay: give the candidate policy: --config CONFIG, --policy PATH, or both")
+	if *maxRecord <= 0 {
+		return 0, usagef("replay: --max-record-bytes must be positive")
 	}
-	if *maxChanges < 0 {
-		return 0, usagef("policy replay: --max-changes must be 0 or more")
+	if (*cfgFile != "" || len(policies) > 0) && !*live {
+		return 0, usagef("replay: --config and --policy give the live tools and policy of --continue-live; without it no tool runs and no policy decides")
 	}
-	var records []whatif.Record
-	for _, name := range pos {
-		recs, err := whatif.ReadFile(name)
-		if err != nil {
-			return 0, usagef("policy replay: %v", err)
-		}
-		records = append(records, recs...)
+	f, err := os.Open(pos[0])
+	if err != nil {
+		return 0, usagef("replay: cannot read %s: %v", pos[0], errors.Unwrap(err))
 	}
-	cfg, err := config.Parse("(no config)", []byte("{}"))
+	t, err := trace.Read(f)
+	f.Close()
+	if err != nil {
+		return 0, usagef("replay: %s: %v", pos[0], err)
+	}
+	memoryMB := 0
+	if v, ok := t.Limits["memory_mb"].(float64); ok && v >= engine.MinMemoryMB && v <= engine.MaxMemoryMB {
+		memoryMB = int(v)
+	}
+	eng, err := engine.New(ctx, engineConfig(*cacheDir, memoryMB, stderr, *quiet).WithLogger(slog.New(slog.DiscardHandler)))
 	if err != nil {
 		return 0, err
 	}
-	if *cfgFile != "" {
-		if cfg, err = config.Load(*cfgFile); err != nil {
+	defer eng.Close(context.Background())
+	var rc engine.ReplayConfig
+	if *live {
+		rc.ContinueLive = true
+		cfg := config.Default()
+		if *cfgFile != "" {
+			if cfg, err = config.Load(*cfgFile); err != nil {
+				return 0, err
+			}
+		}
+		pol, closePolicy, err := loadPolicy(ctx, cfg, policies, stderr, nil)
+		if err != nil {
 			return 0, err
 		}
-		if cfg.OPA != nil {
-			return 0, usagef("policy replay: config %s has an opa: section: give the bundle's Rego with --policy instead (a replay must not write OPA's decision log)", cfg.File())
+		defer closePolicy()
+		tools, stopUpstreams, err := configTools(ctx, cfg, stderr)
+		if err != nil {
+			return 0, err
 		}
+		defer stopUpstreams()
+		rc.Sandbox = engine.SandboxConfig{Tools: tools, Policy: pol, Audit: policyAudit(pol)}
 	}
-	pol, err := cfg.Policy(ctx, paths)
-	if err != nil {
+	var opts []engine.ExecuteOption
+	var streamOut, streamErr io.Writer
+	if !*asJSON {
+		streamOut, streamErr = terminalSafe(stdout, *rawOutput), terminalSafe(stderr, *rawOutput)
+		opts = append(opts, engine.WithStdout(streamOut), engine.WithStderr(streamErr))
+	}
+	out, err := eng.Replay(ctx, t, rc, opts...)
+	flushOutput(streamOut)
+	flushOutput(streamErr)
+	var d *engine.DivergenceError
+	switch {
+	case errors.As(err, &d):
+		printError(stderr, d)
+		return exitDiverged, nil
+	case errors.Is(err, engine.ErrReplay):
+		return 0, usagef("replay: %s: %v", pos[0], strings.TrimPrefix(err.Error(), "engine: "))
+	case err != nil:
 		return 0, err
 	}
-	warnPolicy(stderr, pol)
-	var p engine.Policy
-	if pol != nil {
-		p = pol
+	res, execErr := out.Result, out.Err
+	exit := res.ExitCode
+	switch engine.KindOf(execErr) {
+	case "":
+	case engine.KindTimeout:
+		exit = exitTimeout
+	default:
+		exit = exitSandbox
 	}
-	opts := []whatif.Option{whatif.WithTools(configToolInfo(cfg))}
-	if *maxChanges == 0 {
-		opts = append(opts, whatif.WithMaxChanges(-1))
-	} else {
-		opts = append(opts, whatif.WithMaxChanges(*maxChanges))
-	}
-	report, err := whatif.Replay(ctx, p, records, opts...)
-	if err != nil {
-		return 0, err
-	}
-	out := terminalSafe(stdout, false)
 	if *asJSON {
-		err = report.WriteJSON(out)
-	} else {
-		err = report.WriteText(out)
-	}
-	flushOutput(out)
-	if err != nil {
-		return 0, err
-	}
-	if report.Changed() {
-		return 1, nil
-	}
-	return 0, nil
-}
-
-// configToolInfo returns what the policy sees of each tool (input.tool)
-// under cfg, as far as the config says it without starting upstream
-// servers: the flow labels of its tools and of tool_labels. A method the
-// config does not name gets the labels of the tool_labels patterns it
-// matches.
-func configToolInfo(cfg *config.Config) func(string) *authz.ToolInfo {
-	tools := cfg.EngineTools()
-	if t, ok := cfg.FetchTool(); ok {
-		tools = append(tools, t)
-	}
-	known := map[string]engine.Tool{}
-	for _, t := range cfg.LabelTools(tools) {
-		known[t.Name] = t
-	}
-	return func(method string) *authz.ToolInfo {
-		t, ok := known[method]
-		if !ok {
-			t = cfg.LabelTools([]engine.Tool{{Name: method}})[0]
+		if err := writeJSON(terminalSafe(stdout, *rawOutput), res, execErr, exit, *maxRecord); err != nil {
+			return exitSandbox, err
 		}
-		if len(t.Labels) == 0 {
-			return t.Policy
-		}
-		info := authz.ToolInfo{}
-		if t.Policy != nil {
-			info = *t.Policy
-		}
-		info.Labels = append([]string(nil), t.Labels...)
-		return &info
+	} else if execErr != nil {
+		printError(stderr, execErr)
 	}
+	if out.Diverged != nil {
+		fmt.Fprintf(stderr, "cordon: the replay went live at call %d (--continue-live): %s\n", out.Diverged.Call, out.Diverged.Reason)
+		return exit, nil
+	}
+	if !out.Identical() {
+		fmt.Fprintf(stderr, "cordon: the replay's %s differs from the recording's\n", strings.Join(out.Differences, ", "))
+		return exitNotReproduced, nil
+	}
+	return exit, nil
 }

@@ -1,135 +1,95 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/cordonhq/cordon/trace"
 )
 
-const whatifDir = "../../examples/whatif/"
-
-// The example: the recorded policy changes nothing (exit 0), the
-// tightened one denies the second customer list and asks about the two
-// large transfers, the loosened one allows the transfer of 2000 (exit 1).
-func TestPolicyReplayExample(t *testing.T) {
-	code, stdout, stderr := cli(t, "", "policy", "replay", "--config", whatifDir+"recorded.yaml", whatifDir+"audit.log")
-	if code != 0 || !strings.Contains(stdout, "6 calls decided again") || !strings.Contains(stdout, ": 0 changed") {
-		t.Errorf("recorded policy: exit %d, stdout %q, stderr %q", code, stdout, stderr)
-	}
-
-	code, stdout, stderr = cli(t, "", "policy", "replay", "--config", whatifDir+"tightened.yaml", whatifDir+"audit.log")
-	if code != 1 {
-		t.Fatalf("tightened: exit %d, stderr %q", code, stderr)
-	}
-	for _, want := range []string{
-		"(recorded under 49935cf6a356): 3 changed (allow→deny 1, →ask 2)",
-		"audit.log:3  payments/transfer  allow→ask",
-		"audit.log:4  payments/transfer  deny→ask",
-		"audit.log:6  crm/customers/list  allow→deny",
-		`params: {"to":"acct_1","amount":500,"currency":"EUR"}`,
-		`old: deny: capability #0 "payments/transfer": amount <= 1000 does not hold (amount is 2000)`,
-		`new: deny: capability #2 "crm": max_calls 1 used up`,
-	} {
-		if !strings.Contains(stdout, want) {
-			t.Errorf("tightened: stdout lacks %q:\n%s", want, stdout)
-		}
-	}
-
-	code, stdout, stderr = cli(t, "", "policy", "replay", "--json", "--config", whatifDir+"loosened.yaml", whatifDir+"audit.log")
-	if code != 1 {
-		t.Fatalf("loosened: exit %d, stderr %q", code, stderr)
-	}
-	var rep struct {
-		Total struct {
-			Calls       int `json:"calls"`
-			Changed     int `json:"changed"`
-			DenyToAllow int `json:"deny_to_allow"`
-		} `json:"total"`
-		ByMethod map[string]struct {
-			DenyToAllow int `json:"deny_to_allow"`
-		} `json:"by_method"`
-		Changes []struct {
-			Source string `json:"source"`
-			New    struct {
-				Decision   string `json:"decision"`
-				Capability string `json:"capability"`
-			} `json:"new"`
-		} `json:"changes"`
-	}
-	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
-		t.Fatalf("loosened --json: %v\n%s", err, stdout)
-	}
-	if rep.Total.Calls != 6 || rep.Total.Changed != 1 || rep.Total.DenyToAllow != 1 || rep.ByMethod["payments/transfer"].DenyToAllow != 1 ||
-		len(rep.Changes) != 1 || !strings.HasSuffix(rep.Changes[0].Source, "audit.log:4") || rep.Changes[0].New.Capability != "transfers" {
-		t.Errorf("loosened: %+v", rep)
-	}
-
-	// --max-changes 0 lists none, but still counts them and exits 1.
-	code, stdout, _ = cli(t, "", "policy", "replay", "--max-changes", "0", "--config", whatifDir+"tightened.yaml", whatifDir+"audit.log")
-	if code != 1 || strings.Contains(stdout, "params:") || !strings.Contains(stdout, "and 3 more changes") {
-		t.Errorf("--max-changes 0: exit %d, stdout %q", code, stdout)
-	}
-}
-
-// Rego given with --policy is loaded as `cordon run --policy` loads it.
-func TestPolicyReplayRego(t *testing.T) {
-	rego := writeFile(t, "deny.rego", `package cordon.authz
-
-deny contains "transfers are frozen" if input.method == "payments/transfer"
-`)
-	code, stdout, stderr := cli(t, "", "policy", "replay", "--config", whatifDir+"recorded.yaml", "--policy", rego, whatifDir+"audit.log")
-	if code != 1 || !strings.Contains(stdout, "3 changed (allow→deny 3)") || !strings.Contains(stdout, "transfers are frozen") {
-		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
-	}
-}
-
-func TestPolicyReplayUsage(t *testing.T) {
-	bad := writeFile(t, "bad.log", "{\"msg\":\"cordon: tool call decision\",\"method\":\"m\",\"decision\":\"allow\"}\n{not json}\n")
+// cordon replay prints what cordon run --record printed, byte for byte,
+// and exits as it did: the clock, Math.random, $RANDOM, date and the tool
+// answers come from the trace.
+func TestReplayCLI(t *testing.T) {
+	dir := t.TempDir()
 	for _, c := range []struct {
+		name string
 		args []string
-		want string
 	}{
-		{[]string{"policy", "replay", "--config", whatifDir + "tightened.yaml"}, "give one or more FILEs"},
-		{[]string{"policy", "replay", whatifDir + "audit.log"}, "give the candidate policy"},
-		{[]string{"policy", "replay", "--config", whatifDir + "tightened.yaml", "--max-changes", "-1", whatifDir + "audit.log"}, "--max-changes"},
-		{[]string{"policy", "replay", "--config", whatifDir + "tightened.yaml", bad}, bad + ":2: not an audit record"},
-		{[]string{"policy", "replay", "--config", whatifDir + "tightened.yaml", whatifDir + "tightened.yaml"}, "is neither a trace nor an audit log"},
-		{[]string{"policy", "replay", "--config", whatifDir + "tightened.yaml", "/nonexistent/trace.json"}, "/nonexistent/trace.json"},
-		{[]string{"policy", "replay", "--frob"}, "flag provided but not defined"},
+		{"js", []string{"-e", `const w = await weather.current({city: "SF"})
+let denied
+try { await email.send({to: "eve@evil.test", subject: "x"}) } catch (e) { denied = e.kind + " " + e.message }
+const [a, b] = await Promise.all([weather.forecast({city: "A"}), weather.current({city: "B"})])
+console.log(Date.now(), new Date().toString(), Math.random(), denied, a.length, b.temp)
+console.error("to stderr", Math.random())
+fs.writeFileSync("/workspace/x", String(Date.now()))
+return {temp: w.temp, at: Date.now()}`}},
+		{"sh", []string{"--lang", "sh", "-e", `date +%s%N; date; echo $RANDOM $RANDOM; mktemp
+tool weather/forecast --city SF | jq -c '.[0]'
+tool email/send --to eve@evil.test --subject x || echo "denied $?"
+echo err >&2; exit 3`}},
+		{"nested", []string{"-e", `const r = shell("date +%s%N; tool weather/current --city X | jq .temp; node -e 'console.log(Math.random(), Date.now())'")
+console.log(r.stdout, Math.random())`}},
 	} {
-		code, _, stderr := cli(t, "", c.args...)
-		if code != exitUsage || !strings.Contains(stderr, c.want) {
-			t.Errorf("%q: exit %d, stderr %q, want 2 and %q", c.args, code, stderr, c.want)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			path := filepath.Join(dir, c.name+".json")
+			exit, stdout, stderr := cli(t, "", append([]string{"run", "--record", path}, c.args...)...)
+			rexit, rstdout, rstderr := cli(t, "", "replay", path)
+			if rexit != exit || rstdout != stdout || rstderr != stderr {
+				t.Fatalf("recorded: exit %d\nstdout %q\nstderr %q\nreplayed: exit %d\nstdout %q\nstderr %q", exit, stdout, stderr, rexit, rstdout, rstderr)
+			}
+			// The run again, live, prints something else: the replay
+			// gave back what the recording held.
+			_, again, _ := cli(t, "", append([]string{"run"}, c.args...)...)
+			if again == stdout {
+				t.Errorf("a second run printed the same %q: the test shows nothing", stdout)
+			}
+			// --json prints what run --json would have.
+			jexit, jstdout, _ := cli(t, "", "replay", "--json", path)
+			var doc struct {
+				Stdout   string `json:"stdout"`
+				ExitCode int    `json:"exit_code"`
+			}
+			if err := json.Unmarshal([]byte(jstdout), &doc); err != nil || doc.Stdout != stdout || doc.ExitCode != exit || jexit != exit {
+				t.Errorf("replay --json: exit %d, %q (%v)", jexit, jstdout, err)
+			}
+		})
 	}
 }
 
-// A trace, written by package trace, is read beside an audit log: each
-// file is told by its content, and a refused ask gives its charge back.
-func TestPolicyReplayTrace(t *testing.T) {
-	tr := &trace.Trace{Version: trace.Version, Language: "js", Code: "…", Session: "mcp-1", PolicyRevision: "r1",
-		Calls: []trace.Call{
-			{ID: 1, Method: "crm/customers/list", Params: json.RawMessage(`{}`), Decision: "allow"},
-			{ID: 2, Method: "crm/customers/list", Params: json.RawMessage(`{}`), Decision: "ask", Outcome: "refused"},
-			{ID: 3, Method: "crm/customers/list", Params: json.RawMessage(`{}`), Decision: "allow"},
-		}}
-	var buf bytes.Buffer
-	if err := tr.Write(&buf); err != nil {
+// A trace whose calls were changed makes replay stop with exit 3 and show
+// both calls; --continue-live runs the rest against the config's tools.
+func TestReplayCLIDivergence(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "t.json")
+	if exit, _, stderr := cli(t, "", "run", "--record", path, "-e", `const w = await weather.current({city: "SF"}); console.log(w.city)`); exit != 0 {
+		t.Fatalf("run: exit %d: %s", exit, stderr)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
 		t.Fatal(err)
 	}
-	file := writeFile(t, "run.trace.json", buf.String())
-	// The tightened policy allows one customer list per session: in the
-	// trace, the 2nd call was refused (not charged) and the 3rd flips.
-	code, stdout, stderr := cli(t, "", "policy", "replay", "--config", whatifDir+"tightened.yaml", file, whatifDir+"audit.log")
-	if code != 1 {
-		t.Fatalf("exit %d, stderr %q", code, stderr)
+	tampered := strings.Replace(string(b), `"city": "SF"`, `"city": "Oslo"`, 1)
+	if tampered == string(b) {
+		t.Fatalf("the trace holds no params to change:\n%s", b)
 	}
-	for _, want := range []string{"9 calls decided again", "run.trace.json#call 2  crm/customers/list  ask→deny", "old: ask, refused", "run.trace.json#call 3  crm/customers/list  allow→deny", "audit.log:6  crm/customers/list  allow→deny"} {
-		if !strings.Contains(stdout, want) {
-			t.Errorf("stdout lacks %q:\n%s", want, stdout)
-		}
+	bad := filepath.Join(dir, "bad.json")
+	if err := os.WriteFile(bad, []byte(tampered), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	exit, _, stderr := cli(t, "", "replay", bad)
+	if exit != exitDiverged || !strings.Contains(stderr, `weather/current {"city":"SF"}`) || !strings.Contains(stderr, `weather/current {"city":"Oslo"}`) {
+		t.Fatalf("replay of a changed trace: exit %d, stderr %q; want %d and both calls", exit, stderr, exitDiverged)
+	}
+	exit, stdout, stderr := cli(t, "", "replay", "--continue-live", bad)
+	if exit != 0 || stdout != "San Francisco\n" || !strings.Contains(stderr, "went live at call 1") {
+		t.Fatalf("replay --continue-live: exit %d, stdout %q, stderr %q", exit, stdout, stderr)
+	}
+	if exit, _, stderr := cli(t, "", "replay", filepath.Join(dir, "missing.json")); exit != exitUsage || !strings.Contains(stderr, "missing.json") {
+		t.Errorf("replay of a missing file: exit %d, %q", exit, stderr)
+	}
+	if exit, _, stderr := cli(t, "", "replay", "--config", "x.yaml", path); exit != exitUsage || !strings.Contains(stderr, "--continue-live") {
+		t.Errorf("replay --config without --continue-live: exit %d, %q", exit, stderr)
 	}
 }
