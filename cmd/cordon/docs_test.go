@@ -100,6 +100,7 @@ var docsSection = map[string]string{
 	"precompile": "cordon precompile",
 	"version":    "cordon version and cordon help",
 	"policy":     "cordon policy",
+	"replay":     "cordon replay",
 }
 
 // Every command and subcommand of the code has its section in
