@@ -157,6 +157,11 @@ func (e *Engine) Replay(ctx context.Context, t *trace.Trace, cfg ReplayConfig, o
 	if err := t.Check(); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrReplay, err)
 	}
+	for _, c := range t.Calls {
+		if k := abi.ToolErrorKind(c.ErrorKind); k != "" && !k.Valid() {
+			return nil, fmt.Errorf("%w: call %d has error_kind %q, which the host never sends", ErrReplay, c.ID, c.ErrorKind)
+		}
+	}
 	sc := cfg.Sandbox
 	sc.Tools = replayTools(t, sc.Tools)
 	if sc.Limits == (Limits{}) {

@@ -285,3 +285,38 @@ console.log(a.n, b.name)
 		}
 	})
 }
+
+// An execution that hit its time limit while a call was running replays
+// to the same end: the trace gives that call no answer, and the replay
+// stops where the recording did, with the same error.
+func TestReplayTimeout(t *testing.T) {
+	eng := replayEngine(t)
+	var ran atomic.Int64
+	sb := enginetest.NewSandboxOf(t, eng, engine.SandboxConfig{Tools: replayTools(&ran), Policy: replayPolicy(t),
+		Limits: engine.Limits{Timeout: 300 * time.Millisecond}})
+	var tr trace.Trace
+	res, err := sb.Execute(context.Background(), engine.JavaScript, `console.log("before", Math.random())
+await slow.echo({name: "late", delay_ms: 2000})
+console.log("never")`, engine.WithRecord(&tr, engine.RecordVFS()))
+	if engine.KindOf(err) != engine.KindTimeout {
+		t.Fatalf("recorded execution: %v, want a timeout", err)
+	}
+	out, rerr := replay(t, eng, roundTrip(t, &tr), engine.ReplayConfig{})
+	if rerr != nil {
+		t.Fatalf("Replay: %v", rerr)
+	}
+	if engine.KindOf(out.Err) != engine.KindTimeout || !out.Identical() || out.Result.Stdout != res.Stdout {
+		t.Fatalf("replay: %v, differences %v, stdout %q (recorded %q)", out.Err, out.Differences, out.Result.Stdout, res.Stdout)
+	}
+}
+
+// A trace whose call claims an error kind the host never sends is refused
+// before anything runs.
+func TestReplayRefusesBadKinds(t *testing.T) {
+	eng := replayEngine(t)
+	tr, _ := record(t, eng, engine.JavaScript, `await counter.next({})`)
+	bad := tamper(t, tr, func(t *trace.Trace) { t.Calls[0].ErrorKind = "pwned" })
+	if _, err := replay(t, eng, bad, engine.ReplayConfig{}); !errors.Is(err, engine.ErrReplay) || !strings.Contains(err.Error(), "pwned") {
+		t.Fatalf("Replay: %v, want ErrReplay naming the kind", err)
+	}
+}
