@@ -350,13 +350,17 @@ func compileScript(filename, code string) (*goja.Program, error) {
 // about a tenth of a short execution in the guest. A goja Program is
 // immutable and may run in any runtime, so the last few are kept: at most
 // cachedPrograms of them, of scripts up to maxCachedScript bytes, and
-// maxCachedBytes of source in all. Each sandbox has its own cache (its own
-// guest), and a compiled program is several times its source, so the bounds
-// keep the cache to a few MiB a sandbox even when every script is large.
+// maxCachedBytes of source in all, and besides them the last larger script
+// of up to maxLargeScript bytes, in a slot of its own, so that a large
+// script an agent runs again is compiled once per sandbox without pushing
+// the small ones out. Each sandbox has its own cache (its own guest), and
+// a compiled program is several times its source, so the bounds keep the
+// cache to a few MiB a sandbox even when every script is large.
 const (
 	cachedPrograms  = 16
 	maxCachedScript = 16 << 10
 	maxCachedBytes  = 64 << 10
+	maxLargeScript  = 1 << 20
 )
 
 var programs programCache
@@ -366,11 +370,17 @@ type programCache struct {
 	byKey map[string]*goja.Program
 	order []string // oldest first
 	bytes int      // total length of the keys held
+	// The large slot: the last script over maxCachedScript bytes.
+	largeKey  string
+	largeProg *goja.Program
 }
 
 func (c *programCache) get(key string) *goja.Program {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.largeProg != nil && len(key) == len(c.largeKey) && key == c.largeKey {
+		return c.largeProg
+	}
 	return c.byKey[key]
 }
 
@@ -379,6 +389,9 @@ func (c *programCache) forget(filename, code string) {
 	key := filename + "\x00" + code
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if key == c.largeKey {
+		c.largeKey, c.largeProg = "", nil
+	}
 	if _, ok := c.byKey[key]; !ok {
 		return
 	}
@@ -393,7 +406,13 @@ func (c *programCache) put(key string, p *goja.Program) {
 	if c.byKey == nil {
 		c.byKey = map[string]*goja.Program{}
 	}
-	if _, ok := c.byKey[key]; ok || len(key) > maxCachedScript {
+	if len(key) > maxCachedScript {
+		if len(key) <= maxLargeScript {
+			c.largeKey, c.largeProg = key, p
+		}
+		return
+	}
+	if _, ok := c.byKey[key]; ok {
 		return
 	}
 	for len(c.order) > 0 && (len(c.order) >= cachedPrograms || c.bytes+len(key) > maxCachedBytes) {

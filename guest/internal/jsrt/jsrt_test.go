@@ -316,11 +316,20 @@ func TestProgramCacheKeepsScriptsApart(t *testing.T) {
 	if len(c.byKey) != cachedPrograms || len(c.order) != cachedPrograms || c.get("0") != nil || c.get(fmt.Sprint(cachedPrograms+4)) != a {
 		t.Fatalf("cache holds %d/%d entries", len(c.byKey), len(c.order))
 	}
-	// Large scripts: none over maxCachedScript, and no more than
-	// maxCachedBytes in all.
+	// Large scripts: the last one over maxCachedScript, up to
+	// maxLargeScript, in a slot of its own that leaves the small ones in
+	// place; none over maxLargeScript; no more than maxCachedBytes of
+	// small ones in all.
+	b, _ := compileFresh("b.js", "return 2")
+	small := len(c.byKey)
 	c.put(strings.Repeat("x", maxCachedScript+1), a)
-	if c.get(strings.Repeat("x", maxCachedScript+1)) != nil {
-		t.Fatal("a script over maxCachedScript was cached")
+	c.put(strings.Repeat("z", maxCachedScript+1), b)
+	if c.get(strings.Repeat("z", maxCachedScript+1)) != b || c.get(strings.Repeat("x", maxCachedScript+1)) != nil || len(c.byKey) != small {
+		t.Fatal("the large slot does not hold the last large script alone")
+	}
+	c.put(strings.Repeat("w", maxLargeScript+1), a)
+	if c.get(strings.Repeat("w", maxLargeScript+1)) != nil || c.get(strings.Repeat("z", maxCachedScript+1)) != b {
+		t.Fatal("a script over maxLargeScript was cached")
 	}
 	for i := 0; i < 10; i++ {
 		c.put(fmt.Sprint(i)+strings.Repeat("y", maxCachedScript-10), a)
