@@ -260,30 +260,48 @@ func BenchmarkJSLoopNative(b *testing.B) {
 	}
 }
 
-// jsCompute are compute-bound scripts beyond the loop, each run in the
-// sandbox (BenchmarkJSCompute) and in goja on the host
-// (BenchmarkJSComputeNative): bench/run reports each one's ratio, so that
-// no kind of work hides behind the loop's figure.
-var jsCompute = []struct{ name, code, want string }{
-	{"fib", `function fib(n) { return n < 2 ? n : fib(n - 1) + fib(n - 2) } return fib(22)`, "17711"},
-	{"strings", `const parts = []; for (let i = 0; i < 20000; i++) parts.push("k" + i.toString(36));
-		const s = parts.join(","); let n = 0; for (const p of s.split(",")) if (p.includes("z")) n++; return n + s.length`, "99747"},
-	{"objects", `const rows = []; for (let i = 0; i < 20000; i++) rows.push({id: i, group: "g" + (i % 10), score: i % 97});
-		const by = {}; for (const r of rows) by[r.group] = (by[r.group] || 0) + r.score;
-		return rows.filter(r => r.score > 50).map(r => r.score * 2).reduce((a, b) => a + b, 0) + Object.keys(by).length`, "1392982"},
-	{"json", `const rows = Array.from({length: 2000}, (_, i) => ({id: i, name: "user" + i, tags: ["a", "b"], ok: i % 2 == 0}));
-		let n = 0; for (let k = 0; k < 3; k++) n += JSON.parse(JSON.stringify(rows)).filter(r => r.ok).length; return n`, "3000"},
-	{"regexp", `return "abc123 def456 ".repeat(3000).replace(/\d+/g, m => String(m * 2)).length`, "42000"},
-	{"sort", `let x = 1; const a = []; for (let i = 0; i < 20000; i++) { x = (x * 1103515245 + 12345) % 2147483648; a.push(x) }
-		a.sort((p, q) => p - q); return a[0] < a[19999]`, "true"},
-	{"classes", `class V { constructor(x, y) { this.x = x; this.y = y } add(o) { return new V(this.x + o.x, this.y + o.y) } }
-		let v = new V(0, 0); const d = new V(1, 2); for (let i = 0; i < 30000; i++) v = v.add(d); return v.x + v.y`, "90000"},
+// jsCompute are the compute-bound scripts of bench/jscompute/scripts.json
+// (the loop among them), each run in the sandbox (BenchmarkJSCompute) and
+// in goja on the host (BenchmarkJSComputeNative): bench/run reports each
+// one's ratio, so that no kind of work hides behind the loop's figure, and
+// bench/jscompute runs the same file in node and in QuickJS compiled to
+// WebAssembly.
+func jsCompute(tb testing.TB) []struct{ name, code, want string } {
+	tb.Helper()
+	b, err := os.ReadFile("../bench/jscompute/scripts.json")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var scripts []struct{ Name, Code, Want string }
+	if err := json.Unmarshal(b, &scripts); err != nil {
+		tb.Fatalf("bench/jscompute/scripts.json: %v", err)
+	}
+	out := make([]struct{ name, code, want string }, len(scripts))
+	for i, s := range scripts {
+		out[i] = struct{ name, code, want string }{s.Name, s.Code, s.Want}
+	}
+	return out
+}
+
+// The compute scripts hold the loop of BenchmarkJSLoop, and each gives
+// its answer in goja.
+func TestJSComputeScripts(t *testing.T) {
+	scripts := jsCompute(t)
+	if len(scripts) != 8 || scripts[0].name != "loop" || scripts[0].code != loopScript {
+		t.Fatalf("bench/jscompute/scripts.json: %d scripts, the first %q; want 8, the loop of loopScript first", len(scripts), scripts[0].name)
+	}
+	for _, w := range scripts {
+		v, err := goja.New().RunString("(function() {" + w.code + "})()")
+		if err != nil || v.String() != w.want {
+			t.Errorf("%s: %v %v, want %s", w.name, v, err, w.want)
+		}
+	}
 }
 
 func BenchmarkJSCompute(b *testing.B) {
 	sb := enginetest.NewSandboxOf(b, bareEngine(b), engine.SandboxConfig{Limits: engine.Limits{Timeout: time.Minute}})
 	ctx := context.Background()
-	for _, w := range jsCompute {
+	for _, w := range jsCompute(b) {
 		b.Run(w.name, func(b *testing.B) {
 			for b.Loop() {
 				res, err := sb.Execute(ctx, engine.JavaScript, w.code)
@@ -296,7 +314,7 @@ func BenchmarkJSCompute(b *testing.B) {
 }
 
 func BenchmarkJSComputeNative(b *testing.B) {
-	for _, w := range jsCompute {
+	for _, w := range jsCompute(b) {
 		b.Run(w.name, func(b *testing.B) {
 			prog := goja.MustCompile(w.name+".js", "(function() {"+w.code+"})()", false)
 			for b.Loop() {
