@@ -1039,6 +1039,7 @@ func (x *Execution) finish(resp *abi.Response, err error) error {
 	x.result, x.err = res, err
 	x.mu.Unlock()
 	x.rec.finish(x, res, err)
+	sb.recycle()
 	sb.release()
 	sb.e.observe(x, res, err)
 	return err

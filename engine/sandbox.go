@@ -249,9 +249,14 @@ type Sandbox struct {
 	limits Limits
 	tools  map[string]*tool
 	infos  []abi.ToolInfo
-	conn   *conn
-	// mem is the guest's memory once the sandbox has a guest (Stats).
-	mem atomic.Pointer[guestmem.Memory]
+	// conn is the guest. It changes only while the sandbox's turn is held
+	// (recycle), under mu, so that Close, which does not take the turn,
+	// reads it under mu.
+	conn *conn
+	// mem is the guest's memory once the sandbox has a guest (Stats), and
+	// memBase its size when the sandbox took the guest.
+	mem     atomic.Pointer[guestmem.Memory]
+	memBase int
 
 	// turn holds one token while an execution or a file operation runs:
 	// the outermost of the engine's locks (ARCHITECTURE.md, "Concurrency").
@@ -277,7 +282,7 @@ type Sandbox struct {
 	stderr    io.Writer
 	closeOnce sync.Once
 
-	mu     sync.Mutex // a leaf: guards broken only
+	mu     sync.Mutex // a leaf: guards broken, and conn's changes
 	broken error
 }
 
@@ -387,8 +392,16 @@ func (sb *Sandbox) start(ctx context.Context) error {
 			return err
 		}
 	}
+	sb.mu.Lock()
 	sb.conn = c
+	sb.mu.Unlock()
 	sb.mem.Store(c.mem)
+	sb.memBase = c.mem.Size()
+	return sb.setup()
+}
+
+// setup sends the sandbox's tools and quotas to its guest.
+func (sb *Sandbox) setup() error {
 	setup := &abi.Request{Op: abi.OpSetup, Setup: &abi.Setup{
 		Tools:        sb.infos,
 		VFSMaxBytes:  sb.limits.VFSBytes,
@@ -462,7 +475,10 @@ func (sb *Sandbox) ID() string { return sb.id }
 func (sb *Sandbox) Close(ctx context.Context) error {
 	sb.closeOnce.Do(func() {
 		sb.setBroken(errorf(KindClosed, "sandbox is closed"))
-		if c := sb.conn; c != nil {
+		sb.mu.Lock()
+		c := sb.conn
+		sb.mu.Unlock()
+		if c != nil {
 			c.close()
 		}
 		if sb.ownKey {
@@ -610,6 +626,11 @@ func (sb *Sandbox) PutFiles(ctx context.Context, files []File) error {
 		return err
 	}
 	defer sb.release()
+	return sb.putFiles(files)
+}
+
+// putFiles is PutFiles for a caller that holds the sandbox's turn.
+func (sb *Sandbox) putFiles(files []File) error {
 	req := &abi.Request{Op: abi.OpPutFiles}
 	for _, f := range files {
 		af := abi.File{Path: f.Path, Mode: uint32(f.Mode), Data: f.Data}

@@ -251,7 +251,16 @@ func decodeSnapshot(b []byte, limits Limits) (*snapshotState, error) {
 // given: the directories are put again once their contents are in, since
 // making an entry in a directory sets the directory's time.
 func (sb *Sandbox) putExact(ctx context.Context, files []File) error {
-	if err := sb.PutFiles(ctx, files); err != nil {
+	if err := sb.acquire(ctx); err != nil {
+		return err
+	}
+	defer sb.release()
+	return sb.putExactHeld(files)
+}
+
+// putExactHeld is putExact for a caller that holds the sandbox's turn.
+func (sb *Sandbox) putExactHeld(files []File) error {
+	if err := sb.putFiles(files); err != nil {
 		return err
 	}
 	var dirs []File
@@ -263,7 +272,7 @@ func (sb *Sandbox) putExact(ctx context.Context, files []File) error {
 	if len(dirs) == 0 {
 		return nil
 	}
-	return sb.PutFiles(ctx, dirs)
+	return sb.putFiles(dirs)
 }
 
 // readArchive reads a file system exported by writeTar (a snapshot's, or

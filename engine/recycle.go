@@ -1,0 +1,70 @@
+package engine
+
+import (
+	"context"
+	"io/fs"
+	"time"
+
+	"github.com/cordonhq/cordon/internal/abi"
+)
+
+// recycle gives the guest's memory back after an execution: a WebAssembly
+// memory never shrinks, so when the execution that just ended left the
+// guest's memory more than the engine's recycle growth
+// (Config.WithRecycleAfter) above its size when the sandbox took the
+// guest, the sandbox takes a fresh guest (from the pool, when there is
+// one), sets it up and puts the files back, exact, and the old guest is
+// closed, which unmaps its memory. Only the files and the call counters
+// (which live on the host) outlive an execution, so the next script sees
+// no difference.
+//
+// The caller holds the sandbox's turn. A failure before the old guest is
+// let go keeps it (the sandbox works, with its memory); one after breaks
+// the sandbox, which fails closed rather than run on a guest without its
+// files.
+func (sb *Sandbox) recycle() {
+	growth := sb.e.cfg.recycle
+	if growth == 0 {
+		growth = DefaultRecycleAfter
+	}
+	old := sb.conn
+	if growth < 0 || old == nil || sb.Err() != nil || int64(old.mem.Size()-sb.memBase) <= growth {
+		return
+	}
+	log := sb.e.cfg.logger
+	resp, err := sb.request(&abi.Request{Op: abi.OpGetFiles, Path: "/"})
+	if err != nil {
+		log.Warn("engine: keeping a guest whose memory grew: exporting its files failed", "session", sb.id, "err", err)
+		return
+	}
+	files := make([]File, len(resp.Files))
+	for i, f := range resp.Files {
+		files[i] = File{Path: f.Path, Mode: fs.FileMode(f.Mode), ModTime: time.Unix(0, f.ModTime), Data: f.Data}
+	}
+	fresh := sb.e.pooledGuest()
+	if fresh == nil {
+		if fresh, err = sb.e.bootGuest(context.Background()); err != nil {
+			log.Warn("engine: keeping a guest whose memory grew: starting a new one failed", "session", sb.id, "err", err)
+			return
+		}
+	}
+	sb.mu.Lock()
+	if sb.broken != nil {
+		// Closed meanwhile: Close saw the old guest.
+		sb.mu.Unlock()
+		fresh.close()
+		return
+	}
+	sb.conn = fresh
+	sb.mu.Unlock()
+	sb.mem.Store(fresh.mem)
+	sb.memBase = fresh.mem.Size()
+	old.close()
+	if err = sb.setup(); err == nil {
+		err = sb.putExactHeld(files)
+	}
+	if err != nil {
+		sb.setBroken(&Error{Kind: KindClosed, Message: "sandbox is broken: replacing its guest after its memory grew: " + err.Error()})
+		log.Error("engine: replacing a guest whose memory grew failed; the sandbox is broken", "session", sb.id, "err", err)
+	}
+}

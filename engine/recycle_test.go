@@ -1,0 +1,69 @@
+package engine_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cordonhq/cordon/engine"
+	"github.com/cordonhq/cordon/engine/enginetest"
+)
+
+const bigScript = `const a = []; for (let i = 0; i < 300000; i++) a.push({i, s: "x" + i}); return a.length`
+
+// listFiles shows a sandbox's files below the root with their modes,
+// times and contents.
+func listFiles(t *testing.T, sb *engine.Sandbox) string {
+	t.Helper()
+	files, err := sb.Files(context.Background(), "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, f := range files {
+		if f.Path != "/" {
+			fmt.Fprintf(&b, "%s %v %s %q\n", f.Path, f.Mode, f.ModTime.UTC().Format(time.RFC3339Nano), f.Data)
+		}
+	}
+	return b.String()
+}
+
+// After an execution that grew the guest's memory, the sandbox gives the
+// memory back by taking a fresh guest, with its files as they were; the
+// next execution sees no difference.
+func TestRecycleGivesMemoryBack(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct {
+		name    string
+		recycle int64
+		back    bool
+	}{{"default", 0, true}, {"never", -1, false}} {
+		t.Run(c.name, func(t *testing.T) {
+			eng := enginetest.NewEngine(t, enginetest.Config().WithRecycleAfter(c.recycle))
+			// A loaded machine must not turn the big script into a timeout.
+			sb := enginetest.NewSandboxOf(t, eng, engine.SandboxConfig{Limits: engine.Limits{Timeout: 2 * time.Minute}})
+			if _, err := sb.Execute(ctx, engine.Shell, `mkdir -p /workspace/d/e && printf 'one\n' > /workspace/d/e/f && echo two > /workspace/g`); err != nil {
+				t.Fatal(err)
+			}
+			before := eng.Stats().MemoryBytes
+			files := listFiles(t, sb)
+			res, err := sb.Execute(ctx, engine.JavaScript, bigScript)
+			if err != nil || string(res.Value) != "300000" {
+				t.Fatalf("big script: %v %s %s", err, res.Value, res.Stderr)
+			}
+			after := eng.Stats().MemoryBytes
+			if back := after < before+engine.DefaultRecycleAfter; back != c.back {
+				t.Fatalf("guest memory %d MiB before the script, %d MiB after; given back: %v, want %v", before>>20, after>>20, back, c.back)
+			}
+			if got := listFiles(t, sb); got != files {
+				t.Errorf("files after the script:\n%swant:\n%s", got, files)
+			}
+			res, err = sb.Execute(ctx, engine.Shell, `cat /workspace/d/e/f /workspace/g`)
+			if err != nil || res.Stdout != "one\ntwo\n" {
+				t.Errorf("the next execution: %v %q %q", err, res.Stdout, res.Stderr)
+			}
+		})
+	}
+}
