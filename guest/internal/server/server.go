@@ -78,6 +78,14 @@ func (s *state) handle(b []byte) *abi.Response {
 	case abi.OpPutFiles:
 		return s.putFiles(req.Files)
 	case abi.OpGetFiles:
+		if b, _ := s.fs.Usage(); b > keepResponse {
+			// The response may hold every file once more: collect what
+			// the last script left first, so that it is made from that
+			// memory rather than by growing the guest's toward its limit
+			// (the host exports the whole VFS after an execution that
+			// grew the memory, to give it back).
+			runtime.GC()
+		}
 		return s.getFiles(req.Path)
 	case abi.OpWarm:
 		if err := jsrt.Warm(); err != nil {
