@@ -80,8 +80,11 @@ func init() {
 		"jobs":      jobsBuiltin,
 		"ulimit":    func(r *runner, a []string) int { fmt.Fprintln(r.stdout(), "unlimited"); return 0 },
 		"enable":    func(*runner, []string) int { return 0 },
+		"dirs":      dirsBuiltin,
+		"pushd":     pushdBuiltin,
+		"popd":      popdBuiltin,
 	}
-	for _, name := range []string{"fg", "bg", "disown", "kill", "suspend", "exec", "coproc", "logout", "history", "fc", "bind", "complete", "compgen", "compopt", "dirs", "pushd", "popd"} {
+	for _, name := range []string{"fg", "bg", "disown", "kill", "suspend", "exec", "coproc", "logout", "history", "fc", "bind", "complete", "compgen", "compopt"} {
 		n := name
 		if _, ok := builtins[n]; !ok {
 			builtins[n] = func(r *runner, args []string) int {
@@ -141,7 +144,12 @@ func pwdBuiltin(r *runner, args []string) int {
 
 // cdBuiltin changes the working directory (cd, cd -, cd DIR).
 func cdBuiltin(r *runner, args []string) int {
-	a := args[1:]
+	return r.cd("cd", args[1:])
+}
+
+// cd is cd with the arguments a, its errors naming the builtin name (cd,
+// or pushd and popd, which change directory through it).
+func (r *runner) cd(name string, a []string) int {
 	for len(a) > 0 && (a[0] == "-L" || a[0] == "-P" || a[0] == "-e" || a[0] == "-@") {
 		a = a[1:]
 	}
@@ -149,19 +157,19 @@ func cdBuiltin(r *runner, args []string) int {
 		a = a[1:]
 	}
 	if len(a) > 1 {
-		return r.builtinErr(1, "cd", "too many arguments")
+		return r.builtinErr(1, name, "too many arguments")
 	}
 	var dest string
 	printDir := false
 	switch {
 	case len(a) == 0:
 		if !r.isSetVar("HOME") {
-			return r.builtinErr(1, "cd", "HOME not set")
+			return r.builtinErr(1, name, "HOME not set")
 		}
 		dest = r.getVar("HOME")
 	case a[0] == "-":
 		if !r.isSetVar("OLDPWD") || r.getVar("OLDPWD") == "" {
-			return r.builtinErr(1, "cd", "OLDPWD not set")
+			return r.builtinErr(1, name, "OLDPWD not set")
 		}
 		dest = r.getVar("OLDPWD")
 		printDir = true
@@ -174,10 +182,10 @@ func cdBuiltin(r *runner, args []string) int {
 	p := r.abs(dest)
 	fi, err := r.sh.fs.Stat(p)
 	if err != nil {
-		return r.builtinErr(1, "cd", "%s: %s", dest, command.Strerror(err))
+		return r.builtinErr(1, name, "%s: %s", dest, command.Strerror(err))
 	}
 	if !fi.IsDir() {
-		return r.builtinErr(1, "cd", "%s: Not a directory", dest)
+		return r.builtinErr(1, name, "%s: Not a directory", dest)
 	}
 	old := r.dir
 	r.dir = p

@@ -284,7 +284,7 @@ func checkOrder(t *testing.T, cmds command.Registry, c orderCase, needHost strin
 		}
 		want = b
 	} else if want == "" {
-		t.Skipf("no reference: bash, stdbuf or %s is missing", needHost)
+		t.Skipf("SKIPPED, not passed: no reference: bash, stdbuf or %s is missing", needHost)
 	}
 	if dup != want {
 		t.Errorf("with 2>&1 the shape is %q, want %q", dup, want)

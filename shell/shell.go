@@ -133,6 +133,9 @@ type runner struct {
 	jobs   []*job
 	jobNum int
 	lastBg int
+	// dirs is the directory stack below the working directory
+	// (dirstack.go); it is replaced, never changed in place.
+	dirs []string
 
 	status      int
 	substStatus int

@@ -239,6 +239,8 @@ func (e envView) Get(name string) expand.Variable {
 		return vstr(r.lastArg)
 	case "BASH_SUBSHELL":
 		return vstr(strconv.Itoa(r.subLevel))
+	case "DIRSTACK":
+		return r.dirStackVar()
 	case "SECONDS":
 		return vstr("0")
 	case "EPOCHSECONDS":
