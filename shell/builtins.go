@@ -10,6 +10,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/cordonhq/cordon/shell/command"
+	"github.com/cordonhq/cordon/vfs"
 
 	"github.com/cordonhq/cordon/shell/internal/expansion"
 )
@@ -83,6 +84,7 @@ func init() {
 		"dirs":      dirsBuiltin,
 		"pushd":     pushdBuiltin,
 		"popd":      popdBuiltin,
+		"kill":      killBuiltin,
 	}
 	for _, name := range []string{"fg", "bg", "disown", "kill", "suspend", "exec", "coproc", "logout", "history", "fc", "bind", "complete", "compgen", "compopt"} {
 		n := name
@@ -90,9 +92,6 @@ func init() {
 			builtins[n] = func(r *runner, args []string) int {
 				if n == "exec" {
 					return execBuiltin(r, args)
-				}
-				if n == "kill" {
-					return r.builtinErr(1, n, "signals are not supported in this sandbox")
 				}
 				return r.builtinErr(1, n, "not supported in this sandbox")
 			}
@@ -186,6 +185,9 @@ func (r *runner) cd(name string, a []string) int {
 	}
 	if !fi.IsDir() {
 		return r.builtinErr(1, name, "%s: Not a directory", dest)
+	}
+	if r.sh.fs.Access(p, vfs.ExecOK) != nil {
+		return r.builtinErr(1, name, "%s: Permission denied", dest)
 	}
 	old := r.dir
 	r.dir = p
@@ -779,13 +781,8 @@ func (r *runner) kindOf(name string) string {
 	if _, ok := r.sh.commands[name]; ok {
 		return "file"
 	}
-	if r.pathLookup(name) != "" || name == "sh" || name == "bash" {
+	if name == "sh" || name == "bash" || r.commandPath(name) != "" {
 		return "file"
-	}
-	if strings.Contains(name, "/") {
-		if fi, err := r.sh.fs.Stat(r.abs(name)); err == nil && !fi.IsDir() {
-			return "file"
-		}
 	}
 	return ""
 }
@@ -900,14 +897,6 @@ func trapBuiltin(r *runner, args []string) int {
 		}
 	}
 	return st
-}
-
-// umaskBuiltin reports a fixed mask: the VFS does not use one.
-func umaskBuiltin(r *runner, args []string) int {
-	if len(args) == 1 {
-		fmt.Fprintln(r.stdout(), "0022")
-	}
-	return 0
 }
 
 // letBuiltin evaluates arithmetic expressions.

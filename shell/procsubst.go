@@ -28,6 +28,7 @@ import (
 type procSubstReader struct {
 	*io.PipeReader
 	done chan struct{}
+	job  *job
 }
 
 // Close closes the pipe (the writer then ends as if by SIGPIPE) and waits
@@ -43,6 +44,7 @@ func (p *procSubstReader) Close() error {
 type procSubstWriter struct {
 	*pipeWriter
 	done chan struct{}
+	job  *job
 }
 
 // Close ends cmd's input and waits for it to finish.
@@ -62,6 +64,7 @@ func (r *runner) startProcSubst(ps *syntax.ProcSubst) *procSubstReader {
 	child.fds[1] = &fdesc{w: w}
 	child.pipeOut = w
 	p := &procSubstReader{PipeReader: pr, done: make(chan struct{})}
+	p.job = r.procSubstJob(p.done)
 	r.sh.stages.Add(1)
 	go func() {
 		defer r.sh.stages.Add(-1)
@@ -69,6 +72,7 @@ func (r *runner) startProcSubst(ps *syntax.ProcSubst) *procSubstReader {
 		defer pw.Close()
 		defer w.Flush()
 		child.runProcSubst(ps)
+		p.job.status = child.status
 	}()
 	return p
 }
@@ -80,14 +84,26 @@ func (r *runner) startProcSubstOut(ps *syntax.ProcSubst) *procSubstWriter {
 	child := r.procSubshell()
 	child.fds[0] = &fdesc{r: pr}
 	p := &procSubstWriter{pipeWriter: &pipeWriter{pw: pw}, done: make(chan struct{})}
+	p.job = r.procSubstJob(p.done)
 	r.sh.stages.Add(1)
 	go func() {
 		defer r.sh.stages.Add(-1)
 		defer close(p.done)
 		defer pr.CloseWithError(errBrokenPipe)
 		child.runProcSubst(ps)
+		p.job.status = child.status
 	}()
 	return p
+}
+
+// procSubstJob gives a process substitution a process ID: it becomes $!,
+// and "wait $!" waits for the command and returns its status, as in bash.
+// It is not a job: jobs does not list it.
+func (r *runner) procSubstJob(done chan struct{}) *job {
+	j := &job{pid: int(r.sh.pids.Add(1)), done: done}
+	r.lastBg = j.pid
+	r.lastProcSubst = j
+	return j
 }
 
 // procSubshell returns the subshell of a process substitution: it has the
@@ -145,6 +161,17 @@ func (r *runner) procSubst(ps *syntax.ProcSubst) (string, error) {
 	}
 	r.psubs = append(r.psubs, psub{fd: n, c: c})
 	return "/dev/fd/" + strconv.Itoa(n), nil
+}
+
+// isProcSubstFd reports whether descriptor n is that of a process
+// substitution (a pipe).
+func (r *runner) isProcSubstFd(n int) bool {
+	for _, p := range r.psubs {
+		if p.fd == n {
+			return true
+		}
+	}
+	return false
 }
 
 // psub is a process substitution whose descriptor is open.

@@ -136,6 +136,15 @@ type runner struct {
 	// dirs is the directory stack below the working directory
 	// (dirstack.go); it is replaced, never changed in place.
 	dirs []string
+	// lastProcSubst is the last process substitution started, which
+	// "wait $!" can wait for.
+	lastProcSubst *job
+	// waited holds the statuses of the jobs waited for, by process ID.
+	waited map[int]int
+	// umask is the file creation mask umask set (umaskSet), which
+	// redirections apply (umask.go).
+	umask    int
+	umaskSet bool
 
 	status      int
 	substStatus int
