@@ -80,11 +80,13 @@ func init() {
 		"readarray": mapfileBuiltin,
 		"jobs":      jobsBuiltin,
 		"ulimit":    func(r *runner, a []string) int { fmt.Fprintln(r.stdout(), "unlimited"); return 0 },
-		"enable":    func(*runner, []string) int { return 0 },
+		"enable":    enableBuiltin,
 		"dirs":      dirsBuiltin,
 		"pushd":     pushdBuiltin,
 		"popd":      popdBuiltin,
 		"kill":      killBuiltin,
+		"help":      helpBuiltin,
+		"caller":    callerBuiltin,
 	}
 	for _, name := range []string{"fg", "bg", "disown", "kill", "suspend", "exec", "coproc", "logout", "history", "fc", "bind", "complete", "compgen", "compopt"} {
 		n := name
@@ -97,6 +99,25 @@ func init() {
 			}
 		}
 	}
+}
+
+// enableBuiltin accepts enable and lists the builtins (enable, enable -a,
+// enable -p); builtins cannot be disabled or loaded here.
+func enableBuiltin(r *runner, args []string) int {
+	list := len(args) == 1
+	for _, a := range args[1:] {
+		if a == "-a" || a == "-p" {
+			list = true
+		}
+	}
+	if list {
+		var b strings.Builder
+		for _, name := range Builtins() {
+			fmt.Fprintf(&b, "enable %s\n", name)
+		}
+		fmt.Fprint(r.stdout(), b.String())
+	}
+	return 0
 }
 
 // execBuiltin supports "exec" with only redirections (which persist) and
@@ -956,6 +977,8 @@ func getoptsBuiltin(r *runner, args []string) int {
 	if silent {
 		optstr = optstr[1:]
 	}
+	// OPTERR=0 silences the messages, not the rest of the normal mode.
+	quiet := silent || r.getVar("OPTERR") == "0"
 	optind, _ := strconv.Atoi(r.getVar("OPTIND"))
 	if optind < 1 {
 		optind = 1
@@ -998,7 +1021,9 @@ func getoptsBuiltin(r *runner, args []string) int {
 		if silent {
 			r.setGlobal("OPTARG", string(c), false)
 		} else {
-			fmt.Fprintf(r.stderr(), "%s: illegal option -- %c\n", r.name, c)
+			if !quiet {
+				fmt.Fprintf(r.stderr(), "%s: illegal option -- %c\n", r.name, c)
+			}
 			r.unsetVar("OPTARG")
 		}
 		r.setGlobal(name, "?", false)
@@ -1021,7 +1046,9 @@ func getoptsBuiltin(r *runner, args []string) int {
 				r.setGlobal(name, ":", false)
 				r.setGlobal("OPTARG", string(c), false)
 			} else {
-				fmt.Fprintf(r.stderr(), "%s: option requires an argument -- %c\n", r.name, c)
+				if !quiet {
+					fmt.Fprintf(r.stderr(), "%s: option requires an argument -- %c\n", r.name, c)
+				}
 				r.setGlobal(name, "?", false)
 				r.unsetVar("OPTARG")
 			}

@@ -192,6 +192,14 @@ func (r *runner) cmd(c syntax.Command) {
 		}
 		for _, n := range names {
 			r.funcs[n.Value] = c.Body
+			if len(r.sources) > 0 {
+				if r.funcSrc == nil {
+					r.funcSrc = map[string]string{}
+				}
+				r.funcSrc[n.Value] = r.sources[len(r.sources)-1]
+			} else {
+				delete(r.funcSrc, n.Value)
+			}
 		}
 		r.status = 0
 	case *syntax.ArithmCmd:
@@ -355,8 +363,8 @@ func (r *runner) whileClause(c *syntax.WhileClause) {
 
 // forClause runs both forms of for loops.
 func (r *runner) forClause(c *syntax.ForClause) {
-	if c.Select {
-		r.unsupported("select loops")
+	if l, ok := c.Loop.(*syntax.WordIter); ok && c.Select {
+		r.selectLoop(c, l)
 		return
 	}
 	r.loopDepth++
@@ -975,6 +983,7 @@ func (r *runner) callFunc(name string, body *syntax.Stmt, args []string) {
 	oldParams := r.params
 	r.params = args
 	r.funcNames = append(r.funcNames, name)
+	r.callLines = append(r.callLines, r.lineno)
 	r.frames = append(r.frames, newFrame())
 	r.depth++
 	oldLoop := r.loopDepth
@@ -984,6 +993,7 @@ func (r *runner) callFunc(name string, body *syntax.Stmt, args []string) {
 	r.depth--
 	r.frames = r.frames[:len(r.frames)-1]
 	r.funcNames = r.funcNames[:len(r.funcNames)-1]
+	r.callLines = r.callLines[:len(r.callLines)-1]
 	r.params = oldParams
 	r.returning = false
 	r.breakN, r.contN = 0, 0
@@ -1010,6 +1020,8 @@ func (r *runner) subshell() *runner {
 	c.jobs, c.jobNum, c.waited, c.lastProcSubst = nil, 0, nil, nil
 	c.params = append([]string(nil), r.params...)
 	c.funcNames = append([]string(nil), r.funcNames...)
+	c.callLines = append([]int(nil), r.callLines...)
+	c.funcSrc = maps.Clone(r.funcSrc)
 	c.subLevel++
 	c.loopDepth = 0
 	c.exitTrap = false

@@ -107,6 +107,8 @@ var builtinOrderCases = map[string]orderCase{
 	"dirs":      {script: `echo a; dirs -Z; echo c`, want: "OEO"},
 	"pushd":     {script: `echo a; pushd /nonexistent; echo c`, want: "OEO"},
 	"popd":      {script: `echo a; popd -Z; echo c`, want: "OEO"},
+	"help":      {script: `help -s cd; help nosuch; echo c`, want: "OEO"},
+	"caller":    {script: `f() { caller; caller x; echo c; }; f`, want: "OEO"},
 }
 
 // commandOrderCases are the commands whose default case (FILE MISSING
