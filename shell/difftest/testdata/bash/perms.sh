@@ -311,3 +311,103 @@ chmod 755 a
 chmod 644 b
 find . -type f -perm 755
 find . -type f -executable
+
+#### mkdir -m sets the mode
+mkdir -m 700 d
+mkdir -p -m 750 e/f
+stat -c '%a %n' d e e/f
+
+#### cp keeps the execute bits
+printf 'echo copied\n' > s.sh
+chmod 755 s.sh
+cp s.sh t.sh
+stat -c %a t.sh
+./t.sh
+
+#### cp -p and mv keep the mode
+touch f
+chmod 640 f
+cp -p f g
+mv f h
+stat -c '%a %n' g h
+
+#### touch a read-only file
+touch f
+chmod 444 f
+touch f
+echo "status $?"
+
+#### rm a read-only file without a terminal
+touch f
+chmod 444 f
+rm f
+echo "status $?"
+ls
+
+#### sed -i on a read-only file in a writable directory
+echo hello > f
+chmod 444 f
+sed -i 's/hello/bye/' f
+echo "status $?"
+cat f
+stat -c %a f
+
+#### find by permission
+touch a b c
+chmod 755 a
+chmod 644 b
+chmod 600 c
+find . -type f -perm -u+x | sort
+find . -type f -perm /o+r | sort
+find . -type f -perm 600 | sort
+find . -type f -readable | sort
+find . -type f -writable | sort
+
+#### stat of a directory mode
+mkdir d
+chmod 711 d
+stat -c '%a %A' d
+ls -ld d | cut -c1-10
+
+#### chmod -R removing search permission
+mkdir d
+touch d/f
+chmod -R 600 d
+echo "status $?"
+stat -c %a d
+chmod 755 d
+stat -c %a d/f
+
+#### chmod several symbolic operations in one clause
+touch f
+chmod a-rwx,u+rw f; stat -c %a f
+chmod u=rw+x f; stat -c %a f
+chmod ug+rw-x f; stat -c %a f
+chmod a=,u=r f; stat -c %a f
+
+#### writing into a directory without search permission
+mkdir d
+chmod 600 d
+echo x > d/f
+echo "status $?"
+chmod 700 d
+
+#### test -w on a read-only directory
+mkdir d
+chmod 555 d
+[ -w d ] || echo not-writable
+[ -r d ] && [ -x d ] && echo rx
+chmod 755 d
+
+#### a read-only file can still be read and copied
+echo data > f
+chmod 400 f
+cat f
+wc -c < f
+cp f g && cat g
+
+#### chmod -v of several files
+touch a b
+chmod 644 a b
+chmod -v u+x a b
+chmod -c u+x a b
