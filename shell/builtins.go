@@ -342,7 +342,7 @@ func sourceBuiltin(r *runner, args []string) int {
 		return 2
 	}
 	name := a[0]
-	data, err := r.sh.fs.ReadFile(r.abs(name))
+	data, err := r.readScript(name)
 	if err != nil {
 		r.errf("%s: %s", name, command.Strerror(err))
 		return 1
@@ -969,6 +969,9 @@ func getoptsBuiltin(r *runner, args []string) int {
 		return 2
 	}
 	optstr, name := args[1], args[2]
+	if !syntax.ValidName(name) {
+		return r.builtinErr(1, "getopts", "`%s': not a valid identifier", name)
+	}
 	params := r.params
 	if len(args) > 3 {
 		params = args[3:]

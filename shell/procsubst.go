@@ -3,8 +3,11 @@ package shell
 import (
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"strconv"
+	"strings"
+	"syscall"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -193,4 +196,26 @@ func (r *runner) endProcSubsts(mark int) {
 		p.c.Close()
 	}
 	r.psubs = r.psubs[:mark]
+}
+
+// readScript reads a script to run, such as the file of source: from the
+// file system, or from the shell's descriptor N for /dev/fd/N (a process
+// substitution: "source <(cmd)") and /dev/stdin.
+func (r *runner) readScript(name string) ([]byte, error) {
+	n, ok := devFd(name)
+	if name == "/dev/stdin" {
+		n, ok = 0, true
+	}
+	if !ok {
+		return r.sh.fs.ReadFile(r.abs(name))
+	}
+	d := r.fds[n]
+	if d == nil || d.r == nil {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: syscall.EBADF}
+	}
+	var b strings.Builder
+	if _, err := io.Copy(&limitWriter{w: &b, max: maxCaptured}, d.r); err != nil {
+		return nil, err
+	}
+	return []byte(b.String()), nil
 }

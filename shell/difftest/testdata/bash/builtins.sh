@@ -293,3 +293,73 @@ printf '1\n2\n' | { select c in a b; do [ "$c" = a ] && continue; echo "$c"; don
 #### select with an empty list
 select c in; do echo never; done
 echo "status $?"
+
+#### printf -v with no arguments for the format
+printf -v x 'plain'
+echo "[$x]"
+printf -v y '%s-%s' a
+echo "[$y]"
+
+#### printf -v into an array element and a local
+f() { local v; printf -v v '%d' 7; echo "$v"; }
+f
+declare -a arr
+printf -v 'arr[1]' '%s' one
+declare -p arr
+
+#### printf -v missing name
+printf -v
+echo "status $?"
+
+#### read -d '' over NUL separated input
+printf 'a\0b\0c\0' | while IFS= read -r -d '' item; do echo "<$item>"; done
+
+#### read -a with a custom IFS
+echo "a:b::c" | { IFS=: read -r -a parts; echo "${#parts[@]}"; printf '[%s]' "${parts[@]}"; echo; }
+
+#### read with a backslash at the end of a line
+printf 'one \\\ntwo\n' | { read x; echo "[$x]"; }
+printf 'one \\\ntwo\n' | { read -r x; echo "[$x]"; }
+
+#### read -n 0 and -N 0
+echo abc | { read -n 0 x; echo "$? [$x]"; }
+
+#### read -e and -i are accepted without a terminal
+echo typed | { read -e -i default x; echo "$x"; }
+
+#### read several lines in a loop with the last line unterminated
+printf 'l1\nl2' | while read -r line || [ -n "$line" ]; do echo "[$line]"; done
+
+#### mapfile -t -d '' over NUL separated input
+printf 'x\0y\0' | { mapfile -t -d '' arr; echo "${#arr[@]} ${arr[1]}"; }
+
+#### mapfile with -s skipping past the end
+printf 'a\nb\n' | { mapfile -s 5 arr; echo "${#arr[@]}"; }
+
+#### getopts with a numeric option and a missing argument in silent mode
+set -- -1 -n
+while getopts ':1n:' o; do echo "$o ${OPTARG-}"; done
+
+#### getopts sets OPTARG to the option in silent mode
+set -- -z
+getopts ':a' o
+echo "$o $OPTARG"
+
+#### getopts unsets OPTARG for options without arguments
+OPTARG=stale
+set -- -a
+getopts 'a' o
+echo "${OPTARG-unset}"
+
+#### getopts with an invalid variable name
+getopts a 1bad -a
+echo "status $?"
+
+#### help -s for the keywords and special topics
+help -s variables '%' 'for ((' '{ ... }' '[[ ... ]]' '(( ... ))'
+
+#### help -d for the job builtins
+help -d bg fg disown suspend logout history fc bind complete compgen compopt coproc
+
+#### help -m shows a manual page layout
+help -m true | head -5

@@ -240,3 +240,92 @@ echo "status $?"
 f() { echo in-f; }
 timeout 5 f
 echo "status $?"
+
+#### process substitution status does not change dollar question
+cat <(false)
+echo "status $?"
+
+#### tee into an output process substitution
+echo data | tee >(cat > out.txt) > /dev/null
+wait $!
+cat out.txt
+
+#### read from a process substitution
+read -r x < <(echo hi)
+echo "$x"
+
+#### mapfile from a process substitution
+mapfile -t arr < <(printf 'a\nb\n')
+echo "${#arr[@]} ${arr[1]}"
+
+#### while loop variables persist with process substitution
+count=0
+while read -r l; do count=$((count + 1)); done < <(printf '1\n2\n3\n')
+echo "$count"
+
+#### source a process substitution
+source <(echo 'x=5')
+echo "$x"
+. <(echo 'echo sourced')
+
+#### diff of equal process substitutions
+diff <(echo a) <(echo a) && echo same
+
+#### paste of process substitutions
+paste -d, <(seq 3) <(seq 4 6)
+
+#### command substitution around a process substitution
+echo "$(cat <(echo nested))"
+
+#### background false and wait
+false &
+wait $!
+echo "status $?"
+
+#### background exit status is taken modulo 256
+(exit 300) &
+wait $!
+echo "status $?"
+
+#### wait for an empty id
+wait ""
+echo "status $?"
+
+#### timeout of a quick command
+timeout 1 sleep 0.1
+echo "status $?"
+timeout 5 false
+echo "status $?"
+
+#### timeout verbose
+timeout -v 0.1 sleep 5
+echo "status $?"
+
+#### timeout of a busy loop
+timeout 0.2 sh -c 'while :; do :; done'
+echo "status $?"
+
+#### timeout with kill and preserve-status
+timeout -k 0.1 0.1 sleep 5
+echo "status $?"
+timeout --preserve-status 0.1 sleep 5
+echo "status $?"
+
+#### timeout duration units
+timeout 5s true; echo "status $?"
+timeout 1m true; echo "status $?"
+timeout 5x true; echo "status $?"
+timeout -- 5 true; echo "status $?"
+
+#### timeout with a bad signal
+timeout -s FOO 5 true
+echo "status $?"
+
+#### timeout passes stdin through
+echo piped | timeout 5 cat
+
+#### timeout of a script with x
+printf 'echo script-ran\nexit 7\n' > s.sh
+chmod +x s.sh
+timeout 5 ./s.sh
+echo "status $?"
