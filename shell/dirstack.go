@@ -54,7 +54,8 @@ func legalNumber(s string) (int, bool) {
 	return int(n), true
 }
 
-// ddirUsage prints the usage line of a directory stack builtin.
+// dirUsage prints the usage line of a directory stack builtin and
+// returns status 2.
 func (r *runner) dirUsage(name string) int {
 	use := map[string]string{
 		"dirs":  "dirs [-clpv] [+N] [-N]",

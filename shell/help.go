@@ -116,7 +116,7 @@ func hasGlob(s string) bool {
 // lists them.
 func (r *runner) helpList() {
 	var b strings.Builder
-	b.WriteString("These shell commands are defined internally.  Type `help' to see this list.\nType `help name' to find out more about the function `name'.\n\n")
+	b.WriteString("The shell's builtins and keywords; `help -d NAME' summarizes one.\n\n")
 	for _, t := range helpTopics {
 		fmt.Fprintf(&b, " %s\n", t.synopsis)
 	}

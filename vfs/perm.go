@@ -75,9 +75,9 @@ func (f *FS) lookupParent(p string) (*node, string, error) {
 	return parent, base, nil
 }
 
-// mayUnlink reports whether f may remove the entry at p from parent, and
-// with it, when it is a directory, everything below it (which needs rwx
-// on every directory that is not empty, as rm -r does).
+// mayUnlink reports whether f may remove the node n from the directory
+// parent and with it, when n is a directory, everything below it (which
+// needs rwx on every directory that is not empty, as rm -r does).
 func (f *FS) mayUnlink(parent *node, n *node) bool {
 	if f.privileged {
 		return true
