@@ -48,6 +48,12 @@ func signalNumber(s string) int {
 	return -1
 }
 
+// shellPID is $$ and $BASHPID: the shell's made-up process ID.
+const shellPID = 4242
+
+// signalTerm is SIGTERM, kill's default signal.
+const signalTerm = 15
+
 // killUsage prints kill's usage line.
 func (r *runner) killUsage() int {
 	fmt.Fprintln(r.stderr(), "kill: usage: kill [-s sigspec | -n signum | -sigspec] pid | jobspec ... or kill -l [sigspec]")
@@ -62,7 +68,7 @@ func killBuiltin(r *runner, args []string) int {
 	if len(a) == 0 {
 		return r.killUsage()
 	}
-	list := false
+	list, sig := false, signalTerm
 	for len(a) > 0 && len(a[0]) > 1 && a[0][0] == '-' {
 		w := a[0]
 		switch {
@@ -77,13 +83,13 @@ func killBuiltin(r *runner, args []string) int {
 				r.builtinErr(2, "kill", "%s: option requires an argument", w)
 				return r.killUsage()
 			}
-			if signalNumber(a[1]) < 0 {
+			if sig = signalNumber(a[1]); sig < 0 {
 				return r.builtinErr(1, "kill", "%s: invalid signal specification", a[1])
 			}
 			a = a[2:]
 			goto targets
 		default:
-			if signalNumber(w[1:]) < 0 {
+			if sig = signalNumber(w[1:]); sig < 0 {
 				return r.builtinErr(1, "kill", "%s: invalid signal specification", w[1:])
 			}
 			a = a[1:]
@@ -107,8 +113,13 @@ targets:
 		} else if n, ok := legalNumber(id); !ok {
 			st = r.builtinErr(1, "kill", "%s: arguments must be process or job IDs", id)
 			continue
-		} else if r.findJob(strconv.Itoa(n)) < 0 {
+		} else if n != shellPID && r.findJob(strconv.Itoa(n)) < 0 {
 			st = r.builtinErr(1, "kill", "(%s) - No such process", id)
+			continue
+		}
+		if sig == 0 {
+			// Signal 0 only asks whether the process is there: the
+			// shell itself, or a job not yet waited for.
 			continue
 		}
 		st = r.builtinErr(1, "kill", "signals are not supported in this sandbox")

@@ -329,3 +329,11 @@ printf 'echo script-ran\nexit 7\n' > s.sh
 chmod +x s.sh
 timeout 5 ./s.sh
 echo "status $?"
+
+#### kill -0 asks whether a process is there
+kill -0 $$ && echo self
+(exit 0) & p=$!
+wait "$p"
+kill -0 "$p" 2>/dev/null
+echo "status $?"
+kill -s 0 $$; echo "status $?"
