@@ -128,6 +128,9 @@ func (r *runner) assocKey(x syntax.ArithmExpr) (string, bool) {
 
 // assignIndex assigns name[x]=val (or +=).
 func (r *runner) assignIndex(name string, x syntax.ArithmExpr, val string, app, local bool) bool {
+	if name == "DIRSTACK" {
+		return r.assignDirStack(x, val)
+	}
 	v := r.varFor(name, local)
 	if v.readonly {
 		r.errf("%s: readonly variable", name)

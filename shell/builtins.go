@@ -10,6 +10,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/cordonhq/cordon/shell/command"
+	"github.com/cordonhq/cordon/vfs"
 
 	"github.com/cordonhq/cordon/shell/internal/expansion"
 )
@@ -79,22 +80,44 @@ func init() {
 		"readarray": mapfileBuiltin,
 		"jobs":      jobsBuiltin,
 		"ulimit":    func(r *runner, a []string) int { fmt.Fprintln(r.stdout(), "unlimited"); return 0 },
-		"enable":    func(*runner, []string) int { return 0 },
+		"enable":    enableBuiltin,
+		"dirs":      dirsBuiltin,
+		"pushd":     pushdBuiltin,
+		"popd":      popdBuiltin,
+		"kill":      killBuiltin,
+		"help":      helpBuiltin,
+		"caller":    callerBuiltin,
 	}
-	for _, name := range []string{"fg", "bg", "disown", "kill", "suspend", "exec", "coproc", "logout", "history", "fc", "bind", "complete", "compgen", "compopt", "dirs", "pushd", "popd"} {
+	for _, name := range []string{"fg", "bg", "disown", "kill", "suspend", "exec", "coproc", "logout", "history", "fc", "bind", "complete", "compgen", "compopt"} {
 		n := name
 		if _, ok := builtins[n]; !ok {
 			builtins[n] = func(r *runner, args []string) int {
 				if n == "exec" {
 					return execBuiltin(r, args)
 				}
-				if n == "kill" {
-					return r.builtinErr(1, n, "signals are not supported in this sandbox")
-				}
 				return r.builtinErr(1, n, "not supported in this sandbox")
 			}
 		}
 	}
+}
+
+// enableBuiltin accepts enable and lists the builtins (enable, enable -a,
+// enable -p); builtins cannot be disabled or loaded here.
+func enableBuiltin(r *runner, args []string) int {
+	list := len(args) == 1
+	for _, a := range args[1:] {
+		if a == "-a" || a == "-p" {
+			list = true
+		}
+	}
+	if list {
+		var b strings.Builder
+		for _, name := range Builtins() {
+			fmt.Fprintf(&b, "enable %s\n", name)
+		}
+		fmt.Fprint(r.stdout(), b.String())
+	}
+	return 0
 }
 
 // execBuiltin supports "exec" with only redirections (which persist) and
@@ -141,7 +164,12 @@ func pwdBuiltin(r *runner, args []string) int {
 
 // cdBuiltin changes the working directory (cd, cd -, cd DIR).
 func cdBuiltin(r *runner, args []string) int {
-	a := args[1:]
+	return r.cd("cd", args[1:])
+}
+
+// cd is cd with the arguments a, its errors naming the builtin name (cd,
+// or pushd and popd, which change directory through it).
+func (r *runner) cd(name string, a []string) int {
 	for len(a) > 0 && (a[0] == "-L" || a[0] == "-P" || a[0] == "-e" || a[0] == "-@") {
 		a = a[1:]
 	}
@@ -149,19 +177,19 @@ func cdBuiltin(r *runner, args []string) int {
 		a = a[1:]
 	}
 	if len(a) > 1 {
-		return r.builtinErr(1, "cd", "too many arguments")
+		return r.builtinErr(1, name, "too many arguments")
 	}
 	var dest string
 	printDir := false
 	switch {
 	case len(a) == 0:
 		if !r.isSetVar("HOME") {
-			return r.builtinErr(1, "cd", "HOME not set")
+			return r.builtinErr(1, name, "HOME not set")
 		}
 		dest = r.getVar("HOME")
 	case a[0] == "-":
 		if !r.isSetVar("OLDPWD") || r.getVar("OLDPWD") == "" {
-			return r.builtinErr(1, "cd", "OLDPWD not set")
+			return r.builtinErr(1, name, "OLDPWD not set")
 		}
 		dest = r.getVar("OLDPWD")
 		printDir = true
@@ -174,10 +202,13 @@ func cdBuiltin(r *runner, args []string) int {
 	p := r.abs(dest)
 	fi, err := r.sh.fs.Stat(p)
 	if err != nil {
-		return r.builtinErr(1, "cd", "%s: %s", dest, command.Strerror(err))
+		return r.builtinErr(1, name, "%s: %s", dest, command.Strerror(err))
 	}
 	if !fi.IsDir() {
-		return r.builtinErr(1, "cd", "%s: Not a directory", dest)
+		return r.builtinErr(1, name, "%s: Not a directory", dest)
+	}
+	if r.sh.fs.Access(p, vfs.ExecOK) != nil {
+		return r.builtinErr(1, name, "%s: Permission denied", dest)
 	}
 	old := r.dir
 	r.dir = p
@@ -311,7 +342,7 @@ func sourceBuiltin(r *runner, args []string) int {
 		return 2
 	}
 	name := a[0]
-	data, err := r.sh.fs.ReadFile(r.abs(name))
+	data, err := r.readScript(name)
 	if err != nil {
 		r.errf("%s: %s", name, command.Strerror(err))
 		return 1
@@ -771,13 +802,8 @@ func (r *runner) kindOf(name string) string {
 	if _, ok := r.sh.commands[name]; ok {
 		return "file"
 	}
-	if r.pathLookup(name) != "" || name == "sh" || name == "bash" {
+	if name == "sh" || name == "bash" || r.commandPath(name) != "" {
 		return "file"
-	}
-	if strings.Contains(name, "/") {
-		if fi, err := r.sh.fs.Stat(r.abs(name)); err == nil && !fi.IsDir() {
-			return "file"
-		}
 	}
 	return ""
 }
@@ -894,14 +920,6 @@ func trapBuiltin(r *runner, args []string) int {
 	return st
 }
 
-// umaskBuiltin reports a fixed mask: the VFS does not use one.
-func umaskBuiltin(r *runner, args []string) int {
-	if len(args) == 1 {
-		fmt.Fprintln(r.stdout(), "0022")
-	}
-	return 0
-}
-
 // letBuiltin evaluates arithmetic expressions.
 func letBuiltin(r *runner, args []string) int {
 	if len(args) < 2 {
@@ -951,6 +969,9 @@ func getoptsBuiltin(r *runner, args []string) int {
 		return 2
 	}
 	optstr, name := args[1], args[2]
+	if !syntax.ValidName(name) {
+		return r.builtinErr(1, "getopts", "`%s': not a valid identifier", name)
+	}
 	params := r.params
 	if len(args) > 3 {
 		params = args[3:]
@@ -959,6 +980,8 @@ func getoptsBuiltin(r *runner, args []string) int {
 	if silent {
 		optstr = optstr[1:]
 	}
+	// OPTERR=0 silences the messages, not the rest of the normal mode.
+	quiet := silent || r.getVar("OPTERR") == "0"
 	optind, _ := strconv.Atoi(r.getVar("OPTIND"))
 	if optind < 1 {
 		optind = 1
@@ -1001,7 +1024,9 @@ func getoptsBuiltin(r *runner, args []string) int {
 		if silent {
 			r.setGlobal("OPTARG", string(c), false)
 		} else {
-			fmt.Fprintf(r.stderr(), "%s: illegal option -- %c\n", r.name, c)
+			if !quiet {
+				fmt.Fprintf(r.stderr(), "%s: illegal option -- %c\n", r.name, c)
+			}
 			r.unsetVar("OPTARG")
 		}
 		r.setGlobal(name, "?", false)
@@ -1024,7 +1049,9 @@ func getoptsBuiltin(r *runner, args []string) int {
 				r.setGlobal(name, ":", false)
 				r.setGlobal("OPTARG", string(c), false)
 			} else {
-				fmt.Fprintf(r.stderr(), "%s: option requires an argument -- %c\n", r.name, c)
+				if !quiet {
+					fmt.Fprintf(r.stderr(), "%s: option requires an argument -- %c\n", r.name, c)
+				}
 				r.setGlobal(name, "?", false)
 				r.unsetVar("OPTARG")
 			}

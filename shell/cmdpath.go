@@ -3,6 +3,8 @@ package shell
 import (
 	"path"
 	"strings"
+
+	"github.com/cordonhq/cordon/vfs"
 )
 
 // programBuiltins are the builtins that are also programs on GNU systems
@@ -14,14 +16,14 @@ var programBuiltins = map[string]bool{"echo": true, "printf": true, "test": true
 // order the shell would run them: "/usr/bin/NAME" for the sandbox's
 // commands (sh and bash, and the builtins that are programs on GNU systems,
 // included), then the scripts in the $PATH directories of the file system,
-// executable ones first. A name holding a slash is itself, when it names
-// a file. Only the first is returned unless all is set.
+// executable ones only. A name holding a slash is itself, when it names
+// an executable file. Only the first is returned unless all is set.
 func (r *runner) commandPaths(name string, all bool) []string {
 	if name == "" {
 		return nil
 	}
 	if strings.Contains(name, "/") {
-		if fi, err := r.sh.fs.Stat(r.abs(name)); err == nil && !fi.IsDir() {
+		if fi, err := r.sh.fs.Stat(r.abs(name)); err == nil && !fi.IsDir() && r.sh.fs.Access(r.abs(name), vfs.ExecOK) == nil {
 			return []string{name}
 		}
 		return nil
@@ -33,14 +35,8 @@ func (r *runner) commandPaths(name string, all bool) []string {
 			return out
 		}
 	}
-	scripts, plain := r.pathScripts(name, all)
-	out = append(out, scripts...)
-	if len(out) == 0 && plain != "" {
-		// Like execvp, a file that is not executable is run when there is
-		// nothing better.
-		return []string{plain}
-	}
-	return out
+	scripts, _ := r.pathScripts(name, all)
+	return append(out, scripts...)
 }
 
 // pathScripts returns the files named name in the $PATH directories of the
@@ -58,7 +54,7 @@ func (r *runner) pathScripts(name string, all bool) (executable []string, plain 
 		if err != nil || fi.IsDir() {
 			continue
 		}
-		if fi.Mode()&0o111 == 0 {
+		if r.sh.fs.Access(p, vfs.ExecOK) != nil {
 			if plain == "" {
 				plain = p
 			}

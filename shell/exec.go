@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"path"
 	"runtime"
 	"strings"
+	"syscall"
 
 	"mvdan.cc/sh/v3/pattern"
 	"mvdan.cc/sh/v3/syntax"
@@ -190,6 +192,14 @@ func (r *runner) cmd(c syntax.Command) {
 		}
 		for _, n := range names {
 			r.funcs[n.Value] = c.Body
+			if len(r.sources) > 0 {
+				if r.funcSrc == nil {
+					r.funcSrc = map[string]string{}
+				}
+				r.funcSrc[n.Value] = r.sources[len(r.sources)-1]
+			} else {
+				delete(r.funcSrc, n.Value)
+			}
 		}
 		r.status = 0
 	case *syntax.ArithmCmd:
@@ -353,8 +363,8 @@ func (r *runner) whileClause(c *syntax.WhileClause) {
 
 // forClause runs both forms of for loops.
 func (r *runner) forClause(c *syntax.ForClause) {
-	if c.Select {
-		r.unsupported("select loops")
+	if l, ok := c.Loop.(*syntax.WordIter); ok && c.Select {
+		r.selectLoop(c, l)
 		return
 	}
 	r.loopDepth++
@@ -698,9 +708,16 @@ func (r *runner) external(args []string) {
 			r.status = 126
 			return
 		}
+		if r.sh.fs.Access(p, vfs.ExecOK) != nil {
+			r.errf("%s: Permission denied", name)
+			r.status = 126
+			return
+		}
 		data, err := r.sh.fs.ReadFile(p)
 		if err != nil {
-			r.errf("%s: %s", name, command.Strerror(err))
+			// The file could be executed but not read: the error is
+			// the new shell's, before it has a line number.
+			fmt.Fprintf(r.stderr(), "%s: %s: %s\n", r.name, name, command.Strerror(err))
 			r.status = 126
 			return
 		}
@@ -711,28 +728,53 @@ func (r *runner) external(args []string) {
 		r.status = r.shellCommand(args)
 		return
 	}
-	if p := r.pathLookup(name); p != "" {
-		data, err := r.sh.fs.ReadFile(p)
-		if err == nil {
-			r.status = r.runChildScript(name, string(data), args[1:])
+	if scripts, plain := r.pathScripts(name, false); len(scripts) > 0 {
+		data, err := r.sh.fs.ReadFile(scripts[0])
+		if err != nil {
+			fmt.Fprintf(r.stderr(), "%s: %s: %s\n", r.name, scripts[0], command.Strerror(err))
+			r.status = 126
 			return
 		}
+		r.status = r.runChildScript(name, string(data), args[1:])
+		return
+	} else if plain != "" {
+		// execvp found only a file without execute permission.
+		r.errf("%s: Permission denied", plain)
+		r.status = 126
+		return
 	}
 	r.errf("%s: command not found", name)
 	r.status = 127
 }
 
-// pathLookup finds a script named name in the $PATH directories of the
-// VFS (executable files first, like execvp).
-func (r *runner) pathLookup(name string) string {
-	if name == "" || strings.Contains(name, "/") {
-		return ""
+// lookupCommand implements command.Env.Lookup: whether execvp could run
+// name, which is neither a function nor a builtin unless a program has
+// its name too.
+func (r *runner) lookupCommand(name string) error {
+	if !strings.Contains(name, "/") {
+		// Functions and builtins are the shell's: only those that
+		// are also programs (echo, test...) can be run this way.
+		if _, ok := r.sh.commands[name]; ok || name == "sh" || name == "bash" || programBuiltins[name] {
+			return nil
+		}
+		scripts, plain := r.pathScripts(name, false)
+		switch {
+		case len(scripts) > 0:
+			return nil
+		case plain != "":
+			return &fs.PathError{Op: "exec", Path: plain, Err: syscall.EACCES}
+		}
+		return &fs.PathError{Op: "exec", Path: name, Err: syscall.ENOENT}
 	}
-	scripts, plain := r.pathScripts(name, false)
-	if len(scripts) > 0 {
-		return scripts[0]
+	p := r.abs(name)
+	fi, err := r.sh.fs.Stat(p)
+	if err != nil {
+		return err
 	}
-	return plain
+	if fi.IsDir() {
+		return &fs.PathError{Op: "exec", Path: p, Err: syscall.EACCES}
+	}
+	return r.sh.fs.Access(p, vfs.ExecOK)
 }
 
 // shellCommand emulates running "sh" or "bash" (when no registered command
@@ -783,7 +825,10 @@ func (r *runner) shellCommand(args []string) int {
 		data, err := r.sh.fs.ReadFile(r.abs(a[0]))
 		if err != nil {
 			fmt.Fprintf(r.stderr(), "%s: %s: %s\n", args[0], a[0], command.Strerror(err))
-			return 127
+			if vfs.Code(err) == "ENOENT" {
+				return 127
+			}
+			return 126
 		}
 		src, name, params = string(data), a[0], a[1:]
 	default:
@@ -870,6 +915,7 @@ func (r *runner) runCommand(fn command.Func, args []string) (status int) {
 		env.Flush()
 		return r.execCallback(ctx, args, environ, stdin, stdout, stderr)
 	}
+	env.Lookup = r.lookupCommand
 	defer func() {
 		env.Release()
 		if p := recover(); p != nil {
@@ -937,6 +983,7 @@ func (r *runner) callFunc(name string, body *syntax.Stmt, args []string) {
 	oldParams := r.params
 	r.params = args
 	r.funcNames = append(r.funcNames, name)
+	r.callLines = append(r.callLines, r.lineno)
 	r.frames = append(r.frames, newFrame())
 	r.depth++
 	oldLoop := r.loopDepth
@@ -946,6 +993,7 @@ func (r *runner) callFunc(name string, body *syntax.Stmt, args []string) {
 	r.depth--
 	r.frames = r.frames[:len(r.frames)-1]
 	r.funcNames = r.funcNames[:len(r.funcNames)-1]
+	r.callLines = r.callLines[:len(r.callLines)-1]
 	r.params = oldParams
 	r.returning = false
 	r.breakN, r.contN = 0, 0
@@ -969,9 +1017,11 @@ func (r *runner) subshell() *runner {
 	c.opened = nil
 	c.psubs = nil
 	c.wordFds = nil
-	c.jobs, c.jobNum = nil, 0
+	c.jobs, c.jobNum, c.waited, c.lastProcSubst = nil, 0, nil, nil
 	c.params = append([]string(nil), r.params...)
 	c.funcNames = append([]string(nil), r.funcNames...)
+	c.callLines = append([]int(nil), r.callLines...)
+	c.funcSrc = maps.Clone(r.funcSrc)
 	c.subLevel++
 	c.loopDepth = 0
 	c.exitTrap = false

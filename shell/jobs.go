@@ -132,8 +132,14 @@ func (r *runner) waitJobs() {
 	r.jobs = nil
 }
 
-// removeJob forgets the job at index i (it was waited for).
+// removeJob forgets the job at index i (it was waited for), remembering
+// its status by process ID, as bash does, for a later "wait PID".
 func (r *runner) removeJob(i int) {
+	j := r.jobs[i]
+	if r.waited == nil || len(r.waited) >= maxJobs {
+		r.waited = map[int]int{}
+	}
+	r.waited[j.pid] = j.status
 	r.jobs = append(r.jobs[:i], r.jobs[i+1:]...)
 }
 
@@ -191,13 +197,25 @@ func waitBuiltin(r *runner, args []string) int {
 	}
 	status := 0
 	for _, id := range a {
+		var pid int
+		var err error
+		if ps := r.lastProcSubst; ps != nil && id == strconv.Itoa(ps.pid) {
+			if !r.waitJob(ps) {
+				return CanceledStatus
+			}
+			status = ps.status
+			continue
+		}
 		i := r.findJob(id)
 		if i < 0 {
 			if strings.HasPrefix(id, "%") {
 				r.builtinErr(127, "wait", "%s: no such job", id)
-			} else if _, err := strconv.Atoi(id); err != nil {
-				r.builtinErr(2, "wait", "`%s': not a pid or valid job spec", id)
-				status = 2
+			} else if pid, err = strconv.Atoi(id); err != nil {
+				r.builtinErr(1, "wait", "`%s': not a pid or valid job spec", id)
+				status = 1
+				continue
+			} else if st, ok := r.waited[pid]; ok {
+				status = st
 				continue
 			} else {
 				r.builtinErr(127, "wait", "pid %s is not a child of this shell", id)

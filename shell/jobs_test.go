@@ -31,7 +31,7 @@ func TestBackgroundJobs(t *testing.T) {
 		{"unset-bang", `echo "[$!]"`, "[]\n"},
 		{"in-substitution", `x=$(echo a & wait; echo b); echo $x`, "a b\n"},
 		{"jobs", `(exit 2) & wait; jobs; true & jobs -p > f; read -r p < f; [ "$p" = "$!" ] && echo same`, "same\n"},
-		{"bad-pid", `wait x; echo $?`, "2\n"},
+		{"bad-pid", `wait x; echo $?`, "1\n"},
 		{"function", `f() { echo in & }; f; wait; echo out`, "in\nout\n"},
 	}
 	for _, c := range cases {

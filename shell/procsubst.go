@@ -3,8 +3,11 @@ package shell
 import (
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"strconv"
+	"strings"
+	"syscall"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -28,6 +31,7 @@ import (
 type procSubstReader struct {
 	*io.PipeReader
 	done chan struct{}
+	job  *job
 }
 
 // Close closes the pipe (the writer then ends as if by SIGPIPE) and waits
@@ -43,6 +47,7 @@ func (p *procSubstReader) Close() error {
 type procSubstWriter struct {
 	*pipeWriter
 	done chan struct{}
+	job  *job
 }
 
 // Close ends cmd's input and waits for it to finish.
@@ -62,6 +67,7 @@ func (r *runner) startProcSubst(ps *syntax.ProcSubst) *procSubstReader {
 	child.fds[1] = &fdesc{w: w}
 	child.pipeOut = w
 	p := &procSubstReader{PipeReader: pr, done: make(chan struct{})}
+	p.job = r.procSubstJob(p.done)
 	r.sh.stages.Add(1)
 	go func() {
 		defer r.sh.stages.Add(-1)
@@ -69,6 +75,7 @@ func (r *runner) startProcSubst(ps *syntax.ProcSubst) *procSubstReader {
 		defer pw.Close()
 		defer w.Flush()
 		child.runProcSubst(ps)
+		p.job.status = child.status
 	}()
 	return p
 }
@@ -80,14 +87,26 @@ func (r *runner) startProcSubstOut(ps *syntax.ProcSubst) *procSubstWriter {
 	child := r.procSubshell()
 	child.fds[0] = &fdesc{r: pr}
 	p := &procSubstWriter{pipeWriter: &pipeWriter{pw: pw}, done: make(chan struct{})}
+	p.job = r.procSubstJob(p.done)
 	r.sh.stages.Add(1)
 	go func() {
 		defer r.sh.stages.Add(-1)
 		defer close(p.done)
 		defer pr.CloseWithError(errBrokenPipe)
 		child.runProcSubst(ps)
+		p.job.status = child.status
 	}()
 	return p
+}
+
+// procSubstJob gives a process substitution a process ID: it becomes $!,
+// and "wait $!" waits for the command and returns its status, as in bash.
+// It is not a job: jobs does not list it.
+func (r *runner) procSubstJob(done chan struct{}) *job {
+	j := &job{pid: int(r.sh.pids.Add(1)), done: done}
+	r.lastBg = j.pid
+	r.lastProcSubst = j
+	return j
 }
 
 // procSubshell returns the subshell of a process substitution: it has the
@@ -147,6 +166,17 @@ func (r *runner) procSubst(ps *syntax.ProcSubst) (string, error) {
 	return "/dev/fd/" + strconv.Itoa(n), nil
 }
 
+// isProcSubstFd reports whether descriptor n is that of a process
+// substitution (a pipe).
+func (r *runner) isProcSubstFd(n int) bool {
+	for _, p := range r.psubs {
+		if p.fd == n {
+			return true
+		}
+	}
+	return false
+}
+
 // psub is a process substitution whose descriptor is open.
 type psub struct {
 	fd int
@@ -166,4 +196,26 @@ func (r *runner) endProcSubsts(mark int) {
 		p.c.Close()
 	}
 	r.psubs = r.psubs[:mark]
+}
+
+// readScript reads a script to run, such as the file of source: from the
+// file system, or from the shell's descriptor N for /dev/fd/N (a process
+// substitution: "source <(cmd)") and /dev/stdin.
+func (r *runner) readScript(name string) ([]byte, error) {
+	n, ok := devFd(name)
+	if name == "/dev/stdin" {
+		n, ok = 0, true
+	}
+	if !ok {
+		return r.sh.fs.ReadFile(r.abs(name))
+	}
+	d := r.fds[n]
+	if d == nil || d.r == nil {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: syscall.EBADF}
+	}
+	var b strings.Builder
+	if _, err := io.Copy(&limitWriter{w: &b, max: maxCaptured}, d.r); err != nil {
+		return nil, err
+	}
+	return []byte(b.String()), nil
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/cordonhq/cordon/shell/internal/expansion"
@@ -45,6 +46,9 @@ func readBuiltin(r *runner, args []string) int {
 	fd := 0
 	silent := false
 	_ = silent
+	// pollOnly is read -t 0: whether input is there, which it always
+	// is (data or the end of it) for the sandbox's readers.
+	pollOnly := false
 	a := args[1:]
 	usage := func(msg string) int {
 		r.builtinErr(2, "read", "%s", msg)
@@ -92,11 +96,14 @@ func readBuiltin(r *runner, args []string) int {
 				nchars = n
 				exactN = c == 'N'
 			case 'p':
-				fmt.Fprint(r.stderr(), val)
+				// The prompt is shown only when the input is a
+				// terminal, which the sandbox never has.
 			case 't':
-				if _, err := strconv.ParseFloat(val, 64); err != nil {
+				t, err := strconv.ParseFloat(val, 64)
+				if err != nil || t < 0 || strings.ContainsAny(val, "eExXpPnN") {
 					return r.builtinErr(1, "read", "%s: invalid timeout specification", val)
 				}
+				pollOnly = t == 0
 			case 'u':
 				n, err := strconv.Atoi(val)
 				if err != nil || r.fds[n] == nil {
@@ -119,6 +126,9 @@ func readBuiltin(r *runner, args []string) int {
 	}
 	if arrName != "" && !syntax.ValidName(arrName) {
 		return r.builtinErr(1, "read", "`%s': not a valid identifier", arrName)
+	}
+	if pollOnly {
+		return 0
 	}
 	rd := r.reader(fd)
 	var line []rchar
@@ -292,6 +302,7 @@ func mapfileBuiltin(r *runner, args []string) int {
 	delim := byte('\n')
 	count, skip, origin := 0, 0, -1
 	fd := 0
+	callback, quantum := "", 5000
 	for len(a) > 0 && len(a[0]) > 1 && a[0][0] == '-' {
 		opt := a[0]
 		a = a[1:]
@@ -300,38 +311,74 @@ func mapfileBuiltin(r *runner, args []string) int {
 		}
 		c := opt[1]
 		val := opt[2:]
+		usage := func(format string, args2 ...any) int {
+			r.builtinErr(2, args[0], format, args2...)
+			fmt.Fprintf(r.stderr(), "%s: usage: %s [-d delim] [-n count] [-O origin] [-s count] [-t] [-u fd] [-C callback] [-c quantum] [array]\n", args[0], args[0])
+			return 2
+		}
 		if strings.IndexByte("dnOsuCc", c) >= 0 && val == "" {
 			if len(a) == 0 {
-				return r.builtinErr(2, args[0], "-%c: option requires an argument", c)
+				return usage("-%c: option requires an argument", c)
 			}
 			val = a[0]
 			a = a[1:]
 		}
+		num := func(what string) (int, bool) {
+			n, ok := legalNumber(val)
+			if !ok || n < 0 {
+				r.builtinErr(1, args[0], "%s: invalid %s", val, what)
+				return 0, false
+			}
+			return n, true
+		}
+		var ok bool
 		switch c {
 		case 't':
 			strip = true
+			ok = true
 		case 'd':
 			if val == "" {
 				delim = 0
 			} else {
 				delim = val[0]
 			}
+			ok = true
 		case 'n':
-			count, _ = strconv.Atoi(val)
+			count, ok = num("line count")
 		case 's':
-			skip, _ = strconv.Atoi(val)
+			skip, ok = num("line count")
 		case 'O':
-			origin, _ = strconv.Atoi(val)
+			origin, ok = num("array origin")
 		case 'u':
-			fd, _ = strconv.Atoi(val)
-		case 'C', 'c':
+			fd, ok = legalNumber(val)
+			if !ok || fd < 0 || r.fds[fd] == nil {
+				r.builtinErr(1, args[0], "%s: invalid file descriptor: Bad file descriptor", val)
+				ok = false
+			}
+		case 'C':
+			callback, ok = val, true
+		case 'c':
+			quantum, ok = legalNumber(val)
+			if !ok || quantum <= 0 {
+				r.builtinErr(1, args[0], "%s: invalid callback quantum", val)
+				ok = false
+			}
 		default:
-			return r.builtinErr(2, args[0], "-%c: invalid option", c)
+			return usage("-%c: invalid option", c)
+		}
+		if !ok {
+			return 1
 		}
 	}
 	name := "MAPFILE"
 	if len(a) > 0 {
 		name = a[0]
+		if !syntax.ValidName(name) {
+			return r.builtinErr(1, args[0], "`%s': not a valid identifier", name)
+		}
+	}
+	if v, _ := r.lookup(name); v != nil && v.Kind == expand.Associative {
+		return r.builtinErr(1, args[0], "%s: not an indexed array", name)
 	}
 	rd := r.reader(fd)
 	var idx []int
@@ -360,6 +407,9 @@ func mapfileBuiltin(r *runner, args []string) int {
 			return
 		}
 		lines++
+		if callback != "" && (n+1)%quantum == 0 {
+			r.evalString(callback + " " + strconv.Itoa(start+n) + " " + shQuote(s))
+		}
 		idx, vals = expansion.SetItem(idx, vals, start+n, s)
 		n++
 	}

@@ -3,6 +3,7 @@ package shell
 import (
 	"fmt"
 	"io"
+	"io/fs"
 	"path"
 	"strconv"
 	"strings"
@@ -319,7 +320,17 @@ func (r *runner) openFile(name string, flag int, clobberCheck bool) (*fdesc, err
 			return nil, fmt.Errorf("%s: cannot overwrite existing file", name)
 		}
 	}
-	f, err := r.sh.fs.OpenFile(p, flag, 0o644)
+	perm := fs.FileMode(0o666 &^ r.umaskValue())
+	fresh := false
+	if perm == 0 && flag&vfs.O_CREATE != 0 {
+		// The VFS reads zero bits as its default: set them after.
+		_, err := r.sh.fs.Stat(p)
+		fresh = err != nil
+	}
+	f, err := r.sh.fs.OpenFile(p, flag, perm)
+	if err == nil && fresh {
+		r.sh.fs.Chmod(p, 0)
+	}
 	if err != nil {
 		if _, serr := r.sh.fs.Stat(path.Dir(p)); serr != nil {
 			err = serr

@@ -133,6 +133,23 @@ type runner struct {
 	jobs   []*job
 	jobNum int
 	lastBg int
+	// dirs is the directory stack below the working directory
+	// (dirstack.go); it is replaced, never changed in place.
+	dirs []string
+	// lastProcSubst is the last process substitution started, which
+	// "wait $!" can wait for.
+	lastProcSubst *job
+	// callLines are the lines the functions of funcNames were called
+	// from, and funcSrc the files that defined functions, when they were
+	// defined by a sourced file (caller.go).
+	callLines []int
+	funcSrc   map[string]string
+	// waited holds the statuses of the jobs waited for, by process ID.
+	waited map[int]int
+	// umask is the file creation mask umask set (umaskSet), which
+	// redirections apply (umask.go).
+	umask    int
+	umaskSet bool
 
 	status      int
 	substStatus int

@@ -103,7 +103,6 @@ func TestErrexit(t *testing.T) {
 func TestUnsupported(t *testing.T) {
 	tests := []struct{ script, msg string }{
 		{"coproc cat", "coprocesses are not supported"},
-		{"select x in a b; do :; done", "select loops are not supported"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.script, func(t *testing.T) {

@@ -14,6 +14,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/cordonhq/cordon/shell/internal/expansion"
+	"github.com/cordonhq/cordon/vfs"
 )
 
 // fileTest evaluates a unary file test operator on name.
@@ -32,6 +33,17 @@ func (r *runner) fileTest(op string, name string) bool {
 	if name == "" {
 		return false
 	}
+	if n, ok := devFd(name); ok {
+		return r.fdTest(op, n)
+	}
+	switch op {
+	case "-r":
+		return r.sh.fs.Access(r.abs(name), vfs.ReadOK) == nil
+	case "-w":
+		return r.sh.fs.Access(r.abs(name), vfs.WriteOK) == nil
+	case "-x":
+		return r.sh.fs.Access(r.abs(name), vfs.ExecOK) == nil
+	}
 	fi, err := r.sh.fs.Stat(r.abs(name))
 	if err != nil {
 		return false
@@ -45,12 +57,39 @@ func (r *runner) fileTest(op string, name string) bool {
 		return fi.IsDir()
 	case "-s":
 		return fi.Size() > 0
-	case "-r", "-w", "-O", "-G":
+	case "-O", "-G":
 		return true
-	case "-x":
-		return fi.IsDir() || fi.Mode()&0o111 != 0
 	case "-N":
 		return false
+	}
+	return false
+}
+
+// devFd returns N for a name /dev/fd/N.
+func devFd(name string) (int, bool) {
+	rest, ok := strings.CutPrefix(name, "/dev/fd/")
+	if !ok || rest == "" || len(rest) > 4 || strings.Trim(rest, "0123456789") != "" {
+		return 0, false
+	}
+	n, _ := strconv.Atoi(rest)
+	return n, true
+}
+
+// fdTest evaluates a file test on /dev/fd/N: the shell's descriptor N.
+func (r *runner) fdTest(op string, n int) bool {
+	d := r.fds[n]
+	if d == nil {
+		return false
+	}
+	switch op {
+	case "-e", "-a":
+		return true
+	case "-r":
+		return d.r != nil
+	case "-w":
+		return d.w != nil
+	case "-p":
+		return r.isProcSubstFd(n)
 	}
 	return false
 }
@@ -126,7 +165,12 @@ func (r *runner) unaryTest(op, arg string) (bool, error) {
 		return p != nil && *p, nil
 	case "-R":
 		return false, nil
-	case "-L", "-h", "-b", "-p", "-S", "-k", "-g", "-u":
+	case "-p":
+		if n, ok := devFd(arg); ok {
+			return r.fdTest(op, n), nil
+		}
+		return false, nil
+	case "-L", "-h", "-b", "-S", "-k", "-g", "-u":
 		return false, nil
 	case "-c":
 		return arg == "/dev/null" || arg == "/dev/zero" || arg == "/dev/tty", nil

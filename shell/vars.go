@@ -203,7 +203,7 @@ func (e envView) Get(name string) expand.Variable {
 	case "?":
 		return vstr(strconv.Itoa(r.status))
 	case "$", "BASHPID":
-		return vstr("4242")
+		return vstr(strconv.Itoa(shellPID))
 	case "!":
 		if r.lastBg == 0 {
 			return expand.Variable{}
@@ -239,6 +239,8 @@ func (e envView) Get(name string) expand.Variable {
 		return vstr(r.lastArg)
 	case "BASH_SUBSHELL":
 		return vstr(strconv.Itoa(r.subLevel))
+	case "DIRSTACK":
+		return r.dirStackVar()
 	case "SECONDS":
 		return vstr("0")
 	case "EPOCHSECONDS":

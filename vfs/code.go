@@ -13,7 +13,7 @@ var codes = []struct {
 	{syscall.ENOENT, "ENOENT"}, {syscall.EEXIST, "EEXIST"}, {syscall.ENOTDIR, "ENOTDIR"},
 	{syscall.EISDIR, "EISDIR"}, {syscall.EACCES, "EACCES"}, {syscall.ENOTEMPTY, "ENOTEMPTY"},
 	{syscall.ENOSPC, "ENOSPC"}, {syscall.EINVAL, "EINVAL"}, {syscall.ENAMETOOLONG, "ENAMETOOLONG"},
-	{syscall.EFBIG, "EFBIG"}, {syscall.EBADF, "EBADF"},
+	{syscall.EFBIG, "EFBIG"}, {syscall.EBADF, "EBADF"}, {syscall.EPERM, "EPERM"},
 }
 
 // Code returns the POSIX name of a VFS error ("ENOENT", "ENOSPC", ...), or

@@ -71,7 +71,7 @@ func (f *FS) open(name, p string, flag int, perm fs.FileMode) (File, error) {
 	s := f.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	n, err := s.lookup(p)
+	n, err := f.lookup(p)
 	switch {
 	case err == syscall.ENOENT && flag&O_CREATE != 0:
 		parent, base, err := f.prepareCreate(p)
@@ -86,7 +86,8 @@ func (f *FS) open(name, p string, flag int, perm fs.FileMode) (File, error) {
 		return nil, pathErr("open", name, syscall.EEXIST)
 	case n.dir && (acc != O_RDONLY || flag&O_CREATE != 0):
 		return nil, pathErr("open", name, syscall.EISDIR)
-	case acc != O_RDONLY && !f.mayWrite(p):
+	case acc != O_RDONLY && (!f.mayWrite(p) || !f.may(n, WriteOK)),
+		acc != O_WRONLY && !f.may(n, ReadOK):
 		return nil, pathErr("open", name, syscall.EACCES)
 	case flag&O_TRUNC != 0:
 		s.setSize(n, 0)
@@ -109,12 +110,15 @@ func (f *FS) ReadFile(name string) ([]byte, error) {
 	}
 	f.s.mu.Lock()
 	defer f.s.mu.Unlock()
-	n, err := f.s.lookup(p)
+	n, err := f.lookup(p)
 	if err != nil {
 		return nil, pathErr("open", p, err)
 	}
 	if n.dir {
 		return nil, pathErr("read", p, syscall.EISDIR)
+	}
+	if !f.may(n, ReadOK) {
+		return nil, pathErr("open", p, syscall.EACCES)
 	}
 	data := make([]byte, len(n.data))
 	copy(data, n.data)
@@ -132,12 +136,15 @@ func (f *FS) View(name string) ([]byte, error) {
 	}
 	f.s.mu.Lock()
 	defer f.s.mu.Unlock()
-	n, err := f.s.lookup(p)
+	n, err := f.lookup(p)
 	if err != nil {
 		return nil, pathErr("open", p, err)
 	}
 	if n.dir {
 		return nil, pathErr("read", p, syscall.EISDIR)
+	}
+	if !f.may(n, ReadOK) {
+		return nil, pathErr("open", p, syscall.EACCES)
 	}
 	return n.data[:len(n.data):len(n.data)], nil
 }
@@ -165,7 +172,7 @@ func (f *FS) writeFile(name string, data []byte, perm fs.FileMode, appending boo
 	defer s.mu.Unlock()
 	var parent *node
 	var base string
-	n, err := s.lookup(p)
+	n, err := f.lookup(p)
 	switch {
 	case err == syscall.ENOENT:
 		if parent, base, err = f.prepareCreate(p); err != nil {
@@ -176,7 +183,7 @@ func (f *FS) writeFile(name string, data []byte, perm fs.FileMode, appending boo
 		return pathErr("open", p, err)
 	case n.dir:
 		return pathErr("open", p, syscall.EISDIR)
-	case !f.mayWrite(p):
+	case !f.mayWrite(p) || !f.may(n, WriteOK):
 		return pathErr("open", p, syscall.EACCES)
 	}
 	off := int64(0)
@@ -213,7 +220,7 @@ func (f *FS) Mkdir(name string, perm fs.FileMode) error {
 	s := f.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if _, err := s.lookup(p); err != syscall.ENOENT {
+	if _, err := f.lookup(p); err != syscall.ENOENT {
 		if err == nil {
 			err = syscall.EEXIST
 		}
@@ -245,6 +252,9 @@ func (f *FS) MkdirAll(name string, perm fs.FileMode) error {
 		if !n.dir {
 			return pathErr("mkdir", p[:i-1], syscall.ENOTDIR)
 		}
+		if !f.may(n, ExecOK) {
+			return pathErr("mkdir", p, syscall.EACCES)
+		}
 		end := strings.IndexByte(p[i:], '/')
 		if end < 0 {
 			end = len(p)
@@ -263,7 +273,7 @@ func (f *FS) MkdirAll(name string, perm fs.FileMode) error {
 	if i >= len(p) {
 		return nil
 	}
-	if first, _, _ := strings.Cut(p[i:], "/"); !f.mayLink(p[:i] + first) {
+	if first, _, _ := strings.Cut(p[i:], "/"); !f.mayLink(p[:i]+first) || !f.may(n, WriteOK) {
 		return pathErr("mkdir", p, syscall.EACCES)
 	}
 	missing := strings.Count(p[i:], "/") + 1
@@ -290,7 +300,7 @@ func (f *FS) Remove(name string) error {
 	s := f.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	n, err := s.lookup(p)
+	n, err := f.lookup(p)
 	switch {
 	case err != nil:
 		return pathErr("remove", p, err)
@@ -300,6 +310,9 @@ func (f *FS) Remove(name string) error {
 		return pathErr("remove", p, syscall.ENOTEMPTY)
 	}
 	parent, base, _ := s.lookupParent(p)
+	if !f.may(parent, WriteOK) {
+		return pathErr("remove", p, syscall.EACCES)
+	}
 	s.unlink(parent, base)
 	return nil
 }
@@ -314,7 +327,7 @@ func (f *FS) RemoveAll(name string) error {
 	s := f.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	_, err = s.lookup(p)
+	n, err := f.lookup(p)
 	switch {
 	case err == syscall.ENOENT:
 		return nil
@@ -324,6 +337,9 @@ func (f *FS) RemoveAll(name string) error {
 		return pathErr("remove", p, syscall.EACCES)
 	}
 	parent, base, _ := s.lookupParent(p)
+	if !f.mayUnlink(parent, n) {
+		return pathErr("remove", p, syscall.EACCES)
+	}
 	s.unlink(parent, base)
 	return nil
 }
@@ -355,16 +371,19 @@ func (f *FS) Rename(oldname, newname string) error {
 
 func (f *FS) rename(oldp, newp string) error {
 	s := f.s
-	n, err := s.lookup(oldp)
+	n, err := f.lookup(oldp)
 	if err != nil {
 		return err
 	}
 	if !f.mayLink(oldp) || !f.mayLink(newp) {
 		return syscall.EACCES
 	}
-	newParent, newBase, err := s.lookupParent(newp)
+	newParent, newBase, err := f.lookupParent(newp)
 	if err != nil {
 		return err
+	}
+	if oldParent, _, _ := s.lookupParent(oldp); !f.may(oldParent, WriteOK) || !f.may(newParent, WriteOK) {
+		return syscall.EACCES
 	}
 	if oldp == newp {
 		return nil
@@ -405,7 +424,7 @@ func (f *FS) Stat(name string) (fs.FileInfo, error) {
 	}
 	f.s.mu.Lock()
 	defer f.s.mu.Unlock()
-	n, err := f.s.lookup(p)
+	n, err := f.lookup(p)
 	if err != nil {
 		return nil, pathErr("stat", p, err)
 	}
@@ -421,9 +440,12 @@ func (f *FS) ReadDir(name string) ([]fs.DirEntry, error) {
 	}
 	f.s.mu.Lock()
 	defer f.s.mu.Unlock()
-	n, err := f.s.lookup(p)
+	n, err := f.lookup(p)
 	if err == nil && !n.dir {
 		err = syscall.ENOTDIR
+	}
+	if err == nil && !f.may(n, ReadOK) {
+		err = syscall.EACCES
 	}
 	if err != nil {
 		return nil, pathErr("readdir", p, err)
@@ -454,7 +476,7 @@ func (f *FS) Chtimes(name string, mtime time.Time) error {
 	}
 	f.s.mu.Lock()
 	defer f.s.mu.Unlock()
-	n, err := f.s.lookup(p)
+	n, err := f.lookup(p)
 	if err == nil && !f.mayWrite(p) {
 		err = syscall.EACCES
 	}

@@ -48,10 +48,13 @@
 //
 // # Permissions
 //
-// Writability is decided only by where a node lives, as described above.
+// Writability is decided first by where a node lives, as described above.
 // Permission bits passed to the creating calls are recorded and reported by
 // Stat (files default to 0644 and directories to 0755 when the bits are
-// zero) but are never enforced.
+// zero), and Chmod changes them. The normal view honours the owner's bits
+// (r to read a file or list a directory, w to write a file or change a
+// directory's entries, x to pass through a directory); the privileged view
+// ignores them, as root does. Access checks them as access(2) does.
 //
 // # Quotas
 //
@@ -69,7 +72,8 @@
 // Failures are reported as *[fs.PathError] values, or *LinkError for Rename,
 // whose Op and Path name the operation and the cleaned absolute path (Open
 // reports the name as given). Their Err is a [syscall.Errno] (ENOENT, EEXIST,
-// ENOTDIR, EISDIR, EACCES, ENOTEMPTY, EINVAL, ENAMETOOLONG, EBADF, EFBIG),
+// ENOTDIR, EISDIR, EACCES, ENOTEMPTY, EINVAL, ENAMETOOLONG, EBADF, EFBIG,
+// EPERM from Chmod),
 // a *QuotaError, a *NameError, or [fs.ErrClosed] for a handle used after
 // Close, so that errors.Is(err, [fs.ErrNotExist]) and similar tests work.
 // The text of an Errno differs between platforms (wasip1 capitalizes it).
@@ -415,9 +419,12 @@ func (f *FS) prepareCreate(p string) (*node, string, error) {
 	if err := checkNew(p, 1, 0); err != nil {
 		return nil, "", err
 	}
-	parent, base, err := f.s.lookupParent(p)
+	parent, base, err := f.lookupParent(p)
 	if err != nil {
 		return nil, "", err
+	}
+	if !f.may(parent, WriteOK) {
+		return nil, "", syscall.EACCES
 	}
 	if err := f.s.checkQuota(0, 1); err != nil {
 		return nil, "", err

@@ -32,12 +32,12 @@ var gawkSuiteSkip = map[string]string{
 func TestGawkSuite(t *testing.T) {
 	src := os.Getenv("GOAWK_DIR")
 	if src == "" {
-		t.Skip("GOAWK_DIR is not set")
+		t.Skip("SKIPPED, not passed: GOAWK_DIR is not set (a goawk checkout holding testdata/gawk)")
 	}
 	dir := filepath.Join(src, "testdata", "gawk")
 	progs, _ := filepath.Glob(filepath.Join(dir, "*.awk"))
 	if len(progs) == 0 {
-		t.Skipf("no testdata/gawk in %s", src)
+		t.Skipf("SKIPPED, not passed: no testdata/gawk in GOAWK_DIR=%s", src)
 	}
 	var refs []string
 	for _, name := range []string{"gawk", "original-awk", "mawk"} {
@@ -46,7 +46,7 @@ func TestGawkSuite(t *testing.T) {
 		}
 	}
 	if len(refs) == 0 {
-		t.Skip("no reference awk")
+		t.Skip("SKIPPED, not passed: no reference awk (gawk, original-awk or mawk) on PATH")
 	}
 	self, err := os.Executable()
 	if err != nil {

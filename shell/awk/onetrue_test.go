@@ -216,14 +216,14 @@ var onetrueSkip = map[string]string{
 func TestOneTrueAWK(t *testing.T) {
 	src := os.Getenv("ONETRUEAWK_DIR")
 	if src == "" {
-		t.Skip("ONETRUEAWK_DIR is not set")
+		t.Skip("SKIPPED, not passed: ONETRUEAWK_DIR is not set (a onetrue-awk checkout holding testdir)")
 	}
 	if _, err := os.Stat(filepath.Join(src, "testdir", "T.misc")); err != nil {
-		t.Skipf("no testdir in %s", src)
+		t.Skipf("SKIPPED, not passed: no testdir/T.misc in ONETRUEAWK_DIR=%s", src)
 	}
 	ref := refAwk()
 	if ref == "" {
-		t.Skip("no reference awk (original-awk or gawk)")
+		t.Skip("SKIPPED, not passed: no reference awk (original-awk or gawk) on PATH")
 	}
 	self, err := os.Executable()
 	if err != nil {

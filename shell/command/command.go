@@ -63,6 +63,12 @@ type Env struct {
 	// exit status; 127 means "command not found" and the message has
 	// already been written to stderr.
 	Exec func(ctx context.Context, args, environ []string, stdin io.Reader, stdout, stderr io.Writer) int
+	// Lookup, when not nil, reports whether Exec could run the command
+	// name as execvp would find it: nil, or an error matching
+	// fs.ErrNotExist ("No such file or directory") or fs.ErrPermission
+	// (a directory, or a file without execute permission), so that a
+	// command like timeout can report it in its own words.
+	Lookup func(name string) error
 	// FDs holds the file descriptors above 2 that the shell had open when
 	// it started the command (as after "cmd 3<file", or the /dev/fd/N a
 	// process substitution <(...) expands to), by number; nil when there
@@ -209,6 +215,8 @@ func Strerror(err error) string {
 		return "Is a directory"
 	case "EACCES":
 		return "Permission denied"
+	case "EPERM":
+		return "Operation not permitted"
 	case "ENOTEMPTY":
 		return "Directory not empty"
 	case "ENOSPC":

@@ -58,6 +58,7 @@ var longRunning = map[string]struct {
 	"cp":        {[]string{"cp", "-r", "d", "d2"}, true},
 	"mv":        {[]string{"mv", "d", "d2"}, true},
 	"touch":     {[]string{"touch", "new"}, true},
+	"chmod":     {[]string{"chmod", "-R", "644", "f"}, true},
 	"find":      {[]string{"find", "/"}, true},
 	"basename":  {[]string{"basename", "a/b"}, false},
 	"dirname":   {[]string{"dirname", "a/b"}, false},

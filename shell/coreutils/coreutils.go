@@ -49,6 +49,7 @@ func Commands() command.Registry {
 		"cp":        cmdCp,
 		"mv":        cmdMv,
 		"touch":     cmdTouch,
+		"chmod":     cmdChmod,
 		"find":      cmdFind,
 		"basename":  cmdBasename,
 		"dirname":   cmdDirname,

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/cordonhq/cordon/shell/command"
+	"github.com/cordonhq/cordon/vfs"
 )
 
 // truth is the test that is always true.
@@ -127,14 +128,9 @@ func (p *findParser) parseFileTest(name string) *findNode {
 			return ff.info.Size() == 0
 		})
 	case "-readable", "-writable", "-executable":
+		bits := map[string]int{"-readable": vfs.ReadOK, "-writable": vfs.WriteOK, "-executable": vfs.ExecOK}[name]
 		return test(func(ff *findFile) bool {
-			switch name {
-			case "-readable":
-				return true
-			case "-writable":
-				return strings.HasPrefix(ff.abs+"/", "/workspace/") || strings.HasPrefix(ff.abs+"/", "/tmp/")
-			}
-			return ff.info.Mode()&0o111 != 0
+			return p.f.env.FS.Access(ff.abs, bits) == nil
 		})
 	case "-size":
 		v, ok := p.arg(name)
@@ -165,7 +161,7 @@ func (p *findParser) parseFileTest(name string) *findNode {
 			return nil
 		}
 		return test(func(ff *findFile) bool {
-			perm := uint32(ff.info.Mode().Perm())
+			perm := unixMode(ff.info.Mode())
 			switch v[0] {
 			case '-':
 				return perm&mode == mode
@@ -424,9 +420,16 @@ func compareFind(cmp byte, v, n int64) bool {
 
 // parseFindPerm parses the octal mode of -perm [-/]MODE.
 func parseFindPerm(v string) (uint32, bool) {
-	s := strings.TrimLeft(v, "-/")
-	n, err := strconv.ParseUint(s, 8, 32)
-	return uint32(n), err == nil
+	s := v
+	if s != "" && (s[0] == '-' || s[0] == '/') {
+		s = s[1:]
+	}
+	// An octal or symbolic mode, as chmod takes, applied to no bits.
+	changes, ok := compileMode(s)
+	if !ok {
+		return 0, false
+	}
+	return adjustMode(0, false, 0, changes), true
 }
 
 // emacsToGoRegexp converts a GNU Emacs-style regular expression (find's

@@ -35,7 +35,7 @@ type gnuCase struct {
 func readGNUCases(t *testing.T) []gnuCase {
 	name := os.Getenv("GNUCOMPARE_CASES")
 	if name == "" {
-		t.Skip("GNUCOMPARE_CASES is not set")
+		t.Skip("SKIPPED, not passed: GNUCOMPARE_CASES is not set (the file of GNU coreutils cases to compare against)")
 	}
 	data, err := os.ReadFile(name)
 	if err != nil {

@@ -337,17 +337,10 @@ func lsTime(t, now time.Time) string {
 
 // modeString returns the "drwxr-xr-x" form of a file's mode.
 func modeString(fi fs.FileInfo) string {
-	b := []byte("-rwxrwxrwx")
 	if fi.IsDir() {
-		b[0] = 'd'
+		return "d" + permString(unixMode(fi.Mode()))
 	}
-	perm := fi.Mode().Perm()
-	for i := 0; i < 9; i++ {
-		if perm&(1<<(8-i)) == 0 {
-			b[i+1] = '-'
-		}
-	}
-	return string(b)
+	return "-" + permString(unixMode(fi.Mode()))
 }
 
 // humanSize formats a size like ls -h and du -h: "123", "1.5K", "12M".

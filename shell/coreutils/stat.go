@@ -108,13 +108,13 @@ func statFormat(f, name string, fi fs.FileInfo) string {
 				s = "regular empty file"
 			}
 		case 'a':
-			s = strconv.FormatUint(uint64(fi.Mode().Perm()), 8)
+			s = strconv.FormatUint(uint64(unixMode(fi.Mode())), 8)
 		case 'A':
 			s, num = modeString(fi), false
 		case 'f':
-			m := uint64(fi.Mode().Perm()) | 0o100000
+			m := uint64(unixMode(fi.Mode())) | 0o100000
 			if fi.IsDir() {
-				m = uint64(fi.Mode().Perm()) | 0o40000
+				m = uint64(unixMode(fi.Mode())) | 0o40000
 			}
 			s, num = strconv.FormatUint(m, 16), false
 		case 'h':

@@ -234,7 +234,7 @@ func TestYqAliasBudget(t *testing.T) {
 func TestYqAgainstRealYq(t *testing.T) {
 	bin, err := exec.LookPath("yq")
 	if err != nil {
-		t.Skip("no yq on PATH")
+		t.Skip("SKIPPED, not passed: no yq on PATH")
 	}
 	version, _ := exec.Command(bin, "--version").CombinedOutput()
 	help, _ := exec.Command(bin, "--help").CombinedOutput()
@@ -267,7 +267,7 @@ func TestYqAgainstRealYq(t *testing.T) {
 		}
 		ours = func(args []string) []string { return append([]string{"-o", "json"}, args...) }
 	default:
-		t.Skipf("the yq on PATH is neither mikefarah's nor kislyuk's: %q", strings.TrimSpace(string(version)))
+		t.Skipf("SKIPPED, not passed: the yq on PATH is neither mikefarah's nor kislyuk's: %q", strings.TrimSpace(string(version)))
 	}
 	dir := t.TempDir()
 	for name, text := range yqFiles {

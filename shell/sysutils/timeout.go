@@ -2,7 +2,9 @@ package sysutils
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"strconv"
 	"strings"
@@ -154,6 +156,15 @@ func cmdTimeout(env *command.Env) int {
 	args := operands[1:]
 	if env.Exec == nil {
 		return env.Errorf(timeoutFailed, "cannot run commands here")
+	}
+	if env.Lookup != nil {
+		if err := env.Lookup(args[0]); err != nil {
+			st := 126
+			if errors.Is(err, fs.ErrNotExist) {
+				st = 127
+			}
+			return env.Errorf(st, "failed to run command %s: %s", quote(args[0]), command.Strerror(err))
+		}
 	}
 	if d == 0 {
 		return env.Exec(env.Ctx, args, nil, env.Stdin, env.Stdout, env.Stderr)

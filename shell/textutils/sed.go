@@ -431,7 +431,7 @@ func (r *sedRun) finishFile() {
 				}
 			}
 		}
-		if err := r.env.FS.WriteFile(name, r.out.buf.Bytes(), 0); err != nil {
+		if err := replaceFile(r.env, name, r.out.buf.Bytes()); err != nil {
 			r.env.Errorf(4, "couldn't open file %s: %s", r.curName, command.Strerror(err))
 			r.status = 4
 		}

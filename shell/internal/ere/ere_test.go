@@ -180,10 +180,10 @@ func TestMatch(t *testing.T) {
 func TestGNUGrep(t *testing.T) {
 	grep, err := exec.LookPath("grep")
 	if err != nil {
-		t.Skip("no grep")
+		t.Skip("SKIPPED, not passed: no grep on PATH to compare with")
 	}
 	if out, _ := exec.Command(grep, "--version").Output(); !bytes.Contains(out, []byte("GNU grep")) {
-		t.Skip("grep is not GNU grep")
+		t.Skip("SKIPPED, not passed: the grep on PATH is not GNU grep")
 	}
 	for _, c := range matchCases {
 		t.Run(c.pat+" on "+c.subj, func(t *testing.T) {

@@ -340,9 +340,40 @@ func (ex *Expander) tildePrefix(s string) (string, string, bool) {
 	case "root":
 		home = "/root"
 	default:
-		return "", s, false
+		d, ok := ex.dirStackEntry(user)
+		if !ok {
+			return "", s, false
+		}
+		home = d
 	}
 	return home, s[end:], true
+}
+
+// dirStackEntry expands the tilde prefixes ~N, ~+N and ~-N: the entries
+// of $DIRSTACK that dirs +N and dirs -N print with -l.
+func (ex *Expander) dirStackEntry(s string) (string, bool) {
+	plus := true
+	switch {
+	case s == "":
+		return "", false
+	case s[0] == '+':
+		s = s[1:]
+	case s[0] == '-':
+		plus = false
+		s = s[1:]
+	}
+	if s == "" || len(s) > 9 || strings.Trim(s, "0123456789") != "" {
+		return "", false
+	}
+	n, _ := strconv.Atoi(s)
+	list := ex.env.Get("DIRSTACK").List
+	if !plus {
+		n = len(list) - 1 - n
+	}
+	if n < 0 || n >= len(list) {
+		return "", false
+	}
+	return list[n], true
 }
 
 // wordPieces expands word parts. quoted is true inside double quotes;
