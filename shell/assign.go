@@ -19,7 +19,7 @@ func (r *runner) assignStmt(as *syntax.Assign, local bool) bool {
 		return true
 	}
 	name := as.Name.Value
-	if v, _ := r.lookup(name); v != nil && v.readonly {
+	if v, _ := r.lookupQuiet(name); v != nil && v.readonly {
 		r.errf("%s: readonly variable", name)
 		r.status = 1
 		r.aborting = true
@@ -71,8 +71,11 @@ func (r *runner) assignStmt(as *syntax.Assign, local bool) bool {
 		val = r.getVar(name) + val
 	}
 	if err := r.assign(name, vstr(val), local); err != nil {
-		r.errf("%s", err)
+		if err != errReported {
+			r.errf("%s", err)
+		}
 		r.status = 1
+		r.aborting = true
 		return false
 	}
 	return true
@@ -82,7 +85,12 @@ func (r *runner) assignStmt(as *syntax.Assign, local bool) bool {
 // the innermost scope that has it, the current scope when local, or the
 // global scope.
 func (r *runner) varFor(name string, local bool) *variable {
-	v, fi := r.lookup(name)
+	if !local {
+		if t, ok := r.resolveRef(name); ok && !t.hasSub {
+			name = t.name
+		}
+	}
+	v, fi := r.lookupRaw(name)
 	if v != nil && (!local || fi == len(r.frames)-1) {
 		return v
 	}
@@ -431,7 +439,7 @@ func (r *runner) declare(variant string, flagArgs []string, items []declItem) in
 	if on['p'] {
 		st := 0
 		for _, it := range items {
-			v, _ := r.lookup(it.name)
+			v, _ := r.lookupRaw(it.name)
 			if v == nil {
 				r.builtinErr(1, variant, "%s: not found", it.name)
 				st = 1
@@ -455,21 +463,26 @@ func (r *runner) declare(variant string, flagArgs []string, items []declItem) in
 			}
 		}
 		if on['n'] {
-			target := it.val
-			if it.as != nil && it.as.Value != nil {
-				t, ok := r.literal(it.as.Value)
-				if !ok {
-					return 1
-				}
-				target = t
-			}
-			nv := &variable{Variable: expand.Variable{Set: target != "", Kind: expand.NameRef, Str: target}}
-			if local {
-				r.frames[len(r.frames)-1].vars[name] = nv
-			} else {
-				r.frames[0].vars[name] = nv
+			if !r.declareRef(variant, name, it, local, on) {
+				status = 1
 			}
 			continue
+		}
+		if off['n'] {
+			if v, _ := r.lookupRaw(name); v != nil && v.Kind == expand.NameRef {
+				v.Kind = expand.String
+			}
+		}
+		if raw, fi := r.lookupRaw(name); raw != nil && raw.Kind == expand.NameRef && !off['n'] && (!local || fi == len(r.frames)-1) {
+			// declare and export through a nameref act on its target
+			t, ok := r.resolveRef(name)
+			if !ok {
+				status = 1
+				continue
+			}
+			if !t.hasSub {
+				name = t.name
+			}
 		}
 		v, fi := r.lookup(name)
 		if v == nil || (local && fi != len(r.frames)-1) {
@@ -568,6 +581,55 @@ func (r *runner) declare(variant string, flagArgs []string, items []declItem) in
 		}
 	}
 	return status
+}
+
+// declareRef runs declare -n for one operand: it makes name a nameref,
+// in the current function's scope when local.
+func (r *runner) declareRef(variant, name string, it declItem, local bool, on map[byte]bool) bool {
+	target := it.val
+	hasValue := it.set
+	if it.as != nil && it.as.Value != nil {
+		t, ok := r.literal(it.as.Value)
+		if !ok {
+			return false
+		}
+		target, hasValue = t, true
+	}
+	frame := r.frames[0]
+	if local {
+		frame = r.frames[len(r.frames)-1]
+	}
+	old := frame.vars[name]
+	if old != nil && (old.Kind == expand.Indexed || old.Kind == expand.Associative) {
+		r.builtinErr(1, variant, "%s: reference variable cannot be an array", name)
+		return false
+	}
+	if old != nil && old.readonly {
+		r.builtinErr(1, variant, "%s: readonly variable", name)
+		return false
+	}
+	if !hasValue && old != nil {
+		if old.Set {
+			target, hasValue = old.Str, true
+		}
+	}
+	if hasValue {
+		if !validRefTarget(target) {
+			r.builtinErr(1, variant, "`%s': invalid variable name for name reference", target)
+			return false
+		}
+		if target == name {
+			r.builtinErr(1, variant, "%s: nameref variable self references not allowed", name)
+			return false
+		}
+	}
+	nv := &variable{Variable: expand.Variable{Set: hasValue, Kind: expand.NameRef, Str: target}}
+	if old != nil {
+		nv.exported = old.exported
+	}
+	nv.readonly = on['r']
+	frame.vars[name] = nv
+	return true
 }
 
 // assignIndexString assigns name[index]=val with index given as text.

@@ -377,7 +377,14 @@ func unsetBuiltin(r *runner, args []string) int {
 			st = 1
 			continue
 		}
-		if v, _ := r.lookup(name); v != nil || mode == "v" {
+		if mode == "n" {
+			if err := r.unsetRaw(name); err != nil {
+				r.builtinErr(1, "unset", "%s", err)
+				st = 1
+			}
+			continue
+		}
+		if v, _ := r.lookupRaw(name); v != nil || mode == "v" {
 			if err := r.unsetVar(name); err != nil {
 				r.builtinErr(1, "unset", "%s", err)
 				st = 1
@@ -603,11 +610,13 @@ func (r *runner) shoptPtr(name string) *bool {
 		return &r.opts.lastpipe
 	case "xpg_echo":
 		return &r.opts.xpgEcho
+	case "patsub_replacement":
+		return &r.opts.patsubRepl
 	}
 	return nil
 }
 
-var shoptOthers = map[string]bool{"checkwinsize": true, "cmdhist": true, "complete_fullquote": true, "extquote": true, "force_fignore": true, "globasciiranges": true, "hostcomplete": true, "interactive_comments": true, "progcomp": true, "promptvars": true, "sourcepath": true, "inherit_errexit": false, "huponexit": false, "histappend": false, "nocasematch": false, "assoc_expand_once": false, "autocd": false, "cdable_vars": false, "cdspell": false, "checkhash": false, "checkjobs": false, "compat31": false, "direxpand": false, "dirspell": false, "execfail": false, "extdebug": false, "gnu_errfmt": false, "histreedit": false, "histverify": false, "lithist": false, "localvar_inherit": false, "localvar_unset": false, "login_shell": false, "mailwarn": false, "no_empty_cmd_completion": false, "progcomp_alias": false, "shift_verbose": false, "varredir_close": false, "patsub_replacement": true, "globskipdots": true, "noexpand_translation": false}
+var shoptOthers = map[string]bool{"checkwinsize": true, "cmdhist": true, "complete_fullquote": true, "extquote": true, "force_fignore": true, "globasciiranges": true, "hostcomplete": true, "interactive_comments": true, "progcomp": true, "promptvars": true, "sourcepath": true, "inherit_errexit": false, "huponexit": false, "histappend": false, "nocasematch": false, "assoc_expand_once": false, "autocd": false, "cdable_vars": false, "cdspell": false, "checkhash": false, "checkjobs": false, "compat31": false, "direxpand": false, "dirspell": false, "execfail": false, "extdebug": false, "gnu_errfmt": false, "histreedit": false, "histverify": false, "lithist": false, "localvar_inherit": false, "localvar_unset": false, "login_shell": false, "mailwarn": false, "no_empty_cmd_completion": false, "progcomp_alias": false, "shift_verbose": false, "varredir_close": false, "globskipdots": true, "noexpand_translation": false}
 
 // shoptBuiltin sets, unsets and queries shopt options.
 func shoptBuiltin(r *runner, args []string) int {
@@ -912,6 +921,11 @@ func letBuiltin(r *runner, args []string) int {
 		n, err := r.xp().ArithString(e)
 		if err != nil {
 			r.builtinErr(1, "let", "%s", err)
+			if expansion.IsFatal(err) {
+				r.status = r.fatalStatus()
+				r.exiting = true
+				return r.status
+			}
 			return 1
 		}
 		st = boolStatus(n != 0)

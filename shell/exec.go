@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strings"
 
+	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/pattern"
 	"mvdan.cc/sh/v3/syntax"
 
@@ -257,11 +258,16 @@ func (r *runner) arithErr(err error) {
 		r.status = 1
 		return
 	}
-	r.errf("((: %s", err)
 	r.status = 1
 	if expansion.IsFatal(err) {
+		// an unset variable under set -u: no "((: " prefix, and the
+		// shell exits
+		r.errf("%s", err)
+		r.status = r.fatalStatus()
 		r.exiting = true
+		return
 	}
+	r.errf("((: %s", err)
 }
 
 // isLit reports whether p is a literal.
@@ -382,8 +388,17 @@ func (r *runner) forClause(c *syntax.ForClause) {
 			if r.ctxErr() != nil {
 				return
 			}
-			if err := r.assign(name, vstr(it), false); err != nil {
-				r.errf("%s", err)
+			var err error
+			if v, _ := r.lookupRaw(name); v != nil && v.Kind == expand.NameRef {
+				// each word becomes the nameref's target
+				err = r.setRefValue(name, v, it)
+			} else {
+				err = r.assign(name, vstr(it), false)
+			}
+			if err != nil {
+				if err != errReported {
+					r.errf("%s", err)
+				}
 				r.status = 1
 				return
 			}

@@ -173,6 +173,7 @@ type options struct {
 	errexit, nounset, pipefail, xtrace, noglob, noclobber, allexport, verbose, noexec bool
 	nullglob, extglob, dotglob, globstar, failglob, nocaseglob, nocasematch           bool
 	expandAliases, lastpipe, xpgEcho                                                  bool
+	patsubRepl                                                                        bool // on by default
 }
 
 // newRunner returns the state of a new shell for cfg.
@@ -209,6 +210,7 @@ func newRunner(ctx context.Context, cfg *Config, name string) *runner {
 		traps:   map[string]string{},
 		fds:     map[int]*fdesc{},
 		optind:  1,
+		opts:    options{patsubRepl: true},
 	}
 	var in io.Reader = strings.NewReader("")
 	if cfg.Stdin != nil {

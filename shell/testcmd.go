@@ -125,7 +125,8 @@ func (r *runner) unaryTest(op, arg string) (bool, error) {
 		p := r.setOptPtr(arg)
 		return p != nil && *p, nil
 	case "-R":
-		return false, nil
+		v, _ := r.isNameRef(arg)
+		return v != "", nil
 	case "-L", "-h", "-b", "-p", "-S", "-k", "-g", "-u":
 		return false, nil
 	case "-c":

@@ -34,6 +34,9 @@ type Env interface {
 	// Attributes returns the attribute letters of a variable as ${x@a}
 	// prints them ("" when it has none or is unset).
 	Attributes(name string) string
+	// RefTarget returns the value of name when name itself is a nameref
+	// (declare -n) with a value: ${!ref} expands to it.
+	RefTarget(name string) (string, bool)
 	// Options returns the shell options that change expansion.
 	Options() Options
 
@@ -71,6 +74,9 @@ type Options struct {
 	DotGlob    bool // patterns match names that start with a dot
 	GlobStar   bool // ** matches directories at any depth
 	NoCaseGlob bool // pathname expansion ignores case
+	// NoPatsubReplacement is shopt -u patsub_replacement: & in the
+	// replacement of ${x/pat/rep} is not the match.
+	NoPatsubReplacement bool
 }
 
 // ErrReported is returned when an expansion failed and its message, if

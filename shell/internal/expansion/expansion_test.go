@@ -100,6 +100,8 @@ func (f *fakeEnv) Each(fn func(string, expand.Variable) bool) {
 	}
 }
 
+func (f *fakeEnv) RefTarget(string) (string, bool) { return "", false }
+
 func (f *fakeEnv) Attributes(name string) string {
 	if f.vars[name].Kind == expand.Indexed {
 		return "a"

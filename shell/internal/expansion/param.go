@@ -119,6 +119,11 @@ func emptyPieces(quoted bool) []piece {
 // indirectPieces expands ${!ref...}: it resolves the reference, then
 // expands the target with the same operators.
 func (ex *Expander) indirectPieces(p *syntax.ParamExp, quoted bool) ([]piece, error) {
+	if t, ok := ex.env.RefTarget(p.Param.Value); ok && p.Index == nil && p.Slice == nil && p.Repl == nil && !p.Length &&
+		(p.Exp == nil || p.Exp.Op == syntax.DefaultUnset || p.Exp.Op == syntax.DefaultUnsetOrNull) {
+		// ${!ref} of a nameref is the name it refers to
+		return []piece{{s: t, quoted: quoted, split: !quoted}}, nil
+	}
 	target := ex.getVar(p.Param.Value)
 	if !ex.env.Get(p.Param.Value).IsSet() {
 		if ex.env.Options().NoUnset {
@@ -551,10 +556,11 @@ func (ex *Expander) patsub(vals []string, repl *syntax.Replace) ([]string, error
 	if err != nil {
 		return vals, nil
 	}
+	noAmp := ex.env.Options().NoPatsubReplacement
 	withText := func(match string) string {
 		var b strings.Builder
 		for _, p := range withPieces {
-			if p.quoted || !strings.Contains(p.s, "&") {
+			if p.quoted || !strings.Contains(p.s, "&") || noAmp {
 				b.WriteString(p.s)
 				continue
 			}

@@ -380,7 +380,9 @@ func mergeLits(parts []syntax.WordPart) []syntax.WordPart {
 
 // assignTilde expands the tildes of an assignment's literal text: at its
 // start (when first) and after each colon.
-func (ex *Expander) assignTilde(s string, first bool) []piece {
+// followed is true when another part of the word follows s: a tilde
+// prefix that runs to the end of s then has a quoted part and stays.
+func (ex *Expander) assignTilde(s string, first, followed bool) []piece {
 	var out []piece
 	if first && ex.argAssign {
 		// an argument like NAME=~/x: the value starts after "="
@@ -394,7 +396,7 @@ func (ex *Expander) assignTilde(s string, first bool) []piece {
 		if i > 0 {
 			out = append(out, piece{s: ":"})
 		}
-		if i > 0 || first {
+		if (i > 0 || first) && (!followed || i < len(segs)-1 || strings.IndexByte(seg, '/') >= 0) {
 			if home, rest, ok := ex.tildePrefix(seg); ok {
 				out = append(out, piece{s: home, quoted: true})
 				seg = rest
@@ -418,10 +420,11 @@ func (ex *Expander) wordPiecesCtx(parts []syntax.WordPart, quoted, operand, firs
 			}
 			s := p.Value
 			if assign && !strings.Contains(s, `\`) {
-				out = append(out, ex.assignTilde(s, i == 0 && first)...)
+				out = append(out, ex.assignTilde(s, i == 0 && first, i+1 < len(parts))...)
 				continue
 			}
-			if i == 0 && first {
+			if i == 0 && first && (i+1 == len(parts) || strings.IndexByte(s, '/') >= 0) {
+				// A quoted character in the tilde prefix (~"/x") stops it.
 				if home, rest, ok := ex.tildePrefix(s); ok {
 					out = append(out, piece{s: home, quoted: true})
 					s = rest
