@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/pattern"
@@ -226,7 +227,7 @@ func (ex *Expander) valuePieces(p *syntax.ParamExp, vals []string, multi, quoted
 	if isStar(p) {
 		sep = ""
 		if ifs := ex.ifs(); ifs != "" {
-			sep = ifs[:1]
+			sep = firstRune(ifs)
 		}
 	}
 	v := strings.Join(vals, sep)
@@ -493,14 +494,23 @@ func (ex *Expander) elemPieces(elems []string, quoted, star, anyStar bool) []pie
 			if ifs == "" && star {
 				// joined with nothing into one field
 			} else if ifs == "" {
-				out = append(out, piece{brk: true})
+				// separate fields, but $* joins with nothing where
+				// there is no splitting (v=$*)
+				out = append(out, piece{brk: true, nojoin: anyStar})
 			} else {
-				out = append(out, piece{s: ifs[:1], split: true, sep: !anyStar})
+				out = append(out, piece{s: firstRune(ifs), split: true, sep: !anyStar})
 			}
 		}
 		out = append(out, piece{s: e, split: true})
 	}
 	return out
+}
+
+// firstRune returns the first character of s, which may take several
+// bytes (IFS='é:' joins "$*" with "é").
+func firstRune(s string) string {
+	_, n := utf8.DecodeRuneInString(s)
+	return s[:n]
 }
 
 // patsub implements ${x/pat/rep}, ${x//pat/rep}, ${x/#pat/rep} and

@@ -3,6 +3,7 @@ package expansion
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
@@ -20,6 +21,7 @@ type piece struct {
 	split  bool // result of an unquoted expansion: subject to splitting
 	brk    bool
 	sep    bool // separator between the elements of an unquoted $@
+	nojoin bool // a brk that joins with nothing where words are not split ($* with IFS='')
 }
 
 // wfield is a field being built: its bytes and which are quoted.
@@ -161,6 +163,9 @@ func (ex *Expander) expandLiteralCtx(w *syntax.Word, assign bool) (string, error
 	}
 	var b strings.Builder
 	for _, p := range pieces {
+		if p.brk && p.nojoin {
+			continue
+		}
 		if p.brk || p.sep {
 			b.WriteByte(' ')
 			continue
@@ -210,6 +215,7 @@ func (ex *Expander) singleField(pieces []piece) (field string, n int, ok bool) {
 // splitPieces splits the pieces of a word into fields by IFS.
 func (ex *Expander) splitPieces(pieces []piece) []*wfield {
 	ifs := ex.ifs()
+	asciiIFS := isASCII(ifs)
 	var out []*wfield
 	cur := &wfield{}
 	wsAfterField := false
@@ -235,12 +241,19 @@ func (ex *Expander) splitPieces(pieces []piece) []*wfield {
 		}
 		for i := 0; i < len(p.s); i++ {
 			c := p.s[i]
-			if strings.IndexByte(ifs, c) < 0 {
-				cur.add(p.s[i:i+1], false)
+			n := 1
+			if c >= utf8.RuneSelf && !asciiIFS {
+				// a separator may be a multibyte character
+				_, n = utf8.DecodeRuneInString(p.s[i:])
+			}
+			if !isIFS(ifs, p.s[i:i+n], asciiIFS) {
+				cur.add(p.s[i:i+n], false)
 				cur.exists = true
 				wsAfterField = false
+				i += n - 1
 				continue
 			}
+			i += n - 1
 			if c == ' ' || c == '\t' || c == '\n' {
 				if cur.exists {
 					emit()
@@ -263,6 +276,30 @@ func (ex *Expander) splitPieces(pieces []piece) []*wfield {
 		emit()
 	}
 	return out
+}
+
+// isASCII reports whether s has only ASCII bytes.
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// isIFS reports whether the character c (one byte when ascii) is one of
+// the separators.
+func isIFS(ifs, c string, ascii bool) bool {
+	if ascii || len(c) == 1 && c[0] < utf8.RuneSelf {
+		return len(c) == 1 && strings.IndexByte(ifs, c[0]) >= 0
+	}
+	for _, r := range ifs {
+		if string(r) == c {
+			return true
+		}
+	}
+	return false
 }
 
 // unquoteLit processes backslashes of a literal outside quotes. It
