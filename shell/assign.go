@@ -117,11 +117,18 @@ func (r *runner) indexOf(v *variable, x syntax.ArithmExpr) (int, error) {
 		}
 		n += max + 1
 		if n < 0 {
-			return 0, fmt.Errorf("[%d]: bad array subscript", n-max-1)
+			return 0, errBadSubscript(n - max - 1)
 		}
 	}
 	return n, nil
 }
+
+// errBadSubscript is a negative index before the first element.
+type errBadSubscript int
+
+// Error returns bash's message.
+func (e errBadSubscript) Error() string { return fmt.Sprintf("[%d]: bad array subscript", int(e)) }
+
 
 // assocKey evaluates an associative-array subscript; an error is
 // reported and gives false.
@@ -146,6 +153,12 @@ func (r *runner) assignIndex(name string, x syntax.ArithmExpr, val string, app, 
 		if !ok {
 			return false
 		}
+		if key == "" {
+			r.errf("%s[%s]: bad array subscript", name, expansion.IndexText(x))
+			r.status = 1
+			r.aborting = true
+			return false
+		}
 		if v.Map == nil {
 			v.Map = map[string]string{}
 		}
@@ -158,8 +171,13 @@ func (r *runner) assignIndex(name string, x syntax.ArithmExpr, val string, app, 
 	}
 	n, err := r.indexOf(v, x)
 	if err != nil {
-		r.errf("%s: %s", name, err)
+		if _, bad := err.(errBadSubscript); bad {
+			r.errf("%s[%s]: bad array subscript", name, expansion.IndexText(x))
+		} else {
+			r.errf("%s", err)
+		}
 		r.status = 1
+		r.aborting = true
 		return false
 	}
 	idx, vals := expansion.ArrayItems(v.Variable)
@@ -728,48 +746,7 @@ func (r *runner) printDecl(name string, v *variable) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "declare -%s %s", flags, name)
 	if v.Set {
-		switch v.Kind {
-		case expand.Indexed:
-			b.WriteString("=(")
-			idx, vals := expansion.ArrayItems(v.Variable)
-			for i := range idx {
-				if i > 0 {
-					b.WriteByte(' ')
-				}
-				fmt.Fprintf(&b, "[%d]=%s", idx[i], dquote(vals[i]))
-			}
-			b.WriteString(")")
-		case expand.Associative:
-			b.WriteString("=(")
-			for _, k := range sortedKeys(v.Map) {
-				fmt.Fprintf(&b, "[%s]=%s ", assocKeyQuote(k), dquote(v.Map[k]))
-			}
-			b.WriteString(")")
-		default:
-			b.WriteString("=" + dquote(v.Str))
-		}
+		b.WriteString(expansion.DeclBody(v.Variable))
 	}
 	fmt.Fprintln(r.stdout(), b.String())
-}
-
-// assocKeyQuote quotes an associative-array key for declare -p.
-func assocKeyQuote(k string) string {
-	if k != "" && !strings.ContainsAny(k, " \t\n\"'\\$`;&|<>()*?[]") {
-		return k
-	}
-	return dquote(k)
-}
-
-// dquote quotes s in double quotes as declare -p does.
-func dquote(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for _, c := range s {
-		if c == '"' || c == '\\' || c == '$' || c == '`' {
-			b.WriteByte('\\')
-		}
-		b.WriteRune(c)
-	}
-	b.WriteByte('"')
-	return b.String()
 }

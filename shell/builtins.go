@@ -411,7 +411,20 @@ func (r *runner) unsetIndex(name, index string) bool {
 		if k, ok := r.expandString(index); ok {
 			key = k
 		}
+		if key == "" {
+			r.builtinErr(1, "unset", "[%s]: bad array subscript", index)
+			return false
+		}
 		delete(v.Map, key)
+		return true
+	}
+	if index == "@" || index == "*" {
+		// unset 'a[@]' empties an indexed array, which stays declared
+		if v.Kind == expand.Indexed {
+			v.Variable = expansion.MakeIndexed(nil, nil)
+		} else {
+			v.Variable = expand.Variable{Kind: v.Kind}
+		}
 		return true
 	}
 	n, err := r.xp().ArithString(index)
@@ -420,8 +433,14 @@ func (r *runner) unsetIndex(name, index string) bool {
 		return false
 	}
 	idx, vals := expansion.ArrayItems(v.Variable)
-	if n < 0 && len(idx) > 0 {
-		n += idx[len(idx)-1] + 1
+	if n < 0 {
+		if len(idx) > 0 {
+			n += idx[len(idx)-1] + 1
+		}
+		if n < 0 {
+			r.builtinErr(1, "unset", "[%s]: bad array subscript", index)
+			return false
+		}
 	}
 	i := sort.SearchInts(idx, n)
 	if i < len(idx) && idx[i] == n {

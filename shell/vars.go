@@ -169,13 +169,17 @@ func (r *runner) assign(name string, val expand.Variable, local bool) error {
 		}
 		val.Str = s
 	}
-	if v.Kind == expand.Indexed && val.Kind == expand.String && v.Set {
+	if v.Kind == expand.Indexed && val.Kind == expand.String {
 		// a=x on an array sets element 0.
 		idx, vals := expansion.ArrayItems(v.Variable)
 		idx, vals = expansion.SetItem(idx, vals, 0, val.Str)
 		v.Variable = expansion.MakeIndexed(idx, vals)
-	} else if v.Kind == expand.Associative && val.Kind == expand.String && v.Set {
+	} else if v.Kind == expand.Associative && val.Kind == expand.String {
+		if v.Map == nil {
+			v.Map = map[string]string{}
+		}
 		v.Map["0"] = val.Str
+		v.Set = true
 	} else {
 		v.Variable = expand.Variable{Set: true, Kind: val.Kind, Str: val.Str, List: val.List, Map: val.Map, Indexes: val.Indexes}
 		if val.Kind == expand.Unknown {

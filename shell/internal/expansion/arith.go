@@ -316,7 +316,14 @@ func (ev *arithEval) word(w *syntax.Word) (int64, error) {
 			if p.Short && !p.Dollar.IsValid() && p.Param != nil && p.Index != nil {
 				return ev.getLvalue(&lvalue{name: p.Param.Value, index: p.Index})
 			}
-		case *syntax.SglQuoted, *syntax.DblQuoted:
+		case *syntax.DblQuoted:
+			// double quotes are removed: "1" + 1 is 2, "" is 0
+			s, err := ev.ex.lit(w)
+			if err != nil {
+				return 0, err
+			}
+			return ev.evalString(s)
+		case *syntax.SglQuoted:
 			s, err := ev.ex.lit(w)
 			if err != nil {
 				return 0, err

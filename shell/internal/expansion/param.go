@@ -2,8 +2,6 @@ package expansion
 
 import (
 	"errors"
-	"maps"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -41,6 +39,13 @@ func (ex *Expander) paramPiecesCtx(p *syntax.ParamExp, quoted, assign bool) ([]p
 		case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AlternateUnset, syntax.AlternateUnsetOrNull:
 			return ex.defaultPieces(p, quoted, assign)
 		case syntax.OtherParamOps:
+			op := ""
+			if p.Exp.Word != nil {
+				op = p.Exp.Word.Lit()
+			}
+			if ps, ok, err := ex.varTransformPieces(p, op, quoted); ok {
+				return ps, err
+			}
 			return ex.transformPieces(p, quoted, true, ex.atOperator(p))
 		case syntax.RemSmallPrefix, syntax.RemLargePrefix, syntax.RemSmallSuffix, syntax.RemLargeSuffix:
 			pat := ""
@@ -77,6 +82,13 @@ func (ex *Expander) paramPiecesCtx(p *syntax.ParamExp, quoted, assign bool) ([]p
 	}
 	if v, ok := ex.plainValue(p); ok {
 		return []piece{{s: v, quoted: quoted, split: !quoted}}, nil
+	}
+	if p.Index != nil && p.Exp == nil && !p.Length && !p.Excl && ex.env.Options().NoUnset {
+		// set -u: an unset element is an error too
+		if set, _, err := ex.paramState(p, true); err == nil && !set {
+			name := p.Param.Value + "[" + IndexText(p.Index) + "]"
+			return nil, expand.UnsetParameterError{Node: &syntax.ParamExp{Param: &syntax.Lit{Value: name}}, Message: "unbound variable"}
+		}
 	}
 	v, err := ex.scalarValue(p)
 	if err != nil {
@@ -285,8 +297,8 @@ func (ex *Expander) atOperator(p *syntax.ParamExp) func(string) (string, error) 
 			return strings.ToUpper(string(rs[0])) + string(rs[1:]), nil
 		case "a":
 			return ex.env.Attributes(name), nil
-		case "P", "K", "k", "A":
-			return v, nil
+		case "P":
+			return Prompt(v, ex.getVar("PWD"), ex.getVar("HOME")), nil
 		}
 		return "", errors.New("${" + name + "@" + op + "}: bad substitution")
 	}
@@ -339,6 +351,12 @@ func isStar(p *syntax.ParamExp) bool {
 
 // multiElems returns the values of a multi-valued expansion.
 func (ex *Expander) multiElems(p *syntax.ParamExp) ([]string, error) {
+	if p.Excl && p.Names == 0 && isAtStar(p.Index) && p.Slice == nil && p.Repl == nil && p.Exp == nil {
+		// ${!m[@]} of an associative array: its keys in bash's order
+		if vr := ex.env.Get(p.Param.Value); vr.Kind == expand.Associative {
+			return AssocKeys(vr.Map), nil
+		}
+	}
 	if p.Names == 0 && !p.Excl {
 		var base []string
 		if p.Index == nil {
@@ -347,7 +365,7 @@ func (ex *Expander) multiElems(p *syntax.ParamExp) ([]string, error) {
 			vr := ex.env.Get(p.Param.Value)
 			switch vr.Kind {
 			case expand.Associative:
-				for _, k := range slices.Sorted(maps.Keys(vr.Map)) {
+				for _, k := range AssocKeys(vr.Map) {
 					base = append(base, vr.Map[k])
 				}
 			default:
