@@ -129,7 +129,6 @@ type errBadSubscript int
 // Error returns bash's message.
 func (e errBadSubscript) Error() string { return fmt.Sprintf("[%d]: bad array subscript", int(e)) }
 
-
 // assocKey evaluates an associative-array subscript; an error is
 // reported and gives false.
 func (r *runner) assocKey(x syntax.ArithmExpr) (string, bool) {
