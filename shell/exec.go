@@ -191,6 +191,10 @@ func (r *runner) cmd(c syntax.Command) {
 		}
 		for _, n := range names {
 			r.funcs[n.Value] = c.Body
+			if r.funcSrc == nil {
+				r.funcSrc = map[string]funcSource{}
+			}
+			r.funcSrc[n.Value] = funcSource{c.Body, r.src}
 		}
 		r.status = 0
 	case *syntax.ArithmCmd:
@@ -956,7 +960,12 @@ func (r *runner) callFunc(name string, body *syntax.Stmt, args []string) {
 	r.depth++
 	oldLoop := r.loopDepth
 	r.loopDepth = 0
+	oldSrc := r.src
+	if fs, ok := r.funcSrc[name]; ok && fs.body == body {
+		r.src = fs.src
+	}
 	r.stmt(body)
+	r.src = oldSrc
 	r.loopDepth = oldLoop
 	r.depth--
 	r.frames = r.frames[:len(r.frames)-1]
@@ -974,6 +983,7 @@ func (r *runner) subshell() *runner {
 		c.frames[i] = f.clone()
 	}
 	c.exportedFuncs = maps.Clone(r.exportedFuncs)
+	c.funcSrc = maps.Clone(r.funcSrc)
 	c.funcs = make(map[string]*syntax.Stmt, len(r.funcs))
 	for k, v := range r.funcs {
 		c.funcs[k] = v

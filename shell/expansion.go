@@ -64,13 +64,9 @@ func (r *runner) reported(s string, err error) (string, bool) {
 }
 
 // fatalStatus is the status a shell exits with after an unset parameter
-// (set -u, ${x?}): 127 for the main shell, as bash does, 1 for a subshell.
-func (r *runner) fatalStatus() int {
-	if r.subLevel == 0 {
-		return 127
-	}
-	return 1
-}
+// (set -u, ${x?}): 1, as bash running a script file does (bash -c exits
+// with 127 instead).
+func (r *runner) fatalStatus() int { return 1 }
 
 // expandErr reports an expansion error the way bash does.
 func (r *runner) expandErr(err error) {
@@ -120,6 +116,9 @@ func (r *runner) expandErr(err error) {
 	r.status = 1
 	r.aborting = true
 }
+
+// Source returns the source text of the running commands.
+func (e envView) Source() string { return e.r.src }
 
 // RefTarget returns the value of a nameref with a value.
 func (e envView) RefTarget(name string) (string, bool) {

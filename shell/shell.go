@@ -166,6 +166,18 @@ type runner struct {
 	// back into: a copy of the runner (a subshell) makes its own.
 	xpOwner *runner
 	xpState expansion.Expander
+
+	// src is the source text the running commands were parsed from, and
+	// funcSrc that of each function's body (arithmetic error messages
+	// quote it).
+	src     string
+	funcSrc map[string]funcSource
+}
+
+// funcSource is the source text a function body was parsed from.
+type funcSource struct {
+	body *syntax.Stmt
+	src  string
 }
 
 // options holds the set and shopt options.
@@ -396,6 +408,9 @@ func (r *runner) runSource(src string, top bool, after func() bool) error {
 	if expansion.TooDeep(src) {
 		return errTooDeep
 	}
+	oldSrc := r.src
+	r.src = src
+	defer func() { r.src = oldSrc }()
 	p := expansion.NewParser()
 	var pending []*syntax.Stmt
 	stop := false

@@ -6,19 +6,22 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// maxArithDepth bounds the recursive evaluation of variables whose values
-// are expressions (x='y+1', y='x+1').
-const maxArithDepth = 1024
-
 // arithError is an arithmetic evaluation error.
 type arithError struct {
 	msg   string
 	fatal bool // the shell must exit (nounset)
+	done  bool // msg has the expression and the error token already
+	// Where the error token starts (an offset in the parsed text), when
+	// hasTok; when tokAfter, it is the first token after tokPos, or the
+	// one at lastTok if none follows.
+	tokPos, lastTok  int
+	hasTok, tokAfter bool
 }
 
 // Error returns the message.
@@ -27,8 +30,14 @@ func (e *arithError) Error() string { return e.msg }
 // Arith evaluates an arithmetic expression, as $((...)) and ((...)) do;
 // assignments in it change the Env.
 func (ex *Expander) Arith(x syntax.ArithmExpr) (int, error) {
-	ev := &arithEval{ex: ex}
+	ev := &arithEval{ex: ex, level: 1}
 	n, err := ev.eval(x)
+	if err != nil {
+		src := ex.env.Source()
+		if start, end, ok := sourceSpan(src, x); ok {
+			err = arithMessage(err, src, 0, start, end)
+		}
+	}
 	return int(n), err
 }
 
@@ -36,7 +45,7 @@ func (ex *Expander) Arith(x syntax.ArithmExpr) (int, error) {
 // through variables holding expressions).
 type arithEval struct {
 	ex    *Expander
-	depth int
+	level int // how many expressions are being evaluated one inside the other
 }
 
 // ArithString parses and evaluates the arithmetic expression in s, as
@@ -56,27 +65,35 @@ func (ev *arithEval) evalString(s string) (int64, error) {
 	if n, ok, err := parseArithNumber(t); ok || err != nil {
 		return n, err
 	}
+	ev.level++
+	defer func() { ev.level-- }()
+	if ev.level >= maxArithLevel {
+		return 0, &arithError{msg: t + ": expression recursion level exceeded (error token is \"" + t + "\")", done: true}
+	}
 	if syntax.ValidName(t) {
 		return ev.varValue(t)
 	}
-	ev.depth++
-	defer func() { ev.depth-- }()
-	if ev.depth > maxArithDepth {
-		return 0, &arithError{msg: t + ": expression recursion level exceeded"}
-	}
+	lead := len(s) - len(strings.TrimLeft(s, " \t\n"))
 	if TooDeep(s) {
-		return 0, &arithError{msg: t + ": expression nesting too deep"}
+		return 0, &arithError{msg: t + ": expression nesting too deep", done: true}
 	}
 	p := NewParser()
 	w, err := p.Document(strings.NewReader("$((" + s + "))"))
 	if err != nil || len(w.Parts) != 1 {
-		return 0, &arithError{msg: fmt.Sprintf("%s: syntax error in expression (error token is \"%s\")", t, t)}
+		if msg, pos, bad := arithSyntax(s); bad {
+			return 0, &arithError{msg: s[lead:] + ": " + msg + ` (error token is "` + s[pos:] + `")`, done: true}
+		}
+		return 0, &arithError{msg: fmt.Sprintf("%s: syntax error in expression (error token is \"%s\")", t, t), done: true}
 	}
 	ae, ok := w.Parts[0].(*syntax.ArithmExp)
 	if !ok || ae.X == nil {
-		return 0, &arithError{msg: fmt.Sprintf("%s: syntax error in expression", t)}
+		return 0, &arithError{msg: fmt.Sprintf("%s: syntax error in expression", t), done: true}
 	}
-	return ev.eval(ae.X)
+	n, err := ev.eval(ae.X)
+	if err != nil {
+		err = arithMessage(err, s, 3, lead, len(s))
+	}
+	return n, err
 }
 
 // parseArithNumber parses a bash integer constant (decimal, 0x hex,
@@ -93,17 +110,17 @@ func parseArithNumber(s string) (n int64, ok bool, err error) {
 		}
 	}
 	bad := func() (int64, bool, error) {
-		return 0, true, &arithError{msg: fmt.Sprintf("%s: value too great for base (error token is \"%s\")", s, s)}
+		return 0, true, &arithError{msg: fmt.Sprintf("%s: value too great for base (error token is \"%s\")", s, s), done: true}
 	}
 	invalid := func() (int64, bool, error) {
-		return 0, true, &arithError{msg: fmt.Sprintf("%s: invalid arithmetic operator (error token is \"%s\")", s, s)}
+		return 0, true, &arithError{msg: fmt.Sprintf("%s: invalid arithmetic operator (error token is \"%s\")", s, s), done: true}
 	}
 	base := int64(10)
 	digits := s
 	if b, d, found := strings.Cut(s, "#"); found {
 		bn, err := strconv.Atoi(b)
 		if err != nil || bn < 2 || bn > 64 {
-			return 0, true, &arithError{msg: fmt.Sprintf("%s: invalid arithmetic base (error token is \"%s\")", s, s)}
+			return 0, true, &arithError{msg: fmt.Sprintf("%s: invalid arithmetic base (error token is \"%s\")", s, s), done: true}
 		}
 		base, digits = int64(bn), d
 		if digits == "" {
@@ -168,11 +185,6 @@ func (ev *arithEval) varValue(name string) (int64, error) {
 		}
 	case expand.Associative:
 		s = vr.Map["0"]
-	}
-	ev.depth++
-	defer func() { ev.depth-- }()
-	if ev.depth > maxArithDepth {
-		return 0, &arithError{msg: name + ": expression recursion level exceeded"}
 	}
 	return ev.evalString(s)
 }
@@ -328,7 +340,7 @@ func (ev *arithEval) word(w *syntax.Word) (int64, error) {
 			if err != nil {
 				return 0, err
 			}
-			return 0, &arithError{msg: fmt.Sprintf("%s: syntax error: operand expected (error token is \"%s\")", s, s)}
+			return 0, &arithError{msg: fmt.Sprintf("%s: syntax error: operand expected (error token is \"%s\")", s, s), done: true}
 		}
 	}
 	s, err := ev.ex.lit(w)
@@ -430,7 +442,7 @@ func (ev *arithEval) binary(x *syntax.BinaryArithm) (int64, error) {
 			}[x.Op]
 			nv, err = arithOp(op, old, rv)
 			if err != nil {
-				return 0, err
+				return 0, locateOpError(err, x)
 			}
 		}
 		if err := ev.setLvalue(lv, nv); err != nil {
@@ -481,10 +493,32 @@ func (ev *arithEval) binary(x *syntax.BinaryArithm) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	return arithOp(x.Op, l, rv)
+	n, err := arithOp(x.Op, l, rv)
+	if err != nil {
+		return 0, locateOpError(err, x)
+	}
+	return n, nil
 }
 
-var errDivZero = &arithError{msg: "division by 0"}
+// locateOpError gives an error of the operator of x its error token:
+// the divisor for a division by 0, the token after the exponent for a
+// negative one.
+func locateOpError(err error, x *syntax.BinaryArithm) error {
+	switch err {
+	case errDivZero:
+		return withToken(errDivZero.msg, int(x.Y.Pos().Offset()))
+	case errNegExp:
+		e := withToken(errNegExp.msg, int(x.Y.End().Offset()))
+		e.tokAfter, e.lastTok = true, lastTokenPos(x.Y)
+		return e
+	}
+	return err
+}
+
+var (
+	errDivZero = &arithError{msg: "division by 0"}
+	errNegExp  = &arithError{msg: "exponent less than 0"}
+)
 
 // arithOp applies a binary operator with bash's 64-bit semantics.
 func arithOp(op syntax.BinAritOperator, l, r int64) (int64, error) {
@@ -513,7 +547,7 @@ func arithOp(op syntax.BinAritOperator, l, r int64) (int64, error) {
 		return l % r, nil
 	case syntax.Pow:
 		if r < 0 {
-			return 0, &arithError{msg: "exponent less than 0"}
+			return 0, errNegExp
 		}
 		res := int64(1)
 		base := l
@@ -632,13 +666,19 @@ func (ex *Expander) preArithParts(parts []syntax.WordPart) ([]syntax.WordPart, e
 			}
 			if p.Slice != nil {
 				sl := *p.Slice
-				for _, e := range []*syntax.ArithmExpr{&sl.Offset, &sl.Length} {
+				var off int
+				for k, e := range []*syntax.ArithmExpr{&sl.Offset, &sl.Length} {
 					if *e == nil {
 						continue
 					}
 					n, err := ex.Arith(*e)
 					if err != nil {
 						return nil, err
+					}
+					if k == 0 {
+						off = n
+					} else if n < 0 && ex.sliceEndBeforeStart(p, off, n) {
+						return nil, fmt.Errorf("%d: substring expression < 0", n)
 					}
 					*e = litWord(strconv.Itoa(n))
 				}
@@ -661,6 +701,26 @@ func (ex *Expander) preArithParts(parts []syntax.WordPart) ([]syntax.WordPart, e
 		}
 	}
 	return out, nil
+}
+
+// sliceEndBeforeStart reports whether ${x:off:n}, with n negative (an
+// offset from the end), ends before it starts, which bash refuses; it
+// always does for arrays and the positional parameters.
+func (ex *Expander) sliceEndBeforeStart(p *syntax.ParamExp, off, n int) bool {
+	if isMulti(p) || p.Param == nil {
+		return true
+	}
+	if p.Index != nil || p.Excl {
+		return false
+	}
+	size := utf8.RuneCountInString(ex.getVar(p.Param.Value))
+	if off < 0 {
+		off += size
+		if off < 0 {
+			return false // bash expands to nothing
+		}
+	}
+	return size+n < off
 }
 
 // isAtStar reports whether a subscript is @ or *.

@@ -35,6 +35,9 @@ type Env interface {
 	// Attributes returns the attribute letters of a variable as ${x@a}
 	// prints them ("" when it has none or is unset).
 	Attributes(name string) string
+	// Source returns the source text the command being run was parsed
+	// from (for arithmetic error messages, which quote it), or "".
+	Source() string
 	// RefTarget returns the value of name when name itself is a nameref
 	// (declare -n) with a value: ${!ref} expands to it.
 	RefTarget(name string) (string, bool)

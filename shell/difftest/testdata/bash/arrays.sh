@@ -212,11 +212,14 @@ declare -A m=(k1 v1 k2 v2)
 echo "${m[k1]} ${m[k2]}"
 
 #### unbound array element under set -u
+(
 set -u
 a=(1)
 echo "${a[5]-default}"
 echo "${a[5]}"
 echo notreached
+)
+echo "status $?"
 
 #### bad array subscript
 a=(1 2)

@@ -1,0 +1,305 @@
+# Expansion details from the bash manual's "Tilde Expansion", "Shell
+# Arithmetic", "Parameter Expansion" and the let and printf builtins.
+
+#### tilde followed by a quoted part
+HOME=/home/me
+echo ~"/x"
+echo ~'/y'
+echo ~/"z w"
+echo "~/q"
+
+#### tilde with a quoted user name
+HOME=/home/me
+echo ~'root'
+echo ~"nobody"x
+
+#### tilde in assignment
+HOME=/home/me
+a=~/x
+b=x:~/y
+echo "$a $b"
+c="~/z"
+echo "$c"
+
+#### tilde plus and minus
+HOME=/home/me
+cd /
+echo ~+ ~-
+OLDPWD=/old
+echo ~-
+
+#### let with spaces inside quotes
+let "x = 1 + 2" "y = x * 3"
+echo "$x $y"
+let 'z = y - 10'
+echo "$z $?"
+let "q = 0"
+echo "status $?"
+
+#### let error token
+let '1 +'
+echo "status $?"
+let 'a b'
+echo "status $?"
+
+#### division by zero
+echo $(( 5 / 0 ))
+echo "status $?"
+(( 7 % 0 ))
+echo "status $?"
+x=0
+echo $(( 3 / x ))
+
+#### negative exponent
+echo $(( 2 ** -1 ))
+echo "status $?"
+
+#### exponent
+echo $(( 2 ** 10 )) $(( (-2) ** 3 )) $(( 0 ** 0 ))
+
+#### bases
+echo $(( 2#101 )) $(( 16#ff )) $(( 8#17 )) $(( 36#z )) $(( 64#@ )) $(( 64#_ ))
+echo $(( 0x1F )) $(( 017 )) $(( 10#010 ))
+
+#### invalid base
+echo $(( 65#1 ))
+echo "status $?"
+
+#### digit too big for base
+echo $(( 2#102 ))
+echo "status $?"
+
+#### invalid octal
+echo $(( 09 ))
+echo "status $?"
+
+#### unbound variable in arithmetic under set -u
+(
+set -u
+x=1
+echo $(( x + 1 ))
+(( y + 1 ))
+echo notreached
+)
+echo "status $?"
+
+#### unbound in dollar arithmetic under set -u
+(
+set -u
+echo $(( nosuch ))
+echo notreached
+)
+echo "status $?"
+
+#### unset variable in arithmetic is zero
+echo $(( nosuch + 2 ))
+x=
+echo $(( x + 3 ))
+
+#### variable holding expression
+e='2 + 3'
+echo $(( e * 2 ))
+f='e'
+echo $(( f ))
+
+#### recursive variable reference loop
+a=b b=a
+echo $(( a ))
+echo "status $?"
+
+#### arithmetic assignment through nameref
+v=3
+declare -n r=v
+(( r *= 4 ))
+echo $v
+echo $(( r = 1, r + 1 ))
+echo $v
+
+#### comparison and logic
+echo $(( 3 > 2 )) $(( 2 >= 3 )) $(( 1 && 0 )) $(( 0 || 5 )) $(( !0 )) $(( ~5 ))
+
+#### ternary and comma
+x=5
+echo $(( x > 3 ? 10 : 20 )) $(( x++, x ))
+
+#### shifts and bitwise
+echo $(( 1 << 4 )) $(( 256 >> 2 )) $(( 6 & 3 )) $(( 6 | 3 )) $(( 6 ^ 3 ))
+
+#### integer overflow wraps
+echo $(( 9223372036854775807 + 1 ))
+echo $(( -9223372036854775808 / -1 ))
+
+#### assignment operators
+x=10
+(( x += 5, x -= 2, x *= 3, x /= 2, x %= 7 ))
+echo $x
+(( x <<= 2, x |= 1 ))
+echo $x
+
+#### pre and post increment
+x=1
+echo $(( x++ )) $x $(( ++x )) $(( x-- )) $(( --x ))
+
+#### arithmetic with strings
+x=abc
+echo $(( x ))
+echo "status $?"
+
+#### printf c with missing argument
+printf '[%c]\n'
+printf '[%c][%c]\n' a
+printf '%c\n' hello
+
+#### printf missing arguments
+printf '[%s][%d][%5s]\n' only
+printf '%s\n' a b c
+
+#### dollar hash
+set -- a b c
+echo ${#} $#
+set --
+echo ${#}
+
+#### substring with negative offset
+s=abcdefg
+echo "${s: -3}" "${s: -3:2}" "${s:(-2)}"
+echo "[${s: -10}]"
+
+#### substring with negative length
+s=abcdefg
+echo "${s:1:-2}" "${s: -4:-1}"
+echo "${s:2:-6}"
+echo "status $?"
+
+#### substring with arithmetic
+s=abcdefg
+n=2
+echo "${s:n:n+1}" "${s:n*2}"
+
+#### substring past end
+s=abc
+echo "[${s:5}]" "[${s:1:100}]"
+
+#### pattern substitution with ampersand
+shopt -s patsub_replacement 2>/dev/null
+s='hello world'
+echo "${s//o/[&]}"
+echo "${s/world/<&>}"
+echo "${s//o/\&}"
+echo "${s//o/"&"}"
+
+#### ampersand with option off
+shopt -u patsub_replacement
+s='hello'
+echo "${s//l/[&]}"
+
+#### pattern substitution anchors
+s=aXbXc
+echo "${s/#a/S}" "${s/%c/E}" "${s/X}" "${s//X}"
+echo "${s/#X/S}"
+
+#### pattern substitution with glob
+s='path/to/file.txt'
+echo "${s//\//:}" "${s/*\//}" "${s/.*/}"
+echo "${s//[aeiou]/_}"
+
+#### case modification
+s='hello World'
+echo "${s^^}" "${s,,}" "${s^}" "${s,}"
+echo "${s^^[lo]}" "${s,,[W]}"
+
+#### case modification with pattern vowels
+s='Programming Language'
+echo "${s,,[aeiou]}" "${s^^[aeiou]}"
+echo "${s^[p]}" "${s^[P]}"
+
+#### case modification on arrays
+a=(one two)
+echo "${a[@]^}" "${a[@]^^}"
+
+#### default and alternate values
+unset u
+e=
+echo "[${u-d}] [${u:-d}] [${e-d}] [${e:-d}] [${e+a}] [${e:+a}] [${u+a}]"
+
+#### assign default
+unset u
+echo "${u:=set}" "$u"
+echo "${u:=other}"
+
+#### error if unset
+unset u
+(echo "${u:?is required}"; echo notreached)
+echo "status $?"
+
+#### error message default
+unset u
+(echo "${u?}")
+echo "status $?"
+e=
+(echo "${e:?}")
+echo "status $?"
+
+#### prefix and suffix removal
+s=a.b.c.d
+echo "${s#*.}" "${s##*.}" "${s%.*}" "${s%%.*}"
+
+#### length of strings
+s='héllo'
+echo "${#s}"
+unset u
+echo "${#u}"
+
+#### indirect expansion
+x=y
+y=final
+echo "${!x}"
+arr=(a b)
+i='arr[1]'
+echo "${!i}"
+
+#### prefix names
+ab1=1 ab2=2 abc=3
+echo "${!ab*}"
+for n in "${!ab@}"; do echo "$n"; done
+
+#### nested expansion in default
+unset u
+x=inner
+echo "${u:-${x}-suffix}"
+echo "${u:-"quoted $x"}"
+
+#### arithmetic in parameter default
+unset u
+echo "${u:-$((1+2))}"
+
+#### quoting in pattern
+s='a*b*c'
+echo "${s#*\*}" "${s#'a*'}" "${s%"*c"}"
+p='*'
+echo "${s#$p}" "${s#"$p"}"
+
+#### dollar single quote
+printf '%s|' $'a\tb' $'\x41\u00e9' $'\101' $'a\x' $'\'' | od -c | head -2
+
+#### brace expansion
+echo {a,b}{1,2} {1..5} {5..1..2} {a..e} x{,y}
+echo {01..03} {-2..2}
+
+#### arithmetic base output
+echo $(( 16#FF + 0 )) $(( 2#1111 ))
+echo $(( -0x10 ))
+
+#### let returns status of last
+let 'x = 0'
+echo $?
+let 'x = 5' 'y = 0'
+echo $?
+
+#### arithmetic command status
+(( 0 ))
+echo $?
+(( 5 ))
+echo $?
+(( x = 0 ))
+echo $?
