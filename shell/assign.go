@@ -85,12 +85,13 @@ func (r *runner) assignStmt(as *syntax.Assign, local bool) bool {
 // the innermost scope that has it, the current scope when local, or the
 // global scope.
 func (r *runner) varFor(name string, local bool) *variable {
-	if !local {
+	v, fi := r.lookupRaw(name)
+	if !local && v != nil && v.Kind == expand.NameRef && v.Set && v.Str != "" {
 		if t, ok := r.resolveRef(name); ok && !t.hasSub {
 			name = t.name
+			v, fi = r.lookupRaw(name)
 		}
 	}
-	v, fi := r.lookupRaw(name)
 	if v != nil && (!local || fi == len(r.frames)-1) {
 		return v
 	}

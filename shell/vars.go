@@ -122,7 +122,8 @@ func (r *runner) assign(name string, val expand.Variable, local bool) error {
 		r.sh.rand.Store(uint32(n))
 		return nil
 	}
-	if !local {
+	v, fi := r.lookupRaw(name)
+	if !local && v != nil && v.Kind == expand.NameRef && v.Set && v.Str != "" {
 		t, ok := r.resolveRef(name)
 		if !ok {
 			return errCircular
@@ -134,8 +135,8 @@ func (r *runner) assign(name string, val expand.Variable, local bool) error {
 			return nil
 		}
 		name = t.name
+		v, fi = r.lookupRaw(name)
 	}
-	v, fi := r.lookupRaw(name)
 	if v != nil && v.Kind == expand.NameRef && !local {
 		// a nameref without a value: the value names its target
 		return r.setRefValue(name, v, val.String())
@@ -290,7 +291,8 @@ func (e envView) Get(name string) expand.Variable {
 			return expand.Variable{}
 		}
 	}
-	if v, _ := r.lookupRaw(name); v != nil && v.Kind == expand.NameRef && v.Set && v.Str != "" {
+	v, _ := r.lookupRaw(name)
+	if v != nil && v.Kind == expand.NameRef && v.Set && v.Str != "" {
 		t, ok := r.resolveRef(name)
 		if !ok {
 			return expand.Variable{}
@@ -298,9 +300,9 @@ func (e envView) Get(name string) expand.Variable {
 		if t.hasSub {
 			return r.elementValue(t.name, t.sub)
 		}
-		name = t.name
+		v, _ = r.lookupRaw(t.name)
 	}
-	if v, _ := r.lookupRaw(name); v != nil {
+	if v != nil {
 		out := v.Variable
 		out.Exported = v.exported
 		out.ReadOnly = v.readonly
