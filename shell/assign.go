@@ -124,6 +124,17 @@ func (r *runner) indexOf(v *variable, x syntax.ArithmExpr) (int, error) {
 	return n, nil
 }
 
+// caseOf applies the case attribute of v (declare -l, -u) to a value.
+func caseOf(v *variable, s string) string {
+	switch {
+	case v.lower:
+		return strings.ToLower(s)
+	case v.upper:
+		return strings.ToUpper(s)
+	}
+	return s
+}
+
 // errBadSubscript is a negative index before the first element.
 type errBadSubscript int
 
@@ -165,7 +176,7 @@ func (r *runner) assignIndex(name string, x syntax.ArithmExpr, val string, app, 
 		if app {
 			val = v.Map[key] + val
 		}
-		v.Map[key] = val
+		v.Map[key] = caseOf(v, val)
 		v.Set = true
 		return true
 	}
@@ -195,6 +206,7 @@ func (r *runner) assignIndex(name string, x syntax.ArithmExpr, val string, app, 
 		}
 		val = strconv.Itoa(k)
 	}
+	val = caseOf(v, val)
 	idx, vals = expansion.SetItem(idx, vals, n, val)
 	v.Variable = expansion.MakeIndexed(idx, vals)
 	return true
@@ -248,7 +260,7 @@ func (r *runner) assignArray(name string, arr *syntax.ArrayExpr, app, local bool
 			if !ok {
 				return false
 			}
-			m[key] = val
+			m[key] = caseOf(v, val)
 		}
 		v.Variable = expand.Variable{Set: true, Kind: expand.Associative, Map: m}
 		return true
@@ -309,6 +321,7 @@ func (r *runner) assignArray(name string, arr *syntax.ArrayExpr, app, local bool
 				k, _ := r.xp().ArithString(f)
 				f = strconv.Itoa(k)
 			}
+			f = caseOf(v, f)
 			idx, vals = expansion.SetItem(idx, vals, next, f)
 			next++
 		}

@@ -73,10 +73,35 @@ func DeclQuote(s string) string {
 // DeclKeyQuote quotes an associative-array key the way declare -p prints
 // it.
 func DeclKeyQuote(k string) string {
-	if k != "" && !strings.ContainsAny(k, " \t\n\"'\\$`;&|<>()*?[]~{}=!#^,") && DeclQuote(k)[0] == '"' {
+	if k != "" && !hasShellMetas(k) {
 		return k
 	}
 	return DeclQuote(k)
+}
+
+// hasShellMetas reports whether s has a character the shell would read
+// specially (bash's sh_contains_shell_metas).
+func hasShellMetas(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case ' ', '\t', '\n', '\'', '"', '\\', '|', '&', ';', '(', ')', '<', '>', '!', '{', '}',
+			'*', '[', '?', ']', '^', '$', '`':
+			return true
+		case '~':
+			if i == 0 || s[i-1] == '=' || s[i-1] == ':' {
+				return true
+			}
+		case '#':
+			if i == 0 {
+				return true
+			}
+		default:
+			if s[i] < 0x20 || s[i] == 0x7f {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // DeclBody returns what follows "declare -flags name" in declare -p's

@@ -297,3 +297,153 @@ declare -p s
 declare -A m=([k]='v w')
 echo "${m[@]@Q}"
 echo "${m[k]@Q}"
+
+#### assoc iteration order with many keys
+declare -A m
+for k in red green blue cyan magenta yellow black white orange purple; do m[$k]=1; done
+echo "${!m[@]}"
+for k in "${!m[@]}"; do printf '%s ' "$k"; done; echo
+
+#### assoc order after unset and reinsert
+declare -A m=([a]=1 [b]=2 [c]=3 [d]=4)
+unset 'm[b]'
+m[b]=5
+m[e]=6
+echo "${!m[@]}"
+echo "${m[@]}"
+
+#### assoc keys with numbers and symbols order
+declare -A m
+for k in 100 200 key-1 key_2 'a.b' 'x/y' 'UPPER' 'MiXed'; do m[$k]=v; done
+echo "${!m[@]}"
+
+#### assoc declare -p with special keys
+declare -A m
+m[a=b]=1
+m['$x']=2
+m[tab$'\t']=3
+m[é]=4
+declare -p m
+
+#### assoc values with at K
+declare -A m=([one]=1 [two]='2 2')
+echo "${m[@]@K}"
+printf '[%s]' "${m[@]@k}"; echo
+
+#### indexed array A transformation of elements
+a=(x y)
+echo "${a[0]@A}" "${a[@]@A}"
+
+#### printf with array elements
+a=(1 2 3)
+printf '<%s>' "${a[@]}"; echo
+printf '%s,' "${a[*]}"; echo
+
+#### array append with +=
+a=()
+for i in 1 2 3; do a+=("item $i"); done
+printf '[%s]' "${a[@]}"; echo
+echo "${#a[@]} ${#a[2]}"
+
+#### string append to array element zero
+a=(x y)
+a+=z
+declare -p a
+
+#### array assignment from command substitution
+a=($(printf '%s\n' one 'two three'))
+echo "${#a[@]}"
+IFS=$'\n' b=($(printf '%s\n' one 'two three'))
+echo "${#b[@]} ${b[1]}"
+
+#### unset middle then append
+a=(0 1 2 3)
+unset 'a[1]' 'a[3]'
+a+=(new)
+declare -p a
+
+#### negative index read
+a=(1 2 3)
+echo "${a[-1]} ${a[-3]} ${a[@]: -1}"
+a=([5]=x [9]=y)
+echo "${a[-1]} [${a[-2]}]"
+
+#### element count of empty and unset
+a=()
+echo "${#a[@]} [${a[@]}] [${a[*]}]"
+unset b
+echo "${#b[@]}"
+
+#### array in double bracket and test
+a=(x y)
+[[ ${a[1]} == y ]] && echo yes
+[[ -v a[1] ]] && echo set1
+[[ -v a[5] ]] || echo unset5
+declare -A m=([k]=v)
+[[ -v m[k] ]] && echo mk
+[[ -v m[z] ]] || echo nomz
+
+#### array of arrays via declare -p eval
+a=(1 '2 3')
+s=$(declare -p a)
+unset a
+eval "$s"
+echo "${a[1]}"
+
+#### read -a into existing array
+a=(old old old old)
+read -ra a <<< 'x y'
+declare -p a
+
+#### mapfile into array
+mapfile -t lines <<< $'a\nb\n\nc'
+declare -p lines
+echo "${#lines[@]}"
+
+#### assoc assignment with += compound
+declare -A m=([a]=1)
+m+=([b]=2 [a]=3)
+echo "${m[a]} ${m[b]} ${#m[@]}"
+
+#### declare -a with compound and attributes
+declare -a -i n=(1 2+3)
+n+=(4*2)
+echo "${n[@]}"
+declare -p n
+
+#### declare -l and -u arrays
+declare -l low=(ABC DeF)
+declare -u up=(abc)
+echo "${low[@]} ${up[@]}"
+
+#### array of words with glob chars kept
+a=('*.txt' '[ab]')
+for x in "${a[@]}"; do echo "$x"; done
+
+#### unset whole array
+a=(1 2)
+unset a
+echo "[${a[@]}] ${#a[@]}"
+declare -p a
+
+#### arrays in arithmetic for
+a=(3 1 2)
+sum=0
+for ((i = 0; i < ${#a[@]}; i++)); do (( sum += a[i] )); done
+echo $sum
+
+#### sparse index arithmetic
+a=()
+a[2**3]=x
+a[010]=octal
+echo "${!a[@]}"
+
+#### assoc with numeric-looking keys
+declare -A m
+m[01]=a
+m[1]=b
+echo "${m[01]} ${m[1]} ${#m[@]}"
+
+#### index list of assoc quoted
+declare -A m=(["a b"]=1 [c]=2)
+for k in "${!m[@]}"; do echo "<$k>"; done

@@ -251,3 +251,103 @@ echo "${arr[1]} ${#arr[@]}"
 declare -n r=lines
 mapfile -t r <<< $'l1\nl2'
 echo "${lines[1]}"
+
+#### nameref to a positional-like name in function args
+swap() { local -n x=$1 y=$2; local t=$x; x=$y; y=$t; }
+a=1 b=2
+swap a b
+echo "$a $b"
+
+#### nameref returns an array from a function
+fill() { local -n out=$1; out=(one two three); }
+fill result
+declare -p result
+
+#### nameref to associative array in function
+count() { local -n m=$1; m[$2]=$(( ${m[$2]:-0} + 1 )); }
+declare -A counts
+count counts x
+count counts x
+count counts y
+echo "${counts[x]} ${counts[y]}"
+
+#### nameref length and substring
+s=abcdef
+declare -n r=s
+echo "${#r} ${r:1:3} ${r^^} ${r/c/C}"
+
+#### nameref with default operators
+declare -n r=unsetvar
+echo "${r:-dflt} ${r-dflt2}"
+: "${r:=assigned}"
+echo "$unsetvar"
+
+#### nameref keys of an array
+a=([3]=x [7]=y)
+declare -n r=a
+echo "${!r[@]}"
+echo "${#r[@]}"
+
+#### nameref local shadows
+x=global
+f() { local x=local; local -n r=x; echo "$r"; r=changed; echo "$x"; }
+f
+echo "$x"
+
+#### nameref declare -n inside loop reassign
+for name in p q; do
+  declare -n cur=$name
+  cur="value of $name"
+done
+echo "$p / $q"
+
+#### nameref unset target then assign
+x=1
+declare -n r=x
+unset x
+r=2
+echo "$x"
+
+#### declare -n with integer target
+declare -n r=count
+count=5
+(( r++ ))
+r+=1
+echo "$count"
+
+#### nameref printed with declare -p after target change
+declare -n r=a
+declare -p r
+r=1
+declare -p a r
+
+#### typeset -n
+x=7
+typeset -n r=x
+echo $r
+
+#### nameref to array element with variable index
+a=(zero one two)
+i=2
+declare -n r="a[$i]"
+echo "$r"
+r=TWO
+echo "${a[2]}"
+
+#### nameref to assoc element
+declare -A m=([k]=v)
+declare -n r='m[k]'
+echo "$r"
+r=new
+echo "${m[k]}"
+
+#### local -n without value then assign
+f() { local -n r; r=tgt; tgt=5; echo "$r"; }
+f
+
+#### nameref named in unset -v
+x=1
+declare -n r=x
+unset -v r
+echo "[${x-unset}]"
+declare -p r
