@@ -185,7 +185,9 @@ func (r *runner) assignIndex(name string, x syntax.ArithmExpr, val string, app, 
 		if _, bad := err.(errBadSubscript); bad {
 			r.errf("%s[%s]: bad array subscript", name, expansion.IndexText(x))
 		} else {
+			// an arithmetic error in a subscript: bash exits
 			r.errf("%s", err)
+			r.exiting = true
 		}
 		r.status = 1
 		r.aborting = true

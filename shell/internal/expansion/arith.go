@@ -16,6 +16,7 @@ import (
 type arithError struct {
 	msg   string
 	fatal bool // the shell must exit (nounset)
+	exit  bool // the shell must exit (an error in a subscript)
 	done  bool // msg has the expression and the error token already
 	// Where the error token starts (an offset in the parsed text), when
 	// hasTok; when tokAfter, it is the first token after tokPos, or the
@@ -589,7 +590,31 @@ func arithOp(op syntax.BinAritOperator, l, r int64) (int64, error) {
 // isArithFatal reports whether an arithmetic error must stop the shell.
 func isArithFatal(err error) bool {
 	var ae *arithError
-	return errors.As(err, &ae) && ae.fatal
+	return errors.As(err, &ae) && (ae.fatal || ae.exit)
+}
+
+// exitError returns err, an error of the arithmetic of a subscript, as
+// one that makes the shell exit, as bash does.
+func exitError(err error) error {
+	var ae *arithError
+	if errors.As(err, &ae) && !ae.fatal {
+		c := *ae
+		c.exit = true
+		return &c
+	}
+	return err
+}
+
+// prefixError returns err, an arithmetic error, with its message after
+// "prefix: ".
+func prefixError(err error, prefix string) error {
+	var ae *arithError
+	if errors.As(err, &ae) && !ae.fatal {
+		c := *ae
+		c.msg = prefix + ": " + c.msg
+		return &c
+	}
+	return err
 }
 
 // preArith returns a copy of w where every $((...)) (outside command
@@ -673,6 +698,9 @@ func (ex *Expander) preArithParts(parts []syntax.WordPart) ([]syntax.WordPart, e
 					}
 					n, err := ex.Arith(*e)
 					if err != nil {
+						if p.Param != nil {
+							err = prefixError(err, p.Param.Value)
+						}
 						return nil, err
 					}
 					if k == 0 {
@@ -747,7 +775,7 @@ func (ex *Expander) preIndex(name string, index syntax.ArithmExpr) (syntax.Arith
 	}
 	n, err := ex.Arith(index)
 	if err != nil {
-		return nil, false, err
+		return nil, false, exitError(err)
 	}
 	if n < 0 {
 		idx, _ := ArrayItems(vr)

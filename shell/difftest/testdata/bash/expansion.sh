@@ -303,3 +303,129 @@ echo $?
 echo $?
 (( x = 0 ))
 echo $?
+
+#### arithmetic error in let with variable
+x='5/0'
+let y=x
+echo "status $?"
+
+#### arithmetic error inside double parens
+(( 10 / (3 - 3) ))
+echo "status $?"
+(( x = 2 ** -2 ))
+echo "status $?"
+
+#### arithmetic syntax errors from variables
+e='1 +'
+echo $(( e ))
+echo "status $?"
+e='(2'
+echo $(( e ))
+echo "status $?"
+e='3 4'
+echo $(( e * 2 ))
+echo "status $?"
+
+#### arithmetic error stops the command
+x=$(( 1 / 0 )) && echo assigned
+echo "after $?"
+echo "x=[${x-unset}]"
+
+#### arithmetic conditional errors
+e='1 ? 2'
+echo $(( e ))
+e='1 ? 2 :'
+echo $(( e ))
+echo done
+
+#### arithmetic in array subscript error
+a=(1 2)
+e='1 +'
+echo "${a[e]}"
+echo "status $?"
+
+#### arithmetic with quoted operands
+echo $(( "1" + 2 )) $(( "3" * "4" ))
+
+#### let with multiple expressions and spaces
+let a=1+2 "b = a * 2" c=b--
+echo "$a $b $c"
+
+#### let increments
+x=5
+let x++ ++x
+echo $x
+let 'x = x > 3 ? 100 : 0'
+echo $x
+
+#### substring of positional parameters
+set -- one two three four
+echo "${@:2:2}" "${*:3}" "${@: -1}"
+
+#### substring of unicode
+s='héllo wörld'
+echo "${s:1:4}" "${s: -5}" "${#s}"
+
+#### case modification of unicode
+s='éclair über'
+echo "${s^^}" "${s^}" "${s@U}"
+t='ÉCOLE'
+echo "${t,,}" "${t,}"
+
+#### pattern substitution with character classes
+s='a1b2c3'
+echo "${s//[[:digit:]]/#}" "${s//[![:digit:]]/}" "${s/[[:alpha:]]/X}"
+
+#### pattern substitution longest match
+s='aaa-bbb-ccc'
+echo "${s/-*/}" "${s/#a*-/}" "${s/%-*/}"
+echo "${s//?/.}"
+
+#### pattern substitution on arrays with anchors
+a=(apple apricot banana)
+echo "${a[@]/#ap/AP}" "${a[@]/%a/A}"
+
+#### ampersand escaped and quoted replacement
+s=abc
+r='[&]'
+echo "${s/b/$r}" "${s/b/"$r"}" "${s/b/\\&}"
+
+#### ampersand in replacement of all matches
+s='one two three'
+echo "${s//[aeiou]/<&>}"
+echo "${s// /_&_}"
+
+#### lowercase first character with pattern
+s=HELLO
+echo "${s,}" "${s,,[LO]}" "${s,[A-Z]}"
+
+#### tilde after colon in assignment
+HOME=/h
+PATH2=~/bin:~/lib:x~
+echo "$PATH2"
+export P3=a:~/c
+echo "$P3"
+
+#### tilde in word not at start
+HOME=/h
+echo a~ a/~ =~ x=~
+echo ~/~
+
+#### tilde in parameter default
+HOME=/h
+unset u
+echo ${u:-~/dflt} "${u:-~/quoted}"
+
+#### printf c with various arguments
+printf '%c|' a bc '' ' ' 7 | od -An -c
+
+#### printf missing and extra
+printf '%s=%d\n' a 1 b
+printf '[%5.2s]\n' abcdef
+
+#### printf with width star
+printf '[%*d]\n' 5 42
+printf '[%-*s]\n' 4 ab
+
+#### printf reuse format
+printf '%s-%s\n' 1 2 3
