@@ -262,8 +262,8 @@ func TestParameterErrors(t *testing.T) {
 	}
 
 	env = newFakeEnv()
-	if _, err := fields(t, env, `${!v}`); err == nil || err.Error() != "${!v}: bad substitution" {
-		t.Errorf("${!v} (v is not a name): error %v, want a bad substitution", err)
+	if _, err := fields(t, env, `${!v}`); err == nil || err.Error() != "hello world: invalid variable name" {
+		t.Errorf("${!v} (v is not a name): error %v, want bash's invalid variable name", err)
 	}
 
 	env = newFakeEnv()

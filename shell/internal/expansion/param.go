@@ -31,7 +31,7 @@ func (ex *Expander) paramPiecesCtx(p *syntax.ParamExp, quoted, assign bool) ([]p
 	if err != nil {
 		return nil, err
 	}
-	if p.Excl && p.Names == 0 && p.Index == nil {
+	if p.Excl && p.Names == 0 && (p.Index == nil || !isAtStar(p.Index)) {
 		return ex.indirectPieces(p, quoted)
 	}
 	if p.Exp != nil && !p.Excl {
@@ -137,14 +137,31 @@ func (ex *Expander) indirectPieces(p *syntax.ParamExp, quoted bool) ([]piece, er
 		// ${!ref} of a nameref is the name it refers to
 		return []piece{{s: t, quoted: quoted, split: !quoted}}, nil
 	}
-	target := ex.getVar(p.Param.Value)
-	if !ex.env.Get(p.Param.Value).IsSet() {
-		if ex.env.Options().NoUnset {
+	var target string
+	if p.Index != nil {
+		// ${!a[1]}: the element names the variable
+		elem := &syntax.ParamExp{Param: p.Param, Index: p.Index}
+		set, _, err := ex.paramState(elem, true)
+		if err != nil {
+			return nil, err
+		}
+		if set {
+			if target, err = ex.scalarValue(elem); err != nil {
+				return nil, err
+			}
+		} else if ex.env.Options().NoUnset {
 			return nil, expand.UnsetParameterError{Node: p, Message: "unbound variable"}
 		}
-		target = ""
+	} else {
+		target = ex.getVar(p.Param.Value)
+		if !ex.env.Get(p.Param.Value).IsSet() {
+			if ex.env.Options().NoUnset {
+				return nil, expand.UnsetParameterError{Node: p, Message: "unbound variable"}
+			}
+			return nil, errors.New(p.Param.Value + ": invalid indirect expansion")
+		}
 	}
-	bad := errors.New("${!" + p.Param.Value + "}: bad substitution")
+	bad := errors.New(target + ": invalid variable name")
 	if TooDeep(target) {
 		return nil, bad
 	}
@@ -154,11 +171,7 @@ func (ex *Expander) indirectPieces(p *syntax.ParamExp, quoted bool) ([]piece, er
 		tp, _ = tw.Parts[0].(*syntax.ParamExp)
 	}
 	if tp == nil || tp.Param == nil || tp.Exp != nil || tp.Slice != nil || tp.Repl != nil || tp.Length || tp.Excl || tp.Names != 0 {
-		if target != "" || p.Exp == nil {
-			return nil, bad
-		}
-		// an unset reference with an operator: test an unset name
-		tp = &syntax.ParamExp{Param: &syntax.Lit{Value: "__cordon_unset__"}}
+		return nil, bad
 	}
 	np := *p
 	np.Excl = false

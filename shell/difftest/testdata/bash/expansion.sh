@@ -429,3 +429,21 @@ printf '[%-*s]\n' 4 ab
 
 #### printf reuse format
 printf '%s-%s\n' 1 2 3
+
+#### indirect expansion through an array element
+foo=bar
+a=('1 2' foo)
+echo "${!a[1]}" "${!a[1]:-x}"
+declare -A m=([k]=foo)
+echo "${!m[k]}"
+
+#### indirect expansion with operators
+x=name
+name=value
+echo "${!x^^}" "${!x:1:2}" "${!x/a/A}"
+unset x
+echo "[${!x-unset ref}]"
+echo "status $?"
+x=
+echo "[${!x}]"
+echo "status $?"
