@@ -65,7 +65,7 @@ func (r *runner) assignStmt(as *syntax.Assign, local bool) bool {
 			v.Variable = expansion.MakeIndexed(idx, vals)
 			return true
 		case v != nil && v.Kind == expand.Associative && v.Set:
-			v.Map["0"] += val
+			expansion.AssocSet(&v.Variable, "0", v.Map["0"]+val)
 			return true
 		}
 		val = r.getVar(name) + val
@@ -170,14 +170,10 @@ func (r *runner) assignIndex(name string, x syntax.ArithmExpr, val string, app, 
 			r.aborting = true
 			return false
 		}
-		if v.Map == nil {
-			v.Map = map[string]string{}
-		}
 		if app {
 			val = v.Map[key] + val
 		}
-		v.Map[key] = caseOf(v, val)
-		v.Set = true
+		expansion.AssocSet(&v.Variable, key, caseOf(v, val))
 		return true
 	}
 	n, err := r.indexOf(v, x)
@@ -222,9 +218,9 @@ func (r *runner) assignArray(name string, arr *syntax.ArrayExpr, app, local bool
 		return false
 	}
 	if v.Kind == expand.Associative {
-		m := map[string]string{}
+		nv := expand.Variable{Set: true, Kind: expand.Associative, Map: map[string]string{}}
 		if app && v.Map != nil {
-			m = v.Map
+			nv.Map, nv.List = v.Map, v.List
 		}
 		if len(arr.Elems) > 0 && arr.Elems[0].Index == nil {
 			// bash 5.1+: assoc=(key1 value1 key2 value2 ...)
@@ -244,9 +240,9 @@ func (r *runner) assignArray(name string, arr *syntax.ArrayExpr, app, local bool
 				if i+1 < len(words) {
 					val = words[i+1]
 				}
-				m[words[i]] = val
+				expansion.AssocSet(&nv, words[i], caseOf(v, val))
 			}
-			v.Variable = expand.Variable{Set: true, Kind: expand.Associative, Map: m}
+			v.Variable = nv
 			return true
 		}
 		for _, el := range arr.Elems {
@@ -262,9 +258,9 @@ func (r *runner) assignArray(name string, arr *syntax.ArrayExpr, app, local bool
 			if !ok {
 				return false
 			}
-			m[key] = caseOf(v, val)
+			expansion.AssocSet(&nv, key, caseOf(v, val))
 		}
-		v.Variable = expand.Variable{Set: true, Kind: expand.Associative, Map: m}
+		v.Variable = nv
 		return true
 	}
 	if app && v.Set && v.Kind == expand.Indexed && v.Indexes == nil && !v.integer {
@@ -559,7 +555,7 @@ func (r *runner) declare(variant string, flagArgs []string, items []declItem) in
 				continue
 			}
 			if v.Set {
-				v.Variable = expand.Variable{Set: true, Kind: expand.Associative, Map: map[string]string{"0": v.Str}}
+				v.Variable = expand.Variable{Set: true, Kind: expand.Associative, Map: map[string]string{"0": v.Str}, List: []string{"0"}}
 			} else {
 				v.Variable = expand.Variable{Kind: expand.Associative, Map: map[string]string{}}
 			}

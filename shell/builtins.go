@@ -415,7 +415,7 @@ func (r *runner) unsetIndex(name, index string) bool {
 			r.builtinErr(1, "unset", "[%s]: bad array subscript", index)
 			return false
 		}
-		delete(v.Map, key)
+		expansion.AssocDelete(&v.Variable, key)
 		return true
 	}
 	if index == "@" || index == "*" {

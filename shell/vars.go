@@ -176,11 +176,7 @@ func (r *runner) assign(name string, val expand.Variable, local bool) error {
 		idx, vals = expansion.SetItem(idx, vals, 0, val.Str)
 		v.Variable = expansion.MakeIndexed(idx, vals)
 	} else if v.Kind == expand.Associative && val.Kind == expand.String {
-		if v.Map == nil {
-			v.Map = map[string]string{}
-		}
-		v.Map["0"] = val.Str
-		v.Set = true
+		expansion.AssocSet(&v.Variable, "0", val.Str)
 	} else {
 		v.Variable = expand.Variable{Set: true, Kind: val.Kind, Str: val.Str, List: val.List, Map: val.Map, Indexes: val.Indexes}
 		if val.Kind == expand.Unknown {

@@ -288,11 +288,7 @@ func (ev *arithEval) setLvalue(lv *lvalue, v int64) error {
 		if err != nil {
 			return err
 		}
-		if vr.Map == nil {
-			vr.Map = map[string]string{}
-		}
-		vr.Map[key] = s
-		vr.Set = true
+		AssocSet(&vr, key, s)
 		return env.Set(lv.name, vr)
 	}
 	n, err := ev.eval(lv.index)

@@ -367,7 +367,7 @@ func (ex *Expander) multiElems(p *syntax.ParamExp) ([]string, error) {
 	if p.Excl && p.Names == 0 && isAtStar(p.Index) && p.Slice == nil && p.Repl == nil && p.Exp == nil {
 		// ${!m[@]} of an associative array: its keys in bash's order
 		if vr := ex.env.Get(p.Param.Value); vr.Kind == expand.Associative {
-			return AssocKeys(vr.Map), nil
+			return AssocKeys(vr), nil
 		}
 	}
 	if p.Names == 0 && !p.Excl {
@@ -378,7 +378,7 @@ func (ex *Expander) multiElems(p *syntax.ParamExp) ([]string, error) {
 			vr := ex.env.Get(p.Param.Value)
 			switch vr.Kind {
 			case expand.Associative:
-				for _, k := range AssocKeys(vr.Map) {
+				for _, k := range AssocKeys(vr) {
 					base = append(base, vr.Map[k])
 				}
 			default:

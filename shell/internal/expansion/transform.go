@@ -17,18 +17,31 @@ import (
 // AssocKeys returns the keys of an associative array in the order bash
 // lists them: bash keeps them in a hash table of 1024 buckets (hashlib.c,
 // hash_string: 32-bit FNV-1 over the key's bytes as signed chars) and walks
-// the buckets in order. Keys in one bucket come most recent first in
-// bash; the map does not keep the order of insertion, so they come in
-// reverse order of bytes.
-func AssocKeys(m map[string]string) []string {
+// the buckets in order, the keys of one bucket most recent first (v.List
+// has the order of insertion, see AssocSet; keys it lacks come last).
+func AssocKeys(v expand.Variable) []string {
+	m := v.Map
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
+	}
+	if len(keys) < 2 {
+		return keys
+	}
+	pos := make(map[string]int, len(m))
+	for i, k := range v.List {
+		if _, ok := m[k]; ok {
+			pos[k] = i + 1
+		}
 	}
 	sort.Slice(keys, func(i, j int) bool {
 		bi, bj := assocBucket(keys[i]), assocBucket(keys[j])
 		if bi != bj {
 			return bi < bj
+		}
+		pi, pj := pos[keys[i]], pos[keys[j]]
+		if pi != pj {
+			return pi > pj
 		}
 		return keys[i] > keys[j]
 	})
@@ -124,7 +137,7 @@ func DeclBody(v expand.Variable) string {
 		b.WriteString(")")
 	case expand.Associative:
 		b.WriteString("=(")
-		for _, k := range AssocKeys(v.Map) {
+		for _, k := range AssocKeys(v) {
 			b.WriteByte('[')
 			b.WriteString(DeclKeyQuote(k))
 			b.WriteString("]=")
@@ -212,7 +225,7 @@ func (ex *Expander) varTransformPieces(p *syntax.ParamExp, op string, quoted boo
 	}
 	var keys, vals []string
 	if vr.Kind == expand.Associative {
-		keys = AssocKeys(vr.Map)
+		keys = AssocKeys(vr)
 		for _, k := range keys {
 			vals = append(vals, vr.Map[k])
 		}

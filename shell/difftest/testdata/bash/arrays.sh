@@ -447,3 +447,15 @@ echo "${m[01]} ${m[1]} ${#m[@]}"
 #### index list of assoc quoted
 declare -A m=(["a b"]=1 [c]=2)
 for k in "${!m[@]}"; do echo "<$k>"; done
+
+#### assoc keys sharing a bucket list most recent first
+declare -A m
+m[k8]=1; m[k116]=2
+echo "${!m[@]}"
+declare -A n=([k116]=1 [k8]=2)
+n[k8]=3
+echo "${!n[@]}"
+unset 'n[k116]'
+n[k116]=4
+echo "${!n[@]}"
+declare -p n
