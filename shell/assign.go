@@ -502,6 +502,13 @@ func (r *runner) declare(variant string, flagArgs []string, items []declItem) in
 				v.Kind = expand.String
 			}
 		}
+		if off['a'] || off['A'] {
+			if v, _ := r.lookup(name); v != nil && (v.Kind == expand.Indexed || v.Kind == expand.Associative) {
+				r.builtinErr(1, variant, "%s: cannot destroy array variables in this way", name)
+				status = 1
+				continue
+			}
+		}
 		if raw, fi := r.lookupRaw(name); raw != nil && raw.Kind == expand.NameRef && !off['n'] && (!local || fi == len(r.frames)-1) {
 			// declare and export through a nameref act on its target
 			t, ok := r.resolveRef(name)

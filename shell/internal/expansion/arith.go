@@ -32,6 +32,31 @@ func (e *arithError) Error() string { return e.msg }
 // assignments in it change the Env.
 func (ex *Expander) Arith(x syntax.ArithmExpr) (int, error) {
 	ev := &arithEval{ex: ex, level: 1}
+	if words := expansionWords(x, nil); len(words) > 0 {
+		// expand them once; then evaluate the text if one is more than
+		// a number or a name
+		ev.vals = make(map[*syntax.Word]string, len(words))
+		text := false
+		for _, w := range words {
+			s, err := ex.lit(w)
+			if err != nil {
+				return 0, err
+			}
+			ev.vals[w] = s
+			text = text || !simpleOperand(s)
+		}
+		if text {
+			var b strings.Builder
+			if !spliceSource(&b, ex.env.Source(), x, words, ev.vals) {
+				b.Reset()
+				arithSource(&b, x, ev.vals)
+			}
+			ev.vals = nil
+			ev.level = 0
+			n, err := ev.evalString(b.String())
+			return int(n), err
+		}
+	}
 	n, err := ev.eval(x)
 	if err != nil {
 		src := ex.env.Source()
@@ -47,6 +72,9 @@ func (ex *Expander) Arith(x syntax.ArithmExpr) (int, error) {
 type arithEval struct {
 	ex    *Expander
 	level int // how many expressions are being evaluated one inside the other
+	// vals holds the values of the operand words with expansions, once
+	// expanded (see expansionWords).
+	vals map[*syntax.Word]string
 }
 
 // ArithString parses and evaluates the arithmetic expression in s, as
@@ -78,6 +106,7 @@ func (ev *arithEval) evalString(s string) (int64, error) {
 	if TooDeep(s) {
 		return 0, &arithError{msg: t + ": expression nesting too deep", done: true}
 	}
+	s = splitIncDec(s)
 	p := NewParser()
 	w, err := p.Document(strings.NewReader("$((" + s + "))"))
 	if err != nil || len(w.Parts) != 1 {
@@ -125,13 +154,10 @@ func parseArithNumber(s string) (n int64, ok bool, err error) {
 		}
 		base, digits = int64(bn), d
 		if digits == "" {
-			return invalid()
+			return 0, true, &arithError{msg: fmt.Sprintf("%s: invalid integer constant (error token is \"%s\")", s, s), done: true}
 		}
 	} else if strings.HasPrefix(s, "0x") || strings.HasPrefix(s, "0X") {
-		base, digits = 16, s[2:]
-		if digits == "" {
-			return invalid()
-		}
+		base, digits = 16, s[2:] // 0x alone is 0
 	} else if len(s) > 1 && s[0] == '0' {
 		base, digits = 8, s[1:]
 	}
@@ -158,9 +184,6 @@ func parseArithNumber(s string) (n int64, ok bool, err error) {
 			return invalid()
 		}
 		if d >= base {
-			if base == 10 && !(c >= '0' && c <= '9') {
-				return invalid()
-			}
 			return bad()
 		}
 		v = v*base + d
@@ -312,6 +335,9 @@ func (ev *arithEval) setLvalue(lv *lvalue, v int64) error {
 
 // word evaluates an operand: a number, a name, a[i] or an expansion.
 func (ev *arithEval) word(w *syntax.Word) (int64, error) {
+	if s, ok := ev.vals[w]; ok {
+		return ev.evalString(s)
+	}
 	if len(w.Parts) == 1 {
 		switch p := w.Parts[0].(type) {
 		case *syntax.Lit:

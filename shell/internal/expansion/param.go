@@ -109,6 +109,10 @@ func (ex *Expander) plainValue(p *syntax.ParamExp) (string, bool) {
 		return "", false
 	}
 	vr := ex.env.Get(p.Param.Value)
+	if !vr.IsSet() && vr.Kind != expand.Indexed && vr.Kind != expand.Associative && !ex.env.Options().NoUnset {
+		// an unset name is empty (once: a circular nameref warns on each Get)
+		return "", true
+	}
 	if vr.Kind != expand.String || !vr.IsSet() {
 		return "", false
 	}
@@ -366,8 +370,11 @@ func isStar(p *syntax.ParamExp) bool {
 func (ex *Expander) multiElems(p *syntax.ParamExp) ([]string, error) {
 	if p.Excl && p.Names == 0 && isAtStar(p.Index) && p.Slice == nil && p.Repl == nil && p.Exp == nil {
 		// ${!m[@]} of an associative array: its keys in bash's order
-		if vr := ex.env.Get(p.Param.Value); vr.Kind == expand.Associative {
+		switch vr := ex.env.Get(p.Param.Value); {
+		case vr.Kind == expand.Associative:
 			return AssocKeys(vr), nil
+		case vr.Kind == expand.String && vr.IsSet():
+			return []string{"0"}, nil // a scalar is element 0
 		}
 	}
 	if p.Names == 0 && !p.Excl {

@@ -447,3 +447,28 @@ echo "status $?"
 x=
 echo "[${!x}]"
 echo "status $?"
+
+#### expansions in arithmetic are text
+x='2+3'
+echo $(( $x * 2 )) $(( x * 2 )) $(( "$x" * 2 ))
+y=-5
+echo $(( 2 * $y )) $(( 3-$y ))
+f() { echo 1+1; }
+echo $(( $(f) * 3 ))
+e='1 +'
+echo $(( $e ))
+echo "status $?"
+
+#### integer constants
+echo $(( 0x )) $(( 0X1f )) $(( 10#0010 ))
+echo $(( 1e3 ))
+echo $(( 2# ))
+echo $(( 09a ))
+echo done
+
+#### scalar keys and destroying arrays
+s=scalar
+echo "${!s[@]}" "${#s[@]}"
+a=(1 2)
+declare +a a
+echo "status $?"
