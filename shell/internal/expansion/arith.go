@@ -15,14 +15,20 @@ import (
 // arithError is an arithmetic evaluation error.
 type arithError struct {
 	msg   string
-	fatal bool // the shell must exit (nounset)
-	exit  bool // the shell must exit (an error in a subscript)
-	done  bool // msg has the expression and the error token already
+	raw   string // for a bad number, the message without the number
+	fatal bool   // the shell must exit (nounset)
+	exit  bool   // the shell must exit (an error in a subscript)
+	done  bool   // msg has the expression and the error token already
 	// Where the error token starts (an offset in the parsed text), when
 	// hasTok; when tokAfter, it is the first token after tokPos, or the
 	// one at lastTok if none follows.
 	tokPos, lastTok  int
 	hasTok, tokAfter bool
+	// numEnd, when not 0, is where a bad number ends: bash quotes the
+	// expression up to it, and the number as the error token. fallback is
+	// the message to give when the expression's text is not known.
+	numEnd   int
+	fallback string
 }
 
 // Error returns the message.
@@ -62,6 +68,8 @@ func (ex *Expander) Arith(x syntax.ArithmExpr) (int, error) {
 		src := ex.env.Source()
 		if start, end, ok := sourceSpan(src, x); ok {
 			err = arithMessage(err, src, 0, start, end)
+		} else {
+			err = unlocated(err)
 		}
 	}
 	return int(n), err
@@ -140,21 +148,21 @@ func parseArithNumber(s string) (n int64, ok bool, err error) {
 		}
 	}
 	bad := func() (int64, bool, error) {
-		return 0, true, &arithError{msg: fmt.Sprintf("%s: value too great for base (error token is \"%s\")", s, s), done: true}
+		return 0, true, &arithError{msg: fmt.Sprintf("%s: value too great for base (error token is \"%s\")", s, s), done: true, raw: "value too great for base"}
 	}
 	invalid := func() (int64, bool, error) {
-		return 0, true, &arithError{msg: fmt.Sprintf("%s: invalid arithmetic operator (error token is \"%s\")", s, s), done: true}
+		return 0, true, &arithError{msg: fmt.Sprintf("%s: invalid arithmetic operator (error token is \"%s\")", s, s), done: true, raw: "invalid arithmetic operator"}
 	}
 	base := int64(10)
 	digits := s
 	if b, d, found := strings.Cut(s, "#"); found {
 		bn, err := strconv.Atoi(b)
 		if err != nil || bn < 2 || bn > 64 {
-			return 0, true, &arithError{msg: fmt.Sprintf("%s: invalid arithmetic base (error token is \"%s\")", s, s), done: true}
+			return 0, true, &arithError{msg: fmt.Sprintf("%s: invalid arithmetic base (error token is \"%s\")", s, s), done: true, raw: "invalid arithmetic base"}
 		}
 		base, digits = int64(bn), d
 		if digits == "" {
-			return 0, true, &arithError{msg: fmt.Sprintf("%s: invalid integer constant (error token is \"%s\")", s, s), done: true}
+			return 0, true, &arithError{msg: fmt.Sprintf("%s: invalid integer constant (error token is \"%s\")", s, s), done: true, raw: "invalid integer constant"}
 		}
 	} else if strings.HasPrefix(s, "0x") || strings.HasPrefix(s, "0X") {
 		base, digits = 16, s[2:] // 0x alone is 0
@@ -345,6 +353,11 @@ func (ev *arithEval) word(w *syntax.Word) (int64, error) {
 				return ev.varValue(p.Value)
 			}
 			if n, ok, err := parseArithNumber(p.Value); ok || err != nil {
+				var ae *arithError
+				if errors.As(err, &ae) && ae.raw != "" {
+					return 0, &arithError{msg: ae.raw, hasTok: true, tokPos: int(w.Pos().Offset()),
+						numEnd: int(w.End().Offset()), fallback: ae.msg}
+				}
 				return n, err
 			}
 		case *syntax.ParamExp:

@@ -35,17 +35,25 @@ func arithMessage(err error, src string, base, start, end int) error {
 		return err
 	}
 	if start < 0 || end > len(src) || start > end {
-		return err
+		return unlocated(err)
 	}
 	for end < len(src) && (src[end] == ' ' || src[end] == '\t' || src[end] == '\n') {
 		end++
+	}
+	if ae.numEnd != 0 {
+		// a bad number: the expression up to it, and the number
+		p, e := ae.tokPos-base, ae.numEnd-base
+		if p < start || e > end || p > e {
+			return unlocated(err)
+		}
+		return &arithError{msg: src[start:e] + ": " + ae.msg + ` (error token is "` + src[p:e] + `")`, done: true}
 	}
 	expr := src[start:end]
 	tok := expr
 	if ae.hasTok {
 		p := ae.tokPos - base
 		if p < start || p > end {
-			return err
+			return unlocated(err)
 		}
 		if ae.tokAfter {
 			for p < end && (src[p] == ' ' || src[p] == '\t' || src[p] == '\n') {
@@ -54,13 +62,23 @@ func arithMessage(err error, src string, base, start, end int) error {
 			if p == end {
 				p = ae.lastTok - base
 				if p < start || p > end {
-					return err
+					return unlocated(err)
 				}
 			}
 		}
 		tok = src[p:end]
 	}
 	return &arithError{msg: expr + ": " + ae.msg + ` (error token is "` + tok + `")`, done: true}
+}
+
+// unlocated returns err, whose expression's text is not known, with the
+// message it has without it.
+func unlocated(err error) error {
+	var ae *arithError
+	if errors.As(err, &ae) && ae.fallback != "" {
+		return &arithError{msg: ae.fallback, done: true}
+	}
+	return err
 }
 
 // sourceSpan returns where the expression x is in src, the source text

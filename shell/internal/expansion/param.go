@@ -565,7 +565,8 @@ func (ex *Expander) patsub(vals []string, repl *syntax.Replace) ([]string, error
 		}
 	}
 	anchor := byte(0)
-	if orig != nil && len(orig.Parts) > 0 {
+	if orig != nil && len(orig.Parts) > 0 && !repl.All {
+		// ${x/#p/r} and ${x/%p/r} anchor; in ${x//#p/r} the # is literal
 		if l, ok := orig.Parts[0].(*syntax.Lit); ok && l.Value != "" && (l.Value[0] == '#' || l.Value[0] == '%') {
 			anchor = l.Value[0]
 			parts := append([]syntax.WordPart{&syntax.Lit{Value: l.Value[1:]}}, orig.Parts[1:]...)
@@ -612,7 +613,23 @@ func (ex *Expander) patsub(vals []string, repl *syntax.Replace) ([]string, error
 				b.WriteString(p.s)
 				continue
 			}
-			b.WriteString(strings.ReplaceAll(p.s, "&", match))
+			if !p.split || !strings.Contains(p.s, `\`) {
+				b.WriteString(strings.ReplaceAll(p.s, "&", match))
+				continue
+			}
+			// the value of an unquoted expansion: \& is a literal &, \\ a
+			// backslash
+			for i := 0; i < len(p.s); i++ {
+				switch c := p.s[i]; {
+				case c == '\\' && i+1 < len(p.s) && (p.s[i+1] == '&' || p.s[i+1] == '\\'):
+					b.WriteByte(p.s[i+1])
+					i++
+				case c == '&':
+					b.WriteString(match)
+				default:
+					b.WriteByte(c)
+				}
+			}
 		}
 		return b.String()
 	}

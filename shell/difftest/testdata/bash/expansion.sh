@@ -472,3 +472,20 @@ echo "${!s[@]}" "${#s[@]}"
 a=(1 2)
 declare +a a
 echo "status $?"
+
+#### bad numbers inside expressions
+echo $(( 1 + 09 + 1 ))
+let "x = 09 + 1"
+let y=08
+echo $(( 1 + 2#3 ))
+echo done
+
+#### replacement from an unquoted expansion
+s=abc
+x='\&'
+echo "${s/b/$x}"
+x='\a'
+echo "${s/b/$x}"
+x='&&'
+echo "${s/b/$x}" "${s/b/"$x"}"
+echo "${s//#a/X}" "${s/#a/X}" "${s//%c/X}"
