@@ -719,7 +719,11 @@ func (r *runner) printFunc(name string) {
 // printVars lists variables for declare, export -p, readonly -p and set.
 func (r *runner) printVars(variant string, on map[byte]bool) int {
 	names := map[string]*variable{}
-	for _, f := range r.frames {
+	frames := r.frames
+	if variant == "local" {
+		frames = frames[len(frames)-1:] // the function's own variables
+	}
+	for _, f := range frames {
 		for k, v := range f.vars {
 			names[k] = v
 		}

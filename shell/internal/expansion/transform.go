@@ -167,6 +167,14 @@ func (ex *Expander) varTransformPieces(p *syntax.ParamExp, op string, quoted boo
 	base.Exp = nil
 	vr := ex.env.Get(name)
 	attrs := ex.env.Attributes(name)
+	for range 8 {
+		// ${ref@A} of a nameref names the variable it refers to
+		t, ok := ex.env.RefTarget(name)
+		if !ok || !syntax.ValidName(t) {
+			break
+		}
+		name = t
+	}
 	arrayAll := isMulti(&base) && p.Index != nil && (vr.Kind == expand.Indexed || vr.Kind == expand.Associative)
 	one := func(s string) []piece { return []piece{{s: s, quoted: quoted, split: !quoted}} }
 	switch op {

@@ -351,3 +351,12 @@ declare -n r=x
 unset -v r
 echo "[${x-unset}]"
 declare -p r
+
+#### A transformation through a nameref
+declare -n r=x
+x=5
+echo "${r@A}" "${r@Q}" "${r@a}"
+
+#### local -p lists the function's variables
+f() { local -n r=$1; local v=1; local -a arr=(2); local; echo ---; local -p; }
+f target
