@@ -459,3 +459,24 @@ unset 'n[k116]'
 n[k116]=4
 echo "${!n[@]}"
 declare -p n
+
+#### declare with a quoted compound value
+declare -a b="(1 '2 3')"
+declare -p b
+declare -A m="([k]=v [j]=w)"
+echo "${m[k]} ${m[j]}"
+declare -a q=("(x)")
+declare -p q
+f() { local -a x="(a b)"; declare -p x; }
+f
+
+#### declare -p of attributes and control characters
+declare -ra ra=(1)
+declare -Ar rm=([k]=v)
+declare -ax ex=(1)
+declare -p ra rm ex
+x=$'a\x01b'
+y=$'tab\there'
+declare -p x y
+declare -A m=(['a"b']=1 ['$k']=2 [' ']=3 ['#h']=4 ['~t']=5 ['a~']=6 ['a=~']=7)
+declare -p m
