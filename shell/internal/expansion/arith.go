@@ -832,6 +832,29 @@ func (ex *Expander) preIndex(name string, index syntax.ArithmExpr) (syntax.Arith
 // (a[$x+1] is "5+1" when x is 5). Spaces between operators are not kept:
 // the tree does not record them.
 func (ex *Expander) AssocKey(x syntax.ArithmExpr) (string, error) {
+	if _, isWord := x.(*syntax.Word); !isWord {
+		// an expression of literals (m[a + b]): its text as written,
+		// spaces too, when the source is known
+		src := ex.env.Source()
+		if start, end, ok := sourceSpan(src, x); ok {
+			if !strings.ContainsAny(src[start:end], "$`'\"\\") {
+				return src[start:end], nil
+			}
+			words := expansionWords(x, nil)
+			vals := make(map[*syntax.Word]string, len(words))
+			for _, w := range words {
+				s, err := ex.Literal(w)
+				if err != nil {
+					return "", err
+				}
+				vals[w] = s
+			}
+			var b strings.Builder
+			if spliceSource(&b, src, x, words, vals) {
+				return strings.TrimRight(b.String(), " \t\n"), nil
+			}
+		}
+	}
 	var b strings.Builder
 	if err := ex.arithKeyText(&b, x); err != nil {
 		return "", err

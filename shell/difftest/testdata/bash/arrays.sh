@@ -480,3 +480,13 @@ y=$'tab\there'
 declare -p x y
 declare -A m=(['a"b']=1 ['$k']=2 [' ']=3 ['#h']=4 ['~t']=5 ['a~']=6 ['a=~']=7)
 declare -p m
+
+#### assoc subscripts are text with their spaces
+declare -A m
+m["i + 1"]=x
+echo "${m[i + 1]}"
+m[a+b]=y
+x=1
+m[$x + 2]=w
+echo "${m[$x + 2]}"
+for k in "${!m[@]}"; do echo "<$k>"; done
