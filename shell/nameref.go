@@ -157,3 +157,52 @@ func elementAt(v *variable, n int) (string, bool) {
 	}
 	return "", false
 }
+
+// declareRef runs declare -n for one operand: it makes name a nameref,
+// in the current function's scope when local.
+func (r *runner) declareRef(variant, name string, it declItem, local bool, on map[byte]bool) bool {
+	target := it.val
+	hasValue := it.set
+	if it.as != nil && it.as.Value != nil {
+		t, ok := r.literal(it.as.Value)
+		if !ok {
+			return false
+		}
+		target, hasValue = t, true
+	}
+	frame := r.frames[0]
+	if local {
+		frame = r.frames[len(r.frames)-1]
+	}
+	old := frame.vars[name]
+	if old != nil && (old.Kind == expand.Indexed || old.Kind == expand.Associative) {
+		r.builtinErr(1, variant, "%s: reference variable cannot be an array", name)
+		return false
+	}
+	if old != nil && old.readonly {
+		r.builtinErr(1, variant, "%s: readonly variable", name)
+		return false
+	}
+	if !hasValue && old != nil {
+		if old.Set {
+			target, hasValue = old.Str, true
+		}
+	}
+	if hasValue {
+		if !validRefTarget(target) {
+			r.builtinErr(1, variant, "`%s': invalid variable name for name reference", target)
+			return false
+		}
+		if target == name {
+			r.builtinErr(1, variant, "%s: nameref variable self references not allowed", name)
+			return false
+		}
+	}
+	nv := &variable{Variable: expand.Variable{Set: hasValue, Kind: expand.NameRef, Str: target}}
+	if old != nil {
+		nv.exported = old.exported
+	}
+	nv.readonly = on['r']
+	frame.vars[name] = nv
+	return true
+}
