@@ -18,14 +18,17 @@ import (
 // lists them: bash keeps them in a hash table of 1024 buckets (hashlib.c,
 // hash_string: 32-bit FNV-1 over the key's bytes as signed chars) and walks
 // the buckets in order, the keys of one bucket most recent first (v.List
-// has the order of insertion, see AssocSet; keys it lacks come last).
+// has the order of insertion, see AssocSet; keys it lacks come last). The
+// table grows fourfold when it holds twice as many keys as buckets, which
+// changes the order; that is replayed for the keys there are, in their
+// order of insertion.
 func AssocKeys(v expand.Variable) []string {
 	m := v.Map
 	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	if len(keys) < 2 {
+	if len(m) < 2 {
+		for k := range m {
+			keys = append(keys, k)
+		}
 		return keys
 	}
 	pos := make(map[string]int, len(m))
@@ -34,29 +37,91 @@ func AssocKeys(v expand.Variable) []string {
 			pos[k] = i + 1
 		}
 	}
-	sort.Slice(keys, func(i, j int) bool {
-		bi, bj := assocBucket(keys[i]), assocBucket(keys[j])
-		if bi != bj {
-			return bi < bj
+	es := make([]assocEntry, 0, len(m))
+	for k := range m {
+		es = append(es, assocEntry{k, assocHash(k), pos[k]})
+	}
+	if len(es) >= 2*assocBuckets {
+		return bashTableOrder(es)
+	}
+	sort.Slice(es, func(i, j int) bool {
+		a, b := &es[i], &es[j]
+		if ba, bb := a.hash&(assocBuckets-1), b.hash&(assocBuckets-1); ba != bb {
+			return ba < bb
 		}
-		pi, pj := pos[keys[i]], pos[keys[j]]
-		if pi != pj {
-			return pi > pj
+		if a.pos != b.pos {
+			return a.pos > b.pos
 		}
-		return keys[i] > keys[j]
+		return a.key > b.key
 	})
+	for i := range es {
+		keys = append(keys, es[i].key)
+	}
 	return keys
 }
 
-// assocBucket is the bucket of key in bash's table of an associative
-// array.
-func assocBucket(key string) uint32 {
+// assocBuckets is how many buckets bash's table of an associative array
+// starts with (ASSOC_HASH_BUCKETS).
+const assocBuckets = 1024
+
+// assocEntry is a key with its hash and its place in the order of
+// insertion (0 when unknown).
+type assocEntry struct {
+	key  string
+	hash uint32
+	pos  int
+}
+
+// bashTableOrder inserts the keys into a table as bash's hash_insert
+// does, growing it as hash_grow does, and lists it.
+func bashTableOrder(es []assocEntry) []string {
+	sort.Slice(es, func(i, j int) bool {
+		if es[i].pos != es[j].pos {
+			return es[i].pos < es[j].pos
+		}
+		return es[i].key < es[j].key
+	})
+	nb := assocBuckets
+	head := make([]int, nb) // 1 + index of the first entry of each bucket
+	next := make([]int, len(es))
+	for i := range es {
+		if i >= 2*nb {
+			// hash_rehash: walk the old buckets, each from its head,
+			// inserting at the head of the new ones
+			nnb := nb * 4
+			nhead := make([]int, nnb)
+			for b := 0; b < nb; b++ {
+				for e := head[b]; e != 0; {
+					following := next[e-1]
+					nbk := int(es[e-1].hash) & (nnb - 1)
+					next[e-1] = nhead[nbk]
+					nhead[nbk] = e
+					e = following
+				}
+			}
+			nb, head = nnb, nhead
+		}
+		b := int(es[i].hash) & (nb - 1)
+		next[i] = head[b]
+		head[b] = i + 1
+	}
+	keys := make([]string, 0, len(es))
+	for b := 0; b < nb; b++ {
+		for e := head[b]; e != 0; e = next[e-1] {
+			keys = append(keys, es[e-1].key)
+		}
+	}
+	return keys
+}
+
+// assocHash is bash's hash_string of key.
+func assocHash(key string) uint32 {
 	h := uint32(2166136261)
 	for i := 0; i < len(key); i++ {
 		h *= 16777619
 		h ^= uint32(int32(int8(key[i]))) // char is signed on bash's platforms
 	}
-	return h & 1023
+	return h
 }
 
 // DeclQuote quotes a value the way declare -p prints it: in double quotes,

@@ -490,3 +490,10 @@ x=1
 m[$x + 2]=w
 echo "${m[$x + 2]}"
 for k in "${!m[@]}"; do echo "<$k>"; done
+
+#### assoc order after the table grows
+declare -A m
+for ((i = 0; i < 2100; i++)); do m[k$i]=$i; done
+printf '%s\n' "${!m[@]}" | head -4
+printf '%s\n' "${!m[@]}" | tail -3
+echo "${#m[@]}"
