@@ -411,9 +411,9 @@ func (r *runner) runSource(src string, top bool, after func() bool) error {
 	oldSrc := r.src
 	r.src = src
 	defer func() { r.src = oldSrc }()
-	p := expansion.NewParser()
 	var pending []*syntax.Stmt
 	stop := false
+	done := -1 // the end of the last statement run (or dropped)
 	flush := func() {
 		for _, st := range pending {
 			if stop || r.aborting {
@@ -422,29 +422,50 @@ func (r *runner) runSource(src string, top bool, after func() bool) error {
 			r.stmt(st)
 			stop = after()
 		}
+		if len(pending) > 0 {
+			done = int(pending[len(pending)-1].End().Offset())
+		}
 		pending = pending[:0]
 		if top {
 			r.aborting = false
 		}
 	}
 	var perr error
-	// The loop never breaks early: mvdan's iterator may call yield again
-	// after a false return (when it reports a trailing error).
-	for stmt, err := range p.StmtsSeq(strings.NewReader(src)) {
-		if stop || perr != nil {
-			continue
-		}
-		if err != nil {
-			perr = err
-			continue
-		}
-		if len(pending) > 0 && stmt.Pos().Line() > pending[len(pending)-1].End().Line() {
-			flush()
-			if stop {
+	for attempt := 0; ; attempt++ {
+		perr = nil
+		pending = pending[:0]
+		p := expansion.NewParser()
+		// The loop never breaks early: mvdan's iterator may call yield
+		// again after a false return (when it reports a trailing error).
+		for stmt, err := range p.StmtsSeq(strings.NewReader(src)) {
+			if stop || perr != nil {
 				continue
 			}
+			if err != nil {
+				perr = err
+				continue
+			}
+			if int(stmt.End().Offset()) <= done {
+				continue // ran before the source was rewritten
+			}
+			if len(pending) > 0 && stmt.Pos().Line() > pending[len(pending)-1].End().Line() {
+				flush()
+				if stop {
+					continue
+				}
+			}
+			pending = append(pending, stmt)
 		}
-		pending = append(pending, stmt)
+		if perr == nil || stop || attempt == maxDeferrals {
+			break
+		}
+		// arithmetic or a subscript bash would parse only when it runs
+		fixed, ok := deferParse(src, perr)
+		if !ok {
+			break
+		}
+		src = fixed
+		r.src = fixed
 	}
 	flush()
 	if stop {

@@ -497,3 +497,12 @@ for ((i = 0; i < 2100; i++)); do m[k$i]=$i; done
 printf '%s\n' "${!m[@]}" | head -4
 printf '%s\n' "${!m[@]}" | tail -3
 echo "${#m[@]}"
+
+#### unquoted assoc subscripts with blanks
+declare -A m
+m["a b"]=1
+echo "${m[a b]}"
+m[c d]=2
+echo "${m["c d"]}" ${#m[@]}
+a=(1 2 3)
+echo "${a[1 + 1]}"

@@ -489,3 +489,23 @@ echo "${s/b/$x}"
 x='&&'
 echo "${s/b/$x}" "${s/b/"$x"}"
 echo "${s//#a/X}" "${s/#a/X}" "${s//%c/X}"
+
+#### arithmetic syntax errors when the command runs
+echo start
+echo $(( 1 + ))
+echo "status $?"
+x=$(( 2 * * 3 ))
+echo "status $?"
+(( 1 @ 2 ))
+echo "status $?"
+echo $(( 3 = 4 ))
+echo "status $?"
+for i in 1 2; do echo $(( i + )); done
+echo end
+
+#### operators from expansions in arithmetic
+op=+
+echo $(( 2 $op 3 ))
+n='*'
+echo $(( 4 $n 5 ))
+echo '$(( 1 + ))'
