@@ -30,10 +30,33 @@ func deferParse(src string, err error) (string, bool) {
 	if off < 0 || off > len(src) {
 		return "", false
 	}
+	if s, ok := deferLet(src, off); ok {
+		return s, true
+	}
 	if s, ok := deferArith(src, off); ok {
 		return s, true
 	}
 	return deferSubscript(src, off)
+}
+
+// deferLet makes the let whose expressions did not parse (the error is at
+// off, in them), or which has none, the builtin, which evaluates its
+// arguments as text.
+func deferLet(src string, off int) (string, bool) {
+	from := strings.LastIndexAny(src[:off], "\n;&|") + 1
+	for at := off; at >= from; at-- {
+		if !strings.HasPrefix(src[at:], "let") {
+			continue
+		}
+		if at > 0 && !strings.ContainsRune(" \t\n;&|(", rune(src[at-1])) {
+			continue
+		}
+		if rest := src[at+3:]; rest != "" && !strings.ContainsRune(" \t\n;&|)", rune(rest[0])) {
+			continue
+		}
+		return src[:at] + "builtin " + src[at:], true
+	}
+	return "", false
 }
 
 // quotable reports whether text can go inside double quotes unchanged.

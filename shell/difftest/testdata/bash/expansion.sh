@@ -509,3 +509,11 @@ echo $(( 2 $op 3 ))
 n='*'
 echo $(( 4 $n 5 ))
 echo '$(( 1 + ))'
+
+#### let without expressions or with bad ones
+let
+echo "status $?"
+let 1 +
+echo "status $?"
+let a b
+echo "status $?"
