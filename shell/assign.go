@@ -543,7 +543,9 @@ func (r *runner) declare(variant string, flagArgs []string, items []declItem) in
 			status = 1
 			continue
 		}
-		if on['a'] && v.Kind != expand.Indexed {
+		// readonly -a NAME without a value does not make an array
+		arrayAttr := hasValue || variant != "readonly"
+		if on['a'] && v.Kind != expand.Indexed && arrayAttr {
 			if v.Kind == expand.Associative {
 				r.builtinErr(1, variant, "%s: cannot convert associative to indexed array", name)
 				status = 1
@@ -555,7 +557,7 @@ func (r *runner) declare(variant string, flagArgs []string, items []declItem) in
 				v.Variable = expand.Variable{Kind: expand.Indexed}
 			}
 		}
-		if on['A'] && v.Kind != expand.Associative {
+		if on['A'] && v.Kind != expand.Associative && arrayAttr {
 			if v.Kind == expand.Indexed && v.Set {
 				r.builtinErr(1, variant, "%s: cannot convert indexed to associative array", name)
 				status = 1

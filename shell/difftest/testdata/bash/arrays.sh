@@ -506,3 +506,14 @@ m[c d]=2
 echo "${m["c d"]}" ${#m[@]}
 a=(1 2 3)
 echo "${a[1 + 1]}"
+
+#### declared arrays without values
+declare -a arr1
+readonly -a arr2
+declare -A d1
+readonly -A d2
+declare -ra arr3
+declare -p arr1 arr2 d1 d2 arr3
+echo "${arr2@a}" "${arr1@a}" "${#arr1[@]}"
+readonly -a ro=(1 2)
+declare -p ro
