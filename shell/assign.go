@@ -19,7 +19,7 @@ func (r *runner) assignStmt(as *syntax.Assign, local bool) bool {
 		return true
 	}
 	name := as.Name.Value
-	if v, _ := r.lookup(name); v != nil && v.readonly {
+	if v, _ := r.lookupQuiet(name); v != nil && v.readonly {
 		r.errf("%s: readonly variable", name)
 		r.status = 1
 		r.aborting = true
@@ -65,14 +65,17 @@ func (r *runner) assignStmt(as *syntax.Assign, local bool) bool {
 			v.Variable = expansion.MakeIndexed(idx, vals)
 			return true
 		case v != nil && v.Kind == expand.Associative && v.Set:
-			v.Map["0"] += val
+			expansion.AssocSet(&v.Variable, "0", v.Map["0"]+val)
 			return true
 		}
 		val = r.getVar(name) + val
 	}
 	if err := r.assign(name, vstr(val), local); err != nil {
-		r.errf("%s", err)
+		if err != errReported {
+			r.errf("%s", err)
+		}
 		r.status = 1
+		r.aborting = true
 		return false
 	}
 	return true
@@ -82,7 +85,13 @@ func (r *runner) assignStmt(as *syntax.Assign, local bool) bool {
 // the innermost scope that has it, the current scope when local, or the
 // global scope.
 func (r *runner) varFor(name string, local bool) *variable {
-	v, fi := r.lookup(name)
+	v, fi := r.lookupRaw(name)
+	if !local && v != nil && v.Kind == expand.NameRef && v.Set && v.Str != "" {
+		if t, ok := r.resolveRef(name); ok && !t.hasSub {
+			name = t.name
+			v, fi = r.lookupRaw(name)
+		}
+	}
 	if v != nil && (!local || fi == len(r.frames)-1) {
 		return v
 	}
@@ -109,11 +118,28 @@ func (r *runner) indexOf(v *variable, x syntax.ArithmExpr) (int, error) {
 		}
 		n += max + 1
 		if n < 0 {
-			return 0, fmt.Errorf("[%d]: bad array subscript", n-max-1)
+			return 0, errBadSubscript(n - max - 1)
 		}
 	}
 	return n, nil
 }
+
+// caseOf applies the case attribute of v (declare -l, -u) to a value.
+func caseOf(v *variable, s string) string {
+	switch {
+	case v.lower:
+		return strings.ToLower(s)
+	case v.upper:
+		return strings.ToUpper(s)
+	}
+	return s
+}
+
+// errBadSubscript is a negative index before the first element.
+type errBadSubscript int
+
+// Error returns bash's message.
+func (e errBadSubscript) Error() string { return fmt.Sprintf("[%d]: bad array subscript", int(e)) }
 
 // assocKey evaluates an associative-array subscript; an error is
 // reported and gives false.
@@ -141,20 +167,29 @@ func (r *runner) assignIndex(name string, x syntax.ArithmExpr, val string, app, 
 		if !ok {
 			return false
 		}
-		if v.Map == nil {
-			v.Map = map[string]string{}
+		if key == "" {
+			r.errf("%s[%s]: bad array subscript", name, expansion.IndexText(x))
+			r.status = 1
+			r.aborting = true
+			return false
 		}
 		if app {
 			val = v.Map[key] + val
 		}
-		v.Map[key] = val
-		v.Set = true
+		expansion.AssocSet(&v.Variable, key, caseOf(v, val))
 		return true
 	}
 	n, err := r.indexOf(v, x)
 	if err != nil {
-		r.errf("%s: %s", name, err)
+		if _, bad := err.(errBadSubscript); bad {
+			r.errf("%s[%s]: bad array subscript", name, expansion.IndexText(x))
+		} else {
+			// an arithmetic error in a subscript: bash exits
+			r.errf("%s", err)
+			r.exiting = true
+		}
 		r.status = 1
+		r.aborting = true
 		return false
 	}
 	idx, vals := expansion.ArrayItems(v.Variable)
@@ -172,6 +207,7 @@ func (r *runner) assignIndex(name string, x syntax.ArithmExpr, val string, app, 
 		}
 		val = strconv.Itoa(k)
 	}
+	val = caseOf(v, val)
 	idx, vals = expansion.SetItem(idx, vals, n, val)
 	v.Variable = expansion.MakeIndexed(idx, vals)
 	return true
@@ -185,9 +221,9 @@ func (r *runner) assignArray(name string, arr *syntax.ArrayExpr, app, local bool
 		return false
 	}
 	if v.Kind == expand.Associative {
-		m := map[string]string{}
+		nv := expand.Variable{Set: true, Kind: expand.Associative, Map: map[string]string{}}
 		if app && v.Map != nil {
-			m = v.Map
+			nv.Map, nv.List = v.Map, v.List
 		}
 		if len(arr.Elems) > 0 && arr.Elems[0].Index == nil {
 			// bash 5.1+: assoc=(key1 value1 key2 value2 ...)
@@ -207,9 +243,9 @@ func (r *runner) assignArray(name string, arr *syntax.ArrayExpr, app, local bool
 				if i+1 < len(words) {
 					val = words[i+1]
 				}
-				m[words[i]] = val
+				expansion.AssocSet(&nv, words[i], caseOf(v, val))
 			}
-			v.Variable = expand.Variable{Set: true, Kind: expand.Associative, Map: m}
+			v.Variable = nv
 			return true
 		}
 		for _, el := range arr.Elems {
@@ -225,9 +261,9 @@ func (r *runner) assignArray(name string, arr *syntax.ArrayExpr, app, local bool
 			if !ok {
 				return false
 			}
-			m[key] = val
+			expansion.AssocSet(&nv, key, caseOf(v, val))
 		}
-		v.Variable = expand.Variable{Set: true, Kind: expand.Associative, Map: m}
+		v.Variable = nv
 		return true
 	}
 	if app && v.Set && v.Kind == expand.Indexed && v.Indexes == nil && !v.integer {
@@ -286,6 +322,7 @@ func (r *runner) assignArray(name string, arr *syntax.ArrayExpr, app, local bool
 				k, _ := r.xp().ArithString(f)
 				f = strconv.Itoa(k)
 			}
+			f = caseOf(v, f)
 			idx, vals = expansion.SetItem(idx, vals, next, f)
 			next++
 		}
@@ -434,7 +471,7 @@ func (r *runner) declare(variant string, flagArgs []string, items []declItem) in
 	if on['p'] {
 		st := 0
 		for _, it := range items {
-			v, _ := r.lookup(it.name)
+			v, _ := r.lookupRaw(it.name)
 			if v == nil {
 				r.builtinErr(1, variant, "%s: not found", it.name)
 				st = 1
@@ -458,21 +495,33 @@ func (r *runner) declare(variant string, flagArgs []string, items []declItem) in
 			}
 		}
 		if on['n'] {
-			target := it.val
-			if it.as != nil && it.as.Value != nil {
-				t, ok := r.literal(it.as.Value)
-				if !ok {
-					return 1
-				}
-				target = t
-			}
-			nv := &variable{Variable: expand.Variable{Set: target != "", Kind: expand.NameRef, Str: target}}
-			if local {
-				r.frames[len(r.frames)-1].vars[name] = nv
-			} else {
-				r.frames[0].vars[name] = nv
+			if !r.declareRef(variant, name, it, local, on) {
+				status = 1
 			}
 			continue
+		}
+		if off['n'] {
+			if v, _ := r.lookupRaw(name); v != nil && v.Kind == expand.NameRef {
+				v.Kind = expand.String
+			}
+		}
+		if off['a'] || off['A'] {
+			if v, _ := r.lookup(name); v != nil && (v.Kind == expand.Indexed || v.Kind == expand.Associative) {
+				r.builtinErr(1, variant, "%s: cannot destroy array variables in this way", name)
+				status = 1
+				continue
+			}
+		}
+		if raw, fi := r.lookupRaw(name); raw != nil && raw.Kind == expand.NameRef && !off['n'] && (!local || fi == len(r.frames)-1) {
+			// declare and export through a nameref act on its target
+			t, ok := r.resolveRef(name)
+			if !ok {
+				status = 1
+				continue
+			}
+			if !t.hasSub {
+				name = t.name
+			}
 		}
 		v, fi := r.lookup(name)
 		if v == nil || (local && fi != len(r.frames)-1) {
@@ -497,7 +546,9 @@ func (r *runner) declare(variant string, flagArgs []string, items []declItem) in
 			status = 1
 			continue
 		}
-		if on['a'] && v.Kind != expand.Indexed {
+		// readonly -a NAME without a value does not make an array
+		arrayAttr := hasValue || variant != "readonly"
+		if on['a'] && v.Kind != expand.Indexed && arrayAttr {
 			if v.Kind == expand.Associative {
 				r.builtinErr(1, variant, "%s: cannot convert associative to indexed array", name)
 				status = 1
@@ -509,14 +560,14 @@ func (r *runner) declare(variant string, flagArgs []string, items []declItem) in
 				v.Variable = expand.Variable{Kind: expand.Indexed}
 			}
 		}
-		if on['A'] && v.Kind != expand.Associative {
+		if on['A'] && v.Kind != expand.Associative && arrayAttr {
 			if v.Kind == expand.Indexed && v.Set {
 				r.builtinErr(1, variant, "%s: cannot convert indexed to associative array", name)
 				status = 1
 				continue
 			}
 			if v.Set {
-				v.Variable = expand.Variable{Set: true, Kind: expand.Associative, Map: map[string]string{"0": v.Str}}
+				v.Variable = expand.Variable{Set: true, Kind: expand.Associative, Map: map[string]string{"0": v.Str}, List: []string{"0"}}
 			} else {
 				v.Variable = expand.Variable{Kind: expand.Associative, Map: map[string]string{}}
 			}
@@ -535,7 +586,10 @@ func (r *runner) declare(variant string, flagArgs []string, items []declItem) in
 		}
 		if hasValue {
 			ok := true
-			if it.as != nil {
+			if s, app, isCompound := r.compoundText(v, it); isCompound {
+				// declare -a a="(1 2)": the text is a compound assignment
+				ok = r.assignCompoundString(name, s, app)
+			} else if it.as != nil {
 				ok = r.assignStmt(it.as, false)
 			} else {
 				val := it.val
@@ -624,7 +678,11 @@ func (r *runner) printFunc(name string) {
 // printVars lists variables for declare, export -p, readonly -p and set.
 func (r *runner) printVars(variant string, on map[byte]bool) int {
 	names := map[string]*variable{}
-	for _, f := range r.frames {
+	frames := r.frames
+	if variant == "local" {
+		frames = frames[len(frames)-1:] // the function's own variables
+	}
+	for _, f := range frames {
 		for k, v := range f.vars {
 			names[k] = v
 		}
@@ -669,48 +727,7 @@ func (r *runner) printDecl(name string, v *variable) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "declare -%s %s", flags, name)
 	if v.Set {
-		switch v.Kind {
-		case expand.Indexed:
-			b.WriteString("=(")
-			idx, vals := expansion.ArrayItems(v.Variable)
-			for i := range idx {
-				if i > 0 {
-					b.WriteByte(' ')
-				}
-				fmt.Fprintf(&b, "[%d]=%s", idx[i], dquote(vals[i]))
-			}
-			b.WriteString(")")
-		case expand.Associative:
-			b.WriteString("=(")
-			for _, k := range sortedKeys(v.Map) {
-				fmt.Fprintf(&b, "[%s]=%s ", assocKeyQuote(k), dquote(v.Map[k]))
-			}
-			b.WriteString(")")
-		default:
-			b.WriteString("=" + dquote(v.Str))
-		}
+		b.WriteString(expansion.DeclBody(v.Variable))
 	}
 	fmt.Fprintln(r.stdout(), b.String())
-}
-
-// assocKeyQuote quotes an associative-array key for declare -p.
-func assocKeyQuote(k string) string {
-	if k != "" && !strings.ContainsAny(k, " \t\n\"'\\$`;&|<>()*?[]") {
-		return k
-	}
-	return dquote(k)
-}
-
-// dquote quotes s in double quotes as declare -p does.
-func dquote(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for _, c := range s {
-		if c == '"' || c == '\\' || c == '$' || c == '`' {
-			b.WriteByte('\\')
-		}
-		b.WriteRune(c)
-	}
-	b.WriteByte('"')
-	return b.String()
 }

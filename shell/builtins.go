@@ -408,7 +408,14 @@ func unsetBuiltin(r *runner, args []string) int {
 			st = 1
 			continue
 		}
-		if v, _ := r.lookup(name); v != nil || mode == "v" {
+		if mode == "n" {
+			if err := r.unsetRaw(name); err != nil {
+				r.builtinErr(1, "unset", "%s", err)
+				st = 1
+			}
+			continue
+		}
+		if v, _ := r.lookupRaw(name); v != nil || mode == "v" {
 			if err := r.unsetVar(name); err != nil {
 				r.builtinErr(1, "unset", "%s", err)
 				st = 1
@@ -435,7 +442,20 @@ func (r *runner) unsetIndex(name, index string) bool {
 		if k, ok := r.expandString(index); ok {
 			key = k
 		}
-		delete(v.Map, key)
+		if key == "" {
+			r.builtinErr(1, "unset", "[%s]: bad array subscript", index)
+			return false
+		}
+		expansion.AssocDelete(&v.Variable, key)
+		return true
+	}
+	if index == "@" || index == "*" {
+		// unset 'a[@]' empties an indexed array, which stays declared
+		if v.Kind == expand.Indexed {
+			v.Variable = expansion.MakeIndexed(nil, nil)
+		} else {
+			v.Variable = expand.Variable{Kind: v.Kind}
+		}
 		return true
 	}
 	n, err := r.xp().ArithString(index)
@@ -444,8 +464,14 @@ func (r *runner) unsetIndex(name, index string) bool {
 		return false
 	}
 	idx, vals := expansion.ArrayItems(v.Variable)
-	if n < 0 && len(idx) > 0 {
-		n += idx[len(idx)-1] + 1
+	if n < 0 {
+		if len(idx) > 0 {
+			n += idx[len(idx)-1] + 1
+		}
+		if n < 0 {
+			r.builtinErr(1, "unset", "[%s]: bad array subscript", index)
+			return false
+		}
 	}
 	i := sort.SearchInts(idx, n)
 	if i < len(idx) && idx[i] == n {
@@ -634,11 +660,13 @@ func (r *runner) shoptPtr(name string) *bool {
 		return &r.opts.lastpipe
 	case "xpg_echo":
 		return &r.opts.xpgEcho
+	case "patsub_replacement":
+		return &r.opts.patsubRepl
 	}
 	return nil
 }
 
-var shoptOthers = map[string]bool{"checkwinsize": true, "cmdhist": true, "complete_fullquote": true, "extquote": true, "force_fignore": true, "globasciiranges": true, "hostcomplete": true, "interactive_comments": true, "progcomp": true, "promptvars": true, "sourcepath": true, "inherit_errexit": false, "huponexit": false, "histappend": false, "nocasematch": false, "assoc_expand_once": false, "autocd": false, "cdable_vars": false, "cdspell": false, "checkhash": false, "checkjobs": false, "compat31": false, "direxpand": false, "dirspell": false, "execfail": false, "extdebug": false, "gnu_errfmt": false, "histreedit": false, "histverify": false, "lithist": false, "localvar_inherit": false, "localvar_unset": false, "login_shell": false, "mailwarn": false, "no_empty_cmd_completion": false, "progcomp_alias": false, "shift_verbose": false, "varredir_close": false, "patsub_replacement": true, "globskipdots": true, "noexpand_translation": false}
+var shoptOthers = map[string]bool{"checkwinsize": true, "cmdhist": true, "complete_fullquote": true, "extquote": true, "force_fignore": true, "globasciiranges": true, "hostcomplete": true, "interactive_comments": true, "progcomp": true, "promptvars": true, "sourcepath": true, "inherit_errexit": false, "huponexit": false, "histappend": false, "nocasematch": false, "assoc_expand_once": false, "autocd": false, "cdable_vars": false, "cdspell": false, "checkhash": false, "checkjobs": false, "compat31": false, "direxpand": false, "dirspell": false, "execfail": false, "extdebug": false, "gnu_errfmt": false, "histreedit": false, "histverify": false, "lithist": false, "localvar_inherit": false, "localvar_unset": false, "login_shell": false, "mailwarn": false, "no_empty_cmd_completion": false, "progcomp_alias": false, "shift_verbose": false, "varredir_close": false, "globskipdots": true, "noexpand_translation": false}
 
 // shoptBuiltin sets, unsets and queries shopt options.
 func shoptBuiltin(r *runner, args []string) int {
@@ -930,6 +958,11 @@ func letBuiltin(r *runner, args []string) int {
 		n, err := r.xp().ArithString(e)
 		if err != nil {
 			r.builtinErr(1, "let", "%s", err)
+			if expansion.IsFatal(err) {
+				r.status = r.fatalStatus()
+				r.exiting = true
+				return r.status
+			}
 			return 1
 		}
 		st = boolStatus(n != 0)

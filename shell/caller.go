@@ -19,7 +19,7 @@ func callerBuiltin(r *runner, args []string) int {
 		if i >= n {
 			return "", false
 		}
-		if s, ok := r.funcSrc[r.funcNames[n-1-i]]; ok {
+		if s, ok := r.funcFile[r.funcNames[n-1-i]]; ok {
 			return s, true
 		}
 		return "environment", true

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 
+	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/pattern"
 	"mvdan.cc/sh/v3/syntax"
 
@@ -193,13 +194,17 @@ func (r *runner) cmd(c syntax.Command) {
 		for _, n := range names {
 			r.funcs[n.Value] = c.Body
 			if len(r.sources) > 0 {
-				if r.funcSrc == nil {
-					r.funcSrc = map[string]string{}
+				if r.funcFile == nil {
+					r.funcFile = map[string]string{}
 				}
-				r.funcSrc[n.Value] = r.sources[len(r.sources)-1]
+				r.funcFile[n.Value] = r.sources[len(r.sources)-1]
 			} else {
-				delete(r.funcSrc, n.Value)
+				delete(r.funcFile, n.Value)
 			}
+			if r.funcSrc == nil {
+				r.funcSrc = map[string]funcSource{}
+			}
+			r.funcSrc[n.Value] = funcSource{c.Body, r.src}
 		}
 		r.status = 0
 	case *syntax.ArithmCmd:
@@ -267,11 +272,16 @@ func (r *runner) arithErr(err error) {
 		r.status = 1
 		return
 	}
-	r.errf("((: %s", err)
 	r.status = 1
 	if expansion.IsFatal(err) {
+		// an unset variable under set -u: no "((: " prefix, and the
+		// shell exits
+		r.errf("%s", err)
+		r.status = r.fatalStatus()
 		r.exiting = true
+		return
 	}
+	r.errf("((: %s", err)
 }
 
 // isLit reports whether p is a literal.
@@ -392,8 +402,17 @@ func (r *runner) forClause(c *syntax.ForClause) {
 			if r.ctxErr() != nil {
 				return
 			}
-			if err := r.assign(name, vstr(it), false); err != nil {
-				r.errf("%s", err)
+			var err error
+			if v, _ := r.lookupRaw(name); v != nil && v.Kind == expand.NameRef {
+				// each word becomes the nameref's target
+				err = r.setRefValue(name, v, it)
+			} else {
+				err = r.assign(name, vstr(it), false)
+			}
+			if err != nil {
+				if err != errReported {
+					r.errf("%s", err)
+				}
 				r.status = 1
 				return
 			}
@@ -988,7 +1007,12 @@ func (r *runner) callFunc(name string, body *syntax.Stmt, args []string) {
 	r.depth++
 	oldLoop := r.loopDepth
 	r.loopDepth = 0
+	oldSrc := r.src
+	if fs, ok := r.funcSrc[name]; ok && fs.body == body {
+		r.src = fs.src
+	}
 	r.stmt(body)
+	r.src = oldSrc
 	r.loopDepth = oldLoop
 	r.depth--
 	r.frames = r.frames[:len(r.frames)-1]
@@ -1007,6 +1031,7 @@ func (r *runner) subshell() *runner {
 		c.frames[i] = f.clone()
 	}
 	c.exportedFuncs = maps.Clone(r.exportedFuncs)
+	c.funcSrc = maps.Clone(r.funcSrc)
 	c.funcs = make(map[string]*syntax.Stmt, len(r.funcs))
 	for k, v := range r.funcs {
 		c.funcs[k] = v
@@ -1021,7 +1046,7 @@ func (r *runner) subshell() *runner {
 	c.params = append([]string(nil), r.params...)
 	c.funcNames = append([]string(nil), r.funcNames...)
 	c.callLines = append([]int(nil), r.callLines...)
-	c.funcSrc = maps.Clone(r.funcSrc)
+	c.funcFile = maps.Clone(r.funcFile)
 	c.subLevel++
 	c.loopDepth = 0
 	c.exitTrap = false

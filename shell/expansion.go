@@ -63,6 +63,11 @@ func (r *runner) reported(s string, err error) (string, bool) {
 	return s, true
 }
 
+// fatalStatus is the status a shell exits with after an unset parameter
+// (set -u, ${x?}): 1, as bash running a script file does (bash -c exits
+// with 127 instead).
+func (r *runner) fatalStatus() int { return 1 }
+
 // expandErr reports an expansion error the way bash does.
 func (r *runner) expandErr(err error) {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || r.ctxErr() != nil {
@@ -90,13 +95,13 @@ func (r *runner) expandErr(err error) {
 			name = ue.Node.Param.Value
 		}
 		r.errf("%s: %s", name, msg)
-		r.status = 1
+		r.status = r.fatalStatus()
 		r.exiting = true
 		return
 	}
 	if expansion.IsFatal(err) {
 		r.errf("%s", err)
-		r.status = 1
+		r.status = r.fatalStatus()
 		r.exiting = true
 		return
 	}
@@ -110,6 +115,15 @@ func (r *runner) expandErr(err error) {
 	r.errf("%s", err)
 	r.status = 1
 	r.aborting = true
+}
+
+// Source returns the source text of the running commands.
+func (e envView) Source() string { return e.r.src }
+
+// RefTarget returns the value of a nameref with a value.
+func (e envView) RefTarget(name string) (string, bool) {
+	t, ok := e.r.isNameRef(name)
+	return t, ok && t != ""
 }
 
 // Attributes returns the attribute letters of ${x@a}.
@@ -126,6 +140,7 @@ func (e envView) Options() expansion.Options {
 	return expansion.Options{
 		NoUnset: o.nounset, NoGlob: o.noglob, NullGlob: o.nullglob, FailGlob: o.failglob,
 		ExtGlob: o.extglob, DotGlob: o.dotglob, GlobStar: o.globstar, NoCaseGlob: o.nocaseglob,
+		NoPatsubReplacement: !o.patsubRepl,
 	}
 }
 

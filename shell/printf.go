@@ -416,6 +416,8 @@ func (p *printfState) format(out *strings.Builder, f string) (stop, bad bool) {
 			s, _ := p.next()
 			if s != "" {
 				s = s[:1]
+			} else {
+				s = "\x00" // bash prints a NUL for an empty or missing argument
 			}
 			fmt.Fprintf(out, strings.Split(spec, ".")[0]+"s", s)
 		case 'd', 'i':

@@ -226,7 +226,82 @@ func readBuiltin(r *runner, args []string) int {
 }
 
 // splitRead splits a line read by read into at most n fields (n < 0: all).
+// IFS characters of several bytes (IFS='é') stand for one separator each.
 func splitRead(line []rchar, ifs string, n int) []string {
+	if isASCIIString(ifs) {
+		return splitReadBytes(line, ifs, n)
+	}
+	// Each multibyte separator becomes a byte that is in neither the line
+	// nor IFS, and back in the fields.
+	var used [256]bool
+	for _, rc := range line {
+		used[rc.c] = true
+	}
+	for i := 0; i < len(ifs); i++ {
+		used[ifs[i]] = true
+	}
+	subst := map[byte]string{}
+	var nifs strings.Builder
+	free := 0xff
+	for _, c := range ifs {
+		if c < utf8.RuneSelf {
+			nifs.WriteRune(c)
+			continue
+		}
+		for free > 0 && used[free] {
+			free--
+		}
+		if free == 0 {
+			break // no byte left: the separator is ignored
+		}
+		b := byte(free)
+		used[free] = true
+		subst[b] = string(c)
+		nifs.WriteByte(b)
+		enc := string(c)
+		var nl []rchar
+		for i := 0; i < len(line); i++ {
+			if !line[i].esc && i+len(enc) <= len(line) && matchRchars(line[i:i+len(enc)], enc) {
+				nl = append(nl, rchar{c: b})
+				i += len(enc) - 1
+				continue
+			}
+			nl = append(nl, line[i])
+		}
+		line = nl
+	}
+	out := splitReadBytes(line, nifs.String(), n)
+	for i, f := range out {
+		for b, s := range subst {
+			f = strings.ReplaceAll(f, string([]byte{b}), s)
+		}
+		out[i] = f
+	}
+	return out
+}
+
+// matchRchars reports whether the unescaped characters l spell s.
+func matchRchars(l []rchar, s string) bool {
+	for i := range l {
+		if l[i].esc || l[i].c != s[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// isASCIIString reports whether s has only ASCII bytes.
+func isASCIIString(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// splitReadBytes is splitRead for separators of one byte each.
+func splitReadBytes(line []rchar, ifs string, n int) []string {
 	isWS := func(rc rchar) bool {
 		return !rc.esc && (rc.c == ' ' || rc.c == '\t' || rc.c == '\n') && strings.IndexByte(ifs, rc.c) >= 0
 	}

@@ -140,10 +140,10 @@ type runner struct {
 	// "wait $!" can wait for.
 	lastProcSubst *job
 	// callLines are the lines the functions of funcNames were called
-	// from, and funcSrc the files that defined functions, when they were
+	// from, and funcFile the files that defined functions, when they were
 	// defined by a sourced file (caller.go).
 	callLines []int
-	funcSrc   map[string]string
+	funcFile  map[string]string
 	// waited holds the statuses of the jobs waited for, by process ID.
 	waited map[int]int
 	// umask is the file creation mask umask set (umaskSet), which
@@ -183,6 +183,18 @@ type runner struct {
 	// back into: a copy of the runner (a subshell) makes its own.
 	xpOwner *runner
 	xpState expansion.Expander
+
+	// src is the source text the running commands were parsed from, and
+	// funcSrc that of each function's body (arithmetic error messages
+	// quote it).
+	src     string
+	funcSrc map[string]funcSource
+}
+
+// funcSource is the source text a function body was parsed from.
+type funcSource struct {
+	body *syntax.Stmt
+	src  string
 }
 
 // options holds the set and shopt options.
@@ -190,6 +202,7 @@ type options struct {
 	errexit, nounset, pipefail, xtrace, noglob, noclobber, allexport, verbose, noexec bool
 	nullglob, extglob, dotglob, globstar, failglob, nocaseglob, nocasematch           bool
 	expandAliases, lastpipe, xpgEcho                                                  bool
+	patsubRepl                                                                        bool // on by default
 }
 
 // newRunner returns the state of a new shell for cfg.
@@ -226,6 +239,7 @@ func newRunner(ctx context.Context, cfg *Config, name string) *runner {
 		traps:   map[string]string{},
 		fds:     map[int]*fdesc{},
 		optind:  1,
+		opts:    options{patsubRepl: true},
 	}
 	var in io.Reader = strings.NewReader("")
 	if cfg.Stdin != nil {
@@ -411,9 +425,12 @@ func (r *runner) runSource(src string, top bool, after func() bool) error {
 	if expansion.TooDeep(src) {
 		return errTooDeep
 	}
-	p := expansion.NewParser()
+	oldSrc := r.src
+	r.src = src
+	defer func() { r.src = oldSrc }()
 	var pending []*syntax.Stmt
 	stop := false
+	done := -1 // the end of the last statement run (or dropped)
 	flush := func() {
 		for _, st := range pending {
 			if stop || r.aborting {
@@ -422,29 +439,50 @@ func (r *runner) runSource(src string, top bool, after func() bool) error {
 			r.stmt(st)
 			stop = after()
 		}
+		if len(pending) > 0 {
+			done = int(pending[len(pending)-1].End().Offset())
+		}
 		pending = pending[:0]
 		if top {
 			r.aborting = false
 		}
 	}
 	var perr error
-	// The loop never breaks early: mvdan's iterator may call yield again
-	// after a false return (when it reports a trailing error).
-	for stmt, err := range p.StmtsSeq(strings.NewReader(src)) {
-		if stop || perr != nil {
-			continue
-		}
-		if err != nil {
-			perr = err
-			continue
-		}
-		if len(pending) > 0 && stmt.Pos().Line() > pending[len(pending)-1].End().Line() {
-			flush()
-			if stop {
+	for attempt := 0; ; attempt++ {
+		perr = nil
+		pending = pending[:0]
+		p := expansion.NewParser()
+		// The loop never breaks early: mvdan's iterator may call yield
+		// again after a false return (when it reports a trailing error).
+		for stmt, err := range p.StmtsSeq(strings.NewReader(src)) {
+			if stop || perr != nil {
 				continue
 			}
+			if err != nil {
+				perr = err
+				continue
+			}
+			if int(stmt.End().Offset()) <= done {
+				continue // ran before the source was rewritten
+			}
+			if len(pending) > 0 && stmt.Pos().Line() > pending[len(pending)-1].End().Line() {
+				flush()
+				if stop {
+					continue
+				}
+			}
+			pending = append(pending, stmt)
 		}
-		pending = append(pending, stmt)
+		if perr == nil || stop || attempt == maxDeferrals {
+			break
+		}
+		// arithmetic or a subscript bash would parse only when it runs
+		fixed, ok := deferParse(src, perr)
+		if !ok {
+			break
+		}
+		src = fixed
+		r.src = fixed
 	}
 	flush()
 	if stop {

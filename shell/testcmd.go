@@ -164,7 +164,8 @@ func (r *runner) unaryTest(op, arg string) (bool, error) {
 		p := r.setOptPtr(arg)
 		return p != nil && *p, nil
 	case "-R":
-		return false, nil
+		v, _ := r.isNameRef(arg)
+		return v != "", nil
 	case "-p":
 		if n, ok := devFd(arg); ok {
 			return r.fdTest(op, n), nil

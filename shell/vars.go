@@ -62,14 +62,15 @@ func (v *variable) cloneInto(c *variable) {
 // lookup finds the innermost variable named name, and its frame index.
 // It follows namerefs (declare -n).
 func (r *runner) lookup(name string) (*variable, int) {
-	for range 8 {
-		v, i := r.lookupRaw(name)
-		if v == nil || v.Kind != expand.NameRef || !v.Set || v.Str == "" || v.Str == name {
-			return v, i
-		}
-		name = v.Str
+	v, i := r.lookupRaw(name)
+	if v == nil || v.Kind != expand.NameRef || !v.Set || v.Str == "" {
+		return v, i
 	}
-	return nil, -1
+	t, ok := r.resolveRef(name)
+	if !ok || t.hasSub {
+		return nil, -1
+	}
+	return r.lookupRaw(t.name)
 }
 
 // lookupRaw finds the innermost variable named name without following
@@ -121,7 +122,25 @@ func (r *runner) assign(name string, val expand.Variable, local bool) error {
 		r.sh.rand.Store(uint32(n))
 		return nil
 	}
-	v, fi := r.lookup(name)
+	v, fi := r.lookupRaw(name)
+	if !local && v != nil && v.Kind == expand.NameRef && v.Set && v.Str != "" {
+		t, ok := r.resolveRef(name)
+		if !ok {
+			return errCircular
+		}
+		if t.hasSub {
+			if !r.assignIndexString(t.name, t.sub, val.String(), false) {
+				return errReported
+			}
+			return nil
+		}
+		name = t.name
+		v, fi = r.lookupRaw(name)
+	}
+	if v != nil && v.Kind == expand.NameRef && !local {
+		// a nameref without a value: the value names its target
+		return r.setRefValue(name, v, val.String())
+	}
 	if local && fi != len(r.frames)-1 {
 		nv := &variable{}
 		if v != nil && v.integer {
@@ -151,13 +170,13 @@ func (r *runner) assign(name string, val expand.Variable, local bool) error {
 		}
 		val.Str = s
 	}
-	if v.Kind == expand.Indexed && val.Kind == expand.String && v.Set {
+	if v.Kind == expand.Indexed && val.Kind == expand.String {
 		// a=x on an array sets element 0.
 		idx, vals := expansion.ArrayItems(v.Variable)
 		idx, vals = expansion.SetItem(idx, vals, 0, val.Str)
 		v.Variable = expansion.MakeIndexed(idx, vals)
-	} else if v.Kind == expand.Associative && val.Kind == expand.String && v.Set {
-		v.Map["0"] = val.Str
+	} else if v.Kind == expand.Associative && val.Kind == expand.String {
+		expansion.AssocSet(&v.Variable, "0", val.Str)
 	} else {
 		v.Variable = expand.Variable{Set: true, Kind: val.Kind, Str: val.Str, List: val.List, Map: val.Map, Indexes: val.Indexes}
 		if val.Kind == expand.Unknown {
@@ -172,7 +191,23 @@ func (r *runner) assign(name string, val expand.Variable, local bool) error {
 
 // unsetVar removes a variable from the innermost scope that has it.
 func (r *runner) unsetVar(name string) error {
-	v, fi := r.lookup(name)
+	t, ok := r.resolveRef(name)
+	switch {
+	case !ok:
+		// bash unsets the nameref itself
+	case t.hasSub:
+		r.unsetIndex(t.name, t.sub)
+		return nil
+	default:
+		name = t.name
+	}
+	return r.unsetRaw(name)
+}
+
+// unsetRaw removes a variable (a nameref itself, not its target) from the
+// innermost scope that has it.
+func (r *runner) unsetRaw(name string) error {
+	v, fi := r.lookupRaw(name)
 	if v == nil {
 		return nil
 	}
@@ -254,7 +289,18 @@ func (e envView) Get(name string) expand.Variable {
 			return expand.Variable{}
 		}
 	}
-	if v, _ := r.lookup(name); v != nil {
+	v, _ := r.lookupRaw(name)
+	if v != nil && v.Kind == expand.NameRef && v.Set && v.Str != "" {
+		t, ok := r.resolveRef(name)
+		if !ok {
+			return expand.Variable{}
+		}
+		if t.hasSub {
+			return r.elementValue(t.name, t.sub)
+		}
+		v, _ = r.lookupRaw(t.name)
+	}
+	if v != nil {
 		out := v.Variable
 		out.Exported = v.exported
 		out.ReadOnly = v.readonly
@@ -380,17 +426,20 @@ func attrFlags(v *variable) string {
 	if v.integer {
 		f += "i"
 	}
-	if v.lower {
-		f += "l"
+	if v.Kind == expand.NameRef {
+		f += "n"
 	}
 	if v.readonly {
 		f += "r"
 	}
-	if v.upper {
-		f += "u"
-	}
 	if v.exported {
 		f += "x"
+	}
+	if v.lower {
+		f += "l"
+	}
+	if v.upper {
+		f += "u"
 	}
 	return f
 }

@@ -11,14 +11,23 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// maxArithDepth bounds the recursive evaluation of variables whose values
-// are expressions (x='y+1', y='x+1').
-const maxArithDepth = 1024
-
 // arithError is an arithmetic evaluation error.
 type arithError struct {
 	msg   string
-	fatal bool // the shell must exit (nounset)
+	raw   string // for a bad number, the message without the number
+	fatal bool   // the shell must exit (nounset)
+	exit  bool   // the shell must exit (an error in a subscript)
+	done  bool   // msg has the expression and the error token already
+	// Where the error token starts (an offset in the parsed text), when
+	// hasTok; when tokAfter, it is the first token after tokPos, or the
+	// one at lastTok if none follows.
+	tokPos, lastTok  int
+	hasTok, tokAfter bool
+	// numEnd, when not 0, is where a bad number ends: bash quotes the
+	// expression up to it, and the number as the error token. fallback is
+	// the message to give when the expression's text is not known.
+	numEnd   int
+	fallback string
 }
 
 // Error returns the message.
@@ -27,8 +36,41 @@ func (e *arithError) Error() string { return e.msg }
 // Arith evaluates an arithmetic expression, as $((...)) and ((...)) do;
 // assignments in it change the Env.
 func (ex *Expander) Arith(x syntax.ArithmExpr) (int, error) {
-	ev := &arithEval{ex: ex}
+	ev := &arithEval{ex: ex, level: 1}
+	if words := expansionWords(x, nil); len(words) > 0 {
+		// expand them once; then evaluate the text if one is more than
+		// a number or a name
+		ev.vals = make(map[*syntax.Word]string, len(words))
+		text := false
+		for _, w := range words {
+			s, err := ex.lit(w)
+			if err != nil {
+				return 0, err
+			}
+			ev.vals[w] = s
+			text = text || !simpleOperand(s)
+		}
+		if text {
+			var b strings.Builder
+			if !spliceSource(&b, ex.env.Source(), x, words, ev.vals) {
+				b.Reset()
+				arithSource(&b, x, ev.vals)
+			}
+			ev.vals = nil
+			ev.level = 0
+			n, err := ev.evalString(b.String())
+			return int(n), err
+		}
+	}
 	n, err := ev.eval(x)
+	if err != nil {
+		src := ex.env.Source()
+		if start, end, ok := sourceSpan(src, x); ok {
+			err = arithMessage(err, src, 0, start, end)
+		} else {
+			err = unlocated(err)
+		}
+	}
 	return int(n), err
 }
 
@@ -36,7 +78,10 @@ func (ex *Expander) Arith(x syntax.ArithmExpr) (int, error) {
 // through variables holding expressions).
 type arithEval struct {
 	ex    *Expander
-	depth int
+	level int // how many expressions are being evaluated one inside the other
+	// vals holds the values of the operand words with expansions, once
+	// expanded (see expansionWords).
+	vals map[*syntax.Word]string
 }
 
 // ArithString parses and evaluates the arithmetic expression in s, as
@@ -56,27 +101,36 @@ func (ev *arithEval) evalString(s string) (int64, error) {
 	if n, ok, err := parseArithNumber(t); ok || err != nil {
 		return n, err
 	}
+	ev.level++
+	defer func() { ev.level-- }()
+	if ev.level >= maxArithLevel {
+		return 0, &arithError{msg: t + ": expression recursion level exceeded (error token is \"" + t + "\")", done: true}
+	}
 	if syntax.ValidName(t) {
 		return ev.varValue(t)
 	}
-	ev.depth++
-	defer func() { ev.depth-- }()
-	if ev.depth > maxArithDepth {
-		return 0, &arithError{msg: t + ": expression recursion level exceeded"}
-	}
+	lead := len(s) - len(strings.TrimLeft(s, " \t\n"))
 	if TooDeep(s) {
-		return 0, &arithError{msg: t + ": expression nesting too deep"}
+		return 0, &arithError{msg: t + ": expression nesting too deep", done: true}
 	}
+	s = splitIncDec(s)
 	p := NewParser()
 	w, err := p.Document(strings.NewReader("$((" + s + "))"))
 	if err != nil || len(w.Parts) != 1 {
-		return 0, &arithError{msg: fmt.Sprintf("%s: syntax error in expression (error token is \"%s\")", t, t)}
+		if msg, pos, bad := arithSyntax(s); bad {
+			return 0, &arithError{msg: s[lead:] + ": " + msg + ` (error token is "` + s[pos:] + `")`, done: true}
+		}
+		return 0, &arithError{msg: fmt.Sprintf("%s: syntax error in expression (error token is \"%s\")", t, t), done: true}
 	}
 	ae, ok := w.Parts[0].(*syntax.ArithmExp)
 	if !ok || ae.X == nil {
-		return 0, &arithError{msg: fmt.Sprintf("%s: syntax error in expression", t)}
+		return 0, &arithError{msg: fmt.Sprintf("%s: syntax error in expression", t), done: true}
 	}
-	return ev.eval(ae.X)
+	n, err := ev.eval(ae.X)
+	if err != nil {
+		err = arithMessage(err, s, 3, lead, len(s))
+	}
+	return n, err
 }
 
 // parseArithNumber parses a bash integer constant (decimal, 0x hex,
@@ -93,27 +147,24 @@ func parseArithNumber(s string) (n int64, ok bool, err error) {
 		}
 	}
 	bad := func() (int64, bool, error) {
-		return 0, true, &arithError{msg: fmt.Sprintf("%s: value too great for base (error token is \"%s\")", s, s)}
+		return 0, true, &arithError{msg: fmt.Sprintf("%s: value too great for base (error token is \"%s\")", s, s), done: true, raw: "value too great for base"}
 	}
 	invalid := func() (int64, bool, error) {
-		return 0, true, &arithError{msg: fmt.Sprintf("%s: invalid arithmetic operator (error token is \"%s\")", s, s)}
+		return 0, true, &arithError{msg: fmt.Sprintf("%s: invalid arithmetic operator (error token is \"%s\")", s, s), done: true, raw: "invalid arithmetic operator"}
 	}
 	base := int64(10)
 	digits := s
 	if b, d, found := strings.Cut(s, "#"); found {
 		bn, err := strconv.Atoi(b)
 		if err != nil || bn < 2 || bn > 64 {
-			return 0, true, &arithError{msg: fmt.Sprintf("%s: invalid arithmetic base (error token is \"%s\")", s, s)}
+			return 0, true, &arithError{msg: fmt.Sprintf("%s: invalid arithmetic base (error token is \"%s\")", s, s), done: true, raw: "invalid arithmetic base"}
 		}
 		base, digits = int64(bn), d
 		if digits == "" {
-			return invalid()
+			return 0, true, &arithError{msg: fmt.Sprintf("%s: invalid integer constant (error token is \"%s\")", s, s), done: true, raw: "invalid integer constant"}
 		}
 	} else if strings.HasPrefix(s, "0x") || strings.HasPrefix(s, "0X") {
-		base, digits = 16, s[2:]
-		if digits == "" {
-			return invalid()
-		}
+		base, digits = 16, s[2:] // 0x alone is 0
 	} else if len(s) > 1 && s[0] == '0' {
 		base, digits = 8, s[1:]
 	}
@@ -140,9 +191,6 @@ func parseArithNumber(s string) (n int64, ok bool, err error) {
 			return invalid()
 		}
 		if d >= base {
-			if base == 10 && !(c >= '0' && c <= '9') {
-				return invalid()
-			}
 			return bad()
 		}
 		v = v*base + d
@@ -168,11 +216,6 @@ func (ev *arithEval) varValue(name string) (int64, error) {
 		}
 	case expand.Associative:
 		s = vr.Map["0"]
-	}
-	ev.depth++
-	defer func() { ev.depth-- }()
-	if ev.depth > maxArithDepth {
-		return 0, &arithError{msg: name + ": expression recursion level exceeded"}
 	}
 	return ev.evalString(s)
 }
@@ -275,11 +318,7 @@ func (ev *arithEval) setLvalue(lv *lvalue, v int64) error {
 		if err != nil {
 			return err
 		}
-		if vr.Map == nil {
-			vr.Map = map[string]string{}
-		}
-		vr.Map[key] = s
-		vr.Set = true
+		AssocSet(&vr, key, s)
 		return env.Set(lv.name, vr)
 	}
 	n, err := ev.eval(lv.index)
@@ -303,6 +342,9 @@ func (ev *arithEval) setLvalue(lv *lvalue, v int64) error {
 
 // word evaluates an operand: a number, a name, a[i] or an expansion.
 func (ev *arithEval) word(w *syntax.Word) (int64, error) {
+	if s, ok := ev.vals[w]; ok {
+		return ev.evalString(s)
+	}
 	if len(w.Parts) == 1 {
 		switch p := w.Parts[0].(type) {
 		case *syntax.Lit:
@@ -310,18 +352,30 @@ func (ev *arithEval) word(w *syntax.Word) (int64, error) {
 				return ev.varValue(p.Value)
 			}
 			if n, ok, err := parseArithNumber(p.Value); ok || err != nil {
+				var ae *arithError
+				if errors.As(err, &ae) && ae.raw != "" {
+					return 0, &arithError{msg: ae.raw, hasTok: true, tokPos: int(w.Pos().Offset()),
+						numEnd: int(w.End().Offset()), fallback: ae.msg}
+				}
 				return n, err
 			}
 		case *syntax.ParamExp:
 			if p.Short && !p.Dollar.IsValid() && p.Param != nil && p.Index != nil {
 				return ev.getLvalue(&lvalue{name: p.Param.Value, index: p.Index})
 			}
-		case *syntax.SglQuoted, *syntax.DblQuoted:
+		case *syntax.DblQuoted:
+			// double quotes are removed: "1" + 1 is 2, "" is 0
 			s, err := ev.ex.lit(w)
 			if err != nil {
 				return 0, err
 			}
-			return 0, &arithError{msg: fmt.Sprintf("%s: syntax error: operand expected (error token is \"%s\")", s, s)}
+			return ev.evalString(s)
+		case *syntax.SglQuoted:
+			s, err := ev.ex.lit(w)
+			if err != nil {
+				return 0, err
+			}
+			return 0, &arithError{msg: fmt.Sprintf("%s: syntax error: operand expected (error token is \"%s\")", s, s), done: true}
 		}
 	}
 	s, err := ev.ex.lit(w)
@@ -423,7 +477,7 @@ func (ev *arithEval) binary(x *syntax.BinaryArithm) (int64, error) {
 			}[x.Op]
 			nv, err = arithOp(op, old, rv)
 			if err != nil {
-				return 0, err
+				return 0, locateOpError(err, x)
 			}
 		}
 		if err := ev.setLvalue(lv, nv); err != nil {
@@ -474,10 +528,32 @@ func (ev *arithEval) binary(x *syntax.BinaryArithm) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	return arithOp(x.Op, l, rv)
+	n, err := arithOp(x.Op, l, rv)
+	if err != nil {
+		return 0, locateOpError(err, x)
+	}
+	return n, nil
 }
 
-var errDivZero = &arithError{msg: "division by 0"}
+// locateOpError gives an error of the operator of x its error token:
+// the divisor for a division by 0, the token after the exponent for a
+// negative one.
+func locateOpError(err error, x *syntax.BinaryArithm) error {
+	switch err {
+	case errDivZero:
+		return withToken(errDivZero.msg, int(x.Y.Pos().Offset()))
+	case errNegExp:
+		e := withToken(errNegExp.msg, int(x.Y.End().Offset()))
+		e.tokAfter, e.lastTok = true, lastTokenPos(x.Y)
+		return e
+	}
+	return err
+}
+
+var (
+	errDivZero = &arithError{msg: "division by 0"}
+	errNegExp  = &arithError{msg: "exponent less than 0"}
+)
 
 // arithOp applies a binary operator with bash's 64-bit semantics.
 func arithOp(op syntax.BinAritOperator, l, r int64) (int64, error) {
@@ -506,7 +582,7 @@ func arithOp(op syntax.BinAritOperator, l, r int64) (int64, error) {
 		return l % r, nil
 	case syntax.Pow:
 		if r < 0 {
-			return 0, &arithError{msg: "exponent less than 0"}
+			return 0, errNegExp
 		}
 		res := int64(1)
 		base := l
@@ -548,197 +624,29 @@ func arithOp(op syntax.BinAritOperator, l, r int64) (int64, error) {
 // isArithFatal reports whether an arithmetic error must stop the shell.
 func isArithFatal(err error) bool {
 	var ae *arithError
-	return errors.As(err, &ae) && ae.fatal
+	return errors.As(err, &ae) && (ae.fatal || ae.exit)
 }
 
-// preArith returns a copy of w where every $((...)) (outside command
-// substitutions) was evaluated by the shell's own arithmetic and replaced
-// by its value, so that expand sees only literals.
-func (ex *Expander) preArith(w *syntax.Word) (*syntax.Word, error) {
-	if w == nil || !hasArithExp(w) {
-		return w, nil
+// exitError returns err, an error of the arithmetic of a subscript, as
+// one that makes the shell exit, as bash does.
+func exitError(err error) error {
+	var ae *arithError
+	if errors.As(err, &ae) && !ae.fatal {
+		c := *ae
+		c.exit = true
+		return &c
 	}
-	parts, err := ex.preArithParts(w.Parts)
-	if err != nil {
-		return nil, err
-	}
-	return &syntax.Word{Parts: parts}, nil
+	return err
 }
 
-// hasArithExp reports whether n holds ${...} subscripts or slices that
-// preArith must evaluate (outside command substitutions).
-func hasArithExp(n syntax.Node) bool {
-	switch n := n.(type) {
-	case *syntax.Word:
-		if plainParts(n.Parts) {
-			return false
-		}
-	case *syntax.DblQuoted:
-		if plainParts(n.Parts) {
-			return false
-		}
+// prefixError returns err, an arithmetic error, with its message after
+// "prefix: ".
+func prefixError(err error, prefix string) error {
+	var ae *arithError
+	if errors.As(err, &ae) && !ae.fatal {
+		c := *ae
+		c.msg = prefix + ": " + c.msg
+		return &c
 	}
-	found := false
-	syntax.Walk(n, func(n syntax.Node) bool {
-		switch n := n.(type) {
-		case *syntax.ParamExp:
-			if n.Slice != nil || (n.Index != nil && !isAtStar(n.Index)) {
-				found = true
-			}
-		case *syntax.CmdSubst:
-			return false
-		}
-		return !found
-	})
-	return found
-}
-
-// preArithParts is preArith for a list of word parts.
-func (ex *Expander) preArithParts(parts []syntax.WordPart) ([]syntax.WordPart, error) {
-	out := make([]syntax.WordPart, len(parts))
-	for i, p := range parts {
-		switch p := p.(type) {
-		case *syntax.DblQuoted:
-			if !hasArithExp(p) {
-				out[i] = p
-				continue
-			}
-			inner, err := ex.preArithParts(p.Parts)
-			if err != nil {
-				return nil, err
-			}
-			c := *p
-			c.Parts = inner
-			out[i] = &c
-		case *syntax.ParamExp:
-			if !hasArithExp(p) {
-				out[i] = p
-				continue
-			}
-			c := *p
-			if p.Index != nil && !isAtStar(p.Index) && p.Param != nil && !p.Excl {
-				if idx, ok, err := ex.preIndex(p.Param.Value, p.Index); err != nil {
-					return nil, err
-				} else if ok {
-					c.Index = idx
-				}
-			}
-			if p.Slice != nil {
-				sl := *p.Slice
-				for _, e := range []*syntax.ArithmExpr{&sl.Offset, &sl.Length} {
-					if *e == nil {
-						continue
-					}
-					n, err := ex.Arith(*e)
-					if err != nil {
-						return nil, err
-					}
-					*e = litWord(strconv.Itoa(n))
-				}
-				c.Slice = &sl
-			}
-			if p.Repl != nil {
-				rp := *p.Repl
-				var err error
-				if rp.Orig, err = ex.preArith(rp.Orig); err != nil {
-					return nil, err
-				}
-				if rp.With, err = ex.preArith(rp.With); err != nil {
-					return nil, err
-				}
-				c.Repl = &rp
-			}
-			out[i] = &c
-		default:
-			out[i] = p
-		}
-	}
-	return out, nil
-}
-
-// isAtStar reports whether a subscript is @ or *.
-func isAtStar(x syntax.ArithmExpr) bool {
-	w, ok := x.(*syntax.Word)
-	if !ok {
-		return false
-	}
-	l := w.Lit()
-	return l == "@" || l == "*"
-}
-
-// litWord returns a word holding the literal s.
-func litWord(s string) *syntax.Word {
-	return &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: s}}}
-}
-
-// preIndex evaluates the subscript of ${name[index]} for an indexed array
-// (negative subscripts count from the end).
-func (ex *Expander) preIndex(name string, index syntax.ArithmExpr) (syntax.ArithmExpr, bool, error) {
-	vr := ex.env.Get(name)
-	if vr.Kind == expand.Associative {
-		return nil, false, nil
-	}
-	n, err := ex.Arith(index)
-	if err != nil {
-		return nil, false, err
-	}
-	if n < 0 {
-		idx, _ := ArrayItems(vr)
-		max := -1
-		if len(idx) > 0 {
-			max = idx[len(idx)-1]
-		}
-		n += max + 1
-		if n < 0 {
-			ex.env.Errorf("%s: bad array subscript", name)
-			n = max + 1
-		}
-	}
-	return litWord(strconv.Itoa(n)), true, nil
-}
-
-// AssocKey evaluates the subscript of an associative array, which the
-// parser read as arithmetic: its text, with its words expanded, is the key
-// (a[$x+1] is "5+1" when x is 5). Spaces between operators are not kept:
-// the tree does not record them.
-func (ex *Expander) AssocKey(x syntax.ArithmExpr) (string, error) {
-	var b strings.Builder
-	if err := ex.arithKeyText(&b, x); err != nil {
-		return "", err
-	}
-	return b.String(), nil
-}
-
-// arithKeyText writes the text of a subscript for AssocKey.
-func (ex *Expander) arithKeyText(b *strings.Builder, x syntax.ArithmExpr) error {
-	switch x := x.(type) {
-	case *syntax.Word:
-		s, err := ex.Literal(x)
-		b.WriteString(s)
-		return err
-	case *syntax.BinaryArithm:
-		if err := ex.arithKeyText(b, x.X); err != nil {
-			return err
-		}
-		b.WriteString(x.Op.String())
-		return ex.arithKeyText(b, x.Y)
-	case *syntax.UnaryArithm:
-		if x.Post {
-			if err := ex.arithKeyText(b, x.X); err != nil {
-				return err
-			}
-			b.WriteString(x.Op.String())
-			return nil
-		}
-		b.WriteString(x.Op.String())
-		return ex.arithKeyText(b, x.X)
-	case *syntax.ParenArithm:
-		b.WriteByte('(')
-		if err := ex.arithKeyText(b, x.X); err != nil {
-			return err
-		}
-		b.WriteByte(')')
-		return nil
-	}
-	return ErrReported
+	return err
 }

@@ -69,3 +69,47 @@ func SetItem(idx []int, vals []string, n int, s string) ([]int, []string) {
 func vstr(s string) expand.Variable {
 	return expand.Variable{Set: true, Kind: expand.String, Str: s}
 }
+
+// AssocSet sets key in the associative array v to val. v.List, which an
+// associative array does not otherwise use, keeps the keys in order of
+// insertion: bash lists the keys that share a bucket of its hash table
+// most recent first. A key deleted and set again is appended again; the
+// last time counts.
+func AssocSet(v *expand.Variable, key, val string) {
+	if v.Map == nil {
+		v.Map = map[string]string{}
+	}
+	if _, ok := v.Map[key]; !ok {
+		if len(v.List) > 2*len(v.Map)+16 {
+			v.List = compactKeys(v.List, v.Map)
+		}
+		v.List = append(v.List, key)
+	}
+	v.Map[key] = val
+	v.Set = true
+}
+
+// AssocDelete removes key from the associative array v.
+func AssocDelete(v *expand.Variable, key string) {
+	delete(v.Map, key)
+}
+
+// compactKeys returns the order of insertion list without the keys that
+// are no longer in m, each at its last place.
+func compactKeys(list []string, m map[string]string) []string {
+	last := make(map[string]int, len(m))
+	for i, k := range list {
+		if _, ok := m[k]; ok {
+			last[k] = i
+		}
+	}
+	out := make([]string, 0, len(last))
+	for i, k := range list {
+		if last[k] == i {
+			if _, ok := m[k]; ok {
+				out = append(out, k)
+			}
+		}
+	}
+	return out
+}

@@ -14,6 +14,7 @@ import (
 	"io"
 	"io/fs"
 	"path"
+	"slices"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
@@ -34,6 +35,12 @@ type Env interface {
 	// Attributes returns the attribute letters of a variable as ${x@a}
 	// prints them ("" when it has none or is unset).
 	Attributes(name string) string
+	// Source returns the source text the command being run was parsed
+	// from (for arithmetic error messages, which quote it), or "".
+	Source() string
+	// RefTarget returns the value of name when name itself is a nameref
+	// (declare -n) with a value: ${!ref} expands to it.
+	RefTarget(name string) (string, bool)
 	// Options returns the shell options that change expansion.
 	Options() Options
 
@@ -71,6 +78,9 @@ type Options struct {
 	DotGlob    bool // patterns match names that start with a dot
 	GlobStar   bool // ** matches directories at any depth
 	NoCaseGlob bool // pathname expansion ignores case
+	// NoPatsubReplacement is shopt -u patsub_replacement: & in the
+	// replacement of ${x/pat/rep} is not the match.
+	NoPatsubReplacement bool
 }
 
 // ErrReported is returned when an expansion failed and its message, if
@@ -228,10 +238,34 @@ func (ex *Expander) Pattern(w *syntax.Word) (string, error) {
 // Document expands the body of a here-document whose delimiter is not
 // quoted.
 func (ex *Expander) Document(w *syntax.Word) (string, error) {
+	w = starAsAt(w)
 	cfg := ex.ecfg()
 	s, err := expand.Document(cfg, w)
 	ex.putEcfg(cfg)
 	return s, err
+}
+
+// starAsAt returns w with its $* and ${*...} as $@ and ${@...}: bash 5.2
+// joins the positional parameters of $* in a here-document with spaces,
+// whatever IFS is (but ${a[*]} with IFS).
+func starAsAt(w *syntax.Word) *syntax.Word {
+	var parts []syntax.WordPart
+	for i, p := range w.Parts {
+		pe, ok := p.(*syntax.ParamExp)
+		if !ok || pe.Param == nil || pe.Param.Value != "*" || pe.Excl || pe.Index != nil {
+			continue
+		}
+		if parts == nil {
+			parts = slices.Clone(w.Parts)
+		}
+		c := *pe
+		c.Param = &syntax.Lit{ValuePos: pe.Param.ValuePos, ValueEnd: pe.Param.ValueEnd, Value: "@"}
+		parts[i] = &c
+	}
+	if parts == nil {
+		return w
+	}
+	return &syntax.Word{Parts: parts}
 }
 
 // expandWith evaluates the subscripts and slices of w, then expands it

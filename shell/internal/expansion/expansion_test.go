@@ -100,6 +100,10 @@ func (f *fakeEnv) Each(fn func(string, expand.Variable) bool) {
 	}
 }
 
+func (f *fakeEnv) RefTarget(string) (string, bool) { return "", false }
+
+func (f *fakeEnv) Source() string { return "" }
+
 func (f *fakeEnv) Attributes(name string) string {
 	if f.vars[name].Kind == expand.Indexed {
 		return "a"
@@ -258,8 +262,8 @@ func TestParameterErrors(t *testing.T) {
 	}
 
 	env = newFakeEnv()
-	if _, err := fields(t, env, `${!v}`); err == nil || err.Error() != "${!v}: bad substitution" {
-		t.Errorf("${!v} (v is not a name): error %v, want a bad substitution", err)
+	if _, err := fields(t, env, `${!v}`); err == nil || err.Error() != "hello world: invalid variable name" {
+		t.Errorf("${!v} (v is not a name): error %v, want bash's invalid variable name", err)
 	}
 
 	env = newFakeEnv()
@@ -489,7 +493,12 @@ func TestArithmeticErrors(t *testing.T) {
 		{"1#1", "1#1: invalid arithmetic base (error token is \"1#1\")"},
 		{"r", "expression recursion level exceeded"},
 		{"1 +", "syntax error"},
-		{"3 = 4", "syntax error in expression"},
+		{"3 = 4", "3 = 4: attempted assignment to non-variable (error token is \"= 4\")"},
+		{"1 2", "1 2: syntax error in expression (error token is \"2\")"},
+		{"(1", "(1: missing `)' (error token is \"1\")"},
+		{"1 ? 2", "1 ? 2: `:' expected for conditional expression (error token is \"2\")"},
+		{"5 / (0) + 1", "5 / (0) + 1: division by 0 (error token is \"(0) + 1\")"},
+		{"2**-1 + 3", "2**-1 + 3: exponent less than 0 (error token is \"+ 3\")"},
 		{"'1' + 1", "syntax error: operand expected"},
 		{"ro = 2", "ro: readonly variable"},
 		{"ro[1] = 2", "ro: readonly variable"},

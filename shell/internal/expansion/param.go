@@ -2,11 +2,10 @@ package expansion
 
 import (
 	"errors"
-	"maps"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/pattern"
@@ -32,7 +31,7 @@ func (ex *Expander) paramPiecesCtx(p *syntax.ParamExp, quoted, assign bool) ([]p
 	if err != nil {
 		return nil, err
 	}
-	if p.Excl && p.Names == 0 && p.Index == nil {
+	if p.Excl && p.Names == 0 && (p.Index == nil || !isAtStar(p.Index)) {
 		return ex.indirectPieces(p, quoted)
 	}
 	if p.Exp != nil && !p.Excl {
@@ -40,6 +39,13 @@ func (ex *Expander) paramPiecesCtx(p *syntax.ParamExp, quoted, assign bool) ([]p
 		case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AlternateUnset, syntax.AlternateUnsetOrNull:
 			return ex.defaultPieces(p, quoted, assign)
 		case syntax.OtherParamOps:
+			op := ""
+			if p.Exp.Word != nil {
+				op = p.Exp.Word.Lit()
+			}
+			if ps, ok, err := ex.varTransformPieces(p, op, quoted); ok {
+				return ps, err
+			}
 			return ex.transformPieces(p, quoted, true, ex.atOperator(p))
 		case syntax.RemSmallPrefix, syntax.RemLargePrefix, syntax.RemSmallSuffix, syntax.RemLargeSuffix:
 			pat := ""
@@ -77,6 +83,13 @@ func (ex *Expander) paramPiecesCtx(p *syntax.ParamExp, quoted, assign bool) ([]p
 	if v, ok := ex.plainValue(p); ok {
 		return []piece{{s: v, quoted: quoted, split: !quoted}}, nil
 	}
+	if p.Index != nil && p.Exp == nil && !p.Length && !p.Excl && ex.env.Options().NoUnset {
+		// set -u: an unset element is an error too
+		if set, _, err := ex.paramState(p, true); err == nil && !set {
+			name := p.Param.Value + "[" + IndexText(p.Index) + "]"
+			return nil, expand.UnsetParameterError{Node: &syntax.ParamExp{Param: &syntax.Lit{Value: name}}, Message: "unbound variable"}
+		}
+	}
 	v, err := ex.scalarValue(p)
 	if err != nil {
 		return nil, err
@@ -96,6 +109,10 @@ func (ex *Expander) plainValue(p *syntax.ParamExp) (string, bool) {
 		return "", false
 	}
 	vr := ex.env.Get(p.Param.Value)
+	if !vr.IsSet() && vr.Kind != expand.Indexed && vr.Kind != expand.Associative && !ex.env.Options().NoUnset {
+		// an unset name is empty (once: a circular nameref warns on each Get)
+		return "", true
+	}
 	if vr.Kind != expand.String || !vr.IsSet() {
 		return "", false
 	}
@@ -119,14 +136,36 @@ func emptyPieces(quoted bool) []piece {
 // indirectPieces expands ${!ref...}: it resolves the reference, then
 // expands the target with the same operators.
 func (ex *Expander) indirectPieces(p *syntax.ParamExp, quoted bool) ([]piece, error) {
-	target := ex.getVar(p.Param.Value)
-	if !ex.env.Get(p.Param.Value).IsSet() {
-		if ex.env.Options().NoUnset {
+	if t, ok := ex.env.RefTarget(p.Param.Value); ok && p.Index == nil && p.Slice == nil && p.Repl == nil && !p.Length &&
+		(p.Exp == nil || p.Exp.Op == syntax.DefaultUnset || p.Exp.Op == syntax.DefaultUnsetOrNull) {
+		// ${!ref} of a nameref is the name it refers to
+		return []piece{{s: t, quoted: quoted, split: !quoted}}, nil
+	}
+	var target string
+	if p.Index != nil {
+		// ${!a[1]}: the element names the variable
+		elem := &syntax.ParamExp{Param: p.Param, Index: p.Index}
+		set, _, err := ex.paramState(elem, true)
+		if err != nil {
+			return nil, err
+		}
+		if set {
+			if target, err = ex.scalarValue(elem); err != nil {
+				return nil, err
+			}
+		} else if ex.env.Options().NoUnset {
 			return nil, expand.UnsetParameterError{Node: p, Message: "unbound variable"}
 		}
-		target = ""
+	} else {
+		target = ex.getVar(p.Param.Value)
+		if !ex.env.Get(p.Param.Value).IsSet() {
+			if ex.env.Options().NoUnset {
+				return nil, expand.UnsetParameterError{Node: p, Message: "unbound variable"}
+			}
+			return nil, errors.New(p.Param.Value + ": invalid indirect expansion")
+		}
 	}
-	bad := errors.New("${!" + p.Param.Value + "}: bad substitution")
+	bad := errors.New(target + ": invalid variable name")
 	if TooDeep(target) {
 		return nil, bad
 	}
@@ -136,11 +175,7 @@ func (ex *Expander) indirectPieces(p *syntax.ParamExp, quoted bool) ([]piece, er
 		tp, _ = tw.Parts[0].(*syntax.ParamExp)
 	}
 	if tp == nil || tp.Param == nil || tp.Exp != nil || tp.Slice != nil || tp.Repl != nil || tp.Length || tp.Excl || tp.Names != 0 {
-		if target != "" || p.Exp == nil {
-			return nil, bad
-		}
-		// an unset reference with an operator: test an unset name
-		tp = &syntax.ParamExp{Param: &syntax.Lit{Value: "__cordon_unset__"}}
+		return nil, bad
 	}
 	np := *p
 	np.Excl = false
@@ -221,7 +256,7 @@ func (ex *Expander) valuePieces(p *syntax.ParamExp, vals []string, multi, quoted
 	if isStar(p) {
 		sep = ""
 		if ifs := ex.ifs(); ifs != "" {
-			sep = ifs[:1]
+			sep = firstRune(ifs)
 		}
 	}
 	v := strings.Join(vals, sep)
@@ -279,8 +314,8 @@ func (ex *Expander) atOperator(p *syntax.ParamExp) func(string) (string, error) 
 			return strings.ToUpper(string(rs[0])) + string(rs[1:]), nil
 		case "a":
 			return ex.env.Attributes(name), nil
-		case "P", "K", "k", "A":
-			return v, nil
+		case "P":
+			return Prompt(v, ex.getVar("PWD"), ex.getVar("HOME")), nil
 		}
 		return "", errors.New("${" + name + "@" + op + "}: bad substitution")
 	}
@@ -333,6 +368,15 @@ func isStar(p *syntax.ParamExp) bool {
 
 // multiElems returns the values of a multi-valued expansion.
 func (ex *Expander) multiElems(p *syntax.ParamExp) ([]string, error) {
+	if p.Excl && p.Names == 0 && isAtStar(p.Index) && p.Slice == nil && p.Repl == nil && p.Exp == nil {
+		// ${!m[@]} of an associative array: its keys in bash's order
+		switch vr := ex.env.Get(p.Param.Value); {
+		case vr.Kind == expand.Associative:
+			return AssocKeys(vr), nil
+		case vr.Kind == expand.String && vr.IsSet():
+			return []string{"0"}, nil // a scalar is element 0
+		}
+	}
 	if p.Names == 0 && !p.Excl {
 		var base []string
 		if p.Index == nil {
@@ -341,7 +385,7 @@ func (ex *Expander) multiElems(p *syntax.ParamExp) ([]string, error) {
 			vr := ex.env.Get(p.Param.Value)
 			switch vr.Kind {
 			case expand.Associative:
-				for _, k := range slices.Sorted(maps.Keys(vr.Map)) {
+				for _, k := range AssocKeys(vr) {
 					base = append(base, vr.Map[k])
 				}
 			default:
@@ -488,14 +532,23 @@ func (ex *Expander) elemPieces(elems []string, quoted, star, anyStar bool) []pie
 			if ifs == "" && star {
 				// joined with nothing into one field
 			} else if ifs == "" {
-				out = append(out, piece{brk: true})
+				// separate fields, but $* joins with nothing where
+				// there is no splitting (v=$*)
+				out = append(out, piece{brk: true, nojoin: anyStar})
 			} else {
-				out = append(out, piece{s: ifs[:1], split: true, sep: !anyStar})
+				out = append(out, piece{s: firstRune(ifs), split: true, sep: !anyStar})
 			}
 		}
 		out = append(out, piece{s: e, split: true})
 	}
 	return out
+}
+
+// firstRune returns the first character of s, which may take several
+// bytes (IFS='é:' joins "$*" with "é").
+func firstRune(s string) string {
+	_, n := utf8.DecodeRuneInString(s)
+	return s[:n]
 }
 
 // patsub implements ${x/pat/rep}, ${x//pat/rep}, ${x/#pat/rep} and
@@ -512,7 +565,8 @@ func (ex *Expander) patsub(vals []string, repl *syntax.Replace) ([]string, error
 		}
 	}
 	anchor := byte(0)
-	if orig != nil && len(orig.Parts) > 0 {
+	if orig != nil && len(orig.Parts) > 0 && !repl.All {
+		// ${x/#p/r} and ${x/%p/r} anchor; in ${x//#p/r} the # is literal
 		if l, ok := orig.Parts[0].(*syntax.Lit); ok && l.Value != "" && (l.Value[0] == '#' || l.Value[0] == '%') {
 			anchor = l.Value[0]
 			parts := append([]syntax.WordPart{&syntax.Lit{Value: l.Value[1:]}}, orig.Parts[1:]...)
@@ -551,14 +605,31 @@ func (ex *Expander) patsub(vals []string, repl *syntax.Replace) ([]string, error
 	if err != nil {
 		return vals, nil
 	}
+	noAmp := ex.env.Options().NoPatsubReplacement
 	withText := func(match string) string {
 		var b strings.Builder
 		for _, p := range withPieces {
-			if p.quoted || !strings.Contains(p.s, "&") {
+			if p.quoted || !strings.Contains(p.s, "&") || noAmp {
 				b.WriteString(p.s)
 				continue
 			}
-			b.WriteString(strings.ReplaceAll(p.s, "&", match))
+			if !p.split || !strings.Contains(p.s, `\`) {
+				b.WriteString(strings.ReplaceAll(p.s, "&", match))
+				continue
+			}
+			// the value of an unquoted expansion: \& is a literal &, \\ a
+			// backslash
+			for i := 0; i < len(p.s); i++ {
+				switch c := p.s[i]; {
+				case c == '\\' && i+1 < len(p.s) && (p.s[i+1] == '&' || p.s[i+1] == '\\'):
+					b.WriteByte(p.s[i+1])
+					i++
+				case c == '&':
+					b.WriteString(match)
+				default:
+					b.WriteByte(c)
+				}
+			}
 		}
 		return b.String()
 	}

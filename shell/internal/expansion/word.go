@@ -3,6 +3,7 @@ package expansion
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
@@ -20,6 +21,7 @@ type piece struct {
 	split  bool // result of an unquoted expansion: subject to splitting
 	brk    bool
 	sep    bool // separator between the elements of an unquoted $@
+	nojoin bool // a brk that joins with nothing where words are not split ($* with IFS='')
 }
 
 // wfield is a field being built: its bytes and which are quoted.
@@ -161,6 +163,9 @@ func (ex *Expander) expandLiteralCtx(w *syntax.Word, assign bool) (string, error
 	}
 	var b strings.Builder
 	for _, p := range pieces {
+		if p.brk && p.nojoin {
+			continue
+		}
 		if p.brk || p.sep {
 			b.WriteByte(' ')
 			continue
@@ -210,6 +215,7 @@ func (ex *Expander) singleField(pieces []piece) (field string, n int, ok bool) {
 // splitPieces splits the pieces of a word into fields by IFS.
 func (ex *Expander) splitPieces(pieces []piece) []*wfield {
 	ifs := ex.ifs()
+	asciiIFS := isASCII(ifs)
 	var out []*wfield
 	cur := &wfield{}
 	wsAfterField := false
@@ -235,12 +241,19 @@ func (ex *Expander) splitPieces(pieces []piece) []*wfield {
 		}
 		for i := 0; i < len(p.s); i++ {
 			c := p.s[i]
-			if strings.IndexByte(ifs, c) < 0 {
-				cur.add(p.s[i:i+1], false)
+			n := 1
+			if c >= utf8.RuneSelf && !asciiIFS {
+				// a separator may be a multibyte character
+				_, n = utf8.DecodeRuneInString(p.s[i:])
+			}
+			if !isIFS(ifs, p.s[i:i+n], asciiIFS) {
+				cur.add(p.s[i:i+n], false)
 				cur.exists = true
 				wsAfterField = false
+				i += n - 1
 				continue
 			}
+			i += n - 1
 			if c == ' ' || c == '\t' || c == '\n' {
 				if cur.exists {
 					emit()
@@ -263,6 +276,30 @@ func (ex *Expander) splitPieces(pieces []piece) []*wfield {
 		emit()
 	}
 	return out
+}
+
+// isASCII reports whether s has only ASCII bytes.
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// isIFS reports whether the character c (one byte when ascii) is one of
+// the separators.
+func isIFS(ifs, c string, ascii bool) bool {
+	if ascii || len(c) == 1 && c[0] < utf8.RuneSelf {
+		return len(c) == 1 && strings.IndexByte(ifs, c[0]) >= 0
+	}
+	for _, r := range ifs {
+		if string(r) == c {
+			return true
+		}
+	}
+	return false
 }
 
 // unquoteLit processes backslashes of a literal outside quotes. It
@@ -411,7 +448,9 @@ func mergeLits(parts []syntax.WordPart) []syntax.WordPart {
 
 // assignTilde expands the tildes of an assignment's literal text: at its
 // start (when first) and after each colon.
-func (ex *Expander) assignTilde(s string, first bool) []piece {
+// followed is true when another part of the word follows s: a tilde
+// prefix that runs to the end of s then has a quoted part and stays.
+func (ex *Expander) assignTilde(s string, first, followed bool) []piece {
 	var out []piece
 	if first && ex.argAssign {
 		// an argument like NAME=~/x: the value starts after "="
@@ -425,7 +464,7 @@ func (ex *Expander) assignTilde(s string, first bool) []piece {
 		if i > 0 {
 			out = append(out, piece{s: ":"})
 		}
-		if i > 0 || first {
+		if (i > 0 || first) && (!followed || i < len(segs)-1 || strings.IndexByte(seg, '/') >= 0) {
 			if home, rest, ok := ex.tildePrefix(seg); ok {
 				out = append(out, piece{s: home, quoted: true})
 				seg = rest
@@ -449,10 +488,11 @@ func (ex *Expander) wordPiecesCtx(parts []syntax.WordPart, quoted, operand, firs
 			}
 			s := p.Value
 			if assign && !strings.Contains(s, `\`) {
-				out = append(out, ex.assignTilde(s, i == 0 && first)...)
+				out = append(out, ex.assignTilde(s, i == 0 && first, i+1 < len(parts))...)
 				continue
 			}
-			if i == 0 && first {
+			if i == 0 && first && (i+1 == len(parts) || strings.IndexByte(s, '/') >= 0) {
+				// A quoted character in the tilde prefix (~"/x") stops it.
 				if home, rest, ok := ex.tildePrefix(s); ok {
 					out = append(out, piece{s: home, quoted: true})
 					s = rest
