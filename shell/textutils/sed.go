@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"path"
-	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -216,7 +215,7 @@ type sedRun struct {
 	hold    []byte
 	scratch []byte // the previous pattern space, reused by s
 	tflag   bool
-	lastRE  *regexp.Regexp
+	lastRE  *sedRegex
 
 	stdout  *sedOut
 	out     *sedOut
@@ -512,7 +511,7 @@ func (r *sedRun) dumpAppend() {
 	r.appendQ = r.appendQ[:0]
 }
 
-func (r *sedRun) match(re *regexp.Regexp, b []byte) (bool, bool) {
+func (r *sedRun) match(re *sedRegex, b []byte) (bool, bool) {
 	if re == nil {
 		re = r.lastRE
 		if re == nil {
@@ -522,5 +521,11 @@ func (r *sedRun) match(re *regexp.Regexp, b []byte) (bool, bool) {
 		}
 	}
 	r.lastRE = re
-	return re.Match(b), true
+	m, err := re.Match(b)
+	if err != nil {
+		r.env.Errorf(4, "%s", err)
+		r.status = 4
+		return false, false
+	}
+	return m, true
 }

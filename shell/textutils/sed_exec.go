@@ -346,7 +346,12 @@ func (r *sedRun) subst(c *sedCmd) bool {
 	if !c.global {
 		limit = max(c.nth, 1)
 	}
-	locs := re.FindAllSubmatchIndex(r.ps, limit)
+	locs, err := re.FindAll(r.ps, limit)
+	if err != nil {
+		r.env.Errorf(4, "%s", err)
+		r.status = 4
+		return false
+	}
 	if len(locs) == 0 {
 		return true
 	}

@@ -2,10 +2,10 @@ package textutils
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
+	"github.com/cordonhq/cordon/shell/internal/ere"
 	"github.com/cordonhq/cordon/shell/internal/escape"
 )
 
@@ -27,7 +27,7 @@ type sedAddr struct {
 	kind sedAddrKind
 	n    int64
 	step int64
-	re   *regexp.Regexp // nil with kind addrRE: the last regex used
+	re   *sedRegex // nil with kind addrRE: the last regex used
 }
 
 // sedRepl is one piece of an s command's replacement.
@@ -48,7 +48,7 @@ type sedCmd struct {
 	closed bool // a range whose first address is a line number has ended
 	end    int64
 
-	re     *regexp.Regexp // s: nil means the last regex used
+	re     *sedRegex // s: nil means the last regex used
 	repl   []sedRepl
 	global bool
 	nth    int
@@ -598,7 +598,7 @@ func bracketEnd(s string, i int) int {
 	return -1
 }
 
-func (p *sedParser) compile(body, flags string) (*regexp.Regexp, error) {
+func (p *sedParser) compile(body, flags string) (*sedRegex, error) {
 	if body == "" {
 		if flags != "" {
 			return nil, p.fail("no previous regular expression")
@@ -606,15 +606,8 @@ func (p *sedParser) compile(body, flags string) (*regexp.Regexp, error) {
 		p.script.needsRE = true
 		return nil, nil
 	}
-	o := reOpts{ere: p.ere, dotNL: true, sedEsc: true, icase: strings.ContainsAny(flags, "Ii")}
-	s, err := translateRE(body, o)
-	if err != nil {
-		return nil, p.fail(err.Error())
-	}
-	if strings.ContainsAny(flags, "Mm") {
-		s = "(?m)" + s
-	}
-	re, err := compileRE2(s)
+	syn := ere.Syntax{Extended: p.ere, DotNL: true, Sed: true, ICase: strings.ContainsAny(flags, "Ii")}
+	re, err := compileSedRegex(body, syn, strings.ContainsAny(flags, "Mm"))
 	if err != nil {
 		return nil, p.fail(err.Error())
 	}

@@ -58,6 +58,55 @@ type Syntax struct {
 	// NotBOL makes "^" match nowhere, as REG_NOTBOL does: for matching
 	// text that does not start at the beginning of its input (awk's RS).
 	NotBOL bool
+	// Backrefs makes \1 to \9 back-references, written as \N for a
+	// backtracking matcher (regexp2), where RE2 has none (see HasBackref).
+	Backrefs bool
+	// Bytes selects how bytes that are not UTF-8 are matched (GNU sed's:
+	// such a byte matches only itself, never "." or a negated bracket).
+	Bytes BytesMode
+}
+
+// BytesMode tells how a translation treats bytes that are not UTF-8.
+type BytesMode int
+
+const (
+	// BytesFFFD reads an invalid byte of the pattern as U+FFFD, as RE2
+	// reads one in its input (grep, awk).
+	BytesFFFD BytesMode = iota
+	// BytesNone makes an invalid byte of the pattern match nothing: the
+	// translation for input known to be valid UTF-8.
+	BytesNone
+	// BytesEscaped is the translation for input where each invalid byte
+	// b has been replaced by the rune ByteRune(b) (see Escape): an invalid
+	// byte of the pattern matches only that rune, and "." and negated
+	// brackets never match one.
+	BytesEscaped
+)
+
+// byteRuneBase is the start of the runes that stand for invalid bytes: the
+// last 128 code points of plane 16 (private use) hold bytes 0x80-0xFF.
+const byteRuneBase = 0x10FF00
+
+// ByteRune is the rune that stands for the invalid byte b in escaped input.
+func ByteRune(b byte) rune { return byteRuneBase + rune(b) }
+
+// IsByteRune reports whether r stands for an invalid byte, and which.
+func IsByteRune(r rune) (byte, bool) {
+	if r >= byteRuneBase+0x80 && r <= byteRuneBase+0xFF {
+		return byte(r - byteRuneBase), true
+	}
+	return 0, false
+}
+
+// byteRunes is the class of the runes that stand for invalid bytes.
+const byteRunes = `\x{10FF80}-\x{10FFFF}`
+
+// HasBackref reports whether the POSIX pattern pat (in the dialect s)
+// holds a back-reference, so that it needs a backtracking matcher.
+func HasBackref(pat string, s Syntax) bool {
+	s.Backrefs = false
+	t := &translator{o: s, pat: pat, atom: -1, start: true}
+	return t.run() == ErrBackref
 }
 
 // Error is a regular expression error in GNU's words.
@@ -70,6 +119,7 @@ func reErr(msg string) error { return &Error{msg} }
 // The errors, with GNU's messages.
 var (
 	ErrBackref     = reErr("back-references are not supported")
+	errBackrefNum  = reErr("Invalid back reference")
 	errUnmatchedPa = reErr("Unmatched ( or \\(")
 	errUnmatchedCl = reErr("Unmatched ) or \\)")
 	errUnmatchedBr = reErr("Unmatched [, [^, [:, [., or [=")
@@ -144,15 +194,17 @@ const maxRepeat = 1000
 
 // translator converts one POSIX pattern to RE2 syntax.
 type translator struct {
-	o     Syntax
-	pat   string
-	i     int
-	out   strings.Builder
-	atom  int  // start in out of the last atom, or -1 when none
-	quant bool // the last thing written was a quantifier
-	start bool // at the start of an expression (after ^, ( or |)
-	caret bool // the last thing written was the anchor ^
-	depth int
+	o          Syntax
+	groups     []bool // the groups opened so far, true once closed
+	openGroups []int  // the numbers of the groups still open
+	pat        string
+	i          int
+	out        strings.Builder
+	atom       int  // start in out of the last atom, or -1 when none
+	quant      bool // the last thing written was a quantifier
+	start      bool // at the start of an expression (after ^, ( or |)
+	caret      bool // the last thing written was the anchor ^
+	depth      int
 }
 
 func (t *translator) run() error {
@@ -169,9 +221,14 @@ func (t *translator) run() error {
 			err = t.quantifier("*")
 		case c == '.':
 			t.begin()
-			if t.o.DotNL {
+			switch {
+			case t.o.Bytes == BytesEscaped && t.o.DotNL:
+				t.out.WriteString("[^" + byteRunes + "]")
+			case t.o.Bytes == BytesEscaped:
+				t.out.WriteString("[^\\n" + byteRunes + "]")
+			case t.o.DotNL:
 				t.out.WriteString(".")
-			} else {
+			default:
 				t.out.WriteString("[^\\n]")
 			}
 		case c == '^':
@@ -214,8 +271,7 @@ func (t *translator) run() error {
 			r, n := utf8.DecodeRuneInString(t.pat[t.i:])
 			t.i += n
 			if r == utf8.RuneError && n == 1 {
-				t.begin()
-				t.out.WriteString(`\x{FFFD}`)
+				t.byteLiteral(t.pat[t.i-1])
 			} else {
 				t.literal(string(r))
 			}
@@ -241,12 +297,18 @@ func (t *translator) literal(s string) {
 func (t *translator) open() {
 	t.out.WriteString("(")
 	t.depth++
+	t.groups = append(t.groups, false)
+	t.openGroups = append(t.openGroups, len(t.groups)-1)
 	t.atom, t.quant, t.start, t.caret = -1, false, true, false
 }
 
 func (t *translator) close() {
 	t.out.WriteString(")")
 	t.depth--
+	if k := len(t.openGroups) - 1; k >= 0 {
+		t.groups[t.openGroups[k]] = true
+		t.openGroups = t.openGroups[:k]
+	}
 	// The whole group is the last atom: find its "(" by scanning back.
 	s := t.out.String()
 	level := 0
@@ -320,7 +382,15 @@ func (t *translator) escape() error {
 	}
 	switch {
 	case c >= '1' && c <= '9':
-		return ErrBackref
+		if !t.o.Backrefs {
+			return ErrBackref
+		}
+		n := int(c - '0')
+		if n > len(t.groups) || !t.groups[n-1] {
+			return errBackrefNum
+		}
+		t.begin()
+		t.out.WriteString(`(?:\` + string(c) + `)`)
 	case !t.o.Extended && c == '(':
 		t.open()
 	case !t.o.Extended && c == ')':
@@ -383,7 +453,14 @@ func (t *translator) byteLiteral(b byte) {
 		return
 	}
 	t.begin()
-	t.out.WriteString(`\x{FFFD}`)
+	switch t.o.Bytes {
+	case BytesNone:
+		t.out.WriteString(`[^\x00-\x{10FFFF}]`)
+	case BytesEscaped:
+		t.out.WriteString(`\x{` + strconv.FormatInt(int64(ByteRune(b)), 16) + `}`)
+	default:
+		t.out.WriteString(`\x{FFFD}`)
+	}
 }
 
 // awkEscape decodes the awk escape sequence at the start of s (just after
@@ -589,6 +666,9 @@ func (t *translator) bracket() error {
 	if neg && !t.o.DotNL {
 		b.WriteString(`\n`)
 	}
+	if neg && t.o.Bytes == BytesEscaped {
+		b.WriteString(byteRunes)
+	}
 	b.WriteString("]")
 	t.begin()
 	t.out.WriteString(b.String())
@@ -634,6 +714,9 @@ func (t *translator) bracketChar() (rune, error) {
 	}
 	r, n := utf8.DecodeRuneInString(t.pat[t.i:])
 	t.i += n
+	if r == utf8.RuneError && n == 1 && t.o.Bytes != BytesFFFD {
+		return ByteRune(t.pat[t.i-1]), nil
+	}
 	return r, nil
 }
 

@@ -1,0 +1,230 @@
+package textutils
+
+import (
+	"errors"
+	"regexp"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/cordonhq/cordon/shell/internal/ere"
+	"github.com/dlclark/regexp2/v2"
+)
+
+// sedRegex is one compiled regex of a sed script. GNU sed matches bytes,
+// not only text: a byte that is not UTF-8 matches only itself (never "."
+// nor a negated bracket), and back-references need a backtracking matcher.
+// So a regex has up to three forms, chosen by pattern and input:
+//
+//   - fast: RE2, leftmost-longest as POSIX wants, for input that is valid
+//     UTF-8 (nearly all of it) when the pattern has no back-reference;
+//   - escaped: RE2 again, compiled on first need, for input holding
+//     invalid bytes, which is first rewritten so that each such byte is a
+//     rune of its own (ere.ByteRune);
+//   - back: regexp2 (which goja already links) for patterns with
+//     back-references, over runes where invalid bytes are escaped the
+//     same way. regexp2 backtracks, leftmost-first rather than POSIX's
+//     leftmost-longest; RATIONALE.md says why that is the trade chosen.
+type sedRegex struct {
+	syn   ere.Syntax
+	pat   string
+	multi bool // the M flag
+	nsub  int
+
+	fast *regexp.Regexp
+	back *regexp2.Regexp
+
+	once    sync.Once
+	escaped *regexp.Regexp
+	escErr  error
+}
+
+// backTimeout bounds one regexp2 match: a backtracking matcher can take
+// exponential time on hostile patterns.
+const backTimeout = 2 * time.Second
+
+// errBacktrack is reported when regexp2 gives up on a match.
+var errBacktrack = errors.New("regular expression too complex to match in time")
+
+func compileSedRegex(pat string, syn ere.Syntax, multi bool) (*sedRegex, error) {
+	r := &sedRegex{syn: syn, pat: pat, multi: multi}
+	if ere.HasBackref(pat, syn) {
+		syn.Backrefs, syn.Bytes = true, ere.BytesEscaped
+		s, err := ere.Translate(pat, syn)
+		if err != nil {
+			return nil, err
+		}
+		opts := regexp2.RE2
+		if multi {
+			opts |= regexp2.Multiline
+		}
+		re, err := regexp2.Compile(s, opts)
+		if err != nil {
+			return nil, &ere.Error{Msg: err.Error()}
+		}
+		re.MatchTimeout = backTimeout
+		r.back = re
+		r.nsub = len(re.GetGroupNumbers()) - 1
+		return r, nil
+	}
+	syn.Bytes = ere.BytesNone
+	re, err := r.compileRE2(syn)
+	if err != nil {
+		return nil, err
+	}
+	r.fast = re
+	r.nsub = re.NumSubexp()
+	return r, nil
+}
+
+func (r *sedRegex) compileRE2(syn ere.Syntax) (*regexp.Regexp, error) {
+	s, err := ere.Translate(r.pat, syn)
+	if err != nil {
+		return nil, err
+	}
+	if r.multi {
+		s = "(?m)" + s
+	}
+	return ere.CompileRE2(s, true)
+}
+
+// NumSubexp is the number of groups.
+func (r *sedRegex) NumSubexp() int { return r.nsub }
+
+// escapedRE returns the RE2 form for escaped input.
+func (r *sedRegex) escapedRE() (*regexp.Regexp, error) {
+	r.once.Do(func() {
+		syn := r.syn
+		syn.Bytes = ere.BytesEscaped
+		r.escaped, r.escErr = r.compileRE2(syn)
+	})
+	return r.escaped, r.escErr
+}
+
+// Match reports whether b holds a match.
+func (r *sedRegex) Match(b []byte) (bool, error) {
+	locs, err := r.FindAll(b, 1)
+	return len(locs) > 0, err
+}
+
+// FindAll returns the submatch offsets (in b) of up to n matches (all when
+// n < 0), with the rules of GNU sed's s///g: an empty match right after
+// the previous match does not count.
+func (r *sedRegex) FindAll(b []byte, n int) ([][]int, error) {
+	if r.back == nil && utf8.Valid(b) {
+		if n == 1 {
+			loc := r.fast.FindSubmatchIndex(b)
+			if loc == nil {
+				return nil, nil
+			}
+			return [][]int{loc}, nil
+		}
+		return r.fast.FindAllSubmatchIndex(b, n), nil
+	}
+	if r.back == nil {
+		re, err := r.escapedRE()
+		if err != nil {
+			return nil, err
+		}
+		esc, offs := escapeBytes(b)
+		locs := re.FindAllSubmatchIndex(esc, n)
+		for _, loc := range locs {
+			for i, x := range loc {
+				if x >= 0 {
+					loc[i] = offs[x]
+				}
+			}
+		}
+		return locs, nil
+	}
+	return r.findBack(b, n)
+}
+
+// findBack is FindAll with regexp2.
+func (r *sedRegex) findBack(b []byte, n int) ([][]int, error) {
+	runes, offs := bytesToRunes(b)
+	var out [][]int
+	pos, prevEnd := 0, -1
+	for pos <= len(runes) && (n < 0 || len(out) < n) {
+		m, err := r.back.FindRunesMatchStartingAt(runes, pos)
+		if err != nil {
+			return nil, errBacktrack
+		}
+		if m == nil {
+			break
+		}
+		start, end := m.RuneIndex, m.RuneIndex+m.RuneLength
+		if start == end && start == prevEnd {
+			// An empty match where the last one ended: look further on.
+			if start >= len(runes) {
+				break
+			}
+			pos = start + 1
+			m, err = r.back.FindRunesMatchStartingAt(runes, pos)
+			if err != nil {
+				return nil, errBacktrack
+			}
+			if m == nil {
+				break
+			}
+			start, end = m.RuneIndex, m.RuneIndex+m.RuneLength
+		}
+		loc := make([]int, 2*(r.nsub+1))
+		for g := 0; g <= r.nsub; g++ {
+			grp := m.GroupByNumber(g)
+			if grp == nil || len(grp.Captures) == 0 {
+				loc[2*g], loc[2*g+1] = -1, -1
+				continue
+			}
+			loc[2*g], loc[2*g+1] = offs[grp.RuneIndex], offs[grp.RuneIndex+grp.RuneLength]
+		}
+		out = append(out, loc)
+		prevEnd = end
+		if end > start {
+			pos = end
+		} else {
+			pos = end + 1
+		}
+	}
+	return out, nil
+}
+
+// escapeBytes rewrites the invalid bytes of b as the runes standing for
+// them (ere.ByteRune); offs maps each offset of the result that starts a
+// rune (and its end) to the offset in b.
+func escapeBytes(b []byte) ([]byte, []int) {
+	out := make([]byte, 0, len(b)+len(b)/2+4)
+	offs := make([]int, 0, cap(out)+1)
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n == 1 {
+			r = ere.ByteRune(b[i])
+		}
+		k := len(out)
+		out = utf8.AppendRune(out, r)
+		for range len(out) - k {
+			offs = append(offs, i)
+		}
+		i += n
+	}
+	offs = append(offs, len(b))
+	return out, offs
+}
+
+// bytesToRunes decodes b for regexp2, an invalid byte as ere.ByteRune;
+// offs maps rune indexes (and the end) to offsets in b.
+func bytesToRunes(b []byte) ([]rune, []int) {
+	runes := make([]rune, 0, len(b))
+	offs := make([]int, 0, len(b)+1)
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n == 1 {
+			r = ere.ByteRune(b[i])
+		}
+		runes = append(runes, r)
+		offs = append(offs, i)
+		i += n
+	}
+	offs = append(offs, len(b))
+	return runes, offs
+}
