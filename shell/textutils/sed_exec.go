@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"fmt"
 	"strconv"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/cordonhq/cordon/shell/command"
+	"github.com/cordonhq/cordon/shell/internal/ere"
 )
 
 // selected reports whether c applies to the current line.
@@ -234,12 +237,7 @@ func (r *sedRun) exec() sedStop {
 				r.wfiles[c.fname].line(r.ps, r.psNL)
 			}
 		case 'y':
-			r.ps = bytes.Map(func(x rune) rune {
-				if y, ok := c.ymap[x]; ok {
-					return y
-				}
-				return x
-			}, r.ps)
+			r.ps = r.translit(c.ymap)
 		}
 		if max(len(r.ps), len(r.hold)) > r.maxSpace() {
 			r.env.Errorf(4, "pattern space too large")
@@ -248,6 +246,29 @@ func (r *sedRun) exec() sedStop {
 		}
 	}
 	return stopNone
+}
+
+// translit maps the characters of the pattern space by m (y); bytes that
+// are not UTF-8 stay as they are.
+func (r *sedRun) translit(m map[rune]rune) []byte {
+	out := r.scratch[:0]
+	for i := 0; i < len(r.ps); {
+		x, n := utf8.DecodeRune(r.ps[i:])
+		if x == utf8.RuneError && n <= 1 {
+			x = ere.ByteRune(r.ps[i])
+		}
+		y, ok := m[x]
+		if b, isByte := ere.IsByteRune(y); ok && isByte {
+			out = append(out, b)
+		} else if ok {
+			out = utf8.AppendRune(out, y)
+		} else {
+			out = append(out, r.ps[i:i+n]...)
+		}
+		i += n
+	}
+	r.scratch = r.ps
+	return out
 }
 
 func (r *sedRun) readWhole(name string) ([]byte, error) {
@@ -388,13 +409,15 @@ func (r *sedRun) subst(c *sedCmd) bool {
 func expandRepl(out []byte, repl []sedRepl, src []byte, loc []int) []byte {
 	mode, once := byte(0), byte(0)
 	for _, p := range repl {
-		switch p.conv {
-		case 'U', 'L':
-			mode, once = p.conv, 0
-		case 'E':
-			mode, once = 0, 0
-		case 'u', 'l':
-			once = p.conv
+		for i := 0; i < len(p.conv); i++ {
+			switch c := p.conv[i]; c {
+			case 'U', 'L':
+				mode, once = c, 0
+			case 'E':
+				mode, once = 0, 0
+			case 'u', 'l':
+				once = c
+			}
 		}
 		var text []byte
 		if p.group < 0 {
@@ -405,26 +428,41 @@ func expandRepl(out []byte, repl []sedRepl, src []byte, loc []int) []byte {
 		if len(text) == 0 {
 			continue
 		}
-		start := len(out)
-		out = append(out, text...)
-		if mode != 0 {
-			convCase(out[start:], mode == 'U')
+		if mode == 0 && once == 0 {
+			out = append(out, text...)
+			continue
 		}
-		if once != 0 {
-			convCase(out[start:start+1], once == 'u')
-			once = 0
-		}
+		out = appendCase(out, text, mode, once)
+		once = 0
 	}
 	return out
 }
 
-// convCase converts ASCII letters in b to upper or lower case in place.
-func convCase(b []byte, upper bool) {
-	for i, c := range b {
-		if upper && c >= 'a' && c <= 'z' {
-			b[i] = c - 32
-		} else if !upper && c >= 'A' && c <= 'Z' {
-			b[i] = c + 32
+// appendCase appends text to out with its letters converted: all of them
+// to upper case (mode 'U') or lower case ('L'), then the first one by once
+// ('u' or 'l'). Bytes that are not UTF-8 are copied as they are.
+func appendCase(out, text []byte, mode, once byte) []byte {
+	for i := 0; i < len(text); {
+		r, n := utf8.DecodeRune(text[i:])
+		if r == utf8.RuneError && n <= 1 {
+			out = append(out, text[i])
+			i++
+			once = 0
+			continue
 		}
+		switch {
+		case once == 'u':
+			r = unicode.ToUpper(r)
+		case once == 'l':
+			r = unicode.ToLower(r)
+		case mode == 'U':
+			r = unicode.ToUpper(r)
+		case mode == 'L':
+			r = unicode.ToLower(r)
+		}
+		once = 0
+		out = utf8.AppendRune(out, r)
+		i += n
 	}
+	return out
 }

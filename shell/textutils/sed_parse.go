@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/cordonhq/cordon/shell/internal/ere"
 	"github.com/cordonhq/cordon/shell/internal/escape"
@@ -34,7 +35,7 @@ type sedAddr struct {
 type sedRepl struct {
 	lit   string
 	group int  // -1: literal; 0: &; 1-9: \N
-	conv  byte // case conversion before this piece: 'U', 'L', 'u', 'l', 'E' or 0
+	conv  string // case conversions before this piece, in order: 'U', 'L', 'u', 'l', 'E'
 }
 
 // sedCmd is one parsed command.
@@ -527,22 +528,33 @@ func (p *sedParser) number() (int64, error) {
 // newline is allowed only escaped in replacements.
 func (p *sedParser) delimited(delim byte, re bool) (string, bool) {
 	var b strings.Builder
-	inBracket := false
 	for {
 		c, ok := p.get()
 		if !ok {
 			return "", false
 		}
-		if c == '\n' && re {
+		if c == '\n' {
+			// As GNU: an unescaped newline ends the command unterminated,
+			// located before the newline.
+			p.pos--
 			return "", false
 		}
-		if re && c == '[' && !inBracket {
-			// Copy a bracket expression verbatim: the delimiter is literal inside.
-			if end := bracketEnd(p.src, p.pos-1); end > 0 && strings.IndexByte(p.src[p.pos-1:end], '\n') < 0 {
-				b.WriteString(p.src[p.pos-1 : end])
-				p.pos = end
-				continue
+		if re && c == '[' {
+			// Copy a bracket expression verbatim: the delimiter is
+			// literal inside, and one that does not end leaves the
+			// command unterminated.
+			end := bracketEnd(p.src, p.pos-1)
+			if end < 0 || strings.IndexByte(p.src[p.pos-1:end], '\n') >= 0 {
+				if k := strings.IndexByte(p.src[p.pos:], '\n'); k >= 0 {
+					p.pos += k
+				} else {
+					p.pos = len(p.src)
+				}
+				return "", false
 			}
+			b.WriteString(p.src[p.pos-1 : end])
+			p.pos = end
+			continue
 		}
 		if c == delim {
 			return b.String(), true
@@ -616,7 +628,7 @@ func (p *sedParser) compile(body, flags string) (*sedRegex, error) {
 
 func (p *sedParser) substitute(c *sedCmd) error {
 	delim, ok := p.get()
-	if !ok || delim == '\n' || delim == '\\' {
+	if !ok {
 		return p.fail("unterminated `s' command")
 	}
 	pat, ok := p.delimited(delim, true)
@@ -682,6 +694,9 @@ func (p *sedParser) substitute(c *sedCmd) error {
 }
 
 func (p *sedParser) finishS(c *sedCmd, pat, rep, flags string) error {
+	if escape.RecursiveCtrl(pat) || escape.RecursiveCtrl(rep) {
+		return p.fail("recursive escaping after \\c not allowed")
+	}
 	re, err := p.compile(pat, flags)
 	if err != nil {
 		return err
@@ -702,12 +717,12 @@ func (p *sedParser) finishS(c *sedCmd, pat, rep, flags string) error {
 func parseRepl(s string, groups int) ([]sedRepl, error) {
 	var out []sedRepl
 	var lit strings.Builder
-	conv := byte(0)
+	conv := ""
 	flush := func() {
-		if lit.Len() > 0 || conv != 0 {
+		if lit.Len() > 0 || conv != "" {
 			out = append(out, sedRepl{lit: lit.String(), group: -1, conv: conv})
 			lit.Reset()
-			conv = 0
+			conv = ""
 		}
 	}
 	for i := 0; i < len(s); i++ {
@@ -732,8 +747,10 @@ func parseRepl(s string, groups int) ([]sedRepl, error) {
 			flush()
 			out = append(out, sedRepl{group: n})
 		case d == 'U' || d == 'L' || d == 'u' || d == 'l' || d == 'E':
-			flush()
-			conv = d
+			if lit.Len() > 0 {
+				flush()
+			}
+			conv += string(d)
 		default:
 			var buf [1]byte
 			b, next, _ := escape.Append(escape.SedReplacement, buf[:0], s, i-1)
@@ -747,7 +764,7 @@ func parseRepl(s string, groups int) ([]sedRepl, error) {
 
 func (p *sedParser) translit(c *sedCmd) error {
 	delim, ok := p.get()
-	if !ok || delim == '\n' || delim == '\\' {
+	if !ok {
 		return p.fail("unterminated `y' command")
 	}
 	src, ok1 := p.delimited(delim, false)
@@ -758,13 +775,18 @@ func (p *sedParser) translit(c *sedCmd) error {
 	if !ok1 || !ok2 {
 		return p.fail("unterminated `y' command")
 	}
+	if escape.RecursiveCtrl(src) || escape.RecursiveCtrl(dst) {
+		return p.fail("recursive escaping after \\c not allowed")
+	}
 	a, b := yUnescape(src), yUnescape(dst)
 	if len(a) != len(b) {
 		return p.fail("strings for `y' command are different lengths")
 	}
 	c.ymap = map[rune]rune{}
 	for i := range a {
-		c.ymap[a[i]] = b[i]
+		if _, dup := c.ymap[a[i]]; !dup {
+			c.ymap[a[i]] = b[i]
+		}
 	}
 	return nil
 }
@@ -772,5 +794,14 @@ func (p *sedParser) translit(c *sedCmd) error {
 // yUnescape decodes the escapes of a string of y (escape.SedY).
 func yUnescape(s string) []rune {
 	d, _ := escape.Decode(escape.SedY, s)
-	return []rune(d)
+	out := make([]rune, 0, len(d))
+	for i := 0; i < len(d); {
+		r, n := utf8.DecodeRuneInString(d[i:])
+		if r == utf8.RuneError && n <= 1 {
+			r, n = ere.ByteRune(d[i]), 1
+		}
+		out = append(out, r)
+		i += n
+	}
+	return out
 }

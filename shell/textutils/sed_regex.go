@@ -48,8 +48,8 @@ var errBacktrack = errors.New("regular expression too complex to match in time")
 
 func compileSedRegex(pat string, syn ere.Syntax, multi bool) (*sedRegex, error) {
 	r := &sedRegex{syn: syn, pat: pat, multi: multi}
-	if ere.HasBackref(pat, syn) {
-		syn.Backrefs, syn.Bytes = true, ere.BytesEscaped
+	if ere.NeedsBacktrack(pat, syn) {
+		syn.Backrefs, syn.Lookaround, syn.Bytes = true, true, ere.BytesEscaped
 		s, err := ere.Translate(pat, syn)
 		if err != nil {
 			return nil, err
@@ -196,10 +196,7 @@ func escapeBytes(b []byte) ([]byte, []int) {
 	out := make([]byte, 0, len(b)+len(b)/2+4)
 	offs := make([]int, 0, cap(out)+1)
 	for i := 0; i < len(b); {
-		r, n := utf8.DecodeRune(b[i:])
-		if r == utf8.RuneError && n == 1 {
-			r = ere.ByteRune(b[i])
-		}
+		r, n := decodeGlibc(b[i:])
 		k := len(out)
 		out = utf8.AppendRune(out, r)
 		for range len(out) - k {
@@ -217,14 +214,57 @@ func bytesToRunes(b []byte) ([]rune, []int) {
 	runes := make([]rune, 0, len(b))
 	offs := make([]int, 0, len(b)+1)
 	for i := 0; i < len(b); {
-		r, n := utf8.DecodeRune(b[i:])
-		if r == utf8.RuneError && n == 1 {
-			r = ere.ByteRune(b[i])
-		}
+		r, n := decodeGlibc(b[i:])
 		runes = append(runes, r)
 		offs = append(offs, i)
 		i += n
 	}
 	offs = append(offs, len(b))
 	return runes, offs
+}
+
+// otherChar stands for the characters glibc decodes that UTF-8 proper
+// refuses (surrogates, code points past U+10FFFF in 4 to 6 bytes): one
+// character each, as in GNU sed, all of them this one rune of plane 15's
+// private use area.
+const otherChar = 0xFFFFD
+
+// decodeGlibc decodes the character at the start of b as glibc's UTF-8
+// does; an invalid byte is ere.ByteRune of it.
+func decodeGlibc(b []byte) (rune, int) {
+	r, n := utf8.DecodeRune(b)
+	if r != utf8.RuneError || n > 1 {
+		return r, n
+	}
+	c := b[0]
+	var size int
+	var min byte = 0x80 // the least second byte that is not overlong
+	switch {
+	case c == 0xED:
+		size, min = 3, 0xA0 // a surrogate (others were decoded above)
+	case c >= 0xF4 && c <= 0xF7:
+		size = 4
+		if c == 0xF4 {
+			min = 0x90
+		}
+	case c >= 0xF8 && c <= 0xFB:
+		size = 5
+		if c == 0xF8 {
+			min = 0x88
+		}
+	case c == 0xFC || c == 0xFD:
+		size = 6
+		if c == 0xFC {
+			min = 0x84
+		}
+	}
+	if size == 0 || len(b) < size || b[1] < min || b[1] > 0xBF {
+		return ere.ByteRune(c), 1
+	}
+	for _, d := range b[2:size] {
+		if d < 0x80 || d > 0xBF {
+			return ere.ByteRune(c), 1
+		}
+	}
+	return otherChar, size
 }

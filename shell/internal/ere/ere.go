@@ -61,6 +61,9 @@ type Syntax struct {
 	// Backrefs makes \1 to \9 back-references, written as \N for a
 	// backtracking matcher (regexp2), where RE2 has none (see HasBackref).
 	Backrefs bool
+	// Lookaround writes the word anchors with look-around assertions, for
+	// a backtracking matcher (see NeedsBacktrack).
+	Lookaround bool
 	// Bytes selects how bytes that are not UTF-8 are matched (GNU sed's:
 	// such a byte matches only itself, never "." or a negated bracket).
 	Bytes BytesMode
@@ -104,10 +107,33 @@ const byteRunes = `\x{10FF80}-\x{10FFFF}`
 // HasBackref reports whether the POSIX pattern pat (in the dialect s)
 // holds a back-reference, so that it needs a backtracking matcher.
 func HasBackref(pat string, s Syntax) bool {
-	s.Backrefs = false
+	s.Backrefs, s.Lookaround = false, false
 	t := &translator{o: s, pat: pat, atom: -1, start: true}
 	return t.run() == ErrBackref
 }
+
+// NeedsBacktrack reports whether the POSIX pattern pat (in the dialect s)
+// needs a backtracking matcher: it holds a back-reference, or, with Sed, a
+// word anchor (\b \B \< \>), which RE2 knows for ASCII words only.
+func NeedsBacktrack(pat string, s Syntax) bool {
+	s.Backrefs, s.Lookaround = false, false
+	t := &translator{o: s, pat: pat, atom: -1, start: true, probe: s.Sed}
+	err := t.run()
+	return err == ErrBackref || err == errWordAnchor
+}
+
+// errWordAnchor stops a probe (NeedsBacktrack) at a word anchor.
+var errWordAnchor = reErr("word anchor")
+
+// The word anchors with look-around, for a backtracking matcher, where a
+// word character is a letter of any script, a digit or "_" (glibc's).
+const (
+	wordClass = `[\p{L}0-9_]`
+	lookB     = `(?:(?<=` + wordClass + `)(?!` + wordClass + `)|(?<!` + wordClass + `)(?=` + wordClass + `))`
+	lookNotB  = `(?:(?<=` + wordClass + `)(?=` + wordClass + `)|(?<!` + wordClass + `)(?!` + wordClass + `))`
+	lookStart = `(?<!` + wordClass + `)(?=` + wordClass + `)`
+	lookEnd   = `(?<=` + wordClass + `)(?!` + wordClass + `)`
+)
 
 // Error is a regular expression error in GNU's words.
 type Error struct{ Msg string }
@@ -120,6 +146,7 @@ func reErr(msg string) error { return &Error{msg} }
 var (
 	ErrBackref     = reErr("back-references are not supported")
 	errBackrefNum  = reErr("Invalid back reference")
+	errCollation   = reErr("Invalid collation character")
 	errUnmatchedPa = reErr("Unmatched ( or \\(")
 	errUnmatchedCl = reErr("Unmatched ) or \\)")
 	errUnmatchedBr = reErr("Unmatched [, [^, [:, [., or [=")
@@ -205,6 +232,7 @@ type translator struct {
 	start      bool // at the start of an expression (after ^, ( or |)
 	caret      bool // the last thing written was the anchor ^
 	depth      int
+	probe      bool // stop at a word anchor (NeedsBacktrack)
 }
 
 func (t *translator) run() error {
@@ -404,9 +432,21 @@ func (t *translator) escape() error {
 		return t.interval(true)
 	case !t.o.Extended && (c == '+' || c == '?'):
 		return t.quantifier(string(c))
+	case t.o.Sed && (c == 'w' || c == 'W'):
+		t.begin()
+		if c == 'w' {
+			t.out.WriteString(`[` + unicodeClasses["alnum"] + `_]`)
+		} else {
+			t.out.WriteString(`[^` + unicodeClasses["alnum"] + `_]`)
+		}
 	case c == 'w' || c == 'W' || c == 's' || c == 'S':
 		t.begin()
 		t.out.WriteString(map[byte]string{'w': `[0-9A-Za-z_]`, 'W': `[^0-9A-Za-z_]`, 's': `[\t\n\v\f\r ]`, 'S': `[^\t\n\v\f\r ]`}[c])
+	case (c == 'b' || c == '<' || c == '>' || c == 'B') && t.probe:
+		return errWordAnchor
+	case (c == 'b' || c == '<' || c == '>' || c == 'B') && t.o.Lookaround:
+		t.out.WriteString(map[byte]string{'b': lookB, 'B': lookNotB, '<': lookStart, '>': lookEnd}[c])
+		t.atom, t.quant = -1, false
 	case c == 'b' || c == '<' || c == '>':
 		t.out.WriteString(`\b`)
 		t.atom, t.quant = -1, false
@@ -425,13 +465,30 @@ func (t *translator) escape() error {
 		t.literal("\t")
 	case t.o.Sed && strings.IndexByte("afvr", c) >= 0:
 		t.literal(string("\a\f\v\r"[strings.IndexByte("afvr", c)]))
-	case t.o.Sed && c == 'c' && t.i < len(t.pat):
+	case t.o.Sed && c == 'c':
+		if t.i >= len(t.pat) {
+			return errTrailing
+		}
+		if t.pat[t.i] == '\\' && t.i+1 < len(t.pat) && t.pat[t.i+1] == '\\' {
+			t.i++ // "\c\\" is control-backslash
+		}
 		t.literal(string(upper(t.pat[t.i]) ^ 0x40))
 		t.i++
 	case t.o.Sed && (c == 'x' || c == 'd' || c == 'o'):
 		// GNU sed substitutes the character, which may then be special.
 		if b, n := NumEscape(t.pat[t.i:], c); n > 0 {
-			t.pat = t.pat[:t.i-2] + string([]byte{b}) + t.pat[t.i+n:]
+			// Escapes that follow and give bytes past ASCII are taken
+			// with it, so that "\xc3\xa9" is the character é.
+			raw, end := []byte{b}, t.i+n
+			for b >= utf8.RuneSelf && end+2 < len(t.pat) && t.pat[end] == '\\' && strings.IndexByte("xdo", t.pat[end+1]) >= 0 {
+				b2, n2 := NumEscape(t.pat[end+2:], t.pat[end+1])
+				if n2 == 0 || b2 < utf8.RuneSelf {
+					break
+				}
+				raw = append(raw, b2)
+				end += 2 + n2
+			}
+			t.pat = t.pat[:t.i-2] + string(raw) + t.pat[end:]
 			t.i -= 2
 			return nil
 		}
@@ -605,6 +662,25 @@ func validInterval(s string) bool {
 	return commas <= 1
 }
 
+// unicodeClasses are the POSIX classes as glibc has them in a UTF-8
+// locale (GNU sed's): letters of every script are alpha, upper or lower,
+// and every other graphic character is punctuation. They are written for
+// use inside a bracket.
+var unicodeClasses = map[string]string{
+	"alpha":  `\p{L}`,
+	"digit":  `0-9`,
+	"alnum":  `\p{L}0-9`,
+	"upper":  `\p{Lu}\p{Lt}`,
+	"lower":  `\p{Ll}`,
+	"space":  `\t\n\v\f\r \x{1680}\x{2000}-\x{2006}\x{2008}-\x{200a}\x{2028}\x{2029}\x{205f}\x{3000}`,
+	"blank":  `\t \x{1680}\x{2000}-\x{2006}\x{2008}-\x{200a}\x{205f}\x{3000}`,
+	"punct":  `!-/:-@\[-` + "`" + `{-~\x{a1}-\x{a9}\x{ab}-\x{b4}\x{b6}-\x{b9}\x{bb}-\x{bf}\x{d7}\x{f7}\p{P}\p{S}`,
+	"print":  `\x20-\x7e\x{a0}-\x{10ff7f}`,
+	"graph":  `\x21-\x7e\x{a1}-\x{10ff7f}`,
+	"cntrl":  `\x00-\x1f\x7f-\x9f\x{2028}\x{2029}`,
+	"xdigit": `0-9A-Fa-f`,
+}
+
 var posixClasses = map[string]bool{
 	"alpha": true, "digit": true, "alnum": true, "upper": true, "lower": true,
 	"space": true, "blank": true, "punct": true, "print": true, "graph": true,
@@ -641,7 +717,11 @@ func (t *translator) bracket() error {
 			if !posixClasses[name] {
 				return errClassName
 			}
-			b.WriteString("[:" + name + ":]")
+			if t.o.Sed {
+				b.WriteString(unicodeClasses[name])
+			} else {
+				b.WriteString("[:" + name + ":]")
+			}
 			t.i += 2 + end + 2
 			continue
 		}
@@ -654,6 +734,10 @@ func (t *translator) bracket() error {
 			hi, err := t.bracketChar()
 			if err != nil {
 				return err
+			}
+			if t.o.Sed && (lo >= utf8.RuneSelf || hi >= utf8.RuneSelf) {
+				// glibc's ranges in a UTF-8 locale take no multibyte end.
+				return errCollation
 			}
 			if hi < lo {
 				return errRangeEnd

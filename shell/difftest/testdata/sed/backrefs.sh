@@ -246,3 +246,36 @@ printf 'aaaaa\n' | sed 's/\(a\)\1*/<&>/'
 
 #### case conversion with groups
 echo 'hello world' | sed 's/\(hello\) \(world\)/\u\1 \U\2/'
+
+#### word start anchors global
+echo 'one two three' | sed 's/\</[/g'
+
+#### word end anchors global
+echo 'one two three' | sed 's/\>/]/g'
+
+#### word boundaries global
+echo 'ab cd' | sed 's/\b/|/g'
+
+#### not word boundaries global
+echo 'ab cd' | sed 's/\B/-/g'
+
+#### whole word substitute
+echo 'cat concat cat.' | sed 's/\<cat\>/dog/g'
+
+#### word anchors with backref
+echo 'abc abc abd' | sed 's/\<\([a-z]*\) \1\>/X/'
+
+#### word anchors in ere
+echo 'foo food foo' | sed -E 's/\bfoo\b/bar/g'
+
+#### word anchor accented words
+echo 'été étés' | sed 's/\<été\>/summer/g'
+
+#### word anchor with I flag
+echo 'Cat cat CAT' | sed 's/\<cat\>/x/Ig'
+
+#### empty match after match with backref
+echo 'aab' | sed 's/\(a\)\1*/X/g'
+
+#### backref numbered empty matches
+echo 'abc' | sed 's/\(x\)*\1*/-/g'
