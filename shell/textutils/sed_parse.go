@@ -34,7 +34,7 @@ type sedAddr struct {
 // sedRepl is one piece of an s command's replacement.
 type sedRepl struct {
 	lit   string
-	group int  // -1: literal; 0: &; 1-9: \N
+	group int    // -1: literal; 0: &; 1-9: \N
 	conv  string // case conversions before this piece, in order: 'U', 'L', 'u', 'l', 'E'
 }
 
