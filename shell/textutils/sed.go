@@ -258,6 +258,14 @@ func (r *sedRun) run() int {
 			if !r.readCycle() {
 				break
 			}
+			if r.lineNo == 1 {
+				// 0rFILE: the files go out before the first line.
+				for _, name := range r.s.zeroR {
+					if data, err := r.readWhole(name); err == nil {
+						r.out.raw(data)
+					}
+				}
+			}
 		}
 		restart = false
 		stop := r.exec()

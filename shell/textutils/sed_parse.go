@@ -70,6 +70,7 @@ type sedScript struct {
 	quiet   bool // "#n" on the first line
 	wfiles  []string
 	needsRE bool
+	zeroR   []string // the files of 0r, read before the first line
 }
 
 // scriptPart is one -e expression or -f file of the script.
@@ -107,7 +108,9 @@ func parseSed(parts []scriptPart, ere bool) (*sedScript, error) {
 		b.WriteString(part.text)
 	}
 	p.src = b.String()
-	if strings.HasPrefix(p.src, "#n\n") || p.src == "#n" {
+	// As GNU sed 4.9: a first script piece that starts with "#n" turns
+	// off the automatic printing.
+	if len(parts) > 0 && strings.HasPrefix(parts[0].text, "#n") {
 		p.script.quiet = true
 	}
 	if err := p.parse(); err != nil {
@@ -175,6 +178,16 @@ func (p *sedParser) errAt(pos int, msg string, zero bool) error {
 	return &sedSyntaxError{fmt.Sprintf("-e expression #%d, char %d: %s", n, local, msg)}
 }
 
+// isSep reports whether src[i] is the newline that joins two parts.
+func (p *sedParser) isSep(i int) bool {
+	for _, st := range p.starts[1:] {
+		if st-1 == i {
+			return true
+		}
+	}
+	return false
+}
+
 func (p *sedParser) fail(msg string) error { return p.errAt(p.pos, msg, false) }
 
 func (p *sedParser) eof() bool { return p.pos >= len(p.src) }
@@ -238,22 +251,39 @@ func (p *sedParser) command() error {
 				return err
 			}
 			if a2 == nil {
+				if !p.eof() {
+					p.pos++
+				}
 				return p.fail("unexpected `,'")
 			}
 			c.a2 = a2
 		}
 	}
 	p.skipSpace()
-	for p.peek() == '!' {
+	if p.peek() == '!' {
 		p.pos++
 		c.neg = true
 		p.skipSpace()
+		if p.peek() == '!' {
+			p.pos++
+			return p.fail("multiple `!'s")
+		}
 	}
 	name, ok := p.get()
 	if !ok {
 		return p.fail("missing command")
 	}
 	c.name = name
+	if c.a1 != nil && c.a1.kind == addrZero && c.a2 == nil && name == 'r' {
+		// GNU's 0rFILE: the file is read before the first line.
+		f, err := p.fileArg()
+		if err != nil {
+			return err
+		}
+		c.fname = f
+		p.script.zeroR = append(p.script.zeroR, f)
+		return nil
+	}
 	if c.a1 != nil && c.a1.kind == addrZero && (c.a2 == nil || c.a2.kind != addrRE) {
 		return p.fail("invalid usage of line address 0")
 	}
@@ -270,7 +300,7 @@ func (p *sedParser) command() error {
 		return nil
 	case '}':
 		if c.a1 != nil {
-			return p.fail("} doesn't want any addresses")
+			return p.fail("`}' doesn't want any addresses")
 		}
 		if len(p.blocks) == 0 {
 			return p.fail("unexpected `}'")
@@ -351,7 +381,10 @@ func (p *sedParser) command() error {
 	case 'e':
 		return p.fail("e command disabled: executing commands is not allowed in the sandbox")
 	case 'v':
-		p.labelText()
+		p.skipSpace()
+		if v := p.labelText(); v != "" && versionAfter(v, "4.9") {
+			return p.fail("expected newer version of sed")
+		}
 	default:
 		return p.fail(fmt.Sprintf("unknown command: `%c'", name))
 	}
@@ -378,14 +411,33 @@ func (p *sedParser) endCommand() error {
 	return p.fail("extra characters after command")
 }
 
-// labelText reads a label: as in GNU sed 4.9, it ends at a blank, ';' or
-// a newline, so "b l }" branches to l and closes the block.
+// labelText reads a label: as in GNU sed 4.9, it ends at a blank, ';',
+// '}', '#' or a newline, so "b l}" branches to l and closes the block.
 func (p *sedParser) labelText() string {
 	start := p.pos
-	for !p.eof() && p.peek() != '\n' && p.peek() != ';' && p.peek() != ' ' && p.peek() != '\t' {
+	for !p.eof() && strings.IndexByte("\n; \t}#", p.peek()) < 0 {
 		p.pos++
 	}
 	return p.src[start:p.pos]
+}
+
+// versionAfter reports whether the version v (as "4.2.1") is later than
+// have.
+func versionAfter(v, have string) bool {
+	a, b := strings.Split(v, "."), strings.Split(have, ".")
+	for i := 0; i < max(len(a), len(b)); i++ {
+		x, y := 0, 0
+		if i < len(a) {
+			x, _ = strconv.Atoi(a[i])
+		}
+		if i < len(b) {
+			y, _ = strconv.Atoi(b[i])
+		}
+		if x != y {
+			return x > y
+		}
+	}
+	return false
 }
 
 func (p *sedParser) fileArg() (string, error) {
@@ -571,6 +623,10 @@ func (p *sedParser) delimited(delim byte, re bool) (string, bool) {
 				b.WriteString(`\&`)
 			case d == delim:
 				b.WriteByte(d)
+			case d == '\n' && p.isSep(p.pos-1):
+				// A command does not go on into the next -e.
+				p.pos--
+				return "", false
 			case d == '\n' && !re:
 				b.WriteString("\n")
 			default:
@@ -683,6 +739,10 @@ func (p *sedParser) substitute(c *sedCmd) error {
 			p.script.wfiles = append(p.script.wfiles, name)
 			return p.finishS(c, pat, rep, flags)
 		case f == ';' || f == '\n' || f == '}' || f == '#' || f == ' ' || f == '\t':
+			return p.finishS(c, pat, rep, flags)
+		case f == '\r' && p.pos+1 < len(p.src) && p.src[p.pos+1] == '\n':
+			// GNU takes a CRLF line end after the flags.
+			p.pos++
 			return p.finishS(c, pat, rep, flags)
 		default:
 			p.pos++

@@ -1,0 +1,627 @@
+# GNU sed 4.9's script syntax: script files (CRLF too), labels, addresses
+# (0, first~step, +N, ~N, 0,/re/), #n, blocks, the a/i/c text forms, -e
+# pieces, -s, -n, and the exact messages for scripts it refuses.
+# requires: gnu-sed
+
+#### crlf script file
+printf 's/a/b/\r\np\r\n' > s.sed
+printf 'a\n' | sed -f s.sed
+
+#### crlf script file with label
+printf ':x\r\ns/a/b/\r\ntx\r\n' > s.sed
+printf 'aaa\n' | sed -f s.sed
+
+#### crlf script file with a text
+printf '1a\\\r\nadded\r\n' > s.sed
+printf 'x\n' | sed -f s.sed | od -An -c
+
+#### crlf script with y
+printf 'y/ab/xy/\r\n' > s.sed
+echo abc | sed -f s.sed
+
+#### script file without trailing newline
+printf 's/a/b/' > s.sed
+echo a | sed -f s.sed
+
+#### script file with comments and blanks
+printf '# comment\n\n  s/a/b/  # trailing\n\n' > s.sed
+echo a | sed -f s.sed
+
+#### script file and -e
+printf 's/a/b/\n' > s.sed
+echo ac | sed -f s.sed -e 's/c/d/'
+
+#### script from stdin file dash
+echo 's/a/b/' > s.sed
+echo a > in.txt
+sed -f - in.txt < s.sed
+
+#### missing script file
+sed -f nosuch.sed
+echo "status $?"
+
+#### hash n first line
+printf '#n\np\n' > s.sed
+printf 'a\nb\n' | sed -f s.sed
+
+#### hash n in -e
+printf 'a\nb\n' | sed -e '#n' -e 2p
+
+#### hash n one expression
+printf 'a\nb\n' | sed '#n
+2p'
+
+#### hash n followed by text is a comment
+printf 'a\nb\n' | sed '#no
+2p'
+
+#### hash n not first line
+printf 'a\nb\n' | sed 'p
+#n'
+
+#### hash n with space
+printf 'a\n' | sed '#n p'
+
+#### hash n second -e
+printf 'a\n' | sed -e p -e '#n'
+
+#### label ended by semicolon
+printf 'aaa\n' | sed ':a;s/a/b/;ta'
+
+#### label with space before
+printf 'aaa\n' | sed ': a;s/a/b/;t a'
+
+#### branch label ended by semicolon
+printf 'a\nb\n' | sed -n '/a/b skip;p;:skip'
+
+#### branch label ended by closing brace
+printf 'a\nb\n' | sed -n '/a/{b end};p;:end'
+echo "status $?"
+
+#### branch label in block with semicolon
+printf 'a\nb\n' | sed -n '/a/{s/a/A/;b end;};p;:end
+p'
+
+#### label then comment
+printf 'aa\n' | sed ':a#c
+s/a/b/;ta'
+echo "status $?"
+
+#### label with trailing spaces
+printf 'aa\n' | sed ':a  
+s/a/b/;ta'
+
+#### branch to end
+printf 'a\nb\n' | sed 'b;s/a/X/'
+
+#### branch with empty label and semicolon
+printf 'a\n' | sed 'b ; s/a/X/'
+
+#### t with no label
+printf 'a\nb\n' | sed 's/a/A/;t;s/$/!/'
+
+#### T command
+printf 'a\nb\n' | sed 's/a/A/;T;s/$/!/'
+
+#### missing label
+echo a | sed 'b nowhere'
+echo "status $?"
+
+#### colon without label
+echo a | sed ':'
+echo "status $?"
+
+#### colon with address
+echo a | sed '1:a'
+echo "status $?"
+
+#### duplicate label
+echo a | sed ':a;:a'
+echo "status $?"
+
+#### zero r file
+printf 'head\n' > h.txt
+printf 'a\nb\n' | sed '0r h.txt'
+
+#### zero r missing file
+printf 'a\n' | sed '0r nosuch'
+
+#### r at last line
+printf 'x\n' > r.txt
+printf 'a\nb\n' | sed '$r r.txt'
+
+#### r without newline at end of file
+printf 'x' > r.txt
+printf 'a\nb\n' | sed 'r r.txt'
+
+#### R lines in turn
+printf '1\n2\n' > r.txt
+printf 'a\nb\nc\n' | sed 'R r.txt'
+
+#### zero address invalid for p
+printf 'a\n' | sed -n '0p'
+echo "status $?"
+
+#### zero comma line invalid
+printf 'a\n' | sed -n '0,2p'
+echo "status $?"
+
+#### zero comma regex
+printf 'x\na\nx\n' | sed -n '0,/x/p'
+
+#### one comma regex
+printf 'x\na\nx\n' | sed -n '1,/x/p'
+
+#### zero step
+printf '1\n2\n3\n4\n5\n6\n7\n' | sed -n '0~3p'
+
+#### first step
+printf '1\n2\n3\n4\n5\n6\n7\n' | sed -n '1~2p'
+
+#### step zero
+printf '1\n2\n3\n' | sed -n '2~0p'
+
+#### first step with negation
+printf '1\n2\n3\n4\n' | sed '1~2!d'
+
+#### step as range end
+printf '1\n2\n3\n4\n5\n6\n7\n8\n' | sed -n '2,~4p'
+
+#### multiple range end already past
+printf '1\n2\n3\n4\n5\n6\n7\n8\n' | sed -n '4,~4p'
+
+#### plus range
+printf '1\n2\n3\n4\n5\n6\n' | sed -n '/2/,+2p'
+
+#### plus zero range
+printf '1\n2\n3\n' | sed -n '/2/,+0p'
+
+#### plus range repeats
+printf 'a\nx\nx\na\nx\nx\nx\n' | sed -n '/a/,+1p'
+
+#### regex range
+printf '1\nstart\n2\nend\n3\nstart\n4\n' | sed -n '/start/,/end/p'
+
+#### line range backwards
+printf '1\n2\n3\n4\n' | sed -n '3,1p'
+
+#### regex to line already passed
+printf 'a\nb\nc\nd\n' | sed -n '/c/,2p'
+
+#### dollar address
+printf 'a\nb\n' | sed -n '$p'
+
+#### dollar with several files
+printf 'a\n' > 1.txt; printf 'b\n' > 2.txt
+sed -n '$p' 1.txt 2.txt
+
+#### dollar with -s
+printf 'a\n' > 1.txt; printf 'b\n' > 2.txt
+sed -s -n '$p' 1.txt 2.txt
+
+#### line numbers continue across files
+printf 'a\nb\n' > 1.txt; printf 'c\n' > 2.txt
+sed -n '=' 1.txt 2.txt
+
+#### -s restarts line numbers
+printf 'a\nb\n' > 1.txt; printf 'c\n' > 2.txt
+sed -s -n '1p' 1.txt 2.txt
+
+#### -s with F
+printf 'a\n' > 1.txt; printf 'b\n' > 2.txt
+sed -s '1F' 1.txt 2.txt
+
+#### address with spaces
+printf 'a\nb\nc\n' | sed -n '1 , 2 p'
+
+#### negation with spaces
+printf 'a\nb\n' | sed -n '1 ! p'
+
+#### multiple negation
+printf 'a\nb\n' | sed -n '1!!p'
+echo "status $?"
+
+#### block
+printf 'a\nb\n' | sed -n '/a/{p;p}'
+
+#### nested blocks
+printf 'a1\na2\nb1\n' | sed -n '/a/{/1/{s/a/A/;p}}'
+
+#### block with semicolon before brace
+printf 'a\n' | sed '{s/a/b/;}'
+
+#### block closing then command
+printf 'a\n' | sed '{s/a/b/};s/b/c/'
+
+#### block on separate lines
+printf 'a\nb\n' | sed -n '/a/{
+p
+s/a/A/p
+}'
+
+#### empty block
+printf 'a\n' | sed '{}'
+
+#### empty block with negation
+printf 'a\nb\n' | sed '1!{}'
+
+#### block with range
+printf '1\n2\n3\n4\n' | sed '2,3{s/^/>/}'
+
+#### unmatched open brace
+echo a | sed '{p'
+echo "status $?"
+
+#### unexpected close brace
+echo a | sed 'p}'
+echo "status $?"
+
+#### close brace alone
+echo a | sed '}'
+echo "status $?"
+
+#### close brace with address
+echo a | sed '{p;1}'
+echo "status $?"
+
+#### extra characters after command
+echo a | sed 'px'
+echo "status $?"
+
+#### extra characters after d
+echo a | sed 'd d'
+echo "status $?"
+
+#### unknown command
+echo a | sed 'k'
+echo "status $?"
+
+#### missing command
+echo a | sed '1'
+echo "status $?"
+
+#### missing command after negation
+echo a | sed '1!'
+echo "status $?"
+
+#### unexpected comma
+echo a | sed ',p'
+echo "status $?"
+
+#### comma without second address
+echo a | sed '1,p'
+echo "status $?"
+
+#### command only one address
+echo a | sed '1,2='
+echo "status $?"
+
+#### q with two addresses
+echo a | sed '1,2q'
+echo "status $?"
+
+#### i with two addresses
+printf 'a\nb\n' | sed '1,2i\
+X'
+
+#### r with two addresses
+printf 'x\n' > r.txt
+printf 'a\nb\n' | sed '1,2r r.txt'
+
+#### unterminated s
+echo a | sed 's/a/b'
+echo "status $?"
+
+#### unknown option to s
+echo a | sed 's/a/b/z'
+echo "status $?"
+
+#### multiple g
+echo a | sed 's/a/b/gg'
+echo "status $?"
+
+#### multiple p
+echo a | sed 's/a/b/pp'
+echo "status $?"
+
+#### unterminated address regex
+echo a | sed '/a'
+echo "status $?"
+
+#### unterminated y
+echo a | sed 'y/a/'
+echo "status $?"
+
+#### expected newer version
+echo a | sed 'v 9.0'
+echo "status $?"
+
+#### v command accepted
+echo a | sed 'v 4.2'
+echo "status $?"
+
+#### v without version
+echo a | sed 'v;p'
+
+#### comments with address
+echo a | sed '1#foo'
+echo "status $?"
+
+#### error position in second expression
+echo a | sed -e p -e 'k'
+echo "status $?"
+
+#### error position in script file
+printf 'p\n\nk\n' > s.sed
+echo a | sed -f s.sed
+echo "status $?"
+
+#### a one liner
+printf 'x\ny\n' | sed '1a hello'
+
+#### a one liner leading whitespace stripped
+printf 'x\n' | sed 'a     hello'
+
+#### a backslash newline text
+printf 'x\n' | sed 'a\
+hello'
+
+#### a backslash newline keeps leading spaces
+printf 'x\n' | sed 'a\
+   hello'
+
+#### a backslash text same line
+printf 'x\n' | sed 'a\hello'
+
+#### a multi line text
+printf 'x\n' | sed 'a\
+one\
+two'
+
+#### a text then next command
+printf 'x\n' | sed 'a\
+one
+s/x/X/'
+
+#### a in -e joined with next -e
+printf 'x\n' | sed -e 'a\' -e 'hello'
+
+#### a one liner then -e command
+printf 'x\n' | sed -e 'a hello' -e 's/x/X/'
+
+#### a with semicolon in text
+printf 'x\n' | sed 'a one; two'
+
+#### a with brace in text
+printf 'x\n' | sed '1{a foo }
+}'
+
+#### a empty text
+printf 'x\n' | sed 'a'
+echo "status $?"
+
+#### a backslash only
+printf 'x\n' | sed 'a\'
+echo "status $?"
+
+#### i one liner
+printf 'x\ny\n' | sed '2i hello'
+
+#### i multi line
+printf 'x\n' | sed 'i\
+one\
+two'
+
+#### c one liner
+printf 'x\ny\n' | sed '1c changed'
+
+#### c on range
+printf '1\n2\n3\n4\n' | sed '2,3c\
+changed'
+
+#### c on negated range
+printf '1\n2\n3\n' | sed '2!c X'
+
+#### c in block on range
+printf '1\n2\n3\n' | sed '1,2{c X
+}'
+
+#### a i c order
+printf 'x\n' | sed -e 'a after' -e 'i before'
+
+#### a then n
+printf 'a\nb\n' | sed '1{a text
+n}'
+
+#### i before d
+printf 'a\nb\n' | sed '1{i ins
+d}'
+
+#### a with trailing backslash continuation at end
+printf 'x\n' | sed 'a foo\
+bar'
+
+#### a with escaped backslash at end
+printf 'x\n' | sed 'a foo\\'
+
+#### e pieces joined by newline
+printf 'a\n' | sed -e 's/a/b/' -e 's/b/c/'
+
+#### s replacement continued across -e
+printf 'a\n' | sed -e 's/a/x\' -e 'y/'
+
+#### -n option
+printf 'a\nb\n' | sed -n 1p
+
+#### --quiet and --silent
+printf 'a\nb\n' | sed --quiet 1p; printf 'a\nb\n' | sed --silent 2p
+
+#### --expression option
+printf 'a\n' | sed --expression=p
+
+#### --expression separate arg
+printf 'a\n' | sed --expression p
+
+#### -e attached
+printf 'a\n' | sed -ep
+
+#### -ne combined
+printf 'a\nb\n' | sed -ne 2p
+
+#### -n after script
+printf 'a\nb\n' | sed 2p -n
+
+#### double dash
+printf 'a\n' > -n
+sed p -- -n
+
+#### unknown option
+sed -k p
+echo "status $?"
+
+#### unknown long option
+sed --frobnicate p
+echo "status $?"
+
+#### missing script
+sed
+echo "status $?"
+
+#### -e missing argument
+sed -e
+echo "status $?"
+
+#### missing input file
+sed p nosuch.txt
+echo "status $?"
+
+#### missing input among others
+printf 'a\n' > a.txt
+sed p nosuch.txt a.txt
+echo "status $?"
+
+#### input is a directory
+mkdir d
+sed p d
+echo "status $?"
+
+#### stdin as dash
+printf 'a\n' | sed p -
+
+#### --version first line
+sed --version | head -1
+
+#### -E and -r same
+printf 'aa\n' | sed -E 's/a+/X/'; printf 'aa\n' | sed -r 's/a+/X/'; printf 'aa\n' | sed --regexp-extended 's/a+/X/'
+
+#### semicolons and spaces between commands
+printf 'a\n' | sed ' ; ; p ; ; '
+
+#### newlines between commands
+printf 'a\n' | sed '
+
+p
+
+'
+
+#### s flags then semicolon with spaces
+printf 'aa\n' | sed 's/a/b/g ; s/b/c/'
+
+#### s with w flag then newline
+printf 'a\n' | sed 's/a/b/w out
+p'
+cat out
+
+#### w file name to end of line
+printf 'a\n' | sed 'w out ; p'
+ls
+
+#### y then semicolon
+printf 'ab\n' | sed 'y/ab/ba/;p'
+
+#### q with exit code
+printf 'a\nb\n' | sed '1q5'
+echo "status $?"
+
+#### q with space exit code
+printf 'a\nb\n' | sed '1q 3'
+echo "status $?"
+
+#### Q with exit code
+printf 'a\nb\n' | sed '1Q7'
+echo "status $?"
+
+#### l with number
+printf 'abcdefghij\n' | sed -n 'l 5'
+
+#### equals with range
+printf 'a\nb\nc\n' | sed -n '2,$='
+
+#### address regex with I and M
+printf 'A\nb\n' | sed -n '/a/I{p}'
+
+#### address regex flags with space before command
+printf 'A\nb\n' | sed -n '/a/I p'
+
+#### s with M flag
+printf 'a\nb\n' | sed 'N;s/^/>/Mg'
+
+#### s with m flag lower
+printf 'a\nb\n' | sed 'N;s/$/</mg'
+
+#### s with e flag refused in sandbox check
+echo 'echo hi' | sed 's/x/y/e'
+
+#### in-line comment after s
+printf 'a\n' | sed 's/a/b/ # comment'
+
+#### in-line comment after brace
+printf 'a\n' | sed '{ # comment
+p
+}'
+
+#### F command
+printf 'a\n' > f.txt
+sed F f.txt
+
+#### F on stdin
+printf 'a\n' | sed F
+
+#### z command
+printf 'a\nb\n' | sed 'z;s/^$/empty/'
+
+#### equals on last line of several files
+printf 'a\n' > 1.txt; printf 'b\nc\n' > 2.txt
+sed -n '$=' 1.txt 2.txt
+
+#### line number beyond file
+printf 'a\nb\n' | sed -n '5p'
+
+#### huge line number
+printf 'a\n' | sed -n '99999999999999999999p'
+echo "status $?"
+
+#### range line to regex not found
+printf 'a\nb\nc\n' | sed -n '2,/zzz/p'
+
+#### regex range restarts
+printf 's\ne\ns\nx\ne\n' | sed -n '/s/,/e/{=;}'
+
+#### D restarts without reading
+printf 'a\nb\nc\n' | sed -n 'N;l;D'
+
+#### G on empty hold
+printf 'a\nb\n' | sed G
+
+#### x on first line
+printf 'a\nb\n' | sed x
+
+#### n at last line prints
+printf 'a\n' | sed 'n;d'
+
+#### N at last line prints gnu
+printf 'a\nb\nc\n' | sed 'N;s/\n/-/'
+
+#### a r and = ordering
+printf 'x\n' > r.txt
+printf 'a\n' | sed -e 'r r.txt' -e 'a text' -e '='
