@@ -3,6 +3,8 @@ package textutils
 import (
 	"bytes"
 	"fmt"
+	"io"
+	"strings"
 	"strconv"
 	"unicode"
 	"unicode/utf8"
@@ -165,6 +167,11 @@ func (r *sedRun) exec() sedStop {
 			r.dumpAppend()
 			return stopRestart
 		case 'e':
+			if c.text != "" {
+				r.out.raw(r.shell(c.text))
+			} else {
+				r.ps = append(r.ps[:0], bytes.TrimSuffix(r.shell(string(r.ps)), []byte{'\n'})...)
+			}
 		case 'F':
 			name := r.curName
 			r.out.line([]byte(name), true)
@@ -198,6 +205,9 @@ func (r *sedRun) exec() sedStop {
 			r.psNL = nl
 		case 'N':
 			if !r.more() {
+				// POSIX: N on the last line quits without printing;
+				// GNU prints the pattern space first.
+				r.silentEOF = r.posix || r.posixEnv
 				return stopEOF
 			}
 			r.dumpAppend()
@@ -396,6 +406,9 @@ func (r *sedRun) subst(c *sedCmd) bool {
 	out = append(out, r.ps[prev:]...)
 	r.ps, r.scratch = out, r.ps
 	r.tflag = true
+	if c.eval {
+		r.ps = append(r.ps[:0], bytes.TrimSuffix(r.shell(string(r.ps)), []byte{'\n'})...)
+	}
 	if c.print > 0 {
 		r.out.line(r.ps, r.psNL)
 	}
@@ -465,4 +478,33 @@ func appendCase(out, text []byte, mode, once byte) []byte {
 		i += n
 	}
 	return out
+}
+
+// shell runs cmd in the sandbox's own shell, as "sh -c CMD" (the e command
+// and the e flag of s, which GNU runs with popen), and returns what it
+// writes on its standard output; its standard error is sed's.
+func (r *sedRun) shell(cmd string) []byte {
+	r.out.w.Flush()
+	if r.env.Exec == nil {
+		r.env.Errorf(0, "cannot run `%s': running commands is not available", cmd)
+		return nil
+	}
+	var out bytes.Buffer
+	r.env.Exec(r.env.Ctx, []string{"sh", "-c", cmd}, nil, strings.NewReader(""), &limitWriter{w: &out, n: r.maxSpace()}, r.env.Stderr)
+	return out.Bytes()
+}
+
+// limitWriter keeps up to n bytes and drops the rest.
+type limitWriter struct {
+	w io.Writer
+	n int
+}
+
+func (l *limitWriter) Write(p []byte) (int, error) {
+	k := min(len(p), l.n)
+	if k > 0 {
+		l.w.Write(p[:k])
+		l.n -= k
+	}
+	return len(p), nil
 }

@@ -55,6 +55,7 @@ type sedCmd struct {
 	nth    int
 	print  int
 	wfile  string
+	eval   bool // s///e: run the pattern space as a command
 
 	text  string // a, i, c
 	label string // :, b, t, T
@@ -92,13 +93,21 @@ type sedParser struct {
 	pos    int
 	parts  []scriptPart
 	starts []int
-	ere    bool
+	d      sedDialect
 	script *sedScript
 	blocks []int
 }
 
-func parseSed(parts []scriptPart, ere bool) (*sedScript, error) {
-	p := &sedParser{parts: parts, ere: ere, script: &sedScript{}}
+// sedDialect is what the options change in how a script reads.
+type sedDialect struct {
+	ere     bool // -E
+	posix   bool // --posix: GNU's extensions refused
+	sandbox bool // --sandbox: e, r, w refused
+	nul     bool // -z: the M flag's lines end at NUL
+}
+
+func parseSed(parts []scriptPart, d sedDialect) (*sedScript, error) {
+	p := &sedParser{parts: parts, d: d, script: &sedScript{}}
 	var b strings.Builder
 	for i, part := range parts {
 		if i > 0 {
@@ -274,7 +283,13 @@ func (p *sedParser) command() error {
 		return p.fail("missing command")
 	}
 	c.name = name
-	if c.a1 != nil && c.a1.kind == addrZero && c.a2 == nil && name == 'r' {
+	if p.d.posix && strings.IndexByte("eFvzLQRTW", name) >= 0 {
+		return p.fail(fmt.Sprintf("unknown command: `%c'", name))
+	}
+	if p.d.sandbox && strings.IndexByte("rRwW", name) >= 0 {
+		return p.fail("e/r/w commands disabled in sandbox mode")
+	}
+	if c.a1 != nil && c.a1.kind == addrZero && c.a2 == nil && name == 'r' && !p.d.posix {
 		// GNU's 0rFILE: the file is read before the first line.
 		f, err := p.fileArg()
 		if err != nil {
@@ -284,7 +299,7 @@ func (p *sedParser) command() error {
 		p.script.zeroR = append(p.script.zeroR, f)
 		return nil
 	}
-	if c.a1 != nil && c.a1.kind == addrZero && (c.a2 == nil || c.a2.kind != addrRE) {
+	if c.a1 != nil && c.a1.kind == addrZero && (c.a2 == nil || c.a2.kind != addrRE || p.d.posix) {
 		return p.fail("invalid usage of line address 0")
 	}
 	oneAddr := func() error {
@@ -330,6 +345,9 @@ func (p *sedParser) command() error {
 			if err := oneAddr(); err != nil {
 				return err
 			}
+		}
+		if p.d.posix {
+			break
 		}
 		p.skipSpace()
 		start := p.pos
@@ -379,7 +397,17 @@ func (p *sedParser) command() error {
 			return err
 		}
 	case 'e':
-		return p.fail("e command disabled: executing commands is not allowed in the sandbox")
+		if p.d.sandbox {
+			return p.fail("e/r/w commands disabled in sandbox mode")
+		}
+		p.skipSpace()
+		start := p.pos
+		for !p.eof() && p.peek() != '\n' {
+			p.pos++
+		}
+		c.text = p.src[start:p.pos]
+		p.script.cmds = append(p.script.cmds, c)
+		return nil
 	case 'v':
 		p.skipSpace()
 		if v := p.labelText(); v != "" && versionAfter(v, "4.9") {
@@ -459,6 +487,10 @@ func (p *sedParser) textArg() (string, error) {
 	if p.eof() {
 		return "", p.fail("expected \\ after `a', `c' or `i'")
 	}
+	if p.d.posix && p.peek() != '\\' {
+		p.pos++
+		return "", p.fail("expected \\ after `a', `c' or `i'")
+	}
 	if p.peek() == '\\' {
 		p.pos++
 		if p.peek() == '\n' {
@@ -502,7 +534,7 @@ func (p *sedParser) address(second bool) (*sedAddr, error) {
 		if err != nil {
 			return nil, err
 		}
-		if p.peek() == '~' && !second {
+		if p.peek() == '~' && !second && !p.d.posix {
 			p.pos++
 			step := int64(0)
 			if d := p.peek(); d >= '0' && d <= '9' {
@@ -522,7 +554,7 @@ func (p *sedParser) address(second bool) (*sedAddr, error) {
 	case c == '$':
 		p.pos++
 		return &sedAddr{kind: addrLast}, nil
-	case (c == '+' || c == '~') && second:
+	case (c == '+' || c == '~') && second && !p.d.posix:
 		p.pos++
 		n, err := p.number()
 		if err != nil {
@@ -547,7 +579,7 @@ func (p *sedParser) address(second bool) (*sedAddr, error) {
 			return nil, p.fail("unterminated address regex")
 		}
 		flags := ""
-		for p.peek() == 'I' || p.peek() == 'M' {
+		for !p.d.posix && (p.peek() == 'I' || p.peek() == 'M') {
 			flags += string(p.src[p.pos])
 			p.pos++
 		}
@@ -674,8 +706,19 @@ func (p *sedParser) compile(body, flags string) (*sedRegex, error) {
 		p.script.needsRE = true
 		return nil, nil
 	}
-	syn := ere.Syntax{Extended: p.ere, DotNL: true, Sed: true, ICase: strings.ContainsAny(flags, "Ii")}
-	re, err := compileSedRegex(body, syn, strings.ContainsAny(flags, "Mm"))
+	multi := strings.ContainsAny(flags, "Mm")
+	// With M, "." and negated brackets stop at a newline (REG_NEWLINE).
+	syn := ere.Syntax{Extended: p.d.ere, DotNL: !multi, Sed: true, NoGNU: p.d.posix, ICase: strings.ContainsAny(flags, "Ii")}
+	swap := multi && p.d.nul
+	if swap {
+		// With -z, the lines of M end at NUL: the regex matches a copy
+		// of the pattern space where NUL and newline trade places.
+		body = swapNLPattern(body)
+	}
+	re, err := compileSedRegex(body, syn, multi)
+	if re != nil {
+		re.swapNL = swap
+	}
 	if err != nil {
 		return nil, p.fail(err.Error())
 	}
@@ -711,13 +754,19 @@ func (p *sedParser) substitute(c *sedCmd) error {
 				return p.fail("multiple `p' options to `s' command")
 			}
 			c.print++
+		case p.d.posix && strings.IndexByte("iImMe", f) >= 0:
+			p.pos++
+			return p.fail("unknown option to `s'")
 		case f == 'i' || f == 'I':
 			flags += "I"
 		case f == 'm' || f == 'M':
 			flags += "M"
 		case f == 'e':
-			p.pos++
-			return p.fail("the `e' flag of `s' is disabled: executing commands is not allowed in the sandbox")
+			if p.d.sandbox {
+				p.pos++
+				return p.fail("e/r/w commands disabled in sandbox mode")
+			}
+			c.eval = true
 		case f >= '0' && f <= '9':
 			if c.nth > 0 {
 				p.pos++
@@ -731,6 +780,9 @@ func (p *sedParser) substitute(c *sedCmd) error {
 			continue
 		case f == 'w':
 			p.pos++
+			if p.d.sandbox {
+				return p.fail("e/r/w commands disabled in sandbox mode")
+			}
 			name, err := p.fileArg()
 			if err != nil {
 				return err
@@ -766,7 +818,7 @@ func (p *sedParser) finishS(c *sedCmd, pat, rep, flags string) error {
 	if re != nil {
 		groups = re.NumSubexp()
 	}
-	c.repl, err = parseRepl(rep, groups)
+	c.repl, err = parseRepl(rep, groups, p.d.posix)
 	if err != nil {
 		return p.fail(err.Error())
 	}
@@ -774,7 +826,7 @@ func (p *sedParser) finishS(c *sedCmd, pat, rep, flags string) error {
 }
 
 // parseRepl parses the replacement of s.
-func parseRepl(s string, groups int) ([]sedRepl, error) {
+func parseRepl(s string, groups int, posix bool) ([]sedRepl, error) {
 	var out []sedRepl
 	var lit strings.Builder
 	conv := ""
@@ -806,6 +858,8 @@ func parseRepl(s string, groups int) ([]sedRepl, error) {
 			}
 			flush()
 			out = append(out, sedRepl{group: n})
+		case posix && strings.IndexByte("ULulE", d) >= 0:
+			lit.WriteByte(d)
 		case d == 'U' || d == 'L' || d == 'u' || d == 'l' || d == 'E':
 			if lit.Len() > 0 {
 				flush()
@@ -864,4 +918,28 @@ func yUnescape(s string) []rune {
 		i += n
 	}
 	return out
+}
+
+// swapNLPattern rewrites a pattern for input where NUL and newline have
+// traded places (the M flag with -z): a newline of the pattern, written
+// or as \n, becomes NUL, and a NUL a newline.
+func swapNLPattern(pat string) string {
+	var b strings.Builder
+	for i := 0; i < len(pat); i++ {
+		switch {
+		case pat[i] == '\n':
+			b.WriteString(`\o000`)
+		case pat[i] == 0:
+			b.WriteString(`\n`)
+		case pat[i] == '\\' && i+1 < len(pat) && pat[i+1] == 'n':
+			b.WriteString(`\o000`)
+			i++
+		case pat[i] == '\\' && i+1 < len(pat):
+			b.WriteString(pat[i : i+2])
+			i++
+		default:
+			b.WriteByte(pat[i])
+		}
+	}
+	return b.String()
 }

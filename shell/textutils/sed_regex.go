@@ -29,6 +29,9 @@ type sedRegex struct {
 	syn   ere.Syntax
 	pat   string
 	multi bool // the M flag
+	// swapNL: match a copy of the input where NUL and newline have
+	// traded places (the M flag with -z; see swapNLPattern).
+	swapNL bool
 	nsub  int
 
 	fast *regexp.Regexp
@@ -111,6 +114,19 @@ func (r *sedRegex) Match(b []byte) (bool, error) {
 // n < 0), with the rules of GNU sed's s///g: an empty match right after
 // the previous match does not count.
 func (r *sedRegex) FindAll(b []byte, n int) ([][]int, error) {
+	if r.swapNL {
+		c := make([]byte, len(b))
+		for i, x := range b {
+			switch x {
+			case '\n':
+				x = 0
+			case 0:
+				x = '\n'
+			}
+			c[i] = x
+		}
+		b = c
+	}
 	if r.back == nil && utf8.Valid(b) {
 		if n == 1 {
 			loc := r.fast.FindSubmatchIndex(b)

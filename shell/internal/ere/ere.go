@@ -61,6 +61,10 @@ type Syntax struct {
 	// Backrefs makes \1 to \9 back-references, written as \N for a
 	// backtracking matcher (regexp2), where RE2 has none (see HasBackref).
 	Backrefs bool
+	// NoGNU turns off GNU's regex operators (\+ \? \| \w \W \s \S \b
+	// \B \< \> \` \'), which then stand for the character, as with
+	// RE_NO_GNU_OPS (sed --posix).
+	NoGNU bool
 	// Lookaround writes the word anchors with look-around assertions, for
 	// a backtracking matcher (see NeedsBacktrack).
 	Lookaround bool
@@ -409,6 +413,8 @@ func (t *translator) escape() error {
 		}
 	}
 	switch {
+	case t.o.NoGNU && strings.IndexByte("+?|wWsSbB<>`'", c) >= 0:
+		t.literal(string(c))
 	case c >= '1' && c <= '9':
 		if !t.o.Backrefs {
 			return ErrBackref
