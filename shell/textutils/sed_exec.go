@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"strings"
 	"strconv"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 

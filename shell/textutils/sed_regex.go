@@ -32,7 +32,7 @@ type sedRegex struct {
 	// swapNL: match a copy of the input where NUL and newline have
 	// traded places (the M flag with -z; see swapNLPattern).
 	swapNL bool
-	nsub  int
+	nsub   int
 
 	fast *regexp.Regexp
 	back *regexp2.Regexp
