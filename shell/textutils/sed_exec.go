@@ -139,13 +139,15 @@ func (r *sedRun) exec() sedStop {
 		case '=':
 			r.out.line([]byte(strconv.FormatInt(r.lineNo, 10)), true)
 		case 'a':
-			if c.text != "" {
+			if c.hasText {
 				r.appendQ = append(r.appendQ, []byte(c.text+"\n"))
 			}
 		case 'i':
-			r.out.line([]byte(c.text), true)
+			if c.hasText {
+				r.out.line([]byte(c.text), true)
+			}
 		case 'c':
-			if (c.neg || rangeEnded(c)) && c.text != "" {
+			if (c.neg || rangeEnded(c)) && c.hasText {
 				r.out.line([]byte(c.text), true)
 			}
 			return stopDelete

@@ -1,6 +1,7 @@
 package textutils
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -57,12 +58,13 @@ type sedCmd struct {
 	wfile  string
 	eval   bool // s///e: run the pattern space as a command
 
-	text  string // a, i, c
-	label string // :, b, t, T
-	jump  int    // b, t, T: target index; { : index of the matching }
-	fname string // r, R, w, W
-	ymap  map[rune]rune
-	num   int // q, Q: exit code; l: line length (-1 when unset)
+	text    string // a, i, c
+	hasText bool   // a, i, c: a text was given (even an empty one)
+	label   string // :, b, t, T
+	jump    int    // b, t, T: target index; { : index of the matching }
+	fname   string // r, R, w, W
+	ymap    map[rune]rune
+	num     int // q, Q: exit code; l: line length (-1 when unset)
 }
 
 // sedScript is a parsed script.
@@ -366,10 +368,10 @@ func (p *sedParser) command() error {
 		c.label = p.labelText()
 	case 'a', 'i', 'c':
 		t, err := p.textArg()
-		if err != nil {
+		if err != nil && err != errNoText {
 			return err
 		}
-		c.text = t
+		c.text, c.hasText = t, err == nil
 		p.script.cmds = append(p.script.cmds, c)
 		return nil
 	case 'r', 'R', 'w', 'W':
@@ -493,6 +495,9 @@ func (p *sedParser) textArg() (string, error) {
 	}
 	if p.peek() == '\\' {
 		p.pos++
+		if p.eof() {
+			return "", errNoText // "a\" at the very end: no text at all
+		}
 		if p.peek() == '\n' {
 			p.pos++
 		}
@@ -515,6 +520,10 @@ func (p *sedParser) textArg() (string, error) {
 	}
 	return b.String(), nil
 }
+
+// errNoText is textArg's answer for "a\" at the end of the script, which
+// GNU takes as a command without text (it outputs nothing).
+var errNoText = errors.New("no text")
 
 // textEscape writes the character that "\d" (just read) stands for in
 // the text of a, i and c, as GNU sed reads it (escape.SedText).
@@ -546,9 +555,6 @@ func (p *sedParser) address(second bool) (*sedAddr, error) {
 		}
 		if n == 0 && !second {
 			return &sedAddr{kind: addrZero}, nil
-		}
-		if n == 0 {
-			return nil, p.fail("invalid usage of line address 0")
 		}
 		return &sedAddr{kind: addrLine, n: n}, nil
 	case c == '$':
@@ -790,7 +796,9 @@ func (p *sedParser) substitute(c *sedCmd) error {
 			c.wfile = name
 			p.script.wfiles = append(p.script.wfiles, name)
 			return p.finishS(c, pat, rep, flags)
-		case f == ';' || f == '\n' || f == '}' || f == '#' || f == ' ' || f == '\t':
+		case f == ' ' || f == '\t':
+			// GNU skips blanks between the flags.
+		case f == ';' || f == '\n' || f == '}' || f == '#':
 			return p.finishS(c, pat, rep, flags)
 		case f == '\r' && p.pos+1 < len(p.src) && p.src[p.pos+1] == '\n':
 			// GNU takes a CRLF line end after the flags.

@@ -279,3 +279,64 @@ echo 'aab' | sed 's/\(a\)\1*/X/g'
 
 #### backref numbered empty matches
 echo 'abc' | sed 's/\(x\)*\1*/-/g'
+
+#### backref to unmatched optional group
+echo 'ab' | sed -E -n 's/(x)?a\1b/[&]/p'
+
+#### backref inside range end address
+printf 'aa\nb\ncc\nd\n' | sed -n '/\(a\)\1/,/\(c\)\1/p'
+
+#### backref with empty regex in range
+printf 'x\nstart\na\nend\ny\n' | sed '/start/,/end/{//!d}'
+
+#### backref in branch loop
+printf 'aabbcc\n' | sed ':a;s/\(.\)\1/\1/;ta'
+
+#### backref with star group empty
+echo 'xyz' | sed 's/\(a*\)x\1/[\1]/'
+
+#### backref group in interval
+echo 'abcabcabc' | sed -E 's/(abc){2}\1/X/'
+
+#### backref bracket group
+echo 'a1a2b1b' | sed 's/\([ab]\)1\1/<&>/g'
+
+#### backref with dot star greedy
+echo 'abcXabcYabc' | sed 's/\(.*\)X\1/<\1>/'
+
+#### backref M flag anchors
+printf 'ab\nab\ncd\n' | sed -n '1h;1!H;${x;s/^\(.*\)\n\1$/dup/Mp}'
+
+#### ere backref with question
+echo 'aa a' | sed -E 's/(a)\1?/<&>/g'
+
+#### backref last group reused
+echo 'abab cdcd' | sed -E 's/(..)\1/[\1]/2'
+
+#### backref and case conversion
+echo 'foo foo bar' | sed 's/\(\w\+\) \1/\U\1/'
+
+#### backref in address with negation
+printf 'aa\nab\n' | sed '/\(.\)\1/!d'
+
+#### backref pattern space with newline dot
+printf 'a\na\n' | sed -n 'N;/^\(.\).\1$/p'
+
+#### backref many matches global
+echo 'aa bb cc dd ee' | sed 's/\(.\)\1/\1/g'
+
+#### backref zero length at end
+echo 'abc' | sed 's/\(\)$/[\1]/'
+
+#### ampersand escaped with backslash in ere
+echo 'abc' | sed -E 's/b/\&&/'
+
+#### backslash n in replacement with groups
+echo 'a:b' | sed 's/\(.\):\(.\)/\1\n\2/'
+
+#### bre interval of backref group
+echo 'aaaa' | sed 's/\(a\)\1\{2\}/X/'
+
+#### invalid backref after ere alternation
+echo 'a' | sed -E 's/(a)|\2/x/'
+echo "status $?"

@@ -328,3 +328,68 @@ printf 'abcdef\n' | sed -n 'l 1'
 
 #### l escape not split
 printf 'aaa\001bbb\n' | sed -n 'l 6'
+
+#### regex backslash newline matches newline
+printf 'a\nb\n' | sed 'N;s/a\
+b/X/'
+
+#### decimal one digit
+printf 'a\tb\n' | sed 's/\d9/T/'
+
+#### octal one digit
+printf 'a\001b\n' | sed 's/\o1/X/' | od -An -c
+
+#### hex followed by non hex
+echo 'aAz' | sed 's/\x41z/Q/'
+
+#### replacement backslash zero then digit
+echo 'ab' | sed 's/a/\01/'
+
+#### replacement ampersand escaped after group
+echo 'ab' | sed 's/\(a\)/\1\&/'
+
+#### y with escaped backslash and n
+printf 'a\\b\n' | sed 'y/\\b/nB/'
+
+#### y with utf8 escapes
+echo 'é' | sed 'y/\xc3\xa9/e/'
+echo "status $?"
+
+#### text i with backslash continuation and escapes
+echo x | sed 'i\
+\tone\
+two\\'
+
+#### a text with only backslash newline then empty
+echo x | sed 'a\
+'
+
+#### s with newline in bracket via escape
+printf 'a\nb\n' | sed 'N;s/a[^x]b/X/'
+
+#### escaped newline in y
+printf 'a\nb\n' | sed 'N;y/\n/ /'
+
+#### cX with digit
+printf 'x\020y\n' | sed 's/\cP/!/' | od -An -c
+
+#### c question mark
+printf 'x\177y\n' | sed 's/\c?/!/' | od -An -c
+
+#### replacement literal newline via escape in -e pieces
+echo 'a b' | sed -e 's/ /\n/'
+
+#### address with escaped slash
+printf 'a/b\nab\n' | sed -n '/a\/b/p'
+
+#### s with semicolon delimiter
+echo 'a;b' | sed 's;\;;X;'
+
+#### s with space delimiter
+echo 'a b' | sed 's a\ b X '
+
+#### s with hash delimiter
+echo 'a#b' | sed 's#\##X#'
+
+#### escaped delimiter in replacement ampersand delimiter
+echo 'ab' | sed 's&b&[\&]&'

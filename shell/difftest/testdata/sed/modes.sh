@@ -490,3 +490,111 @@ sed --separate -n 1p 1.txt 2.txt
 #### help to stdout
 sed --help | head -3
 echo "status $?"
+
+#### z idiom join all lines
+printf 'a\nb\nc\n' | sed -z 's/\n/,/g'
+
+#### z idiom strip final newline
+printf 'a\nb\n' | sed -z 's/\n$//' | od -An -c
+
+#### l boundary 68
+printf '%068d\n' 0 | sed -n l
+
+#### l boundary 69
+printf '%069d\n' 0 | sed -n l
+
+#### l boundary 70
+printf '%070d\n' 0 | sed -n l
+
+#### l boundary escape straddles
+printf '%067d\001\n' 0 | sed -n l
+
+#### l with newline in pattern space
+printf 'a\nb\n' | sed -n 'N;l'
+
+#### l 2
+printf 'abc\n' | sed -n 'l 2'
+
+#### l then autoprint
+printf 'a\tb\n' | sed l
+
+#### l with -z
+printf 'a\nb\000' | sed -z -n l | od -An -c
+
+#### r dev stdin
+printf 'x\ny\n' > f.txt
+printf 'in1\nin2\n' | sed '1r /dev/stdin' f.txt
+
+#### R dev stdin
+printf 'x\ny\n' > f.txt
+printf 'in1\nin2\n' | sed 'R /dev/stdin' f.txt
+
+#### w dev stdout ordering
+printf 'a\nb\n' | sed 'w /dev/stdout'
+
+#### W dev stderr
+printf 'a\nb\n' | sed -n 'N;W /dev/stderr' 2>&1
+
+#### in place with w file
+printf 'a\nb\n' > f.txt
+sed -i -n '/a/w out' f.txt
+cat out; od -An -c f.txt
+
+#### in place Q exit code
+printf 'a\nb\n' > f.txt
+sed -i '2Q3' f.txt
+echo "status $?"; cat f.txt
+
+#### in place with hold across files
+printf 'a\n' > 1.txt; printf 'b\n' > 2.txt
+sed -i 'x' 1.txt 2.txt
+od -An -c 1.txt; od -An -c 2.txt
+
+#### posix with -E
+echo 'aaa' | sed --posix -E 's/a+/X/'
+
+#### posix word escape literal
+echo 'w ab' | sed --posix 's/\w/X/'
+
+#### posix n at end still prints
+printf 'a\n' | sed --posix 'n'
+
+#### POSIXLY_CORRECT N with -n and p
+printf 'a\nb\nc\n' | POSIXLY_CORRECT=1 sed -n '$!N;p'
+
+#### sandbox with 0r
+echo x | sed --sandbox '0r foo'
+echo "status $?"
+
+#### q exit code with append and -n
+printf 'a\n' | sed -n 'a x
+q2'
+echo "status $?"
+
+#### Q in middle of range
+printf '1\n2\n3\n' | sed '2Q'
+
+#### e command with special characters
+echo x | sed 'e printf "%s\n" "a b"'
+
+#### s e flag multiline output
+echo 'x' | sed 's/x/printf "1\\n2\\n"/e'
+
+#### e command in -n with p
+printf 'a\n' | sed -n 'e echo E
+p'
+
+#### unbuffered with q
+printf 'a\nb\n' | sed -u 1q
+
+#### separate with q stops all files
+printf 'a\n' > 1.txt; printf 'b\n' > 2.txt
+sed -s 1q 1.txt 2.txt
+
+#### F in -i
+printf 'a\n' > f.txt
+sed -i F f.txt; cat f.txt
+
+#### equals with -s
+printf 'a\n' > 1.txt; printf 'b\n' > 2.txt
+sed -s = 1.txt 2.txt

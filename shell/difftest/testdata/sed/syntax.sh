@@ -625,3 +625,180 @@ printf 'a\nb\nc\n' | sed 'N;s/\n/-/'
 #### a r and = ordering
 printf 'x\n' > r.txt
 printf 'a\n' | sed -e 'r r.txt' -e 'a text' -e '='
+
+#### classic number lines
+printf 'a\nb\n' | sed = | sed 'N;s/\n/ /'
+
+#### delete blank lines
+printf 'a\n\nb\n\n' | sed '/^$/d'
+
+#### print second line and quit
+printf 'a\nb\nc\n' | sed -n '2{p;q}'
+
+#### delete all but last
+printf 'a\nb\nc\n' | sed '$!d'
+
+#### reverse lines
+printf 'a\nb\nc\n' | sed -n '1!G;h;$p'
+
+#### join lines with backslash
+printf 'a\\\nb\nc\n' | sed -e :a -e '/\\$/N; s/\\\n//; ta'
+
+#### tac with x and h
+printf '1\n2\n3\n' | sed '1!G;h;$!d'
+
+#### s in block with label
+printf 'a b c\n' | sed ':x;{s/ /_/;tx}'
+
+#### label with semicolon and spaces before
+printf 'ab\n' | sed -e ':top' -e 's/a/x/;t top'
+
+#### branch inside nested block to outer label
+printf 'a\nb\n' | sed -n '{/a/{b done};p;:done}'
+echo "status $?"
+
+#### t resets flag per line
+printf 'a\nb\n' | sed 's/a/A/;ta;s/$/-/;:a'
+
+#### a i c with address ranges and regex
+printf 'a\nb\nc\n' | sed '/b/i\
+before b'
+
+#### c with -n
+printf 'a\nb\n' | sed -n '1c X'
+
+#### c in middle of range with negation
+printf '1\n2\n3\n' | sed '1,2!c X'
+
+#### a then r then a order
+printf 'R\n' > r.txt
+printf 'x\n' | sed -e 'a one' -e 'r r.txt' -e 'a two'
+
+#### i with leading whitespace continuation lines
+printf 'x\n' | sed 'i\
+  one\
+  two'
+
+#### a one liner backslash then spaces
+printf 'x\n' | sed 'a\  two spaces'
+
+#### a gnu one liner in block
+printf 'x\ny\n' | sed '/x/{a after x
+}'
+
+#### s flags order mixed
+printf 'aAa\n' | sed -n 's/a/b/Igp'
+
+#### s flag number and I
+printf 'aAa\n' | sed 's/a/b/2I'
+
+#### s w flag with /dev/stdout
+printf 'a\nb\n' | sed 's/a/X/w /dev/stdout'
+
+#### y with brace after
+printf 'ab\n' | sed '{y/ab/ba/}'
+
+#### comment after label
+printf 'a\n' | sed -n ':a # comment
+p'
+
+#### empty regex address range
+printf 'a\nb\na\n' | sed -n '/a/,//p'
+
+#### address step with range
+printf '1\n2\n3\n4\n5\n6\n' | sed -n '2~2,+0p'
+
+#### first line step from zero with negation
+printf '1\n2\n3\n4\n' | sed '0~2!d'
+
+#### dollar negated
+printf 'a\nb\n' | sed '$!s/$/,/'
+
+#### range starting at dollar
+printf 'a\nb\n' | sed -n '$,/x/p'
+
+#### range with same line regex end
+printf 'ab\nc\nab\n' | sed -n '/a/,/b/p'
+
+#### range line to smaller line
+printf '1\n2\n3\n' | sed -n '2,1p'
+
+#### zero regex range matches first line
+printf 'x\ny\nx\n' | sed '0,/x/s/x/X/'
+
+#### one regex range skips first line
+printf 'x\ny\nx\n' | sed '1,/x/s/x/X/'
+
+#### q in block with print
+printf 'a\nb\n' | sed -n '/a/{p;q}'
+
+#### unknown command with address
+echo a | sed '1k'
+echo "status $?"
+
+#### missing filename for r
+echo a | sed 'r'
+echo "status $?"
+
+#### missing filename for w
+echo a | sed 'w'
+echo "status $?"
+
+#### y strings unequal with escapes
+echo a | sed 'y/a\n/b/'
+echo "status $?"
+
+#### unknown option to s with space
+echo a | sed 's/a/b/ g'
+echo "status $?"
+
+#### s number then w
+printf 'aa\n' | sed -n 's/a/b/2w out'
+cat out
+
+#### semicolon after brace open
+printf 'a\n' | sed '{;p}'
+
+#### command after closing brace without separator
+printf 'a\n' | sed '{p}p'
+
+#### invalid line address zero alone
+echo a | sed '0d'
+echo "status $?"
+
+#### invalid zero step second address
+printf '1\n2\n' | sed -n '1,0p'
+echo "status $?"
+
+#### range regex then plus
+printf 'a\nb\nc\nd\n' | sed -n '/b/,+5p'
+
+#### comment inside a text
+printf 'x\n' | sed 'a hello # not a comment'
+
+#### semicolon in a text of -e
+printf 'x\n' | sed -e 'a one;two' -e 'p'
+
+#### i at end of script
+printf 'x\n' | sed 'i\'
+echo "status $?"
+
+#### multiple -f files
+printf 's/a/b/\n' > 1.sed; printf 's/b/c/\n' > 2.sed
+echo a | sed -f 1.sed -f 2.sed
+
+#### -f file with a text spanning lines
+printf '1a\\\nfoo\\\nbar\n' > s.sed
+echo x | sed -f s.sed
+
+#### -s with w
+printf 'a\n' > 1.txt; printf 'b\n' > 2.txt
+sed -s -n 'w out' 1.txt 2.txt; cat out
+
+#### N on last line of first file with -s
+printf 'a\n' > 1.txt; printf 'b\nc\n' > 2.txt
+sed -s 'N;s/\n/+/' 1.txt 2.txt
+
+#### hold space kept across files
+printf 'a\n' > 1.txt; printf 'b\n' > 2.txt
+sed -n 'H;${x;s/\n/,/g;p}' 1.txt 2.txt
