@@ -98,6 +98,8 @@ type sedParser struct {
 	d      sedDialect
 	script *sedScript
 	blocks []int
+	// blockPos holds where each open block's "{" is (just after it).
+	blockPos []int
 }
 
 // sedDialect is what the options change in how a script reads.
@@ -128,8 +130,7 @@ func parseSed(parts []scriptPart, d sedDialect) (*sedScript, error) {
 		return nil, err
 	}
 	if len(p.blocks) > 0 {
-		p.pos = -1
-		return nil, p.errAt(len(p.src), "unmatched `{'", true)
+		return nil, p.errAt(p.blockPos[len(p.blockPos)-1], "unmatched `{'", true)
 	}
 	// Resolve labels.
 	labels := map[string]int{}
@@ -157,7 +158,8 @@ func parseSed(parts []scriptPart, d sedDialect) (*sedScript, error) {
 }
 
 // errAt builds an error located at src offset pos (the count of characters
-// consumed). zero makes GNU's "char 0" for errors found at the end.
+// consumed). zero makes GNU's "char 0" (an unmatched "{", located in the
+// expression or at the line that holds it).
 func (p *sedParser) errAt(pos int, msg string, zero bool) error {
 	k := 0
 	for i := range p.starts {
@@ -165,20 +167,14 @@ func (p *sedParser) errAt(pos int, msg string, zero bool) error {
 			k = i
 		}
 	}
-	if zero {
-		k = len(p.parts) - 1
-	}
 	local := pos - p.starts[k]
-	if zero {
-		local = 0
-	}
 	part := p.parts[k]
 	if part.file != "" {
 		line := strings.Count(part.text[:max(0, min(local, len(part.text)))], "\n") + 1
-		if zero {
-			line = strings.Count(part.text, "\n") + 1
-		}
 		return &sedSyntaxError{fmt.Sprintf("file %s line %d: %s", part.file, line, msg)}
+	}
+	if zero {
+		local = 0
 	}
 	n := 0
 	for i := 0; i <= k; i++ {
@@ -313,17 +309,19 @@ func (p *sedParser) command() error {
 	switch name {
 	case '{':
 		p.blocks = append(p.blocks, len(p.script.cmds))
+		p.blockPos = append(p.blockPos, p.pos)
 		p.script.cmds = append(p.script.cmds, c)
 		return nil
 	case '}':
-		if c.a1 != nil {
-			return p.fail("`}' doesn't want any addresses")
-		}
 		if len(p.blocks) == 0 {
 			return p.fail("unexpected `}'")
 		}
+		if c.a1 != nil {
+			return p.fail("`}' doesn't want any addresses")
+		}
 		open := p.blocks[len(p.blocks)-1]
 		p.blocks = p.blocks[:len(p.blocks)-1]
+		p.blockPos = p.blockPos[:len(p.blockPos)-1]
 		p.script.cmds[open].jump = len(p.script.cmds) + 1
 		p.script.cmds = append(p.script.cmds, c)
 		return p.endCommand()
@@ -736,6 +734,9 @@ func (p *sedParser) substitute(c *sedCmd) error {
 	if !ok {
 		return p.fail("unterminated `s' command")
 	}
+	if delim >= 0x80 {
+		return p.fail("delimiter character is not a single-byte character")
+	}
 	pat, ok := p.delimited(delim, true)
 	if !ok {
 		return p.fail("unterminated `s' command")
@@ -888,6 +889,9 @@ func (p *sedParser) translit(c *sedCmd) error {
 	delim, ok := p.get()
 	if !ok {
 		return p.fail("unterminated `y' command")
+	}
+	if delim >= 0x80 {
+		return p.fail("delimiter character is not a single-byte character")
 	}
 	src, ok1 := p.delimited(delim, false)
 	dst, ok2 := "", false

@@ -106,6 +106,9 @@ func (r *sedRegex) escapedRE() (*regexp.Regexp, error) {
 
 // Match reports whether b holds a match.
 func (r *sedRegex) Match(b []byte) (bool, error) {
+	if r.back == nil && !r.swapNL && utf8.Valid(b) {
+		return r.fast.Match(b), nil
+	}
 	locs, err := r.FindAll(b, 1)
 	return len(locs) > 0, err
 }

@@ -291,6 +291,9 @@ func (t *translator) run() error {
 		case t.o.Extended && c == '(':
 			t.open()
 		case t.o.Extended && c == ')':
+			if t.depth == 0 && t.o.Sed {
+				return errUnmatchedCl // glibc's regcomp, as sed -E has it
+			}
 			if t.depth == 0 {
 				t.literal(")")
 			} else {

@@ -802,3 +802,239 @@ sed -s 'N;s/\n/+/' 1.txt 2.txt
 #### hold space kept across files
 printf 'a\n' > 1.txt; printf 'b\n' > 2.txt
 sed -n 'H;${x;s/\n/,/g;p}' 1.txt 2.txt
+
+#### command endings with closing brace
+printf 'a\n' | sed -n '{p}'; printf 'a\n' | sed -n '{l}'; printf 'a\n' | sed -n '{l 3}'; printf 'a\n' | sed -n '{=}'; printf 'a\n' | sed '{y/a/b/}'; printf 'a\n' | sed '{q}'; printf 'a\n' | sed '{q5}'; echo "status $?"
+
+#### command endings with hash
+printf 'a\n' | sed -n 'p#c'; printf 'a\n' | sed -n 'l#c'; printf 'a\n' | sed 'y/a/b/#c'; printf 'a\n' | sed 's/a/b/#c'; printf 'a\n' | sed 'q#c'; printf 'a\n' | sed -n '=#c'
+
+#### command endings with spaces and semicolon
+printf 'a\n' | sed -n 'p ; p'; printf 'a\n' | sed 'y/a/b/ ; p'; printf 'a\n' | sed -n 'l 2 ; p'
+
+#### branch endings
+printf 'a\n' | sed -n '{b};p'; printf 'a\n' | sed -n '{ba};:a;p'; printf 'a\n' | sed -n 's/a/b/;{t};p'; printf 'a\n' | sed -n '{T};p'
+
+#### b label followed by hash
+printf 'a\n' | sed -n 'bx#c
+p;:x'
+
+#### error incomplete y
+echo a | sed 'y'
+echo "status $?"
+
+#### error y missing third delimiter
+echo a | sed 'y/a/b'
+echo "status $?"
+
+#### error s missing all
+echo a | sed 's'
+echo "status $?"
+
+#### error number zero option
+echo a | sed 's/a/b/0'
+echo "status $?"
+
+#### error unknown command newline
+echo a | sed '1
+p'
+echo "status $?"
+
+#### error address then brace close
+echo a | sed '1}'
+echo "status $?"
+
+#### error multibyte delimiter
+echo a | sed 's€a€b€'
+echo "status $?"
+
+#### error multibyte y delimiter
+echo a | sed 'y€a€b€'
+echo "status $?"
+
+#### error regex too big interval
+echo a | sed 's/a\{32768\}//'
+echo "status $?"
+
+#### error invalid interval content
+echo a | sed 's/a\{x\}//'
+echo "status $?"
+
+#### error unmatched interval
+echo a | sed 's/a\{1//'
+echo "status $?"
+
+#### error invalid preceding regex
+echo a | sed 's/\{1\}//'
+echo "status $?"
+
+#### error unmatched paren bre
+echo a | sed 's/\(a//'
+echo "status $?"
+
+#### error unmatched paren ere
+echo a | sed -E 's/(a//'
+echo "status $?"
+
+#### error unmatched close paren bre
+echo a | sed 's/a\)//'
+echo "status $?"
+
+#### ere unmatched close paren literal
+echo 'a)' | sed -E 's/a)/X/'
+echo "status $?"
+
+#### error unmatched bracket
+echo a | sed 's/[a//'
+echo "status $?"
+
+#### error invalid class
+echo a | sed 's/[[:foo:]]//'
+echo "status $?"
+
+#### error invalid range end
+echo a | sed 's/[z-a]//'
+echo "status $?"
+
+#### error trailing backslash
+echo a | sed 's/a\\\\\\/b/'
+echo "status $?"
+
+#### error unknown command hash address
+echo a | sed '/a/#x'
+echo "status $?"
+
+#### error in third expression
+echo a | sed -e p -e p -e 's/a'
+echo "status $?"
+
+#### error in file second line position
+printf 'p\ns/a/b/q\n' > s.sed
+echo a | sed -f s.sed
+echo "status $?"
+
+#### error label in file missing
+printf 'b foo\n' > s.sed
+echo a | sed -f s.sed
+echo "status $?"
+
+#### error unmatched brace in file
+printf '{\np\n' > s.sed
+echo a | sed -f s.sed
+echo "status $?"
+
+#### error extra after brace address flags
+echo a | sed '/a/Iz'
+echo "status $?"
+
+#### numbered substitution star empty match
+printf 'z\n' | sed 's/a*/b/2'
+
+#### numbered substitution anchored
+printf 'aaa\n' | sed 's/^a*/b/2'
+
+#### numbered substitution anchored with p
+printf 'aaa\n' | sed -n 's/^a*/b/2p'
+
+#### numbered substitution third empty
+printf 'baaac\n' | sed 's/a*/x/3'
+
+#### global star on several strings
+printf '\nb\nbc\nbac\nbaac\nbaaac\n' | sed 's/a*/x/g'
+
+#### fast substitutions
+echo aaaaaaabbbbbbaaaaaaa | sed -n 'h;s/a//;p;g;s/a//g;p;g;s/^a//p;g;s/^a//g;p;g;s/not present//g;p;g;s/^[a-z]//g;p;g;s/a$//;p;g;y/a/b/;h;s/b//;p;g;s/b//g;p;g;s/^b//;p;g;s/^b//g;p;g;s/^[a-z]//;p;g;s/b$//;p;g'
+
+#### recall empty regex
+echo eeefff | sed 'p;s/e/X/p;:x;s//Y/p;/f/bx'
+
+#### recall last executed regex
+printf 'abc\n' | sed -e '/x/bskip' -e 's//Q/;:skip'
+echo "status $?"
+
+#### empty regex after failed address
+printf 'ab\n' | sed -n '/b/{/zz/!s//B/p}'
+
+#### amp escape
+echo yes | sed 's/yes/yes\&/'
+
+#### append then quit
+printf 'a\nb\n' | sed 'a\
+ok
+$q'
+
+#### brackets literal
+echo '[[[[[]]]]]' | sed 's/[[]/a/;s/[[[]/b/;s/[[[[]/c/;s/[]]/x/'
+
+#### backslashes in replacement with newline
+echo a | sed 's/$/\\\\\
+/'
+
+#### dollar address on three lines
+printf 'a\nb\nc\n' | sed '$s/^/last /'
+
+#### flipcase
+echo 'hello WORLD foo-bar' | sed 's,\([^A-Za-z]*\)\([A-Za-z]*\),\1\L\u\2,g'
+
+#### insensitive substitute
+printf 'Version: 1\nversion: 2\n' | sed 's/version: *//I'
+
+#### khadafy regex
+printf 'Muammar Qaddafi\nMoammar Khadafy\nMuammar al-Qadhafi\nMoamar Gaddafi\nJohn Doe\n' | sed "/M[ou]'\{0,1\}am\{1,2\}[ae]r .*\([AEae]l[- ]\)\{0,1\}[GKQ]h\{0,1\}[aeu]\{1,\}\([dtz][dhz]\{0,1\}\)\{1,\}af[iy]/!d"
+
+#### middle lines
+printf '1\n2\n3\n4\n5\n6\n' | sed -n '3,5p'
+
+#### no eol with N
+printf 'a\nb\nc' | sed '$!N;s/\n/-/'
+
+#### no eol with w
+printf 'a\nb' | sed -n 'w out'
+od -An -c out
+
+#### y bracket
+echo 'a[b]' | sed 'y/[]/()/'
+
+#### y newline and dollar
+printf 'Sy\n' | sed 'H;G;y/Ss\nYy/yY$sS/'
+
+#### zero range
+printf 'aaa\nb\naaa\n' | sed '0,/aaa/d'
+
+#### space escapes
+echo 'a_b c	d' | sed 's/_\S/XX/g;s/\s/_/g'
+
+#### empty line substitution
+printf '\n' | sed 's/x*/x/g'
+
+#### newline dfa
+printf 'abc\ndef\n' | sed 'N;s/b*c\nd/X/'
+
+#### overlapping ranges with N
+printf '1\n2\n3\n4\n5\n6\n' | sed -n '2,3{N;p}'
+
+#### range end line passed by n
+printf '1\n2\n3\n4\n5\n6\n' | sed -n '2,3{n;n;p}'
+
+#### range regex start on end line
+printf 'x\nx\ny\n' | sed -n '/x/,/x/p'
+
+#### two ranges overlapping
+printf '1\n2\n3\n4\n5\n' | sed -n '1,3p;2,4p'
+
+#### nested range in block
+printf '1\n2\n3\n4\n5\n' | sed -n '2,4{3,5p}'
+
+#### comment hash n alone
+printf 'a\n' | sed '#n'
+
+#### comment hash n with -n
+printf 'a\n' | sed -n '#n'
+
+#### hash n in file then commands
+printf '#n\n/a/p\n' > s.sed
+printf 'a\nb\n' | sed -f s.sed
+
+#### hash n after space
+printf 'a\n' | sed ' #n
+p'
