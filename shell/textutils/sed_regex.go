@@ -4,7 +4,6 @@ import (
 	"errors"
 	"regexp"
 	"sync"
-	"time"
 	"unicode/utf8"
 
 	"github.com/cordonhq/cordon/shell/internal/ere"
@@ -42,12 +41,15 @@ type sedRegex struct {
 	escErr  error
 }
 
-// backTimeout bounds one regexp2 match: a backtracking matcher can take
-// exponential time on hostile patterns.
-const backTimeout = 2 * time.Second
+// backStack bounds the backtracking stack of one regexp2 match (in int
+// slots: 32 MiB). A backtracking matcher can also take exponential time on
+// a hostile pattern; as for goja's regexes, the sandbox's time limit ends
+// it (regexp2's own timeout needs a clock goroutine that cannot run while
+// the WebAssembly guest matches, so none is set).
+const backStack = 1 << 22
 
 // errBacktrack is reported when regexp2 gives up on a match.
-var errBacktrack = errors.New("regular expression too complex to match in time")
+var errBacktrack = errors.New("regular expression too complex to match")
 
 func compileSedRegex(pat string, syn ere.Syntax, multi bool) (*sedRegex, error) {
 	r := &sedRegex{syn: syn, pat: pat, multi: multi}
@@ -61,11 +63,10 @@ func compileSedRegex(pat string, syn ere.Syntax, multi bool) (*sedRegex, error) 
 		if multi {
 			opts |= regexp2.Multiline
 		}
-		re, err := regexp2.Compile(s, opts)
+		re, err := regexp2.Compile(s, opts, regexp2.OptionMaxBacktrackingStackSize(backStack))
 		if err != nil {
 			return nil, &ere.Error{Msg: err.Error()}
 		}
-		re.MatchTimeout = backTimeout
 		r.back = re
 		r.nsub = len(re.GetGroupNumbers()) - 1
 		return r, nil
