@@ -144,7 +144,9 @@ func atoiPrefix(s string) int {
 }
 
 func cmdSed(env *command.Env) int {
-	opts, operands, err := command.Getopt(sedPreprocess(env.Args[1:]), "nse:f:ErzuEl:", sedLong, false)
+	// With POSIXLY_CORRECT, the options end at the first operand.
+	_, posixEnv := env.Getenv("POSIXLY_CORRECT")
+	opts, operands, err := command.Getopt(sedPreprocess(env.Args[1:]), "nse:f:ErzuEl:", sedLong, posixEnv)
 	if err != nil {
 		return sedUsageErr(env, err.Error())
 	}
@@ -155,7 +157,7 @@ func cmdSed(env *command.Env) int {
 			r.lineLen = n - 1
 		}
 	}
-	_, r.posixEnv = env.Getenv("POSIXLY_CORRECT")
+	r.posixEnv = posixEnv
 	var parts []scriptPart
 	for _, o := range opts {
 		switch o.Name {

@@ -365,9 +365,16 @@ func (p *sedParser) command() error {
 		p.skipSpace()
 		c.label = p.labelText()
 	case 'a', 'i', 'c':
+		start := p.pos
 		t, err := p.textArg()
 		if err != nil && err != errNoText {
 			return err
+		}
+		if escape.RecursiveCtrl(p.src[start:p.pos]) {
+			if p.pos > start && p.src[p.pos-1] == '\n' {
+				p.pos--
+			}
+			return p.fail("recursive escaping after \\c not allowed")
 		}
 		c.text, c.hasText = t, err == nil
 		p.script.cmds = append(p.script.cmds, c)

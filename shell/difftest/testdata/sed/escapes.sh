@@ -393,3 +393,35 @@ echo 'a#b' | sed 's#\##X#'
 
 #### escaped delimiter in replacement ampersand delimiter
 echo 'ab' | sed 's&b&[\&]&'
+
+#### replacement c backslash delimiter unterminated
+echo a | sed 's/./\c\/'
+echo "status $?"
+
+#### regex recursive c
+echo a | sed 's/\c\d/x/'
+echo "status $?"
+
+#### y c backslash backslash
+echo a | sed 'y/a/\c\\/' | od -An -c
+
+#### y recursive c
+echo a | sed 'y/a/\c\d/'
+echo "status $?"
+
+#### text recursive c
+echo a | sed 'a x\c\dy'
+echo "status $?"
+
+#### text a backslash c
+echo a | sed 'a\c\\'
+
+#### replacement recursive c with n
+echo a | sed 's/./\c\n/'
+echo "status $?"
+
+#### replacement c of punctuation
+echo a | sed 's/./\c{\c~\c \c1/' | od -An -c
+
+#### replacement c lower and upper
+echo a | sed 's/./\cz\cZ/' | od -An -c

@@ -598,3 +598,98 @@ sed -i F f.txt; cat f.txt
 #### equals with -s
 printf 'a\n' > 1.txt; printf 'b\n' > 2.txt
 sed -s = 1.txt 2.txt
+
+#### -Ei is extended and in place
+printf 'aa\n' > f.txt
+sed -Ei 's/a+/X/' f.txt
+ls; cat f.txt
+
+#### -iE is a suffix
+printf 'aa\n' > f.txt
+sed -iE 's/a/X/' f.txt
+ls; cat f.txt fE.txt f.txtE 2>/dev/null
+
+#### -in is a suffix not quiet
+printf 'a\n' > f.txt
+sed -in p f.txt
+ls; cat f.txt
+
+#### -ni is quiet in place
+printf 'a\n' > f.txt
+sed -ni p f.txt
+ls; cat f.txt
+
+#### in place suffix without dot
+printf 'a\n' > f.txt
+sed --in-place=bak 's/a/b/' f.txt
+ls; cat f.txtbak
+
+#### in place backups for several files
+printf 'a\n' > 1.txt; printf 'b\n' > 2.txt
+sed -i.orig 's/^/>/' 1.txt 2.txt
+ls; cat 1.txt 2.txt 1.txt.orig 2.txt.orig
+
+#### in place several stars
+printf 'a\n' > f.txt
+sed -i '*-*.bak' 's/a/b/' f.txt
+ls
+
+#### in place with -z
+printf 'a\000b\000' > f.txt
+sed -z -i 's/^/>/' f.txt
+od -An -c f.txt
+
+#### in place with -s explicit and 0r
+printf 'H\n' > h.txt
+printf 'a\n' > 1.txt; printf 'b\n' > 2.txt
+sed -s -i '0r h.txt' 1.txt 2.txt
+cat 1.txt 2.txt
+
+#### -l attached
+printf '%020d\n' 0 | sed -nl8 l
+
+#### -sn combined
+printf 'a\nb\n' > 1.txt; printf 'c\n' > 2.txt
+sed -sn '$p' 1.txt 2.txt
+
+#### several expression options
+printf 'a\n' | sed --expression=p --expression='s/a/b/'
+
+#### -f and -e order
+printf 's/a/b/\n' > s.sed
+printf 'a\n' | sed -e 's/a/c/' -f s.sed
+
+#### -E after script
+printf 'aa\n' | sed 's/a+/X/' -E
+
+#### -- then script
+printf 'a\n' | sed -- p
+
+#### POSIXLY_CORRECT option order
+printf 'a\n' > f.txt
+POSIXLY_CORRECT=1 sed p f.txt -n
+echo "status $?"
+
+#### w file with -i several files
+printf 'a\n' > 1.txt; printf 'b\n' > 2.txt
+sed -i 'w all.txt' 1.txt 2.txt
+cat all.txt
+
+#### posix and GNU range zero refused with number
+printf '1\n2\n' | sed --posix -n '0~1p'
+echo "status $?"
+
+#### posix c text
+printf 'a\nb\n' | sed --posix '1c\
+X'
+
+#### posix y
+printf 'ab\n' | sed --posix 'y/ab/ba/'
+
+#### posix special replacement newline
+printf 'a b\n' | sed --posix 's/ /\n/'
+
+#### posix with braces and labels
+printf 'aaa\n' | sed --posix ':a
+s/a/b/
+ta'
