@@ -719,7 +719,7 @@ func (p *sedParser) compile(body, flags string) (*sedRegex, error) {
 	}
 	multi := strings.ContainsAny(flags, "Mm")
 	// With M, "." and negated brackets stop at a newline (REG_NEWLINE).
-	syn := ere.Syntax{Extended: p.d.ere, DotNL: !multi, Sed: true, NoGNU: p.d.posix, ICase: strings.ContainsAny(flags, "Ii")}
+	syn := ere.Syntax{Extended: p.d.ere, DotNL: !multi, Sed: true, NoGNU: p.d.posix, StrictRepeat: p.d.ere, ICase: strings.ContainsAny(flags, "Ii")}
 	swap := multi && p.d.nul
 	if swap {
 		// With -z, the lines of M end at NUL: the regex matches a copy

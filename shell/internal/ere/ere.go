@@ -386,6 +386,9 @@ func (t *translator) quantifier(q string) error {
 		t.literal(q)
 		return nil
 	}
+	if t.quant && t.o.Sed && !t.o.Extended && (q == "*" || q[0] == '{') {
+		return errBadPreced // glibc's BRE: "*" or "\{\}" repeating a repetition
+	}
 	if t.quant {
 		// RE2 rejects a** and a*{2}: wrap the quantified atom in a group.
 		s := t.out.String()
@@ -600,8 +603,14 @@ func (t *translator) interval(bre bool) error {
 		body = t.pat[t.i : t.i+end]
 		valid = validInterval(body)
 	}
+	// GNU sed -E (glibc's regcomp) reads "{" in an ERE as a BRE reads
+	// "\{": always an interval, or an error.
+	strict := bre || t.o.Sed && t.o.Extended
+	if !bre && strict && t.atom < 0 {
+		return errBadPreced
+	}
 	if !valid {
-		if bre {
+		if strict {
 			if end < 0 {
 				return errUnmatchedCu
 			}
@@ -615,7 +624,7 @@ func (t *translator) interval(bre bool) error {
 			return errBadPreced
 		}
 		if !bre {
-			if t.o.StrictRepeat {
+			if t.o.StrictRepeat || strict {
 				return errBadPreced
 			}
 			t.literal("{")

@@ -1038,3 +1038,92 @@ printf 'a\nb\n' | sed -f s.sed
 #### hash n after space
 printf 'a\n' | sed ' #n
 p'
+
+#### step with first beyond step
+printf '%s\n' 1 2 3 4 5 6 7 8 9 10 11 | sed -n '5~3p'
+
+#### multiple end zero
+printf '1\n2\n3\n' | sed -n '2,~0p'
+
+#### plus end with regex start repeated
+printf 'x\n1\nx\n2\n3\n' | sed -n '/x/,+1p'
+
+#### space before negation
+printf 'a\nb\n' | sed -n '1 !p'
+
+#### leading spaces before address
+printf 'a\nb\n' | sed -n '   2p'
+
+#### address then spaces then brace
+printf 'a\nb\n' | sed -n '2   {p}'
+
+#### bracket with backslash and close bracket
+printf 'a\\]b\n' | sed 's/[\]]/X/g'
+
+#### percent address with bracket
+printf 'a%%b\nab\n' | sed -n '\%a[%]b%p'
+
+#### i then -e joined text
+printf 'x\n' | sed -e 'i\' -e 'foo' -e 's/x/X/'
+
+#### a one liner with escaped newline continuation in -e
+printf 'x\n' | sed -e 'a foo\' -e 'bar'
+
+#### c with text continued
+printf 'x\n' | sed 'c\
+one\
+two'
+
+#### regex range negated delete
+printf 'a\nx\nb\ny\nc\n' | sed '/x/,/y/!d'
+
+#### substitution special dollar in middle
+echo 'a$b' | sed 's/a$b/X/'
+
+#### caret in middle literal bre
+echo 'a^b' | sed 's/a^b/X/'
+
+#### caret after group bre
+echo 'ab' | sed 's/\(^a\)b/X/'
+
+#### star at start literal bre
+echo '*a' | sed 's/*a/X/'
+
+#### star after group start bre
+echo '*a' | sed 's/\(*a\)/X/'
+
+#### interval at start bre refused
+echo 'a' | sed 's/\{1\}a/X/'
+echo "status $?"
+
+#### ere plus at start
+echo '+a' | sed -E 's/+a/X/'
+echo "status $?"
+
+#### ere empty alternation
+echo 'ab' | sed -E 's/a|/X/g'
+
+#### bre alternation empty side
+echo 'ab' | sed 's/a\|/X/g'
+
+#### ere braces literal when not interval
+echo 'a{b' | sed -E 's/a{b/X/'
+
+#### equivalence class
+echo 'aeb' | sed 's/[[=e=]]/X/'
+
+#### collating symbol
+echo 'a-b' | sed 's/[[.-.]]/X/'
+
+#### class in negated bracket
+echo 'a1b2' | sed 's/[^[:digit:]]/X/g'
+
+#### ere repetition errors and forms
+for p in '*a' 'a**' 'a{' '{1}a' 'a{1' 'a{1,x}' 'a{,2}' 'a{2,1}' '(*a)' 'a|*b' '(+a)' 'a+?' '^*a' 'a(|b)' '()' 'a{1}{2}' '{' 'x{}'; do
+  printf '%s: ' "$p"; echo 'aa{b*+' | sed -E "s/$p/X/" 2>&1
+done
+
+#### bre repetition errors and forms
+for p in '*a' 'a**' 'a\{' '\{1\}a' 'a\{1' 'a\{1,x\}' 'a\{,2\}' 'a\{2,1\}' '\(*a\)' 'a\|*b' '^*a' 'a\(\|b\)' '\(\)' 'a\{1\}\{2\}' 'x\{\}' 'a\+\?'; do
+  printf '%s: ' "$p"; echo 'aa{b*+' | sed "s/$p/X/" 2>&1
+done
