@@ -444,12 +444,18 @@ func (t *translator) escape() error {
 		return t.interval(true)
 	case !t.o.Extended && (c == '+' || c == '?'):
 		return t.quantifier(string(c))
-	case t.o.Sed && (c == 'w' || c == 'W'):
+	case t.o.Sed && strings.IndexByte("wWsS", c) >= 0:
 		t.begin()
-		if c == 'w' {
-			t.out.WriteString(`[` + unicodeClasses["alnum"] + `_]`)
+		class := unicodeClasses["alnum"] + `_`
+		if c == 's' || c == 'S' {
+			class = unicodeClasses["space"]
+		}
+		if c == 'w' || c == 's' {
+			t.out.WriteString(`[` + class + `]`)
+		} else if t.o.Bytes == BytesEscaped {
+			t.out.WriteString(`[^` + class + byteRunes + `]`)
 		} else {
-			t.out.WriteString(`[^` + unicodeClasses["alnum"] + `_]`)
+			t.out.WriteString(`[^` + class + `]`)
 		}
 	case c == 'w' || c == 'W' || c == 's' || c == 'S':
 		t.begin()

@@ -286,3 +286,27 @@ printf 'abc\377\376\375def\n' | sed -n 'l 8'
 
 #### case conversion in titlecase
 echo 'ǆemal' | sed 's/.*/\u&/'
+
+#### s escape with unicode spaces
+printf 'a\342\200\203b\302\240c d\n' | sed 's/\s/_/g'
+
+#### S escape with invalid byte
+printf 'a\377 b\n' | sed 's/\S/X/g' | od -An -c
+
+#### W escape with invalid byte
+printf 'a\377b\n' | sed 's/\W/X/g' | od -An -c
+
+#### ere w plus with accented
+echo 'naïve café' | sed -E 's/\w+/<&>/g'
+
+#### blank class with em space
+printf 'a\342\200\203b\tc\n' | sed 's/[[:blank:]]/_/g'
+
+#### cntrl class with del
+printf 'a\177b\001c\n' | sed 's/[[:cntrl:]]/C/g'
+
+#### graph and print classes
+printf 'a b\303\251\n' | sed 's/[[:graph:]]/G/g;s/[[:print:]]/P/g'
+
+#### xdigit class
+echo 'fF9gG' | sed 's/[[:xdigit:]]/x/g'

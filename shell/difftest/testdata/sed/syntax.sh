@@ -1127,3 +1127,49 @@ done
 for p in '*a' 'a**' 'a\{' '\{1\}a' 'a\{1' 'a\{1,x\}' 'a\{,2\}' 'a\{2,1\}' '\(*a\)' 'a\|*b' '^*a' 'a\(\|b\)' '\(\)' 'a\{1\}\{2\}' 'x\{\}' 'a\+\?'; do
   printf '%s: ' "$p"; echo 'aa{b*+' | sed "s/$p/X/" 2>&1
 done
+
+#### a one liner swallows brace
+printf 'x\n' | sed '1{a foo}'
+echo "status $?"
+
+#### r file name takes the rest of the line
+printf 'R\n' > 'f; p'
+printf 'x\n' | sed 'r f; p'
+
+#### w file name with brace
+printf 'x\n' | sed -n '1{w out}
+}'
+ls
+
+#### w then semicolon in name
+printf 'x\n' | sed -n 'w o;p'
+ls
+
+#### s w flag then brace on next line
+printf 'x\n' | sed -n '1{s/x/y/w out
+}'
+cat out
+
+#### i one liner with leading backslash space
+printf 'x\n' | sed 'i\ lead'
+
+#### a with escaped newline only
+printf 'x\n' | sed 'a foo\nbar'
+
+#### c on last line with dollar
+printf 'a\nb\n' | sed '$c\
+END'
+
+#### a on every line
+printf 'a\nb\n' | sed 'a --'
+
+#### i and a with -s files
+printf 'a\n' > 1.txt; printf 'b\n' > 2.txt
+sed -s '1i top' 1.txt 2.txt
+
+#### expected backslash error a at eof after spaces
+echo x | sed 'a   '
+echo "status $?"
+
+#### gnu a then semicolon text
+echo x | sed 'a;b'
