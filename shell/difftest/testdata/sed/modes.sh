@@ -693,3 +693,37 @@ printf 'a b\n' | sed --posix 's/ /\n/'
 printf 'aaa\n' | sed --posix ':a
 s/a/b/
 ta'
+
+#### in place file in subdirectory with suffix
+mkdir sub
+printf 'a\n' > sub/f.txt
+sed -i.bak 's/a/b/' sub/f.txt
+ls sub
+
+#### in place file in subdirectory with star suffix
+mkdir sub
+printf 'a\n' > sub/f.txt
+sed -i 'old_*' 's/a/b/' sub/f.txt
+ls . sub
+
+#### in place file in subdirectory with slash star suffix
+mkdir sub bak
+printf 'a\n' > sub/f.txt
+sed -i 'bak/*' 's/a/b/' sub/f.txt
+ls bak sub
+
+#### in place empty file
+: > f.txt
+sed -i 's/a/b/' f.txt
+echo "status $?"; od -An -c f.txt
+
+#### in place 0r into empty file
+printf 'H\n' > h.txt
+: > f.txt
+sed -i '0r h.txt' f.txt
+od -An -c f.txt
+
+#### in place append at end of file
+printf 'a\n' > f.txt
+sed -i '$a end' f.txt
+cat f.txt
