@@ -3,6 +3,7 @@ package textutils
 import (
 	"errors"
 	"regexp"
+	"strings"
 	"sync"
 	"unicode/utf8"
 
@@ -33,8 +34,9 @@ type sedRegex struct {
 	swapNL bool
 	nsub   int
 
-	fast *regexp.Regexp
-	back *regexp2.Regexp
+	fast  *regexp.Regexp
+	back  *regexp2.Regexp
+	probe *regexp2.Regexp // back anchored at both ends (see findBack)
 
 	once    sync.Once
 	escaped *regexp.Regexp
@@ -47,6 +49,45 @@ type sedRegex struct {
 // it (regexp2's own timeout needs a clock goroutine that cannot run while
 // the WebAssembly guest matches, so none is set).
 const backStack = 1 << 22
+
+// probeBudget bounds the probes for longer matches in one search (each is
+// one anchored match): past it, the first match found stands.
+const probeBudget = 4096
+
+// rightContext reports whether a translated pattern looks past the end of
+// its match: an end anchor ($ or \z) or a look-ahead (the word anchors).
+func rightContext(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch {
+		case s[i] == '\\' && i+1 < len(s):
+			if s[i+1] == 'z' {
+				return true
+			}
+			i++
+		case s[i] == '$':
+			return true
+		case s[i] == '(' && strings.HasPrefix(s[i:], "(?=") || strings.HasPrefix(s[i:], "(?!"):
+			return true
+		case s[i] == '[':
+			// A class: skip to its end ("]" first is a member).
+			j := i + 1
+			if j < len(s) && s[j] == '^' {
+				j++
+			}
+			if j < len(s) && s[j] == ']' {
+				j++
+			}
+			for j < len(s) && s[j] != ']' {
+				if s[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			i = j
+		}
+	}
+	return false
+}
 
 // errBacktrack is reported when regexp2 gives up on a match.
 var errBacktrack = errors.New("regular expression too complex to match")
@@ -68,6 +109,17 @@ func compileSedRegex(pat string, syn ere.Syntax, multi bool) (*sedRegex, error) 
 			return nil, &ere.Error{Msg: err.Error()}
 		}
 		r.back = re
+		if !multi && !rightContext(s) {
+			// POSIX wants the longest match at the leftmost position;
+			// regexp2 finds the first in its backtracking order. The
+			// probe tells whether a longer one exists: it must start
+			// where the match did (\G) and end at the end of input
+			// that is cut where the longer match would end (\z), which
+			// is sound when nothing in the pattern looks past a match.
+			if pr, err := regexp2.Compile(`\G(?:`+s+`)\z`, opts, regexp2.OptionMaxBacktrackingStackSize(backStack)); err == nil {
+				r.probe = pr
+			}
+		}
 		r.nsub = len(re.GetGroupNumbers()) - 1
 		return r, nil
 	}
@@ -165,6 +217,7 @@ func (r *sedRegex) findBack(b []byte, n int) ([][]int, error) {
 	runes, offs := bytesToRunes(b)
 	var out [][]int
 	pos, prevEnd := 0, -1
+	budget := probeBudget
 	for pos <= len(runes) && (n < 0 || len(out) < n) {
 		m, err := r.back.FindRunesMatchStartingAt(runes, pos)
 		if err != nil {
@@ -188,6 +241,20 @@ func (r *sedRegex) findBack(b []byte, n int) ([][]int, error) {
 				break
 			}
 			start, end = m.RuneIndex, m.RuneIndex+m.RuneLength
+		}
+		if r.probe != nil && budget > 0 {
+			// Look for a longer match at the same start, longest first.
+			for e := len(runes); e > end && budget > 0; e-- {
+				budget--
+				pm, err := r.probe.FindRunesMatchStartingAt(runes[:e], start)
+				if err != nil {
+					return nil, errBacktrack
+				}
+				if pm != nil && pm.RuneIndex == start {
+					m, end = pm, e
+					break
+				}
+			}
 		}
 		loc := make([]int, 2*(r.nsub+1))
 		for g := 0; g <= r.nsub; g++ {

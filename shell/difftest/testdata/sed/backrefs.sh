@@ -340,3 +340,24 @@ echo 'aaaa' | sed 's/\(a\)\1\{2\}/X/'
 #### invalid backref after ere alternation
 echo 'a' | sed -E 's/(a)|\2/x/'
 echo "status $?"
+
+#### longest match with backref and bracket star
+echo 'ababaaa' | sed 's/\(ab*\)[ab]*\1/[&|\1]/'
+
+#### longest alternation before backref
+echo 'abcabc' | sed 's/\(a\|abc\)\1*/[&]/'
+
+#### longest ere alternation with backref
+echo 'xyxyxyz' | sed -E 's/(x|xy)\1*/[&]/'
+
+#### longest star group with backref
+echo 'aaaaaa' | sed 's/\(a*\)\1/[\1]/'
+
+#### longest with backref global
+echo 'abab abcabc' | sed -E 's/(ab|abc)\1/<&>/g'
+
+#### backref anchored both ends
+printf 'abcabc\nabcab\n' | sed -n '/^\(.*\)\1$/p'
+
+#### backref whole line doubled words
+printf 'hello hello\nhello world\n' | sed -n 's/^\(.*\) \1$/twice: \1/p'
