@@ -20,10 +20,12 @@ const sedUsage = "[OPTION]... {script-only-if-no-other-script} [input-file]..."
 // the input read so far (scripts like ":a;G;H;ba" double them forever).
 const spaceSlack = 32 << 20
 
+// sedLong is GNU sed's table of long options, in its order (which shows in
+// the message for an ambiguous abbreviation).
 var sedLong = []string{
-	"quiet", "silent", "expression=", "file=", "in-place", "in-place-suffix=", "regexp-extended",
-	"separate", "null-data", "zero-terminated", "line-length=", "unbuffered", "posix", "debug",
-	"sandbox", "follow-symlinks", "help", "version",
+	"regexp-extended", "debug", "in-place", "in-place-suffix=", "expression=", "file=",
+	"line-length=", "null-data", "zero-terminated", "quiet", "posix", "silent", "sandbox",
+	"separate", "unbuffered", "version", "help", "follow-symlinks",
 }
 
 // sedPreprocess rewrites -i[SUFFIX] and --in-place[=SUFFIX], whose argument
@@ -35,9 +37,17 @@ func sedPreprocess(args []string) []string {
 		if a == "--" {
 			return append(out, args[i:]...)
 		}
-		if v, ok := strings.CutPrefix(a, "--in-place="); ok {
-			out = append(out, "--in-place-suffix="+v)
-			continue
+		if long, ok := strings.CutPrefix(a, "--"); ok {
+			// --in-place and its abbreviations (--i, --in, ...).
+			name, v, hasV := strings.Cut(long, "=")
+			if name != "" && strings.HasPrefix("in-place", name) {
+				if hasV {
+					out = append(out, "--in-place-suffix="+v)
+				} else {
+					out = append(out, "--in-place")
+				}
+				continue
+			}
 		}
 		if len(a) < 2 || a[0] != '-' || a[1] == '-' {
 			out = append(out, a)

@@ -310,3 +310,21 @@ printf 'a b\303\251\n' | sed 's/[[:graph:]]/G/g;s/[[:print:]]/P/g'
 
 #### xdigit class
 echo 'fF9gG' | sed 's/[[:xdigit:]]/x/g'
+
+#### escaped multibyte in regex
+echo 'aób' | sed 's/\ó/X/'
+
+#### escaped multibyte in y
+echo 'aób' | sed 'y/ó/\ó/'
+
+#### escaped multibyte in replacement
+echo 'aób' | sed 's/ó/[\ó]/'
+
+#### multibyte group reused
+echo 'aób' | sed 's/a\(ó\)b/\1\1/'
+
+#### multibyte in address
+printf 'ó\no\n' | sed -n '/ó/p'
+
+#### multibyte y with several
+echo 'aáeé' | sed 'y/áé/ae/'

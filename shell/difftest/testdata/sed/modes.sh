@@ -727,3 +727,9 @@ od -An -c f.txt
 printf 'a\n' > f.txt
 sed -i '$a end' f.txt
 cat f.txt
+
+#### in place abbreviated long option
+printf 'a\n' > f.txt
+sed --in=.b 's/a/b/' f.txt
+sed --i 's/b/c/' f.txt
+ls; cat f.txt

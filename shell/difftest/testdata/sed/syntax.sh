@@ -1173,3 +1173,16 @@ echo "status $?"
 
 #### gnu a then semicolon text
 echo x | sed 'a;b'
+
+#### long option abbreviations
+printf 'a\nb\n' | sed --quie --expr=2p; printf 'aa\n' | sed --reg 's/a+/X/'
+
+#### ambiguous long option
+sed --s p 2>&1 | head -1
+echo "status $?"
+
+#### long option with unwanted argument
+sed --quiet=x p 2>&1 | head -1
+
+#### long option missing argument
+sed --file 2>&1 | head -1
