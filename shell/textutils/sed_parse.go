@@ -223,7 +223,7 @@ func (p *sedParser) skipSpace() {
 
 func (p *sedParser) parse() error {
 	for {
-		for !p.eof() && strings.IndexByte(" \t\n;", p.peek()) >= 0 {
+		for !p.eof() && strings.IndexByte(" \t\n\r\v\f;", p.peek()) >= 0 {
 			p.pos++
 		}
 		if p.eof() {

@@ -1186,3 +1186,35 @@ sed --quiet=x p 2>&1 | head -1
 
 #### long option missing argument
 sed --file 2>&1 | head -1
+
+#### crlf after brace in script file
+printf '1{\r\np\r\n}\r\n' > s.sed
+printf 'a\n' | sed -f s.sed
+echo "status $?"
+
+#### crlf after y in script file
+printf 'y/a/b/\r\n' > s.sed
+printf 'a\n' | sed -f s.sed
+echo "status $?"
+
+#### crlf after address command
+printf '/a/d\r\n' > s.sed
+printf 'a\n' | sed -f s.sed
+echo "status $?"
+
+#### crlf after branch and label
+printf 'b end\r\n:end\r\n' > s.sed
+printf 'a\n' | sed -f s.sed
+
+#### crlf hash n
+printf '#n\r\np\r\n' > s.sed
+printf 'a\n' | sed -f s.sed
+echo "status $?"
+
+#### crlf after q and l
+printf 'q\r\n' > s.sed
+printf 'a\n' | sed -f s.sed
+echo "status $?"
+
+#### whitespace controls before commands
+printf 'a\n' | sed "$(printf '\rp')"; printf 'a\n' | sed "$(printf 'p;\v\fp')"
