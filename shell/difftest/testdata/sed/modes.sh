@@ -733,3 +733,11 @@ printf 'a\n' > f.txt
 sed --in=.b 's/a/b/' f.txt
 sed --i 's/b/c/' f.txt
 ls; cat f.txt
+
+#### posix regex escapes
+for s in 's/a\|b/x/g' 's/\t/T/' 's/\d097/D/' 's/\x61/X/' 's/\ca/C/' 's/a/\x41/' 's/\w/W/' 's/a\?/Q/' 's/\`a/S/' 's/a\+/P/' 's/\bb/B/'; do
+  printf '%s: ' "$s"; printf 'a|b\tc w\n' | sed --posix "$s" 2>&1
+done
+
+#### posix ere operators kept
+printf 'aab|c\n' | sed --posix -E 's/a+|c/X/g;s/b?\|/Y/'
