@@ -100,5 +100,10 @@ func matchLong(name string, long []string) (full string, takesArg bool, err erro
 	case 1:
 		return strings.TrimSuffix(found[0], "="), strings.HasSuffix(found[0], "="), nil
 	}
-	return "", false, &UsageError{fmt.Sprintf("option '--%s' is ambiguous", name)}
+	// glibc's getopt_long lists the candidates, in the table's order.
+	var b strings.Builder
+	for _, l := range found {
+		fmt.Fprintf(&b, " '--%s'", strings.TrimSuffix(l, "="))
+	}
+	return "", false, &UsageError{fmt.Sprintf("option '--%s' is ambiguous; possibilities:%s", name, b.String())}
 }

@@ -98,9 +98,6 @@ func TestRefusals(t *testing.T) {
 	}{
 		{[]string{"grep", `\(a\)\1`, "-"}, 2, "grep: back-references are not supported\n"},
 		{[]string{"grep", "-E", `(a)\1`, "-"}, 2, "grep: back-references are not supported\n"},
-		{[]string{"sed", `s/\(a\)\1/x/`}, 1, "sed: -e expression #1, char 12: back-references are not supported\n"},
-		{[]string{"sed", "e ls"}, 1, "sed: -e expression #1, char 1: e command disabled: executing commands is not allowed in the sandbox\n"},
-		{[]string{"sed", "s/a/ls/e"}, 1, "sed: -e expression #1, char 8: the `e' flag of `s' is disabled: executing commands is not allowed in the sandbox\n"},
 		{[]string{"grep", "a{1001}", "-E"}, 2, "grep: Regular expression too big\n"},
 		{[]string{"sed", ":a;G;H;ba"}, 4, "sed: pattern space too large\n"},
 	}

@@ -3,11 +3,10 @@ package textutils
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"path"
-	"regexp"
-	"strconv"
 	"strings"
 	"syscall"
 
@@ -15,19 +14,18 @@ import (
 	"github.com/cordonhq/cordon/vfs"
 )
 
-// errNoEnt stands for ENOENT where there is no file system error to report.
-var errNoEnt error = syscall.ENOENT
-
 const sedUsage = "[OPTION]... {script-only-if-no-other-script} [input-file]..."
 
 // spaceSlack is how far the pattern and hold spaces may grow beyond twice
 // the input read so far (scripts like ":a;G;H;ba" double them forever).
 const spaceSlack = 32 << 20
 
+// sedLong is GNU sed's table of long options, in its order (which shows in
+// the message for an ambiguous abbreviation).
 var sedLong = []string{
-	"quiet", "silent", "expression=", "file=", "in-place", "in-place-suffix=", "regexp-extended",
-	"separate", "null-data", "zero-terminated", "line-length=", "unbuffered", "posix", "debug",
-	"sandbox", "follow-symlinks", "help",
+	"regexp-extended", "debug", "in-place", "in-place-suffix=", "expression=", "file=",
+	"line-length=", "null-data", "zero-terminated", "quiet", "posix", "silent", "sandbox",
+	"separate", "unbuffered", "version", "help", "follow-symlinks",
 }
 
 // sedPreprocess rewrites -i[SUFFIX] and --in-place[=SUFFIX], whose argument
@@ -39,9 +37,17 @@ func sedPreprocess(args []string) []string {
 		if a == "--" {
 			return append(out, args[i:]...)
 		}
-		if v, ok := strings.CutPrefix(a, "--in-place="); ok {
-			out = append(out, "--in-place-suffix="+v)
-			continue
+		if long, ok := strings.CutPrefix(a, "--"); ok {
+			// --in-place and its abbreviations (--i, --in, ...).
+			name, v, hasV := strings.Cut(long, "=")
+			if name != "" && strings.HasPrefix("in-place", name) {
+				if hasV {
+					out = append(out, "--in-place-suffix="+v)
+				} else {
+					out = append(out, "--in-place")
+				}
+				continue
+			}
 		}
 		if len(a) < 2 || a[0] != '-' || a[1] == '-' {
 			out = append(out, a)
@@ -76,13 +82,92 @@ func sedPreprocess(args []string) []string {
 	return out
 }
 
+// sedHelp is the text of --help after the usage line, as GNU sed 4.9
+// writes it after an error in the options (its --help adds GNU's address
+// for bug reports, which is not the place for cordon's).
+const sedHelp = `
+  -n, --quiet, --silent
+                 suppress automatic printing of pattern space
+      --debug
+                 annotate program execution
+  -e script, --expression=script
+                 add the script to the commands to be executed
+  -f script-file, --file=script-file
+                 add the contents of script-file to the commands to be executed
+  --follow-symlinks
+                 follow symlinks when processing in place
+  -i[SUFFIX], --in-place[=SUFFIX]
+                 edit files in place (makes backup if SUFFIX supplied)
+  -l N, --line-length=N
+                 specify the desired line-wrap length for the ` + "`" + `l' command
+  --posix
+                 disable all GNU extensions.
+  -E, -r, --regexp-extended
+                 use extended regular expressions in the script
+                 (for portability use POSIX -E).
+  -s, --separate
+                 consider files as separate rather than as a single,
+                 continuous long stream.
+      --sandbox
+                 operate in sandbox mode (disable e/r/w commands).
+  -u, --unbuffered
+                 load minimal amounts of data from the input files and flush
+                 the output buffers more often
+  -z, --null-data
+                 separate lines by NUL characters
+      --help     display this help and exit
+      --version  output version information and exit
+
+If no -e, --expression, -f, or --file option is given, then the first
+non-option argument is taken as the sed script to interpret.  All
+remaining arguments are names of input files; if no input files are
+specified, then the standard input is read.
+
+GNU sed home page: <https://www.gnu.org/software/sed/>.
+General help using GNU software: <https://www.gnu.org/gethelp/>.
+`
+
+// sedUsageErr writes a usage error and GNU's whole help, and returns 1.
+func sedUsageErr(env *command.Env, msg string) int {
+	if msg != "" {
+		fmt.Fprintf(env.Stderr, "sed: %s\n", msg)
+	}
+	fmt.Fprintf(env.Stderr, "Usage: sed %s\n%s", sedUsage, sedHelp)
+	return 1
+}
+
+// sedVersion is the text of --version: cordon's sed follows GNU sed 4.9,
+// and scripts test the first line to know which sed they have.
+const sedVersion = `sed (GNU sed) 4.9
+This is cordon's implementation of sed, in the sandbox, which follows
+GNU sed 4.9 (differences: see cordon's docs/shell.md).
+`
+
+// atoiPrefix reads the leading decimal digits of s as C's atoi does (0
+// when there are none).
+func atoiPrefix(s string) int {
+	n := 0
+	for i := 0; i < len(s) && s[i] >= '0' && s[i] <= '9' && n < 1<<30; i++ {
+		n = n*10 + int(s[i]-'0')
+	}
+	return n
+}
+
 func cmdSed(env *command.Env) int {
-	opts, operands, err := command.Getopt(sedPreprocess(env.Args[1:]), "nse:f:ErzuEl:", sedLong, false)
+	// With POSIXLY_CORRECT, the options end at the first operand.
+	_, posixEnv := env.Getenv("POSIXLY_CORRECT")
+	opts, operands, err := command.Getopt(sedPreprocess(env.Args[1:]), "nse:f:ErzuEl:", sedLong, posixEnv)
 	if err != nil {
-		fmt.Fprintf(env.Stderr, "sed: %s\nUsage: sed %s\n", err, sedUsage)
-		return 1
+		return sedUsageErr(env, err.Error())
 	}
 	r := &sedRun{env: env, lineLen: 70, delim: '\n', holdNL: true}
+	if v, ok := env.Getenv("COLS"); ok {
+		// GNU: the width of l is COLS less one, when COLS is above 1.
+		if n := atoiPrefix(v); n > 1 {
+			r.lineLen = n - 1
+		}
+	}
+	r.posixEnv = posixEnv
 	var parts []scriptPart
 	for _, o := range opts {
 		switch o.Name {
@@ -91,14 +176,20 @@ func cmdSed(env *command.Env) int {
 		case "e", "expression":
 			parts = append(parts, scriptPart{text: o.Value})
 		case "f", "file":
-			f, err := env.Open(o.Value)
+			var f io.ReadCloser
+			var err error
+			if o.Value == "-" {
+				f = io.NopCloser(env.Stdin)
+			} else {
+				f, err = env.Open(o.Value)
+			}
 			if err != nil {
-				return env.Errorf(1, "couldn't open file %s: %s", o.Value, command.Strerror(err))
+				return env.Errorf(4, "couldn't open file %s: %s", o.Value, command.Strerror(err))
 			}
 			data, err := readAll(env.Ctx, f)
 			f.Close()
 			if err != nil {
-				return env.Errorf(1, "couldn't read %s: %s", o.Value, command.Strerror(err))
+				return env.Errorf(4, "couldn't read %s: %s", o.Value, command.Strerror(err))
 			}
 			parts = append(parts, scriptPart{text: strings.TrimSuffix(string(data), "\n"), file: o.Value})
 		case "in-place":
@@ -112,25 +203,27 @@ func cmdSed(env *command.Env) int {
 		case "z", "null-data", "zero-terminated":
 			r.delim = 0
 		case "l", "line-length":
-			n, err := strconv.Atoi(o.Value)
-			if err != nil || n < 0 {
-				return env.Errorf(1, "invalid line length: %s", o.Value)
-			}
-			r.lineLen = n
+			r.lineLen = atoiPrefix(o.Value)
+		case "posix":
+			r.posix = true
+		case "sandbox":
+			r.sandbox = true
 		case "help":
-			fmt.Fprintf(env.Stdout, "Usage: sed %s\n", sedUsage)
+			fmt.Fprintf(env.Stdout, "Usage: sed %s\n%s", sedUsage, sedHelp)
+			return 0
+		case "version":
+			fmt.Fprint(env.Stdout, sedVersion)
 			return 0
 		}
 	}
 	if len(parts) == 0 {
 		if len(operands) == 0 {
-			fmt.Fprintf(env.Stderr, "Usage: sed %s\n", sedUsage)
-			return 1
+			return sedUsageErr(env, "")
 		}
 		parts = append(parts, scriptPart{text: operands[0]})
 		operands = operands[1:]
 	}
-	script, err := parseSed(parts, r.ere)
+	script, err := parseSed(parts, sedDialect{ere: r.ere, posix: r.posix, sandbox: r.sandbox, nul: r.delim == 0})
 	if err != nil {
 		if strings.HasPrefix(err.Error(), "can't find label") {
 			return env.Errorf(4, "%s", err)
@@ -198,6 +291,13 @@ type sedRun struct {
 	suffix   string
 	lineLen  int
 	delim    byte
+	posix    bool // --posix: GNU's extensions refused
+	posixEnv bool // POSIXLY_CORRECT is set: N at the end quits silently
+	sandbox  bool // --sandbox: no e, r, w
+	// silentEOF: N met the end of input in POSIX mode, so the pattern
+	// space is not printed.
+	silentEOF bool
+	fatal     bool // a read or edit error ends the run, status 4
 
 	names   []string
 	idx     int
@@ -216,7 +316,7 @@ type sedRun struct {
 	hold    []byte
 	scratch []byte // the previous pattern space, reused by s
 	tflag   bool
-	lastRE  *regexp.Regexp
+	lastRE  *sedRegex
 
 	stdout  *sedOut
 	out     *sedOut
@@ -259,6 +359,14 @@ func (r *sedRun) run() int {
 			if !r.readCycle() {
 				break
 			}
+			if r.lineNo == 1 {
+				// 0rFILE: the files go out before the first line.
+				for _, name := range r.s.zeroR {
+					if data, err := r.readWhole(name); err == nil {
+						r.out.raw(data)
+					}
+				}
+			}
 		}
 		restart = false
 		stop := r.exec()
@@ -275,7 +383,7 @@ func (r *sedRun) run() int {
 		case stopRestart:
 			restart = true
 		default:
-			if !r.quiet {
+			if !r.quiet && !r.silentEOF {
 				r.out.line(r.ps, r.psNL)
 			}
 		}
@@ -296,6 +404,9 @@ func (r *sedRun) run() int {
 	}
 	r.finishFile()
 	r.flushW()
+	if r.fatal {
+		return 4
+	}
 	if r.errFile && r.status == 0 {
 		return 2
 	}
@@ -373,9 +484,19 @@ func (r *sedRun) openNext() bool {
 		var f io.ReadCloser
 		var err error
 		if r.inPlace && name == "-" {
-			err = errNoEnt
+			f, err = r.env.Open("./-") // -i edits the file named -
 		} else {
 			f, err = r.env.Open(name)
+		}
+		if err != nil && (errors.Is(err, syscall.EISDIR) || command.Strerror(err) == "Is a directory") {
+			// GNU stops there, with status 4.
+			if r.inPlace {
+				r.env.Errorf(4, "couldn't edit %s: not a regular file", name)
+			} else {
+				r.env.Errorf(4, "read error on %s: %s", name, command.Strerror(err))
+			}
+			r.fatal, r.status = true, 4
+			return false
 		}
 		if err != nil {
 			r.env.Errorf(2, "can't read %s: %s", name, command.Strerror(err))
@@ -426,8 +547,12 @@ func (r *sedRun) finishFile() {
 			}
 			if old, err := r.env.FS.ReadFile(name); err == nil {
 				if err := r.env.FS.WriteFile(r.env.Abs(bak), old, 0); err != nil {
-					r.env.Errorf(4, "couldn't open file %s: %s", bak, command.Strerror(err))
-					r.status = 4
+					// GNU renames the file to its backup, and stops
+					// when it cannot, the file left as it was.
+					r.env.Errorf(4, "cannot rename %s: %s", r.curName, command.Strerror(err))
+					r.fatal, r.status = true, 4
+					r.out = r.stdout
+					return
 				}
 			}
 		}
@@ -442,6 +567,9 @@ func (r *sedRun) finishFile() {
 // readCycle loads the next input line into the pattern space.
 func (r *sedRun) readCycle() bool {
 	for !r.laOK {
+		if r.fatal {
+			return false
+		}
 		if r.lr != nil {
 			if r.lr.Err() == command.ErrCanceled {
 				return false
@@ -512,7 +640,7 @@ func (r *sedRun) dumpAppend() {
 	r.appendQ = r.appendQ[:0]
 }
 
-func (r *sedRun) match(re *regexp.Regexp, b []byte) (bool, bool) {
+func (r *sedRun) match(re *sedRegex, b []byte) (bool, bool) {
 	if re == nil {
 		re = r.lastRE
 		if re == nil {
@@ -522,5 +650,11 @@ func (r *sedRun) match(re *regexp.Regexp, b []byte) (bool, bool) {
 		}
 	}
 	r.lastRE = re
-	return re.Match(b), true
+	m, err := re.Match(b)
+	if err != nil {
+		r.env.Errorf(4, "%s", err)
+		r.status = 4
+		return false, false
+	}
+	return m, true
 }

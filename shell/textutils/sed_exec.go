@@ -3,9 +3,14 @@ package textutils
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/cordonhq/cordon/shell/command"
+	"github.com/cordonhq/cordon/shell/internal/ere"
 )
 
 // selected reports whether c applies to the current line.
@@ -134,13 +139,15 @@ func (r *sedRun) exec() sedStop {
 		case '=':
 			r.out.line([]byte(strconv.FormatInt(r.lineNo, 10)), true)
 		case 'a':
-			if c.text != "" {
+			if c.hasText {
 				r.appendQ = append(r.appendQ, []byte(c.text+"\n"))
 			}
 		case 'i':
-			r.out.line([]byte(c.text), true)
+			if c.hasText {
+				r.out.line([]byte(c.text), true)
+			}
 		case 'c':
-			if (c.neg || rangeEnded(c)) && c.text != "" {
+			if (c.neg || rangeEnded(c)) && c.hasText {
 				r.out.line([]byte(c.text), true)
 			}
 			return stopDelete
@@ -162,6 +169,11 @@ func (r *sedRun) exec() sedStop {
 			r.dumpAppend()
 			return stopRestart
 		case 'e':
+			if c.text != "" {
+				r.out.raw(r.shell(c.text))
+			} else {
+				r.ps = append(r.ps[:0], bytes.TrimSuffix(r.shell(string(r.ps)), []byte{'\n'})...)
+			}
 		case 'F':
 			name := r.curName
 			r.out.line([]byte(name), true)
@@ -195,6 +207,9 @@ func (r *sedRun) exec() sedStop {
 			r.psNL = nl
 		case 'N':
 			if !r.more() {
+				// POSIX: N on the last line quits without printing;
+				// GNU prints the pattern space first.
+				r.silentEOF = r.posix || r.posixEnv
 				return stopEOF
 			}
 			r.dumpAppend()
@@ -234,12 +249,7 @@ func (r *sedRun) exec() sedStop {
 				r.wfiles[c.fname].line(r.ps, r.psNL)
 			}
 		case 'y':
-			r.ps = bytes.Map(func(x rune) rune {
-				if y, ok := c.ymap[x]; ok {
-					return y
-				}
-				return x
-			}, r.ps)
+			r.ps = r.translit(c.ymap)
 		}
 		if max(len(r.ps), len(r.hold)) > r.maxSpace() {
 			r.env.Errorf(4, "pattern space too large")
@@ -248,6 +258,29 @@ func (r *sedRun) exec() sedStop {
 		}
 	}
 	return stopNone
+}
+
+// translit maps the characters of the pattern space by m (y); bytes that
+// are not UTF-8 stay as they are.
+func (r *sedRun) translit(m map[rune]rune) []byte {
+	out := r.scratch[:0]
+	for i := 0; i < len(r.ps); {
+		x, n := utf8.DecodeRune(r.ps[i:])
+		if x == utf8.RuneError && n <= 1 {
+			x = ere.ByteRune(r.ps[i])
+		}
+		y, ok := m[x]
+		if b, isByte := ere.IsByteRune(y); ok && isByte {
+			out = append(out, b)
+		} else if ok {
+			out = utf8.AppendRune(out, y)
+		} else {
+			out = append(out, r.ps[i:i+n]...)
+		}
+		i += n
+	}
+	r.scratch = r.ps
+	return out
 }
 
 func (r *sedRun) readWhole(name string) ([]byte, error) {
@@ -346,7 +379,12 @@ func (r *sedRun) subst(c *sedCmd) bool {
 	if !c.global {
 		limit = max(c.nth, 1)
 	}
-	locs := re.FindAllSubmatchIndex(r.ps, limit)
+	locs, err := re.FindAll(r.ps, limit)
+	if err != nil {
+		r.env.Errorf(4, "%s", err)
+		r.status = 4
+		return false
+	}
 	if len(locs) == 0 {
 		return true
 	}
@@ -370,6 +408,9 @@ func (r *sedRun) subst(c *sedCmd) bool {
 	out = append(out, r.ps[prev:]...)
 	r.ps, r.scratch = out, r.ps
 	r.tflag = true
+	if c.eval {
+		r.ps = append(r.ps[:0], bytes.TrimSuffix(r.shell(string(r.ps)), []byte{'\n'})...)
+	}
 	if c.print > 0 {
 		r.out.line(r.ps, r.psNL)
 	}
@@ -383,13 +424,15 @@ func (r *sedRun) subst(c *sedCmd) bool {
 func expandRepl(out []byte, repl []sedRepl, src []byte, loc []int) []byte {
 	mode, once := byte(0), byte(0)
 	for _, p := range repl {
-		switch p.conv {
-		case 'U', 'L':
-			mode, once = p.conv, 0
-		case 'E':
-			mode, once = 0, 0
-		case 'u', 'l':
-			once = p.conv
+		for i := 0; i < len(p.conv); i++ {
+			switch c := p.conv[i]; c {
+			case 'U', 'L':
+				mode, once = c, 0
+			case 'E':
+				mode, once = 0, 0
+			case 'u', 'l':
+				once = c
+			}
 		}
 		var text []byte
 		if p.group < 0 {
@@ -400,26 +443,70 @@ func expandRepl(out []byte, repl []sedRepl, src []byte, loc []int) []byte {
 		if len(text) == 0 {
 			continue
 		}
-		start := len(out)
-		out = append(out, text...)
-		if mode != 0 {
-			convCase(out[start:], mode == 'U')
+		if mode == 0 && once == 0 {
+			out = append(out, text...)
+			continue
 		}
-		if once != 0 {
-			convCase(out[start:start+1], once == 'u')
-			once = 0
-		}
+		out = appendCase(out, text, mode, once)
+		once = 0
 	}
 	return out
 }
 
-// convCase converts ASCII letters in b to upper or lower case in place.
-func convCase(b []byte, upper bool) {
-	for i, c := range b {
-		if upper && c >= 'a' && c <= 'z' {
-			b[i] = c - 32
-		} else if !upper && c >= 'A' && c <= 'Z' {
-			b[i] = c + 32
+// appendCase appends text to out with its letters converted: all of them
+// to upper case (mode 'U') or lower case ('L'), then the first one by once
+// ('u' or 'l'). Bytes that are not UTF-8 are copied as they are.
+func appendCase(out, text []byte, mode, once byte) []byte {
+	for i := 0; i < len(text); {
+		r, n := utf8.DecodeRune(text[i:])
+		if r == utf8.RuneError && n <= 1 {
+			out = append(out, text[i])
+			i++
+			once = 0
+			continue
 		}
+		switch {
+		case once == 'u':
+			r = unicode.ToUpper(r)
+		case once == 'l':
+			r = unicode.ToLower(r)
+		case mode == 'U':
+			r = unicode.ToUpper(r)
+		case mode == 'L':
+			r = unicode.ToLower(r)
+		}
+		once = 0
+		out = utf8.AppendRune(out, r)
+		i += n
 	}
+	return out
+}
+
+// shell runs cmd in the sandbox's own shell, as "sh -c CMD" (the e command
+// and the e flag of s, which GNU runs with popen), and returns what it
+// writes on its standard output; its standard error is sed's.
+func (r *sedRun) shell(cmd string) []byte {
+	r.out.w.Flush()
+	if r.env.Exec == nil {
+		r.env.Errorf(0, "cannot run `%s': running commands is not available", cmd)
+		return nil
+	}
+	var out bytes.Buffer
+	r.env.Exec(r.env.Ctx, []string{"sh", "-c", cmd}, nil, strings.NewReader(""), &limitWriter{w: &out, n: r.maxSpace()}, r.env.Stderr)
+	return out.Bytes()
+}
+
+// limitWriter keeps up to n bytes and drops the rest.
+type limitWriter struct {
+	w io.Writer
+	n int
+}
+
+func (l *limitWriter) Write(p []byte) (int, error) {
+	k := min(len(p), l.n)
+	if k > 0 {
+		l.w.Write(p[:k])
+		l.n -= k
+	}
+	return len(p), nil
 }

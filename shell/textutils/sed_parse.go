@@ -1,8 +1,8 @@
 package textutils
 
 import (
+	"errors"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -27,14 +27,14 @@ type sedAddr struct {
 	kind sedAddrKind
 	n    int64
 	step int64
-	re   *regexp.Regexp // nil with kind addrRE: the last regex used
+	re   *sedRegex // nil with kind addrRE: the last regex used
 }
 
 // sedRepl is one piece of an s command's replacement.
 type sedRepl struct {
 	lit   string
-	group int  // -1: literal; 0: &; 1-9: \N
-	conv  byte // case conversion before this piece: 'U', 'L', 'u', 'l', 'E' or 0
+	group int    // -1: literal; 0: &; 1-9: \N
+	conv  string // case conversions before this piece, in order: 'U', 'L', 'u', 'l', 'E'
 }
 
 // sedCmd is one parsed command.
@@ -48,19 +48,21 @@ type sedCmd struct {
 	closed bool // a range whose first address is a line number has ended
 	end    int64
 
-	re     *regexp.Regexp // s: nil means the last regex used
+	re     *sedRegex // s: nil means the last regex used
 	repl   []sedRepl
 	global bool
 	nth    int
 	print  int
 	wfile  string
+	eval   bool // s///e: run the pattern space as a command
 
-	text  string // a, i, c
-	label string // :, b, t, T
-	jump  int    // b, t, T: target index; { : index of the matching }
-	fname string // r, R, w, W
-	ymap  map[rune]rune
-	num   int // q, Q: exit code; l: line length (-1 when unset)
+	text    string // a, i, c
+	hasText bool   // a, i, c: a text was given (even an empty one)
+	label   string // :, b, t, T
+	jump    int    // b, t, T: target index; { : index of the matching }
+	fname   string // r, R, w, W
+	ymap    map[rune]rune
+	num     int // q, Q: exit code; l: line length (-1 when unset)
 }
 
 // sedScript is a parsed script.
@@ -69,6 +71,7 @@ type sedScript struct {
 	quiet   bool // "#n" on the first line
 	wfiles  []string
 	needsRE bool
+	zeroR   []string // the files of 0r, read before the first line
 }
 
 // scriptPart is one -e expression or -f file of the script.
@@ -90,13 +93,23 @@ type sedParser struct {
 	pos    int
 	parts  []scriptPart
 	starts []int
-	ere    bool
+	d      sedDialect
 	script *sedScript
 	blocks []int
+	// blockPos holds where each open block's "{" is (just after it).
+	blockPos []int
 }
 
-func parseSed(parts []scriptPart, ere bool) (*sedScript, error) {
-	p := &sedParser{parts: parts, ere: ere, script: &sedScript{}}
+// sedDialect is what the options change in how a script reads.
+type sedDialect struct {
+	ere     bool // -E
+	posix   bool // --posix: GNU's extensions refused
+	sandbox bool // --sandbox: e, r, w refused
+	nul     bool // -z: the M flag's lines end at NUL
+}
+
+func parseSed(parts []scriptPart, d sedDialect) (*sedScript, error) {
+	p := &sedParser{parts: parts, d: d, script: &sedScript{}}
 	var b strings.Builder
 	for i, part := range parts {
 		if i > 0 {
@@ -106,15 +119,16 @@ func parseSed(parts []scriptPart, ere bool) (*sedScript, error) {
 		b.WriteString(part.text)
 	}
 	p.src = b.String()
-	if strings.HasPrefix(p.src, "#n\n") || p.src == "#n" {
+	// As GNU sed 4.9: a first script piece that starts with "#n" turns
+	// off the automatic printing.
+	if len(parts) > 0 && strings.HasPrefix(parts[0].text, "#n") {
 		p.script.quiet = true
 	}
 	if err := p.parse(); err != nil {
 		return nil, err
 	}
 	if len(p.blocks) > 0 {
-		p.pos = -1
-		return nil, p.errAt(len(p.src), "unmatched `{'", true)
+		return nil, p.errAt(p.blockPos[len(p.blockPos)-1], "unmatched `{'", true)
 	}
 	// Resolve labels.
 	labels := map[string]int{}
@@ -142,7 +156,8 @@ func parseSed(parts []scriptPart, ere bool) (*sedScript, error) {
 }
 
 // errAt builds an error located at src offset pos (the count of characters
-// consumed). zero makes GNU's "char 0" for errors found at the end.
+// consumed). zero makes GNU's "char 0" (an unmatched "{", located in the
+// expression or at the line that holds it).
 func (p *sedParser) errAt(pos int, msg string, zero bool) error {
 	k := 0
 	for i := range p.starts {
@@ -150,20 +165,14 @@ func (p *sedParser) errAt(pos int, msg string, zero bool) error {
 			k = i
 		}
 	}
-	if zero {
-		k = len(p.parts) - 1
-	}
 	local := pos - p.starts[k]
-	if zero {
-		local = 0
-	}
 	part := p.parts[k]
 	if part.file != "" {
 		line := strings.Count(part.text[:max(0, min(local, len(part.text)))], "\n") + 1
-		if zero {
-			line = strings.Count(part.text, "\n") + 1
-		}
 		return &sedSyntaxError{fmt.Sprintf("file %s line %d: %s", part.file, line, msg)}
+	}
+	if zero {
+		local = 0
 	}
 	n := 0
 	for i := 0; i <= k; i++ {
@@ -172,6 +181,16 @@ func (p *sedParser) errAt(pos int, msg string, zero bool) error {
 		}
 	}
 	return &sedSyntaxError{fmt.Sprintf("-e expression #%d, char %d: %s", n, local, msg)}
+}
+
+// isSep reports whether src[i] is the newline that joins two parts.
+func (p *sedParser) isSep(i int) bool {
+	for _, st := range p.starts[1:] {
+		if st-1 == i {
+			return true
+		}
+	}
+	return false
 }
 
 func (p *sedParser) fail(msg string) error { return p.errAt(p.pos, msg, false) }
@@ -202,7 +221,7 @@ func (p *sedParser) skipSpace() {
 
 func (p *sedParser) parse() error {
 	for {
-		for !p.eof() && strings.IndexByte(" \t\n;", p.peek()) >= 0 {
+		for !p.eof() && strings.IndexByte(" \t\n\r\v\f;", p.peek()) >= 0 {
 			p.pos++
 		}
 		if p.eof() {
@@ -237,23 +256,46 @@ func (p *sedParser) command() error {
 				return err
 			}
 			if a2 == nil {
+				if !p.eof() {
+					p.pos++
+				}
 				return p.fail("unexpected `,'")
 			}
 			c.a2 = a2
 		}
 	}
 	p.skipSpace()
-	for p.peek() == '!' {
+	if p.peek() == '!' {
 		p.pos++
 		c.neg = true
 		p.skipSpace()
+		if p.peek() == '!' {
+			p.pos++
+			return p.fail("multiple `!'s")
+		}
 	}
 	name, ok := p.get()
 	if !ok {
 		return p.fail("missing command")
 	}
 	c.name = name
-	if c.a1 != nil && c.a1.kind == addrZero && (c.a2 == nil || c.a2.kind != addrRE) {
+	if p.d.posix && strings.IndexByte("eFvzLQRTW", name) >= 0 {
+		return p.fail(fmt.Sprintf("unknown command: `%c'", name))
+	}
+	if p.d.sandbox && strings.IndexByte("rRwW", name) >= 0 {
+		return p.fail("e/r/w commands disabled in sandbox mode")
+	}
+	if c.a1 != nil && c.a1.kind == addrZero && c.a2 == nil && name == 'r' && !p.d.posix {
+		// GNU's 0rFILE: the file is read before the first line.
+		f, err := p.fileArg()
+		if err != nil {
+			return err
+		}
+		c.fname = f
+		p.script.zeroR = append(p.script.zeroR, f)
+		return nil
+	}
+	if c.a1 != nil && c.a1.kind == addrZero && (c.a2 == nil || c.a2.kind != addrRE || p.d.posix) {
 		return p.fail("invalid usage of line address 0")
 	}
 	oneAddr := func() error {
@@ -265,17 +307,19 @@ func (p *sedParser) command() error {
 	switch name {
 	case '{':
 		p.blocks = append(p.blocks, len(p.script.cmds))
+		p.blockPos = append(p.blockPos, p.pos)
 		p.script.cmds = append(p.script.cmds, c)
 		return nil
 	case '}':
-		if c.a1 != nil {
-			return p.fail("} doesn't want any addresses")
-		}
 		if len(p.blocks) == 0 {
 			return p.fail("unexpected `}'")
 		}
+		if c.a1 != nil {
+			return p.fail("`}' doesn't want any addresses")
+		}
 		open := p.blocks[len(p.blocks)-1]
 		p.blocks = p.blocks[:len(p.blocks)-1]
+		p.blockPos = p.blockPos[:len(p.blockPos)-1]
 		p.script.cmds[open].jump = len(p.script.cmds) + 1
 		p.script.cmds = append(p.script.cmds, c)
 		return p.endCommand()
@@ -300,6 +344,9 @@ func (p *sedParser) command() error {
 				return err
 			}
 		}
+		if p.d.posix {
+			break
+		}
 		p.skipSpace()
 		start := p.pos
 		for !p.eof() && p.peek() >= '0' && p.peek() <= '9' {
@@ -316,11 +363,18 @@ func (p *sedParser) command() error {
 		p.skipSpace()
 		c.label = p.labelText()
 	case 'a', 'i', 'c':
+		start := p.pos
 		t, err := p.textArg()
-		if err != nil {
+		if err != nil && err != errNoText {
 			return err
 		}
-		c.text = t
+		if escape.RecursiveCtrl(p.src[start:p.pos]) {
+			if p.pos > start && p.src[p.pos-1] == '\n' {
+				p.pos--
+			}
+			return p.fail("recursive escaping after \\c not allowed")
+		}
+		c.text, c.hasText = t, err == nil
 		p.script.cmds = append(p.script.cmds, c)
 		return nil
 	case 'r', 'R', 'w', 'W':
@@ -348,9 +402,22 @@ func (p *sedParser) command() error {
 			return err
 		}
 	case 'e':
-		return p.fail("e command disabled: executing commands is not allowed in the sandbox")
+		if p.d.sandbox {
+			return p.fail("e/r/w commands disabled in sandbox mode")
+		}
+		p.skipSpace()
+		start := p.pos
+		for !p.eof() && p.peek() != '\n' {
+			p.pos++
+		}
+		c.text = p.src[start:p.pos]
+		p.script.cmds = append(p.script.cmds, c)
+		return nil
 	case 'v':
-		p.labelText()
+		p.skipSpace()
+		if v := p.labelText(); v != "" && versionAfter(v, "4.9") {
+			return p.fail("expected newer version of sed")
+		}
 	default:
 		return p.fail(fmt.Sprintf("unknown command: `%c'", name))
 	}
@@ -377,14 +444,33 @@ func (p *sedParser) endCommand() error {
 	return p.fail("extra characters after command")
 }
 
-// labelText reads a label: as in GNU sed 4.9, it ends at a blank, ';' or
-// a newline, so "b l }" branches to l and closes the block.
+// labelText reads a label: as in GNU sed 4.9, it ends at a blank, ';',
+// '}', '#' or a newline, so "b l}" branches to l and closes the block.
 func (p *sedParser) labelText() string {
 	start := p.pos
-	for !p.eof() && p.peek() != '\n' && p.peek() != ';' && p.peek() != ' ' && p.peek() != '\t' {
+	for !p.eof() && strings.IndexByte("\n; \t}#", p.peek()) < 0 {
 		p.pos++
 	}
 	return p.src[start:p.pos]
+}
+
+// versionAfter reports whether the version v (as "4.2.1") is later than
+// have.
+func versionAfter(v, have string) bool {
+	a, b := strings.Split(v, "."), strings.Split(have, ".")
+	for i := 0; i < max(len(a), len(b)); i++ {
+		x, y := 0, 0
+		if i < len(a) {
+			x, _ = strconv.Atoi(a[i])
+		}
+		if i < len(b) {
+			y, _ = strconv.Atoi(b[i])
+		}
+		if x != y {
+			return x > y
+		}
+	}
+	return false
 }
 
 func (p *sedParser) fileArg() (string, error) {
@@ -406,8 +492,15 @@ func (p *sedParser) textArg() (string, error) {
 	if p.eof() {
 		return "", p.fail("expected \\ after `a', `c' or `i'")
 	}
+	if p.d.posix && p.peek() != '\\' {
+		p.pos++
+		return "", p.fail("expected \\ after `a', `c' or `i'")
+	}
 	if p.peek() == '\\' {
 		p.pos++
+		if p.eof() {
+			return "", errNoText // "a\" at the very end: no text at all
+		}
 		if p.peek() == '\n' {
 			p.pos++
 		}
@@ -431,6 +524,10 @@ func (p *sedParser) textArg() (string, error) {
 	return b.String(), nil
 }
 
+// errNoText is textArg's answer for "a\" at the end of the script, which
+// GNU takes as a command without text (it outputs nothing).
+var errNoText = errors.New("no text")
+
 // textEscape writes the character that "\d" (just read) stands for in
 // the text of a, i and c, as GNU sed reads it (escape.SedText).
 func (p *sedParser) textEscape(b *strings.Builder, d byte) {
@@ -449,7 +546,7 @@ func (p *sedParser) address(second bool) (*sedAddr, error) {
 		if err != nil {
 			return nil, err
 		}
-		if p.peek() == '~' && !second {
+		if p.peek() == '~' && !second && !p.d.posix {
 			p.pos++
 			step := int64(0)
 			if d := p.peek(); d >= '0' && d <= '9' {
@@ -462,14 +559,11 @@ func (p *sedParser) address(second bool) (*sedAddr, error) {
 		if n == 0 && !second {
 			return &sedAddr{kind: addrZero}, nil
 		}
-		if n == 0 {
-			return nil, p.fail("invalid usage of line address 0")
-		}
 		return &sedAddr{kind: addrLine, n: n}, nil
 	case c == '$':
 		p.pos++
 		return &sedAddr{kind: addrLast}, nil
-	case (c == '+' || c == '~') && second:
+	case (c == '+' || c == '~') && second && !p.d.posix:
 		p.pos++
 		n, err := p.number()
 		if err != nil {
@@ -494,7 +588,7 @@ func (p *sedParser) address(second bool) (*sedAddr, error) {
 			return nil, p.fail("unterminated address regex")
 		}
 		flags := ""
-		for p.peek() == 'I' || p.peek() == 'M' {
+		for !p.d.posix && (p.peek() == 'I' || p.peek() == 'M') {
 			flags += string(p.src[p.pos])
 			p.pos++
 		}
@@ -520,264 +614,4 @@ func (p *sedParser) number() (int64, error) {
 		n = 1<<63 - 1
 	}
 	return n, nil
-}
-
-// delimited reads up to the unescaped delimiter and consumes it. In a
-// regex (re true), "\delim" becomes delim and "\n" stays an escape; a
-// newline is allowed only escaped in replacements.
-func (p *sedParser) delimited(delim byte, re bool) (string, bool) {
-	var b strings.Builder
-	inBracket := false
-	for {
-		c, ok := p.get()
-		if !ok {
-			return "", false
-		}
-		if c == '\n' && re {
-			return "", false
-		}
-		if re && c == '[' && !inBracket {
-			// Copy a bracket expression verbatim: the delimiter is literal inside.
-			if end := bracketEnd(p.src, p.pos-1); end > 0 && strings.IndexByte(p.src[p.pos-1:end], '\n') < 0 {
-				b.WriteString(p.src[p.pos-1 : end])
-				p.pos = end
-				continue
-			}
-		}
-		if c == delim {
-			return b.String(), true
-		}
-		if c == '\\' {
-			d, ok := p.get()
-			if !ok {
-				return "", false
-			}
-			switch {
-			case d == delim && !re && d == '&':
-				// With & as the delimiter, \& in the replacement is a
-				// literal &, as in GNU sed.
-				b.WriteString(`\&`)
-			case d == delim:
-				b.WriteByte(d)
-			case d == '\n' && !re:
-				b.WriteString("\n")
-			default:
-				b.WriteByte('\\')
-				b.WriteByte(d)
-			}
-			continue
-		}
-		b.WriteByte(c)
-	}
-}
-
-// bracketEnd returns the offset just after the bracket expression starting
-// at s[i] == '[', or -1.
-func bracketEnd(s string, i int) int {
-	j := i + 1
-	if j < len(s) && s[j] == '^' {
-		j++
-	}
-	if j < len(s) && s[j] == ']' {
-		j++
-	}
-	for j < len(s) {
-		switch {
-		case s[j] == ']':
-			return j + 1
-		case s[j] == '[' && j+1 < len(s) && (s[j+1] == ':' || s[j+1] == '.' || s[j+1] == '='):
-			end := strings.Index(s[j+2:], string(s[j+1])+"]")
-			if end < 0 {
-				return -1
-			}
-			j += 2 + end + 2
-		default:
-			j++
-		}
-	}
-	return -1
-}
-
-func (p *sedParser) compile(body, flags string) (*regexp.Regexp, error) {
-	if body == "" {
-		if flags != "" {
-			return nil, p.fail("no previous regular expression")
-		}
-		p.script.needsRE = true
-		return nil, nil
-	}
-	o := reOpts{ere: p.ere, dotNL: true, sedEsc: true, icase: strings.ContainsAny(flags, "Ii")}
-	s, err := translateRE(body, o)
-	if err != nil {
-		return nil, p.fail(err.Error())
-	}
-	if strings.ContainsAny(flags, "Mm") {
-		s = "(?m)" + s
-	}
-	re, err := compileRE2(s)
-	if err != nil {
-		return nil, p.fail(err.Error())
-	}
-	return re, nil
-}
-
-func (p *sedParser) substitute(c *sedCmd) error {
-	delim, ok := p.get()
-	if !ok || delim == '\n' || delim == '\\' {
-		return p.fail("unterminated `s' command")
-	}
-	pat, ok := p.delimited(delim, true)
-	if !ok {
-		return p.fail("unterminated `s' command")
-	}
-	rep, ok := p.delimited(delim, false)
-	if !ok {
-		return p.fail("unterminated `s' command")
-	}
-	flags := ""
-	for !p.eof() {
-		f := p.peek()
-		switch {
-		case f == 'g':
-			if c.global {
-				p.pos++
-				return p.fail("multiple `g' options to `s' command")
-			}
-			c.global = true
-		case f == 'p':
-			if c.print > 0 {
-				p.pos++
-				return p.fail("multiple `p' options to `s' command")
-			}
-			c.print++
-		case f == 'i' || f == 'I':
-			flags += "I"
-		case f == 'm' || f == 'M':
-			flags += "M"
-		case f == 'e':
-			p.pos++
-			return p.fail("the `e' flag of `s' is disabled: executing commands is not allowed in the sandbox")
-		case f >= '0' && f <= '9':
-			if c.nth > 0 {
-				p.pos++
-				return p.fail("multiple number options to `s' command")
-			}
-			n, _ := p.number()
-			if n == 0 {
-				return p.fail("number option to `s' command may not be zero")
-			}
-			c.nth = int(min(n, 1<<30))
-			continue
-		case f == 'w':
-			p.pos++
-			name, err := p.fileArg()
-			if err != nil {
-				return err
-			}
-			c.wfile = name
-			p.script.wfiles = append(p.script.wfiles, name)
-			return p.finishS(c, pat, rep, flags)
-		case f == ';' || f == '\n' || f == '}' || f == '#' || f == ' ' || f == '\t':
-			return p.finishS(c, pat, rep, flags)
-		default:
-			p.pos++
-			return p.fail("unknown option to `s'")
-		}
-		p.pos++
-	}
-	return p.finishS(c, pat, rep, flags)
-}
-
-func (p *sedParser) finishS(c *sedCmd, pat, rep, flags string) error {
-	re, err := p.compile(pat, flags)
-	if err != nil {
-		return err
-	}
-	c.re = re
-	groups := 9
-	if re != nil {
-		groups = re.NumSubexp()
-	}
-	c.repl, err = parseRepl(rep, groups)
-	if err != nil {
-		return p.fail(err.Error())
-	}
-	return nil
-}
-
-// parseRepl parses the replacement of s.
-func parseRepl(s string, groups int) ([]sedRepl, error) {
-	var out []sedRepl
-	var lit strings.Builder
-	conv := byte(0)
-	flush := func() {
-		if lit.Len() > 0 || conv != 0 {
-			out = append(out, sedRepl{lit: lit.String(), group: -1, conv: conv})
-			lit.Reset()
-			conv = 0
-		}
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c == '&' {
-			flush()
-			out = append(out, sedRepl{group: 0})
-			continue
-		}
-		if c != '\\' || i+1 >= len(s) {
-			lit.WriteByte(c)
-			continue
-		}
-		i++
-		d := s[i]
-		switch {
-		case d >= '0' && d <= '9':
-			n := int(d - '0')
-			if n > groups {
-				return nil, fmt.Errorf("invalid reference \\%d on `s' command's RHS", n)
-			}
-			flush()
-			out = append(out, sedRepl{group: n})
-		case d == 'U' || d == 'L' || d == 'u' || d == 'l' || d == 'E':
-			flush()
-			conv = d
-		default:
-			var buf [1]byte
-			b, next, _ := escape.Append(escape.SedReplacement, buf[:0], s, i-1)
-			lit.Write(b)
-			i = next - 1
-		}
-	}
-	flush()
-	return out, nil
-}
-
-func (p *sedParser) translit(c *sedCmd) error {
-	delim, ok := p.get()
-	if !ok || delim == '\n' || delim == '\\' {
-		return p.fail("unterminated `y' command")
-	}
-	src, ok1 := p.delimited(delim, false)
-	dst, ok2 := "", false
-	if ok1 {
-		dst, ok2 = p.delimited(delim, false)
-	}
-	if !ok1 || !ok2 {
-		return p.fail("unterminated `y' command")
-	}
-	a, b := yUnescape(src), yUnescape(dst)
-	if len(a) != len(b) {
-		return p.fail("strings for `y' command are different lengths")
-	}
-	c.ymap = map[rune]rune{}
-	for i := range a {
-		c.ymap[a[i]] = b[i]
-	}
-	return nil
-}
-
-// yUnescape decodes the escapes of a string of y (escape.SedY).
-func yUnescape(s string) []rune {
-	d, _ := escape.Decode(escape.SedY, s)
-	return []rune(d)
 }

@@ -25,6 +25,12 @@ func run(t *testing.T, stdin string, args ...string) (string, int) {
 	return out.String(), st
 }
 
+// sedOnly holds where GNU sed differs from grep and awk: glibc's regcomp
+// refuses an unmatched ")", a "{" that does not start an interval and a
+// repetition of nothing in an ERE, which grep and awk take as literals
+// (shell/difftest checks sed against GNU sed 4.9).
+var sedOnly = map[string]string{`a)`: "error", `a{`: "error", `a{1`: "error", `a{x}`: "error", `(*a)`: "error", `x|*a`: "error"}
+
 // TestToolsAgree runs ERE edge cases through grep -E, sed -E and awk: each
 // must find the same first match, or refuse the pattern.
 func TestToolsAgree(t *testing.T) {
@@ -50,7 +56,11 @@ func TestToolsAgree(t *testing.T) {
 			if st != 0 {
 				awkOut = "error"
 			}
-			if grep != c.want || sed != c.want || awkOut != c.want {
+			sedWant := c.want
+			if w, ok := sedOnly[c.pat]; ok {
+				sedWant = w
+			}
+			if grep != c.want || sed != sedWant || awkOut != c.want {
 				t.Errorf("%q on %q: grep -E %q, sed -E %q, awk %q; want %q", c.pat, c.subj, grep, sed, awkOut, c.want)
 			}
 		})

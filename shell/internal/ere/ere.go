@@ -15,7 +15,8 @@
 //     one character are supported; a reversed range is an error;
 //   - GNU's \w \W \s \S \b \B \` \' (and awk's \y); "\<" and "\>" are
 //     approximated by a word boundary (RE2 has no look-ahead);
-//   - back-references are refused (RE2 has none).
+//   - back-references are refused (RE2 has none), unless Syntax.Backrefs
+//     asks for them, for sed's backtracking matcher (sed.go).
 //
 // Escapes differ between the tools as they do in GNU's: in grep an escaped
 // ordinary character is the character ("\n" is "n"); sed adds \n \t \a \f
@@ -58,6 +59,19 @@ type Syntax struct {
 	// NotBOL makes "^" match nowhere, as REG_NOTBOL does: for matching
 	// text that does not start at the beginning of its input (awk's RS).
 	NotBOL bool
+	// Backrefs makes \1 to \9 back-references, written as \N for a
+	// backtracking matcher (regexp2), where RE2 has none (see HasBackref).
+	Backrefs bool
+	// NoGNU turns off GNU's regex operators (\+ \? \| \w \W \s \S \b
+	// \B \< \> \` \'), which then stand for the character, as with
+	// RE_NO_GNU_OPS (sed --posix).
+	NoGNU bool
+	// Lookaround writes the word anchors with look-around assertions, for
+	// a backtracking matcher (see NeedsBacktrack).
+	Lookaround bool
+	// Bytes selects how bytes that are not UTF-8 are matched (GNU sed's:
+	// such a byte matches only itself, never "." or a negated bracket).
+	Bytes BytesMode
 }
 
 // Error is a regular expression error in GNU's words.
@@ -70,6 +84,8 @@ func reErr(msg string) error { return &Error{msg} }
 // The errors, with GNU's messages.
 var (
 	ErrBackref     = reErr("back-references are not supported")
+	errBackrefNum  = reErr("Invalid back reference")
+	errCollation   = reErr("Invalid collation character")
 	errUnmatchedPa = reErr("Unmatched ( or \\(")
 	errUnmatchedCl = reErr("Unmatched ) or \\)")
 	errUnmatchedBr = reErr("Unmatched [, [^, [:, [., or [=")
@@ -144,15 +160,18 @@ const maxRepeat = 1000
 
 // translator converts one POSIX pattern to RE2 syntax.
 type translator struct {
-	o     Syntax
-	pat   string
-	i     int
-	out   strings.Builder
-	atom  int  // start in out of the last atom, or -1 when none
-	quant bool // the last thing written was a quantifier
-	start bool // at the start of an expression (after ^, ( or |)
-	caret bool // the last thing written was the anchor ^
-	depth int
+	o          Syntax
+	groups     []bool // the groups opened so far, true once closed
+	openGroups []int  // the numbers of the groups still open
+	pat        string
+	i          int
+	out        strings.Builder
+	atom       int  // start in out of the last atom, or -1 when none
+	quant      bool // the last thing written was a quantifier
+	start      bool // at the start of an expression (after ^, ( or |)
+	caret      bool // the last thing written was the anchor ^
+	depth      int
+	probe      bool // stop at a word anchor (NeedsBacktrack)
 }
 
 func (t *translator) run() error {
@@ -169,9 +188,14 @@ func (t *translator) run() error {
 			err = t.quantifier("*")
 		case c == '.':
 			t.begin()
-			if t.o.DotNL {
+			switch {
+			case t.o.Bytes == BytesEscaped && t.o.DotNL:
+				t.out.WriteString("[^" + byteRunes + "]")
+			case t.o.Bytes == BytesEscaped:
+				t.out.WriteString("[^\\n" + byteRunes + "]")
+			case t.o.DotNL:
 				t.out.WriteString(".")
-			} else {
+			default:
 				t.out.WriteString("[^\\n]")
 			}
 		case c == '^':
@@ -202,6 +226,9 @@ func (t *translator) run() error {
 		case t.o.Extended && c == '(':
 			t.open()
 		case t.o.Extended && c == ')':
+			if t.depth == 0 && t.o.Sed {
+				return errUnmatchedCl // glibc's regcomp, as sed -E has it
+			}
 			if t.depth == 0 {
 				t.literal(")")
 			} else {
@@ -214,8 +241,7 @@ func (t *translator) run() error {
 			r, n := utf8.DecodeRuneInString(t.pat[t.i:])
 			t.i += n
 			if r == utf8.RuneError && n == 1 {
-				t.begin()
-				t.out.WriteString(`\x{FFFD}`)
+				t.byteLiteral(t.pat[t.i-1])
 			} else {
 				t.literal(string(r))
 			}
@@ -241,12 +267,18 @@ func (t *translator) literal(s string) {
 func (t *translator) open() {
 	t.out.WriteString("(")
 	t.depth++
+	t.groups = append(t.groups, false)
+	t.openGroups = append(t.openGroups, len(t.groups)-1)
 	t.atom, t.quant, t.start, t.caret = -1, false, true, false
 }
 
 func (t *translator) close() {
 	t.out.WriteString(")")
 	t.depth--
+	if k := len(t.openGroups) - 1; k >= 0 {
+		t.groups[t.openGroups[k]] = true
+		t.openGroups = t.openGroups[:k]
+	}
 	// The whole group is the last atom: find its "(" by scanning back.
 	s := t.out.String()
 	level := 0
@@ -289,6 +321,9 @@ func (t *translator) quantifier(q string) error {
 		t.literal(q)
 		return nil
 	}
+	if t.quant && t.o.Sed && !t.o.Extended && (q == "*" || q[0] == '{') {
+		return errBadPreced // glibc's BRE: "*" or "\{\}" repeating a repetition
+	}
 	if t.quant {
 		// RE2 rejects a** and a*{2}: wrap the quantified atom in a group.
 		s := t.out.String()
@@ -319,8 +354,18 @@ func (t *translator) escape() error {
 		}
 	}
 	switch {
+	case t.o.NoGNU && strings.IndexByte("+?|wWsSbB<>`'", c) >= 0:
+		t.literal(string(c))
 	case c >= '1' && c <= '9':
-		return ErrBackref
+		if !t.o.Backrefs {
+			return ErrBackref
+		}
+		n := int(c - '0')
+		if n > len(t.groups) || !t.groups[n-1] {
+			return errBackrefNum
+		}
+		t.begin()
+		t.out.WriteString(`(?:\` + string(c) + `)`)
 	case !t.o.Extended && c == '(':
 		t.open()
 	case !t.o.Extended && c == ')':
@@ -334,9 +379,27 @@ func (t *translator) escape() error {
 		return t.interval(true)
 	case !t.o.Extended && (c == '+' || c == '?'):
 		return t.quantifier(string(c))
+	case t.o.Sed && strings.IndexByte("wWsS", c) >= 0:
+		t.begin()
+		class := unicodeClasses["alnum"] + `_`
+		if c == 's' || c == 'S' {
+			class = unicodeClasses["space"]
+		}
+		if c == 'w' || c == 's' {
+			t.out.WriteString(`[` + class + `]`)
+		} else if t.o.Bytes == BytesEscaped {
+			t.out.WriteString(`[^` + class + byteRunes + `]`)
+		} else {
+			t.out.WriteString(`[^` + class + `]`)
+		}
 	case c == 'w' || c == 'W' || c == 's' || c == 'S':
 		t.begin()
 		t.out.WriteString(map[byte]string{'w': `[0-9A-Za-z_]`, 'W': `[^0-9A-Za-z_]`, 's': `[\t\n\v\f\r ]`, 'S': `[^\t\n\v\f\r ]`}[c])
+	case (c == 'b' || c == '<' || c == '>' || c == 'B') && t.probe:
+		return errWordAnchor
+	case (c == 'b' || c == '<' || c == '>' || c == 'B') && t.o.Lookaround:
+		t.out.WriteString(map[byte]string{'b': lookB, 'B': lookNotB, '<': lookStart, '>': lookEnd}[c])
+		t.atom, t.quant = -1, false
 	case c == 'b' || c == '<' || c == '>':
 		t.out.WriteString(`\b`)
 		t.atom, t.quant = -1, false
@@ -355,13 +418,30 @@ func (t *translator) escape() error {
 		t.literal("\t")
 	case t.o.Sed && strings.IndexByte("afvr", c) >= 0:
 		t.literal(string("\a\f\v\r"[strings.IndexByte("afvr", c)]))
-	case t.o.Sed && c == 'c' && t.i < len(t.pat):
+	case t.o.Sed && c == 'c':
+		if t.i >= len(t.pat) {
+			return errTrailing
+		}
+		if t.pat[t.i] == '\\' && t.i+1 < len(t.pat) && t.pat[t.i+1] == '\\' {
+			t.i++ // "\c\\" is control-backslash
+		}
 		t.literal(string(upper(t.pat[t.i]) ^ 0x40))
 		t.i++
 	case t.o.Sed && (c == 'x' || c == 'd' || c == 'o'):
 		// GNU sed substitutes the character, which may then be special.
 		if b, n := NumEscape(t.pat[t.i:], c); n > 0 {
-			t.pat = t.pat[:t.i-2] + string([]byte{b}) + t.pat[t.i+n:]
+			// Escapes that follow and give bytes past ASCII are taken
+			// with it, so that "\xc3\xa9" is the character é.
+			raw, end := []byte{b}, t.i+n
+			for b >= utf8.RuneSelf && end+2 < len(t.pat) && t.pat[end] == '\\' && strings.IndexByte("xdo", t.pat[end+1]) >= 0 {
+				b2, n2 := NumEscape(t.pat[end+2:], t.pat[end+1])
+				if n2 == 0 || b2 < utf8.RuneSelf {
+					break
+				}
+				raw = append(raw, b2)
+				end += 2 + n2
+			}
+			t.pat = t.pat[:t.i-2] + string(raw) + t.pat[end:]
 			t.i -= 2
 			return nil
 		}
@@ -383,7 +463,14 @@ func (t *translator) byteLiteral(b byte) {
 		return
 	}
 	t.begin()
-	t.out.WriteString(`\x{FFFD}`)
+	switch t.o.Bytes {
+	case BytesNone:
+		t.out.WriteString(`[^\x00-\x{10FFFF}]`)
+	case BytesEscaped:
+		t.out.WriteString(`\x{` + strconv.FormatInt(int64(ByteRune(b)), 16) + `}`)
+	default:
+		t.out.WriteString(`\x{FFFD}`)
+	}
 }
 
 // awkEscape decodes the awk escape sequence at the start of s (just after
@@ -457,8 +544,14 @@ func (t *translator) interval(bre bool) error {
 		body = t.pat[t.i : t.i+end]
 		valid = validInterval(body)
 	}
+	// GNU sed -E (glibc's regcomp) reads "{" in an ERE as a BRE reads
+	// "\{": always an interval, or an error.
+	strict := bre || t.o.Sed && t.o.Extended
+	if !bre && strict && t.atom < 0 {
+		return errBadPreced
+	}
 	if !valid {
-		if bre {
+		if strict {
 			if end < 0 {
 				return errUnmatchedCu
 			}
@@ -472,7 +565,7 @@ func (t *translator) interval(bre bool) error {
 			return errBadPreced
 		}
 		if !bre {
-			if t.o.StrictRepeat {
+			if t.o.StrictRepeat || strict {
 				return errBadPreced
 			}
 			t.literal("{")
@@ -564,7 +657,11 @@ func (t *translator) bracket() error {
 			if !posixClasses[name] {
 				return errClassName
 			}
-			b.WriteString("[:" + name + ":]")
+			if t.o.Sed {
+				b.WriteString(unicodeClasses[name])
+			} else {
+				b.WriteString("[:" + name + ":]")
+			}
 			t.i += 2 + end + 2
 			continue
 		}
@@ -578,6 +675,10 @@ func (t *translator) bracket() error {
 			if err != nil {
 				return err
 			}
+			if t.o.Sed && (lo >= utf8.RuneSelf || hi >= utf8.RuneSelf) {
+				// glibc's ranges in a UTF-8 locale take no multibyte end.
+				return errCollation
+			}
 			if hi < lo {
 				return errRangeEnd
 			}
@@ -588,6 +689,9 @@ func (t *translator) bracket() error {
 	}
 	if neg && !t.o.DotNL {
 		b.WriteString(`\n`)
+	}
+	if neg && t.o.Bytes == BytesEscaped {
+		b.WriteString(byteRunes)
 	}
 	b.WriteString("]")
 	t.begin()
@@ -634,6 +738,9 @@ func (t *translator) bracketChar() (rune, error) {
 	}
 	r, n := utf8.DecodeRuneInString(t.pat[t.i:])
 	t.i += n
+	if r == utf8.RuneError && n == 1 && t.o.Bytes != BytesFFFD {
+		return ByteRune(t.pat[t.i-1]), nil
+	}
 	return r, nil
 }
 

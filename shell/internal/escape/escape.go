@@ -45,7 +45,7 @@ const (
 	// taken \1..\9, & and the case conversions): as SedText, with \cX for
 	// any X.
 	SedReplacement
-	// SedY is the strings of sed's y: \n and \t; any other escaped
+	// SedY is the strings of sed's y: as SedReplacement; any other escaped
 	// character (the delimiter, a backslash) stands for itself.
 	SedY
 	// AWK is awk's string literals and -v assignments: \a \b \f \n \r \t
@@ -98,7 +98,7 @@ var table = [numContexts]rules{
 	Tr:             {letters: `abfnrtv`, octal: octalBelow256},
 	SedText:        {letters: `afnrtv`, ctrl: ctrlSed, sedNum: true},
 	SedReplacement: {letters: `afnrtv`, ctrl: ctrlSedAlways, sedNum: true},
-	SedY:           {letters: `nt`},
+	SedY:           {letters: `afnrtv`, ctrl: ctrlSedAlways, sedNum: true},
 	AWK:            {letters: `abfnrtv\"/`, octal: octalC, hex: true},
 }
 
@@ -148,7 +148,18 @@ func Append(c Context, b []byte, s string, i int) (out []byte, next int, stop bo
 				return append(b, s[j]&0x1f), j + 1, false
 			}
 		case ctrlSed, ctrlSedAlways:
-			if j < len(s) && (r.ctrl == ctrlSedAlways || s[j] != '\n') {
+			if j == len(s) {
+				return append(b, '\\'), j, false // GNU's "\c" at the end
+			}
+			if s[j] == '\\' {
+				// "\c\\" is control-backslash; "\c\" before anything
+				// else is an error GNU reports (see RecursiveCtrl).
+				if j+1 < len(s) && s[j+1] == '\\' {
+					j++
+				}
+				return append(b, 0x1c), j + 1, false
+			}
+			if r.ctrl == ctrlSedAlways || s[j] != '\n' {
 				return append(b, upper(s[j])^0x40), j + 1, false
 			}
 			return append(b, 'c'), j, false
@@ -202,6 +213,21 @@ func Append(c Context, b []byte, s string, i int) (out []byte, next int, stop bo
 		return append(b, '\\', e), j, false
 	}
 	return append(b, e), j, false
+}
+
+// RecursiveCtrl reports whether s holds GNU sed's "\c\X" with X not a
+// backslash, which GNU refuses: "recursive escaping after \c not allowed".
+func RecursiveCtrl(s string) bool {
+	for i := 0; i+1 < len(s); i++ {
+		if s[i] != '\\' {
+			continue
+		}
+		if s[i+1] == 'c' && i+3 < len(s) && s[i+2] == '\\' && s[i+3] != '\\' {
+			return true
+		}
+		i++
+	}
+	return false
 }
 
 // Decode decodes every escape of s by the rules of c. stop reports that a

@@ -67,7 +67,7 @@ func TestDecode(t *testing.T) {
 			{`\cA\x41`, "\x01A", false},
 		}},
 		{"sed y", SedY, []tc{
-			{`\n\t\a\/\\`, "\n\ta/\\", false},
+			{`\n\t\a\/\\`, "\n\t\a/\\", false},
 		}},
 		{"awk", AWK, []tc{
 			{`\n\t\r\a\b\f\v\\\"\/`, "\n\t\r\a\b\f\v\\\"/", false},
