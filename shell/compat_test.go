@@ -173,7 +173,7 @@ printf
 1
 `, 0},
 		{"echo one >&2", "", 0},
-		{"set -u; echo ${undefinedvar}; echo not reached", "", 1},
+		{"set -u; echo ${undefinedvar}; echo not reached", "", 127}, // bash -c exits 127
 		{"set -e; false; echo not reached", "", 1},
 		{"set -o pipefail; false | true; echo $?", `1
 `, 0},
@@ -203,7 +203,7 @@ big
 `, 0},
 		{"getopts ab: o -b val; echo $o $OPTARG", `b val
 `, 0},
-		{"echo ${x?custom message}; echo not reached", "", 1},
+		{"echo ${x?custom message}; echo not reached", "", 127},
 		{"echo $((1/0)); echo same line", "", 1},
 		{"v=$(printf 'a\\n\\n\\n'); echo \"[$v]\"", `[a]
 `, 0},

@@ -41,7 +41,7 @@ func (r *runner) unsupported(what string) {
 
 // stmt runs one statement with its redirections.
 func (r *runner) stmt(st *syntax.Stmt) {
-	if st == nil || r.stopped() {
+	if st == nil || r.stopped() || r.opts.noexec {
 		return
 	}
 	r.lineno = int(st.Position.Line())
@@ -443,7 +443,7 @@ func (r *runner) caseClause(c *syntax.CaseClause) {
 				if !ok {
 					return
 				}
-				if r.match(pat, word) {
+				if r.match(pat, word, r.opts.extglob) {
 					matched = true
 					break
 				}
@@ -465,12 +465,17 @@ func (r *runner) caseClause(c *syntax.CaseClause) {
 	}
 }
 
-// match reports whether s matches the shell pattern pat (whole string).
-func (r *runner) match(pat, s string) bool {
-	mode := pattern.EntireString
-	if r.opts.extglob {
-		mode |= pattern.ExtendedOperators
+// match reports whether s matches the shell pattern pat (whole string),
+// with the extended operators when extglob is on ([[ ]] always has them).
+func (r *runner) match(pat, s string, extglob bool) bool {
+	if extglob && expansion.HasExtGlob(pat) {
+		mode := expansion.MatchExtGlob
+		if r.opts.nocasematch {
+			mode |= expansion.MatchFold
+		}
+		return expansion.CompileMatcher(pat, mode).Match(s)
 	}
+	mode := pattern.EntireString
 	if r.opts.nocasematch {
 		mode |= pattern.NoGlobCase
 	}
@@ -704,7 +709,7 @@ func (r *runner) external(args []string) {
 			r.status = 126
 			return
 		}
-		r.status = r.runChildScript(name, string(data), args[1:])
+		r.status = r.runChildScript(name, string(data), 0, args[1:])
 		return
 	}
 	if name == "sh" || name == "bash" {
@@ -714,7 +719,7 @@ func (r *runner) external(args []string) {
 	if p := r.pathLookup(name); p != "" {
 		data, err := r.sh.fs.ReadFile(p)
 		if err == nil {
-			r.status = r.runChildScript(name, string(data), args[1:])
+			r.status = r.runChildScript(name, string(data), 0, args[1:])
 			return
 		}
 	}
@@ -769,8 +774,10 @@ func (r *runner) shellCommand(args []string) int {
 	}
 	var name, src string
 	var params []string
+	var invocation byte
 	switch {
 	case cmdMode:
+		invocation = 'c'
 		if len(a) == 0 {
 			r.errf("%s: -c: option requires an argument", args[0])
 			return 2
@@ -792,15 +799,15 @@ func (r *runner) shellCommand(args []string) int {
 			r.errf("%s: %s", args[0], err)
 			return 1
 		}
-		src, name = b.String(), args[0]
+		src, name, invocation = b.String(), args[0], 's'
 	}
-	return r.runChildScript(name, src, params, set...)
+	return r.runChildScript(name, src, invocation, params, set...)
 }
 
 // runChildScript runs a script like a new bash process: a fresh state
 // with only the exported variables.
 // setArgs are applied with the set builtin first.
-func (r *runner) runChildScript(name, src string, args []string, setArgs ...string) int {
+func (r *runner) runChildScript(name, src string, invocation byte, args []string, setArgs ...string) int {
 	if r.depth >= r.sh.maxDepth {
 		r.errf("%s: maximum function nesting level exceeded (%d)", name, r.sh.maxDepth)
 		return 1
@@ -809,6 +816,7 @@ func (r *runner) runChildScript(name, src string, args []string, setArgs ...stri
 		sh: r.sh, limit: r.limit, name: name, params: args, dir: r.dir,
 		frames: []*frame{newFrame()}, funcs: map[string]*syntax.Stmt{}, aliases: map[string]string{},
 		traps: map[string]string{}, fds: map[int]*fdesc{}, optind: 1, depth: r.depth + 1,
+		opts: newOptions(), invocation: invocation,
 	}
 	for k, v := range r.fds {
 		child.fds[k] = v

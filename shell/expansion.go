@@ -89,14 +89,17 @@ func (r *runner) expandErr(err error) {
 		if ue.Node.Param != nil {
 			name = ue.Node.Param.Value
 		}
+		if name != "" && name[0] >= '0' && name[0] <= '9' {
+			name = "$" + name // bash names positional parameters so
+		}
 		r.errf("%s: %s", name, msg)
-		r.status = 1
+		r.status = r.fatalStatus()
 		r.exiting = true
 		return
 	}
 	if expansion.IsFatal(err) {
 		r.errf("%s", err)
-		r.status = 1
+		r.status = r.fatalStatus()
 		r.exiting = true
 		return
 	}
@@ -110,6 +113,16 @@ func (r *runner) expandErr(err error) {
 	r.errf("%s", err)
 	r.status = 1
 	r.aborting = true
+}
+
+// fatalStatus is the exit status of a shell that an expansion error ends
+// (set -u, ${x?}): 127 for the main shell, as bash's, and 1 for a
+// subshell.
+func (r *runner) fatalStatus() int {
+	if r.subLevel > 0 {
+		return 1
+	}
+	return 127
 }
 
 // Attributes returns the attribute letters of ${x@a}.

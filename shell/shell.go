@@ -92,10 +92,11 @@ type shared struct {
 	deadline time.Time
 	polls    atomic.Uint32
 	rand     atomic.Uint32
-	stages   atomic.Int32 // pipeline stages running
-	pids     atomic.Int32 // the last background job's made-up PID
-	stdin    *fdesc       // the script's own standard input
-	expired  atomic.Bool  // the deadline passed (seen by ctxErr)
+	srand    atomic.Uint64 // the state of $SRANDOM
+	stages   atomic.Int32  // pipeline stages running
+	pids     atomic.Int32  // the last background job's made-up PID
+	stdin    *fdesc        // the script's own standard input
+	expired  atomic.Bool   // the deadline passed (seen by ctxErr)
 }
 
 // maxStages bounds the pipeline stages running at once (a fork bomb like
@@ -161,6 +162,10 @@ type runner struct {
 	pipeOut       *pipeWriter
 	persistRedirs bool
 	traceW        io.Writer
+	// invocation is the last letter of $-: 'c' for a script given as a
+	// string (bash -c), 's' for one read from standard input, 0 for a
+	// file.
+	invocation byte
 
 	// The expander of this runner's words (xp), and the runner it calls
 	// back into: a copy of the runner (a subshell) makes its own.
@@ -173,6 +178,9 @@ type options struct {
 	errexit, nounset, pipefail, xtrace, noglob, noclobber, allexport, verbose, noexec bool
 	nullglob, extglob, dotglob, globstar, failglob, nocaseglob, nocasematch           bool
 	expandAliases, lastpipe, xpgEcho                                                  bool
+	// The options the shell keeps but does not act on (options.go).
+	setBits   uint32
+	shoptBits uint64
 }
 
 // newRunner returns the state of a new shell for cfg.
@@ -209,6 +217,9 @@ func newRunner(ctx context.Context, cfg *Config, name string) *runner {
 		traps:   map[string]string{},
 		fds:     map[int]*fdesc{},
 		optind:  1,
+		opts:    newOptions(),
+		// cordon runs a script given as a string, like bash -c
+		invocation: 'c',
 	}
 	var in io.Reader = strings.NewReader("")
 	if cfg.Stdin != nil {
@@ -258,7 +269,6 @@ func (s *syncWriter) Write(p []byte) (int, error) {
 // shellDefaults are the variables bash sets that the environment did not.
 var shellDefaults = [...]struct{ name, value string }{
 	{"IFS", " \t\n"}, {"OPTIND", "1"}, {"PS4", "+ "}, {"SHELL", "/bin/bash"}, {"BASH", "/bin/bash"},
-	{"BASHOPTS", "checkwinsize:cmdhist:complete_fullquote:extquote:force_fignore:globasciiranges:globskipdots:hostcomplete:interactive_comments:patsub_replacement:progcomp:promptvars:sourcepath"},
 	{"BASH_VERSION", "5.2.15(1)-release"}, {"HOSTNAME", "cordon"}, {"UID", "1000"}, {"EUID", "1000"}, {"PPID", "1"}, {"SHLVL", "1"},
 }
 
@@ -397,7 +407,15 @@ func (r *runner) runSource(src string, top bool, after func() bool) error {
 	p := expansion.NewParser()
 	var pending []*syntax.Stmt
 	stop := false
+	read := 0 // the lines read so far, for set -v
 	flush := func() {
+		if len(pending) > 0 {
+			end := int(pending[len(pending)-1].End().Line())
+			if r.opts.verbose {
+				r.echoLines(src, read, end)
+			}
+			read = end
+		}
 		for _, st := range pending {
 			if stop || r.aborting {
 				break
@@ -430,10 +448,46 @@ func (r *runner) runSource(src string, top bool, after func() bool) error {
 		pending = append(pending, stmt)
 	}
 	flush()
+	if r.opts.verbose && !stop && perr == nil {
+		r.echoLines(src, read, -1)
+	}
 	if stop {
 		return nil
 	}
 	return perr
+}
+
+// echoLines writes lines from+1 to to (to the end if to < 0) of src to
+// standard error, as set -v does when bash reads them.
+func (r *runner) echoLines(src string, from, to int) {
+	start := 0
+	for i := 0; i < from && start < len(src); i++ {
+		j := strings.IndexByte(src[start:], '\n')
+		if j < 0 {
+			return
+		}
+		start += j + 1
+	}
+	end := len(src)
+	if to >= 0 {
+		end = start
+		for i := from; i < to && end < len(src); i++ {
+			j := strings.IndexByte(src[end:], '\n')
+			if j < 0 {
+				end = len(src)
+				break
+			}
+			end += j + 1
+		}
+	}
+	if end <= start {
+		return
+	}
+	text := src[start:end]
+	if !strings.HasSuffix(text, "\n") {
+		text += "\n"
+	}
+	io.WriteString(r.stderr(), text)
 }
 
 // deadlineCtx is the context given to commands. Its Err also compares the

@@ -122,8 +122,7 @@ func (r *runner) unaryTest(op, arg string) (bool, error) {
 	case "-v":
 		return r.varIsSet(arg), nil
 	case "-o":
-		p := r.setOptPtr(arg)
-		return p != nil && *p, nil
+		return r.setOptOn(arg), nil
 	case "-R":
 		return false, nil
 	case "-L", "-h", "-b", "-p", "-S", "-k", "-g", "-u":
@@ -462,7 +461,7 @@ func (r *runner) testExpr(x syntax.TestExpr) (bool, error) {
 			if !ok {
 				return false, errReported
 			}
-			m := r.match(pat, left)
+			m := r.match(pat, left, true)
 			if x.Op == syntax.TsNoMatch {
 				return !m, nil
 			}
