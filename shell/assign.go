@@ -27,18 +27,21 @@ func (r *runner) assignStmt(as *syntax.Assign, local bool) bool {
 	}
 	switch {
 	case as.Array != nil:
+		r.traceAssignStmt(as, "")
 		return r.assignArray(name, as.Array, as.Append, local)
 	case as.Index != nil:
 		val, ok := r.assignValue(as.Value)
 		if !ok {
 			return false
 		}
+		r.traceAssignStmt(as, val)
 		return r.assignIndex(name, as.Index, val, as.Append, local)
 	}
 	val, ok := r.assignValue(as.Value)
 	if !ok {
 		return false
 	}
+	r.traceAssignStmt(as, val)
 	if as.Append {
 		v, _ := r.lookup(name)
 		switch {
@@ -332,10 +335,16 @@ func (r *runner) declClause(c *syntax.DeclClause) {
 		args := []string{variant}
 		args = append(args, flags...)
 		for _, it := range items {
-			if it.as != nil && it.as.Value != nil {
+			switch {
+			case it.as != nil && it.as.Array != nil:
+				// bash traces name=('v'...) or name=(['k']='v'...),
+				// then declares the name
+				r.traceDeclArray(it.as)
+				args = append(args, it.name)
+			case it.as != nil && it.as.Value != nil:
 				v, _ := r.literal(it.as.Value)
 				args = append(args, it.name+"="+v)
-			} else {
+			default:
 				args = append(args, it.name)
 			}
 		}

@@ -271,7 +271,8 @@ func (r *runner) evalString(src string) int {
 		return 1
 	}
 	r.depth++
-	defer func() { r.depth-- }()
+	r.evalLevel++
+	defer func() { r.depth--; r.evalLevel-- }()
 	ran := false
 	perr := r.runSource(src, false, func() bool {
 		ran = true

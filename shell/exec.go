@@ -189,12 +189,16 @@ func (r *runner) cmd(c syntax.Command) {
 			names = []*syntax.Lit{c.Name}
 		}
 		for _, n := range names {
+			if old, ok := r.funcs[n.Value]; ok && old != c.Body {
+				r.sh.funcSrc.Delete(old)
+			}
 			r.funcs[n.Value] = c.Body
 		}
+		r.sh.funcSrc.Store(c.Body, r.curSrc)
 		r.status = 0
 	case *syntax.ArithmCmd:
 		if r.opts.xtrace {
-			r.traceText("(( " + wordSourceNode(c.X) + " ))")
+			r.traceArith(r.arithCmdText(c))
 		}
 		n, err := r.xp().Arith(c.X)
 		if err != nil {
@@ -216,6 +220,9 @@ func (r *runner) cmd(c syntax.Command) {
 		r.declClause(c)
 	case *syntax.LetClause:
 		r.status = 0
+		if r.opts.xtrace && !r.traceLet(c) {
+			return
+		}
 		for _, e := range c.Exprs {
 			var n int
 			var err error
@@ -382,6 +389,9 @@ func (r *runner) forClause(c *syntax.ForClause) {
 			if r.ctxErr() != nil {
 				return
 			}
+			if r.opts.xtrace {
+				r.traceText(forInText(l))
+			}
 			if err := r.assign(name, vstr(it), false); err != nil {
 				r.errf("%s", err)
 				r.status = 1
@@ -393,6 +403,9 @@ func (r *runner) forClause(c *syntax.ForClause) {
 			}
 		}
 	case *syntax.CStyleLoop:
+		if r.opts.xtrace {
+			r.traceArith(r.loopPartText(l.Init))
+		}
 		if l.Init != nil {
 			if _, err := r.xp().Arith(l.Init); err != nil {
 				r.arithErr(err)
@@ -402,6 +415,9 @@ func (r *runner) forClause(c *syntax.ForClause) {
 		for {
 			if r.ctxErr() != nil {
 				return
+			}
+			if r.opts.xtrace {
+				r.traceArith(r.loopPartText(l.Cond))
 			}
 			if l.Cond != nil {
 				n, err := r.xp().Arith(l.Cond)
@@ -417,6 +433,9 @@ func (r *runner) forClause(c *syntax.ForClause) {
 			if r.loopControl() {
 				break
 			}
+			if r.opts.xtrace {
+				r.traceArith(r.loopPartText(l.Post))
+			}
 			if l.Post != nil {
 				if _, err := r.xp().Arith(l.Post); err != nil {
 					r.arithErr(err)
@@ -429,6 +448,9 @@ func (r *runner) forClause(c *syntax.ForClause) {
 
 // caseClause runs case, with ;; ;& and ;;&.
 func (r *runner) caseClause(c *syntax.CaseClause) {
+	if r.opts.xtrace {
+		r.traceText("case " + wordSource(c.Word) + " in")
+	}
 	word, ok := r.literal(c.Word)
 	if !ok {
 		return
@@ -508,17 +530,17 @@ func (r *runner) binaryCmd(c *syntax.BinaryCmd) {
 func (r *runner) call(ce *syntax.CallExpr) {
 	r.substStatus = 0
 	if len(ce.Args) == 0 {
+		r.assignTrace = true
 		for _, as := range ce.Assigns {
 			if !r.assignStmt(as, false) {
+				r.assignTrace = false
 				if !r.exiting {
 					r.status = 1
 				}
 				return
 			}
 		}
-		if r.opts.xtrace {
-			r.traceAssigns(ce.Assigns)
-		}
+		r.assignTrace = false
 		r.status = r.substStatus
 		return
 	}
@@ -527,6 +549,8 @@ func (r *runner) call(ce *syntax.CallExpr) {
 		return
 	}
 	if len(args) == 0 {
+		r.assignTrace = true
+		defer func() { r.assignTrace = false }()
 		for _, as := range ce.Assigns {
 			if !r.assignStmt(as, false) {
 				r.status = 1
@@ -590,52 +614,6 @@ func (r *runner) call(ce *syntax.CallExpr) {
 	if len(args) > 0 {
 		r.lastArg = args[len(args)-1]
 	}
-}
-
-// traceOut is where set -x writes.
-func (r *runner) traceOut() io.Writer {
-	if r.traceW != nil {
-		return r.traceW
-	}
-	return r.stderr()
-}
-
-// traceAssigns prints assignments for set -x.
-func (r *runner) traceAssigns(as []*syntax.Assign) {
-	for _, a := range as {
-		if a.Name == nil {
-			continue
-		}
-		v := r.getVar(a.Name.Value)
-		fmt.Fprintf(r.traceOut(), "%s%s=%s\n", r.ps4(), a.Name.Value, shQuote(v))
-	}
-}
-
-// ps4 returns the xtrace prefix: PS4 with its first character repeated
-// once more per level of command substitution, as bash does.
-func (r *runner) ps4() string {
-	p := "+ "
-	if v, _ := r.lookup("PS4"); v != nil {
-		p = v.String()
-	}
-	if p != "" && r.substLevel > 0 {
-		p = strings.Repeat(p[:1], r.substLevel) + p
-	}
-	return p
-}
-
-// traceText writes one raw xtrace line.
-func (r *runner) traceText(s string) {
-	fmt.Fprintf(r.traceOut(), "%s%s\n", r.ps4(), s)
-}
-
-// trace prints a command for set -x.
-func (r *runner) trace(args []string) {
-	q := make([]string, len(args))
-	for i, a := range args {
-		q[i] = shQuote(a)
-	}
-	fmt.Fprintf(r.traceOut(), "%s%s\n", r.ps4(), strings.Join(q, " "))
 }
 
 // shQuote quotes s the way bash's xtrace and printf %q do (roughly).
@@ -949,7 +927,12 @@ func (r *runner) callFunc(name string, body *syntax.Stmt, args []string) {
 	r.depth++
 	oldLoop := r.loopDepth
 	r.loopDepth = 0
+	oldSrc := r.curSrc
+	if src, ok := r.sh.funcSrc.Load(body); ok {
+		r.curSrc = src.(string)
+	}
 	r.stmt(body)
+	r.curSrc = oldSrc
 	r.loopDepth = oldLoop
 	r.depth--
 	r.frames = r.frames[:len(r.frames)-1]

@@ -93,10 +93,13 @@ type shared struct {
 	polls    atomic.Uint32
 	rand     atomic.Uint32
 	srand    atomic.Uint64 // the state of $SRANDOM
-	stages   atomic.Int32  // pipeline stages running
-	pids     atomic.Int32  // the last background job's made-up PID
-	stdin    *fdesc        // the script's own standard input
-	expired  atomic.Bool   // the deadline passed (seen by ctxErr)
+	// funcSrc maps the body of each function defined to the source text
+	// it was read from (*syntax.Stmt to string), for set -x.
+	funcSrc sync.Map
+	stages  atomic.Int32 // pipeline stages running
+	pids    atomic.Int32 // the last background job's made-up PID
+	stdin   *fdesc       // the script's own standard input
+	expired atomic.Bool  // the deadline passed (seen by ctxErr)
 }
 
 // maxStages bounds the pipeline stages running at once (a fork bomb like
@@ -166,6 +169,18 @@ type runner struct {
 	// string (bash -c), 's' for one read from standard input, 0 for a
 	// file.
 	invocation byte
+	// evalLevel counts the eval, source and trap code running (set -x
+	// repeats PS4's first character once more for each); inPS4 is true
+	// while PS4 is expanded; curSrc is the source text of the statements
+	// running, for the traces that print it.
+	evalLevel int
+	inPS4     bool
+	curSrc    string
+	// assignTrace is true while the assignments of a statement without
+	// a command run: set -x traces each as it is made.
+	assignTrace bool
+	// testNot is true while a [[ ! test ]] is evaluated, for its trace.
+	testNot bool
 
 	// The expander of this runner's words (xp), and the runner it calls
 	// back into: a copy of the runner (a subshell) makes its own.
@@ -405,6 +420,9 @@ func (r *runner) runSource(src string, top bool, after func() bool) error {
 		return errTooDeep
 	}
 	p := expansion.NewParser()
+	oldSrc := r.curSrc
+	r.curSrc = src
+	defer func() { r.curSrc = oldSrc }()
 	var pending []*syntax.Stmt
 	stop := false
 	read := 0 // the lines read so far, for set -v
