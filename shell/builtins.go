@@ -68,7 +68,7 @@ func init() {
 		"builtin":   builtinBuiltin,
 		"trap":      trapBuiltin,
 		"getopts":   getoptsBuiltin,
-		"hash":      func(*runner, []string) int { return 0 },
+		"hash":      hashBuiltin,
 		"wait":      waitBuiltin,
 		"umask":     umaskBuiltin,
 		"let":       letBuiltin,
@@ -220,7 +220,7 @@ func returnBuiltin(r *runner, args []string) int {
 			st = n & 0xff
 		}
 	}
-	if len(r.funcNames) == 0 && len(r.sources) == 0 {
+	if len(r.funcNames) == 0 && len(r.calls) == 0 {
 		return r.builtinErr(2, "return", "can only `return' from a function or sourced script")
 	}
 	r.returning = true
@@ -297,44 +297,6 @@ func evalBuiltin(r *runner, args []string) int {
 	line := r.lineno
 	st := r.evalString(strings.Join(a, " "))
 	r.lineno = line
-	return st
-}
-
-// sourceBuiltin runs a file of the VFS in the current shell.
-func sourceBuiltin(r *runner, args []string) int {
-	a := args[1:]
-	if len(a) > 0 && a[0] == "--" {
-		a = a[1:]
-	}
-	if len(a) == 0 {
-		r.builtinErr(2, args[0], "filename argument required")
-		fmt.Fprintf(r.stderr(), "%s: usage: %s filename [arguments]\n", args[0], args[0])
-		return 2
-	}
-	name := a[0]
-	data, err := r.sh.fs.ReadFile(r.abs(name))
-	if err != nil {
-		r.errf("%s: %s", name, command.Strerror(err))
-		return 1
-	}
-	if r.depth >= r.sh.maxDepth {
-		return r.builtinErr(1, args[0], "maximum nesting level exceeded (%d)", r.sh.maxDepth)
-	}
-	oldParams := r.params
-	if len(a) > 1 {
-		r.params = a[1:]
-	}
-	r.sources = append(r.sources, name)
-	line := r.lineno
-	st := r.evalString(string(data))
-	r.lineno = line
-	r.sources = r.sources[:len(r.sources)-1]
-	if len(a) > 1 {
-		r.params = oldParams
-	}
-	if r.returning && len(r.funcNames) == 0 {
-		r.returning = false
-	}
 	return st
 }
 
@@ -487,6 +449,15 @@ func typeBuiltin(r *runner, args []string) int {
 	}
 	st := 0
 	for _, name := range a {
+		if aflag && !Pflag {
+			if !r.typeAll(name, tflag, pflag) {
+				if !tflag && !pflag {
+					r.builtinErr(1, "type", "%s: not found", name)
+				}
+				st = 1
+			}
+			continue
+		}
 		kind := r.kindOf(name)
 		switch {
 		case Pflag:
@@ -520,7 +491,11 @@ func typeBuiltin(r *runner, args []string) int {
 			case "keyword":
 				fmt.Fprintf(r.stdout(), "%s is a shell keyword\n", name)
 			case "file":
-				fmt.Fprintf(r.stdout(), "%s is %s\n", name, r.commandPath(name))
+				if e, ok := r.hash[name]; ok {
+					fmt.Fprintf(r.stdout(), "%s is hashed (%s)\n", name, e.path)
+				} else {
+					fmt.Fprintf(r.stdout(), "%s is %s\n", name, r.commandPath(name))
+				}
 			default:
 				r.builtinErr(1, "type", "%s: not found", name)
 				st = 1
@@ -546,16 +521,8 @@ func (r *runner) kindOf(name string) string {
 	if _, ok := builtins[name]; ok {
 		return "builtin"
 	}
-	if _, ok := r.sh.commands[name]; ok {
+	if r.commandPath(name) != "" {
 		return "file"
-	}
-	if r.pathLookup(name) != "" || name == "sh" || name == "bash" {
-		return "file"
-	}
-	if strings.Contains(name, "/") {
-		if fi, err := r.sh.fs.Stat(r.abs(name)); err == nil && !fi.IsDir() {
-			return "file"
-		}
 	}
 	return ""
 }
@@ -588,15 +555,18 @@ func commandBuiltin(r *runner, args []string) int {
 		return 0
 	}
 	if vflag || Vflag {
-		st := 0
+		// the status is 0 when any name is found, as in bash
+		st := 1
 		for _, name := range a {
 			kind := r.kindOf(name)
+			if kind != "" {
+				st = 0
+			}
 			switch {
 			case kind == "":
 				if Vflag {
 					r.builtinErr(1, "command", "%s: not found", name)
 				}
-				st = 1
 			case Vflag:
 				typeBuiltin(r, []string{"type", name})
 			case kind == "file":

@@ -7,6 +7,7 @@ import (
 	"maps"
 	"path"
 	"runtime"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/pattern"
@@ -190,11 +191,11 @@ func (r *runner) cmd(c syntax.Command) {
 		}
 		for _, n := range names {
 			if old, ok := r.funcs[n.Value]; ok && old != c.Body {
-				r.sh.funcSrc.Delete(old)
+				r.sh.funcDefs.Delete(old)
 			}
 			r.funcs[n.Value] = c.Body
 		}
-		r.sh.funcSrc.Store(c.Body, r.curSrc)
+		r.sh.funcDefs.Store(c.Body, funcDef{src: r.curSrc, file: r.curFile()})
 		r.status = 0
 	case *syntax.ArithmCmd:
 		if r.opts.xtrace {
@@ -651,58 +652,81 @@ func (r *runner) exec(args []string) {
 	r.external(args)
 }
 
-// external runs a registered command (or a script file given by path).
+// external runs a command found in $PATH: a registered command in a
+// directory of systemDirs, or a script file (also given by path).
 func (r *runner) external(args []string) {
 	name := args[0]
-	if fn, ok := r.sh.commands[name]; ok && !strings.Contains(name, "/") {
-		r.status = r.runCommand(fn, args)
+	if !strings.Contains(name, "/") {
+		r.pathCommand(args)
 		return
 	}
-	if strings.Contains(name, "/") {
-		for _, comp := range strings.Split(name, "/") {
-			if len(comp) > 255 {
-				r.errf("%s: File name too long", name)
-				r.status = 126
-				return
-			}
-		}
-		p := r.abs(name)
-		fi, err := r.sh.fs.Stat(p)
-		if err != nil {
-			r.errf("%s: %s", name, command.Strerror(err))
-			r.status = 127
-			if vfs.Code(err) == "ENAMETOOLONG" {
-				r.status = 126
-			}
-			return
-		}
-		if fi.IsDir() {
-			r.errf("%s: Is a directory", name)
+	for _, comp := range strings.Split(name, "/") {
+		if len(comp) > 255 {
+			r.errf("%s: File name too long", name)
 			r.status = 126
 			return
 		}
-		data, err := r.sh.fs.ReadFile(p)
-		if err != nil {
-			r.errf("%s: %s", name, command.Strerror(err))
+	}
+	p := r.abs(name)
+	fi, err := r.sh.fs.Stat(p)
+	if err != nil {
+		r.errf("%s: %s", name, command.Strerror(err))
+		r.status = 127
+		if vfs.Code(err) == "ENAMETOOLONG" {
 			r.status = 126
-			return
 		}
-		r.status = r.runChildScript(name, string(data), 0, args[1:])
 		return
 	}
-	if name == "sh" || name == "bash" {
-		r.status = r.shellCommand(args)
+	if fi.IsDir() {
+		r.errf("%s: Is a directory", name)
+		r.status = 126
 		return
 	}
-	if p := r.pathLookup(name); p != "" {
-		data, err := r.sh.fs.ReadFile(p)
-		if err == nil {
-			r.status = r.runChildScript(name, string(data), 0, args[1:])
+	data, err := r.sh.fs.ReadFile(p)
+	if err != nil {
+		r.errf("%s: %s", name, command.Strerror(err))
+		r.status = 126
+		return
+	}
+	r.status = r.runChildScript(name, string(data), 0, args[1:])
+}
+
+// pathCommand runs a command whose name has no slash, found in $PATH.
+func (r *runner) pathCommand(args []string) {
+	name := args[0]
+	p := r.pathLookup(name)
+	if p == "" {
+		if v, _ := r.lookup("PATH"); v == nil || !v.Set {
+			// bash tries the name in the current directory
+			r.errf("%s: No such file or directory", name)
+		} else {
+			r.errf("%s: command not found", name)
+		}
+		r.status = 127
+		return
+	}
+	r.hashUse(name, p)
+	if r.isProgram(name) && systemDirs[path.Dir(p)] {
+		if fn, ok := r.sh.commands[name]; ok {
+			r.status = r.runCommand(fn, args)
+			return
+		}
+		if name == "sh" || name == "bash" {
+			r.status = r.shellCommand(args)
+			return
+		}
+		if b, ok := builtins[name]; ok {
+			r.status = b(r, args)
 			return
 		}
 	}
-	r.errf("%s: command not found", name)
-	r.status = 127
+	data, err := r.sh.fs.ReadFile(p)
+	if err != nil {
+		r.errf("%s: %s", name, command.Strerror(err))
+		r.status = 126
+		return
+	}
+	r.status = r.runChildScript(name, string(data), 0, args[1:])
 }
 
 // pathLookup finds a script named name in the $PATH directories of the
@@ -891,6 +915,7 @@ func (r *runner) execCallback(ctx context.Context, args, environ []string, stdin
 	child.fds[0] = &fdesc{r: stdin}
 	child.fds[1] = &fdesc{w: stdout}
 	child.fds[2] = &fdesc{w: stderr}
+	child.execvp = true
 	child.exec(args)
 	return child.status
 }
@@ -928,10 +953,13 @@ func (r *runner) callFunc(name string, body *syntax.Stmt, args []string) {
 	oldLoop := r.loopDepth
 	r.loopDepth = 0
 	oldSrc := r.curSrc
-	if src, ok := r.sh.funcSrc.Load(body); ok {
-		r.curSrc = src.(string)
+	def, ok := r.funcDef(body)
+	if ok {
+		r.curSrc = def.src
 	}
+	r.calls = append(r.calls, callFrame{name: name, file: def.file, line: r.lineno})
 	r.stmt(body)
+	r.calls = r.calls[:len(r.calls)-1]
 	r.curSrc = oldSrc
 	r.loopDepth = oldLoop
 	r.depth--
@@ -963,6 +991,8 @@ func (r *runner) subshell() *runner {
 	c.jobs, c.jobNum = nil, 0
 	c.params = append([]string(nil), r.params...)
 	c.funcNames = append([]string(nil), r.funcNames...)
+	c.calls = slices.Clone(r.calls)
+	c.hash = maps.Clone(r.hash)
 	c.subLevel++
 	c.loopDepth = 0
 	c.exitTrap = false

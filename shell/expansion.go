@@ -116,10 +116,10 @@ func (r *runner) expandErr(err error) {
 }
 
 // fatalStatus is the exit status of a shell that an expansion error ends
-// (set -u, ${x?}): 127 for the main shell, as bash's, and 1 for a
-// subshell.
+// (set -u, ${x?}): 127 for the main shell of bash -c, as bash's, and 1
+// for a subshell or a script file.
 func (r *runner) fatalStatus() int {
-	if r.subLevel > 0 {
+	if r.subLevel > 0 || r.invocation != 'c' {
 		return 1
 	}
 	return 127

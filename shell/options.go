@@ -239,6 +239,7 @@ func setBuiltin(r *runner, args []string) int {
 		arg := a[0]
 		if arg == "--" {
 			r.params = append([]string(nil), a[1:]...)
+			r.paramsSet = true
 			return 0
 		}
 		if arg == "-" {
@@ -246,6 +247,7 @@ func setBuiltin(r *runner, args []string) int {
 			a = a[1:]
 			if len(a) > 0 {
 				r.params = append([]string(nil), a...)
+				r.paramsSet = true
 			}
 			return 0
 		}
@@ -286,6 +288,7 @@ func setBuiltin(r *runner, args []string) int {
 	}
 	if len(a) > 0 {
 		r.params = append([]string(nil), a...)
+		r.paramsSet = true
 	}
 	return 0
 }

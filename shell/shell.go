@@ -46,6 +46,12 @@ type Config struct {
 	MaxDepth int
 	// Args holds the positional parameters $1, $2, ...
 	Args []string
+	// File runs the script the way bash runs a script file ("bash FILE",
+	// FILE being Run's name) rather than a string ("bash -c SCRIPT", the
+	// default): $- has no c, BASH_SOURCE and FUNCNAME end with the file
+	// and "main", and an error under set -u ends the script with status 1
+	// rather than 127.
+	File bool
 }
 
 // CanceledStatus is the exit status Run returns together with a non-nil
@@ -93,13 +99,13 @@ type shared struct {
 	polls    atomic.Uint32
 	rand     atomic.Uint32
 	srand    atomic.Uint64 // the state of $SRANDOM
-	// funcSrc maps the body of each function defined to the source text
-	// it was read from (*syntax.Stmt to string), for set -x.
-	funcSrc sync.Map
-	stages  atomic.Int32 // pipeline stages running
-	pids    atomic.Int32 // the last background job's made-up PID
-	stdin   *fdesc       // the script's own standard input
-	expired atomic.Bool  // the deadline passed (seen by ctxErr)
+	// funcDefs maps the body of each function defined to where it was
+	// read from (*syntax.Stmt to funcDef).
+	funcDefs sync.Map
+	stages   atomic.Int32 // pipeline stages running
+	pids     atomic.Int32 // the last background job's made-up PID
+	stdin    *fdesc       // the script's own standard input
+	expired  atomic.Bool  // the deadline passed (seen by ctxErr)
 }
 
 // maxStages bounds the pipeline stages running at once (a fork bomb like
@@ -149,9 +155,18 @@ type runner struct {
 	breakN    int
 	contN     int
 
-	depth         int
-	funcNames     []string
-	sources       []string
+	depth     int
+	funcNames []string
+	// calls are the functions and sourced files running, innermost last
+	// (lookup.go); paramsSet is true once set changed the positional
+	// parameters, which source keeps.
+	calls     []callFrame
+	paramsSet bool
+	// hash is the table of the hash builtin.
+	hash map[string]*hashEntry
+	// execvp is true in the shell that runs a command for another
+	// command (Env.Exec): without PATH, it searches execvp's default.
+	execvp        bool
 	noErrExit     int
 	inSubst       bool
 	substLevel    int
@@ -235,6 +250,9 @@ func newRunner(ctx context.Context, cfg *Config, name string) *runner {
 		opts:    newOptions(),
 		// cordon runs a script given as a string, like bash -c
 		invocation: 'c',
+	}
+	if cfg.File {
+		r.invocation = 0
 	}
 	var in io.Reader = strings.NewReader("")
 	if cfg.Stdin != nil {
@@ -329,9 +347,10 @@ func (r *runner) closeAll() {
 	r.opened = nil
 }
 
-// errf prints a message prefixed like bash's ("name: line N: ").
+// errf prints a message prefixed like bash's ("name: line N: "), name
+// being the file the code comes from or the shell's name.
 func (r *runner) errf(format string, args ...any) {
-	fmt.Fprintf(r.stderr(), "%s: line %d: %s\n", r.name, r.lineno, fmt.Sprintf(format, args...))
+	fmt.Fprintf(r.stderr(), "%s: line %d: %s\n", r.errName(), r.lineno, fmt.Sprintf(format, args...))
 }
 
 // builtinErr prints "name: line N: builtin: message" and returns status.

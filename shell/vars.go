@@ -231,16 +231,8 @@ func (e envView) Get(name string) expand.Variable {
 		return vstr(strconv.Itoa(int(n>>16) & 0x7fff))
 	case "LINENO":
 		return vstr(strconv.Itoa(r.lineno))
-	case "FUNCNAME":
-		if len(r.funcNames) == 0 {
-			return expand.Variable{}
-		}
-		l := make([]string, 0, len(r.funcNames)+1)
-		for i := len(r.funcNames) - 1; i >= 0; i-- {
-			l = append(l, r.funcNames[i])
-		}
-		l = append(l, "main")
-		return expand.Variable{Set: true, Kind: expand.Indexed, List: l}
+	case "FUNCNAME", "BASH_SOURCE", "BASH_LINENO":
+		return r.callStackVar(name)
 	case "PIPESTATUS":
 		l := make([]string, len(r.pipestatus))
 		for i, s := range r.pipestatus {
