@@ -35,6 +35,33 @@ func (r *runner) searchPath() string {
 	return "."
 }
 
+// lookProgram reports whether name runs as one of the sandbox's
+// programs: whether $PATH has a directory of systemDirs before any that
+// holds an executable file of that name; it returns that directory. It
+// allocates nothing in the common case of a PATH that starts with one.
+func (r *runner) lookProgram(name string) (string, bool) {
+	if !r.isProgram(name) {
+		return "", false
+	}
+	rest := r.searchPath()
+	for {
+		dir, tail, more := strings.Cut(rest, ":")
+		if systemDirs[dir] {
+			return dir, true
+		}
+		if dir == "" {
+			dir = "."
+		}
+		if fi, err := r.sh.fs.Stat(path.Join(r.abs(dir), name)); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
+			return "", false
+		}
+		if !more {
+			return "", false
+		}
+		rest = tail
+	}
+}
+
 // commandPaths returns where a command name is found as a program, in the
 // order of $PATH (an empty entry is the current directory): DIR/NAME for
 // the sandbox's commands in a directory of systemDirs, and the scripts of

@@ -694,19 +694,8 @@ func (r *runner) external(args []string) {
 // pathCommand runs a command whose name has no slash, found in $PATH.
 func (r *runner) pathCommand(args []string) {
 	name := args[0]
-	p := r.pathLookup(name)
-	if p == "" {
-		if v, _ := r.lookup("PATH"); v == nil || !v.Set {
-			// bash tries the name in the current directory
-			r.errf("%s: No such file or directory", name)
-		} else {
-			r.errf("%s: command not found", name)
-		}
-		r.status = 127
-		return
-	}
-	r.hashUse(name, p)
-	if r.isProgram(name) && systemDirs[path.Dir(p)] {
+	if dir, ok := r.lookProgram(name); ok {
+		r.hashUse(name, dir)
 		if fn, ok := r.sh.commands[name]; ok {
 			r.status = r.runCommand(fn, args)
 			return
@@ -720,6 +709,18 @@ func (r *runner) pathCommand(args []string) {
 			return
 		}
 	}
+	p := r.pathLookup(name)
+	if p == "" {
+		if v, _ := r.lookup("PATH"); v == nil || !v.Set {
+			// bash tries the name in the current directory
+			r.errf("%s: No such file or directory", name)
+		} else {
+			r.errf("%s: command not found", name)
+		}
+		r.status = 127
+		return
+	}
+	r.hashUse(path.Dir(p), name)
 	data, err := r.sh.fs.ReadFile(p)
 	if err != nil {
 		r.errf("%s: %s", name, command.Strerror(err))
@@ -992,7 +993,10 @@ func (r *runner) subshell() *runner {
 	c.params = append([]string(nil), r.params...)
 	c.funcNames = append([]string(nil), r.funcNames...)
 	c.calls = slices.Clone(r.calls)
-	c.hash = maps.Clone(r.hash)
+	if r.hash != nil {
+		// the table is shared until one of them changes it (lookup.go)
+		c.hashShared, r.hashShared = true, true
+	}
 	c.subLevel++
 	c.loopDepth = 0
 	c.exitTrap = false

@@ -2,9 +2,11 @@ package shell
 
 import (
 	"fmt"
+	"maps"
 	"path"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
@@ -166,26 +168,43 @@ func (r *runner) sourcePath(name string) string {
 	return r.abs(name)
 }
 
-// hashEntry is a remembered command location.
+// hashEntry is a remembered command location. Its hits are counted
+// atomically: the entry may be shared with a subshell reading it.
 type hashEntry struct {
 	path string
-	hits int
+	hits atomic.Int64
 }
 
-// hashUse records that a command found in $PATH ran.
-func (r *runner) hashUse(name, p string) {
-	if r.hash == nil {
+// hashTable returns the hash table for a change: a copy when a subshell
+// shares it.
+func (r *runner) hashTable() map[string]*hashEntry {
+	switch {
+	case r.hash == nil:
 		r.hash = map[string]*hashEntry{}
+	case r.hashShared:
+		r.hash = maps.Clone(r.hash)
 	}
-	e, ok := r.hash[name]
-	if !ok || e.path != p {
-		if len(r.hash) >= maxHashed {
-			return
-		}
-		e = &hashEntry{path: p}
-		r.hash[name] = e
+	r.hashShared = false
+	return r.hash
+}
+
+// hashUse records that the command name found in the directory dir of
+// $PATH ran. A subshell does not: its table would go with it.
+func (r *runner) hashUse(dir, name string) {
+	if r.subLevel > 0 {
+		return
 	}
-	e.hits++
+	if e, ok := r.hash[name]; ok && len(e.path) == len(dir)+1+len(name) &&
+		strings.HasPrefix(e.path, dir) && strings.HasSuffix(e.path, name) && e.path[len(dir)] == '/' {
+		e.hits.Add(1)
+		return
+	}
+	if len(r.hash) >= maxHashed {
+		return
+	}
+	e := &hashEntry{path: path.Join(dir, name)}
+	e.hits.Store(1)
+	r.hashTable()[name] = e
 }
 
 // maxHashed bounds the hash table.
@@ -228,7 +247,7 @@ func hashBuiltin(r *runner, args []string) int {
 		}
 	}
 	if reset {
-		r.hash = nil
+		r.hash, r.hashShared = nil, false
 	}
 	if len(a) == 0 {
 		if show || del {
@@ -258,7 +277,7 @@ func hashBuiltin(r *runner, args []string) int {
 			if list {
 				fmt.Fprintf(r.stdout(), "builtin hash -p %s %s\n", e.path, k)
 			} else {
-				fmt.Fprintf(r.stdout(), "%4d\t%s\n", e.hits, e.path)
+				fmt.Fprintf(r.stdout(), "%4d\t%s\n", e.hits.Load(), e.path)
 			}
 		}
 		return 0
@@ -267,18 +286,15 @@ func hashBuiltin(r *runner, args []string) int {
 	for _, name := range a {
 		switch {
 		case pathArg != "":
-			if r.hash == nil {
-				r.hash = map[string]*hashEntry{}
-			}
 			if len(r.hash) < maxHashed {
-				r.hash[name] = &hashEntry{path: pathArg}
+				r.hashTable()[name] = &hashEntry{path: pathArg}
 			}
 		case del:
 			if _, ok := r.hash[name]; !ok {
 				st = r.builtinErr(1, "hash", "%s: not found", name)
 				continue
 			}
-			delete(r.hash, name)
+			delete(r.hashTable(), name)
 		case show:
 			e, ok := r.hash[name]
 			if !ok {
@@ -302,11 +318,8 @@ func hashBuiltin(r *runner, args []string) int {
 				st = r.builtinErr(1, "hash", "%s: not found", name)
 				continue
 			}
-			if r.hash == nil {
-				r.hash = map[string]*hashEntry{}
-			}
 			if len(r.hash) < maxHashed {
-				r.hash[name] = &hashEntry{path: p}
+				r.hashTable()[name] = &hashEntry{path: p}
 			}
 		}
 	}

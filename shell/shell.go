@@ -162,8 +162,10 @@ type runner struct {
 	// parameters, which source keeps.
 	calls     []callFrame
 	paramsSet bool
-	// hash is the table of the hash builtin.
-	hash map[string]*hashEntry
+	// hash is the table of the hash builtin; hashShared is true while a
+	// subshell may read it, so that a change copies it first.
+	hash       map[string]*hashEntry
+	hashShared bool
 	// execvp is true in the shell that runs a command for another
 	// command (Env.Exec): without PATH, it searches execvp's default.
 	execvp        bool
