@@ -695,7 +695,7 @@ func (r *runner) external(args []string) {
 func (r *runner) pathCommand(args []string) {
 	name := args[0]
 	if dir, ok := r.lookProgram(name); ok {
-		r.hashUse(name, dir)
+		r.hashUse(dir, name)
 		if fn, ok := r.sh.commands[name]; ok {
 			r.status = r.runCommand(fn, args)
 			return
