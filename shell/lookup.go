@@ -154,7 +154,7 @@ func sourceBuiltin(r *runner, args []string) int {
 // slash is looked for in $PATH (shopt sourcepath), then in the current
 // directory.
 func (r *runner) sourcePath(name string) string {
-	if !strings.Contains(name, "/") && r.opts.shopt(shoptIndex("sourcepath")) {
+	if !strings.Contains(name, "/") && r.opts.shopt(shoptSourcepath) {
 		for dir := range strings.SplitSeq(r.getVar("PATH"), ":") {
 			if dir == "" {
 				dir = "."

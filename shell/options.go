@@ -51,6 +51,12 @@ var shoptOptions = [...]struct {
 	{"xpg_echo", false},
 }
 
+// Indexes of the shopt options the shell reads directly.
+var (
+	shoptInheritErrexit = shoptIndex("inherit_errexit")
+	shoptSourcepath     = shoptIndex("sourcepath")
+)
+
 // shoptDefaults are the bits of options.shoptBits on in a new shell.
 var shoptDefaults = func() uint64 {
 	var b uint64
@@ -151,6 +157,10 @@ func (o *options) setOpt(i int) bool {
 
 // setSetOpt turns the set option with index i on or off.
 func (o *options) setSetOpt(i int, on bool) {
+	if on && (setOptions[i].name == "vi" || setOptions[i].name == "emacs") {
+		// one editing mode at a time
+		o.setBits &^= 1<<setIndex("vi") | 1<<setIndex("emacs")
+	}
 	if p := o.setField(setOptions[i].name); p != nil {
 		*p = on
 		return

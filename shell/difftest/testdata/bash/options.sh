@@ -491,3 +491,206 @@ echo "$SHELLOPTS"
 echo "$BASHOPTS"
 shopt -s extglob
 echo "$BASHOPTS"
+
+#### xtrace of negation, time and brace groups
+set -x
+! false
+{ echo in-group; }
+if ! true; then :; else echo else-branch; fi
+set +x
+
+#### xtrace of here-documents and redirections with expansions
+set -x
+f=out.txt
+echo "to $f" > "$f"
+cat "$f"
+read -r line < "$f"
+echo "$line"
+set +x
+
+#### xtrace of command substitution in arguments
+set -x
+echo "$(echo inner)" `echo back`
+v=$(printf '%s' x)
+set +x
+
+#### xtrace inside functions with locals
+set -x
+f() {
+  local a=1 b
+  local -i n=2
+  echo "$a $n"
+}
+f
+set +x
+
+#### xtrace of while loops with arithmetic
+set -x
+i=0
+while (( i < 2 )); do
+  (( i++ ))
+done
+set +x
+
+#### xtrace of special characters in values
+set -x
+v='a"b'
+w="it's"
+x='semi;colon'
+y=$'bell\a'
+z='*.txt'
+echo "$v" "$w" "$x" "$z"
+set +x
+
+#### xtrace of unicode and plain words
+set -x
+echo héllo wörld a=b c,d e:f @x %y
+set +x
+
+#### xtrace of an empty command
+set -x
+$EMPTY
+x=1 $EMPTY
+set +x
+
+#### xtrace is off in command substitution output
+set -x
+x=$(echo captured)
+set +x
+echo "$x"
+
+#### xtrace nested command substitutions and PS4 repetition
+PS4='>>'
+set -x
+echo $(echo $(echo a))
+set +x
+
+#### xtrace with PS4 using a command substitution
+PS4='+$(echo X) '
+set -x
+echo hi
+set +x
+
+#### xtrace of set -o and shopt commands
+set -x
+set -o pipefail
+shopt -s nullglob
+set +o pipefail
+set +x
+
+#### set -e and the last command of && lists
+set -e
+true && false
+echo never
+
+#### set -e in a function called in a pipeline
+set -e
+f() { false; echo after-false; }
+f | cat
+echo "end $?"
+
+#### set -e ignored in command substitution without inherit_errexit
+set -e
+x=$(false; echo continued)
+echo "$x"
+
+#### inherit_errexit
+set -e
+shopt -s inherit_errexit
+x=$(false; echo not-reached)
+echo "x=[$x]"
+
+#### set -e with a failing subshell
+set -e
+(exit 3)
+echo never
+
+#### set -e with negated failing command
+set -e
+! true
+echo "status $?"
+false || true
+echo ok
+
+#### set -u with empty variable and special parameters
+set -u
+x=
+echo "[$x]" "$#" "$?" "$-" "$$" > /dev/null
+echo ok
+
+#### set -o errexit in a subshell does not leak
+(set -e; echo "$-")
+echo "$-"
+
+#### shopt -s options only in a subshell
+(shopt -s extglob; shopt extglob)
+shopt extglob
+
+#### set -o vi and emacs
+set -o vi
+set -o | grep -E '^(vi|emacs) '
+set -o emacs
+set -o | grep -E '^(vi|emacs) '
+
+#### set -h and -B and -H flags
+set +h
+echo "$-"
+set -h
+set +B
+echo "$-"
+set -B
+echo "$-"
+
+#### bash -e -u -x options
+bash -e -c 'false; echo never'
+echo "status $?"
+bash -u -c 'echo $nope'
+echo "status $?"
+bash -x -c 'echo traced'
+bash -o pipefail -c 'false | true'
+echo "status $?"
+
+#### bash -c and $-
+bash -c 'echo "$-"'
+bash -ec 'echo "$-"'
+echo 'echo "$-"' > s.sh
+bash s.sh
+bash < s.sh
+
+#### noclobber with append and >| on a new file
+set -C
+echo a >> new1
+echo b >| new2
+echo c > new3
+cat new1 new2 new3
+echo d > new3
+echo "status $?"
+
+#### noclobber error message
+echo x > f
+set -o noclobber
+echo y > f
+echo "status $?"
+echo y 2> f
+echo "status $?"
+
+#### allexport with declare and export -n
+set -a
+declare d=1
+export -n d
+bash -c 'echo "d=${d-unset}"'
+e=2
+bash -c 'echo "e=${e-unset}"'
+
+#### noglob with brackets and extglob
+touch a1 a2
+set -f
+echo a[12] a?
+shopt -s extglob
+set +f
+echo a[12]
+
+#### nullglob with failglob both on
+shopt -s nullglob failglob
+echo *.none
+echo "status $?"
