@@ -527,3 +527,137 @@ shopt extglob
 shopt -p extglob
 shopt -u extglob
 shopt -q extglob; echo $?
+
+#### extglob in case with several patterns and fallthrough
+shopt -s extglob
+for f in main.go main_test.go README.md Makefile .env; do
+  case $f in
+    *_test.go) echo "$f: test" ;;
+    *.@(go|rs)) echo "$f: source" ;;
+    @(README|CHANGELOG)*) echo "$f: doc" ;&
+    [[:upper:]]*) echo "$f: capital" ;;
+    !(.*)) echo "$f: visible" ;;
+    *) echo "$f: hidden" ;;
+  esac
+done
+
+#### extglob validates numbers and identifiers
+shopt -s extglob
+for v in 42 -7 +3 3.14 1e5 0x1F "" abc_1 1abc; do
+  r=
+  [[ $v == ?([-+])+([0-9]) ]] && r+=" int"
+  [[ $v == ?([-+])+([0-9]).+([0-9]) ]] && r+=" float"
+  [[ $v == 0[xX]+([[:xdigit:]]) ]] && r+=" hex"
+  [[ $v == [[:alpha:]_]*([[:alnum:]_]) ]] && r+=" ident"
+  echo "[$v]$r"
+done
+
+#### extglob strip leading zeros and trailing spaces
+shopt -s extglob
+n=000120
+echo "${n##+(0)}"
+s='value   '
+echo "[${s%%+( )}]"
+p='///a//b//'
+echo "${p//+(\/)//}"
+
+#### extglob in array element operations
+shopt -s extglob
+files=(a.c b.h c.o d.c)
+echo "${files[@]/%.@(c|h)/.src}"
+echo "${files[@]##*.!(o)}"
+
+#### extglob with star star in case
+shopt -s extglob
+case a/b/c in
+  */*(*/)c) echo yes ;;
+esac
+case ab in
+  **(a)b) echo yes2 ;;
+esac
+
+#### extglob at pattern ends with question marks
+shopt -s extglob
+for w in a ab abc; do
+  [[ $w == ??(c) ]] && echo "$w ??(c)"
+  [[ $w == ?(a)? ]] && echo "$w ?(a)?"
+done
+
+#### extglob group followed by star
+shopt -s extglob
+for w in x xy xyz y; do
+  [[ $w == @(x|y)* ]] && echo "$w @(x|y)*"
+  [[ $w == *@(x|y) ]] && echo "$w *@(x|y)"
+  [[ $w == !(x)* ]] && echo "$w !(x)*"
+done
+
+#### glob sorting is bytewise in C.UTF-8
+touch B a A b _x 1 .z
+echo *
+shopt -s dotglob
+echo *
+
+#### glob in a directory with no match and escapes
+mkdir -p 'sp ace'
+touch 'sp ace/f1' 'sp ace/f2'
+echo sp\ ace/*
+echo "sp ace"/*
+d='sp ace'
+echo "$d"/f*
+echo $d/f*
+
+#### glob with a trailing slash on files and dirs
+mkdir d1 d2
+touch f1
+echo */
+echo d*/
+echo f*/
+
+#### glob with dot and dotdot components
+mkdir -p x/y
+touch x/y/z
+echo x/./y/*
+echo x/y/../y/*
+echo ./x/*/z
+
+#### glob results are not re-expanded
+touch 'a$b' ab
+echo a*
+x='a*'
+echo $x
+
+#### nocaseglob with brackets and extglob
+shopt -s nocaseglob extglob
+touch README.md notes.TXT Data.csv
+echo *.txt
+echo [rd]*
+echo @(readme|data).*
+
+#### globstar with a directory argument and trailing file pattern
+shopt -s globstar
+mkdir -p src/a/b docs
+touch src/x.c src/a/y.c src/a/b/z.c docs/r.md
+for f in src/**/*.c; do echo "$f"; done
+echo **/*.md
+echo src/**/b
+
+#### globstar matches nothing and nullglob
+shopt -s globstar nullglob
+mkdir e
+echo e/** e/**/
+echo [e/**/*.x]
+
+#### globstar counts with arrays
+shopt -s globstar
+mkdir -p a/b/c
+touch a/1 a/b/2 a/b/c/3
+files=(**)
+echo "${#files[@]}"
+dirs=(**/)
+echo "${#dirs[@]} ${dirs[*]}"
+
+#### dotglob and globstar with hidden directories inside
+shopt -s globstar dotglob
+mkdir -p p/.h
+touch p/.h/x p/y
+echo p/**
