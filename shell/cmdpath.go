@@ -104,8 +104,11 @@ func (r *runner) pathScripts(name string, all bool) (executable []string, plain 
 			}
 			continue
 		}
-		p := path.Join(r.abs(dir), name)
-		fi, err := r.sh.fs.Stat(p)
+		p := dir + "/" + name // as bash shows it: relative when dir is
+		if strings.HasSuffix(dir, "/") {
+			p = dir + name
+		}
+		fi, err := r.sh.fs.Stat(r.abs(p))
 		if err != nil || fi.IsDir() {
 			continue
 		}

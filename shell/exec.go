@@ -721,7 +721,7 @@ func (r *runner) pathCommand(args []string) {
 		return
 	}
 	r.hashUse(path.Dir(p), name)
-	data, err := r.sh.fs.ReadFile(p)
+	data, err := r.sh.fs.ReadFile(r.abs(p))
 	if err != nil {
 		r.errf("%s: %s", name, command.Strerror(err))
 		r.status = 126

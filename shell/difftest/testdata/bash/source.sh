@@ -353,3 +353,142 @@ type -a cat
 unset PATH
 ls / > /dev/null && echo found
 command -v ls
+
+#### source passes arguments with spaces and keeps $0
+printf 'echo "0=$0 n=$# 1=[$1] 2=[$2]"\n' > a.sh
+. ./a.sh 'x y' ''
+echo "after $#"
+
+#### source inside a loop with break and continue
+printf 'if [ "$i" = 2 ]; then continue; fi\nif [ "$i" = 4 ]; then break; fi\necho "i=$i"\n' > loop.sh
+for i in 1 2 3 4 5; do . ./loop.sh; done
+echo done
+
+#### source with redirections
+printf 'read -r line\necho "got $line"\n' > r.sh
+echo input > in.txt
+. ./r.sh < in.txt
+. ./r.sh <<< "here"
+. ./r.sh > out.txt <<< "redirected"
+cat out.txt
+
+#### source output in a pipeline and command substitution
+printf 'echo one\necho two\n' > p.sh
+. ./p.sh | wc -l
+x=$(. ./p.sh)
+echo "$x"
+
+#### source sees and sets local variables of the caller
+printf 'echo "sees $loc"\nloc=changed\nnewvar=set\n' > v.sh
+f() { local loc=mine; . ./v.sh; echo "loc=$loc"; }
+f
+echo "global loc=${loc-unset} newvar=$newvar"
+
+#### source a file that defines and calls functions recursively
+printf 'fact() { if [ "$1" -le 1 ]; then echo 1; else echo $(( $1 * $(fact $(($1-1))) )); fi; }\n' > m.sh
+. ./m.sh
+fact 5
+
+#### source with set -e and a failing command
+printf 'echo start\nfalse\necho never\n' > e.sh
+set -e
+. ./e.sh
+echo never2
+
+#### source status after return without argument
+printf 'false\nreturn\n' > r.sh
+. ./r.sh
+echo "status $?"
+
+#### exit inside a function in a sourced file
+printf 'f() { echo in-f; exit 4; }\n' > x.sh
+. ./x.sh
+f
+echo never
+
+#### command builtin with source and dot
+echo 'echo via-command' > c.sh
+command . ./c.sh
+command source ./c.sh
+builtin source ./c.sh
+
+#### type -t for every kind
+alias ll='ls -l'
+f() { :; }
+for n in if f echo ls ll nosuch_cmd_x '[[' '['; do
+  printf '%s: %s\n' "$n" "$(type -t "$n")"
+done
+
+#### type for keywords and builtins
+type if then '{' '[[' case
+type cd test '[' true
+echo "status $?"
+
+#### command -v prints builtins names and paths
+command -v cd test printf sed awk
+echo "status $?"
+
+#### command -V for files and builtins
+command -V cat
+command -V printf
+command -V nosuch_cmd_x nosuch2_x
+echo "status $?"
+
+#### type -P finds programs even for builtins
+type -P echo printf test
+type -P cd
+echo "status $?"
+
+#### which and type agree
+which ls cat
+type -P ls cat
+
+#### PATH with the current directory
+mkdir bin
+printf 'echo local-script\n' > myscript
+PATH=".:$PATH"
+command -v myscript
+type -t myscript
+
+#### bash -c positional parameters and $0 defaults
+bash -c 'echo "[$0] [$#]"'
+bash -c 'echo "[$0] [$1] [$#]"' -- a
+bash -c 'shift; echo "$@"' zero one two
+
+#### bash -c status and output
+out=$(bash -c 'echo out; echo err >&2; exit 3' 2>&1)
+echo "$? [$out]"
+
+#### sh -c with set options
+sh -c 'set -e; false; echo never'
+echo "status $?"
+
+#### nested bash -c
+bash -c 'bash -c "echo nested \$0" inner'
+
+#### bash script with a function and FUNCNAME main
+printf 'f() { echo "${FUNCNAME[*]} ${BASH_SOURCE[*]}"; }\nf\necho "$0 $#"\n' > s.sh
+bash s.sh 1 2
+
+#### bash script errors name the script
+printf 'echo ok\ncd /nonexistent\nnosuch_cmd_x\n' > s.sh
+bash s.sh
+echo "status $?"
+
+#### bash script with set -u exits 1
+printf 'set -u\necho $nope\n' > s.sh
+bash s.sh
+echo "status $?"
+bash -c 'set -u; echo $nope'
+echo "status $?"
+
+#### LINENO in a sourced file called twice
+printf '\n\necho "line $LINENO"\n' > l.sh
+. ./l.sh
+. ./l.sh
+echo "here $LINENO"
+
+#### BASH_LINENO in nested calls
+f() { g; }
+g() { echo "${BASH_LINENO[*]}"; }
+f
