@@ -29,6 +29,9 @@ func (ex *Expander) paramPiecesCtx(p *syntax.ParamExp, quoted, assign bool) ([]p
 	if p.Param == nil {
 		return nil, errors.New("bad substitution")
 	}
+	if err := ex.unsetElement(p); err != nil {
+		return nil, err
+	}
 	p, err := ex.assocIndexWord(p)
 	if err != nil {
 		return nil, err

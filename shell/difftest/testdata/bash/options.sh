@@ -694,3 +694,16 @@ echo a[12]
 shopt -s nullglob failglob
 echo *.none
 echo "status $?"
+
+#### set -u with unset array elements
+set -u
+a=(1 2)
+declare -A m=([k]=v)
+s=x
+i=1
+echo "${a[0]} ${a[$i]} ${m[k]} ${s[0]} ${a[5]:-dflt} ${#a[5]} ${a[@]}"
+( echo "${a[5]}" )
+( echo "${m[nokey]}" )
+( echo "${s[1]}" )
+( echo "${nosuch[0]}" )
+echo "status $?"
