@@ -619,14 +619,6 @@ func (r *runner) declareFuncs(items []declItem, namesOnly bool) int {
 	return st
 }
 
-// printFunc prints a function definition.
-func (r *runner) printFunc(name string) {
-	body := r.funcs[name]
-	var b strings.Builder
-	syntax.NewPrinter(syntax.Indent(4)).Print(&b, &syntax.FuncDecl{Name: &syntax.Lit{Value: name}, Body: body, Parens: true})
-	fmt.Fprintln(r.stdout(), b.String())
-}
-
 // printVars lists variables for declare, export -p, readonly -p and set.
 func (r *runner) printVars(variant string, on map[byte]bool) int {
 	names := map[string]*variable{}

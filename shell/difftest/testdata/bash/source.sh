@@ -492,3 +492,50 @@ echo "here $LINENO"
 f() { g; }
 g() { echo "${BASH_LINENO[*]}"; }
 f
+
+#### type prints functions as bash does
+f() { echo "hi $1"; local x=1; }
+type f
+command -V f
+type -a f
+
+#### declare -f prints functions as bash does
+f1() { echo hi; }
+f2() { echo a; echo b; local x=1; x+=2; }
+f3() { if [ -n "$1" ]; then echo yes; elif true; then :; else echo no; fi; }
+f4() { for i in a "b c"; do echo $i; done; for ((i=0;i<3;i++)); do :; done; }
+f5() { while read -r l; do echo "$l"; done < file; until false; do break; done; }
+f6() { case $1 in a|b) echo ab;; *) echo other;; esac; }
+f7() { echo a | grep a && echo ok || echo no; ! true; }
+f8() { [[ -n $x && $y == *.c ]]; (( x++ )); x=$(( x + 1 )); }
+f9() { ( cd /tmp; ls ); { echo g; } > out 2>&1; cat <<EOF
+here $x
+EOF
+}
+f10() { echo "$(date)" `pwd` > /dev/null & wait; }
+f11() { local -a arr=(1 2 3); arr[1]=x; declare -A m=([k]=v); }
+function f13 { echo kw; }
+f14() ( echo subshell-body )
+
+#### declare -f with more constructs
+g1() {
+  # a comment
+  local n=0
+  while [ $n -lt 3 ] && true; do n=$((n + 1)); done
+  cat <<-'END'
+	tabbed $n
+	END
+  grep -q x <<< "$n" 2> /dev/null
+  exec 3>&1 4< /dev/null
+  case $n in
+    1) ;;
+    2) echo two ;&
+    3) echo three ;;&
+    *) echo any
+  esac
+}
+g2() { if a; b; then c; fi; for x; do echo "$x"; done; { a; b; } | cat; }
+g3() { local -a arr=("a b" c); echo "${arr[@]}" >> log; echo done >&2; }
+g4() { :; }
+g5() { f() { echo inner; }; f; }
+declare -f g1 g2 g3 g4 g5
