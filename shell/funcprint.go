@@ -9,8 +9,8 @@ import (
 
 // This file prints functions the way bash does (declare -f, type):
 //
-//	name () 
-//	{ 
+//	name ()
+//	{
 //	    cmd1;
 //	    cmd2
 //	}
