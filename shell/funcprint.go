@@ -15,7 +15,8 @@ import (
 //	    cmd2
 //	}
 //
-// with bash's layout of compound commands: four spaces per level, a ";"
+// (with a space after "()" and after "{"), with bash's layout of compound
+// commands: four spaces per level, a ";"
 // after each command of an if, while or for body, case items with their
 // ";;" on a line of their own, "elif" as an "if" inside "else". Words,
 // tests and arithmetic are printed from the syntax tree.
