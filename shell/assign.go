@@ -341,14 +341,20 @@ func (r *runner) declClause(c *syntax.DeclClause) {
 				// then declares the name
 				r.traceDeclArray(it.as)
 				args = append(args, it.name)
-			case it.as != nil && it.as.Value != nil:
-				v, _ := r.literal(it.as.Value)
+			case it.as != nil && !it.as.Naked:
+				v := ""
+				if it.as.Value != nil {
+					v, _ = r.literal(it.as.Value)
+				}
 				args = append(args, it.name+"="+v)
 			default:
 				args = append(args, it.name)
 			}
 		}
 		r.trace(args)
+		if variant == "export" || variant == "readonly" {
+			r.traceDeclAssigns(items)
+		}
 	}
 	r.status = r.declare(variant, flags, items)
 }

@@ -847,6 +847,9 @@ func (r *runner) runChildScript(name, src string, invocation byte, args []string
 			return st
 		}
 	}
+	if invocation == 'c' {
+		child.frames[0].vars["BASH_EXECUTION_STRING"] = &variable{Variable: vstr(src)}
+	}
 	st := child.runScript(src, true)
 	child.closeAll()
 	return st

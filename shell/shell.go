@@ -81,6 +81,9 @@ func Run(ctx context.Context, cfg Config, name, script string) (status int, err 
 			status, err = 2, nil
 		}
 	}()
+	if r.invocation == 'c' {
+		r.frames[0].vars["BASH_EXECUTION_STRING"] = &variable{Variable: vstr(script)}
+	}
 	st := r.runScript(script, true)
 	if err := r.ctxErr(); err != nil {
 		return CanceledStatus, err

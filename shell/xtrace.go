@@ -301,3 +301,21 @@ func (r *runner) traceDeclArray(as *syntax.Assign) {
 func singleQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
+
+// traceDeclAssigns traces the assignments of export and readonly, which
+// bash prints after the command.
+func (r *runner) traceDeclAssigns(items []declItem) {
+	for _, it := range items {
+		if it.as == nil || it.as.Naked || it.as.Array != nil {
+			continue
+		}
+		v := ""
+		if it.as.Value != nil {
+			v, _ = r.literal(it.as.Value)
+		}
+		if v != "" {
+			v = xtraceQuote(v)
+		}
+		r.traceText(it.name + "=" + v)
+	}
+}

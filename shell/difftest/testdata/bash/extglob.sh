@@ -661,3 +661,44 @@ shopt -s globstar dotglob
 mkdir -p p/.h
 touch p/.h/x p/y
 echo p/**
+
+#### extglob with ls -d and rm
+shopt -s extglob
+touch a.js b.ts c.json .eslintrc
+ls -d !(*.json)
+ls -d *.@(js|ts)
+rm -v !(*.js)
+ls
+
+#### extglob excluding a directory
+shopt -s extglob
+mkdir -p node_modules/x src
+touch src/a.js
+echo !(node_modules)
+echo !(node_modules)/*
+
+#### extglob trimming needs extglob
+shopt -s extglob
+v='  a  b  '
+echo "[${v##*( )}]" "[${v%%*( )}]"
+shopt -u extglob
+echo "[${v##*( )}]"
+
+#### extglob into an array with nullglob
+shopt -s extglob nullglob
+arr=(*.@(png|jpg))
+echo "${#arr[@]}"
+
+#### extglob and regex on the same string
+shopt -s extglob
+str=foo123bar
+echo "${str//[^0-9]/}" "${str//+([0-9])}" "${str/#foo/X}"
+[[ $str == foo+([0-9])bar ]] && echo m1
+[[ $str =~ ^foo[0-9]+bar$ ]] && echo m2
+
+#### globstar with ls
+shopt -s globstar
+mkdir -p a/b
+touch a/b/c.txt a/d.txt
+ls **/*.txt
+ls -d a/**/

@@ -707,3 +707,12 @@ echo "${a[0]} ${a[$i]} ${m[k]} ${s[0]} ${a[5]:-dflt} ${#a[5]} ${a[@]}"
 ( echo "${s[1]}" )
 ( echo "${nosuch[0]}" )
 echo "status $?"
+
+#### xtrace of export, readonly, unset and arrays appended
+set -x
+x=(a b); x+=(c)
+unset x
+readonly r=1
+export E=2 F
+export G=
+set +x

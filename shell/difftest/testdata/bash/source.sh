@@ -539,3 +539,7 @@ g3() { local -a arr=("a b" c); echo "${arr[@]}" >> log; echo done >&2; }
 g4() { :; }
 g5() { f() { echo inner; }; f; }
 declare -f g1 g2 g3 g4 g5
+
+#### BASH_EXECUTION_STRING in bash -c
+bash -c 'echo "$BASH_EXECUTION_STRING"'
+echo "${BASH_EXECUTION_STRING:0:4}"
