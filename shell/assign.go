@@ -628,7 +628,11 @@ func (r *runner) declareFuncs(items []declItem, namesOnly bool) int {
 // printVars lists variables for declare, export -p, readonly -p and set.
 func (r *runner) printVars(variant string, on map[byte]bool) int {
 	names := map[string]*variable{}
-	for _, f := range r.frames {
+	frames := r.frames
+	if variant == "local" && len(frames) > 1 {
+		frames = frames[len(frames)-1:] // local -p: the function's own
+	}
+	for _, f := range frames {
 		for k, v := range f.vars {
 			names[k] = v
 		}

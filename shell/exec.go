@@ -195,7 +195,7 @@ func (r *runner) cmd(c syntax.Command) {
 			}
 			r.funcs[n.Value] = c.Body
 		}
-		r.sh.funcDefs.Store(c.Body, funcDef{src: r.curSrc, file: r.curFile()})
+		r.sh.funcDefs.Store(c.Body, funcDef{src: r.curSrc, file: r.defFile()})
 		r.status = 0
 	case *syntax.ArithmCmd:
 		if r.opts.xtrace {

@@ -44,6 +44,19 @@ func (r *runner) curFile() string {
 	return ""
 }
 
+// defFile is the file of a function defined now: curFile, or for code
+// given as a string what bash says, "environment" (bash -c) or "main"
+// (standard input).
+func (r *runner) defFile() string {
+	if f := r.curFile(); f != "" {
+		return f
+	}
+	if r.invocation == 's' {
+		return "main"
+	}
+	return "environment"
+}
+
 // errName is the name error messages start with: the file the code
 // running comes from, else the shell's name ($0).
 func (r *runner) errName() string {

@@ -543,3 +543,15 @@ declare -f g1 g2 g3 g4 g5
 #### BASH_EXECUTION_STRING in bash -c
 bash -c 'echo "$BASH_EXECUTION_STRING"'
 echo "${BASH_EXECUTION_STRING:0:4}"
+
+#### errors in functions defined by bash -c name the environment
+f() { cd /nope; }
+f
+g() {
+  nosuch_cmd_x
+}
+g
+h() { local 'a b'; local v=1; local -p; }
+h
+x=$(f)
+echo 'k() { cd /nope2; }; k' | bash
