@@ -3,6 +3,8 @@ package shell
 import (
 	"fmt"
 	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // This file holds the shell options: set and its -o names, shopt, $-,
@@ -434,4 +436,53 @@ func (sh *shared) srandom() uint32 {
 	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
 	z = (z ^ z>>27) * 0x94d049bb133111eb
 	return uint32((z ^ z>>31) >> 32)
+}
+
+// extglobError is the syntax error of an extended pattern read while
+// extglob is off.
+type extglobError struct {
+	line int
+	text string // the line
+}
+
+func (e *extglobError) Error() string { return "syntax error near unexpected token `('" }
+
+// extglobOff returns the error of the first extended pattern outside
+// [[ ]] in stmts, read from src, or nil.
+func extglobOff(src string, stmts []*syntax.Stmt) error {
+	from, to := int(stmts[0].Pos().Offset()), int(stmts[len(stmts)-1].End().Offset())
+	if from > to || to > len(src) {
+		return nil
+	}
+	text := src[from:to]
+	if !strings.Contains(text, "(") || !(strings.Contains(text, "@(") || strings.Contains(text, "!(") ||
+		strings.Contains(text, "?(") || strings.Contains(text, "*(") || strings.Contains(text, "+(")) {
+		return nil
+	}
+	var found *syntax.ExtGlob
+	for _, st := range stmts {
+		syntax.Walk(st, func(n syntax.Node) bool {
+			switch n := n.(type) {
+			case *syntax.TestClause:
+				return false
+			case *syntax.ExtGlob:
+				if found == nil {
+					found = n
+				}
+			}
+			return found == nil
+		})
+	}
+	if found == nil {
+		return nil
+	}
+	off := int(found.OpPos.Offset())
+	start := strings.LastIndexByte(src[:off], '\n') + 1
+	end := strings.IndexByte(src[off:], '\n')
+	if end < 0 {
+		end = len(src)
+	} else {
+		end += off
+	}
+	return &extglobError{line: int(found.OpPos.Line()), text: src[start:end]}
 }

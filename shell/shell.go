@@ -393,7 +393,16 @@ func (r *runner) syntaxError(err error) {
 	msg := err.Error()
 	var pe syntax.ParseError
 	var le syntax.LangError
+	var xe *extglobError
 	switch {
+	case errors.As(err, &xe):
+		prefix := r.name + ": "
+		if r.invocation == 'c' {
+			prefix += "-c: "
+		}
+		fmt.Fprintf(r.stderr(), "%sline %d: syntax error near unexpected token `('\n", prefix, xe.line)
+		fmt.Fprintf(r.stderr(), "%sline %d: `%s'\n", prefix, xe.line, xe.text)
+		return
 	case errors.As(err, &pe):
 		line = int(pe.Pos.Line())
 		msg = "syntax error: " + pe.Text
@@ -450,7 +459,17 @@ func (r *runner) runSource(src string, top bool, after func() bool) error {
 	var pending []*syntax.Stmt
 	stop := false
 	read := 0 // the lines read so far, for set -v
+	var xerr error
 	flush := func() {
+		if top && len(pending) > 0 && !r.opts.extglob {
+			// bash reads a line before it runs it: without extglob, an
+			// extended pattern on it is a syntax error
+			if err := extglobOff(src, pending); err != nil {
+				xerr, stop = err, true
+				pending = pending[:0]
+				return
+			}
+		}
 		if len(pending) > 0 {
 			end := int(pending[len(pending)-1].End().Line())
 			if r.opts.verbose {
@@ -490,6 +509,9 @@ func (r *runner) runSource(src string, top bool, after func() bool) error {
 		pending = append(pending, stmt)
 	}
 	flush()
+	if xerr != nil {
+		return xerr
+	}
 	if r.opts.verbose && !stop && perr == nil {
 		r.echoLines(src, read, -1)
 	}

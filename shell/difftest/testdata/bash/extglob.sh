@@ -702,3 +702,22 @@ mkdir -p a/b
 touch a/b/c.txt a/d.txt
 ls **/*.txt
 ls -d a/**/
+
+#### extended patterns without extglob are syntax errors
+echo before
+echo @(a)
+echo never
+
+#### extended pattern in case without extglob
+case a in
+  +(a)) echo y ;;
+esac
+echo never
+
+#### extglob enabled on the same line is too late
+shopt -s extglob; echo @(x)
+echo never
+
+#### double brackets need no extglob
+[[ a == @(a|b) ]] && echo ok
+echo "@(quoted) is fine" '!(x)'
