@@ -2,6 +2,8 @@ package shell
 
 import (
 	"fmt"
+	"io"
+	"os"
 	"maps"
 	"path"
 	"slices"
@@ -125,14 +127,21 @@ func sourceBuiltin(r *runner, args []string) int {
 		return 2
 	}
 	name := a[0]
-	p := r.sourcePath(name)
-	fi, err := r.sh.fs.Stat(p)
-	if err == nil && fi.IsDir() {
-		return r.builtinErr(1, args[0], "%s: is a directory", name)
-	}
 	var data []byte
-	if err == nil {
-		data, err = r.sh.fs.ReadFile(p)
+	var err error
+	if strings.HasPrefix(name, "/dev/") {
+		// /dev/stdin, /dev/fd/N (a process substitution)
+		data, err = r.readDevice(name)
+	} else {
+		p := r.sourcePath(name)
+		fi, serr := r.sh.fs.Stat(p)
+		if serr == nil && fi.IsDir() {
+			return r.builtinErr(1, args[0], "%s: is a directory", name)
+		}
+		err = serr
+		if err == nil {
+			data, err = r.sh.fs.ReadFile(p)
+		}
 	}
 	if err != nil {
 		r.errf("%s: %s", name, command.Strerror(err))
@@ -379,4 +388,17 @@ func (r *runner) typeAll(name string, tflag, pflag bool) bool {
 		}
 	}
 	return found
+}
+
+// readDevice reads all of an emulated device such as /dev/stdin or
+// /dev/fd/63, up to maxCaptured bytes.
+func (r *runner) readDevice(name string) ([]byte, error) {
+	f, err := r.openFile(name, os.O_RDONLY, false)
+	if err != nil {
+		return nil, err
+	}
+	if f.r == nil {
+		return nil, nil
+	}
+	return io.ReadAll(io.LimitReader(f.r, maxCaptured))
 }

@@ -716,3 +716,29 @@ readonly r=1
 export E=2 F
 export G=
 set +x
+
+#### xtrace with BASH_SOURCE and LINENO in PS4
+PS4='+ ${BASH_SOURCE:-}:${LINENO}: '
+set -x
+echo a
+f() { echo b; }
+f
+set +x
+
+
+#### set -euo pipefail
+set -euo pipefail
+echo "$-"
+set -o | grep -E 'errexit|nounset|pipefail'
+echo "$SHELLOPTS"
+
+
+#### xtrace turned on in a sourced file
+printf 'set -x\necho in-file\n' > t.sh
+. ./t.sh
+echo out
+set +x
+
+
+#### bash -x with a function
+bash -x -c 'f() { echo $1; }; f a' 2>&1

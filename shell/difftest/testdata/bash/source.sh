@@ -555,3 +555,14 @@ h() { local 'a b'; local v=1; local -p; }
 h
 x=$(f)
 echo 'k() { cd /nope2; }; k' | bash
+
+#### source a process substitution
+source <(echo 'echo from-procsubst "$1"') arg
+. <(printf 'x=5\n')
+echo "x=$x"
+
+
+#### source /dev/stdin
+. /dev/stdin <<< 'echo from-stdin'
+echo 'echo piped' | source /dev/stdin
+
