@@ -3,8 +3,8 @@ package shell
 import (
 	"fmt"
 	"io"
-	"os"
 	"maps"
+	"os"
 	"path"
 	"slices"
 	"strings"
