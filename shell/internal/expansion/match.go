@@ -2,6 +2,7 @@ package expansion
 
 import (
 	"math/bits"
+	"sort"
 	"strings"
 	"sync"
 	"unicode"
@@ -425,15 +426,38 @@ func (m *Matcher) Match(s string) bool {
 // Ends returns the byte offsets in s where a match starting at byte
 // offset start may end, in increasing order.
 func (m *Matcher) Ends(s string, start int) []int {
-	st := m.state(s[start:])
+	return m.Subject(s).Ends(start)
+}
+
+// Subject prepares s for matches from several starts (Ends).
+func (m *Matcher) Subject(s string) *MatchSubject {
+	return &MatchSubject{m: m, st: m.state(s)}
+}
+
+// MatchSubject is a Matcher applied to one string.
+type MatchSubject struct {
+	m  *Matcher
+	st *matchState
+}
+
+// Ends returns the byte offsets where a match starting at byte offset
+// start may end, in increasing order (none when start is not the start
+// of a character). Each call has its own budget of work.
+func (ms *MatchSubject) Ends(start int) []int {
+	st := ms.st
+	i := sort.SearchInts(st.offs, start)
+	if i >= len(st.offs) || st.offs[i] != start {
+		return nil
+	}
+	st.steps = 0
 	starts := newPosSet(len(st.rs))
-	starts.add(0)
-	ends := st.seq(m.nodes, starts)
+	starts.add(i)
+	ends := st.seq(ms.m.nodes, starts)
 	if st.steps > matchBudget {
 		return nil
 	}
 	var out []int
-	ends.each(func(p int) { out = append(out, start+st.offs[p]) })
+	ends.each(func(p int) { out = append(out, st.offs[p]) })
 	return out
 }
 
@@ -478,9 +502,14 @@ func (st *matchState) node(n *pnode, starts posSet) posSet {
 	st.steps += len(starts)
 	switch n.kind {
 	case pStar:
-		st.steps += len(rs)
+		first := 0
+		for first < len(starts) && starts[first] == 0 {
+			first++
+		}
+		first *= 64
+		st.steps += len(rs) - first
 		active := false
-		for p := 0; p <= len(rs); p++ {
+		for p := first; p <= len(rs); p++ {
 			if p > 0 && active {
 				c := rs[p-1]
 				if (st.pathname && c == '/') || (st.period && p == 1 && c == '.') {

@@ -596,7 +596,12 @@ func (ex *Expander) patsub(vals []string, repl *syntax.Replace) ([]string, error
 func (ex *Expander) patFinder(pat string, anchor byte) (func(v string, pos int) (int, int, bool), bool) {
 	if ex.env.Options().ExtGlob && HasExtGlob(pat) {
 		m := CompileMatcher(pat, MatchExtGlob)
+		var subj *MatchSubject
+		var subjOf string
 		return func(v string, pos int) (int, int, bool) {
+			if subj == nil || subjOf != v {
+				subj, subjOf = m.Subject(v), v
+			}
 			for start := pos; start <= len(v); start++ {
 				if anchor == '#' && start > pos {
 					break
@@ -609,7 +614,7 @@ func (ex *Expander) patFinder(pat string, anchor byte) (func(v string, pos int) 
 				if start < len(v) && !utf8.RuneStart(v[start]) {
 					continue
 				}
-				ends := m.Ends(v, start)
+				ends := subj.Ends(start)
 				if anchor == '%' {
 					if len(ends) > 0 && ends[len(ends)-1] == len(v) {
 						return start, len(v), true
@@ -717,10 +722,10 @@ func (ex *Expander) stripPattern(v, pat string, op syntax.ParExpOperator) string
 
 // stripExtPattern is stripPattern for a pattern with extended operators.
 func (ex *Expander) stripExtPattern(v, pat string, op syntax.ParExpOperator) string {
-	m := CompileMatcher(pat, MatchExtGlob)
+	m := CompileMatcher(pat, MatchExtGlob).Subject(v)
 	switch op {
 	case syntax.RemSmallPrefix, syntax.RemLargePrefix:
-		ends := m.Ends(v, 0)
+		ends := m.Ends(0)
 		if len(ends) == 0 {
 			return v
 		}
@@ -734,7 +739,7 @@ func (ex *Expander) stripExtPattern(v, pat string, op syntax.ParExpOperator) str
 		if i < len(v) && !utf8.RuneStart(v[i]) {
 			return false
 		}
-		ends := m.Ends(v, i)
+		ends := m.Ends(i)
 		return len(ends) > 0 && ends[len(ends)-1] == len(v)
 	}
 	if op == syntax.RemSmallSuffix {
