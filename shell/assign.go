@@ -27,18 +27,21 @@ func (r *runner) assignStmt(as *syntax.Assign, local bool) bool {
 	}
 	switch {
 	case as.Array != nil:
+		r.traceAssignStmt(as, "")
 		return r.assignArray(name, as.Array, as.Append, local)
 	case as.Index != nil:
 		val, ok := r.assignValue(as.Value)
 		if !ok {
 			return false
 		}
+		r.traceAssignStmt(as, val)
 		return r.assignIndex(name, as.Index, val, as.Append, local)
 	}
 	val, ok := r.assignValue(as.Value)
 	if !ok {
 		return false
 	}
+	r.traceAssignStmt(as, val)
 	if as.Append {
 		v, _ := r.lookup(name)
 		switch {
@@ -372,14 +375,26 @@ func (r *runner) declClause(c *syntax.DeclClause) {
 		args := []string{variant}
 		args = append(args, flags...)
 		for _, it := range items {
-			if it.as != nil && it.as.Value != nil {
-				v, _ := r.literal(it.as.Value)
+			switch {
+			case it.as != nil && it.as.Array != nil:
+				// bash traces name=('v'...) or name=(['k']='v'...),
+				// then declares the name
+				r.traceDeclArray(it.as)
+				args = append(args, it.name)
+			case it.as != nil && !it.as.Naked:
+				v := ""
+				if it.as.Value != nil {
+					v, _ = r.literal(it.as.Value)
+				}
 				args = append(args, it.name+"="+v)
-			} else {
+			default:
 				args = append(args, it.name)
 			}
 		}
 		r.trace(args)
+		if variant == "export" || variant == "readonly" {
+			r.traceDeclAssigns(items)
+		}
 	}
 	r.status = r.declare(variant, flags, items)
 }
@@ -667,20 +682,12 @@ func (r *runner) declareFuncs(items []declItem, namesOnly bool) int {
 	return st
 }
 
-// printFunc prints a function definition.
-func (r *runner) printFunc(name string) {
-	body := r.funcs[name]
-	var b strings.Builder
-	syntax.NewPrinter(syntax.Indent(4)).Print(&b, &syntax.FuncDecl{Name: &syntax.Lit{Value: name}, Body: body, Parens: true})
-	fmt.Fprintln(r.stdout(), b.String())
-}
-
 // printVars lists variables for declare, export -p, readonly -p and set.
 func (r *runner) printVars(variant string, on map[byte]bool) int {
 	names := map[string]*variable{}
 	frames := r.frames
-	if variant == "local" {
-		frames = frames[len(frames)-1:] // the function's own variables
+	if variant == "local" && len(frames) > 1 {
+		frames = frames[len(frames)-1:] // local -p: the function's own
 	}
 	for _, f := range frames {
 		for k, v := range f.vars {

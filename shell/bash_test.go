@@ -180,7 +180,7 @@ a=(p q r); i=1; unset 'a[$i]'; echo "${!a[@]} ${a[@]}"
 printf -v 'a[5]' '%s-%s' x y; echo "${a[5]}"
 echo \*.nope "d/*".txt d/*.txt 'd/'*.txt
 `,
-			"ran\nst=0\nargs: 2 a\nst=3\nargs: 0 \nst=3\nst=1\nto3\nst=1\nreplaced\n5\n10\n2\ndeclare -- r=\"2\"\ndeclare -x EX=\"1\"\nst=1 RO=2\nhB\nehuB\n0 2 p r\nx-y\n*.nope d/*.txt d/a.txt d/a.txt\n",
+			"ran\nst=0\nargs: 2 a\nst=3\nargs: 0 \nst=3\nst=1\nto3\nst=1\nreplaced\n5\n10\n2\ndeclare -- r=\"2\"\ndeclare -x EX=\"1\"\nst=1 RO=2\nhBc\nehuBc\n0 2 p r\nx-y\n*.nope d/*.txt d/a.txt d/a.txt\n",
 			"cordon: line 7: 3: Bad file descriptor\n"},
 	} {
 		t.Run(c.name, func(t *testing.T) {

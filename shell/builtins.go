@@ -69,7 +69,7 @@ func init() {
 		"builtin":   builtinBuiltin,
 		"trap":      trapBuiltin,
 		"getopts":   getoptsBuiltin,
-		"hash":      func(*runner, []string) int { return 0 },
+		"hash":      hashBuiltin,
 		"wait":      waitBuiltin,
 		"umask":     umaskBuiltin,
 		"let":       letBuiltin,
@@ -251,7 +251,7 @@ func returnBuiltin(r *runner, args []string) int {
 			st = n & 0xff
 		}
 	}
-	if len(r.funcNames) == 0 && len(r.sources) == 0 {
+	if len(r.funcNames) == 0 && len(r.calls) == 0 {
 		return r.builtinErr(2, "return", "can only `return' from a function or sourced script")
 	}
 	r.returning = true
@@ -302,7 +302,8 @@ func (r *runner) evalString(src string) int {
 		return 1
 	}
 	r.depth++
-	defer func() { r.depth-- }()
+	r.evalLevel++
+	defer func() { r.depth--; r.evalLevel-- }()
 	ran := false
 	perr := r.runSource(src, false, func() bool {
 		ran = true
@@ -327,44 +328,6 @@ func evalBuiltin(r *runner, args []string) int {
 	line := r.lineno
 	st := r.evalString(strings.Join(a, " "))
 	r.lineno = line
-	return st
-}
-
-// sourceBuiltin runs a file of the VFS in the current shell.
-func sourceBuiltin(r *runner, args []string) int {
-	a := args[1:]
-	if len(a) > 0 && a[0] == "--" {
-		a = a[1:]
-	}
-	if len(a) == 0 {
-		r.builtinErr(2, args[0], "filename argument required")
-		fmt.Fprintf(r.stderr(), "%s: usage: %s filename [arguments]\n", args[0], args[0])
-		return 2
-	}
-	name := a[0]
-	data, err := r.readScript(name)
-	if err != nil {
-		r.errf("%s: %s", name, command.Strerror(err))
-		return 1
-	}
-	if r.depth >= r.sh.maxDepth {
-		return r.builtinErr(1, args[0], "maximum nesting level exceeded (%d)", r.sh.maxDepth)
-	}
-	oldParams := r.params
-	if len(a) > 1 {
-		r.params = a[1:]
-	}
-	r.sources = append(r.sources, name)
-	line := r.lineno
-	st := r.evalString(string(data))
-	r.lineno = line
-	r.sources = r.sources[:len(r.sources)-1]
-	if len(a) > 1 {
-		r.params = oldParams
-	}
-	if r.returning && len(r.funcNames) == 0 {
-		r.returning = false
-	}
 	return st
 }
 
@@ -515,231 +478,6 @@ func shiftBuiltin(r *runner, args []string) int {
 	return 0
 }
 
-var setOptNames = []string{"allexport", "errexit", "noclobber", "noexec", "noglob", "nounset", "pipefail", "verbose", "xtrace", "braceexpand", "hashall", "interactive-comments", "monitor", "posix", "vi", "emacs", "notify", "ignoreeof", "histexpand", "history", "errtrace", "functrace", "keyword", "onecmd", "physical", "privileged", "nolog"}
-
-// setOptPtr returns the flag of a set option (long or one-letter name).
-func (r *runner) setOptPtr(name string) *bool {
-	switch name {
-	case "allexport", "a":
-		return &r.opts.allexport
-	case "errexit", "e":
-		return &r.opts.errexit
-	case "noclobber", "C":
-		return &r.opts.noclobber
-	case "noexec", "n":
-		return &r.opts.noexec
-	case "noglob", "f":
-		return &r.opts.noglob
-	case "nounset", "u":
-		return &r.opts.nounset
-	case "pipefail":
-		return &r.opts.pipefail
-	case "verbose", "v":
-		return &r.opts.verbose
-	case "xtrace", "x":
-		return &r.opts.xtrace
-	}
-	return nil
-}
-
-var dummyOpt bool
-
-// setBuiltin sets options and positional parameters.
-func setBuiltin(r *runner, args []string) int {
-	a := args[1:]
-	if len(a) == 0 {
-		return r.printVars("set", map[byte]bool{})
-	}
-	for len(a) > 0 {
-		arg := a[0]
-		if arg == "--" {
-			r.params = append([]string(nil), a[1:]...)
-			return 0
-		}
-		if arg == "-" {
-			r.opts.xtrace, r.opts.verbose = false, false
-			a = a[1:]
-			if len(a) > 0 {
-				r.params = append([]string(nil), a...)
-			}
-			return 0
-		}
-		if len(arg) < 2 || (arg[0] != '-' && arg[0] != '+') {
-			break
-		}
-		on := arg[0] == '-'
-		a = a[1:]
-		for _, c := range arg[1:] {
-			if c == 'o' {
-				if len(a) == 0 {
-					r.printSetO(on)
-					continue
-				}
-				name := a[0]
-				a = a[1:]
-				p := r.setOptPtr(name)
-				if p == nil {
-					known := false
-					for _, n := range setOptNames {
-						known = known || n == name
-					}
-					if !known {
-						r.builtinErr(2, "set", "%s: invalid option name", name)
-						return 2
-					}
-					p = &dummyOpt
-				}
-				*p = on
-				continue
-			}
-			p := r.setOptPtr(string(c))
-			if p == nil {
-				if strings.ContainsRune("hBHTmbkPEtiv", c) {
-					continue
-				}
-				r.builtinErr(2, "set", "%c%c: invalid option", arg[0], c)
-				fmt.Fprintln(r.stderr(), "set: usage: set [-abefhkmnptuvxBCEHPT] [-o option-name] [--] [-] [arg ...]")
-				return 2
-			}
-			*p = on
-		}
-	}
-	if len(a) > 0 {
-		r.params = append([]string(nil), a...)
-	}
-	return 0
-}
-
-// printSetO prints the options for set -o / set +o.
-func (r *runner) printSetO(minus bool) {
-	names := append([]string(nil), setOptNames...)
-	sort.Strings(names)
-	for _, n := range names {
-		v := false
-		if p := r.setOptPtr(n); p != nil {
-			v = *p
-		} else if n == "braceexpand" || n == "hashall" || n == "interactive-comments" {
-			v = true
-		}
-		if minus {
-			st := "off"
-			if v {
-				st = "on"
-			}
-			fmt.Fprintf(r.stdout(), "%-15s\t%s\n", n, st)
-		} else {
-			sign := "+"
-			if v {
-				sign = "-"
-			}
-			fmt.Fprintf(r.stdout(), "set %so %s\n", sign, n)
-		}
-	}
-}
-
-// shoptPtr returns the flag of a shopt option.
-func (r *runner) shoptPtr(name string) *bool {
-	switch name {
-	case "nullglob":
-		return &r.opts.nullglob
-	case "extglob":
-		return &r.opts.extglob
-	case "dotglob":
-		return &r.opts.dotglob
-	case "globstar":
-		return &r.opts.globstar
-	case "failglob":
-		return &r.opts.failglob
-	case "nocaseglob":
-		return &r.opts.nocaseglob
-	case "nocasematch":
-		return &r.opts.nocasematch
-	case "expand_aliases":
-		return &r.opts.expandAliases
-	case "lastpipe":
-		return &r.opts.lastpipe
-	case "xpg_echo":
-		return &r.opts.xpgEcho
-	case "patsub_replacement":
-		return &r.opts.patsubRepl
-	}
-	return nil
-}
-
-var shoptOthers = map[string]bool{"checkwinsize": true, "cmdhist": true, "complete_fullquote": true, "extquote": true, "force_fignore": true, "globasciiranges": true, "hostcomplete": true, "interactive_comments": true, "progcomp": true, "promptvars": true, "sourcepath": true, "inherit_errexit": false, "huponexit": false, "histappend": false, "nocasematch": false, "assoc_expand_once": false, "autocd": false, "cdable_vars": false, "cdspell": false, "checkhash": false, "checkjobs": false, "compat31": false, "direxpand": false, "dirspell": false, "execfail": false, "extdebug": false, "gnu_errfmt": false, "histreedit": false, "histverify": false, "lithist": false, "localvar_inherit": false, "localvar_unset": false, "login_shell": false, "mailwarn": false, "no_empty_cmd_completion": false, "progcomp_alias": false, "shift_verbose": false, "varredir_close": false, "globskipdots": true, "noexpand_translation": false}
-
-// shoptBuiltin sets, unsets and queries shopt options.
-func shoptBuiltin(r *runner, args []string) int {
-	set, unset, quiet, useO := false, false, false, false
-	a := args[1:]
-	for len(a) > 0 && strings.HasPrefix(a[0], "-") {
-		for _, c := range a[0][1:] {
-			switch c {
-			case 's':
-				set = true
-			case 'u':
-				unset = true
-			case 'q':
-				quiet = true
-			case 'p':
-			case 'o':
-				useO = true
-			default:
-				r.builtinErr(2, "shopt", "-%c: invalid option", c)
-				fmt.Fprintln(r.stderr(), "shopt: usage: shopt [-pqsu] [-o] [optname ...]")
-				return 2
-			}
-		}
-		a = a[1:]
-	}
-	st := 0
-	for _, name := range a {
-		var p *bool
-		if useO {
-			p = r.setOptPtr(name)
-		} else {
-			p = r.shoptPtr(name)
-		}
-		if p == nil {
-			v, ok := shoptOthers[name]
-			if !ok && !useO {
-				r.builtinErr(1, "shopt", "%s: invalid shell option name", name)
-				st = 1
-				continue
-			}
-			if !set && !unset && !v {
-				st = 1
-			}
-			if !set && !unset && !quiet {
-				state := "off"
-				if v {
-					state = "on"
-				}
-				fmt.Fprintf(r.stdout(), "%-15s\t%s\n", name, state)
-			}
-			continue
-		}
-		switch {
-		case set:
-			*p = true
-		case unset:
-			*p = false
-		default:
-			if !*p {
-				st = 1
-			}
-			if !quiet {
-				state := "off"
-				if *p {
-					state = "on"
-				}
-				fmt.Fprintf(r.stdout(), "%-15s\t%s\n", name, state)
-			}
-		}
-	}
-	return st
-}
-
 // typeBuiltin describes command names.
 func typeBuiltin(r *runner, args []string) int {
 	a := args[1:]
@@ -768,6 +506,15 @@ func typeBuiltin(r *runner, args []string) int {
 	}
 	st := 0
 	for _, name := range a {
+		if aflag && !Pflag {
+			if !r.typeAll(name, tflag, pflag) {
+				if !tflag && !pflag {
+					r.builtinErr(1, "type", "%s: not found", name)
+				}
+				st = 1
+			}
+			continue
+		}
 		kind := r.kindOf(name)
 		switch {
 		case Pflag:
@@ -801,7 +548,11 @@ func typeBuiltin(r *runner, args []string) int {
 			case "keyword":
 				fmt.Fprintf(r.stdout(), "%s is a shell keyword\n", name)
 			case "file":
-				fmt.Fprintf(r.stdout(), "%s is %s\n", name, r.commandPath(name))
+				if e, ok := r.hash[name]; ok {
+					fmt.Fprintf(r.stdout(), "%s is hashed (%s)\n", name, e.path)
+				} else {
+					fmt.Fprintf(r.stdout(), "%s is %s\n", name, r.commandPath(name))
+				}
 			default:
 				r.builtinErr(1, "type", "%s: not found", name)
 				st = 1
@@ -827,10 +578,7 @@ func (r *runner) kindOf(name string) string {
 	if _, ok := builtins[name]; ok {
 		return "builtin"
 	}
-	if _, ok := r.sh.commands[name]; ok {
-		return "file"
-	}
-	if name == "sh" || name == "bash" || r.commandPath(name) != "" {
+	if r.commandPath(name) != "" {
 		return "file"
 	}
 	return ""
@@ -864,15 +612,18 @@ func commandBuiltin(r *runner, args []string) int {
 		return 0
 	}
 	if vflag || Vflag {
-		st := 0
+		// the status is 0 when any name is found, as in bash
+		st := 1
 		for _, name := range a {
 			kind := r.kindOf(name)
+			if kind != "" {
+				st = 0
+			}
 			switch {
 			case kind == "":
 				if Vflag {
 					r.builtinErr(1, "command", "%s: not found", name)
 				}
-				st = 1
 			case Vflag:
 				typeBuiltin(r, []string{"type", name})
 			case kind == "file":
@@ -959,7 +710,7 @@ func letBuiltin(r *runner, args []string) int {
 		if err != nil {
 			r.builtinErr(1, "let", "%s", err)
 			if expansion.IsFatal(err) {
-				r.status = r.fatalStatus()
+				r.status = r.fatalStatusOf(err)
 				r.exiting = true
 				return r.status
 			}

@@ -6,34 +6,41 @@ import (
 )
 
 // callerBuiltin is caller [expr]: the line and source file of the
-// current function's call, or with a frame number N the line, function
-// and file of that frame, as bash reads them from BASH_LINENO, FUNCNAME
-// and BASH_SOURCE. Functions defined at the top level of a script given
-// as a string have the source "environment", and the top level itself
-// has none, as in bash -c.
+// current call (a function or a sourced file), or with a frame number N
+// the line, function and file of that frame, as bash reads them from
+// BASH_LINENO, FUNCNAME and BASH_SOURCE (the call stack of lookup.go).
+// Functions defined at the top level of a script given as a string have
+// the source "environment", and the top level itself has none, as in
+// bash -c.
 func callerBuiltin(r *runner, args []string) int {
-	n := len(r.funcNames)
-	// source returns BASH_SOURCE[i] (0 is the innermost frame), ok
-	// false where bash has no value.
-	source := func(i int) (string, bool) {
-		if i >= n {
-			return "", false
-		}
-		if s, ok := r.funcFile[r.funcNames[n-1-i]]; ok {
-			return s, true
-		}
-		return "environment", true
-	}
+	n := len(r.calls)
 	if n == 0 {
 		// bash has no call stack to read at the top level.
 		return 1
 	}
+	// frame returns FUNCNAME[k], BASH_SOURCE[k] and BASH_LINENO[k] (0 is
+	// the innermost frame), ok false where bash has no value.
+	frame := func(k int) (fn, src string, line int, ok bool) {
+		switch {
+		case k < n:
+			c := r.calls[n-1-k]
+			src = c.file
+			if src == "" {
+				src = "environment"
+			}
+			return c.name, src, c.line, true
+		case k == n && r.invocation == 0:
+			return "main", r.name, 0, true // a script file is the bottom
+		}
+		return "", "", 0, false
+	}
 	if len(args) < 2 {
-		src, ok := source(1)
+		_, _, line, _ := frame(0)
+		_, src, _, ok := frame(1)
 		if !ok {
 			src = "NULL"
 		}
-		fmt.Fprintf(r.stdout(), "%d %s\n", r.callLines[n-1], src)
+		fmt.Fprintf(r.stdout(), "%d %s\n", line, src)
 		return 0
 	}
 	i, ok := legalNumber(args[1])
@@ -45,14 +52,11 @@ func callerBuiltin(r *runner, args []string) int {
 	if i < 0 || i >= n {
 		return 1
 	}
-	src, ok := source(i + 1)
+	_, _, line, _ := frame(i)
+	fn, src, _, ok := frame(i + 1)
 	if !ok {
 		return 1
 	}
-	fn := "main"
-	if i+1 < n {
-		fn = r.funcNames[n-2-i]
-	}
-	fmt.Fprintf(r.stdout(), "%s %s %s\n", strconv.Itoa(r.callLines[n-1-i]), fn, src)
+	fmt.Fprintf(r.stdout(), "%s %s %s\n", strconv.Itoa(line), fn, src)
 	return 0
 }

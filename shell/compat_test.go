@@ -173,7 +173,7 @@ printf
 1
 `, 0},
 		{"echo one >&2", "", 0},
-		{"set -u; echo ${undefinedvar}; echo not reached", "", 1},
+		{"set -u; echo ${undefinedvar}; echo not reached", "", 127}, // bash -c exits 127
 		{"set -e; false; echo not reached", "", 1},
 		{"set -o pipefail; false | true; echo $?", `1
 `, 0},
@@ -203,7 +203,7 @@ big
 `, 0},
 		{"getopts ab: o -b val; echo $o $OPTARG", `b val
 `, 0},
-		{"echo ${x?custom message}; echo not reached", "", 1},
+		{"echo ${x?custom message}; echo not reached", "", 127},
 		{"echo $((1/0)); echo same line", "", 1},
 		{"v=$(printf 'a\\n\\n\\n'); echo \"[$v]\"", `[a]
 `, 0},
@@ -274,7 +274,7 @@ second
 		{"f() { echo \"args: $#\"; shift; echo \"rest: $*\"; }; f 1 2 3", "args: 3\nrest: 2 3\n", 0},
 		{"x=1; y=x; declare -n ref=y; echo $ref", "x\n", 0},
 		{"echo $(( 1 << 62 )) $(( (1 << 63) - 1 )) $(( -5 / 2 ))", "4611686018427387904 9223372036854775807 -2\n", 0},
-		{"f() { echo \"$FUNCNAME ${FUNCNAME[1]} $LINENO\"; }; f", "f main 1\n", 0},
+		{"f() { echo \"$FUNCNAME ${FUNCNAME[1]} $LINENO\"; }; f", "f  1\n", 0}, // bash -c has no main
 		{"echo ~ ~/sub; HOME=/h; echo ~ x=~/y", "/workspace /workspace/sub\n/h x=/h/y\n", 0},
 		{"read -n 3 a <<< \"abcdef\"; echo $a; read -d , b <<< \"x,y\"; echo $b", "abc\nx\n", 0},
 		{"IFS= read -r line <<< \"  keep  spaces  \"; echo \"[$line]\"", "[  keep  spaces  ]\n", 0},

@@ -83,10 +83,11 @@
 //     both, as in bash; xargs and find -exec reach all three through
 //     command.Env.Exec, whose context bounds what it runs (timeout relies
 //     on it: the command, a child shell or a function stops with it).
-//   - type -p, type -P, type, command -v and the which command agree on
-//     where a program is: /usr/bin/NAME for the registered commands, sh,
+//   - Commands are looked up along $PATH: the registered commands, sh,
 //     bash and the builtins that are programs on GNU systems (echo printf
-//     test [ true false pwd; -P only), else the script's path in $PATH.
+//     test [ true false pwd) are in /usr/bin and /bin, the scripts of the
+//     file system where they are. type (-a -p -P -t), command -v and -V,
+//     hash and the which command agree on where a program is.
 //   - "sh" and "bash", unless the registry has commands of these names, run
 //     "-c script [name args...]", a script file or standard input in a fresh
 //     shell state of this evaluator with the exported variables (options

@@ -8,6 +8,7 @@ import (
 	"maps"
 	"path"
 	"runtime"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -44,7 +45,7 @@ func (r *runner) unsupported(what string) {
 
 // stmt runs one statement with its redirections.
 func (r *runner) stmt(st *syntax.Stmt) {
-	if st == nil || r.stopped() {
+	if st == nil || r.stopped() || r.opts.noexec {
 		return
 	}
 	r.lineno = int(st.Position.Line())
@@ -192,24 +193,20 @@ func (r *runner) cmd(c syntax.Command) {
 			names = []*syntax.Lit{c.Name}
 		}
 		for _, n := range names {
-			r.funcs[n.Value] = c.Body
-			if len(r.sources) > 0 {
-				if r.funcFile == nil {
-					r.funcFile = map[string]string{}
-				}
-				r.funcFile[n.Value] = r.sources[len(r.sources)-1]
-			} else {
-				delete(r.funcFile, n.Value)
+			if old, ok := r.funcs[n.Value]; ok && old != c.Body {
+				r.sh.funcDefs.Delete(old)
 			}
+			r.funcs[n.Value] = c.Body
 			if r.funcSrc == nil {
 				r.funcSrc = map[string]funcSource{}
 			}
 			r.funcSrc[n.Value] = funcSource{c.Body, r.src}
 		}
+		r.sh.funcDefs.Store(c.Body, funcDef{src: r.curSrc, file: r.defFile()})
 		r.status = 0
 	case *syntax.ArithmCmd:
 		if r.opts.xtrace {
-			r.traceText("(( " + wordSourceNode(c.X) + " ))")
+			r.traceArith(r.arithCmdText(c))
 		}
 		n, err := r.xp().Arith(c.X)
 		if err != nil {
@@ -231,6 +228,9 @@ func (r *runner) cmd(c syntax.Command) {
 		r.declClause(c)
 	case *syntax.LetClause:
 		r.status = 0
+		if r.opts.xtrace && !r.traceLet(c) {
+			return
+		}
 		for _, e := range c.Exprs {
 			var n int
 			var err error
@@ -277,7 +277,7 @@ func (r *runner) arithErr(err error) {
 		// an unset variable under set -u: no "((: " prefix, and the
 		// shell exits
 		r.errf("%s", err)
-		r.status = r.fatalStatus()
+		r.status = r.fatalStatusOf(err)
 		r.exiting = true
 		return
 	}
@@ -402,6 +402,9 @@ func (r *runner) forClause(c *syntax.ForClause) {
 			if r.ctxErr() != nil {
 				return
 			}
+			if r.opts.xtrace {
+				r.traceText(forInText(l))
+			}
 			var err error
 			if v, _ := r.lookupRaw(name); v != nil && v.Kind == expand.NameRef {
 				// each word becomes the nameref's target
@@ -422,6 +425,9 @@ func (r *runner) forClause(c *syntax.ForClause) {
 			}
 		}
 	case *syntax.CStyleLoop:
+		if r.opts.xtrace {
+			r.traceArith(r.loopPartText(l.Init))
+		}
 		if l.Init != nil {
 			if _, err := r.xp().Arith(l.Init); err != nil {
 				r.arithErr(err)
@@ -431,6 +437,9 @@ func (r *runner) forClause(c *syntax.ForClause) {
 		for {
 			if r.ctxErr() != nil {
 				return
+			}
+			if r.opts.xtrace {
+				r.traceArith(r.loopPartText(l.Cond))
 			}
 			if l.Cond != nil {
 				n, err := r.xp().Arith(l.Cond)
@@ -446,6 +455,9 @@ func (r *runner) forClause(c *syntax.ForClause) {
 			if r.loopControl() {
 				break
 			}
+			if r.opts.xtrace {
+				r.traceArith(r.loopPartText(l.Post))
+			}
 			if l.Post != nil {
 				if _, err := r.xp().Arith(l.Post); err != nil {
 					r.arithErr(err)
@@ -458,6 +470,9 @@ func (r *runner) forClause(c *syntax.ForClause) {
 
 // caseClause runs case, with ;; ;& and ;;&.
 func (r *runner) caseClause(c *syntax.CaseClause) {
+	if r.opts.xtrace {
+		r.traceText("case " + wordSource(c.Word) + " in")
+	}
 	word, ok := r.literal(c.Word)
 	if !ok {
 		return
@@ -472,7 +487,7 @@ func (r *runner) caseClause(c *syntax.CaseClause) {
 				if !ok {
 					return
 				}
-				if r.match(pat, word) {
+				if r.match(pat, word, r.opts.extglob) {
 					matched = true
 					break
 				}
@@ -494,12 +509,17 @@ func (r *runner) caseClause(c *syntax.CaseClause) {
 	}
 }
 
-// match reports whether s matches the shell pattern pat (whole string).
-func (r *runner) match(pat, s string) bool {
-	mode := pattern.EntireString
-	if r.opts.extglob {
-		mode |= pattern.ExtendedOperators
+// match reports whether s matches the shell pattern pat (whole string),
+// with the extended operators when extglob is on ([[ ]] always has them).
+func (r *runner) match(pat, s string, extglob bool) bool {
+	if extglob && expansion.HasExtGlob(pat) {
+		mode := expansion.MatchExtGlob
+		if r.opts.nocasematch {
+			mode |= expansion.MatchFold
+		}
+		return expansion.CompileMatcher(pat, mode).Match(s)
 	}
+	mode := pattern.EntireString
 	if r.opts.nocasematch {
 		mode |= pattern.NoGlobCase
 	}
@@ -532,17 +552,17 @@ func (r *runner) binaryCmd(c *syntax.BinaryCmd) {
 func (r *runner) call(ce *syntax.CallExpr) {
 	r.substStatus = 0
 	if len(ce.Args) == 0 {
+		r.assignTrace = true
 		for _, as := range ce.Assigns {
 			if !r.assignStmt(as, false) {
+				r.assignTrace = false
 				if !r.exiting {
 					r.status = 1
 				}
 				return
 			}
 		}
-		if r.opts.xtrace {
-			r.traceAssigns(ce.Assigns)
-		}
+		r.assignTrace = false
 		r.status = r.substStatus
 		return
 	}
@@ -551,6 +571,8 @@ func (r *runner) call(ce *syntax.CallExpr) {
 		return
 	}
 	if len(args) == 0 {
+		r.assignTrace = true
+		defer func() { r.assignTrace = false }()
 		for _, as := range ce.Assigns {
 			if !r.assignStmt(as, false) {
 				r.status = 1
@@ -616,52 +638,6 @@ func (r *runner) call(ce *syntax.CallExpr) {
 	}
 }
 
-// traceOut is where set -x writes.
-func (r *runner) traceOut() io.Writer {
-	if r.traceW != nil {
-		return r.traceW
-	}
-	return r.stderr()
-}
-
-// traceAssigns prints assignments for set -x.
-func (r *runner) traceAssigns(as []*syntax.Assign) {
-	for _, a := range as {
-		if a.Name == nil {
-			continue
-		}
-		v := r.getVar(a.Name.Value)
-		fmt.Fprintf(r.traceOut(), "%s%s=%s\n", r.ps4(), a.Name.Value, shQuote(v))
-	}
-}
-
-// ps4 returns the xtrace prefix: PS4 with its first character repeated
-// once more per level of command substitution, as bash does.
-func (r *runner) ps4() string {
-	p := "+ "
-	if v, _ := r.lookup("PS4"); v != nil {
-		p = v.String()
-	}
-	if p != "" && r.substLevel > 0 {
-		p = strings.Repeat(p[:1], r.substLevel) + p
-	}
-	return p
-}
-
-// traceText writes one raw xtrace line.
-func (r *runner) traceText(s string) {
-	fmt.Fprintf(r.traceOut(), "%s%s\n", r.ps4(), s)
-}
-
-// trace prints a command for set -x.
-func (r *runner) trace(args []string) {
-	q := make([]string, len(args))
-	for i, a := range args {
-		q[i] = shQuote(a)
-	}
-	fmt.Fprintf(r.traceOut(), "%s%s\n", r.ps4(), strings.Join(q, " "))
-}
-
 // shQuote quotes s the way bash's xtrace and printf %q do (roughly).
 func shQuote(s string) string {
 	if s == "" {
@@ -697,73 +673,102 @@ func (r *runner) exec(args []string) {
 	r.external(args)
 }
 
-// external runs a registered command (or a script file given by path).
+// external runs a command found in $PATH: a registered command in a
+// directory of systemDirs, or a script file (also given by path).
 func (r *runner) external(args []string) {
 	name := args[0]
-	if fn, ok := r.sh.commands[name]; ok && !strings.Contains(name, "/") {
-		r.status = r.runCommand(fn, args)
+	if !strings.Contains(name, "/") {
+		r.pathCommand(args)
 		return
 	}
-	if strings.Contains(name, "/") {
-		for _, comp := range strings.Split(name, "/") {
-			if len(comp) > 255 {
-				r.errf("%s: File name too long", name)
-				r.status = 126
-				return
-			}
-		}
-		p := r.abs(name)
-		fi, err := r.sh.fs.Stat(p)
-		if err != nil {
-			r.errf("%s: %s", name, command.Strerror(err))
-			r.status = 127
-			if vfs.Code(err) == "ENAMETOOLONG" {
-				r.status = 126
-			}
-			return
-		}
-		if fi.IsDir() {
-			r.errf("%s: Is a directory", name)
+	for _, comp := range strings.Split(name, "/") {
+		if len(comp) > 255 {
+			r.errf("%s: File name too long", name)
 			r.status = 126
 			return
 		}
-		if r.sh.fs.Access(p, vfs.ExecOK) != nil {
-			r.errf("%s: Permission denied", name)
+	}
+	p := r.abs(name)
+	fi, err := r.sh.fs.Stat(p)
+	if err != nil {
+		r.errf("%s: %s", name, command.Strerror(err))
+		r.status = 127
+		if vfs.Code(err) == "ENAMETOOLONG" {
 			r.status = 126
-			return
 		}
-		data, err := r.sh.fs.ReadFile(p)
-		if err != nil {
-			// The file could be executed but not read: the error is
-			// the new shell's, before it has a line number.
-			fmt.Fprintf(r.stderr(), "%s: %s: %s\n", r.name, name, command.Strerror(err))
-			r.status = 126
-			return
-		}
-		r.status = r.runChildScript(name, string(data), args[1:])
 		return
 	}
-	if name == "sh" || name == "bash" {
-		r.status = r.shellCommand(args)
-		return
-	}
-	if scripts, plain := r.pathScripts(name, false); len(scripts) > 0 {
-		data, err := r.sh.fs.ReadFile(scripts[0])
-		if err != nil {
-			fmt.Fprintf(r.stderr(), "%s: %s: %s\n", r.name, scripts[0], command.Strerror(err))
-			r.status = 126
-			return
-		}
-		r.status = r.runChildScript(name, string(data), args[1:])
-		return
-	} else if plain != "" {
-		// execvp found only a file without execute permission.
-		r.errf("%s: Permission denied", plain)
+	if fi.IsDir() {
+		r.errf("%s: Is a directory", name)
 		r.status = 126
 		return
 	}
-	r.errf("%s: command not found", name)
-	r.status = 127
+	if r.sh.fs.Access(p, vfs.ExecOK) != nil {
+		r.errf("%s: Permission denied", name)
+		r.status = 126
+		return
+	}
+	data, err := r.sh.fs.ReadFile(p)
+	if err != nil {
+		// The file could be executed but not read: the error is the new
+		// shell's, before it has a line number.
+		fmt.Fprintf(r.stderr(), "%s: %s: %s\n", r.name, name, command.Strerror(err))
+		r.status = 126
+		return
+	}
+	r.status = r.runChildScript(name, string(data), 0, args[1:])
+}
+
+// pathCommand runs a command whose name has no slash, found in $PATH.
+func (r *runner) pathCommand(args []string) {
+	name := args[0]
+	if dir, ok := r.lookProgram(name); ok {
+		r.hashUse(dir, name)
+		if fn, ok := r.sh.commands[name]; ok {
+			r.status = r.runCommand(fn, args)
+			return
+		}
+		if name == "sh" || name == "bash" {
+			r.status = r.shellCommand(args)
+			return
+		}
+		if b, ok := builtins[name]; ok {
+			r.status = b(r, args)
+			return
+		}
+	}
+	scripts, plain := r.pathScripts(name, false)
+	if len(scripts) == 0 {
+		switch {
+		case plain != "":
+			// execvp found only a file without execute permission.
+			r.errf("%s: Permission denied", plain)
+			r.status = 126
+		case !r.pathSet():
+			// bash tries the name in the current directory
+			r.errf("%s: No such file or directory", name)
+			r.status = 127
+		default:
+			r.errf("%s: command not found", name)
+			r.status = 127
+		}
+		return
+	}
+	p := scripts[0]
+	r.hashUse(path.Dir(p), name)
+	data, err := r.sh.fs.ReadFile(r.abs(p))
+	if err != nil {
+		fmt.Fprintf(r.stderr(), "%s: %s: %s\n", r.name, p, command.Strerror(err))
+		r.status = 126
+		return
+	}
+	r.status = r.runChildScript(name, string(data), 0, args[1:])
+}
+
+// pathSet reports whether $PATH is set.
+func (r *runner) pathSet() bool {
+	v, _ := r.lookup("PATH")
+	return v != nil && v.Set
 }
 
 // lookupCommand implements command.Env.Lookup: whether execvp could run
@@ -830,8 +835,10 @@ func (r *runner) shellCommand(args []string) int {
 	}
 	var name, src string
 	var params []string
+	var invocation byte
 	switch {
 	case cmdMode:
+		invocation = 'c'
 		if len(a) == 0 {
 			r.errf("%s: -c: option requires an argument", args[0])
 			return 2
@@ -856,15 +863,15 @@ func (r *runner) shellCommand(args []string) int {
 			r.errf("%s: %s", args[0], err)
 			return 1
 		}
-		src, name = b.String(), args[0]
+		src, name, invocation = b.String(), args[0], 's'
 	}
-	return r.runChildScript(name, src, params, set...)
+	return r.runChildScript(name, src, invocation, params, set...)
 }
 
 // runChildScript runs a script like a new bash process: a fresh state
 // with only the exported variables.
 // setArgs are applied with the set builtin first.
-func (r *runner) runChildScript(name, src string, args []string, setArgs ...string) int {
+func (r *runner) runChildScript(name, src string, invocation byte, args []string, setArgs ...string) int {
 	if r.depth >= r.sh.maxDepth {
 		r.errf("%s: maximum function nesting level exceeded (%d)", name, r.sh.maxDepth)
 		return 1
@@ -873,6 +880,7 @@ func (r *runner) runChildScript(name, src string, args []string, setArgs ...stri
 		sh: r.sh, limit: r.limit, name: name, params: args, dir: r.dir,
 		frames: []*frame{newFrame()}, funcs: map[string]*syntax.Stmt{}, aliases: map[string]string{},
 		traps: map[string]string{}, fds: map[int]*fdesc{}, optind: 1, depth: r.depth + 1,
+		opts: newOptions(), invocation: invocation,
 	}
 	for k, v := range r.fds {
 		child.fds[k] = v
@@ -899,6 +907,9 @@ func (r *runner) runChildScript(name, src string, args []string, setArgs ...stri
 		if st := setBuiltin(child, append([]string{"set"}, setArgs...)); st != 0 {
 			return st
 		}
+	}
+	if invocation == 'c' {
+		child.frames[0].vars["BASH_EXECUTION_STRING"] = &variable{Variable: vstr(src)}
 	}
 	st := child.runScript(src, true)
 	child.closeAll()
@@ -970,6 +981,7 @@ func (r *runner) execCallback(ctx context.Context, args, environ []string, stdin
 	child.fds[0] = &fdesc{r: stdin}
 	child.fds[1] = &fdesc{w: stdout}
 	child.fds[2] = &fdesc{w: stderr}
+	child.execvp = true
 	child.exec(args)
 	return child.status
 }
@@ -1002,22 +1014,26 @@ func (r *runner) callFunc(name string, body *syntax.Stmt, args []string) {
 	oldParams := r.params
 	r.params = args
 	r.funcNames = append(r.funcNames, name)
-	r.callLines = append(r.callLines, r.lineno)
 	r.frames = append(r.frames, newFrame())
 	r.depth++
 	oldLoop := r.loopDepth
 	r.loopDepth = 0
-	oldSrc := r.src
+	oldSrc, oldCur := r.src, r.curSrc
 	if fs, ok := r.funcSrc[name]; ok && fs.body == body {
 		r.src = fs.src
 	}
+	def, ok := r.funcDef(body)
+	if ok {
+		r.curSrc = def.src
+	}
+	r.calls = append(r.calls, callFrame{name: name, file: def.file, line: r.lineno})
 	r.stmt(body)
-	r.src = oldSrc
+	r.calls = r.calls[:len(r.calls)-1]
+	r.src, r.curSrc = oldSrc, oldCur
 	r.loopDepth = oldLoop
 	r.depth--
 	r.frames = r.frames[:len(r.frames)-1]
 	r.funcNames = r.funcNames[:len(r.funcNames)-1]
-	r.callLines = r.callLines[:len(r.callLines)-1]
 	r.params = oldParams
 	r.returning = false
 	r.breakN, r.contN = 0, 0
@@ -1045,8 +1061,11 @@ func (r *runner) subshell() *runner {
 	c.jobs, c.jobNum, c.waited, c.lastProcSubst = nil, 0, nil, nil
 	c.params = append([]string(nil), r.params...)
 	c.funcNames = append([]string(nil), r.funcNames...)
-	c.callLines = append([]int(nil), r.callLines...)
-	c.funcFile = maps.Clone(r.funcFile)
+	c.calls = slices.Clone(r.calls)
+	if r.hash != nil {
+		// the table is shared until one of them changes it (lookup.go)
+		c.hashShared, r.hashShared = true, true
+	}
 	c.subLevel++
 	c.loopDepth = 0
 	c.exitTrap = false

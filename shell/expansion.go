@@ -63,11 +63,6 @@ func (r *runner) reported(s string, err error) (string, bool) {
 	return s, true
 }
 
-// fatalStatus is the status a shell exits with after an unset parameter
-// (set -u, ${x?}): 1, as bash running a script file does (bash -c exits
-// with 127 instead).
-func (r *runner) fatalStatus() int { return 1 }
-
 // expandErr reports an expansion error the way bash does.
 func (r *runner) expandErr(err error) {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || r.ctxErr() != nil {
@@ -94,6 +89,9 @@ func (r *runner) expandErr(err error) {
 		if ue.Node.Param != nil {
 			name = ue.Node.Param.Value
 		}
+		if name != "" && name[0] >= '0' && name[0] <= '9' {
+			name = "$" + name // bash names positional parameters so
+		}
 		r.errf("%s: %s", name, msg)
 		r.status = r.fatalStatus()
 		r.exiting = true
@@ -101,7 +99,7 @@ func (r *runner) expandErr(err error) {
 	}
 	if expansion.IsFatal(err) {
 		r.errf("%s", err)
-		r.status = r.fatalStatus()
+		r.status = r.fatalStatusOf(err)
 		r.exiting = true
 		return
 	}
@@ -124,6 +122,26 @@ func (e envView) Source() string { return e.r.src }
 func (e envView) RefTarget(name string) (string, bool) {
 	t, ok := e.r.isNameRef(name)
 	return t, ok && t != ""
+}
+
+// fatalStatusOf is the exit status of a shell that the fatal arithmetic
+// error err ends: fatalStatus for an unset variable, 1 for an error in a
+// subscript's arithmetic, as in bash -c.
+func (r *runner) fatalStatusOf(err error) int {
+	if expansion.IsUnset(err) {
+		return r.fatalStatus()
+	}
+	return 1
+}
+
+// fatalStatus is the exit status of a shell that an expansion error ends
+// (set -u, ${x?}): 127 for the main shell of bash -c, as bash's, and 1
+// for a subshell or a script file.
+func (r *runner) fatalStatus() int {
+	if r.subLevel > 0 || r.invocation != 'c' {
+		return 1
+	}
+	return 127
 }
 
 // Attributes returns the attribute letters of ${x@a}.

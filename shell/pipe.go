@@ -261,7 +261,9 @@ func (r *runner) cmdSubst(w io.Writer, cs *syntax.CmdSubst) error {
 	child.depth++
 	child.inSubst = true
 	child.substLevel++
-	child.opts.errexit = false // bash's default without inherit_errexit
+	if !child.opts.shopt(shoptInheritErrexit) {
+		child.opts.errexit = false // bash's default without inherit_errexit
+	}
 	child.fds[1] = &fdesc{w: &limitWriter{w: w, max: maxCaptured}}
 	// $(< file)
 	if len(cs.Stmts) == 1 {

@@ -46,6 +46,12 @@ type Config struct {
 	MaxDepth int
 	// Args holds the positional parameters $1, $2, ...
 	Args []string
+	// File runs the script the way bash runs a script file ("bash FILE",
+	// FILE being Run's name) rather than a string ("bash -c SCRIPT", the
+	// default): $- has no c, BASH_SOURCE and FUNCNAME end with the file
+	// and "main", and an error under set -u ends the script with status 1
+	// rather than 127.
+	File bool
 }
 
 // CanceledStatus is the exit status Run returns together with a non-nil
@@ -75,6 +81,9 @@ func Run(ctx context.Context, cfg Config, name, script string) (status int, err 
 			status, err = 2, nil
 		}
 	}()
+	if r.invocation == 'c' {
+		r.frames[0].vars["BASH_EXECUTION_STRING"] = &variable{Variable: vstr(script)}
+	}
 	st := r.runScript(script, true)
 	if err := r.ctxErr(); err != nil {
 		return CanceledStatus, err
@@ -92,6 +101,10 @@ type shared struct {
 	deadline time.Time
 	polls    atomic.Uint32
 	rand     atomic.Uint32
+	srand    atomic.Uint64 // the state of $SRANDOM
+	// funcDefs maps the body of each function defined to where it was
+	// read from (*syntax.Stmt to funcDef).
+	funcDefs sync.Map
 	stages   atomic.Int32 // pipeline stages running
 	pids     atomic.Int32 // the last background job's made-up PID
 	stdin    *fdesc       // the script's own standard input
@@ -139,11 +152,6 @@ type runner struct {
 	// lastProcSubst is the last process substitution started, which
 	// "wait $!" can wait for.
 	lastProcSubst *job
-	// callLines are the lines the functions of funcNames were called
-	// from, and funcFile the files that defined functions, when they were
-	// defined by a sourced file (caller.go).
-	callLines []int
-	funcFile  map[string]string
 	// waited holds the statuses of the jobs waited for, by process ID.
 	waited map[int]int
 	// umask is the file creation mask umask set (umaskSet), which
@@ -162,9 +170,20 @@ type runner struct {
 	breakN    int
 	contN     int
 
-	depth         int
-	funcNames     []string
-	sources       []string
+	depth     int
+	funcNames []string
+	// calls are the functions and sourced files running, innermost last
+	// (lookup.go); paramsSet is true once set changed the positional
+	// parameters, which source keeps.
+	calls     []callFrame
+	paramsSet bool
+	// hash is the table of the hash builtin; hashShared is true while a
+	// subshell may read it, so that a change copies it first.
+	hash       map[string]*hashEntry
+	hashShared bool
+	// execvp is true in the shell that runs a command for another
+	// command (Env.Exec): without PATH, it searches execvp's default.
+	execvp        bool
 	noErrExit     int
 	inSubst       bool
 	substLevel    int
@@ -178,6 +197,22 @@ type runner struct {
 	pipeOut       *pipeWriter
 	persistRedirs bool
 	traceW        io.Writer
+	// invocation is the last letter of $-: 'c' for a script given as a
+	// string (bash -c), 's' for one read from standard input, 0 for a
+	// file.
+	invocation byte
+	// evalLevel counts the eval, source and trap code running (set -x
+	// repeats PS4's first character once more for each); inPS4 is true
+	// while PS4 is expanded; curSrc is the source text of the statements
+	// running, for the traces that print it.
+	evalLevel int
+	inPS4     bool
+	curSrc    string
+	// assignTrace is true while the assignments of a statement without
+	// a command run: set -x traces each as it is made.
+	assignTrace bool
+	// testNot is true while a [[ ! test ]] is evaluated, for its trace.
+	testNot bool
 
 	// The expander of this runner's words (xp), and the runner it calls
 	// back into: a copy of the runner (a subshell) makes its own.
@@ -203,6 +238,9 @@ type options struct {
 	nullglob, extglob, dotglob, globstar, failglob, nocaseglob, nocasematch           bool
 	expandAliases, lastpipe, xpgEcho                                                  bool
 	patsubRepl                                                                        bool // on by default
+	// The options the shell keeps but does not act on (options.go).
+	setBits   uint32
+	shoptBits uint64
 }
 
 // newRunner returns the state of a new shell for cfg.
@@ -239,7 +277,12 @@ func newRunner(ctx context.Context, cfg *Config, name string) *runner {
 		traps:   map[string]string{},
 		fds:     map[int]*fdesc{},
 		optind:  1,
-		opts:    options{patsubRepl: true},
+		opts:    newOptions(),
+		// cordon runs a script given as a string, like bash -c
+		invocation: 'c',
+	}
+	if cfg.File {
+		r.invocation = 0
 	}
 	var in io.Reader = strings.NewReader("")
 	if cfg.Stdin != nil {
@@ -289,7 +332,6 @@ func (s *syncWriter) Write(p []byte) (int, error) {
 // shellDefaults are the variables bash sets that the environment did not.
 var shellDefaults = [...]struct{ name, value string }{
 	{"IFS", " \t\n"}, {"OPTIND", "1"}, {"PS4", "+ "}, {"SHELL", "/bin/bash"}, {"BASH", "/bin/bash"},
-	{"BASHOPTS", "checkwinsize:cmdhist:complete_fullquote:extquote:force_fignore:globasciiranges:globskipdots:hostcomplete:interactive_comments:patsub_replacement:progcomp:promptvars:sourcepath"},
 	{"BASH_VERSION", "5.2.15(1)-release"}, {"HOSTNAME", "cordon"}, {"UID", "1000"}, {"EUID", "1000"}, {"PPID", "1"}, {"SHLVL", "1"},
 }
 
@@ -335,9 +377,10 @@ func (r *runner) closeAll() {
 	r.opened = nil
 }
 
-// errf prints a message prefixed like bash's ("name: line N: ").
+// errf prints a message prefixed like bash's ("name: line N: "), name
+// being the file the code comes from or the shell's name.
 func (r *runner) errf(format string, args ...any) {
-	fmt.Fprintf(r.stderr(), "%s: line %d: %s\n", r.name, r.lineno, fmt.Sprintf(format, args...))
+	fmt.Fprintf(r.stderr(), "%s: line %d: %s\n", r.errName(), r.lineno, fmt.Sprintf(format, args...))
 }
 
 // builtinErr prints "name: line N: builtin: message" and returns status.
@@ -375,7 +418,16 @@ func (r *runner) syntaxError(err error) {
 	msg := err.Error()
 	var pe syntax.ParseError
 	var le syntax.LangError
+	var xe *extglobError
 	switch {
+	case errors.As(err, &xe):
+		prefix := r.name + ": "
+		if r.invocation == 'c' {
+			prefix += "-c: "
+		}
+		fmt.Fprintf(r.stderr(), "%sline %d: syntax error near unexpected token `('\n", prefix, xe.line)
+		fmt.Fprintf(r.stderr(), "%sline %d: `%s'\n", prefix, xe.line, xe.text)
+		return
 	case errors.As(err, &pe):
 		line = int(pe.Pos.Line())
 		msg = "syntax error: " + pe.Text
@@ -425,13 +477,31 @@ func (r *runner) runSource(src string, top bool, after func() bool) error {
 	if expansion.TooDeep(src) {
 		return errTooDeep
 	}
-	oldSrc := r.src
-	r.src = src
-	defer func() { r.src = oldSrc }()
+	oldSrc, oldCur := r.src, r.curSrc
+	r.src, r.curSrc = src, src
+	defer func() { r.src, r.curSrc = oldSrc, oldCur }()
 	var pending []*syntax.Stmt
 	stop := false
 	done := -1 // the end of the last statement run (or dropped)
+	read := 0  // the lines read so far, for set -v
+	var xerr error
 	flush := func() {
+		if top && len(pending) > 0 && !r.opts.extglob {
+			// bash reads a line before it runs it: without extglob, an
+			// extended pattern on it is a syntax error
+			if err := extglobOff(src, pending); err != nil {
+				xerr, stop = err, true
+				pending = pending[:0]
+				return
+			}
+		}
+		if len(pending) > 0 {
+			end := int(pending[len(pending)-1].End().Line())
+			if r.opts.verbose {
+				r.echoLines(src, read, end)
+			}
+			read = end
+		}
 		for _, st := range pending {
 			if stop || r.aborting {
 				break
@@ -482,13 +552,52 @@ func (r *runner) runSource(src string, top bool, after func() bool) error {
 			break
 		}
 		src = fixed
-		r.src = fixed
+		r.src, r.curSrc = fixed, fixed
 	}
 	flush()
+	if xerr != nil {
+		return xerr
+	}
+	if r.opts.verbose && !stop && perr == nil {
+		r.echoLines(src, read, -1)
+	}
 	if stop {
 		return nil
 	}
 	return perr
+}
+
+// echoLines writes lines from+1 to to (to the end if to < 0) of src to
+// standard error, as set -v does when bash reads them.
+func (r *runner) echoLines(src string, from, to int) {
+	start := 0
+	for i := 0; i < from && start < len(src); i++ {
+		j := strings.IndexByte(src[start:], '\n')
+		if j < 0 {
+			return
+		}
+		start += j + 1
+	}
+	end := len(src)
+	if to >= 0 {
+		end = start
+		for i := from; i < to && end < len(src); i++ {
+			j := strings.IndexByte(src[end:], '\n')
+			if j < 0 {
+				end = len(src)
+				break
+			}
+			end += j + 1
+		}
+	}
+	if end <= start {
+		return
+	}
+	text := src[start:end]
+	if !strings.HasSuffix(text, "\n") {
+		text += "\n"
+	}
+	io.WriteString(r.stderr(), text)
 }
 
 // deadlineCtx is the context given to commands. Its Err also compares the

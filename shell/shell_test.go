@@ -132,7 +132,7 @@ func TestMessages(t *testing.T) {
 		{"nosuchcmd", "cordon: line 1: nosuchcmd: command not found\n", 127},
 		{"\ncd /nope", "cordon: line 2: cd: /nope: No such file or directory\n", 1},
 		{"readonly r=1; r=2", "cordon: line 1: r: readonly variable\n", 1},
-		{"set -u; echo $nope", "cordon: line 1: nope: unbound variable\n", 1},
+		{"set -u; echo $nope", "cordon: line 1: nope: unbound variable\n", 127},
 	}
 	for _, tc := range tests {
 		t.Run(tc.script, func(t *testing.T) {

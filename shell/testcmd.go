@@ -161,8 +161,7 @@ func (r *runner) unaryTest(op, arg string) (bool, error) {
 	case "-v":
 		return r.varIsSet(arg), nil
 	case "-o":
-		p := r.setOptPtr(arg)
-		return p != nil && *p, nil
+		return r.setOptOn(arg), nil
 	case "-R":
 		v, _ := r.isNameRef(arg)
 		return v != "", nil
@@ -446,14 +445,18 @@ func (r *runner) testExpr(x syntax.TestExpr) (bool, error) {
 			return false, errReported
 		}
 		if r.opts.xtrace {
-			r.traceText("[[ " + s + " ]]")
+			r.traceTest("-n " + xtraceQuote(s))
 		}
 		return s != "", nil
 	case *syntax.ParenTest:
+		r.testNot = false
 		return r.testExpr(x.X)
 	case *syntax.UnaryTest:
 		if x.Op == syntax.TsNot {
+			// bash traces [[ ! a == b ]], not [[ ! ( a == b ) ]]
+			r.testNot = !r.testNot
 			v, err := r.testExpr(x.X)
+			r.testNot = false
 			return !v, err
 		}
 		w, ok := x.X.(*syntax.Word)
@@ -465,10 +468,14 @@ func (r *runner) testExpr(x syntax.TestExpr) (bool, error) {
 			return false, errReported
 		}
 		if r.opts.xtrace {
-			r.traceText("[[ " + x.Op.String() + " " + s + " ]]")
+			r.traceTest(x.Op.String() + " " + xtraceQuote(s))
 		}
 		return r.unaryTest(x.Op.String(), s)
 	case *syntax.BinaryTest:
+		switch x.Op {
+		case syntax.AndTest, syntax.OrTest:
+			r.testNot = false
+		}
 		switch x.Op {
 		case syntax.AndTest:
 			v, err := r.testExpr(x.X)
@@ -496,10 +503,11 @@ func (r *runner) testExpr(x syntax.TestExpr) (bool, error) {
 			right := wordSource(rw)
 			if x.Op != syntax.TsReMatch && x.Op != syntax.TsMatch && x.Op != syntax.TsMatchShort && x.Op != syntax.TsNoMatch {
 				right, _ = r.literal(rw)
+				right = xtraceQuote(right)
 			} else if pat, ok := r.pattern(rw); ok {
 				right = pat
 			}
-			r.traceText("[[ " + left + " " + x.Op.String() + " " + right + " ]]")
+			r.traceTest(xtraceQuote(left) + " " + x.Op.String() + " " + right)
 		}
 		switch x.Op {
 		case syntax.TsMatch, syntax.TsMatchShort, syntax.TsNoMatch:
@@ -507,7 +515,7 @@ func (r *runner) testExpr(x syntax.TestExpr) (bool, error) {
 			if !ok {
 				return false, errReported
 			}
-			m := r.match(pat, left)
+			m := r.match(pat, left, true)
 			if x.Op == syntax.TsNoMatch {
 				return !m, nil
 			}

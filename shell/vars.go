@@ -186,6 +186,9 @@ func (r *runner) assign(name string, val expand.Variable, local bool) error {
 	if r.opts.allexport {
 		v.exported = true
 	}
+	if name == "GLOBIGNORE" && v.Str != "" {
+		r.opts.dotglob = true // as in bash; unsetting GLOBIGNORE turns it off
+	}
 	return nil
 }
 
@@ -213,6 +216,9 @@ func (r *runner) unsetRaw(name string) error {
 	}
 	if v.readonly {
 		return fmt.Errorf("%s: cannot unset: readonly variable", name)
+	}
+	if name == "GLOBIGNORE" {
+		r.opts.dotglob = false
 	}
 	if fi > 0 && fi == len(r.frames)-1 {
 		// Unsetting a local of the current function leaves it local and
@@ -248,22 +254,20 @@ func (e envView) Get(name string) expand.Variable {
 		return vstr(r.optFlags())
 	case "0":
 		return vstr(r.name)
+	case "SHELLOPTS":
+		return expand.Variable{Set: true, Kind: expand.String, Str: r.shellOpts(), ReadOnly: true}
+	case "BASHOPTS":
+		return expand.Variable{Set: true, Kind: expand.String, Str: r.bashOpts(), ReadOnly: true}
+	case "SRANDOM":
+		return vstr(strconv.FormatUint(uint64(r.sh.srandom()), 10))
 	case "RANDOM":
 		n := r.sh.rand.Load()*1103515245 + 12345
 		r.sh.rand.Store(n)
 		return vstr(strconv.Itoa(int(n>>16) & 0x7fff))
 	case "LINENO":
 		return vstr(strconv.Itoa(r.lineno))
-	case "FUNCNAME":
-		if len(r.funcNames) == 0 {
-			return expand.Variable{}
-		}
-		l := make([]string, 0, len(r.funcNames)+1)
-		for i := len(r.funcNames) - 1; i >= 0; i-- {
-			l = append(l, r.funcNames[i])
-		}
-		l = append(l, "main")
-		return expand.Variable{Set: true, Kind: expand.Indexed, List: l}
+	case "FUNCNAME", "BASH_SOURCE", "BASH_LINENO":
+		return r.callStackVar(name)
 	case "PIPESTATUS":
 		l := make([]string, len(r.pipestatus))
 		for i, s := range r.pipestatus {
@@ -380,29 +384,6 @@ func (r *runner) environ() []string {
 		out = append(out, k+"="+m[k])
 	}
 	return out
-}
-
-// optFlags returns $-.
-func (r *runner) optFlags() string {
-	var b strings.Builder
-	if r.opts.errexit {
-		b.WriteByte('e')
-	}
-	if r.opts.noglob {
-		b.WriteByte('f')
-	}
-	b.WriteByte('h')
-	if r.opts.nounset {
-		b.WriteByte('u')
-	}
-	if r.opts.xtrace {
-		b.WriteByte('x')
-	}
-	b.WriteByte('B')
-	if r.opts.noclobber {
-		b.WriteByte('C')
-	}
-	return b.String()
 }
 
 // exportedVar returns the value of an exported variable.

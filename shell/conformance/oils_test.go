@@ -221,6 +221,8 @@ func runCase(c *specCase) (string, string, int, error) {
 		Stderr:   &stderr,
 		Env:      []string{"SH=bash", "TMP=/tmp", "REPO_ROOT=/workspace", "LC_ALL=C.UTF-8"},
 		Now:      func() time.Time { return time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC) },
+		// the spec tests run their cases as script files
+		File: true,
 	}
 	st, err := shell.Run(ctx, cfg, "bash", c.script)
 	return stdout.String(), stderr.String(), st, err

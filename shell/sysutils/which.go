@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/cordonhq/cordon/shell/command"
+	"github.com/cordonhq/cordon/vfs"
 )
 
 // cmdWhich implements which [-a] NAME...: the path of each program, as the
@@ -55,12 +56,24 @@ func cmdWhich(env *command.Env) int {
 		}
 		var out bytes.Buffer
 		st := env.Exec(env.Ctx, []string{"builtin", "type", flag, name}, nil, strings.NewReader(""), &out, io.Discard)
-		if st != 0 || out.Len() == 0 {
-			status = 1
-			continue
+		// type -P reports a file without execute permission when
+		// there is nothing better, as bash does; which, like GNU's,
+		// reports programs only.
+		found := false
+		for line := range strings.SplitSeq(strings.TrimSuffix(out.String(), "\n"), "\n") {
+			if st != 0 || line == "" {
+				continue
+			}
+			if _, err := env.FS.Stat(env.Abs(line)); err == nil && env.FS.Access(env.Abs(line), vfs.ExecOK) != nil {
+				continue // a script of the VFS without execute permission
+			}
+			found = true
+			if _, err := io.WriteString(w, line+"\n"); err != nil {
+				return env.WriteError(err)
+			}
 		}
-		if _, err := w.Write(out.Bytes()); err != nil {
-			return env.WriteError(err)
+		if !found {
+			status = 1
 		}
 	}
 	if err := w.Flush(); err != nil {

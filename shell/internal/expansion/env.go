@@ -92,6 +92,14 @@ var ErrReported = errors.New("expansion: error already reported")
 // shell (an unset variable under set -u), rather than only the command.
 func IsFatal(err error) bool { return isArithFatal(err) }
 
+// IsUnset reports whether err, a fatal arithmetic error, is an unset
+// variable under set -u (bash -c exits 127 on it) rather than an error in
+// a subscript's arithmetic (which exits 1).
+func IsUnset(err error) bool {
+	var ae *arithError
+	return errors.As(err, &ae) && ae.fatal
+}
+
 // Expander expands words in one Env. It keeps scratch state between
 // expansions, so it is not safe for concurrent use: each shell (each
 // subshell too) has its own.

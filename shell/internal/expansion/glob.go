@@ -101,6 +101,7 @@ func (ex *Expander) glob(pat string) ([]string, error) {
 		}
 		return a + "/" + b
 	}
+	literal := true // no component so far had pattern characters
 	for i, part := range parts {
 		last := i == len(parts)-1
 		if part == "" {
@@ -122,13 +123,25 @@ func (ex *Expander) glob(pat string) ([]string, error) {
 		}
 		if ex.env.Options().GlobStar && part == "**" {
 			for _, c := range cur {
-				next = append(next, c)
-				ex.walkDirs(c.rel, c.full, join, &next, 0)
+				switch {
+				case !last:
+					next = append(next, c)
+				case c.rel == "":
+					// the current directory itself is not listed
+				case literal && !trailingSlash:
+					// d/** lists d/ as written, a*/** the a it found
+					next = append(next, cand{strings.TrimSuffix(c.rel, "/") + "/", c.full})
+				default:
+					next = append(next, c)
+				}
+				ex.walkDirs(c.rel, c.full, join, &next, 0, last && !trailingSlash)
 			}
 			cur = next
+			literal = false
 			continue
 		}
-		re, err := CompilePattern(part, mode)
+		literal = false
+		match, err := ex.componentMatcher(part, mode)
 		if err != nil {
 			return nil, err
 		}
@@ -139,10 +152,7 @@ func (ex *Expander) glob(pat string) ([]string, error) {
 			}
 			for _, e := range ents {
 				name := e.Name()
-				if name[0] == '.' && !strings.HasPrefix(part, ".") && !ex.env.Options().DotGlob {
-					continue
-				}
-				if !re.MatchString(name) {
+				if !match(name) {
 					continue
 				}
 				if (!last || trailingSlash) && !e.IsDir() {
@@ -159,11 +169,15 @@ func (ex *Expander) glob(pat string) ([]string, error) {
 			return nil, ex.env.Err()
 		}
 	}
+	ignore := ex.globIgnore()
 	out := make([]string, 0, len(cur))
 	for _, c := range cur {
 		s := c.rel
 		if trailingSlash {
 			s += "/"
+		}
+		if ignore != nil && ignore(s) {
+			continue
 		}
 		out = append(out, s)
 	}
@@ -171,12 +185,78 @@ func (ex *Expander) glob(pat string) ([]string, error) {
 	return out, nil
 }
 
+// globIgnore returns the filter of GLOBIGNORE: whether a path that a
+// pattern matched is left out (it matches one of the colon-separated
+// patterns, in which * does not match "/"). It is nil when GLOBIGNORE is
+// unset or empty.
+func (ex *Expander) globIgnore() func(string) bool {
+	v := ex.getVar("GLOBIGNORE")
+	if v == "" {
+		return nil
+	}
+	mode := MatchPathname
+	if ex.env.Options().ExtGlob {
+		mode |= MatchExtGlob
+	}
+	if ex.env.Options().NoCaseGlob {
+		mode |= MatchFold
+	}
+	var ms []*Matcher
+	for _, p := range strings.Split(v, ":") {
+		if p != "" {
+			ms = append(ms, CompileMatcher(p, mode))
+		}
+	}
+	return func(s string) bool {
+		base := path.Base(s)
+		if base == "." || base == ".." {
+			return true
+		}
+		for _, m := range ms {
+			if m.Match(s) {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// componentMatcher returns the matcher of one component of a path
+// pattern: bash's own for the extended operators, else a regular
+// expression. Neither matches a leading "." with a wildcard without
+// dotglob.
+func (ex *Expander) componentMatcher(part string, mode pattern.Mode) (func(string) bool, error) {
+	opts := ex.env.Options()
+	if opts.ExtGlob && HasExtGlob(part) {
+		mm := MatchExtGlob
+		if opts.NoCaseGlob {
+			mm |= MatchFold
+		}
+		if !opts.DotGlob {
+			mm |= MatchPeriod
+		}
+		return CompileMatcher(part, mm).Match, nil
+	}
+	re, err := CompilePattern(part, mode)
+	if err != nil {
+		return nil, err
+	}
+	dotOK := opts.DotGlob || strings.HasPrefix(part, ".") || strings.HasPrefix(part, `\.`)
+	return func(name string) bool {
+		if name[0] == '.' && !dotOK {
+			return false
+		}
+		return re.MatchString(name)
+	}, nil
+}
+
 // cand is a glob candidate: the path as it will be printed and its
 // absolute form.
 type cand struct{ rel, full string }
 
-// walkDirs adds the directories below full (for **).
-func (ex *Expander) walkDirs(rel, full string, join func(a, b string) string, out *[]cand, depth int) {
+// walkDirs adds the directories below full (for **), and the files too
+// when files is true.
+func (ex *Expander) walkDirs(rel, full string, join func(a, b string) string, out *[]cand, depth int, files bool) {
 	if depth > 64 || len(*out) > maxGlobMatches {
 		return
 	}
@@ -185,11 +265,17 @@ func (ex *Expander) walkDirs(rel, full string, join func(a, b string) string, ou
 		return
 	}
 	for _, e := range ents {
-		if !e.IsDir() || (e.Name()[0] == '.' && !ex.env.Options().DotGlob) {
+		if e.Name()[0] == '.' && !ex.env.Options().DotGlob {
 			continue
 		}
 		c := cand{join(rel, e.Name()), path.Join(full, e.Name())}
+		if !e.IsDir() {
+			if files {
+				*out = append(*out, c)
+			}
+			continue
+		}
 		*out = append(*out, c)
-		ex.walkDirs(c.rel, c.full, join, out, depth+1)
+		ex.walkDirs(c.rel, c.full, join, out, depth+1, files)
 	}
 }

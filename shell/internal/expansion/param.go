@@ -27,6 +27,9 @@ func (ex *Expander) paramPiecesCtx(p *syntax.ParamExp, quoted, assign bool) ([]p
 	if p.Param == nil {
 		return nil, errors.New("bad substitution")
 	}
+	if err := ex.unsetElement(p); err != nil {
+		return nil, err
+	}
 	p, err := ex.assocIndexWord(p)
 	if err != nil {
 		return nil, err
@@ -591,18 +594,8 @@ func (ex *Expander) patsub(vals []string, repl *syntax.Replace) ([]string, error
 			return nil, err
 		}
 	}
-	expr, err := pattern.Regexp(pat, 0)
-	if err != nil {
-		return vals, nil
-	}
-	switch anchor {
-	case '#':
-		expr = "^(?:" + expr + ")"
-	case '%':
-		expr = "(?:" + expr + ")$"
-	}
-	re, err := CompileRegexp("(?s)"+expr, true)
-	if err != nil {
+	find, ok := ex.patFinder(pat, anchor)
+	if !ok {
 		return vals, nil
 	}
 	noAmp := ex.env.Options().NoPatsubReplacement
@@ -638,11 +631,10 @@ func (ex *Expander) patsub(vals []string, repl *syntax.Replace) ([]string, error
 		var b strings.Builder
 		pos := 0
 		for pos <= len(v) {
-			loc := re.FindStringIndex(v[pos:])
-			if loc == nil {
+			start, end, found := find(v, pos)
+			if !found {
 				break
 			}
-			start, end := pos+loc[0], pos+loc[1]
 			b.WriteString(v[pos:start])
 			b.WriteString(withText(v[start:end]))
 			if end == len(v) && end > start {
@@ -668,6 +660,68 @@ func (ex *Expander) patsub(vals []string, repl *syntax.Replace) ([]string, error
 	return out, nil
 }
 
+// patFinder returns a function that finds the leftmost longest match of
+// pat in v at or after pos (at pos only with the anchor #, and ending at
+// the end of v with %), or false when pat is not a valid pattern.
+func (ex *Expander) patFinder(pat string, anchor byte) (func(v string, pos int) (int, int, bool), bool) {
+	if ex.env.Options().ExtGlob && HasExtGlob(pat) {
+		m := CompileMatcher(pat, MatchExtGlob)
+		var subj *MatchSubject
+		var subjOf string
+		return func(v string, pos int) (int, int, bool) {
+			if subj == nil || subjOf != v {
+				subj, subjOf = m.Subject(v), v
+			}
+			for start := pos; start <= len(v); start++ {
+				if anchor == '#' && start > pos {
+					break
+				}
+				if anchor == 0 && start == len(v) && pat[0] != '*' {
+					// bash lets only a pattern that starts with *
+					// match the empty string at the end
+					break
+				}
+				if start < len(v) && !utf8.RuneStart(v[start]) {
+					continue
+				}
+				ends := subj.Ends(start)
+				if anchor == '%' {
+					if len(ends) > 0 && ends[len(ends)-1] == len(v) {
+						return start, len(v), true
+					}
+				} else if len(ends) > 0 {
+					return start, ends[len(ends)-1], true
+				}
+				if (start-pos)%256 == 255 && ex.env.Err() != nil {
+					return 0, 0, false
+				}
+			}
+			return 0, 0, false
+		}, true
+	}
+	expr, err := pattern.Regexp(pat, 0)
+	if err != nil {
+		return nil, false
+	}
+	switch anchor {
+	case '#':
+		expr = "^(?:" + expr + ")"
+	case '%':
+		expr = "(?:" + expr + ")$"
+	}
+	re, err := CompileRegexp("(?s)"+expr, true)
+	if err != nil {
+		return nil, false
+	}
+	return func(v string, pos int) (int, int, bool) {
+		loc := re.FindStringIndex(v[pos:])
+		if loc == nil {
+			return 0, 0, false
+		}
+		return pos + loc[0], pos + loc[1], true
+	}, true
+}
+
 // stripPattern implements ${x#pat} ${x##pat} ${x%pat} ${x%%pat}.
 func (ex *Expander) stripPattern(v, pat string, op syntax.ParExpOperator) string {
 	if pat == "" {
@@ -682,11 +736,10 @@ func (ex *Expander) stripPattern(v, pat string, op syntax.ParExpOperator) string
 			return strings.TrimSuffix(v, lit)
 		}
 	}
-	mode := pattern.EntireString
-	if ex.env.Options().ExtGlob {
-		mode |= pattern.ExtendedOperators
+	if ex.env.Options().ExtGlob && HasExtGlob(pat) {
+		return ex.stripExtPattern(v, pat, op)
 	}
-	re, err := CompilePattern(pat, mode)
+	re, err := CompilePattern(pat, pattern.EntireString)
 	if err != nil {
 		return v
 	}
@@ -732,6 +785,50 @@ func (ex *Expander) stripPattern(v, pat string, op syntax.ParExpOperator) string
 			if re.MatchString(v[i:]) {
 				return v[:i]
 			}
+		}
+	}
+	return v
+}
+
+// stripExtPattern is stripPattern for a pattern with extended operators.
+func (ex *Expander) stripExtPattern(v, pat string, op syntax.ParExpOperator) string {
+	m := CompileMatcher(pat, MatchExtGlob).Subject(v)
+	switch op {
+	case syntax.RemSmallPrefix, syntax.RemLargePrefix:
+		ends := m.Ends(0)
+		if len(ends) == 0 {
+			return v
+		}
+		if op == syntax.RemSmallPrefix {
+			return v[ends[0]:]
+		}
+		return v[ends[len(ends)-1]:]
+	}
+	// a suffix: the shortest starts as far right as possible
+	try := func(i int) bool {
+		if i < len(v) && !utf8.RuneStart(v[i]) {
+			return false
+		}
+		ends := m.Ends(i)
+		return len(ends) > 0 && ends[len(ends)-1] == len(v)
+	}
+	if op == syntax.RemSmallSuffix {
+		for i := len(v); i >= 0; i-- {
+			if i%256 == 0 && ex.env.Err() != nil {
+				return v
+			}
+			if try(i) {
+				return v[:i]
+			}
+		}
+		return v
+	}
+	for i := 0; i <= len(v); i++ {
+		if i%256 == 0 && ex.env.Err() != nil {
+			return v
+		}
+		if try(i) {
+			return v[:i]
 		}
 	}
 	return v

@@ -549,7 +549,11 @@ func (ex *Expander) wordPiecesCtx(parts []syntax.WordPart, quoted, operand, firs
 			}
 			out = append(out, piece{s: v, quoted: quoted, split: !quoted})
 		case *syntax.ExtGlob:
-			out = append(out, piece{s: p.Op.String() + p.Pattern.Value + ")"})
+			ps, err := ex.extGlobPieces(p)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, ps...)
 		case *syntax.ProcSubst:
 			path, err := ex.env.ProcSubst(p)
 			if err != nil {

@@ -245,11 +245,6 @@ echo "status $?"
 cat <(false)
 echo "status $?"
 
-#### tee into an output process substitution
-echo data | tee >(cat > out.txt) > /dev/null
-wait $!
-cat out.txt
-
 #### read from a process substitution
 read -r x < <(echo hi)
 echo "$x"
