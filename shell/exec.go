@@ -197,10 +197,6 @@ func (r *runner) cmd(c syntax.Command) {
 				r.sh.funcDefs.Delete(old)
 			}
 			r.funcs[n.Value] = c.Body
-			if r.funcSrc == nil {
-				r.funcSrc = map[string]funcSource{}
-			}
-			r.funcSrc[n.Value] = funcSource{c.Body, r.src}
 		}
 		r.sh.funcDefs.Store(c.Body, funcDef{src: r.curSrc, file: r.defFile()})
 		r.status = 0
@@ -1018,10 +1014,7 @@ func (r *runner) callFunc(name string, body *syntax.Stmt, args []string) {
 	r.depth++
 	oldLoop := r.loopDepth
 	r.loopDepth = 0
-	oldSrc, oldCur := r.src, r.curSrc
-	if fs, ok := r.funcSrc[name]; ok && fs.body == body {
-		r.src = fs.src
-	}
+	oldSrc := r.curSrc
 	def, ok := r.funcDef(body)
 	if ok {
 		r.curSrc = def.src
@@ -1029,7 +1022,7 @@ func (r *runner) callFunc(name string, body *syntax.Stmt, args []string) {
 	r.calls = append(r.calls, callFrame{name: name, file: def.file, line: r.lineno})
 	r.stmt(body)
 	r.calls = r.calls[:len(r.calls)-1]
-	r.src, r.curSrc = oldSrc, oldCur
+	r.curSrc = oldSrc
 	r.loopDepth = oldLoop
 	r.depth--
 	r.frames = r.frames[:len(r.frames)-1]
@@ -1047,7 +1040,6 @@ func (r *runner) subshell() *runner {
 		c.frames[i] = f.clone()
 	}
 	c.exportedFuncs = maps.Clone(r.exportedFuncs)
-	c.funcSrc = maps.Clone(r.funcSrc)
 	c.funcs = make(map[string]*syntax.Stmt, len(r.funcs))
 	for k, v := range r.funcs {
 		c.funcs[k] = v

@@ -116,7 +116,7 @@ func (r *runner) expandErr(err error) {
 }
 
 // Source returns the source text of the running commands.
-func (e envView) Source() string { return e.r.src }
+func (e envView) Source() string { return e.r.curSrc }
 
 // RefTarget returns the value of a nameref with a value.
 func (e envView) RefTarget(name string) (string, bool) {

@@ -204,7 +204,8 @@ type runner struct {
 	// evalLevel counts the eval, source and trap code running (set -x
 	// repeats PS4's first character once more for each); inPS4 is true
 	// while PS4 is expanded; curSrc is the source text of the statements
-	// running, for the traces that print it.
+	// running, for the traces that print it and the arithmetic errors that
+	// quote it.
 	evalLevel int
 	inPS4     bool
 	curSrc    string
@@ -218,18 +219,6 @@ type runner struct {
 	// back into: a copy of the runner (a subshell) makes its own.
 	xpOwner *runner
 	xpState expansion.Expander
-
-	// src is the source text the running commands were parsed from, and
-	// funcSrc that of each function's body (arithmetic error messages
-	// quote it).
-	src     string
-	funcSrc map[string]funcSource
-}
-
-// funcSource is the source text a function body was parsed from.
-type funcSource struct {
-	body *syntax.Stmt
-	src  string
 }
 
 // options holds the set and shopt options.
@@ -477,9 +466,9 @@ func (r *runner) runSource(src string, top bool, after func() bool) error {
 	if expansion.TooDeep(src) {
 		return errTooDeep
 	}
-	oldSrc, oldCur := r.src, r.curSrc
-	r.src, r.curSrc = src, src
-	defer func() { r.src, r.curSrc = oldSrc, oldCur }()
+	oldSrc := r.curSrc
+	r.curSrc = src
+	defer func() { r.curSrc = oldSrc }()
 	var pending []*syntax.Stmt
 	stop := false
 	done := -1 // the end of the last statement run (or dropped)
@@ -552,7 +541,7 @@ func (r *runner) runSource(src string, top bool, after func() bool) error {
 			break
 		}
 		src = fixed
-		r.src, r.curSrc = fixed, fixed
+		r.curSrc = fixed
 	}
 	flush()
 	if xerr != nil {
