@@ -17,9 +17,10 @@ import (
 // capabilities are decided in Go by an [authz.CapabilityPolicy], which is
 // held to give what OPA gives for them. The library's rules cost several
 // times a user rule through OPA, and what they compute depends on the
-// capabilities alone, so this is the library partially evaluated ahead of
-// the call. RATIONALE.md ("Policy decisions with user Rego") says why it
-// is exact, and when a policy is not split.
+// input and the capabilities alone, so this is the library partially
+// evaluated ahead of the call. RATIONALE.md ("Policy decisions", "With user Rego, OPA
+// evaluates only the user's rules") says why it is exact, and when a
+// policy is not split.
 //
 // A policy is split only when the user's modules cannot see the library:
 // they define no rule at or under a path of the library (other than rules
