@@ -133,7 +133,7 @@ type Runner struct {
 
 // shared is what the two tools of one New have in common.
 type shared struct {
-	eng   *engine.Engine
+	eng   func(context.Context) (*engine.Engine, error)
 	tools []engine.Tool
 	cfg   config
 
@@ -166,6 +166,16 @@ type shared struct {
 // make every Call fail with an error of kind [engine.KindInvalid] (call
 // Check to find out at once). opts may be nil.
 func New(eng *engine.Engine, sandbox engine.SandboxConfig, opts *Options) *Runner {
+	return NewPending(func(context.Context) (*engine.Engine, error) { return eng, nil }, sandbox, opts)
+}
+
+// NewPending is New for an engine that is still being made, say compiled
+// in the background while a server answers its clients' handshakes: the
+// tools' names, schemas and descriptions are ready at once, and the first
+// call that needs a sandbox waits for eng, which returns the engine or
+// the error that made it fail (or ctx's error). eng is called for every
+// sandbox, and must return the same engine each time.
+func NewPending(eng func(context.Context) (*engine.Engine, error), sandbox engine.SandboxConfig, opts *Options) *Runner {
 	var o Options
 	if opts != nil {
 		o = *opts
@@ -371,7 +381,11 @@ func (s *shared) forgetCounters(ctx context.Context, id string) error {
 	}
 	store := s.cfg.sandbox.Counters.Store
 	if store == nil {
-		store = s.eng.Counters()
+		eng, err := s.eng(ctx)
+		if err != nil {
+			return fmt.Errorf("codemode: deleting the counters of session %q: %w", id, err)
+		}
+		store = eng.Counters()
 	}
 	if err := store.Delete(context.WithoutCancel(ctx), counters.Key(counters.PerSession, id)); err != nil {
 		return fmt.Errorf("codemode: deleting the counters of session %q: %w", id, err)
@@ -545,7 +559,11 @@ func (s *shared) expire(ss *session) {
 func (s *shared) newSandbox(ctx context.Context, id, principal string) (*engine.Sandbox, error) {
 	cfg := s.cfg.sandbox
 	cfg.Tools, cfg.ID, cfg.Principal = s.tools, id, principal
-	sb, err := s.eng.NewSandbox(ctx, cfg)
+	eng, err := s.eng(ctx)
+	if err != nil {
+		return nil, err
+	}
+	sb, err := eng.NewSandbox(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}

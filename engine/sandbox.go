@@ -290,6 +290,48 @@ var sandboxSeq atomic.Uint64
 
 // NewSandbox starts a guest instance.
 func (e *Engine) NewSandbox(ctx context.Context, cfg SandboxConfig) (*Sandbox, error) {
+	sb, snap, err := e.configure(cfg)
+	if err != nil {
+		return nil, err
+	}
+	e.mu.Lock()
+	if e.closed {
+		e.mu.Unlock()
+		return nil, errorf(KindClosed, "engine is closed")
+	}
+	e.sandboxes[sb] = struct{}{}
+	e.mu.Unlock()
+
+	if err := sb.start(ctx); err != nil {
+		_ = sb.Close(context.Background())
+		return nil, err
+	}
+	if snap != nil {
+		if err := sb.restore(ctx, snap); err != nil {
+			_ = sb.Close(context.Background())
+			return nil, err
+		}
+	}
+	return sb, nil
+}
+
+// CheckSandboxConfig returns the error that NewSandbox would return for
+// cfg before it starts a guest (tools, limits, counters or a snapshot that
+// are not valid), for an engine whose memory limit is memoryMB MiB (0:
+// DefaultMemoryMB). It needs no engine, so that a host can refuse a bad
+// configuration while its engine is still compiling the guest.
+func CheckSandboxConfig(cfg SandboxConfig, memoryMB int) error {
+	if memoryMB == 0 {
+		memoryMB = DefaultMemoryMB
+	}
+	e := &Engine{cfg: Config{memoryMB: memoryMB}, counters: counters.NewMemory(nil)}
+	_, _, err := e.configure(cfg)
+	return err
+}
+
+// configure makes the sandbox of cfg, without a guest, and decodes its
+// snapshot: everything of NewSandbox that can fail on a configuration.
+func (e *Engine) configure(cfg SandboxConfig) (*Sandbox, *snapshotState, error) {
 	sb := &Sandbox{
 		e:         e,
 		id:        cfg.ID,
@@ -315,13 +357,13 @@ func (e *Engine) NewSandbox(ctx context.Context, cfg SandboxConfig) (*Sandbox, e
 	}
 	snap, err := sb.useSnapshot(cfg)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := sb.setCounters(cfg.Counters, generated); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := sb.limits.check(e.cfg.memoryMB); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	names := make([]string, 0, len(cfg.Tools))
 	fetch := ""
@@ -329,11 +371,11 @@ func (e *Engine) NewSandbox(ctx context.Context, cfg SandboxConfig) (*Sandbox, e
 		t := cfg.Tools[i]
 		t.Labels = append([]string(nil), t.Labels...)
 		if err := t.validate(); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if t.Fetch {
 			if fetch != "" {
-				return nil, errorf(KindInvalid, "tools %q and %q are both marked Fetch: at most one tool of a sandbox makes network requests", fetch, t.Name)
+				return nil, nil, errorf(KindInvalid, "tools %q and %q are both marked Fetch: at most one tool of a sandbox makes network requests", fetch, t.Name)
 			}
 			fetch = t.Name
 		}
@@ -350,7 +392,7 @@ func (e *Engine) NewSandbox(ctx context.Context, cfg SandboxConfig) (*Sandbox, e
 		if len(t.InputSchema) > 0 {
 			s, err := compileSchema(t.InputSchema)
 			if err != nil {
-				return nil, errorf(KindInvalid, "tool %q: input schema: %v", t.Name, err)
+				return nil, nil, errorf(KindInvalid, "tool %q: input schema: %v", t.Name, err)
 			}
 			rt.schema = s
 		}
@@ -359,29 +401,10 @@ func (e *Engine) NewSandbox(ctx context.Context, cfg SandboxConfig) (*Sandbox, e
 	}
 	if err := abi.CheckToolNames(names); err != nil {
 		// A name registered twice, or two with the same JS path or alias.
-		return nil, &Error{Kind: KindInvalid, Message: "registering tools", Err: err}
+		return nil, nil, &Error{Kind: KindInvalid, Message: "registering tools", Err: err}
 	}
 	sort.Slice(sb.infos, func(i, j int) bool { return sb.infos[i].Name < sb.infos[j].Name })
-
-	e.mu.Lock()
-	if e.closed {
-		e.mu.Unlock()
-		return nil, errorf(KindClosed, "engine is closed")
-	}
-	e.sandboxes[sb] = struct{}{}
-	e.mu.Unlock()
-
-	if err := sb.start(ctx); err != nil {
-		_ = sb.Close(context.Background())
-		return nil, err
-	}
-	if snap != nil {
-		if err := sb.restore(ctx, snap); err != nil {
-			_ = sb.Close(context.Background())
-			return nil, err
-		}
-	}
-	return sb, nil
+	return sb, snap, nil
 }
 
 func (sb *Sandbox) start(ctx context.Context) error {

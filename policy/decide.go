@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math/bits"
 	"sort"
 	"strconv"
 
@@ -41,6 +42,15 @@ func (p *Policy) Decide(ctx context.Context, in *authz.Input) (authz.Decision, e
 			err = fmt.Errorf("policy: %w", err)
 		}
 		return d, err
+	}
+	if p.split != nil {
+		d, ok, err := p.split.decide(ctx, in)
+		if err != nil {
+			return denied("the policy failed to evaluate"), fmt.Errorf("policy: evaluate %s: %w", in.Method, err)
+		}
+		if ok {
+			return d, nil
+		}
 	}
 	v, err := inputValue(in)
 	if err != nil {
@@ -107,71 +117,181 @@ func parseDecision(raw any) (authz.Decision, error) {
 	return d, nil
 }
 
+// The keys of the input document, made once: OPA never changes a term of
+// its input, so every input shares them.
+var (
+	keyMethod          = ast.StringTerm("method")
+	keyParams          = ast.StringTerm("params")
+	keyCalls           = ast.StringTerm("calls")
+	keyCapabilityCalls = ast.StringTerm("capability_calls")
+	keySession         = ast.StringTerm("session")
+	keyID              = ast.StringTerm("id")
+	keyLabels          = ast.StringTerm("labels")
+	keyPrincipal       = ast.StringTerm("principal")
+	keyFlow            = ast.StringTerm("flow")
+	keyLanguage        = ast.StringTerm("language")
+	keyTool            = ast.StringTerm("tool")
+	keyServer          = ast.StringTerm("server")
+	keyAnnotations     = ast.StringTerm("annotations")
+)
+
+// inputFields is a set of the input document's top-level keys.
+type inputFields uint8
+
+const (
+	fieldMethod inputFields = 1 << iota
+	fieldParams
+	fieldCalls
+	fieldCapabilityCalls
+	fieldSession
+	fieldLanguage
+	fieldTool
+	allFields inputFields = 1<<iota - 1
+)
+
+// inputField returns the field of the top-level key name, or 0 for a key
+// the input does not have.
+func inputField(name string) inputFields {
+	switch name {
+	case "method":
+		return fieldMethod
+	case "params":
+		return fieldParams
+	case "calls":
+		return fieldCalls
+	case "capability_calls":
+		return fieldCapabilityCalls
+	case "session":
+		return fieldSession
+	case "language":
+		return fieldLanguage
+	case "tool":
+		return fieldTool
+	}
+	return 0
+}
+
 // inputValue builds the input as an [ast.Value] without a JSON round trip of
 // the whole document.
-func inputValue(in *authz.Input) (ast.Value, error) {
-	params := ast.NewObject()
-	if len(bytes.TrimSpace(in.Params)) > 0 {
-		v, err := paramsValue(in.Params)
+func inputValue(in *authz.Input) (ast.Value, error) { return allFields.value(in) }
+
+// value builds the part of the input that holds the fields of f: a policy
+// whose rules read only some fields is given only those, which it cannot
+// tell from the whole input.
+func (f inputFields) value(in *authz.Input) (ast.Value, error) {
+	obj := ast.NewObjectWithCapacity(bits.OnesCount8(uint8(f)))
+	if f&fieldMethod != 0 {
+		obj.Insert(keyMethod, ast.InternedTerm(in.Method))
+	}
+	if f&fieldParams != 0 {
+		params, err := paramsTerm(in.Params)
 		if err != nil {
 			return nil, err
 		}
-		obj, ok := v.(ast.Object)
-		if !ok {
-			return nil, fmt.Errorf("params are %s, not an object", ast.ValueName(v))
-		}
-		params = obj
+		obj.Insert(keyParams, params)
 	}
-	calls := ast.NewObject()
-	for _, k := range sortedIntKeys(in.Calls) {
-		calls.Insert(ast.StringTerm(k), ast.IntNumberTerm(in.Calls[k]))
+	if f&fieldCalls != 0 {
+		obj.Insert(keyCalls, callsTerm(in.Calls))
 	}
-	capCalls := ast.NewObject()
-	for i, n := range in.CapabilityCalls {
-		capCalls.Insert(ast.StringTerm(strconv.Itoa(i)), ast.IntNumberTerm(n))
+	if f&fieldCapabilityCalls != 0 {
+		obj.Insert(keyCapabilityCalls, capabilityCallsTerm(in.CapabilityCalls))
 	}
-	labels := ast.NewObject()
-	for k, v := range in.Session.Labels {
-		labels.Insert(ast.StringTerm(k), ast.StringTerm(v))
+	if f&fieldSession != 0 {
+		obj.Insert(keySession, sessionTerm(&in.Session))
 	}
-	flow := ast.NewObject()
-	for k, n := range in.Session.Flow.Labels {
-		flow.Insert(ast.StringTerm(k), ast.IntNumberTerm(n))
+	if f&fieldLanguage != 0 {
+		obj.Insert(keyLanguage, ast.InternedTerm(in.Language))
 	}
-	obj := ast.NewObject(
-		[2]*ast.Term{ast.StringTerm("method"), ast.StringTerm(in.Method)},
-		[2]*ast.Term{ast.StringTerm("params"), ast.NewTerm(params)},
-		[2]*ast.Term{ast.StringTerm("calls"), ast.NewTerm(calls)},
-		[2]*ast.Term{ast.StringTerm("capability_calls"), ast.NewTerm(capCalls)},
-		[2]*ast.Term{ast.StringTerm("session"), ast.ObjectTerm(
-			[2]*ast.Term{ast.StringTerm("id"), ast.StringTerm(in.Session.ID)},
-			[2]*ast.Term{ast.StringTerm("labels"), ast.NewTerm(labels)},
-			[2]*ast.Term{ast.StringTerm("principal"), ast.StringTerm(in.Session.Principal)},
-			[2]*ast.Term{ast.StringTerm("flow"), ast.ObjectTerm(
-				[2]*ast.Term{ast.StringTerm("labels"), ast.NewTerm(flow)},
-			)},
-		)},
-		[2]*ast.Term{ast.StringTerm("language"), ast.StringTerm(in.Language)},
-	)
-	if in.Tool != nil {
-		ann := ast.NewObject()
-		for k, v := range in.Tool.Annotations {
-			ann.Insert(ast.StringTerm(k), ast.BooleanTerm(v))
-		}
-		tool := ast.NewObject(
-			[2]*ast.Term{ast.StringTerm("server"), ast.StringTerm(in.Tool.Server)},
-			[2]*ast.Term{ast.StringTerm("annotations"), ast.NewTerm(ann)},
-		)
-		if len(in.Tool.Labels) > 0 {
-			labels := make([]*ast.Term, len(in.Tool.Labels))
-			for i, l := range in.Tool.Labels {
-				labels[i] = ast.StringTerm(l)
-			}
-			tool.Insert(ast.StringTerm("labels"), ast.ArrayTerm(labels...))
-		}
-		obj.Insert(ast.StringTerm("tool"), ast.NewTerm(tool))
+	if f&fieldTool != 0 && in.Tool != nil {
+		obj.Insert(keyTool, toolTerm(in.Tool))
 	}
 	return obj, nil
+}
+
+// paramsTerm reads a call's params: an object, {} when empty.
+func paramsTerm(b []byte) (*ast.Term, error) {
+	params := ast.InternedEmptyObject
+	if len(bytes.TrimSpace(b)) > 0 {
+		v, err := paramsValue(b)
+		if err != nil {
+			return nil, err
+		}
+		if _, ok := v.(ast.Object); !ok {
+			return nil, fmt.Errorf("params are %s, not an object", ast.ValueName(v))
+		}
+		params = ast.NewTerm(v)
+	}
+	return params, nil
+}
+
+func callsTerm(m map[string]int) *ast.Term {
+	if len(m) == 0 {
+		return ast.InternedEmptyObject
+	}
+	obj := ast.NewObjectWithCapacity(len(m))
+	for _, k := range sortedIntKeys(m) {
+		obj.Insert(ast.StringTerm(k), ast.InternedTerm(m[k]))
+	}
+	return ast.NewTerm(obj)
+}
+
+func capabilityCallsTerm(m map[int]int) *ast.Term {
+	if len(m) == 0 {
+		return ast.InternedEmptyObject
+	}
+	obj := ast.NewObjectWithCapacity(len(m))
+	for i, n := range m {
+		obj.Insert(ast.InternedIntegerString(i), ast.InternedTerm(n))
+	}
+	return ast.NewTerm(obj)
+}
+
+func sessionTerm(s *authz.Session) *ast.Term {
+	labels := ast.InternedEmptyObject
+	if len(s.Labels) > 0 {
+		obj := ast.NewObjectWithCapacity(len(s.Labels))
+		for k, v := range s.Labels {
+			obj.Insert(ast.StringTerm(k), ast.StringTerm(v))
+		}
+		labels = ast.NewTerm(obj)
+	}
+	flow := ast.InternedEmptyObject
+	if len(s.Flow.Labels) > 0 {
+		obj := ast.NewObjectWithCapacity(len(s.Flow.Labels))
+		for k, n := range s.Flow.Labels {
+			obj.Insert(ast.StringTerm(k), ast.InternedTerm(n))
+		}
+		flow = ast.NewTerm(obj)
+	}
+	return ast.ObjectTerm(
+		[2]*ast.Term{keyID, ast.InternedTerm(s.ID)},
+		[2]*ast.Term{keyLabels, labels},
+		[2]*ast.Term{keyPrincipal, ast.InternedTerm(s.Principal)},
+		[2]*ast.Term{keyFlow, ast.ObjectTerm([2]*ast.Term{keyLabels, flow})},
+	)
+}
+
+func toolTerm(t *authz.ToolInfo) *ast.Term {
+	ann := ast.InternedEmptyObject
+	if len(t.Annotations) > 0 {
+		o := ast.NewObjectWithCapacity(len(t.Annotations))
+		for k, v := range t.Annotations {
+			o.Insert(ast.StringTerm(k), ast.InternedTerm(v))
+		}
+		ann = ast.NewTerm(o)
+	}
+	tool := ast.NewObject(
+		[2]*ast.Term{keyServer, ast.InternedTerm(t.Server)},
+		[2]*ast.Term{keyAnnotations, ann},
+	)
+	if len(t.Labels) > 0 {
+		labels := make([]*ast.Term, len(t.Labels))
+		for i, l := range t.Labels {
+			labels[i] = ast.InternedTerm(l)
+		}
+		tool.Insert(keyLabels, ast.ArrayTerm(labels...))
+	}
+	return ast.NewTerm(tool)
 }
 
 func sortedIntKeys(m map[string]int) []string {

@@ -82,11 +82,16 @@ type Config struct {
 	// the script's behalf, and a decision should depend on its input
 	// alone. A name that is not one of DisabledBuiltins is an error.
 	AllowBuiltins []string
-	// AlwaysRego makes every decision an OPA evaluation. Without it, a
-	// policy made only of Capabilities (no Modules, Data or Paths) is
-	// decided by an equivalent evaluator in Go ([authz.CapabilityPolicy]),
-	// which is faster (BENCHMARKS.md has the figures); the two are tested
-	// to agree, reasons included.
+	// AlwaysRego makes every decision one OPA evaluation of the whole
+	// policy. Without it, a policy made only of Capabilities (no Modules,
+	// Data or Paths) is decided by an equivalent evaluator in Go
+	// ([authz.CapabilityPolicy]), which is faster (BENCHMARKS.md has the
+	// figures), and a policy with Rego of the user's is decided in two
+	// parts: OPA evaluates the user's rules and the Go evaluator the
+	// shipped library and the capabilities, unless the user's rules read
+	// or extend the library otherwise than by adding to permit, deny and
+	// ask. Each is tested to agree with the whole OPA evaluation, reasons
+	// included.
 	AlwaysRego bool
 }
 
@@ -96,7 +101,8 @@ type Policy struct {
 	modules  map[string]string
 	caps     []*dsl.Capability
 	revision string
-	native   *authz.CapabilityPolicy // nil: every decision is an OPA evaluation
+	native   *authz.CapabilityPolicy // a policy of capabilities alone, decided in Go
+	split    *split                  // a policy with the user's Rego, decided in two parts (split.go)
 
 	countersOnce  sync.Once
 	readsCounters bool // a user module reads input.calls or input.capability_calls (CountersUnused)
@@ -159,21 +165,25 @@ func New(ctx context.Context, cfg Config) (*Policy, error) {
 	schemas.Put(ast.SchemaRootRef, schema)
 
 	names := sortedKeys(modules)
-	opts := []func(*rego.Rego){
-		rego.Query(regolib.Query),
-		rego.Store(inmem.NewFromObject(data)),
-		rego.Schemas(schemas),
-		rego.StrictBuiltinErrors(true),
-		rego.SetRegoVersion(ast.RegoV1),
-	}
-	for _, name := range names {
-		opts = append(opts, rego.Module(name, modules[name]))
-	}
 	builtins, err := regoCapabilities(cfg.AllowBuiltins)
 	if err != nil {
 		return nil, &LoadError{Source: "allow_builtins", Err: err}
 	}
-	opts = append(opts, rego.Capabilities(builtins))
+	base := []func(*rego.Rego){
+		rego.Store(inmem.NewFromObject(data)),
+		rego.Schemas(schemas),
+		rego.StrictBuiltinErrors(true),
+		rego.SetRegoVersion(ast.RegoV1),
+		rego.Capabilities(builtins),
+	}
+	var compiler *ast.Compiler
+	opts := append([]func(*rego.Rego){
+		rego.Query(regolib.Query),
+		rego.CompilerHook(func(c *ast.Compiler) { compiler = c }),
+	}, base...)
+	for _, name := range names {
+		opts = append(opts, rego.Module(name, modules[name]))
+	}
 	pq, err := rego.New(opts...).PrepareForEval(ctx)
 	if err != nil {
 		return nil, &LoadError{Source: "compile", Err: disabledBuiltinHint(err, cfg.AllowBuiltins)}
@@ -186,13 +196,22 @@ func New(ctx context.Context, cfg Config) (*Policy, error) {
 	db, _ := json.Marshal(data) // map keys are sorted
 	h.Write(db)
 	var nat *authz.CapabilityPolicy
-	if !cfg.AlwaysRego && len(cfg.Modules) == 0 && len(cfg.Paths) == 0 && len(cfg.Data) == 0 {
+	var sp *split
+	if !cfg.AlwaysRego {
 		if nat, err = authz.New(cfg.Capabilities); err != nil {
 			return nil, &LoadError{Source: "capabilities", Err: err}
+		}
+		if len(cfg.Modules) > 0 || len(cfg.Paths) > 0 || len(cfg.Data) > 0 {
+			library := map[string]bool{CapabilitiesModule: true}
+			for name := range regolib.Modules() {
+				library[name] = true
+			}
+			sp, nat = newSplit(ctx, compiler, modules, library, data, base, nat), nil
 		}
 	}
 	return &Policy{
 		native:   nat,
+		split:    sp,
 		query:    pq,
 		modules:  modules,
 		caps:     cfg.Capabilities,

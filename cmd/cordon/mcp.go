@@ -165,12 +165,6 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if err != nil {
 		return err
 	}
-	eng, err := engine.New(ctx, ecfg.WithObserver(engineMetrics.Observe))
-	if err != nil {
-		return err
-	}
-	defer eng.Close(context.Background())
-	engineMetrics.Watch(eng)
 
 	// Over HTTP any client can open a new session, so counters kept per
 	// session would let a client reset its limits by reconnecting: they
@@ -186,7 +180,7 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	case ln != nil && counterCfg.Scope != counters.PerPrincipal:
 		fmt.Fprintf(stderr, "cordon: warning: %s: counters.scope is %s: over HTTP a client resets its call limits by opening a new session; scope principal keeps them\n", cfg.File(), counterCfg.Scope)
 	}
-	run := codemode.New(eng, engine.SandboxConfig{
+	sandboxCfg := engine.SandboxConfig{
 		Tools:    tools,
 		Policy:   pol,
 		Counters: counterCfg,
@@ -194,13 +188,24 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		Labels:   labels,
 		Approve:  mcpserver.Elicit,
 		Audit:    policyAudit(pol),
-	}, &codemode.Options{IdleTimeout: idle})
-	if err := run.Check(ctx); err != nil {
+	}
+	// A configuration that no sandbox could take is refused now, as a
+	// sandbox would refuse it (codemode's Check, without a guest).
+	check := sandboxCfg
+	check.ID, check.Principal = "check", "check"
+	if err := engine.CheckSandboxConfig(check, cfg.Limits.MemoryMB); err != nil {
 		if engine.KindOf(err) == engine.KindInvalid {
 			return usagef("config %s: %v", cfg.File(), err)
 		}
 		return err
 	}
+
+	// The guest compiles, or loads from the cache, while the server
+	// answers the handshake (initialize, tools/list, ping), which needs
+	// no sandbox: the first call waits for it (RATIONALE.md, "Start").
+	eng := &pendingEngine{done: make(chan struct{}), failed: make(chan struct{})}
+	defer eng.close()
+	run := codemode.NewPending(eng.wait, sandboxCfg, &codemode.Options{IdleTimeout: idle})
 	opts := mcpserver.Options{
 		Name: "cordon", Version: cordonVersion(),
 		MaxSessions:     *maxSessions,
@@ -220,6 +225,9 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		}
 	}
 	srv := mcpserver.New(run, opts)
+	// Everything the handshake needs is ready: the guest now has the
+	// cores to itself, but for the server's answers.
+	eng.start(ctx, ecfg.WithObserver(engineMetrics.Observe), engineMetrics)
 
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -234,6 +242,10 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		case <-ctx.Done():
 			srv.Close(context.Background())
 			err = <-done
+		case <-eng.failed:
+			srv.Close(context.Background())
+			<-done
+			return eng.err
 		}
 		srv.Close(context.Background())
 		if err != nil && !errors.Is(err, io.EOF) && ctx.Err() == nil && !isClosedErr(err) {
@@ -273,6 +285,8 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	select {
 	case err = <-served:
 	case <-ctx.Done():
+	case <-eng.failed:
+		err = eng.err
 	}
 	srv.Close(context.Background())
 	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -282,6 +296,52 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		return err
 	}
 	return nil
+}
+
+// pendingEngine is an engine that New is making in the background.
+type pendingEngine struct {
+	done    chan struct{} // closed when New has returned
+	failed  chan struct{} // closed when New has failed
+	started bool          // start was called
+	eng     *engine.Engine
+	err     error
+}
+
+// start starts engine.New in the background. The engine's metrics are
+// watched once it is ready.
+func (p *pendingEngine) start(ctx context.Context, cfg engine.Config, m *fleet.EngineMetrics) {
+	p.started = true
+	go func() {
+		p.eng, p.err = engine.New(context.WithoutCancel(ctx), cfg)
+		if p.err != nil {
+			close(p.failed)
+		} else {
+			m.Watch(p.eng)
+		}
+		close(p.done)
+	}()
+}
+
+// wait returns the engine once it is ready, or the error that made it
+// fail, or ctx's error.
+func (p *pendingEngine) wait(ctx context.Context) (*engine.Engine, error) {
+	select {
+	case <-p.done:
+		return p.eng, p.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// close waits for the engine, if it was started, and closes it.
+func (p *pendingEngine) close() {
+	if !p.started {
+		return
+	}
+	<-p.done
+	if p.eng != nil {
+		p.eng.Close(context.Background())
+	}
 }
 
 // tokenEnv is the environment variable that holds the bearer token.

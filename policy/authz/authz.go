@@ -228,63 +228,148 @@ func (p *CapabilityPolicy) Decide(_ context.Context, in *Input) (Decision, error
 	if err != nil {
 		return denied("the call's params are not a JSON object"), fmt.Errorf("authz: input: %w", err)
 	}
-	return p.decide(in, params), nil
+	return p.combine(in.Method, p.evaluate(in, params), Extension{}), nil
 }
 
-// decide mirrors policy/rego/authz.rego for a policy without user rules:
-// permit is the set of capabilities that allow the call up to the gate (the
-// first asking capability with max_calls whose constraints hold), deny
-// explains why none does, and ask comes from the charged capability's ask
-// flag.
-func (p *CapabilityPolicy) decide(in *Input, params any) Decision {
-	charged, gate := -1, -1
-	matched := false
-	var violations []string
+// Extension is what a policy's own Rego rules add to the shipped library's
+// decision (package cordon.authz in policy/rego): whether some rule of
+// theirs adds to permit, and the reasons their deny and ask rules add. A
+// rule that adds to permit grants a call that no capability allows; deny
+// and ask reasons refuse the call, or make it wait for approval, whatever
+// the capabilities say.
+type Extension struct {
+	// Permit reports that the user's permit rules hold something.
+	Permit bool
+	// Deny holds the reasons the user's deny rules give.
+	Deny []string
+	// Ask holds the reasons the user's ask rules give.
+	Ask []string
+}
+
+// Evaluation is what the capabilities make of one call before the user's
+// rules are added (see [CapabilityPolicy.Evaluate]).
+type Evaluation struct {
+	p      *CapabilityPolicy
+	method string
+	r      result
+}
+
+// Evaluate runs the capabilities over one call, for a policy whose own
+// Rego rules add to the shipped library's permit, deny and ask: package
+// policy evaluates those rules with OPA and completes the decision with
+// [Evaluation.Decide], which gives the decision a whole OPA evaluation
+// would give, reasons included. When the params cannot be read, it
+// returns an error and the decision that denies the call, as Decide does.
+func (p *CapabilityPolicy) Evaluate(in *Input) (Evaluation, Decision, error) {
+	in, d, err := canonical(in)
+	if err != nil {
+		return Evaluation{}, d, err
+	}
+	params, err := decodeParams(in.Params)
+	if err != nil {
+		return Evaluation{}, denied("the call's params are not a JSON object"), fmt.Errorf("authz: input: %w", err)
+	}
+	return Evaluation{p: p, method: in.Method, r: p.evaluate(in, params)}, Decision{}, nil
+}
+
+// Denies reports whether the shipped library denies the call, whatever
+// the user's deny rules say, when the user's permit rules hold something
+// (permitted) or not. The library reads the user's ask rules only when
+// nothing denies the call.
+func (e Evaluation) Denies(permitted bool) bool {
+	return e.r.charged < 0 && (e.r.gate >= 0 || !permitted)
+}
+
+// Decide completes the decision with what the user's rules add.
+func (e Evaluation) Decide(ext Extension) Decision {
+	return e.p.combine(e.method, e.r, ext)
+}
+
+// result is what the capabilities make of a call: the capability charged
+// (-1 for none), the gate (-1 for none), whether any pattern matched, and
+// the violations of the matched capabilities, which are collected only
+// when no capability is charged.
+type result struct {
+	charged, gate int
+	matched       bool
+	violations    []string
+}
+
+// evaluate runs the capabilities over one call.
+func (p *CapabilityPolicy) evaluate(in *Input, params any) result {
+	r := result{charged: -1, gate: -1}
 	for i, k := range p.checkers {
 		if !k.Match(in.Method) {
 			continue
 		}
-		matched = true
+		r.matched = true
 		ok, reasons := k.Allows(params, in.CapabilityCalls[i])
 		untouched, flowReasons := k.Untouched(in.Session.Flow.Labels)
 		ok = ok && untouched
-		reasons = append(reasons, flowReasons...)
-		if ok && gate < 0 {
-			charged = i
+		if ok && r.gate < 0 {
+			r.charged = i
 			break // the first allowing capability is charged; violations are not needed
 		}
-		if !ok && gate < 0 && p.caps[i].Asks() && p.caps[i].CallLimit() > 0 && untouched && k.Holds(params) {
+		if !ok && r.gate < 0 && p.caps[i].Asks() && p.caps[i].CallLimit() > 0 && untouched && k.Holds(params) {
 			// An asking capability that would take the call but is used
 			// up: no later capability may allow it (the library's gate).
-			gate = i
+			r.gate = i
 		}
-		for _, r := range reasons {
-			violations = append(violations, fmt.Sprintf("capability #%d %s: %s", i, dsl.Quote(p.caps[i].Label()), r))
+		for _, reason := range reasons {
+			r.violations = append(r.violations, fmt.Sprintf("capability #%d %s: %s", i, dsl.Quote(p.caps[i].Label()), reason))
+		}
+		for _, reason := range flowReasons {
+			r.violations = append(r.violations, fmt.Sprintf("capability #%d %s: %s", i, dsl.Quote(p.caps[i].Label()), reason))
 		}
 	}
-	if charged >= 0 {
-		c := p.caps[charged]
-		if c.Asks() {
-			return Decision{Ask: true, Capability: charged, Reasons: []string{fmt.Sprintf("capability #%d %q requires approval", charged, c.Pattern())}}
+	return r
+}
+
+// combine mirrors policy/rego/authz.rego: permit is the set of
+// capabilities that allow the call up to the gate (the first asking
+// capability with max_calls whose constraints hold) and what the user's
+// rules add; deny holds the gate's reason when no capability is eligible,
+// the capabilities' failures when nothing permits, and the user's
+// reasons; ask holds the charged capability's ask and the user's reasons.
+// A deny wins over ask, and ask over allow.
+func (p *CapabilityPolicy) combine(method string, r result, ext Extension) Decision {
+	var deny []string
+	if r.charged < 0 {
+		if r.gate >= 0 {
+			c := p.caps[r.gate]
+			deny = append(deny, fmt.Sprintf("capability #%d %q requires approval and its max_calls %d is used up", r.gate, c.Pattern(), c.CallLimit()))
 		}
-		return Decision{Allow: true, Capability: charged}
+		if !ext.Permit {
+			switch {
+			case !r.matched:
+				deny = append(deny, fmt.Sprintf("no capability allows method %q", method))
+			case len(r.violations) == 0:
+				deny = append(deny, fmt.Sprintf("no capability allows this call to %q", method))
+			default:
+				deny = append(deny, r.violations...)
+			}
+		}
 	}
-	var reasons []string
-	switch {
-	case gate >= 0:
-		c := p.caps[gate]
-		violations = append(violations, fmt.Sprintf("capability #%d %q requires approval and its max_calls %d is used up", gate, c.Pattern(), c.CallLimit()))
-		sort.Strings(violations)
-		reasons = dedupSorted(violations)
-	case !matched:
-		reasons = []string{fmt.Sprintf("no capability allows method %q", in.Method)}
-	case len(violations) == 0:
-		reasons = []string{fmt.Sprintf("no capability allows this call to %q", in.Method)}
-	default:
-		sort.Strings(violations)
-		reasons = dedupSorted(violations)
+	deny = append(deny, ext.Deny...)
+	if len(deny) > 0 {
+		return Decision{Capability: r.charged, Reasons: sortedSet(deny)}
 	}
-	return Decision{Capability: -1, Reasons: reasons}
+	var ask []string
+	if r.charged >= 0 && p.caps[r.charged].Asks() {
+		ask = append(ask, fmt.Sprintf("capability #%d %q requires approval", r.charged, p.caps[r.charged].Pattern()))
+	}
+	ask = append(ask, ext.Ask...)
+	if len(ask) > 0 {
+		return Decision{Ask: true, Capability: r.charged, Reasons: sortedSet(ask)}
+	}
+	return Decision{Allow: true, Capability: r.charged}
+}
+
+// sortedSet sorts s and drops repeated strings, as a Rego set of reasons
+// sorted in the library does.
+func sortedSet(s []string) []string {
+	sort.Strings(s)
+	return dedupSorted(s)
 }
 
 func dedupSorted(s []string) []string {
