@@ -1039,8 +1039,8 @@ func (x *Execution) finish(resp *abi.Response, err error) error {
 	x.result, x.err = res, err
 	x.mu.Unlock()
 	x.rec.finish(x, res, err)
-	sb.recycle()
 	sb.release()
+	sb.recycleLater()
 	sb.e.observe(x, res, err)
 	return err
 }

@@ -8,6 +8,35 @@ import (
 	"github.com/cordonhq/cordon/internal/abi"
 )
 
+// recycleLater starts, when the guest's memory has grown past the engine's
+// recycle growth, a goroutine that waits for the sandbox's turn and
+// recycles the guest: the execution that grew the memory returns without
+// waiting for the copy of the files, and the next one waits for it only
+// if it comes before the copy is done.
+func (sb *Sandbox) recycleLater() {
+	if !sb.shouldRecycle() {
+		return
+	}
+	go func() {
+		if sb.acquire(context.Background()) != nil {
+			return // closed meanwhile
+		}
+		defer sb.release()
+		sb.recycle()
+	}()
+}
+
+// shouldRecycle reports whether the guest's memory has grown more than the
+// engine's recycle growth above its size when the sandbox took the guest.
+func (sb *Sandbox) shouldRecycle() bool {
+	growth := sb.e.cfg.recycle
+	if growth == 0 {
+		growth = DefaultRecycleAfter
+	}
+	m := sb.mem.Load()
+	return growth > 0 && m != nil && sb.Err() == nil && int64(m.Size())-sb.memBase.Load() > growth
+}
+
 // recycle gives the guest's memory back after an execution: a WebAssembly
 // memory never shrinks, so when the execution that just ended left the
 // guest's memory more than the engine's recycle growth
@@ -18,17 +47,13 @@ import (
 // (which live on the host) outlive an execution, so the next script sees
 // no difference.
 //
-// The caller holds the sandbox's turn. A failure before the old guest is
+// The caller holds the sandbox's turn (recycleLater's goroutine). A failure before the old guest is
 // let go keeps it (the sandbox works, with its memory); one after breaks
 // the sandbox, which fails closed rather than run on a guest without its
 // files.
 func (sb *Sandbox) recycle() {
-	growth := sb.e.cfg.recycle
-	if growth == 0 {
-		growth = DefaultRecycleAfter
-	}
 	old := sb.conn
-	if growth < 0 || old == nil || sb.Err() != nil || int64(old.mem.Size()-sb.memBase) <= growth {
+	if old == nil || !sb.shouldRecycle() {
 		return
 	}
 	log := sb.e.cfg.logger
@@ -58,7 +83,7 @@ func (sb *Sandbox) recycle() {
 	sb.conn = fresh
 	sb.mu.Unlock()
 	sb.mem.Store(fresh.mem)
-	sb.memBase = fresh.mem.Size()
+	sb.memBase.Store(int64(fresh.mem.Size()))
 	old.close()
 	if err = sb.setup(); err == nil {
 		err = sb.putExactHeld(files)

@@ -256,7 +256,7 @@ type Sandbox struct {
 	// mem is the guest's memory once the sandbox has a guest (Stats), and
 	// memBase its size when the sandbox took the guest.
 	mem     atomic.Pointer[guestmem.Memory]
-	memBase int
+	memBase atomic.Int64
 
 	// turn holds one token while an execution or a file operation runs:
 	// the outermost of the engine's locks (ARCHITECTURE.md, "Concurrency").
@@ -419,7 +419,7 @@ func (sb *Sandbox) start(ctx context.Context) error {
 	sb.conn = c
 	sb.mu.Unlock()
 	sb.mem.Store(c.mem)
-	sb.memBase = c.mem.Size()
+	sb.memBase.Store(int64(c.mem.Size()))
 	return sb.setup()
 }
 

@@ -94,7 +94,9 @@ func Run(opts Options, name, script string) Outcome {
 	}
 	defer leave()
 	rt := &runtime{opts: opts}
-	status, err := rt.run(opts.Hub.Context(), opts.Cwd, opts.Stdin, opts.Stdout, opts.Stderr, name, script, nil, nil)
+	// An execution runs its script as bash runs a script file (its
+	// messages name the script, as `bash script.sh` does).
+	status, err := rt.run(opts.Hub.Context(), opts.Cwd, opts.Stdin, opts.Stdout, opts.Stderr, name, script, true, nil, nil)
 	if err != nil || opts.Hub.Interrupted() {
 		return Outcome{ExitCode: status, ErrCode: abi.CodeInterrupted, ErrMsg: "script interrupted"}
 	}
@@ -127,8 +129,11 @@ func (rt *runtime) registry() command.Registry {
 	return rt.commands
 }
 
-func (rt *runtime) run(ctx context.Context, dir string, stdin io.Reader, stdout, stderr io.Writer, name, script string, args, environ []string) (int, error) {
+// run runs script in the sandbox's shell: as bash runs a script file when
+// file is set (an execution), else as bash -c runs a string (shell()).
+func (rt *runtime) run(ctx context.Context, dir string, stdin io.Reader, stdout, stderr io.Writer, name, script string, file bool, args, environ []string) (int, error) {
 	return shell.Run(ctx, shell.Config{
+		File:     file,
 		Env:      environ,
 		FS:       rt.opts.FS,
 		Commands: rt.registry(),
@@ -201,7 +206,7 @@ const maxCapture = 16 << 20
 func (rt *runtime) Capture(cmd, cwd string) (stdout, stderr []byte, exitCode int) {
 	var out, errb limitedBuffer
 	out.max, errb.max = maxCapture, maxCapture
-	status, err := rt.run(rt.opts.Hub.Context(), cwd, nil, &out, &errb, "shell", cmd, nil, nil)
+	status, err := rt.run(rt.opts.Hub.Context(), cwd, nil, &out, &errb, "shell", cmd, false, nil, nil)
 	if err != nil && !errors.Is(err, context.Canceled) {
 		fmt.Fprintf(&errb, "shell: %v\n", err)
 	}
