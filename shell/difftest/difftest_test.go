@@ -12,7 +12,6 @@ import (
 	"regexp"
 	"sort"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -202,24 +201,6 @@ func runBash(dir, script string) (result, error) {
 		return result{}, err
 	}
 	return result{stdout.String(), stderr.String(), 0}, nil
-}
-
-// nobody is the user the reference runs as when the test runs as root:
-// the sandbox's scripts are a normal user's, whose permission bits (chmod,
-// test -w, a read-only file) are enforced, and root's are not.
-const nobody = 65534
-
-// asNormalUser makes cmd run as nobody, owning dir, when the test runs as
-// root; otherwise it leaves cmd alone.
-func asNormalUser(cmd *exec.Cmd, dir string) error {
-	if os.Geteuid() != 0 {
-		return nil
-	}
-	if err := os.Chown(dir, nobody, nobody); err != nil {
-		return err
-	}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody}}
-	return nil
 }
 
 func runCordon(dir, script string) (result, error) {
