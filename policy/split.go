@@ -68,7 +68,7 @@ func newSplit(ctx context.Context, c *ast.Compiler, modules map[string]string, l
 			return nil
 		}
 		for _, r := range m.Rules {
-			libPaths = append(libPaths, r.Path())
+			libPaths = append(libPaths, r.Ref().GroundPrefix())
 		}
 	}
 	overlaps := func(r ast.Ref) bool {
@@ -95,7 +95,7 @@ func newSplit(ctx context.Context, c *ast.Compiler, modules map[string]string, l
 			return nil
 		}
 		for _, r := range m.Rules {
-			p := r.Path()
+			p := r.Ref().GroundPrefix()
 			if !overlaps(p) {
 				continue
 			}
