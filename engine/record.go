@@ -6,9 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"sync"
-	"time"
 
 	"github.com/cordonhq/cordon/internal/abi"
 	"github.com/cordonhq/cordon/trace"
@@ -107,13 +105,9 @@ type recordedCall struct {
 // The caller holds the sandbox's turn and has not attached the recorder yet,
 // so that the export's own clock readings are not recorded.
 func (sb *Sandbox) newRecorder(lang Language, o recordOptions, t *trace.Trace) (*recorder, error) {
-	resp, err := sb.request(&abi.Request{Op: abi.OpGetFiles, Path: "/"})
+	files, err := sb.files("/")
 	if err != nil {
 		return nil, fmt.Errorf("engine: record: exporting the file system: %w", err)
-	}
-	files := make([]File, len(resp.Files))
-	for i, f := range resp.Files {
-		files[i] = File{Path: f.Path, Mode: fs.FileMode(f.Mode), ModTime: time.Unix(0, f.ModTime), Data: f.Data}
 	}
 	var buf bytes.Buffer
 	if err := writeTar(&buf, "/", files); err != nil {

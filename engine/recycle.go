@@ -2,10 +2,6 @@ package engine
 
 import (
 	"context"
-	"io/fs"
-	"time"
-
-	"github.com/cordonhq/cordon/internal/abi"
 )
 
 // recycleLater starts, when the guest's memory has grown past the engine's
@@ -57,14 +53,10 @@ func (sb *Sandbox) recycle() {
 		return
 	}
 	log := sb.e.cfg.logger
-	resp, err := sb.request(&abi.Request{Op: abi.OpGetFiles, Path: "/"})
+	files, err := sb.files("/")
 	if err != nil {
 		log.Warn("engine: keeping a guest whose memory grew: exporting its files failed", "session", sb.id, "err", err)
 		return
-	}
-	files := make([]File, len(resp.Files))
-	for i, f := range resp.Files {
-		files[i] = File{Path: f.Path, Mode: fs.FileMode(f.Mode), ModTime: time.Unix(0, f.ModTime), Data: f.Data}
 	}
 	fresh := sb.e.pooledGuest()
 	if fresh == nil {

@@ -312,11 +312,10 @@ type player struct {
 	live     bool         // ContinueLive
 	answered map[int]bool // the trace's calls that got an answer
 
-	mu               sync.Mutex
-	clock, mono, rnd int   // the next recorded value of each
-	clockOff         int64 // recorded minus real, at the last recorded reading
-	monoOff          int64
-	missedRandom     int
+	mu           sync.Mutex
+	clock, mono  playedClock
+	rnd          int // the next recorded random value
+	missedRandom int
 
 	next     int                    // index in t.Calls of the next call to match
 	held     map[int]abi.CallResult // by trace id: answers matched, not yet given
@@ -326,7 +325,8 @@ type player struct {
 }
 
 func newPlayer(t *trace.Trace, live bool) *player {
-	p := &player{t: t, live: live, answered: map[int]bool{}, held: map[int]abi.CallResult{}}
+	p := &player{t: t, live: live, answered: map[int]bool{}, held: map[int]abi.CallResult{},
+		clock: playedClock{readings: t.Clock}, mono: playedClock{readings: t.Monotonic}}
 	for _, g := range t.Answers {
 		for _, id := range g {
 			p.answered[id] = true
@@ -359,26 +359,33 @@ func short(digest string) string {
 func (p *player) Clock(ns int64) int64 {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.clock < len(p.t.Clock) {
-		v := p.t.Clock[p.clock]
-		p.clock++
-		p.clockOff = v - ns
-		return v
-	}
-	return ns + p.clockOff
+	return p.clock.next(ns)
 }
 
 // Monotonic is Clock for the monotonic clock.
 func (p *player) Monotonic(ns int64) int64 {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.mono < len(p.t.Monotonic) {
-		v := p.t.Monotonic[p.mono]
-		p.mono++
-		p.monoOff = v - ns
+	return p.mono.next(ns)
+}
+
+// playedClock plays one clock's recorded readings back.
+type playedClock struct {
+	readings []int64
+	n        int   // the readings given
+	off      int64 // recorded minus real, at the last recorded reading
+}
+
+// next returns the next recorded reading, or, past the last one, ns (the
+// real reading) at the last one's offset.
+func (c *playedClock) next(ns int64) int64 {
+	if c.n < len(c.readings) {
+		v := c.readings[c.n]
+		c.n++
+		c.off = v - ns
 		return v
 	}
-	return ns + p.monoOff
+	return ns + c.off
 }
 
 // Random fills b with the next recorded random value, when it has b's

@@ -688,6 +688,11 @@ func (sb *Sandbox) Files(ctx context.Context, name string) ([]File, error) {
 		return nil, err
 	}
 	defer sb.release()
+	return sb.files(name)
+}
+
+// files is Files for a caller that holds the sandbox's turn.
+func (sb *Sandbox) files(name string) ([]File, error) {
 	resp, err := sb.request(&abi.Request{Op: abi.OpGetFiles, Path: name})
 	if err != nil {
 		return nil, err

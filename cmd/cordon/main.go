@@ -636,14 +636,7 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 			return exitSandbox, err
 		}
 	}
-	exit := res.ExitCode
-	switch engine.KindOf(execErr) {
-	case "":
-	case engine.KindTimeout:
-		exit = exitTimeout
-	default:
-		exit = exitSandbox
-	}
+	exit := exitStatus(res, execErr)
 	// JSON stays the same JSON when neutralized (see neutralize).
 	if f.json {
 		if err := writeJSON(terminalSafe(stdout, f.rawOutput), res, execErr, exit, f.maxRecord); err != nil {
@@ -655,6 +648,18 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		printError(stderr, execErr)
 	}
 	return exit, nil
+}
+
+// exitStatus is the exit status of a run that ended with res and execErr:
+// the script's, 124 past its time limit, 125 when the sandbox failed.
+func exitStatus(res *engine.Result, execErr error) int {
+	switch engine.KindOf(execErr) {
+	case "":
+		return res.ExitCode
+	case engine.KindTimeout:
+		return exitTimeout
+	}
+	return exitSandbox
 }
 
 func pickLang(flagLang, name string) (engine.Language, error) {

@@ -115,14 +115,7 @@ func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) (in
 		return 0, err
 	}
 	res, execErr := out.Result, out.Err
-	exit := res.ExitCode
-	switch engine.KindOf(execErr) {
-	case "":
-	case engine.KindTimeout:
-		exit = exitTimeout
-	default:
-		exit = exitSandbox
-	}
+	exit := exitStatus(res, execErr)
 	if *asJSON {
 		if err := writeJSON(terminalSafe(stdout, *rawOutput), res, execErr, exit, *maxRecord); err != nil {
 			return exitSandbox, err
