@@ -72,8 +72,7 @@ type Config struct {
 	progress  io.Writer
 	poolSize  int
 	observer  func(ExecutionStats) // WithObserver
-	// recycle is WithRecycleAfter's growth: 0 for the default, negative
-	// for never.
+	// recycle is WithRecycleAfter's growth; 0 or less: never.
 	recycle int64
 }
 
@@ -127,21 +126,20 @@ func (c Config) WithCompileProgress(w io.Writer) Config { c.progress = w; return
 // 0: every sandbox boots its own.
 func (c Config) WithPool(n int) Config { c.poolSize = max(n, 0); return c }
 
-// DefaultRecycleAfter is how much a sandbox's guest memory may grow over
-// its size when the sandbox took the guest before the sandbox replaces its
-// guest after an execution (WithRecycleAfter).
+// DefaultRecycleAfter is the growth WithRecycleAfter suggests: 32 MiB.
 const DefaultRecycleAfter = 32 << 20
 
-// WithRecycleAfter sets how many bytes a sandbox's guest memory may grow
-// before the sandbox gives it back: a guest's linear memory never shrinks
-// (WebAssembly memory only grows), so after an execution that left it more
-// than n bytes above its size when the sandbox took the guest, the sandbox
+// WithRecycleAfter makes a sandbox give its guest's memory back once it
+// has grown n bytes: a guest's linear memory never shrinks (WebAssembly
+// memory only grows), so after an execution that left it more than n
+// bytes above its size when the sandbox took the guest, the sandbox
 // replaces the guest with a fresh one (from the pool, when there is one)
 // and puts its files back, exact. Only the files and the call counters
 // outlive an execution, so scripts see no difference; the memory goes back
-// to the operating system. The replacement costs about what taking a guest
-// and copying the files cost, once, after the execution that grew the
-// memory. 0 is DefaultRecycleAfter; a negative n never replaces a guest.
+// to the operating system. The replacement runs in the background after
+// the execution returns, and costs about what taking a guest and copying
+// the files cost; an execution that comes before it is done waits for
+// it. n of 0 or less (the default) never replaces a guest.
 func (c Config) WithRecycleAfter(n int64) Config { c.recycle = n; return c }
 
 // Counters returns the engine's in-memory counter store: where sandboxes

@@ -26,9 +26,6 @@ func (sb *Sandbox) recycleLater() {
 // engine's recycle growth above its size when the sandbox took the guest.
 func (sb *Sandbox) shouldRecycle() bool {
 	growth := sb.e.cfg.recycle
-	if growth == 0 {
-		growth = DefaultRecycleAfter
-	}
 	m := sb.mem.Load()
 	return growth > 0 && m != nil && sb.Err() == nil && int64(m.Size())-sb.memBase.Load() > growth
 }

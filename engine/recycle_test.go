@@ -39,7 +39,7 @@ func TestRecycleGivesMemoryBack(t *testing.T) {
 		name    string
 		recycle int64
 		back    bool
-	}{{"default", 0, true}, {"never", -1, false}} {
+	}{{"on", engine.DefaultRecycleAfter, true}, {"default: never", 0, false}} {
 		t.Run(c.name, func(t *testing.T) {
 			eng := enginetest.NewEngine(t, enginetest.Config().WithRecycleAfter(c.recycle))
 			// A loaded machine must not turn the big script into a timeout.
