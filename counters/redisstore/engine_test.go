@@ -250,3 +250,92 @@ return out.join(",")`
 		t.Fatalf("ran %d, counted %v, want 2", ran.Load(), snap.Counts)
 	}
 }
+
+// Two hosts share one principal's max_calls across a restart of a server
+// that persists its data: the calls granted before the restart still
+// count after it, the hosts' clients carry on over the connections the
+// restart broke, and the principal gets exactly its limit in all, with the
+// hosts' sandboxes calling at once on both sides of the restart. No call is
+// denied for any other reason than the spent limit.
+func TestPrincipalLimitHoldsAcrossARestart(t *testing.T) {
+	for _, window := range []time.Duration{0, time.Hour} {
+		t.Run("window="+window.String(), func(t *testing.T) {
+			srv := startServer(t)
+			prefix := testPrefix(t)
+			const limit, sandboxesPerHost, callsPerScript = 15, 2, 3
+			var ran atomic.Int32
+			pol := capPolicy(t, dsl.Method("pay").MaxCalls(limit))
+			var sandboxes []*engine.Sandbox
+			var stores []*Store
+			for _, eng := range []*engine.Engine{enginetest.Engine(t), enginetest.NewEngine(t, enginetest.Config())} {
+				store := openStore(t, srv.URL(), Options{Prefix: prefix})
+				stores = append(stores, store)
+				for range sandboxesPerHost {
+					sandboxes = append(sandboxes, enginetest.NewSandboxOf(t, eng, engine.SandboxConfig{
+						Tools:     []engine.Tool{enginetest.Counting("pay", &ran)},
+						Policy:    pol,
+						Principal: "alice",
+						Counters:  engine.Counters{Store: store, Scope: counters.PerPrincipal, Window: window},
+						Limits:    engine.Limits{Timeout: enginetest.Scale(t, 30*time.Second)},
+					}))
+				}
+			}
+			script := `let ok = 0;
+await Promise.all(Array.from({length: ` + strconv.Itoa(callsPerScript) + `}, () =>
+  pay({}).then(() => { ok++ }, e => { if (e.kind !== "denied" || !e.message.includes("max_calls")) throw e })));
+return ok`
+			// round runs the script in every sandbox at once and returns
+			// the calls granted in all.
+			round := func(name string) int {
+				var wg sync.WaitGroup
+				oks := make([]int, len(sandboxes))
+				for i, sb := range sandboxes {
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						res, err := sb.Execute(context.Background(), engine.JavaScript, script)
+						if err != nil {
+							t.Errorf("%s: sandbox %d: %v", name, i, err)
+							return
+						}
+						if res.Exception != "" {
+							t.Errorf("%s: sandbox %d: %s", name, i, res.Exception)
+							return
+						}
+						oks[i], _ = strconv.Atoi(string(res.Value))
+					}()
+				}
+				wg.Wait()
+				if t.Failed() {
+					t.FailNow()
+				}
+				total := 0
+				for _, n := range oks {
+					total += n
+				}
+				t.Logf("%s: granted per sandbox %v", name, oks)
+				return total
+			}
+			attempts := len(sandboxes) * callsPerScript
+			if got := round("before the restart"); got != attempts {
+				t.Fatalf("before the restart: granted %d of %d calls, want all (the limit is %d)", got, attempts, limit)
+			}
+			srv.Restart()
+			if got := round("after the restart"); got != limit-attempts {
+				t.Fatalf("after the restart: granted %d calls, want the %d left of the limit", got, limit-attempts)
+			}
+			for i, store := range stores {
+				snap, err := store.Load(context.Background(), counters.Key(counters.PerPrincipal, "alice"), window)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if snap.Counts["method:pay"] != limit {
+					t.Fatalf("host %d reads %d calls counted, want %d", i, snap.Counts["method:pay"], limit)
+				}
+			}
+			if ran.Load() != limit {
+				t.Fatalf("the tool ran %d times, want %d", ran.Load(), limit)
+			}
+		})
+	}
+}
