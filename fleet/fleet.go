@@ -452,6 +452,24 @@ func (p *Policy) CapabilityName(i int) string {
 	return fmt.Sprintf("#%d %s", i, caps[i].Pattern())
 }
 
+// Capabilities returns the capabilities of the Config, which every bundle
+// is compiled with, as policy.Policy.Capabilities does: the tools'
+// descriptions and the approval prompts read them.
+func (p *Policy) Capabilities() []*dsl.Capability { return p.cfg.Capabilities }
+
+// CountersUnused implements engine.CounterFreePolicy on the active policy
+// ([policy.Policy.CountersUnused]): capability i (-1 for none) has no call
+// limit and no rule of the active bundle reads the call counters. When the
+// counter store fails, the engine then allows the call uncounted, and
+// denies every other; before a first bundle is active it reports false.
+func (p *Policy) CountersUnused(i int) bool {
+	st := p.active.Load()
+	if st == nil {
+		return false
+	}
+	return st.pol.CountersUnused(i)
+}
+
 // Decide decides one call on the active policy and logs the decision
 // through OPA's decision-log plugin, when one is configured, under the id
 // ctx carries ([authz.WithDecisionID]) or a new one. Decide waits for no
