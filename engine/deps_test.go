@@ -7,7 +7,8 @@ import (
 )
 
 // An embedder that decides by capabilities alone (authz) builds no OPA:
-// neither engine, nor authz, nor codemode may import it.
+// neither engine, nor authz, nor codemode may import it. Nor a Redis
+// client: the networked counter store is package counters/redisstore.
 func TestNoOPAWithoutRego(t *testing.T) {
 	gocmd, err := exec.LookPath("go")
 	if err != nil {
@@ -29,6 +30,9 @@ func TestNoOPAWithoutRego(t *testing.T) {
 		// Nor a metrics or tracing library: package fleet turns the
 		// engine's Stats and observer into metrics.
 		if strings.Contains(p, "prometheus") || strings.Contains(p, "opentelemetry") {
+			t.Errorf("%s is linked by one of %v", p, pkgs)
+		}
+		if strings.Contains(p, "go-redis") || strings.Contains(p, "valkey") || strings.HasPrefix(p, "github.com/cordonhq/cordon/counters/redisstore") {
 			t.Errorf("%s is linked by one of %v", p, pkgs)
 		}
 	}
