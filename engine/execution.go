@@ -1041,6 +1041,9 @@ func (x *Execution) finish(resp *abi.Response, err error) error {
 	x.rec.finish(x, res, err)
 	sb.release()
 	sb.recycleLater()
+	if x.lang == JavaScript {
+		sb.prepareLater()
+	}
 	sb.e.observe(x, res, err)
 	return err
 }

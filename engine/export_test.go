@@ -15,3 +15,7 @@ func (e *Engine) ImportedFunctions() []string {
 	}
 	return out
 }
+
+// Prepared reports how many interpreters the sandbox's guest has made ahead
+// of an execution (prepareLater).
+func (sb *Sandbox) Prepared() int64 { return sb.prepared.Load() }

@@ -13,10 +13,10 @@ import (
 	"github.com/cordonhq/cordon/policy/authz"
 )
 
-// BenchmarkFirstToolCall measures issue 37's first-call target in a live
-// sandbox (one that ran before, as an agent's sandbox runs its scripts,
-// with a capability policy that allows the tool): four scripts run in
-// turn in every iteration, each timed, and the metrics are medians of the
+// BenchmarkFirstToolCall measures the first-call target in a live sandbox
+// (one that ran before, as an agent's sandbox runs its scripts, with a
+// capability policy that allows the tool): four scripts run in turn in
+// every iteration, each timed, and the metrics are medians of the
 // iterations' differences, which the machine's noise moves least:
 //
 //   - first-ns: a script with one tool call, less `return 1` (the cost of
@@ -28,8 +28,21 @@ import (
 //
 //   - ratio: first-ns / later-ns (the target is ≤ 2; top-level await ≤ 10 µs).
 //
-//     go test ./engine/ -run XXX -bench FirstToolCall -count 5
+// In "busy" the scripts run back to back; in "idle" each comes after a
+// pause (untimed), as an agent's scripts come after the model's turn, which
+// the guest uses to make the next interpreter ahead (prepareLater).
+//
+//	go test ./engine/ -run XXX -bench FirstToolCall -count 5
 func BenchmarkFirstToolCall(b *testing.B) {
+	for _, mode := range []struct {
+		name  string
+		pause time.Duration
+	}{{"busy", 0}, {"idle", time.Millisecond}} {
+		b.Run(mode.name, func(b *testing.B) { benchFirstToolCall(b, mode.pause) })
+	}
+}
+
+func benchFirstToolCall(b *testing.B, pause time.Duration) {
 	ctx := context.Background()
 	pol, err := authz.New([]*dsl.Capability{dsl.Method("t")})
 	if err != nil {
@@ -42,6 +55,9 @@ func BenchmarkFirstToolCall(b *testing.B) {
 	})
 	scripts := []string{`return 1`, `await t({}); return 1`, `await t({}); await t({}); return 1`, `await 0; return 1`}
 	run := func(i int) time.Duration {
+		if pause > 0 {
+			time.Sleep(pause)
+		}
 		start := time.Now()
 		res, err := sb.Execute(ctx, engine.JavaScript, scripts[i])
 		took := time.Since(start)

@@ -257,6 +257,8 @@ type Sandbox struct {
 	// memBase its size when the sandbox took the guest.
 	mem     atomic.Pointer[guestmem.Memory]
 	memBase atomic.Int64
+	// prepared counts the interpreters the guest made ahead (prepareLater).
+	prepared atomic.Int64
 
 	// turn holds one token while an execution or a file operation runs:
 	// the outermost of the engine's locks (ARCHITECTURE.md, "Concurrency").

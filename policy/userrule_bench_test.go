@@ -54,7 +54,7 @@ var userRuleCases = []userRuleCase{
 	},
 }
 
-// BenchmarkUserRule measures issue 37's policy target side by side: for
+// BenchmarkUserRule measures the policy cost target side by side: for
 // each case, "cordon" is a Policy's Decide (the shipped library, the
 // compiled capabilities and one user rule, through OPA) and "opa" is
 // rego.PrepareForEval of that user rule alone, evaluated with the same

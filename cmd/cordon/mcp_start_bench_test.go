@@ -13,7 +13,7 @@ import (
 	"github.com/cordonhq/cordon/engine"
 )
 
-// BenchmarkMCPStart measures issue 37's start target for `cordon mcp`:
+// BenchmarkMCPStart measures the start target for `cordon mcp`:
 // it spawns the built binary over stdio with a warm compilation cache and
 // times, from the process's start, its answer to initialize (ns/op; the
 // target is 100 ms), to tools/list (list-ms) and to a first tools/call

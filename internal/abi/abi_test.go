@@ -16,6 +16,7 @@ func TestRoundTrip(t *testing.T) {
 		{Op: OpPutFiles, Files: []File{{Path: "/workspace/a", Mode: 0o644, ModTime: 5, Data: []byte("hi")}}},
 		{Op: OpGetFiles, Path: "/workspace"},
 		{Op: OpWarm},
+		{Op: OpPrepare},
 	}
 	for _, r := range reqs {
 		got, err := DecodeRequest(EncodeRequest(nil, r))

@@ -18,6 +18,12 @@ const (
 	// prints objects and errors). It carries nothing and changes no state
 	// a script can see; the engine's pool sends it to the guests it keeps.
 	OpWarm uint8 = 5
+	// OpPrepare asks an idle guest to make the interpreter of its next
+	// JavaScript execution ahead of time (a new one, that no script has
+	// run in). It carries nothing; the engine sends it after an execution,
+	// when the sandbox is not busy, so that the next script does not wait
+	// for it.
+	OpPrepare uint8 = 6
 )
 
 // Status codes of a Response.
@@ -189,7 +195,7 @@ func DecodeRequest(b []byte) (*Request, error) {
 		r.Files = decodeFiles(d)
 	case OpGetFiles:
 		r.Path = d.String()
-	case OpWarm:
+	case OpWarm, OpPrepare:
 	default:
 		if d.Err() == nil {
 			return nil, fmt.Errorf("%w: unknown request op %d", ErrMalformed, r.Op)

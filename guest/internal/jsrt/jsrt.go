@@ -227,7 +227,7 @@ func Run(opts Options, filename, code string) (out Outcome) {
 	}
 	r := &run{
 		opts:   opts,
-		rt:     goja.New(),
+		rt:     newRuntime(),
 		cwd:    opts.Cwd,
 		timers: map[int64]*timer{},
 	}

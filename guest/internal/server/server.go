@@ -91,6 +91,14 @@ func (s *state) handle(b []byte) *abi.Response {
 		if err := jsrt.Warm(); err != nil {
 			return errResponse(abi.CodeInvalid, err)
 		}
+		if err := jsrt.Prepare(); err != nil {
+			return errResponse(abi.CodeInvalid, err)
+		}
+		return &abi.Response{}
+	case abi.OpPrepare:
+		if err := jsrt.Prepare(); err != nil {
+			return errResponse(abi.CodeInvalid, err)
+		}
 		return &abi.Response{}
 	}
 	return errResponse(abi.CodeInvalid, fmt.Errorf("server: unknown op %d", req.Op))

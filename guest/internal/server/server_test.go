@@ -214,3 +214,12 @@ func TestMalformedRequestAndWarm(t *testing.T) {
 		t.Errorf("warm: %+v, then %+v", r[0], r[2])
 	}
 }
+
+// A prepare request is answered, and the script after it runs.
+func TestPrepare(t *testing.T) {
+	h := &hubtest.Host{Requests: []*abi.Request{setup(abi.Setup{}), {Op: abi.OpPrepare}, exec(abi.LangJS, `await 0; return 1`), {Op: abi.OpPrepare}, {Op: abi.OpPrepare}, exec(abi.LangJS, `return 2`)}}
+	r := serve(t, h)
+	if r[1].Status != abi.StatusOK || string(r[2].Value) != "1" || r[3].Status != abi.StatusOK || string(r[5].Value) != "2" {
+		t.Errorf("prepare: %+v, then %+v; %+v, then %+v", r[1], r[2], r[3], r[5])
+	}
+}
