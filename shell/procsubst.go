@@ -3,11 +3,8 @@ package shell
 import (
 	"fmt"
 	"io"
-	"io/fs"
 	"maps"
 	"strconv"
-	"strings"
-	"syscall"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -196,26 +193,4 @@ func (r *runner) endProcSubsts(mark int) {
 		p.c.Close()
 	}
 	r.psubs = r.psubs[:mark]
-}
-
-// readScript reads a script from the file system or /dev/fd/N, /dev/stdin.
-//
-//lint:ignore U1000 unused since source reads through readDevice (lookup.go); remove with the next guest rebuild
-func (r *runner) readScript(name string) ([]byte, error) {
-	n, ok := devFd(name)
-	if name == "/dev/stdin" {
-		n, ok = 0, true
-	}
-	if !ok {
-		return r.sh.fs.ReadFile(r.abs(name))
-	}
-	d := r.fds[n]
-	if d == nil || d.r == nil {
-		return nil, &fs.PathError{Op: "open", Path: name, Err: syscall.EBADF}
-	}
-	var b strings.Builder
-	if _, err := io.Copy(&limitWriter{w: &b, max: maxCaptured}, d.r); err != nil {
-		return nil, err
-	}
-	return []byte(b.String()), nil
 }

@@ -6,10 +6,13 @@ import (
 	"io"
 	"io/fs"
 	"path"
+	"sort"
 	"strings"
 	"time"
 
 	"github.com/cordonhq/cordon/shell/command"
+	"github.com/cordonhq/cordon/shell/internal/escape"
+	"github.com/cordonhq/cordon/vfs"
 )
 
 // findNode is one node of a find expression.
@@ -40,6 +43,76 @@ type finder struct {
 	status    int
 	batches   []*execBatch
 	now       time.Time
+	// outputs are the files of -fprint, -fprint0 and -fprintf, by
+	// absolute name: one stream for each file however often it is named.
+	outputs map[string]*findOutput
+}
+
+// findOutput is a file that -fprint, -fprint0 or -fprintf writes.
+type findOutput struct {
+	name string
+	w    *bufio.Writer
+	f    io.Closer
+}
+
+// openOutput opens (creating or truncating) a file that an action prints
+// to, as GNU find does while it parses the expression, before any output.
+func (f *finder) openOutput(name string) (*bufio.Writer, error) {
+	abs := f.env.Abs(name)
+	if abs == "/dev/stdout" || abs == "/dev/fd/1" {
+		return f.w, nil // in order with -print's output
+	}
+	if o, ok := f.outputs[abs]; ok {
+		return o.w, nil
+	}
+	file, err := f.env.Create(name, vfs.O_WRONLY|vfs.O_CREATE|vfs.O_TRUNC)
+	if err != nil {
+		return nil, err
+	}
+	if f.outputs == nil {
+		f.outputs = map[string]*findOutput{}
+	}
+	o := &findOutput{name: name, w: bufio.NewWriter(file), f: file}
+	f.outputs[abs] = o
+	return o.w, nil
+}
+
+// closeOutputs flushes and closes the files actions printed to, reporting
+// a failure of each as GNU find does.
+func (f *finder) closeOutputs() {
+	names := make([]string, 0, len(f.outputs))
+	for abs := range f.outputs {
+		names = append(names, abs)
+	}
+	sort.Strings(names)
+	for _, abs := range names {
+		o := f.outputs[abs]
+		err := o.w.Flush()
+		if cerr := o.f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			f.status = f.env.Errorf(1, "‘%s’: %s", o.name, command.Strerror(err))
+		}
+	}
+}
+
+// warnEscapes warns, as GNU find does when it reads a -printf format, of
+// each escape the format has that means nothing.
+func (f *finder) warnEscapes(format string) {
+	for i := 0; i < len(format); i++ {
+		if format[i] != '\\' {
+			continue
+		}
+		if i+1 == len(format) {
+			fmt.Fprintf(f.env.Stderr, "find: warning: escape `\\' followed by nothing at all\n")
+			break
+		}
+		if e := format[i+1]; !escape.Known(escape.Find, e) {
+			fmt.Fprintf(f.env.Stderr, "find: warning: unrecognized escape `\\%c'\n", e)
+		}
+		i++
+	}
 }
 
 // execBatch accumulates the file names of one "-exec ... {} +".
@@ -87,6 +160,7 @@ func cmdFind(env *command.Env) int {
 			}
 		}
 		if p.err != "" {
+			f.closeOutputs()
 			return env.Errorf(1, "%s", p.err)
 		}
 	}
@@ -121,6 +195,7 @@ func cmdFind(env *command.Env) int {
 		}
 		f.runBatch(b)
 	}
+	f.closeOutputs()
 	if err := f.w.Flush(); err != nil {
 		return env.WriteError(err)
 	}
@@ -271,7 +346,7 @@ func (p *findParser) parsePrimary() *findNode {
 		return p.parseMatch(name)
 	case "-maxdepth", "-mindepth", "-depth", "-d", "-true", "-follow", "-noleaf", "-mount", "-xdev", "-ignore_readdir_race", "-nowarn", "-warn", "-daystart", "-false":
 		return p.parseOption(name)
-	case "-prune", "-quit", "-print", "-print0", "-printf", "-fprintf", "-ls", "-delete", "-exec", "-execdir", "-ok", "-okdir":
+	case "-prune", "-quit", "-print", "-print0", "-printf", "-fprintf", "-fprint", "-fprint0", "-ls", "-delete", "-exec", "-execdir", "-ok", "-okdir":
 		return p.parseAction(name)
 	case "-newer", "-anewer", "-cnewer", "-newermt", "-newerct", "-newerat", "-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin":
 		return p.parseTimeTest(name)

@@ -276,14 +276,39 @@ func (p *findParser) parseAction(name string) *findNode {
 			f.w.WriteByte(end)
 			return true
 		})
-	case "-printf", "-fprintf":
+	case "-printf", "-fprintf", "-fprint", "-fprint0":
 		p.action = true
+		w := f.w
+		if name != "-printf" {
+			file, ok := p.arg(name)
+			if !ok {
+				return nil
+			}
+			var err error
+			if w, err = f.openOutput(file); err != nil {
+				p.err = fmt.Sprintf("‘%s’: %s", file, command.Strerror(err))
+				return nil
+			}
+		}
+		switch name {
+		case "-fprint", "-fprint0":
+			end := byte('\n')
+			if name == "-fprint0" {
+				end = 0
+			}
+			return test(func(ff *findFile) bool {
+				w.WriteString(ff.name)
+				w.WriteByte(end)
+				return true
+			})
+		}
 		format, ok := p.arg(name)
 		if !ok {
 			return nil
 		}
+		f.warnEscapes(format)
 		return test(func(ff *findFile) bool {
-			f.w.WriteString(findPrintf(format, ff))
+			w.WriteString(findPrintf(format, ff))
 			return true
 		})
 	case "-ls":

@@ -7,32 +7,24 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cordonhq/cordon/shell/internal/escape"
 	"github.com/cordonhq/cordon/shell/internal/timefmt"
 )
 
-// findPrintf expands a -printf format for one file.
+// findPrintf expands a -printf format for one file. Its escapes are
+// GNU find's (escape.Find); a \c ends the output for this file.
 func findPrintf(format string, ff *findFile) string {
 	var sb strings.Builder
 	for i := 0; i < len(format); i++ {
 		c := format[i]
 		switch {
-		case c == '\\' && i+1 < len(format):
-			i++
-			switch format[i] {
-			case 'n':
-				sb.WriteByte('\n')
-			case 't':
-				sb.WriteByte('\t')
-			case '0':
-				sb.WriteByte(0)
-			case '\\':
-				sb.WriteByte('\\')
-			case 'r':
-				sb.WriteByte('\r')
-			default:
-				sb.WriteByte('\\')
-				sb.WriteByte(format[i])
+		case c == '\\':
+			b, next, stop := escape.Append(escape.Find, nil, format, i)
+			sb.Write(b)
+			if stop {
+				return sb.String()
 			}
+			i = next - 1
 		case c == '%' && i+1 < len(format):
 			j := i + 1
 			for j < len(format) && strings.IndexByte("-+ #0123456789.", format[j]) >= 0 {

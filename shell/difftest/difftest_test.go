@@ -22,7 +22,7 @@ import (
 
 // The case files are testdata/<reference>/<class>.sh. Lines before the
 // first case are comments; a line "# requires: NAME..." there names the
-// reference programs the file needs besides bash (gnu-sed, jq). Each case
+// reference programs the file needs besides bash (gnu-sed, gnu-find, jq). Each case
 // starts with a line "#### NAME" and runs to the next one; its body is the
 // script, run as `bash -c BODY bash` in a fresh empty directory (also the
 // home directory) with an empty environment apart from HOME, PATH=/usr/bin:/bin
@@ -153,6 +153,10 @@ func reference(name string) string {
 		if v := run("sed", "--version"); !strings.HasPrefix(v, "sed (GNU sed) 4.9") {
 			return fmt.Sprintf("the reference is GNU sed 4.9; this machine's sed says %q", firstLine(v))
 		}
+	case "gnu-find":
+		if v := run("find", "--version"); !strings.HasPrefix(v, "find (GNU findutils) 4.9") {
+			return fmt.Sprintf("the reference is GNU find 4.9; this machine's find says %q", firstLine(v))
+		}
 	case "jq":
 		if v := run("jq", "--version"); !strings.HasPrefix(v, "jq-1.") {
 			return fmt.Sprintf("the reference is jq 1.x; this machine's jq says %q", firstLine(v))
@@ -236,7 +240,7 @@ func TestDifferential(t *testing.T) {
 	only := os.Getenv("DIFFTEST_CASE")
 	ci := os.Getenv("CORDON_CI") != ""
 	missing := map[string]string{}
-	for _, name := range []string{"bash", "gnu-sed", "jq"} {
+	for _, name := range []string{"bash", "gnu-sed", "gnu-find", "jq"} {
 		missing[name] = reference(name)
 	}
 	used := map[string]bool{}

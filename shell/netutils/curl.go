@@ -14,6 +14,7 @@ import (
 
 	"github.com/cordonhq/cordon/internal/abi"
 	"github.com/cordonhq/cordon/shell/command"
+	"github.com/cordonhq/cordon/shell/internal/escape"
 	"github.com/cordonhq/cordon/vfs"
 )
 
@@ -490,21 +491,10 @@ func writeOut(env *command.Env, format string, req abi.FetchRequest, res abi.Fet
 	for i := 0; i < len(format); i++ {
 		c := format[i]
 		switch {
-		case c == '\\' && i+1 < len(format):
-			i++
-			switch format[i] {
-			case 'n':
-				b.WriteByte('\n')
-			case 'r':
-				b.WriteByte('\r')
-			case 't':
-				b.WriteByte('\t')
-			case '\\':
-				b.WriteByte('\\')
-			default:
-				b.WriteByte('\\')
-				b.WriteByte(format[i])
-			}
+		case c == '\\':
+			e, next, _ := escape.Append(escape.CurlWriteOut, nil, format, i)
+			b.Write(e)
+			i = next - 1
 		case c == '%' && i+1 < len(format) && format[i+1] == '%':
 			b.WriteByte('%')
 			i++

@@ -46,6 +46,8 @@ func TestCurlOutput(t *testing.T) {
 		{Args: []string{"curl", "-I", "https://example.com/api"}, Out: "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-A: 1\r\n\r\n"},
 		{Args: []string{"curl", "-s", "-o", "/dev/null", "-w", `%{http_code} %{content_type} %{size_download} %{url_effective}\n`, "https://example.com/api"}, Out: "200 application/json 11 https://example.com/api\n"},
 		{Args: []string{"curl", "-s", "-w", `%{http_code}|%{redirect_url}`, "https://example.com/moved"}, Out: "302|https://example.com/new"},
+		// curl knows \n \r \t in --write-out; any other escape, \\ too, is printed as it is.
+		{Args: []string{"curl", "-s", "-o", "/dev/null", "-w", `a\\b|\q|\t|%%|\`, "https://example.com/api"}, Out: "a\\\\b|\\q|\t|%|\\"},
 		{Args: []string{"curl", "-s", "-w", `%{redirect_url}`, "https://example.com/relmoved"}, Out: "https://example.com/a/new?x=1"},
 		{Args: []string{"curl", "-sSf", "https://example.com/missing"}, Status: 22, Err: "curl: (22) The requested URL returned error: 404\n"},
 		{Args: []string{"curl", "-sf", "https://example.com/missing"}, Status: 22},

@@ -1,6 +1,7 @@
 // Package escape decodes backslash escapes for the whole shell: echo -e,
 // printf's format and its %b argument, $'...' strings, stat --printf, tr's
-// operands, sed's text, replacements and y strings, and awk's strings.
+// operands, sed's text, replacements and y strings, awk's strings, find's
+// -printf format and curl's --write-out.
 // Each reads escapes its own way (which letters it knows, how many octal
 // digits it takes and whether a leading 0 counts, whether \x, \u and \c
 // exist, and what an unknown escape becomes), so the decoder is
@@ -53,6 +54,14 @@ const (
 	// a digit stays as it is); any other escaped character stands for
 	// itself.
 	AWK
+	// Find is find's -printf format: \a \b \f \n \r \t \v \\ and \NNN
+	// (one to three octal digits, \0 alone is NUL); \c stops the format's
+	// output; an unknown escape keeps its backslash (find warns of it once,
+	// see Known).
+	Find
+	// CurlWriteOut is curl's --write-out format: \n \r \t; any other
+	// escape, \\ included, is printed as it is, backslash and all.
+	CurlWriteOut
 	numContexts
 )
 
@@ -100,6 +109,29 @@ var table = [numContexts]rules{
 	SedReplacement: {letters: `afnrtv`, ctrl: ctrlSedAlways, sedNum: true},
 	SedY:           {letters: `afnrtv`, ctrl: ctrlSedAlways, sedNum: true},
 	AWK:            {letters: `abfnrtv\"/`, octal: octalC, hex: true},
+	Find:           {letters: `abfnrtv\`, octal: octalC, ctrl: ctrlStop, keep: true},
+	CurlWriteOut:   {letters: `nrt`, keep: true},
+}
+
+// Known reports whether the escape \e means something in context c (an
+// unknown one is decoded by c's rule for unknown escapes).
+func Known(c Context, e byte) bool {
+	r := &table[c]
+	switch {
+	case e == 'c':
+		return r.ctrl != ctrlNone
+	case indexByte(r.letters, e):
+		return true
+	case e >= '0' && e <= '7':
+		return r.octal != octalNone
+	case e == 'x':
+		return r.hex || r.sedNum
+	case e == 'u' || e == 'U':
+		return r.unicode
+	case e == 'd' || e == 'o':
+		return r.sedNum
+	}
+	return false
 }
 
 // letter returns the byte a single-letter escape stands for.

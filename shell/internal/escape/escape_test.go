@@ -32,6 +32,18 @@ func TestDecode(t *testing.T) {
 			{`x\cy`, "x", true},
 			{`\"\q`, `\"\q`, false},
 		}},
+		{"find -printf", Find, []tc{
+			{`\a\b\f\n\r\t\v\\`, "\a\b\f\n\r\t\v\\", false},
+			{`\0|\012|\101|\777|\08`, "\x00|\n|A|\xff|\x008", false},
+			{`\q\e\x41\u0041`, `\q\e\x41\u0041`, false},
+			{`%p\c-x`, "%p", true},
+			{`end\`, `end\`, false},
+		}},
+		{"curl --write-out", CurlWriteOut, []tc{
+			{`\n\r\t`, "\n\r\t", false},
+			{`\\\q\a\0\c`, `\\\q\a\0\c`, false},
+			{`end\`, `end\`, false},
+		}},
 		{"printf format", PrintfFormat, []tc{
 			{`\101\0101`, "A\x081", false},
 			{`\"\'\?`, `"'?`, false},
@@ -139,5 +151,26 @@ func TestDigitValue(t *testing.T) {
 		if got := DigitValue(c); got != want {
 			t.Errorf("DigitValue(%q) = %d, want %d", c, got, want)
 		}
+	}
+}
+
+// TestKnown: the escapes each context decodes are known, and the others are
+// not (find warns of those).
+func TestKnown(t *testing.T) {
+	for _, e := range []byte(`abfnrtv\\01234567c`) {
+		if !Known(Find, e) {
+			t.Errorf("find: \\%c is not known", e)
+		}
+	}
+	for _, e := range []byte(`qexuU8"`) {
+		if Known(Find, e) {
+			t.Errorf("find: \\%c is known", e)
+		}
+	}
+	if !Known(CurlWriteOut, 'n') || Known(CurlWriteOut, '\\') || Known(CurlWriteOut, '0') {
+		t.Error("curl --write-out knows \\n only among \\n, \\\\ and \\0")
+	}
+	if !Known(Echo, 'x') || !Known(Echo, 'u') || Known(Stat, 'x') || !Known(SedText, 'd') {
+		t.Error("Known disagrees with the contexts' hex, unicode and sed number rules")
 	}
 }
