@@ -632,7 +632,11 @@ func (sb *Sandbox) protocolError(msg string) error {
 
 // File is one entry of the sandbox VFS as the host sees it.
 type File struct {
-	Path    string // absolute, e.g. /workspace/data.csv
+	Path string // absolute, e.g. /workspace/data.csv
+	// Mode is the entry's type (fs.ModeDir for a directory) and its
+	// permission, setuid, setgid and sticky bits. PutFiles gives the entry
+	// exactly these bits, a directory's too (the host writes into a
+	// directory whatever its bits; a script obeys them).
 	Mode    fs.FileMode
 	ModTime time.Time
 	Data    []byte // nil for a directory
@@ -722,6 +726,38 @@ func (sb *Sandbox) ExportTar(ctx context.Context, w io.Writer, dir string) error
 	return writeTar(w, path.Clean("/"+dir), files)
 }
 
+// tarMode is the mode of a tar header for a file's permission bits and its
+// setuid, setgid and sticky bits (which the VFS keeps).
+func tarMode(m fs.FileMode) int64 {
+	v := int64(m.Perm())
+	if m&fs.ModeSetuid != 0 {
+		v |= 0o4000
+	}
+	if m&fs.ModeSetgid != 0 {
+		v |= 0o2000
+	}
+	if m&fs.ModeSticky != 0 {
+		v |= 0o1000
+	}
+	return v
+}
+
+// modeOfTar is the inverse of tarMode: the permission and special bits of a
+// tar header's mode, other bits ignored.
+func modeOfTar(v int64) fs.FileMode {
+	m := fs.FileMode(v) & fs.ModePerm
+	if v&0o4000 != 0 {
+		m |= fs.ModeSetuid
+	}
+	if v&0o2000 != 0 {
+		m |= fs.ModeSetgid
+	}
+	if v&0o1000 != 0 {
+		m |= fs.ModeSticky
+	}
+	return m
+}
+
 // writeTar writes files, the entries at or below the clean absolute path
 // root, to w as a tar archive with names relative to root. It checks every
 // name (tarName) before it writes the first header.
@@ -739,7 +775,7 @@ func writeTar(w io.Writer, root string, files []File) error {
 		if names[i] == "" {
 			continue
 		}
-		hdr := &tar.Header{Name: names[i], ModTime: f.ModTime, Mode: int64(f.Mode.Perm()), Format: tar.FormatPAX}
+		hdr := &tar.Header{Name: names[i], ModTime: f.ModTime, Mode: tarMode(f.Mode), Format: tar.FormatPAX}
 		if f.Mode.IsDir() {
 			hdr.Typeflag, hdr.Name = tar.TypeDir, names[i]+"/"
 		} else {

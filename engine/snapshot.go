@@ -302,7 +302,7 @@ func readArchive(archive []byte, limits Limits, what string, sentinel error) ([]
 		if len(files) >= limits.VFSFiles {
 			return nil, &Error{Kind: KindFile, Code: "ENOSPC", Message: what, Err: fmt.Errorf("%w: more entries than the VFS quota of %d", sentinel, limits.VFSFiles)}
 		}
-		f := File{Path: "/" + name, ModTime: hdr.ModTime, Mode: fs.FileMode(hdr.Mode) & fs.ModePerm}
+		f := File{Path: "/" + name, ModTime: hdr.ModTime, Mode: modeOfTar(hdr.Mode)}
 		switch hdr.Typeflag {
 		case tar.TypeDir:
 			f.Mode |= fs.ModeDir

@@ -276,7 +276,8 @@ func TestSnapshotWindow(t *testing.T) {
 	}
 }
 
-// A restored sandbox's files and directories have the modes and
+// A restored sandbox's files and directories have the modes (a read-only
+// directory, a sticky bit) and
 // modification times they had, directories included, although putting a
 // file into a directory sets the directory's time.
 func TestSnapshotExactTimes(t *testing.T) {
@@ -287,7 +288,7 @@ func TestSnapshotExactTimes(t *testing.T) {
 	}))
 	ctx := context.Background()
 	sb := enginetest.NewSandboxOf(t, eng, engine.SandboxConfig{})
-	if _, err := sb.Execute(ctx, engine.Shell, `mkdir -p /workspace/a/b && echo x > /workspace/a/b/f && chmod 600 /workspace/a/b/f && echo y > /workspace/g`); err != nil {
+	if _, err := sb.Execute(ctx, engine.Shell, `mkdir -p /workspace/a/b /workspace/ro/sub /workspace/k && echo x > /workspace/a/b/f && chmod 600 /workspace/a/b/f && echo y > /workspace/g && echo z > /workspace/ro/sub/h && chmod 500 /workspace/ro && chmod 1751 /workspace/k`); err != nil {
 		t.Fatal(err)
 	}
 	snap, err := sb.Snapshot(ctx)

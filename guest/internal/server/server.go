@@ -146,7 +146,12 @@ func (s *state) putFiles(files []abi.File) *abi.Response {
 		mode := fs.FileMode(f.Mode)
 		var err error
 		if mode.IsDir() {
-			err = pfs.MkdirAll(p, mode.Perm()|0o700)
+			// The exact mode, also of a directory that exists (one put
+			// again after its contents): the host's view writes into a
+			// directory whatever its bits.
+			if err = pfs.MkdirAll(p, mode.Perm()); err == nil && !builtinDir(p) {
+				err = pfs.Chmod(p, mode&(fs.ModePerm|fs.ModeSetuid|fs.ModeSetgid|fs.ModeSticky))
+			}
 		} else {
 			if err = pfs.MkdirAll(path.Dir(p), 0o755); err == nil {
 				err = pfs.WriteFile(p, f.Data, mode.Perm())
@@ -161,6 +166,10 @@ func (s *state) putFiles(files []abi.File) *abi.Response {
 	}
 	return &abi.Response{}
 }
+
+// builtinDir reports whether p is one of the directories every VFS has,
+// whose modes the host does not set.
+func builtinDir(p string) bool { return p == "/" || p == "/workspace" || p == "/tmp" }
 
 // getFiles returns the file at p, or the directory p and everything below it
 // (directories first, then in lexical order).
