@@ -416,6 +416,7 @@ func (sb *Sandbox) decided(d decision, rec AuditRecord) decision {
 	d.revision = rec.PolicyRevision
 	d.decisionID = rec.DecisionID
 	sb.audit(rec)
+	sb.e.observeDecision(&rec, rec.Time, time.Since(rec.Time))
 	return d
 }
 
@@ -565,6 +566,7 @@ func (c *Call) settleAsk(approved bool, reason string) bool {
 		sb.unreserve(x.counterKey, c.Method, c.capability)
 	}
 	sb.audit(rec)
+	sb.e.observeDecision(&rec, c.started, rec.Time.Sub(c.started))
 	return true
 }
 

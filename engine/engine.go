@@ -72,6 +72,7 @@ type Config struct {
 	progress  io.Writer
 	poolSize  int
 	observer  func(ExecutionStats) // WithObserver
+	decisions func(DecisionStats)  // WithDecisionObserver
 	// recycle is WithRecycleAfter's growth; 0 or less: never.
 	recycle int64
 }

@@ -8,7 +8,8 @@ import (
 
 // Stats is a snapshot of what an engine holds, for monitoring
 // ([Engine.Stats]). The engine itself exports no metrics: a host turns
-// these, and the executions its observer sees ([Config.WithObserver]),
+// these, the executions its observer sees ([Config.WithObserver]) and the
+// tool calls its decision observer sees ([Config.WithDecisionObserver])
 // into its own (package fleet does, for Prometheus).
 type Stats struct {
 	// Sandboxes is the number of live sandboxes: made by NewSandbox and
@@ -113,5 +114,84 @@ func (e *Engine) observe(x *Execution, res *Result, err error) {
 		Kind:     KindOf(err),
 		Err:      err,
 		Result:   res,
+	})
+}
+
+// DecisionStats describes one policy decision on a tool call, or the
+// answer to a call the policy asked about, for the observer of
+// [Config.WithDecisionObserver].
+type DecisionStats struct {
+	// Session is the sandbox's ID.
+	Session string
+	// Method is the registered name of the tool called. Only calls of
+	// tools the sandbox registers reach the policy: a call of any other
+	// name is refused before it is decided, and is not observed, so a
+	// script cannot make up the values of this field.
+	Method string
+	// Decision is the decision, as in its audit record
+	// ([AuditRecord.Decision]): "allow", "ask" or "deny" for the policy's
+	// decision, and "approved" or "refused" for the answer to an ask,
+	// each observed on its own (an ask is observed twice: when it is
+	// decided, and when it is answered). A call decided after its
+	// execution's deadline is refused whatever its decision says.
+	Decision string
+	// Capability names the capability charged, or "".
+	Capability string
+	// PolicyRevision is the revision of the policy that decided.
+	PolicyRevision string
+	// DecisionID identifies the decision, as in its audit records.
+	DecisionID string
+	// Start is when the engine began to decide the call; Duration is how
+	// long the decision took: the counter store's lock, reads and charge,
+	// and the policy's evaluation, every attempt included (a call decided
+	// again because its counters changed is observed once). For an
+	// answer, Duration is how long the ask waited for it.
+	Start    time.Time
+	Duration time.Duration
+	// Err is set when the call was denied because the policy or the
+	// counter store failed, and on a call allowed uncounted while the
+	// store failed ([CounterFreePolicy]): the error of its audit record.
+	Err error
+}
+
+// Outcome names the decision in one word for metrics: "allow", "ask",
+// "deny", "error" (a denial because the policy or the counter store
+// failed), "approved" or "refused".
+func (s DecisionStats) Outcome() string {
+	if s.Decision == "deny" && s.Err != nil {
+		return "error"
+	}
+	return s.Decision
+}
+
+// WithDecisionObserver sets a function that the engine calls once for
+// each tool call its sandboxes' policies decide (the last decision of a
+// call, when it was decided again because its counters changed), with
+// the decision and its latency, and once more for each answer to a call
+// the policy asked about. A call refused before the policy sees it (a
+// tool that is not registered, invalid params, a limit) is not observed.
+// The engine calls f on the goroutine that decided or answered, before
+// the call runs; for a decision, while it may hold the execution's lock
+// and the counter store's lock on the call's counters. f must be safe for
+// concurrent use and quick, and must not call back into the sandbox.
+func (c Config) WithDecisionObserver(f func(DecisionStats)) Config { c.decisions = f; return c }
+
+// observeDecision reports a decision, or the answer to an ask, to the
+// engine's decision observer, if any.
+func (e *Engine) observeDecision(rec *AuditRecord, start time.Time, d time.Duration) {
+	f := e.cfg.decisions
+	if f == nil {
+		return
+	}
+	f(DecisionStats{
+		Session:        rec.Session,
+		Method:         rec.Method,
+		Decision:       rec.Decision,
+		Capability:     rec.Capability,
+		PolicyRevision: rec.PolicyRevision,
+		DecisionID:     rec.DecisionID,
+		Start:          start,
+		Duration:       d,
+		Err:            rec.Err,
 	})
 }

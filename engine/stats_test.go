@@ -2,10 +2,13 @@ package engine_test
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/cordonhq/cordon/counters"
+	"github.com/cordonhq/cordon/dsl"
 	"github.com/cordonhq/cordon/engine"
 	"github.com/cordonhq/cordon/engine/enginetest"
 )
@@ -97,4 +100,67 @@ func TestStatsAndObserver(t *testing.T) {
 	a.Close(context.Background())
 	b.Close(context.Background())
 	waitFor("closed sandboxes are still counted", func(st engine.Stats) bool { return st.Sandboxes == 0 && st.MemoryBytes == 0 && st.Pooled == 1 })
+}
+
+// The decision observer sees each decided call once, with its registered
+// method, its decision and its latency: a call decided again because its
+// counters changed is seen once, an ask is seen again when it is
+// answered, a call the counter store made fail is an "error", and a call
+// of a tool that is not registered is not seen at all.
+func TestDecisionObserver(t *testing.T) {
+	var mu sync.Mutex
+	var seen []engine.DecisionStats
+	eng := enginetest.NewEngine(t, enginetest.Config().WithDecisionObserver(func(s engine.DecisionStats) {
+		mu.Lock()
+		seen = append(seen, s)
+		mu.Unlock()
+	}))
+	tools := []engine.Tool{enginetest.Echo("pay"), enginetest.Echo("wire")}
+	sb := enginetest.NewSandboxOf(t, eng, engine.SandboxConfig{
+		ID:       "obs",
+		Tools:    tools,
+		Policy:   enginetest.Policy(t, dsl.Method("pay").MaxCalls(1), dsl.Method("wire").Ask()),
+		Counters: engine.Counters{Store: &raceOnce{Store: counters.NewMemory(nil)}},
+		Approve: func(_ context.Context, c *engine.Call) (bool, string) {
+			return strings.Contains(string(c.Params), "yes"), "operator"
+		},
+	})
+	res := enginetest.Run(t, sb, `const out = []
+for (const f of [() => pay({}), () => pay({}), () => wire({ok: "yes"}), () => wire({ok: "no"})]) {
+  try { await f(); out.push("ok") } catch (e) { out.push(e.kind) }
+}
+return out.join(" ")`)
+	if got := strings.TrimSpace(res.Stdout); got != "ok denied ok denied" {
+		t.Fatalf("stdout %q", got)
+	}
+	enginetest.RunShell(t, sb, `tool nosuch.method --x 1; exit 0`)
+	broken := enginetest.NewSandboxOf(t, eng, engine.SandboxConfig{
+		ID:       "broken",
+		Tools:    tools,
+		Policy:   enginetest.Policy(t, dsl.Method("pay").MaxCalls(1)),
+		Counters: engine.Counters{Store: failing{}},
+	})
+	enginetest.Run(t, broken, `try { await pay({}) } catch (e) {}`)
+
+	mu.Lock()
+	defer mu.Unlock()
+	var got []string
+	for _, s := range seen {
+		got = append(got, s.Session+" "+s.Method+" "+s.Outcome())
+		if s.Start.IsZero() || s.Duration <= 0 || s.DecisionID == "" || s.PolicyRevision == "" {
+			t.Errorf("%s %s %s: start %v, duration %v, id %q, revision %q", s.Session, s.Method, s.Decision, s.Start, s.Duration, s.DecisionID, s.PolicyRevision)
+		}
+	}
+	want := []string{
+		"obs pay allow", "obs pay deny",
+		"obs wire ask", "obs wire approved",
+		"obs wire ask", "obs wire refused",
+		"broken pay error",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("observed:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if s := seen[len(seen)-1]; s.Decision != "deny" || s.Err == nil || !strings.Contains(s.Err.Error(), "store down") {
+		t.Errorf("the store's failure: %+v", s)
+	}
 }

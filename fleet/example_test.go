@@ -53,7 +53,7 @@ bundles:
     polling: {min_delay_seconds: 10, max_delay_seconds: 20}
 `),
 		Capabilities: []*dsl.Capability{dsl.Method("payments/*"), dsl.Method("weather/*")},
-		Registerer:   prometheus.NewRegistry(), // cordon_tool_calls_total, ...; serve it with promhttp
+		Registerer:   prometheus.NewRegistry(), // cordon_policy_revision_info, ...; serve it with promhttp
 	})
 	if err != nil {
 		fmt.Println(err)
@@ -76,20 +76,20 @@ bundles:
 	// payments/transfer false [payments are frozen] <nil> 2026-12-06.1
 }
 
-// A host's engine reports its executions, sandboxes and guest memory on
-// the same registry as its policy, and its sandboxes send the approvals,
+// A host's engine reports its executions, tool calls, sandboxes and guest
+// memory on the same registry as its policy, and its sandboxes send the approvals,
 // refusals and failures of calls to the decision log beside the decisions.
 func ExampleEngineMetrics() {
 	ctx := context.Background()
 	reg := prometheus.NewRegistry()
 
 	// region enginemetrics
-	metrics, err := fleet.NewEngineMetrics(reg) // cordon_executions_total, cordon_sandboxes, ...
+	metrics, err := fleet.NewEngineMetrics(reg) // cordon_executions_total, cordon_tool_calls_total, ...
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	eng, err := engine.New(ctx, engine.NewConfig().WithObserver(metrics.Observe))
+	eng, err := engine.New(ctx, engine.NewConfig().WithObserver(metrics.Observe).WithDecisionObserver(metrics.ObserveDecision))
 	if err != nil {
 		fmt.Println(err)
 		return

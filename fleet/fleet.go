@@ -483,7 +483,6 @@ func (p *Policy) Decide(ctx context.Context, in *authz.Input) (authz.Decision, e
 // (which Revision, called before or after, may not be when a new bundle
 // is activated meanwhile): the one in the decision log and in Decided.
 func (p *Policy) DecideRevision(ctx context.Context, in *authz.Input) (authz.Decision, string, error) {
-	start := time.Now()
 	st := p.active.Load()
 	var d authz.Decision
 	var err error
@@ -503,7 +502,6 @@ func (p *Policy) DecideRevision(ctx context.Context, in *authz.Input) (authz.Dec
 	// Log even a decision whose deadline has passed (the engine denies
 	// it): masking is evaluated in memory, and the event must not be lost.
 	p.log(context.WithoutCancel(ctx), id, st, in, d, err)
-	p.metrics.decided(in.Method, decisionLabel(d, err), time.Since(start))
 	rev := ""
 	if st != nil {
 		rev = st.revision
@@ -512,19 +510,6 @@ func (p *Policy) DecideRevision(ctx context.Context, in *authz.Input) (authz.Dec
 		p.cfg.Decided(Decided{ID: id, Revision: rev, Method: in.Method, Session: in.Session.ID, Decision: d, Err: err})
 	}
 	return d, rev, err
-}
-
-func decisionLabel(d authz.Decision, err error) string {
-	switch {
-	case err != nil:
-		return "error"
-	case d.Allow && !d.Ask:
-		return "allow"
-	case d.Ask && !d.Allow:
-		return "ask"
-	default:
-		return "deny"
-	}
 }
 
 // log hands one decision to OPA's decision-log plugin: masking and drop

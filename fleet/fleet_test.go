@@ -363,8 +363,10 @@ func testDecisionLogsExactlyOnce(t *testing.T, eventBuffer bool) {
 	if len(got) != len(want) {
 		t.Errorf("%d distinct decisions logged, want %d", len(got), len(want))
 	}
-	if v := value(t, reg, fleet.MetricToolCalls, "deny", "files/delete"); v != n/4 {
-		t.Errorf("%s{files/delete,deny} = %v, want %d", fleet.MetricToolCalls, v, n/4)
+	// The engine counts the calls (EngineMetrics), each once: the Policy
+	// does not count them again.
+	if c := count(t, reg, fleet.MetricToolCalls); c != 0 {
+		t.Errorf("the Policy registers %s (%d samples): the engine's calls would be counted twice", fleet.MetricToolCalls, c)
 	}
 }
 

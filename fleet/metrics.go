@@ -11,15 +11,15 @@ import (
 
 // The Prometheus metrics a Policy registers (Config.Registerer):
 //
-//	cordon_tool_calls_total{method, decision}         tool calls decided, by method and decision (allow, ask, deny, error)
-//	cordon_decision_duration_seconds                  the time Decide took, histogram
 //	cordon_policy_activations_total{result}           policies compiled from bundles: ok, refused
 //	cordon_policy_revision_info{revision}             1 for the active revision
 //	cordon_policy_activation_timestamp_seconds        when the active revision was activated
 //	cordon_decision_log_errors_total                  decisions OPA's decision-log plugin did not take
+//
+// The tool calls a Policy decides, and the decisions' latency, are the
+// engine's metrics ([EngineMetrics]), whatever the policy: each call is
+// counted once there.
 const (
-	MetricToolCalls         = "cordon_tool_calls_total"
-	MetricDecisionDuration  = "cordon_decision_duration_seconds"
 	MetricActivations       = "cordon_policy_activations_total"
 	MetricRevision          = "cordon_policy_revision_info"
 	MetricActivationTime    = "cordon_policy_activation_timestamp_seconds"
@@ -27,8 +27,6 @@ const (
 )
 
 type metrics struct {
-	calls       *prometheus.CounterVec
-	latency     prometheus.Histogram
 	activations *prometheus.CounterVec
 	revision    *prometheus.GaugeVec
 	activatedAt prometheus.Gauge
@@ -40,15 +38,6 @@ type metrics struct {
 
 func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 	m := &metrics{
-		calls: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: MetricToolCalls,
-			Help: "Tool calls decided by the policy, by method and decision (allow, ask, deny, error).",
-		}, []string{"method", "decision"}),
-		latency: prometheus.NewHistogram(prometheus.HistogramOpts{
-			Name:    MetricDecisionDuration,
-			Help:    "The time the policy took to decide a tool call, logging included.",
-			Buckets: []float64{.00005, .0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1},
-		}),
 		activations: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: MetricActivations,
 			Help: "Policies compiled from activated bundles: ok, or refused (the last good one stays active).",
@@ -69,7 +58,7 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 	if reg == nil {
 		return m, nil
 	}
-	for _, c := range []prometheus.Collector{m.calls, m.latency, m.activations, m.revision, m.activatedAt, m.logErrors} {
+	for _, c := range []prometheus.Collector{m.activations, m.revision, m.activatedAt, m.logErrors} {
 		if err := reg.Register(c); err != nil {
 			var are prometheus.AlreadyRegisteredError
 			if errors.As(err, &are) {
@@ -79,11 +68,6 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 		}
 	}
 	return m, nil
-}
-
-func (m *metrics) decided(method, decision string, d time.Duration) {
-	m.calls.WithLabelValues(method, decision).Inc()
-	m.latency.Observe(d.Seconds())
 }
 
 func (m *metrics) activated(revision string) {

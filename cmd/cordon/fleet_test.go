@@ -192,10 +192,18 @@ func TestMCPHTTPMetricsWithOPA(t *testing.T) {
 }
 
 // Without opa:, cordon mcp --http serves the engine's metrics at /metrics,
-// behind the server's bearer token, and none of a fleet policy's.
+// behind the server's bearer token: executions, and the tool calls the
+// local policy decided with their latency; none of a fleet policy's.
 func TestMCPHTTPEngineMetrics(t *testing.T) {
 	t.Setenv(tokenEnv, "metrics-token-0123456789")
-	m := startMCP(t, "--http", "127.0.0.1:0")
+	cfg := writeFile(t, "c.yaml", `
+tools:
+  - {name: files/write, echo: true}
+  - {name: files/delete, echo: true}
+capabilities:
+  - method: files/write
+`)
+	m := startMCP(t, "--config", cfg, "--http", "127.0.0.1:0")
 	metricsURL := strings.TrimSuffix(m.url, "/mcp") + "/metrics"
 	if resp, err := http.Get(metricsURL); err != nil || resp.StatusCode != http.StatusUnauthorized {
 		t.Fatalf("/metrics without the token: %v %v", resp, err)
@@ -207,6 +215,9 @@ func TestMCPHTTPEngineMetrics(t *testing.T) {
 		t.Fatalf("result %v", sc)
 	}
 	mcpCall(t, cs, "run_javascript", "code", `throw new Error("no")`)
+	if _, sc := mcpCall(t, cs, "run_javascript", "code", `await files.write({}); try { await files.delete({}); } catch (e) { return e.kind; }`); sc["value"] != "denied" {
+		t.Fatalf("result %v", sc)
+	}
 	req, _ := http.NewRequest("GET", metricsURL, nil)
 	req.Header.Set("Authorization", "Bearer metrics-token-0123456789")
 	resp, err := http.DefaultClient.Do(req)
@@ -216,9 +227,12 @@ func TestMCPHTTPEngineMetrics(t *testing.T) {
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(resp.Body)
 	for _, want := range []string{
-		`cordon_executions_total{language="js",outcome="ok"} 1`,
+		`cordon_executions_total{language="js",outcome="ok"} 2`,
 		`cordon_executions_total{language="js",outcome="exception"} 1`,
-		`cordon_execution_duration_seconds_count{language="js"} 2`,
+		`cordon_execution_duration_seconds_count{language="js"} 3`,
+		`cordon_tool_calls_total{decision="allow",method="files/write"} 1`,
+		`cordon_tool_calls_total{decision="deny",method="files/delete"} 1`,
+		"cordon_decision_duration_seconds_count 2",
 		"cordon_sandboxes 1",
 		"cordon_guest_memory_bytes ",
 	} {
@@ -226,7 +240,7 @@ func TestMCPHTTPEngineMetrics(t *testing.T) {
 			t.Errorf("/metrics has no %s:\n%s", want, body)
 		}
 	}
-	if strings.Contains(string(body), "cordon_tool_calls_total") {
+	if strings.Contains(string(body), "cordon_policy_revision_info") {
 		t.Errorf("/metrics has a fleet policy's metrics without opa:")
 	}
 }

@@ -227,7 +227,7 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	srv := mcpserver.New(run, opts)
 	// Everything the handshake needs is ready: the guest now has the
 	// cores to itself, but for the server's answers.
-	eng.start(ctx, ecfg.WithObserver(engineMetrics.Observe), engineMetrics)
+	eng.start(ctx, ecfg.WithObserver(engineMetrics.Observe).WithDecisionObserver(engineMetrics.ObserveDecision), engineMetrics)
 
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
