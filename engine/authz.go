@@ -52,8 +52,9 @@ import (
 //   - Deadlines. ctx carries the execution's deadline; a decision that
 //     returns after it is denied whatever it said.
 //   - Concurrency. Decide runs on the goroutine that drives the
-//     execution (the caller of Execute or Execution.Next), holding the
-//     execution's lock: the calls of one sandbox are decided one at a
+//     execution (the caller of Execution.Next; under Execute, its caller
+//     for the first batch of calls and Execute's own goroutine for the
+//     later ones), holding the execution's lock: the calls of one sandbox are decided one at a
 //     time, in the order the script made them, and answers to that
 //     execution's calls (Call.Resolve and the others) wait until the
 //     batch is decided. When the counter store implements

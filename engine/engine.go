@@ -222,7 +222,8 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 		// iterations (internal/wasmtick, hostTick), which also gives a hard
 		// stop for code that never checks the interpreter's flag. A module
 		// without that instrumentation gets wazero's own checks, which
-		// leave compiled code at every loop back-edge and cost 5-18x.
+		// leave compiled code at every loop back-edge and cost several
+		// times the run time (RATIONALE.md, "Timeouts").
 		WithCloseOnContextDone(!wasmtick.IsInstrumented(guest.Module))
 	e := &Engine{cfg: cfg, sandboxes: map[*Sandbox]struct{}{}, counters: counters.NewMemory(nil)}
 	cached := false
@@ -278,7 +279,7 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 		}
 		return nil, err
 	}
-	// Compiling is parallel: the first compile of the 27 MB guest is the
+	// Compiling is parallel: the first compile of the guest is the
 	// slowest thing a new user sees (RATIONALE.md, "First compile").
 	// wasm may be a mapped file: a fault while wazero decodes it is an
 	// error, not a crash (guestcache.CatchFaults).

@@ -79,9 +79,9 @@ func (e *Engine) startPool(size int) {
 }
 
 // warmGuest has a booted guest do the work that its first execution would
-// otherwise do ([abi.OpWarm]: compiling the formatter for objects and errors,
-// about 10 ms of guest time), so that the sandbox that takes it from the
-// pool does not pay for it.
+// otherwise do ([abi.OpWarm]: compiling the formatter for objects and
+// errors), so that the sandbox that takes it from the pool does not pay for
+// it.
 func warmGuest(ctx context.Context, c *conn) error {
 	fail := func(err error) error {
 		return &Error{Kind: KindInternal, Message: "warming a pooled guest", Err: err}
@@ -116,10 +116,10 @@ func (e *Engine) pooledGuest() *conn {
 	if p == nil {
 		return nil
 	}
-	// Refill a little later: booting a guest takes tens of milliseconds of
-	// CPU and memory bandwidth, and doing it at once would slow down the
-	// setup and first execution of the sandbox that was just taken (on 2
-	// cores: 1.7 ms instead of 0.17 ms for the setup alone).
+	// Refill a little later: booting a guest takes CPU and memory
+	// bandwidth, and doing it at once would slow down the setup and first
+	// execution of the sandbox that was just taken (BENCHMARKS.md has the
+	// figures).
 	time.AfterFunc(refillDelay, func() {
 		select {
 		case p.wake <- struct{}{}:

@@ -40,6 +40,7 @@ type Diagnostic struct {
 	Message string
 }
 
+// String formats d on one line: "FILE:LINE: CODE: MESSAGE".
 func (d Diagnostic) String() string {
 	return d.File + ":" + strconv.Itoa(d.Line) + ": " + d.Code + ": " + d.Message
 }
