@@ -84,3 +84,34 @@ try { await payments.send({amount: 5000}) } catch (e) { return e.message }`)
 	// Output:
 	// tool payments/send denied: over the approval limit
 }
+
+// One engine per process: New compiles the guest once (or reads it from
+// the compilation cache) and is safe for concurrent use. Each user or task
+// gets a sandbox of its own, with its own files; the zero SandboxConfig is
+// a sandbox with no tools and the default limits.
+func ExampleNew() {
+	ctx := context.Background()
+	eng, err := engine.New(ctx, engine.NewConfig().WithPool(2))
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer eng.Close(ctx)
+
+	for _, user := range []string{"ada", "grace"} {
+		sb, err := eng.NewSandbox(ctx, engine.SandboxConfig{})
+		if err != nil {
+			log.Fatal(err)
+		}
+		res, err := sb.Execute(ctx, engine.Shell, `echo "`+user+`" > /workspace/me; ls /workspace; cat /workspace/me | tr a-z A-Z`)
+		sb.Close(ctx)
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Print(res.Stdout)
+	}
+	// Output:
+	// me
+	// ADA
+	// me
+	// GRACE
+}
