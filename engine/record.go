@@ -70,7 +70,7 @@ type recorder struct {
 	labels  map[string]string
 	princ   string
 
-	tools []trace.Tool
+	tools []trace.ToolRecord
 	play  *player // the replay's, or nil
 
 	mu      sync.Mutex
@@ -127,7 +127,7 @@ func (sb *Sandbox) newRecorder(lang Language, o recordOptions, t *trace.Trace) (
 		ids:     map[uint32]*ToolCall{},
 	}
 	for _, info := range sb.infos {
-		t := trace.Tool{Name: info.Name, Description: info.Description, InputSchema: json.RawMessage(info.Schema),
+		t := trace.ToolRecord{Name: info.Name, Description: info.Description, InputSchema: json.RawMessage(info.Schema),
 			OutputSchema: json.RawMessage(info.OutputSchema), Fetch: info.Fetch}
 		if tl := sb.tools[info.Name]; tl != nil {
 			t.Labels = tl.Labels

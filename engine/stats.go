@@ -83,7 +83,7 @@ func (s ExecutionStats) Outcome() string {
 	case s.Err != nil:
 		return string(KindInternal)
 	case s.Result != nil && s.Result.Exception != "":
-		return "exception"
+		return string(KindException)
 	case s.Result != nil && s.Result.ExitCode != 0:
 		return "exit"
 	default:

@@ -64,7 +64,7 @@ type Trace struct {
 	// Tools are the sandbox's tools as the script saw them (listTools,
 	// getToolInfo, `tool --help`), in the order they were registered: a
 	// replay registers the same ones.
-	Tools []Tool `json:"tools,omitempty"`
+	Tools []ToolRecord `json:"tools,omitempty"`
 	// Calls are the tool calls, in the order the script made them (the
 	// order the host received them: within a Promise.all batch, the
 	// order of the batch).
@@ -95,8 +95,9 @@ type VFS struct {
 	Tar []byte `json:"tar,omitempty"`
 }
 
-// Tool is a tool of the sandbox, as scripts see it.
-type Tool struct {
+// ToolRecord is a tool of the sandbox as a trace records it: what scripts
+// saw of it (no handler).
+type ToolRecord struct {
 	Name         string          `json:"name"`
 	Description  string          `json:"description,omitempty"`
 	InputSchema  json.RawMessage `json:"input_schema,omitempty"`

@@ -31,7 +31,7 @@ func ExampleReplay() {
 		fmt.Println(err)
 		return
 	}
-	report, err := whatif.Replay(context.Background(), candidate, records)
+	report, err := whatif.Replay(context.Background(), candidate, records, whatif.Options{})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -37,11 +37,11 @@ const (
 )
 
 // DefaultParamBytes is how many bytes of a changed call's params a report
-// keeps unless [WithParamBytes] says otherwise.
+// keeps unless [Options.ParamBytes] says otherwise.
 const DefaultParamBytes = 200
 
 // DefaultMaxChanges is how many changed calls a report lists unless
-// [WithMaxChanges] says otherwise.
+// [Options.MaxChanges] says otherwise.
 const DefaultMaxChanges = 100
 
 // Record is one recorded policy decision on one tool call.
@@ -174,29 +174,20 @@ type Report struct {
 // Changed reports whether the candidate changes any decision.
 func (r *Report) Changed() bool { return r.Total.Changed > 0 }
 
-// Option configures Replay.
-type Option func(*options)
-
-type options struct {
-	paramBytes int
-	maxChanges int
-	tool       func(method string) *authz.ToolInfo
-}
-
-// WithParamBytes sets how many bytes of a changed call's params the report
-// keeps (see [engine.NewExcerpt]); 0 or less means [DefaultParamBytes].
-func WithParamBytes(n int) Option { return func(o *options) { o.paramBytes = n } }
-
-// WithMaxChanges sets how many changed calls the report lists; the others
-// are only counted. A negative n lists none, 0 means [DefaultMaxChanges].
-func WithMaxChanges(n int) Option { return func(o *options) { o.maxChanges = n } }
-
-// WithTools says what the policy sees of each tool (input.tool): its
-// server, annotations and flow labels. Neither traces nor audit logs
-// record it; without this option input.tool is absent and the session's
-// flow history (input.session.flow.labels) stays empty.
-func WithTools(tool func(method string) *authz.ToolInfo) Option {
-	return func(o *options) { o.tool = tool }
+// Options configures Replay; the zero value is the default.
+type Options struct {
+	// ParamBytes is how many bytes of a changed call's params the report
+	// keeps (see [engine.NewExcerpt]); 0 or less means [DefaultParamBytes].
+	ParamBytes int
+	// MaxChanges is how many changed calls the report lists; the others
+	// are only counted. A negative value lists none, 0 means
+	// [DefaultMaxChanges].
+	MaxChanges int
+	// Tools says what the policy sees of each tool (input.tool): its
+	// server, annotations and flow labels. Neither traces nor audit logs
+	// record it; when it is nil input.tool is absent and the session's
+	// flow history (input.session.flow.labels) stays empty.
+	Tools func(method string) *authz.ToolInfo
 }
 
 // session is the counters of one session, as the engine keeps them.
@@ -232,16 +223,13 @@ func (s *session) add(c charge, n int) {
 // other ask is taken as approved.
 // Replay fails only when ctx ends; a policy that errs or panics denies the
 // call, as in the engine.
-func Replay(ctx context.Context, p engine.Policy, records []Record, opts ...Option) (*Report, error) {
-	o := options{}
-	for _, f := range opts {
-		f(&o)
+func Replay(ctx context.Context, p engine.Policy, records []Record, opts Options) (*Report, error) {
+	o := opts
+	if o.ParamBytes <= 0 {
+		o.ParamBytes = DefaultParamBytes
 	}
-	if o.paramBytes <= 0 {
-		o.paramBytes = DefaultParamBytes
-	}
-	if o.maxChanges == 0 {
-		o.maxChanges = DefaultMaxChanges
+	if o.MaxChanges == 0 {
+		o.MaxChanges = DefaultMaxChanges
 	}
 	if isNil(p) {
 		p = nil
@@ -290,8 +278,8 @@ func Replay(ctx context.Context, p engine.Policy, records []Record, opts ...Opti
 			sessions[key] = s
 		}
 		var tool *authz.ToolInfo
-		if o.tool != nil {
-			tool = o.tool(rec.Method)
+		if o.Tools != nil {
+			tool = o.Tools(rec.Method)
 		}
 		nd := decide(ctx, p, rec, s, capNames, tool)
 		if nd.Decision.Decision != Deny {
@@ -319,7 +307,7 @@ func Replay(ctx context.Context, p engine.Policy, records []Record, opts ...Opti
 		if old.Decision == nd.Decision.Decision {
 			continue
 		}
-		if o.maxChanges < 0 || len(r.Changes) >= o.maxChanges {
+		if o.MaxChanges < 0 || len(r.Changes) >= o.MaxChanges {
 			r.ChangesOmitted++
 			continue
 		}
@@ -327,7 +315,7 @@ func Replay(ctx context.Context, p engine.Policy, records []Record, opts ...Opti
 			Source:  rec.Source,
 			Session: rec.Session,
 			Method:  rec.Method,
-			Params:  engine.NewExcerpt(rec.Params, o.paramBytes),
+			Params:  engine.NewExcerpt(rec.Params, o.ParamBytes),
 			Old:     old,
 			New:     nd.Decision,
 		})

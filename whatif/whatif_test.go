@@ -31,9 +31,9 @@ func rec(method, params, decision string) whatif.Record {
 	return whatif.Record{Source: "test", Session: "s1", Method: method, Params: json.RawMessage(params), Decision: decision}
 }
 
-func replay(t *testing.T, p *authz.CapabilityPolicy, recs []whatif.Record, opts ...whatif.Option) *whatif.Report {
+func replay(t *testing.T, p *authz.CapabilityPolicy, recs []whatif.Record, opts whatif.Options) *whatif.Report {
 	t.Helper()
-	r, err := whatif.Replay(context.Background(), p, recs, opts...)
+	r, err := whatif.Replay(context.Background(), p, recs, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +48,7 @@ func TestTightened(t *testing.T) {
 	}
 	recs[1].Capability = "old"
 	p := capPolicy(t, dsl.Method("pay").Named("small").Where(dsl.Param("amount").Le(100)), dsl.Method("list"))
-	r := replay(t, p, recs)
+	r := replay(t, p, recs, whatif.Options{})
 	if r.Total.Calls != 3 || r.Total.Changed != 1 || r.Total.AllowToDeny != 1 || !r.Changed() {
 		t.Fatalf("total %+v", r.Total)
 	}
@@ -91,7 +91,7 @@ func TestLoosenedAndAsk(t *testing.T) {
 	}
 	recs[0].Reasons = []string{"too much"}
 	p := capPolicy(t, dsl.Method("pay").Where(dsl.Param("amount").Le(10)), dsl.Method("pay").Ask(), dsl.Method("wire").Named("wire").MaxCalls(1))
-	r := replay(t, p, recs)
+	r := replay(t, p, recs, whatif.Options{})
 	want := whatif.Counts{Calls: 4, Changed: 4, ToAsk: 2, AskToAllow: 1, AskToDeny: 1}
 	if r.Total != want {
 		t.Fatalf("total %+v, want %+v", r.Total, want)
@@ -104,7 +104,7 @@ func TestLoosenedAndAsk(t *testing.T) {
 	}
 
 	loose := capPolicy(t, dsl.Method("pay"))
-	r = replay(t, loose, recs[:2])
+	r = replay(t, loose, recs[:2], whatif.Options{})
 	if r.Total.DenyToAllow != 1 || r.Total.Changed != 1 {
 		t.Errorf("loosened: %+v", r.Total)
 	}
@@ -118,13 +118,13 @@ func TestMaxCallsInOrder(t *testing.T) {
 		recs = append(recs, rec("pay", fmt.Sprintf(`{"n":%d}`, i), "allow"))
 	}
 	p := capPolicy(t, dsl.Method("pay").MaxCalls(3))
-	r := replay(t, p, recs)
+	r := replay(t, p, recs, whatif.Options{})
 	if r.Total.AllowToDeny != 2 || len(r.Changes) != 2 || string(r.Changes[0].Params.JSON) != `{"n":4}` {
 		t.Fatalf("total %+v changes %+v", r.Total, r.Changes)
 	}
 	// Another session has counters of its own.
 	recs[4].Session = "s2"
-	if r := replay(t, p, recs); r.Total.AllowToDeny != 1 {
+	if r := replay(t, p, recs, whatif.Options{}); r.Total.AllowToDeny != 1 {
 		t.Errorf("per session: %+v", r.Total)
 	}
 	// Refused asks release their charge: none of them counts.
@@ -132,12 +132,12 @@ func TestMaxCallsInOrder(t *testing.T) {
 	for i := range recs {
 		recs[i].Session, recs[i].Decision, recs[i].Refused = "s1", "ask", true
 	}
-	if r := replay(t, ask, recs); r.Total.Changed != 0 {
+	if r := replay(t, ask, recs, whatif.Options{}); r.Total.Changed != 0 {
 		t.Errorf("refused asks were charged: %+v", r.Total)
 	}
 	// The default policy (nil) allows each method engine.DefaultMaxCalls
 	// times.
-	if r, err := whatif.Replay(context.Background(), nil, recs[:1]); err != nil || r.PolicyRevision != "default" || r.Total.AskToAllow != 1 {
+	if r, err := whatif.Replay(context.Background(), nil, recs[:1], whatif.Options{}); err != nil || r.PolicyRevision != "default" || r.Total.AskToAllow != 1 {
 		t.Errorf("default policy: %+v, %v", r, err)
 	}
 }
@@ -146,15 +146,15 @@ func TestMaxCallsInOrder(t *testing.T) {
 func TestFlowLabels(t *testing.T) {
 	recs := []whatif.Record{rec("db/read", `{}`, "allow"), rec("http/post", `{}`, "allow")}
 	p := capPolicy(t, dsl.Method("db/*"), dsl.Method("http/*").UnlessTouched("private"))
-	if r := replay(t, p, recs); r.Total.Changed != 0 {
+	if r := replay(t, p, recs, whatif.Options{}); r.Total.Changed != 0 {
 		t.Fatalf("without tool labels: %+v", r.Total)
 	}
-	tools := whatif.WithTools(func(m string) *authz.ToolInfo {
+	tools := whatif.Options{Tools: func(m string) *authz.ToolInfo {
 		if m == "db/read" {
 			return &authz.ToolInfo{Labels: []string{"private"}}
 		}
 		return nil
-	})
+	}}
 	if r := replay(t, p, recs, tools); r.Total.AllowToDeny != 1 || r.Changes[0].Method != "http/post" {
 		t.Errorf("with tool labels: %+v", r.Total)
 	}
@@ -164,7 +164,7 @@ func TestParamsCutAndMaxChanges(t *testing.T) {
 	big := `{"data":"` + strings.Repeat("x", 1000) + `"}`
 	recs := []whatif.Record{rec("pay", big, "deny"), rec("pay", big, "deny"), rec("pay", big, "deny")}
 	p := capPolicy(t, dsl.Method("pay"))
-	r := replay(t, p, recs, whatif.WithMaxChanges(2))
+	r := replay(t, p, recs, whatif.Options{MaxChanges: 2})
 	if len(r.Changes) != 2 || r.ChangesOmitted != 1 || r.Total.DenyToAllow != 3 {
 		t.Fatalf("changes %d omitted %d total %+v", len(r.Changes), r.ChangesOmitted, r.Total)
 	}
@@ -172,7 +172,7 @@ func TestParamsCutAndMaxChanges(t *testing.T) {
 	if !e.Truncated || len(e.Text) > whatif.DefaultParamBytes || e.Bytes != len(big) {
 		t.Errorf("params not cut to %d bytes: %+v", whatif.DefaultParamBytes, e)
 	}
-	r = replay(t, p, recs, whatif.WithParamBytes(20))
+	r = replay(t, p, recs, whatif.Options{ParamBytes: 20})
 	if len(r.Changes[0].Params.Text) > 20 {
 		t.Errorf("params not cut to 20 bytes: %q", r.Changes[0].Params.Text)
 	}
@@ -201,7 +201,7 @@ func TestPolicyFailureDenies(t *testing.T) {
 	recs := []whatif.Record{rec("pay", `{}`, "allow")}
 	base := capPolicy(t, dsl.Method("pay"))
 	for _, p := range []engine.Policy{panicky{base}, failing{base}} {
-		r, err := whatif.Replay(context.Background(), p, recs)
+		r, err := whatif.Replay(context.Background(), p, recs, whatif.Options{})
 		if err != nil || r.Total.AllowToDeny != 1 || r.Changes[0].New.Error == "" {
 			t.Errorf("%T: %+v %v", p, r, err)
 		}
@@ -248,7 +248,7 @@ func TestReadAuditLog(t *testing.T) {
 	if !recs[0].Refused || recs[1].Refused || recs[0].Source != name+":2" || recs[2].Decision != "allow" || recs[3].Skip == "" {
 		t.Errorf("records %+v", recs)
 	}
-	r, err := whatif.Replay(context.Background(), capPolicy(t, dsl.Method("pay")), recs)
+	r, err := whatif.Replay(context.Background(), capPolicy(t, dsl.Method("pay")), recs, whatif.Options{})
 	if err != nil || r.Skipped != 1 || r.Total.Calls != 3 || r.Total.AskToAllow != 2 {
 		t.Errorf("replay: %+v %v", r, err)
 	}
@@ -267,13 +267,13 @@ func TestCountersPerFile(t *testing.T) {
 		recs = append(recs, r...)
 	}
 	p := capPolicy(t, dsl.Method("pay").MaxCalls(2))
-	if r := replay(t, p, recs); r.Total.Calls != 4 || r.Total.Changed != 0 {
+	if r := replay(t, p, recs, whatif.Options{}); r.Total.Calls != 4 || r.Total.Changed != 0 {
 		t.Errorf("per file: %+v", r.Total)
 	}
 	for i := range recs {
 		recs[i].Counters = ""
 	}
-	if r := replay(t, p, recs); r.Total.AllowToDeny != 2 {
+	if r := replay(t, p, recs, whatif.Options{}); r.Total.AllowToDeny != 2 {
 		t.Errorf("one session: %+v", r.Total)
 	}
 }
@@ -361,7 +361,7 @@ func FuzzRead(f *testing.F) {
 			}
 			return
 		}
-		if _, err := whatif.Replay(context.Background(), p, recs); err != nil {
+		if _, err := whatif.Replay(context.Background(), p, recs, whatif.Options{}); err != nil {
 			t.Fatal(err)
 		}
 	})

@@ -63,13 +63,13 @@ func cmdPolicyReplay(ctx context.Context, args []string, stdout, stderr io.Write
 	if pol != nil {
 		p = pol
 	}
-	opts := []whatif.Option{whatif.WithTools(configToolInfo(cfg))}
+	opts := whatif.Options{Tools: configToolInfo(cfg)}
 	if *maxChanges == 0 {
-		opts = append(opts, whatif.WithMaxChanges(-1))
+		opts.MaxChanges = -1
 	} else {
-		opts = append(opts, whatif.WithMaxChanges(*maxChanges))
+		opts.MaxChanges = *maxChanges
 	}
-	report, err := whatif.Replay(ctx, p, records, opts...)
+	report, err := whatif.Replay(ctx, p, records, opts)
 	if err != nil {
 		return 0, err
 	}

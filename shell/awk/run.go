@@ -206,7 +206,7 @@ func (in *interp) warn(format string, args ...any) {
 
 // Commands returns the awk command.
 func Commands() command.Registry {
-	return command.Registry{"awk": cmdAwk}
+	return command.RecoverAll(command.Registry{"awk": cmdAwk})
 }
 
 const usage = `Usage: awk [POSIX or GNU style options] -f progfile [--] file ...

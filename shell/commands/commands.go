@@ -43,10 +43,15 @@ func Families() map[string]command.Registry {
 
 // All returns a new registry holding every command of every command
 // package (see Families). The caller may add to it or change it.
-func All() command.Registry {
+func All() command.Registry { return merge(Families()) }
+
+// merge joins the families into one registry, each command wrapped with
+// [command.Recover]: a panic in any command, whether its family wraps its
+// commands or not, is that command's internal error, never the shell's.
+func merge(families map[string]command.Registry) command.Registry {
 	reg := command.Registry{}
-	for _, fam := range Families() {
+	for _, fam := range families {
 		reg.Merge(fam)
 	}
-	return reg
+	return command.RecoverAll(reg)
 }

@@ -36,7 +36,7 @@ import (
 
 // Commands returns the text-processing commands, keyed by name.
 func Commands() command.Registry {
-	return command.Registry{
+	return command.RecoverAll(command.Registry{
 		"grep":   cmdGrep,
 		"egrep":  cmdGrep,
 		"fgrep":  cmdGrep,
@@ -46,7 +46,7 @@ func Commands() command.Registry {
 		"cut":    cmdCut,
 		"tr":     cmdTr,
 		"column": cmdColumn,
-	}
+	})
 }
 
 const (

@@ -139,8 +139,7 @@ func TestNestingIsBounded(t *testing.T) {
 // A short script does not pay for the large blocks that make big pipelines
 // fast: each command's buffers come back to a pool when it returns
 // (command.Env.Release), and a pipe's buffer grows with what goes through
-// it. It allocated about 1 MB a run before, 190 KB with fixed 32 KiB pipe
-// buffers, about 80 KB now.
+// it (BENCHMARKS.md has the allocations measured).
 func TestShortScriptsAllocateLittle(t *testing.T) {
 	fs := vfs.New(vfs.Limits{})
 	fs.WriteFile("/workspace/a.txt", []byte("b\na\nc\na\n"), 0o644)

@@ -77,6 +77,7 @@ type Syntax struct {
 // Error is a regular expression error in GNU's words.
 type Error struct{ Msg string }
 
+// Error returns the message, as GNU prints it.
 func (e *Error) Error() string { return e.Msg }
 
 func reErr(msg string) error { return &Error{msg} }
