@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log"
+	"sync"
 
 	"github.com/cordonhq/cordon/codemode"
 	"github.com/cordonhq/cordon/dsl"
@@ -53,4 +54,51 @@ func Example() {
 	// ["SF 61","NYC 75"]
 	// [tool calls denied or failed: 1 of 3]
 	// - weather/current denied: capability #0 "weather/current": city in ["SF", "NYC"] does not hold (city is "Paris")
+}
+
+// A server answers its clients' handshakes (and lists the tools) while the
+// engine is still loading: NewPending takes a function that waits for it,
+// and only the first call that needs a sandbox waits too.
+func ExampleNewPending() {
+	ctx := context.Background()
+	type loaded struct {
+		eng *engine.Engine
+		err error
+	}
+	ready := make(chan loaded, 1)
+	go func() {
+		eng, err := engine.New(ctx, engine.NewConfig())
+		ready <- loaded{eng, err}
+	}()
+	var once sync.Once
+	var got loaded
+	wait := func(ctx context.Context) (*engine.Engine, error) {
+		once.Do(func() {
+			select {
+			case got = <-ready:
+			case <-ctx.Done():
+				got.err = ctx.Err()
+			}
+		})
+		return got.eng, got.err
+	}
+	run := codemode.NewPending(wait, engine.SandboxConfig{}, nil)
+	defer run.CloseAll(ctx)
+	// The tools are known before the engine is.
+	for _, t := range run.Tools() {
+		fmt.Println(t.Name())
+	}
+	text, err := run.Call(codemode.WithSession(ctx, "c1"), `{"code": "return 6 * 7"}`)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Print(text)
+	if got.eng != nil {
+		got.eng.Close(ctx)
+	}
+	// Output:
+	// run_javascript
+	// run_shell
+	// [returned]
+	// 42
 }

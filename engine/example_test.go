@@ -115,3 +115,22 @@ func ExampleNew() {
 	// me
 	// GRACE
 }
+
+// A deployment step (or a container image's build) fills the compilation
+// cache, so that the processes started later read the compiled guest
+// instead of compiling it; New then finds it in the same cache.
+func ExamplePrecompile() {
+	ctx := context.Background()
+	cfg := engine.NewConfig() // the default cache directory, as New uses
+	if err := engine.Precompile(ctx, cfg); err != nil {
+		log.Fatal(err)
+	}
+	eng, err := engine.New(ctx, cfg)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer eng.Close(ctx)
+	fmt.Println("the guest is compiled and cached")
+	// Output:
+	// the guest is compiled and cached
+}

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"log"
+	"os"
+	"path/filepath"
 
 	"github.com/cordonhq/cordon/dsl"
 	"github.com/cordonhq/cordon/policy"
@@ -49,4 +51,40 @@ deny contains "only the finance team moves money" if {
 	// finance 500 true []
 	// finance 5000 false [capability #0 "payments/transfer": amount <= 1000 does not hold (amount is 5000)]
 	// sales 500 false [only the finance team moves money]
+}
+
+// The security team's Rego tests run against the capabilities, as `opa
+// test` would, with the input type-checked against cordon's schema.
+func ExampleRunTests() {
+	dir, err := os.MkdirTemp("", "policy-tests")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	tests := `package cordon.authz_test
+
+import data.cordon.authz
+
+test_small_transfer_allowed if {
+	authz.allow with input as {"method": "payments/transfer", "params": {"amount": 10}}
+}
+
+test_large_transfer_denied if {
+	not authz.allow with input as {"method": "payments/transfer", "params": {"amount": 5000}}
+}
+`
+	if err := os.WriteFile(filepath.Join(dir, "transfer_test.rego"), []byte(tests), 0o644); err != nil {
+		log.Fatal(err)
+	}
+	caps := []*dsl.Capability{dsl.Method("payments/transfer").Where(dsl.Param("amount").Le(1000))}
+	results, err := policy.RunTests(context.Background(), []string{dir}, caps)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, r := range results {
+		fmt.Println(r.Name, "fail:", r.Fail, "err:", r.Err)
+	}
+	// Output:
+	// test_small_transfer_allowed fail: false err: <nil>
+	// test_large_transfer_denied fail: false err: <nil>
 }
