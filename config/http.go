@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"net/netip"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -145,6 +146,8 @@ func (c *Config) FetchTool() (engine.Tool, bool) {
 // when one is given ("api.github.com", "127.0.0.1:8080", "[::1]:9000"):
 // the CLI's --allow-host. A host that is a private address or localhost is
 // also added to allow_private, with the port given or ports 80 and 443.
+// A host given again widens its capability to the new port (or to any
+// port) instead of adding another.
 // On a config that declares no policy, call AllowTools first: the
 // capability makes it one, which allows only what its capabilities allow.
 func (c *Config) AllowHost(spec string) error {
@@ -202,16 +205,60 @@ func (c *Config) AllowHost(spec string) error {
 	if method == "" {
 		method = egress.DefaultMethod
 	}
-	cs := []dsl.Constraint{dsl.Param("host").Eq(host)}
-	if port != 0 {
-		cs = append(cs, dsl.Param("port").Eq(port))
+	// A host given again, on another port, widens its capability rather
+	// than adding one that the policy's lint reports as lifting the
+	// first one's port.
+	a := c.allowed[host]
+	if a == nil {
+		a = &allowedHost{}
 	}
-	capability := dsl.Method(method).Where(cs...).Named("--allow-host " + spec)
+	next := *a
+	next.specs = slices.Clone(a.specs)
+	if !slices.Contains(next.specs, spec) {
+		next.specs = append(next.specs, spec)
+	}
+	switch {
+	case port == 0:
+		next.anyPort = true
+	case !slices.Contains(a.ports, port):
+		next.ports = append(slices.Clone(a.ports), port)
+	}
+	cs := []dsl.Constraint{dsl.Param("host").Eq(host)}
+	switch {
+	case next.anyPort:
+	case len(next.ports) == 1:
+		cs = append(cs, dsl.Param("port").Eq(next.ports[0]))
+	default:
+		ports := make([]any, len(next.ports))
+		for i, n := range next.ports {
+			ports[i] = n
+		}
+		cs = append(cs, dsl.Param("port").In(ports...))
+	}
+	capability := dsl.Method(method).Where(cs...).Named("--allow-host " + strings.Join(next.specs, ", "))
 	if err := capability.Validate(); err != nil {
 		return fmt.Errorf("--allow-host %q: %v", spec, err)
 	}
-	c.caps = append(c.caps, capability)
+	if c.allowed == nil {
+		c.allowed = map[string]*allowedHost{}
+	}
+	next.capability = capability
+	c.allowed[host] = &next
+	if i := slices.Index(c.caps, a.capability); a.capability != nil && i >= 0 {
+		c.caps[i] = capability
+	} else {
+		c.caps = append(c.caps, capability)
+	}
 	return nil
+}
+
+// allowedHost is a host that AllowHost allowed: its capability, the specs
+// given for it, and its ports (any port when one spec named none).
+type allowedHost struct {
+	capability *dsl.Capability
+	specs      []string
+	ports      []int
+	anyPort    bool
 }
 
 // AllowTools gives every tool of the config, and every upstream server's

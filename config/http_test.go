@@ -79,6 +79,16 @@ func TestAllowHost(t *testing.T) {
 	if !c.HasPolicy() || len(names) != 5 || names[0] != "a/b" {
 		t.Errorf("capabilities = %q", names)
 	}
+	// A host again, on other ports: its one capability widens.
+	for _, h := range []string{"127.0.0.1:9090", "127.0.0.1:8080"} {
+		if err := c.AllowHost(h); err != nil {
+			t.Fatalf("AllowHost(%s): %v", h, err)
+		}
+	}
+	caps := c.ParsedCapabilities()
+	if len(caps) != 5 || caps[2].Label() != "--allow-host 127.0.0.1:8080, 127.0.0.1:9090" {
+		t.Errorf("after a host again: %d capabilities, #2 %q", len(caps), caps[2].Label())
+	}
 	for _, h := range []string{"*.github.com", "https://x.example/", "2130706433", "::1", "a.example:0"} {
 		if err := c.AllowHost(h); err == nil {
 			t.Errorf("AllowHost(%s) allowed", h)

@@ -103,3 +103,25 @@ console.log(text, headers, sh.stdout)`
 		}
 	}
 }
+
+// --allow-host given for one host on two ports allows both, and the run
+// says nothing on stderr (not that one capability lifts the other's port).
+func TestAllowHostTwoPorts(t *testing.T) {
+	var urls []string
+	for range 2 {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "ok") }))
+		defer srv.Close()
+		urls = append(urls, srv.URL)
+	}
+	script := `
+const out = []
+for (const url of ["` + urls[0] + `", "` + urls[1] + `", "http://127.0.0.1:1/"]) {
+  try { const r = await fetch(url); out.push(await r.text()) } catch (e) { out.push(e.kind) }
+}
+console.log(out.join(","))`
+	code, stdout, stderr := cli(t, "", "run", "-q",
+		"--allow-host", strings.TrimPrefix(urls[0], "http://"), "--allow-host", strings.TrimPrefix(urls[1], "http://"), "-e", script)
+	if code != 0 || strings.TrimSpace(stdout) != "ok,ok,denied" || stderr != "" {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+}
