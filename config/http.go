@@ -23,8 +23,9 @@ import (
 type HTTP struct {
 	// Method is the tool's name ("http/fetch" when empty).
 	Method string `json:"method,omitempty"`
-	// AllowPrivate lists literal "host:port" destinations that may be
-	// reached although their address is not public ([egress.Config]).
+	// AllowPrivate lists literal "host:port" destinations, or hosts alone
+	// (any port), that may be reached although their address is not
+	// public ([egress.Config]).
 	AllowPrivate []string `json:"allow_private,omitempty"`
 	// Credentials are headers added to the requests to a host or under a
 	// URL prefix, after the policy allows them, their values read from
@@ -145,7 +146,7 @@ func (c *Config) FetchTool() (engine.Tool, bool) {
 // has none) and adds a capability that allows requests to host, on port
 // when one is given ("api.github.com", "127.0.0.1:8080", "[::1]:9000"):
 // the CLI's --allow-host. A host that is a private address or localhost is
-// also added to allow_private, with the port given or ports 80 and 443.
+// also added to allow_private, with the port given, or alone (any port).
 // A host given again widens its capability to the new port (or to any
 // port) instead of adding another.
 // On a config that declares no policy, call AllowTools first: the
@@ -183,15 +184,15 @@ func (c *Config) AllowHost(spec string) error {
 		private = true
 	}
 	if private {
-		ports := []int{port}
-		if port == 0 {
-			ports = []int{80, 443}
+		hp := host
+		switch {
+		case port != 0:
+			hp = net.JoinHostPort(host, strconv.Itoa(port))
+		case strings.Contains(host, ":"):
+			hp = "[" + host + "]"
 		}
-		for _, n := range ports {
-			hp := net.JoinHostPort(host, strconv.Itoa(n))
-			if !contains(c.HTTP.AllowPrivate, hp) {
-				c.HTTP.AllowPrivate = append(c.HTTP.AllowPrivate, hp)
-			}
+		if !contains(c.HTTP.AllowPrivate, hp) {
+			c.HTTP.AllowPrivate = append(c.HTTP.AllowPrivate, hp)
 		}
 	}
 	tools := map[string]bool{}

@@ -76,7 +76,7 @@ func (d *dialer) dialContext(ctx context.Context, network, addr string) (net.Con
 		return nil, fmt.Errorf("egress: dial %s: invalid port", addr)
 	}
 	host = strings.ToLower(host)
-	private := d.allowed[joinHostPort(host, port)]
+	private := allowsPrivate(d.allowed, host, port)
 	var ips []netip.Addr
 	switch {
 	case strings.Contains(host, ":") || looksNumeric(host[strings.LastIndexByte(host, '.')+1:]):

@@ -157,7 +157,9 @@ func TestPrepareHostForms(t *testing.T) {
 func TestNewRefusesConfig(t *testing.T) {
 	for _, cfg := range []egress.Config{
 		{AllowPrivate: []string{"*.internal:80"}},
-		{AllowPrivate: []string{"127.0.0.1"}},
+		{AllowPrivate: []string{"127.0.0.1:"}},
+		{AllowPrivate: []string{"::1"}},
+		{AllowPrivate: []string{"db.internal"}},
 		{AllowPrivate: []string{"http://127.0.0.1:80"}},
 		{AllowPrivate: []string{"10.0.0.0/8"}},
 		{AllowPrivate: []string{"db.internal:5432"}},

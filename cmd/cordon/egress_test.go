@@ -125,3 +125,22 @@ console.log(out.join(","))`
 		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 }
+
+// --allow-host with a private address and no port allows that address on
+// any port, as the flag's help says, and still only that address as
+// written.
+func TestAllowHostPrivateAnyPort(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "ok") }))
+	defer srv.Close()
+	port := srv.URL[strings.LastIndexByte(srv.URL, ':')+1:]
+	script := `
+const out = []
+for (const url of ["` + srv.URL + `", "http://localhost:` + port + `/", "http://[::ffff:127.0.0.1]:` + port + `/"]) {
+  try { const r = await fetch(url); out.push(await r.text()) } catch (e) { out.push(e.kind) }
+}
+console.log(out.join(","))`
+	code, stdout, stderr := cli(t, "", "run", "-q", "--allow-host", "127.0.0.1", "-e", script)
+	if code != 0 || strings.TrimSpace(stdout) != "ok,denied,invalid" {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+}
