@@ -118,6 +118,8 @@ type Config struct {
 
 	file string
 	caps []*dsl.Capability
+	// allowed are the hosts AllowHost allowed, each with its capability.
+	allowed map[string]*allowedHost
 }
 
 // MCPServer is an upstream MCP server, as the config's mcp_servers list

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"net/netip"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -22,8 +23,9 @@ import (
 type HTTP struct {
 	// Method is the tool's name ("http/fetch" when empty).
 	Method string `json:"method,omitempty"`
-	// AllowPrivate lists literal "host:port" destinations that may be
-	// reached although their address is not public ([egress.Config]).
+	// AllowPrivate lists literal "host:port" destinations, or hosts alone
+	// (any port), that may be reached although their address is not
+	// public ([egress.Config]).
 	AllowPrivate []string `json:"allow_private,omitempty"`
 	// Credentials are headers added to the requests to a host or under a
 	// URL prefix, after the policy allows them, their values read from
@@ -144,7 +146,9 @@ func (c *Config) FetchTool() (engine.Tool, bool) {
 // has none) and adds a capability that allows requests to host, on port
 // when one is given ("api.github.com", "127.0.0.1:8080", "[::1]:9000"):
 // the CLI's --allow-host. A host that is a private address or localhost is
-// also added to allow_private, with the port given or ports 80 and 443.
+// also added to allow_private, with the port given, or alone (any port).
+// A host given again widens its capability to the new port (or to any
+// port) instead of adding another.
 // On a config that declares no policy, call AllowTools first: the
 // capability makes it one, which allows only what its capabilities allow.
 func (c *Config) AllowHost(spec string) error {
@@ -180,15 +184,15 @@ func (c *Config) AllowHost(spec string) error {
 		private = true
 	}
 	if private {
-		ports := []int{port}
-		if port == 0 {
-			ports = []int{80, 443}
+		hp := host
+		switch {
+		case port != 0:
+			hp = net.JoinHostPort(host, strconv.Itoa(port))
+		case strings.Contains(host, ":"):
+			hp = "[" + host + "]"
 		}
-		for _, n := range ports {
-			hp := net.JoinHostPort(host, strconv.Itoa(n))
-			if !contains(c.HTTP.AllowPrivate, hp) {
-				c.HTTP.AllowPrivate = append(c.HTTP.AllowPrivate, hp)
-			}
+		if !contains(c.HTTP.AllowPrivate, hp) {
+			c.HTTP.AllowPrivate = append(c.HTTP.AllowPrivate, hp)
 		}
 	}
 	tools := map[string]bool{}
@@ -202,16 +206,60 @@ func (c *Config) AllowHost(spec string) error {
 	if method == "" {
 		method = egress.DefaultMethod
 	}
-	cs := []dsl.Constraint{dsl.Param("host").Eq(host)}
-	if port != 0 {
-		cs = append(cs, dsl.Param("port").Eq(port))
+	// A host given again, on another port, widens its capability rather
+	// than adding one that the policy's lint reports as lifting the
+	// first one's port.
+	a := c.allowed[host]
+	if a == nil {
+		a = &allowedHost{}
 	}
-	capability := dsl.Method(method).Where(cs...).Named("--allow-host " + spec)
+	next := *a
+	next.specs = slices.Clone(a.specs)
+	if !slices.Contains(next.specs, spec) {
+		next.specs = append(next.specs, spec)
+	}
+	switch {
+	case port == 0:
+		next.anyPort = true
+	case !slices.Contains(a.ports, port):
+		next.ports = append(slices.Clone(a.ports), port)
+	}
+	cs := []dsl.Constraint{dsl.Param("host").Eq(host)}
+	switch {
+	case next.anyPort:
+	case len(next.ports) == 1:
+		cs = append(cs, dsl.Param("port").Eq(next.ports[0]))
+	default:
+		ports := make([]any, len(next.ports))
+		for i, n := range next.ports {
+			ports[i] = n
+		}
+		cs = append(cs, dsl.Param("port").In(ports...))
+	}
+	capability := dsl.Method(method).Where(cs...).Named("--allow-host " + strings.Join(next.specs, ", "))
 	if err := capability.Validate(); err != nil {
 		return fmt.Errorf("--allow-host %q: %v", spec, err)
 	}
-	c.caps = append(c.caps, capability)
+	if c.allowed == nil {
+		c.allowed = map[string]*allowedHost{}
+	}
+	next.capability = capability
+	c.allowed[host] = &next
+	if i := slices.Index(c.caps, a.capability); a.capability != nil && i >= 0 {
+		c.caps[i] = capability
+	} else {
+		c.caps = append(c.caps, capability)
+	}
 	return nil
+}
+
+// allowedHost is a host that AllowHost allowed: its capability, the specs
+// given for it, and its ports (any port when one spec named none).
+type allowedHost struct {
+	capability *dsl.Capability
+	specs      []string
+	ports      []int
+	anyPort    bool
 }
 
 // AllowTools gives every tool of the config, and every upstream server's

@@ -40,7 +40,8 @@ http:
 func TestHTTPSectionRefused(t *testing.T) {
 	for _, c := range []struct{ yaml, key string }{
 		{`http: {allow_private: ["*.internal:80"]}`, "http"},
-		{`http: {allow_private: ["10.0.0.1"]}`, "http"},
+		{`http: {allow_private: ["db.internal"]}`, "http"},
+		{`http: {allow_private: ["10.0.0.1:"]}`, "http"},
 		{`http: {credentials: [{host: a.example, header: X-Key}]}`, "http.credentials[0].env"},
 		{`http: {credentials: [{host: a.example, prefix: "https://a.example/", header: X-Key, env: K}]}`, "http"},
 		{`http: {max_redirects: -1}`, "http.max_redirects"},
@@ -69,7 +70,7 @@ func TestAllowHost(t *testing.T) {
 		}
 	}
 	ec, _ := c.EgressConfig()
-	if got := strings.Join(ec.AllowPrivate, " "); got != "127.0.0.1:8080 localhost:80 localhost:443 [::1]:9000" {
+	if got := strings.Join(ec.AllowPrivate, " "); got != "127.0.0.1:8080 localhost [::1]:9000" {
 		t.Errorf("allow_private = %s", got)
 	}
 	var names []string
@@ -78,6 +79,16 @@ func TestAllowHost(t *testing.T) {
 	}
 	if !c.HasPolicy() || len(names) != 5 || names[0] != "a/b" {
 		t.Errorf("capabilities = %q", names)
+	}
+	// A host again, on other ports: its one capability widens.
+	for _, h := range []string{"127.0.0.1:9090", "127.0.0.1:8080"} {
+		if err := c.AllowHost(h); err != nil {
+			t.Fatalf("AllowHost(%s): %v", h, err)
+		}
+	}
+	caps := c.ParsedCapabilities()
+	if len(caps) != 5 || caps[2].Label() != "--allow-host 127.0.0.1:8080, 127.0.0.1:9090" {
+		t.Errorf("after a host again: %d capabilities, #2 %q", len(caps), caps[2].Label())
 	}
 	for _, h := range []string{"*.github.com", "https://x.example/", "2130706433", "::1", "a.example:0"} {
 		if err := c.AllowHost(h); err == nil {

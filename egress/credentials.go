@@ -107,7 +107,7 @@ func (c *credential) matches(p *Params) bool {
 // localhost, or a destination AllowPrivate lists (a redirect to http:// on
 // the same host does not carry it); a Prefix credential names its scheme.
 func (t *fetchTool) secureFor(c *credential, p *Params) bool {
-	if c.prefix != nil || p.Scheme == "https" || t.allowed[p.hostPort()] {
+	if c.prefix != nil || p.Scheme == "https" || allowsPrivate(t.allowed, p.Host, p.Port) {
 		return true
 	}
 	if p.Host == "localhost" || strings.HasSuffix(p.Host, ".localhost") {

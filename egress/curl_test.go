@@ -41,8 +41,8 @@ func curlServer(t *testing.T) *httptest.Server {
 		case "/echo":
 			body, _ := io.ReadAll(r.Body)
 			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-			fmt.Fprintf(w, "%s %s ct=%q accept=%q x=%q auth=%q body=%q\n", r.Method, r.URL.RequestURI(),
-				r.Header.Get("Content-Type"), r.Header.Get("Accept"), r.Header.Get("X-Test"), r.Header.Get("Authorization"), body)
+			fmt.Fprintf(w, "%s %s ct=%q accept=%q ae=%q x=%q auth=%q body=%q\n", r.Method, r.URL.RequestURI(),
+				r.Header.Get("Content-Type"), r.Header.Get("Accept"), r.Header.Values("Accept-Encoding"), r.Header.Get("X-Test"), r.Header.Get("Authorization"), body)
 		default:
 			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 			fmt.Fprint(w, "hello\n")
@@ -85,6 +85,8 @@ func TestCurlAgreesWithCurl(t *testing.T) {
 		`curl -s --data-binary 'x y' -H 'Content-Type: text/plain' ` + u + `/echo`,
 		`curl -s --json '{"k":1}' ` + u + `/echo`,
 		`curl -s -G -d q=cats -d n=2 ` + u + `/echo`,
+		`curl -s '` + u + `/echo?q=a%20b&r=c+d&s=%2B&t=%2f'`,
+		`curl -s -H 'Accept-Encoding: identity' ` + u + `/echo`,
 		`curl -s -H 'X-Test: yes' -A agent/1 ` + u + `/echo`,
 		`curl -s -u alice:s3cret ` + u + `/echo`,
 		`printf 'from a file' > body.txt; curl -s --data-binary @body.txt ` + u + `/echo`,

@@ -34,7 +34,12 @@ func newTransport(cfg Config, allowed map[string]bool) (*http.Transport, error) 
 		d.resolver = net.DefaultResolver
 	}
 	return &http.Transport{
-		Proxy:                  nil,
+		Proxy: nil,
+		// No Accept-Encoding the script did not send (and no transparent
+		// decompression): the request is the one the policy decided, as
+		// curl sends it, and a compressed body the script asked for stays
+		// as the server sent it.
+		DisableCompression:     true,
 		DialContext:            d.dialContext,
 		ForceAttemptHTTP2:      true,
 		MaxIdleConns:           32,
@@ -71,7 +76,7 @@ func (d *dialer) dialContext(ctx context.Context, network, addr string) (net.Con
 		return nil, fmt.Errorf("egress: dial %s: invalid port", addr)
 	}
 	host = strings.ToLower(host)
-	private := d.allowed[joinHostPort(host, port)]
+	private := allowsPrivate(d.allowed, host, port)
 	var ips []netip.Addr
 	switch {
 	case strings.Contains(host, ":") || looksNumeric(host[strings.LastIndexByte(host, '.')+1:]):

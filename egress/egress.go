@@ -148,11 +148,12 @@ type Config struct {
 	// client that follows no redirect and has no cookie jar.
 	Client *http.Client
 	// AllowPrivate lists destinations that the dialer connects to although
-	// their address is not public, each a literal "host:port" as the
-	// request writes it, whose host is an IP address or localhost:
-	// "127.0.0.1:8080", "localhost:8080", "[::1]:9000". An entry permits
-	// exactly that host and port: a request to a name that resolves to
-	// the same address is still refused. Wildcards, ranges and DNS names
+	// their address is not public, each a literal "host:port" or "host" as
+	// the request writes it, whose host is an IP address or localhost:
+	// "127.0.0.1:8080", "localhost:8080", "[::1]:9000", or "127.0.0.1" for
+	// every port of it. An entry permits exactly that host (and port): a
+	// request to a name that resolves to the same address is still
+	// refused. Wildcards, ranges and DNS names
 	// are refused (a name could resolve to any private address). The names
 	// "localhost" and "*.localhost" always resolve to 127.0.0.1 and ::1.
 	AllowPrivate []string
@@ -293,17 +294,26 @@ func newFetchTool(cfg Config) (*fetchTool, error) {
 }
 
 // parseAllowPrivate reads AllowPrivate into the set of dial addresses it
-// permits, in the form the dialer is given them.
+// permits, in the form the dialer is given them: "host:port", or
+// "host:0" for an entry that names no port (any port).
 func parseAllowPrivate(entries []string) (map[string]bool, error) {
 	allowed := map[string]bool{}
 	for _, e := range entries {
 		if strings.ContainsAny(e, "*?/") || strings.Contains(e, "://") {
-			return nil, fmt.Errorf("%w: AllowPrivate %q: give a literal host:port (no wildcard, scheme or path)", ErrConfig, e)
+			return nil, fmt.Errorf("%w: AllowPrivate %q: give a literal host or host:port (no wildcard, scheme or path)", ErrConfig, e)
 		}
-		if _, ps, err := net.SplitHostPort(e); err != nil || ps == "" {
-			return nil, fmt.Errorf("%w: AllowPrivate %q: give host:port (\"127.0.0.1:8080\", \"[::1]:9000\")", ErrConfig, e)
+		hp, anyPort := e, false
+		if _, ps, err := net.SplitHostPort(e); err == nil && ps == "" {
+			return nil, fmt.Errorf("%w: AllowPrivate %q: empty port", ErrConfig, e)
+		} else if err != nil {
+			// A host alone: an IPv4 address, localhost, or an IPv6
+			// address in brackets.
+			if strings.Contains(e, ":") && !(strings.HasPrefix(e, "[") && strings.HasSuffix(e, "]")) {
+				return nil, fmt.Errorf("%w: AllowPrivate %q: give host or host:port, an IPv6 address in brackets (\"127.0.0.1:8080\", \"[::1]:9000\", \"[::1]\")", ErrConfig, e)
+			}
+			hp, anyPort = e+":1", true
 		}
-		p, err := parseURL("http://" + e + "/")
+		p, err := parseURL("http://" + hp + "/")
 		if err != nil {
 			return nil, fmt.Errorf("%w: AllowPrivate %q: %v", ErrConfig, e, err)
 		}
@@ -313,9 +323,18 @@ func parseAllowPrivate(entries []string) (map[string]bool, error) {
 		if _, err := netip.ParseAddr(p.Host); err != nil && p.Host != "localhost" {
 			return nil, fmt.Errorf("%w: AllowPrivate %q: give an IP address or localhost, not a name that DNS resolves", ErrConfig, e)
 		}
+		if anyPort {
+			p.Port = 0
+		}
 		allowed[p.hostPort()] = true
 	}
 	return allowed, nil
+}
+
+// allowsPrivate says whether allowed (parseAllowPrivate's) permits host
+// on port: an entry for that port, or one that names no port.
+func allowsPrivate(allowed map[string]bool, host string, port int) bool {
+	return allowed[joinHostPort(host, port)] || allowed[joinHostPort(host, 0)]
 }
 
 // prepare is the tool's Prepare: the script's request parsed into Params.

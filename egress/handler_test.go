@@ -137,8 +137,6 @@ func TestFetchRefusesPrivateAddresses(t *testing.T) {
 		"http://meta.example/latest/meta-data/",
 		"http://169.254.169.254/latest/meta-data/",
 		"http://[::1]:" + port + "/",
-		"http://[::ffff:127.0.0.1]:" + port + "/",
-		"http://[::ffff:7f00:1]:" + port + "/",
 		"http://[64:ff9b::7f00:1]:" + port + "/",
 		"http://[2002:7f00:1::]:" + port + "/",
 		"http://0.0.0.0:" + port + "/",
@@ -171,6 +169,34 @@ func TestFetchAllowPrivateIsLiteral(t *testing.T) {
 	for _, u := range []string{srv.URL, "http://alias.example:" + port + "/", "http://localhost:1/"} {
 		if _, err := call(t, tool, abi.FetchRequest{URL: u}); !errors.Is(err, egress.ErrPrivateAddress) {
 			t.Errorf("%s: %v, want ErrPrivateAddress", u, err)
+		}
+	}
+	// An entry without a port permits every port of that host, and still
+	// only that host as written.
+	for _, entry := range []string{"127.0.0.1", "[::1]"} {
+		tool = newTool(t, egress.Config{AllowPrivate: []string{entry},
+			Resolver: resolver{"alias.example": {netip.MustParseAddr("127.0.0.1")}}})
+		if entry == "127.0.0.1" {
+			if resp, err := call(t, tool, abi.FetchRequest{URL: srv.URL}); err != nil || resp.Body != "ok" {
+				t.Errorf("%s with %s listed: %v %v", srv.URL, entry, resp, err)
+			}
+		}
+		for _, u := range []string{"http://localhost:" + port + "/", "http://alias.example:" + port + "/", "http://127.0.0.2:" + port + "/"} {
+			if _, err := call(t, tool, abi.FetchRequest{URL: u}); !errors.Is(err, egress.ErrPrivateAddress) {
+				t.Errorf("%s with %s listed: %v, want ErrPrivateAddress", u, entry, err)
+			}
+		}
+	}
+	// An entry that writes the address permits it written that way: the
+	// IPv4-mapped IPv6 form, like the decimal and octal forms, is refused
+	// before the policy decides.
+	tool = newTool(t, egress.Config{AllowPrivate: []string{hostPort(srv)}})
+	if resp, err := call(t, tool, abi.FetchRequest{URL: srv.URL}); err != nil || resp.Body != "ok" {
+		t.Errorf("%s listed: %v %v", srv.URL, resp, err)
+	}
+	for _, u := range []string{"http://[::ffff:127.0.0.1]:" + port + "/", "http://[::ffff:7f00:1]:" + port + "/", "http://2130706433:" + port + "/"} {
+		if _, err := call(t, tool, abi.FetchRequest{URL: u}); !errors.Is(err, egress.ErrNonCanonicalIP) {
+			t.Errorf("%s with %s listed: %v, want ErrNonCanonicalIP", u, hostPort(srv), err)
 		}
 	}
 }

@@ -37,8 +37,9 @@ type Params struct {
 	Scheme string `json:"scheme"`
 	// Host is the host, lower-case, without a trailing dot: a DNS name of
 	// ASCII letters, digits, "-" and "_", an IPv4 address in dotted
-	// decimal, or an IPv6 address without brackets (an IPv4-mapped one is
-	// written as the IPv4 address).
+	// decimal, or an IPv6 address without brackets in its canonical form
+	// (an IPv4-mapped one, another spelling of an IPv4 address, is
+	// refused).
 	Host string `json:"host"`
 	// Port is the TCP port, the scheme's default (80, 443) when the URL
 	// has none.
@@ -278,7 +279,12 @@ func canonicalHost(h string) (string, error) {
 		if ip.Zone() != "" {
 			return "", reqErr(ErrInvalidURL, "IPv6 address %q has a zone: refused", h)
 		}
-		return ip.Unmap().String(), nil
+		if ip.Is4In6() {
+			// Another spelling of an IPv4 address, like 2130706433: an
+			// allow rule that writes the address permits it written so.
+			return "", reqErr(ErrNonCanonicalIP, "host %q is an IPv4-mapped IPv6 address: write the IPv4 address as four decimal numbers (%s)", h, ip.Unmap())
+		}
+		return ip.String(), nil
 	}
 	for i := 0; i < len(h); i++ {
 		if h[i] >= utf8.RuneSelf {
@@ -438,26 +444,46 @@ func (p *Params) base() *url.URL {
 	return &url.URL{Scheme: p.Scheme, Host: host, Path: p.Path}
 }
 
-// canonicalQuery re-encodes a raw query that parseQuery accepted: its
-// pairs in order, empty ones dropped, each key and value unescaped and
-// escaped again (a key without "=" stays without), so that the query
-// sent is one the policy's parse reads alike.
+// canonicalQuery normalizes a raw query that parseQuery accepted: its
+// pairs in order, empty ones dropped, and in each pair a byte that a query
+// may not hold as it is (RFC 3986: anything but the unreserved and
+// sub-delimiter characters, ":", "@", "/" and "?") percent-encoded. A
+// percent-escape and a "+" stay as the script wrote them, so that a server
+// that reads "+" as a plus and one that reads it as a space both get what
+// curl would have sent, and the query sent is one the policy's parse reads
+// alike.
 func canonicalQuery(raw string) string {
-	var out []string
+	var b strings.Builder
 	for _, piece := range strings.Split(raw, "&") {
 		if piece == "" {
 			continue
 		}
-		k, v, eq := strings.Cut(piece, "=")
-		k, _ = url.QueryUnescape(k)
-		v, _ = url.QueryUnescape(v)
-		if eq {
-			out = append(out, url.QueryEscape(k)+"="+url.QueryEscape(v))
-		} else {
-			out = append(out, url.QueryEscape(k))
+		if b.Len() > 0 {
+			b.WriteByte('&')
+		}
+		for i := 0; i < len(piece); i++ {
+			c := piece[i]
+			switch {
+			case c == '%' && i+2 < len(piece) && isHex(piece[i+1]) && isHex(piece[i+2]):
+				b.WriteString(piece[i : i+3])
+				i += 2
+			case queryChar(c):
+				b.WriteByte(c)
+			default:
+				fmt.Fprintf(&b, "%%%02X", c)
+			}
 		}
 	}
-	return strings.Join(out, "&")
+	return b.String()
+}
+
+// queryChar says whether c may stand in a query as it is (RFC 3986, 3.4).
+func queryChar(c byte) bool {
+	switch {
+	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		return true
+	}
+	return strings.IndexByte("-._~!$&'()*+,;=:@/?", c) >= 0
 }
 
 // hostPort is the destination as a dial address.

@@ -91,6 +91,9 @@ func TestPrepareRefuses(t *testing.T) {
 		{`{"url":"http://127.0.1/"}`, egress.ErrNonCanonicalIP, "not a canonical IPv4"},
 		{`{"url":"http://1.2.3.4.5/"}`, egress.ErrNonCanonicalIP, "not a canonical IPv4"},
 		{`{"url":"http://example.0x10/"}`, egress.ErrNonCanonicalIP, "not a canonical IPv4"},
+		{`{"url":"http://[::ffff:127.0.0.1]/"}`, egress.ErrNonCanonicalIP, "IPv4-mapped"},
+		{`{"url":"http://[::ffff:7f00:1]/"}`, egress.ErrNonCanonicalIP, "IPv4-mapped"},
+		{`{"url":"http://[0:0:0:0:0:FFFF:8.8.8.8]/"}`, egress.ErrNonCanonicalIP, "IPv4-mapped"},
 		{`{"url":"http://bücher.example/"}`, egress.ErrInvalidURL, "punycode"},
 		{`{"url":"http://[fe80::1%25eth0]/"}`, egress.ErrInvalidURL, "zone"},
 		{`{"url":"http://exa mple.com/"}`, egress.ErrInvalidURL, "contains"},
@@ -134,7 +137,6 @@ func TestPrepareHostForms(t *testing.T) {
 	tool := newTool(t, egress.Config{})
 	cases := map[string]string{
 		"http://127.0.0.1/":            "127.0.0.1",
-		"http://[::ffff:127.0.0.1]/":   "127.0.0.1",
 		"http://[0:0:0:0:0:0:0:1]/":    "::1",
 		"http://[FE80::1]/":            "fe80::1",
 		"http://xn--bcher-kva.example": "xn--bcher-kva.example",
@@ -155,10 +157,13 @@ func TestPrepareHostForms(t *testing.T) {
 func TestNewRefusesConfig(t *testing.T) {
 	for _, cfg := range []egress.Config{
 		{AllowPrivate: []string{"*.internal:80"}},
-		{AllowPrivate: []string{"127.0.0.1"}},
+		{AllowPrivate: []string{"127.0.0.1:"}},
+		{AllowPrivate: []string{"::1"}},
+		{AllowPrivate: []string{"db.internal"}},
 		{AllowPrivate: []string{"http://127.0.0.1:80"}},
 		{AllowPrivate: []string{"10.0.0.0/8"}},
 		{AllowPrivate: []string{"db.internal:5432"}},
+		{AllowPrivate: []string{"[::ffff:127.0.0.1]:80"}},
 		{Method: "bad name!"},
 		{MaxConcurrent: -1},
 		{Credentials: []egress.Credential{{Host: "a.example", Header: "Authorization"}}},
