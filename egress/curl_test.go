@@ -24,10 +24,26 @@ func curlServer(t *testing.T) *httptest.Server {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header()["Date"] = nil
 		switch r.URL.Path {
+		case "/raw", "/old":
+			// Header lines in an order and a case of the server's own,
+			// which curl -i prints as they came.
+			conn, buf, err := w.(http.Hijacker).Hijack()
+			if err != nil {
+				return
+			}
+			defer conn.Close()
+			if r.URL.Path == "/old" {
+				buf.WriteString("HTTP/1.0 200 OK\r\nServer: SimpleHTTP/0.6 Python/3.11.7\r\nContent-type: text/plain\r\nContent-Length: 4\r\n\r\nbye\n")
+			} else {
+				buf.WriteString("HTTP/1.1 200 OK\r\nzeta: 1\r\nAlpha: 2\r\nX-Dup: a\r\nX-Dup: b\r\nConnection: close\r\nContent-Length: 3\r\n\r\nhi\n")
+			}
+			buf.Flush()
+		case "/chunked":
+			w.Header().Set("Content-Type", "text/plain")
+			fmt.Fprint(w, "part one\n")
+			w.(http.Flusher).Flush()
+			fmt.Fprint(w, "part two\n")
 		case "/json":
-			// Both headers in the map, which net/http writes sorted:
-			// the order the host gives them (a Go client cannot see
-			// the order on the wire).
 			w.Header().Set("Content-Type", "application/json")
 			w.Header().Set("Content-Length", "21")
 			fmt.Fprint(w, `{"ok":true,"n":[1,2]}`)
@@ -94,6 +110,13 @@ func TestCurlAgreesWithCurl(t *testing.T) {
 		`curl -sO ` + u + `/json; cat json; echo`,
 		`curl -s -i ` + u + `/json; echo`,
 		`curl -s -I ` + u + `/json`,
+		`curl -s -i ` + u + `/raw`,
+		`curl -s -i ` + u + `/old`,
+		`curl -s -i ` + u + `/chunked`,
+		`curl -s -D - -o /dev/null ` + u + `/raw`,
+		`curl -s -D h.txt ` + u + `/old ` + u + `/raw; cat h.txt`,
+		`curl -s -d @missing.txt ` + u + `/echo; echo "exit=$?"`,
+		`curl -s gopher2://127.0.0.1/; echo "exit=$?"`,
 		`curl -s -f -w '%{http_code}' ` + u + `/missing; echo " exit=$?"`,
 		`curl -s --fail-with-body ` + u + `/missing; echo "exit=$?"`,
 	}

@@ -125,7 +125,7 @@ func (d *dialer) dialContext(ctx context.Context, network, addr string) (net.Con
 	for _, ip := range ips {
 		conn, err := nd.DialContext(ctx, "tcp", netip.AddrPortFrom(ip, uint16(port)).String())
 		if err == nil {
-			return conn, nil
+			return newWireConn(conn), nil
 		}
 		errs = append(errs, err)
 		if ctx.Err() != nil {

@@ -8,10 +8,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
+	"net/http/httptrace"
 	"net/url"
 	"sort"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/cordonhq/cordon/engine"
@@ -39,7 +42,7 @@ func (t *fetchTool) handle(ctx context.Context, raw json.RawMessage) (any, error
 	defer cancel()
 
 	for hop := 0; ; hop++ {
-		resp, err := t.do(ctx, p)
+		resp, lines, err := t.do(ctx, p)
 		if err != nil {
 			return nil, err
 		}
@@ -49,7 +52,7 @@ func (t *fetchTool) handle(ctx context.Context, raw json.RawMessage) (any, error
 				resp.Body.Close()
 				return nil, err
 			}
-			out, err := t.response(ctx, p, resp, hop > 0)
+			out, err := t.response(ctx, p, resp, lines, hop > 0)
 			resp.Body.Close()
 			return out, err
 		}
@@ -73,14 +76,16 @@ func decodeParams(raw json.RawMessage) (*Params, error) {
 	return &p, nil
 }
 
-// do makes one request, with the credentials that match it.
-func (t *fetchTool) do(ctx context.Context, p *Params) (*http.Response, error) {
+// do makes one request, with the credentials that match it. It returns the
+// response and, when the tool's transport saw them, its header lines as the
+// server wrote them (wireConn), or nil.
+func (t *fetchTool) do(ctx context.Context, p *Params) (*http.Response, []headerLine, error) {
 	body, err := p.body()
 	if err != nil {
-		return nil, scriptError(reqErr(ErrInvalidRequest, "body_base64: %v", err))
+		return nil, nil, scriptError(reqErr(ErrInvalidRequest, "body_base64: %v", err))
 	}
 	if len(body) > t.cfg.MaxRequestBytes {
-		return nil, &engine.ToolError{Kind: string(abi.ToolTooLarge), Message: fmt.Sprintf("request body of %d bytes is over the limit of %d bytes", len(body), t.cfg.MaxRequestBytes), Err: ErrTooLarge}
+		return nil, nil, &engine.ToolError{Kind: string(abi.ToolTooLarge), Message: fmt.Sprintf("request body of %d bytes is over the limit of %d bytes", len(body), t.cfg.MaxRequestBytes), Err: ErrTooLarge}
 	}
 	var rd io.Reader
 	if len(body) > 0 || p.BodySize > 0 {
@@ -89,7 +94,7 @@ func (t *fetchTool) do(ctx context.Context, p *Params) (*http.Response, error) {
 	u := p.destination()
 	req, err := http.NewRequestWithContext(ctx, p.Method, u.String(), rd)
 	if err != nil {
-		return nil, fmt.Errorf("egress: making the request: %w", err)
+		return nil, nil, fmt.Errorf("egress: making the request: %w", err)
 	}
 	// The URL net/http sends is the one built from the parsed parts.
 	req.URL = u
@@ -98,13 +103,32 @@ func (t *fetchTool) do(ctx context.Context, p *Params) (*http.Response, error) {
 		req.Header[http.CanonicalHeaderKey(name)] = []string{value}
 	}
 	if err := t.addCredentials(ctx, p, req); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	// The connection the response came over, for its headers as the
+	// server wrote them (wireConn).
+	var mu sync.Mutex
+	var conn net.Conn
+	req = req.WithContext(httptrace.WithClientTrace(req.Context(), &httptrace.ClientTrace{
+		GotConn: func(info httptrace.GotConnInfo) {
+			mu.Lock()
+			conn = info.Conn
+			mu.Unlock()
+		},
+	}))
 	resp, err := t.client.Do(req)
 	if err != nil {
-		return nil, t.transportError(ctx, p, err)
+		return nil, nil, t.transportError(ctx, p, err)
 	}
-	return resp, nil
+	mu.Lock()
+	wc, _ := conn.(*wireConn)
+	mu.Unlock()
+	if wc != nil {
+		if lines, proto := wc.final(); lines != nil && proto == resp.Proto && matches(lines, resp.Header) {
+			return resp, lines, nil
+		}
+	}
+	return resp, nil, nil
 }
 
 // transportError is the error the script sees for a request that got no
@@ -208,8 +232,10 @@ func (t *fetchTool) redirect(ctx context.Context, p *Params, resp *http.Response
 	return next, nil
 }
 
-// response reads resp into the tool's result.
-func (t *fetchTool) response(ctx context.Context, p *Params, resp *http.Response, redirected bool) (json.RawMessage, error) {
+// response reads resp into the tool's result. lines are its header lines as
+// the server wrote them, or nil: then the headers are net/http's, sorted by
+// name.
+func (t *fetchTool) response(ctx context.Context, p *Params, resp *http.Response, lines []headerLine, redirected bool) (json.RawMessage, error) {
 	limit := int64(t.cfg.MaxResponseBytes)
 	if resp.ContentLength > limit {
 		return nil, tooLarge(p, t.cfg.MaxResponseBytes)
@@ -227,6 +253,7 @@ func (t *fetchTool) response(ctx context.Context, p *Params, resp *http.Response
 	out := abi.FetchResponse{
 		Status:     resp.StatusCode,
 		StatusText: strings.TrimSpace(strings.TrimPrefix(resp.Status, fmt.Sprint(resp.StatusCode))),
+		Proto:      resp.Proto,
 		URL:        p.URL,
 		Redirected: redirected,
 		Headers:    [][2]string{},
@@ -234,22 +261,30 @@ func (t *fetchTool) response(ctx context.Context, p *Params, resp *http.Response
 	if out.StatusText == "" {
 		out.StatusText = http.StatusText(resp.StatusCode)
 	}
-	names := make([]string, 0, len(resp.Header))
-	for k := range resp.Header {
-		names = append(names, k)
+	if lines == nil {
+		names := make([]string, 0, len(resp.Header))
+		for k := range resp.Header {
+			names = append(names, k)
+		}
+		sort.Strings(names)
+		for _, k := range names {
+			for _, v := range resp.Header[k] {
+				lines = append(lines, headerLine{k, v})
+			}
+		}
 	}
-	sort.Strings(names)
-	for _, k := range names {
-		name := strings.ToLower(k)
-		if !t.cfg.KeepSetCookie && (name == "set-cookie" || name == "set-cookie2") {
+	for _, l := range lines {
+		if !t.cfg.KeepSetCookie && (strings.EqualFold(l.name, "set-cookie") || strings.EqualFold(l.name, "set-cookie2")) {
 			continue
 		}
-		for _, v := range resp.Header[k] {
-			if !utf8.ValidString(v) {
-				v = strings.ToValidUTF8(v, "\uFFFD")
-			}
-			out.Headers = append(out.Headers, [2]string{name, v})
+		name, v := l.name, l.value
+		if !utf8.ValidString(name) {
+			name = strings.ToValidUTF8(name, "\uFFFD")
 		}
+		if !utf8.ValidString(v) {
+			v = strings.ToValidUTF8(v, "\uFFFD")
+		}
+		out.Headers = append(out.Headers, [2]string{name, v})
 	}
 	if utf8.Valid(body) {
 		out.Body = string(body)

@@ -83,7 +83,7 @@ func TestFetchAllowedPrivateLiteral(t *testing.T) {
 		t.Errorf("response = %+v", resp)
 	}
 	for _, h := range resp.Headers {
-		if h[0] == "set-cookie" {
+		if strings.EqualFold(h[0], "set-cookie") {
 			t.Errorf("set-cookie kept: %v", resp.Headers)
 		}
 	}
@@ -104,9 +104,11 @@ func TestFetchAllowedPrivateLiteral(t *testing.T) {
 	}
 }
 
+// contains reports whether hs has the header h, its name matched without
+// regard to case.
 func contains(hs [][2]string, h [2]string) bool {
 	for _, x := range hs {
-		if x == h {
+		if strings.EqualFold(x[0], h[0]) && x[1] == h[1] {
 			return true
 		}
 	}

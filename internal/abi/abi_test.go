@@ -1,9 +1,12 @@
 package abi
 
 import (
+	"encoding/json"
 	"errors"
 	"reflect"
+	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestRoundTrip(t *testing.T) {
@@ -128,4 +131,48 @@ func TestSetupOutputSchema(t *testing.T) {
 	if _, err := DecodeRequest(e.Bytes()); !errors.Is(err, ErrMalformed) {
 		t.Errorf("a setup without output schemas: %v", err)
 	}
+}
+
+// A body goes as text when it is short, or when its JSON string is at most
+// half as long again as the body; jsonStringLen agrees with encoding/json.
+func TestFetchSetBody(t *testing.T) {
+	for _, c := range []struct {
+		body string
+		text bool
+	}{
+		{"", false},
+		{"hello, world", true},
+		{`{"a": [1, 2, "x\ny"]}`, true},
+		{strings.Repeat("\x00", 100), true}, // short: always text
+		{strings.Repeat("\x00", 20000), false},
+		{strings.Repeat("<p>&amp;</p>", 5000), false},
+		{strings.Repeat("a <b> and some more plain text here", 1000), true},
+		{"\xff\xfe", false},
+		{"é\u2028ü", true},
+	} {
+		var r FetchRequest
+		r.SetBody([]byte(c.body))
+		if got := r.Body != ""; got != c.text || (r.Body == "" && r.BodyBase64 == "" && c.body != "") {
+			t.Errorf("%q: Body %q BodyBase64 %q, want text %v", c.body, r.Body, r.BodyBase64, c.text)
+		}
+		if utf8.ValidString(c.body) {
+			b, _ := json.Marshal(c.body)
+			if n := jsonStringLen([]byte(c.body)); n != len(b) {
+				t.Errorf("%q: jsonStringLen %d, encoding/json writes %d bytes", c.body, n, len(b))
+			}
+		}
+	}
+}
+
+func FuzzJSONStringLen(f *testing.F) {
+	f.Add("a\x00<\u2028\"\\")
+	f.Fuzz(func(t *testing.T, s string) {
+		if !utf8.ValidString(s) {
+			return
+		}
+		b, _ := json.Marshal(s)
+		if n := jsonStringLen([]byte(s)); n != len(b) {
+			t.Fatalf("%q: jsonStringLen %d, encoding/json writes %d bytes", s, n, len(b))
+		}
+	})
 }

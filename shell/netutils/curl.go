@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/textproto"
 	"net/url"
 	"strconv"
 	"strings"
@@ -23,27 +22,29 @@ const userAgent = "curl/8.5.0"
 
 // curl's exit statuses.
 const (
-	curlUsage      = 2  // bad options, no URL, or no network access
-	curlBadURL     = 3  // the host refused the request as malformed
-	curlNoConnect  = 7  // the request was not made or failed: denied, or the host failed it
-	curlHTTPError  = 22 // -f and a status of 400 or more
-	curlWriteError = 23 // the output file could not be written
-	curlRecvError  = 56 // the response could not be read
-	curlTooLarge   = 63 // the request or the response is over the host's limit
+	curlUsage       = 2  // bad options, no URL, or no network access
+	curlBadURL      = 3  // the host refused the request as malformed
+	curlNoConnect   = 7  // the request was not made or failed: denied, or the host failed it
+	curlHTTPError   = 22 // -f and a status of 400 or more
+	curlWriteError  = 23 // the output file could not be written
+	curlRecvError   = 56 // the response could not be read
+	curlTooLarge    = 63 // the request or the response is over the host's limit
+	curlUnsupported = 1  // a protocol curl (here: the host) does not speak
 )
 
-const curlShort = "sSfLX:H:d:o:Ow:iIu:A:Gvkm:e:"
+const curlShort = "sSfLX:H:d:o:Ow:iIu:A:Gvkm:e:D:"
 
 var curlLong = []string{
 	"silent", "show-error", "fail", "fail-with-body", "location", "request=", "header=",
 	"data=", "data-ascii=", "data-raw=", "data-binary=", "data-urlencode=", "json=",
 	"output=", "remote-name", "write-out=", "include", "head", "user=", "user-agent=",
 	"get", "max-time=", "connect-timeout=", "max-redirs=", "insecure", "compressed",
-	"verbose", "url=", "referer=", "no-progress-meter", "help",
+	"verbose", "url=", "referer=", "no-progress-meter", "help", "dump-header=",
 }
 
 const curlHelp = `Usage: curl [options...] <url>...
  -d, --data <data>          HTTP POST data (@FILE reads a file, newlines removed)
+ -D, --dump-header <file>   Write the response headers to a file (- is stdout)
      --data-binary <data>   HTTP POST data, @FILE read as it is
      --data-raw <data>      HTTP POST data, no @FILE
      --data-urlencode <d>   HTTP POST data, URL-encoded
@@ -73,20 +74,23 @@ const curlHelp = `Usage: curl [options...] <url>...
 // curlOpts are the options of one curl command.
 type curlOpts struct {
 	silent, showError, fail, failBody, follow, include, head, get, verbose bool
-	method, user, writeOut                                                 string
+	method, user, writeOut, dumpHeader                                     string
 	headers                                                                []curlHeader
 	data                                                                   [][]byte // the -d, --data-binary ... parts, in order
 	json                                                                   bool
 	outputs                                                                []string // -o FILE, or "" for -O, in order
 	urls                                                                   []string
+	warnings                                                               []string // printed unless -s, once the options are read
+	dumped                                                                 bool     // -D's file was written once: later transfers append
 }
 
 // curl is a curl over a Fetcher. It differs from curl 8: it speaks HTTP(S)
 // through the host only (the host decides which requests are made and how,
 // and sets the time and size limits: --max-time and the like are accepted
 // and ignored); a URL without a scheme is http; -O applies to the URL it
-// pairs with, in order, as -o does; the status line -i prints is HTTP/1.1
-// whatever the host spoke; there is no progress meter. Its exit statuses
+// pairs with, in order, as -o does; -i, -I and -D show the final
+// response's headers only, since the host follows the redirects; there is
+// no progress meter. Its exit statuses
 // are curl's where curl has one for the case; docs/egress.md maps the
 // host's refusals to them.
 func curl(env *command.Env, fetch Fetcher) int {
@@ -164,8 +168,9 @@ func parseCurl(env *command.Env) (o curlOpts, status int, ok bool) {
 				if command.IsCanceled(err) {
 					return o, command.StatusCanceled, false
 				}
-				fmt.Fprintf(env.Stderr, "curl: Failed to open/read local data from file/application: %s\n", err)
-				return o, 26, false // curl's "read error"
+				// curl warns and sends what it could read: nothing.
+				o.warnings = append(o.warnings, fmt.Sprintf("Warning: Couldn't read data from file \"%s\", this makes an empty POST.", strings.TrimPrefix(opt.Value, "@")))
+				b = nil
 			}
 			o.data = append(o.data, b)
 			if opt.Name == "json" {
@@ -197,11 +202,18 @@ func parseCurl(env *command.Env) (o curlOpts, status int, ok bool) {
 			o.verbose = true
 		case "url":
 			o.urls = append(o.urls, opt.Value)
+		case "D", "dump-header":
+			o.dumpHeader = opt.Value
 		case "help":
 			_, _ = io.WriteString(env.Stdout, curlHelp)
 			return o, 0, false
 		case "m", "max-time", "connect-timeout", "max-redirs", "k", "insecure", "compressed", "no-progress-meter":
 			// The host sets its own limits and makes the connection.
+		}
+	}
+	if !o.silent {
+		for _, w := range o.warnings {
+			fmt.Fprintln(env.Stderr, w)
 		}
 	}
 	return o, 0, true
@@ -253,6 +265,7 @@ func (o *curlOpts) request(u string) abi.FetchRequest {
 		req.Redirect = "follow"
 	}
 	var body []byte
+	hasBody := len(o.data) > 0 // even when empty: curl still sends its Content-Type
 	if len(o.data) > 0 {
 		sep := []byte("&")
 		if o.json {
@@ -275,6 +288,7 @@ func (o *curlOpts) request(u string) abi.FetchRequest {
 			}
 			body = nil
 		}
+		hasBody = false
 	case len(o.data) > 0:
 		method = "POST"
 	}
@@ -298,7 +312,7 @@ func (o *curlOpts) request(u string) abi.FetchRequest {
 	} else {
 		own = append(own, [2]string{"Accept", "*/*"})
 	}
-	if body != nil {
+	if hasBody {
 		ct := "application/x-www-form-urlencoded"
 		if o.json {
 			ct = "application/json"
@@ -316,7 +330,7 @@ func (o *curlOpts) request(u string) abi.FetchRequest {
 		}
 	}
 	if body != nil {
-		setBody(&req, body)
+		req.SetBody(body)
 	}
 	return req
 }
@@ -362,7 +376,7 @@ func (o *curlOpts) transfer(env *command.Env, fetch Fetcher, u, out string) int 
 	}
 	res, err := fetch(env.Ctx, req)
 	if err != nil {
-		return o.callFailed(env, err)
+		return o.callFailed(env, req, err)
 	}
 	if o.verbose {
 		fmt.Fprintf(env.Stderr, "< %s\n", statusLine(res))
@@ -386,17 +400,23 @@ func (o *curlOpts) transfer(env *command.Env, fetch Fetcher, u, out string) int 
 		return o.report(env, curlHTTPError, fmt.Sprintf("The requested URL returned error: %d", res.Status))
 	}
 
+	var head bytes.Buffer
+	head.WriteString(statusLine(res))
+	head.WriteString("\r\n")
+	for _, h := range res.Headers {
+		// As the host got them: over HTTP/1.x, the server's lines in
+		// its order and case, as curl prints them.
+		head.WriteString(h[0] + ": " + h[1] + "\r\n")
+	}
+	head.WriteString("\r\n")
+	if o.dumpHeader != "" {
+		if status := o.dump(env, head.Bytes()); status != 0 {
+			return status
+		}
+	}
 	var buf bytes.Buffer
 	if o.include || o.head {
-		buf.WriteString(statusLine(res))
-		buf.WriteString("\r\n")
-		for _, h := range res.Headers {
-			// HTTP/1.1 names, as curl prints those it got from a
-			// server that writes them canonically; the host gives
-			// them lower-cased.
-			buf.WriteString(textproto.CanonicalMIMEHeaderKey(h[0]) + ": " + h[1] + "\r\n")
-		}
-		buf.WriteString("\r\n")
+		buf.Write(head.Bytes())
 	}
 	if !o.head {
 		buf.Write(body)
@@ -437,11 +457,46 @@ func (o *curlOpts) write(env *command.Env, out string, b []byte) int {
 	return 0
 }
 
+// dump writes a response's status line and headers to -D's file: the
+// first transfer makes (or empties) it, later ones append, as curl keeps
+// the file open for all of them. "-" is standard output.
+func (o *curlOpts) dump(env *command.Env, head []byte) int {
+	if o.dumpHeader == "-" {
+		if _, err := env.Stdout.Write(head); err != nil {
+			return env.WriteError(err)
+		}
+		return 0
+	}
+	flag := vfs.O_CREATE | vfs.O_TRUNC
+	if o.dumped {
+		flag = vfs.O_CREATE | vfs.O_APPEND
+	}
+	f, err := env.Create(o.dumpHeader, flag)
+	if err == nil {
+		_, err = f.Write(head)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		return o.report(env, curlWriteError, fmt.Sprintf("Failed to open %s", o.dumpHeader))
+	}
+	o.dumped = true
+	return 0
+}
+
 // callFailed reports a request the host refused or failed.
-func (o *curlOpts) callFailed(env *command.Env, err error) int {
+func (o *curlOpts) callFailed(env *command.Env, req abi.FetchRequest, err error) int {
 	var ce *CallError
 	if !errors.As(err, &ce) {
 		return stopped(env, err)
+	}
+	if ce.Kind == abi.ToolInvalid {
+		// A scheme the host does not speak: curl's own words for a
+		// protocol it lacks. (The host decides; this only names it.)
+		if scheme, _, found := strings.Cut(req.URL, "://"); found && !strings.EqualFold(scheme, "http") && !strings.EqualFold(scheme, "https") {
+			return o.report(env, curlUnsupported, fmt.Sprintf("Protocol \"%s\" not supported or disabled in libcurl", scheme))
+		}
 	}
 	status, msg := callStatus(ce)
 	return o.report(env, status, msg)
@@ -476,7 +531,15 @@ func callStatus(ce *CallError) (int, string) {
 
 // statusLine is the status line -i and -I print.
 func statusLine(res abi.FetchResponse) string {
-	s := "HTTP/1.1 " + strconv.Itoa(res.Status)
+	switch res.Proto {
+	case "HTTP/2.0":
+		// HTTP/2 has no reason phrase; curl names the version "HTTP/2".
+		return "HTTP/2 " + strconv.Itoa(res.Status) + " "
+	case "HTTP/1.0":
+	default:
+		res.Proto = "HTTP/1.1"
+	}
+	s := res.Proto + " " + strconv.Itoa(res.Status)
 	if res.StatusText != "" {
 		s += " " + res.StatusText
 	}

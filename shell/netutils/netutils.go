@@ -18,7 +18,6 @@ import (
 	"context"
 	"encoding/base64"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/cordonhq/cordon/internal/abi"
 	"github.com/cordonhq/cordon/shell/command"
@@ -60,16 +59,6 @@ func New(fetch Fetcher) command.Registry {
 		"curl": func(env *command.Env) int { return curl(env, fetch) },
 		"wget": func(env *command.Env) int { return wget(env, fetch) },
 	})
-}
-
-// setBody puts body into req: as Body when it is valid UTF-8, else as
-// BodyBase64.
-func setBody(req *abi.FetchRequest, body []byte) {
-	if utf8.Valid(body) {
-		req.Body = string(body)
-		return
-	}
-	req.BodyBase64 = base64.StdEncoding.EncodeToString(body)
 }
 
 // responseBody returns the bytes of a response's body.

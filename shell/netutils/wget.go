@@ -123,7 +123,7 @@ func wget(env *command.Env, fetch Fetcher) int {
 		if hasBody {
 			req.Method = "POST"
 			req.Headers = append(req.Headers, [2]string{"Content-Type", "application/x-www-form-urlencoded"})
-			setBody(&req, body)
+			req.SetBody(body)
 		}
 		req.Headers = replaceHeaders(req.Headers, headers)
 		logf("--%s--  %s\n", env.Now().UTC().Format("2006-01-02 15:04:05"), req.URL)
@@ -138,7 +138,7 @@ func wget(env *command.Env, fetch Fetcher) int {
 			status = wgetNetwork
 			continue
 		}
-		logf("HTTP request sent, awaiting response... %s\n", strings.TrimPrefix(statusLine(res), "HTTP/1.1 "))
+		logf("HTTP request sent, awaiting response... %s\n", strings.TrimSpace(strconv.Itoa(res.Status)+" "+res.StatusText))
 		if server && !quiet {
 			fmt.Fprintf(env.Stderr, "  %s\n", statusLine(res))
 			for _, h := range res.Headers {

@@ -166,9 +166,10 @@ func (r *run) fetchSend(call goja.FunctionCall) goja.Value {
 	case goja.IsNull(body) || goja.IsUndefined(body):
 	default:
 		if b, ok := exportBytes(body); ok {
-			req.BodyBase64 = base64.StdEncoding.EncodeToString(b)
+			req.SetBody(b)
 		} else {
-			req.Body = body.String()
+			// A string body is a USVString: a lone surrogate is U+FFFD.
+			req.SetBody([]byte(strings.ToValidUTF8(body.String(), "\uFFFD")))
 		}
 	}
 	params, err := json.Marshal(req)
