@@ -104,7 +104,7 @@ func (e *AddressError) Error() string {
 	if h, _, err := net.SplitHostPort(e.Host); err == nil && h != e.Addr.Addr().String() {
 		via = " (" + h + ")"
 	}
-	return fmt.Sprintf("connecting to %s%s refused: %s address (SSRF protection); allow it with AllowPrivate", e.Addr, via, e.Class)
+	return fmt.Sprintf("connecting to %s%s refused: %s address (SSRF protection); allow it by its literal address (Config.AllowPrivate, http.allow_private in the config, cordon run --allow-host)", e.Addr, via, e.Class)
 }
 
 // Unwrap returns ErrPrivateAddress.

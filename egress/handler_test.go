@@ -152,7 +152,7 @@ func TestFetchRefusesPrivateAddresses(t *testing.T) {
 		}
 	}
 	_, err := call(t, tool, abi.FetchRequest{URL: "http://10.0.0.1/"})
-	if want := "connecting to 10.0.0.1:80 refused: private address (SSRF protection); allow it with AllowPrivate"; err == nil || !strings.Contains(err.Error(), want) {
+	if want := "connecting to 10.0.0.1:80 refused: private address (SSRF protection); allow it by its literal address (Config.AllowPrivate, http.allow_private in the config, cordon run --allow-host)"; err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("error = %v, want %q", err, want)
 	}
 }
