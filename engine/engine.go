@@ -73,8 +73,12 @@ type Config struct {
 	poolSize  int
 	observer  func(ExecutionStats) // WithObserver
 	decisions func(DecisionStats)  // WithDecisionObserver
-	// recycle is WithRecycleAfter's growth; 0 or less: never.
+	// recycle is WithRecycleAfter's growth: 0 is DefaultRecycleAfter, less
+	// than 0 never.
 	recycle int64
+	// recycleIdle is how long a sandbox waits idle before it recycles
+	// (defaultRecycleIdle when 0; tests shorten it).
+	recycleIdle time.Duration
 }
 
 // NewConfig returns the default configuration: a compilation cache in the
@@ -127,21 +131,36 @@ func (c Config) WithCompileProgress(w io.Writer) Config { c.progress = w; return
 // 0: every sandbox boots its own.
 func (c Config) WithPool(n int) Config { c.poolSize = max(n, 0); return c }
 
-// DefaultRecycleAfter is the growth WithRecycleAfter suggests: 32 MiB.
+// DefaultRecycleAfter is the growth past which a sandbox gives its guest's
+// memory back, unless WithRecycleAfter says otherwise: 32 MiB.
 const DefaultRecycleAfter = 32 << 20
 
-// WithRecycleAfter makes a sandbox give its guest's memory back once it
-// has grown n bytes: a guest's linear memory never shrinks (WebAssembly
-// memory only grows), so after an execution that left it more than n
-// bytes above its size when the sandbox took the guest, the sandbox
-// replaces the guest with a fresh one (from the pool, when there is one)
-// and puts its files back, exact. Only the files and the call counters
-// outlive an execution, so scripts see no difference; the memory goes back
-// to the operating system. The replacement runs in the background after
-// the execution returns, and costs about what taking a guest and copying
-// the files cost; an execution that comes before it is done waits for
-// it. n of 0 or less (the default) never replaces a guest.
+// WithRecycleAfter sets how much a guest's memory may grow before its
+// sandbox gives the memory back. A guest's linear memory never shrinks
+// (WebAssembly memory only grows), so after an execution that left it more
+// than n bytes above its size when the sandbox took the guest, the sandbox,
+// once it has been idle for a couple of seconds, replaces the guest with a
+// fresh one (from the pool, when there is one) and puts its files back,
+// exact. Only the files and the call counters outlive an execution, so
+// scripts see no difference; the memory goes back to the operating
+// system. The fresh guest is made before the sandbox's turn is taken, so an
+// execution that comes meanwhile waits only for the copy of the files; one
+// that comes first cancels the replacement until it ends. n of 0 is
+// [DefaultRecycleAfter] (the default); n less than 0 never replaces a
+// guest.
 func (c Config) WithRecycleAfter(n int64) Config { c.recycle = n; return c }
+
+// recycleGrowth is the growth past which a sandbox recycles its guest, or 0
+// for never.
+func (c Config) recycleGrowth() int64 {
+	switch {
+	case c.recycle == 0:
+		return DefaultRecycleAfter
+	case c.recycle < 0:
+		return 0
+	}
+	return c.recycle
+}
 
 // Counters returns the engine's in-memory counter store: where sandboxes
 // keep their call counters when SandboxConfig.Counters.Store is nil. A

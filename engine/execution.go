@@ -337,6 +337,7 @@ func (sb *Sandbox) Start(ctx context.Context, lang Language, code string, opts .
 	if err != nil {
 		return nil, err
 	}
+	sb.runs.Add(1) // the sandbox is not idle: a recycle armed before waits
 	if err := sb.acquire(ctx); err != nil {
 		return nil, err
 	}

@@ -1,5 +1,7 @@
 package engine
 
+import "time"
+
 // Test hooks for the tests of package engine_test.
 
 // GuestWasm returns the uncompressed guest module that engines compile.
@@ -19,3 +21,11 @@ func (e *Engine) ImportedFunctions() []string {
 // Prepared reports how many interpreters the sandbox's guest has made ahead
 // of an execution (prepareLater).
 func (sb *Sandbox) Prepared() int64 { return sb.prepared.Load() }
+
+// WithRecycleIdle sets how long a sandbox waits idle before it gives its
+// guest's memory back (a couple of seconds by default).
+func (c Config) WithRecycleIdle(d time.Duration) Config { c.recycleIdle = d; return c }
+
+// Recycled reports how many times the sandbox replaced its guest to give
+// memory back.
+func (sb *Sandbox) Recycled() int64 { return sb.recycled.Load() }

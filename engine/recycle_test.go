@@ -30,18 +30,18 @@ func listFiles(t *testing.T, sb *engine.Sandbox) string {
 	return b.String()
 }
 
-// After an execution that grew the guest's memory, the sandbox gives the
-// memory back by taking a fresh guest, with its files as they were; the
-// next execution sees no difference.
+// After an execution that grew the guest's memory, the sandbox, once idle,
+// gives the memory back by taking a fresh guest, with its files as they
+// were; the next execution sees no difference.
 func TestRecycleGivesMemoryBack(t *testing.T) {
 	ctx := context.Background()
 	for _, c := range []struct {
 		name    string
 		recycle int64
 		back    bool
-	}{{"on", engine.DefaultRecycleAfter, true}, {"default: never", 0, false}} {
+	}{{"default", 0, true}, {"never", -1, false}} {
 		t.Run(c.name, func(t *testing.T) {
-			eng := enginetest.NewEngine(t, enginetest.Config().WithRecycleAfter(c.recycle))
+			eng := enginetest.NewEngine(t, enginetest.Config().WithRecycleAfter(c.recycle).WithRecycleIdle(50*time.Millisecond))
 			// A loaded machine must not turn the big script into a timeout.
 			sb := enginetest.NewSandboxOf(t, eng, engine.SandboxConfig{Limits: engine.Limits{Timeout: 2 * time.Minute}})
 			if _, err := sb.Execute(ctx, engine.Shell, `mkdir -p /workspace/d/e && printf 'one\n' > /workspace/d/e/f && echo two > /workspace/g`); err != nil {
@@ -53,9 +53,9 @@ func TestRecycleGivesMemoryBack(t *testing.T) {
 			if err != nil || string(res.Value) != "300000" {
 				t.Fatalf("big script: %v %s %s", err, res.Value, res.Stderr)
 			}
-			// The guest is replaced after Execute returns, in the
-			// background; Files below waits for it. Wait a little for the
-			// memory to be given back.
+			// The guest is replaced once the sandbox has been idle,
+			// in the background. Wait a little for the memory to be
+			// given back.
 			after := eng.Stats().MemoryBytes
 			for deadline := time.Now().Add(time.Minute); c.back && after >= before+engine.DefaultRecycleAfter && time.Now().Before(deadline); {
 				time.Sleep(20 * time.Millisecond)
@@ -72,5 +72,54 @@ func TestRecycleGivesMemoryBack(t *testing.T) {
 				t.Errorf("the next execution: %v %q %q", err, res.Stdout, res.Stderr)
 			}
 		})
+	}
+}
+
+// Executions that come back to back never wait for a replacement: the
+// memory is given back only once the sandbox has been idle for the delay,
+// and an execution that starts first puts it off until it ends.
+func TestRecycleWaitsForIdle(t *testing.T) {
+	ctx := context.Background()
+	const idle = 400 * time.Millisecond
+	eng := enginetest.NewEngine(t, enginetest.Config().WithRecycleIdle(idle))
+	sb := enginetest.NewSandboxOf(t, eng, engine.SandboxConfig{Limits: engine.Limits{Timeout: 2 * time.Minute}})
+	start := time.Now()
+	for i := range 3 {
+		res, err := sb.Execute(ctx, engine.JavaScript, bigScript)
+		if err != nil || string(res.Value) != "300000" {
+			t.Fatalf("run %d: %v %s", i, err, res.Stderr)
+		}
+	}
+	if n := sb.Recycled(); n != 0 && time.Since(start) < idle {
+		t.Fatalf("recycled %d times while executions came back to back", n)
+	}
+	deadline := time.Now().Add(time.Minute)
+	for sb.Recycled() == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("an idle sandbox did not give its guest's memory back")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if n := sb.Recycled(); n != 1 {
+		t.Errorf("recycled %d times, want once", n)
+	}
+	if res, err := sb.Execute(ctx, engine.JavaScript, `return 1`); err != nil || string(res.Value) != "1" {
+		t.Fatalf("after the recycle: %v %s", err, res.Stderr)
+	}
+}
+
+// A script whose live data fits runs again and again in one sandbox: the
+// guest's Go runtime knows the memory limit (GOMEMLIMIT), so the garbage
+// the last run left is collected before the guest runs out of memory,
+// whether or not the sandbox recycles its guest.
+func TestGarbageOfTheLastScriptIsCollected(t *testing.T) {
+	ctx := context.Background()
+	eng := enginetest.NewEngine(t, enginetest.Config().WithRecycleAfter(-1))
+	sb := enginetest.NewSandboxOf(t, eng, engine.SandboxConfig{Limits: engine.Limits{Timeout: 2 * time.Minute}})
+	for i := range 3 {
+		res, err := sb.Execute(ctx, engine.JavaScript, bigScript)
+		if err != nil || string(res.Value) != "300000" {
+			t.Fatalf("run %d: %v %s", i, err, res.Stderr)
+		}
 	}
 }

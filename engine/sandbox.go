@@ -259,6 +259,12 @@ type Sandbox struct {
 	memBase atomic.Int64
 	// prepared counts the interpreters the guest made ahead (prepareLater).
 	prepared atomic.Int64
+	// runs counts the executions started, so that a recycle armed after
+	// one knows whether the sandbox has been idle since; recycleTimer is
+	// the armed recycle, recycled counts the guests replaced.
+	runs         atomic.Uint64
+	recycleTimer atomic.Pointer[time.Timer]
+	recycled     atomic.Int64
 
 	// turn holds one token while an execution or a file operation runs:
 	// the outermost of the engine's locks (ARCHITECTURE.md, "Concurrency").
@@ -500,6 +506,9 @@ func (sb *Sandbox) ID() string { return sb.id }
 func (sb *Sandbox) Close(ctx context.Context) error {
 	sb.closeOnce.Do(func() {
 		sb.setBroken(errorf(KindClosed, "sandbox is closed"))
+		if t := sb.recycleTimer.Load(); t != nil {
+			t.Stop()
+		}
 		sb.mu.Lock()
 		c := sb.conn
 		sb.mu.Unlock()
@@ -551,6 +560,15 @@ func (sb *Sandbox) acquire(ctx context.Context) error {
 
 func (sb *Sandbox) release() { <-sb.turn }
 
+// ranOutOfMemory reports whether a guest that stopped ran out of memory,
+// from its Go runtime's last words (diag) and its exit: "out of memory"
+// when an allocation found no room in the heap, "cannot allocate memory"
+// when growing the heap found the memory at its limit.
+func ranOutOfMemory(diag string, exitErr error) bool {
+	return strings.Contains(diag, "out of memory") || strings.Contains(diag, "cannot allocate memory") ||
+		(exitErr != nil && strings.Contains(exitErr.Error(), "memory"))
+}
+
 // crashed turns the guest's exit into an error and breaks the sandbox.
 func (sb *Sandbox) crashed() error {
 	c := sb.conn
@@ -558,7 +576,7 @@ func (sb *Sandbox) crashed() error {
 	diag := c.diag.String()
 	c.mu.Unlock()
 	err := &Error{Kind: KindCrash, Message: "the guest stopped", Err: c.exitErr}
-	if strings.Contains(diag, "out of memory") || (c.exitErr != nil && strings.Contains(c.exitErr.Error(), "memory")) {
+	if ranOutOfMemory(diag, c.exitErr) {
 		err = &Error{Kind: KindMemory, Message: fmt.Sprintf("the guest ran out of memory (limit %d MiB)", sb.e.cfg.memoryMB)}
 	} else if diag != "" {
 		err.Message += ": " + firstLines(diag, 3)
