@@ -2,9 +2,12 @@ package policy
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"os"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/cordonhq/cordon/dsl"
@@ -55,7 +58,8 @@ func (r *TestResult) String() string { return r.text }
 // policy it loads: a rule that reads input.metod fails here rather than
 // pass its tests and be refused when the policy is loaded. An error is a
 // *LoadError: the tests could not be loaded, compiled (a type error among
-// them) or run (a test that fails is a TestResult, not an error).
+// them) or run (a test that fails is a TestResult, not an error). The
+// results are in the order the tests are written, file by file.
 func RunTests(ctx context.Context, paths []string, caps []*dsl.Capability) ([]*TestResult, error) {
 	modules, store, err := tester.LoadWithRegoVersion(paths, nil, ast.RegoV1)
 	if err != nil {
@@ -112,13 +116,30 @@ func RunTests(ctx context.Context, paths []string, caps []*dsl.Capability) ([]*T
 	if err != nil {
 		return nil, &LoadError{Source: "tests", Err: err}
 	}
-	var out []*TestResult
+	type keyed struct {
+		file string
+		row  int
+		tr   *TestResult
+	}
+	var results []keyed
 	for r := range ch {
 		tr := &TestResult{Package: r.Package, Name: r.Name, Fail: r.Fail, Skip: r.Skip, Err: r.Error, Duration: r.Duration, Output: r.Output, text: r.String()}
+		k := keyed{tr: tr}
 		if r.Location != nil {
 			tr.Location = fmt.Sprintf("%s:%d", r.Location.File, r.Location.Row)
+			k.file, k.row = r.Location.File, r.Location.Row
 		}
-		out = append(out, tr)
+		results = append(results, k)
+	}
+	// OPA's runner goes through the modules in no fixed order: the
+	// results come in the order the tests are written, file by file.
+	slices.SortStableFunc(results, func(a, b keyed) int {
+		return cmp.Or(strings.Compare(a.file, b.file), cmp.Compare(a.row, b.row),
+			strings.Compare(a.tr.Package, b.tr.Package), strings.Compare(a.tr.Name, b.tr.Name))
+	})
+	out := make([]*TestResult, len(results))
+	for i, k := range results {
+		out[i] = k.tr
 	}
 	return out, nil
 }
