@@ -42,7 +42,7 @@ func (t *fetchTool) handle(ctx context.Context, raw json.RawMessage) (any, error
 	defer cancel()
 
 	for hop := 0; ; hop++ {
-		resp, lines, err := t.do(ctx, p)
+		resp, wc, err := t.do(ctx, p)
 		if err != nil {
 			return nil, err
 		}
@@ -52,7 +52,7 @@ func (t *fetchTool) handle(ctx context.Context, raw json.RawMessage) (any, error
 				resp.Body.Close()
 				return nil, err
 			}
-			out, err := t.response(ctx, p, resp, lines, hop > 0)
+			out, err := t.response(ctx, p, resp, wc, hop > 0)
 			resp.Body.Close()
 			return out, err
 		}
@@ -77,9 +77,9 @@ func decodeParams(raw json.RawMessage) (*Params, error) {
 }
 
 // do makes one request, with the credentials that match it. It returns the
-// response and, when the tool's transport saw them, its header lines as the
-// server wrote them (wireConn), or nil.
-func (t *fetchTool) do(ctx context.Context, p *Params) (*http.Response, []headerLine, error) {
+// response and the tool's own connection it came over (which saw its header
+// lines as the server wrote them), or nil for another transport's.
+func (t *fetchTool) do(ctx context.Context, p *Params) (*http.Response, *wireConn, error) {
 	body, err := p.body()
 	if err != nil {
 		return nil, nil, scriptError(reqErr(ErrInvalidRequest, "body_base64: %v", err))
@@ -123,12 +123,7 @@ func (t *fetchTool) do(ctx context.Context, p *Params) (*http.Response, []header
 	mu.Lock()
 	wc, _ := conn.(*wireConn)
 	mu.Unlock()
-	if wc != nil {
-		if lines, proto := wc.final(); lines != nil && proto == resp.Proto && matches(lines, resp.Header) {
-			return resp, lines, nil
-		}
-	}
-	return resp, nil, nil
+	return resp, wc, nil
 }
 
 // transportError is the error the script sees for a request that got no
@@ -232,10 +227,10 @@ func (t *fetchTool) redirect(ctx context.Context, p *Params, resp *http.Response
 	return next, nil
 }
 
-// response reads resp into the tool's result. lines are its header lines as
-// the server wrote them, or nil: then the headers are net/http's, sorted by
-// name.
-func (t *fetchTool) response(ctx context.Context, p *Params, resp *http.Response, lines []headerLine, redirected bool) (json.RawMessage, error) {
+// response reads resp into the tool's result. Its headers are the lines
+// the server wrote, when wc (the connection it came over, or nil) saw them
+// and they agree with what net/http parsed; else net/http's, sorted by name.
+func (t *fetchTool) response(ctx context.Context, p *Params, resp *http.Response, wc *wireConn, redirected bool) (json.RawMessage, error) {
 	limit := int64(t.cfg.MaxResponseBytes)
 	if resp.ContentLength > limit {
 		return nil, tooLarge(p, t.cfg.MaxResponseBytes)
@@ -260,6 +255,12 @@ func (t *fetchTool) response(ctx context.Context, p *Params, resp *http.Response
 	}
 	if out.StatusText == "" {
 		out.StatusText = http.StatusText(resp.StatusCode)
+	}
+	var lines []headerLine
+	if wc != nil {
+		if l, proto := wc.final(); l != nil && proto == resp.Proto && matches(l, resp.Header) {
+			lines = l
+		}
 	}
 	if lines == nil {
 		names := make([]string, 0, len(resp.Header))

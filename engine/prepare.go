@@ -21,15 +21,10 @@ func (sb *Sandbox) prepareLater() {
 		return
 	}
 	go func() {
-		select {
-		case sb.turn <- struct{}{}:
-		default:
-			return // busy: whatever holds the turn goes first
-		}
-		defer sb.release()
-		if sb.Err() != nil {
+		if !sb.tryAcquire() {
 			return
 		}
+		defer sb.release()
 		// A failure is the guest's and shows at the next request, which
 		// finds the sandbox broken (sb.request breaks it on a protocol
 		// error or a crash); a script makes its runtime itself otherwise.

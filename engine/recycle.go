@@ -56,9 +56,7 @@ func (sb *Sandbox) recycleIfIdle(gen uint64) {
 			return
 		}
 	}
-	select {
-	case sb.turn <- struct{}{}:
-	default:
+	if !sb.tryAcquire() {
 		fresh.close()
 		return
 	}

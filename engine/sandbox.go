@@ -558,6 +558,22 @@ func (sb *Sandbox) acquire(ctx context.Context) error {
 	return nil
 }
 
+// tryAcquire takes the sandbox's turn if nothing holds it, for the work a
+// sandbox does on its own while idle (prepareLater, recycleIfIdle): it never
+// waits, and whatever holds the turn goes first.
+func (sb *Sandbox) tryAcquire() bool {
+	select {
+	case sb.turn <- struct{}{}:
+	default:
+		return false
+	}
+	if sb.Err() != nil {
+		sb.release()
+		return false
+	}
+	return true
+}
+
 func (sb *Sandbox) release() { <-sb.turn }
 
 // ranOutOfMemory reports whether a guest that stopped ran out of memory,
