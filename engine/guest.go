@@ -7,7 +7,6 @@ import (
 
 	"github.com/cordonhq/cordon/internal/guestcache"
 	"github.com/cordonhq/cordon/internal/wasi"
-	"github.com/tetratelabs/wazero"
 )
 
 // This file joins the engine to its plumbing: the embedded guest
@@ -28,26 +27,6 @@ func guestWasm() ([]byte, error) {
 	return b, nil
 }
 
-// goMemLimit is the soft memory limit of the guest's Go runtime for a guest
-// memory limit of memoryMB: what the limit leaves beside the module's
-// initial memory (its data and the runtime's first structures, which the
-// Go runtime does not count), less an eighth of that (at least
-// goMemMargin) for what the runtime holds without counting it (arenas
-// reserved ahead, which on wasm are linear memory already). A guest too
-// small for that gets goMemMargin, and collects often.
-func goMemLimit(memoryMB int, compiled wazero.CompiledModule) int64 {
-	var initial int64
-	for _, m := range compiled.ExportedMemories() {
-		initial = int64(m.Min()) << 16
-	}
-	avail := int64(memoryMB)<<20 - initial
-	return max(avail-max(avail/8, goMemMargin), goMemMargin)
-}
-
-// goMemMargin is the part of the guest's memory goMemLimit keeps from the
-// Go runtime's soft limit.
-const goMemMargin = 4 << 20
-
 // instantiateWASI instantiates the WASI functions the compiled guest
 // imports, serving the engine's clock and random source; each call finds
 // its sandbox's conn through the context of the guest's _start call.
@@ -62,7 +41,6 @@ func instantiateWASI(ctx context.Context, e *Engine) error {
 			}
 			return nil
 		},
-		GoMemLimit: goMemLimit(e.cfg.memoryMB, e.compiled),
 	}
 	if err := wasi.Instantiate(ctx, e.runtime, e.compiled, cfg); err != nil {
 		return &Error{Kind: KindInternal, Message: "instantiating WASI", Err: err}

@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -109,9 +110,10 @@ func TestRecycleWaitsForIdle(t *testing.T) {
 }
 
 // A script whose live data fits runs again and again in one sandbox: the
-// guest's Go runtime knows the memory limit (GOMEMLIMIT), so the garbage
-// the last run left is collected before the guest runs out of memory,
-// whether or not the sandbox recycles its guest.
+// guest collects the garbage a large execution leaves once it has ended,
+// so the next run does not find the last one's data still on the heap
+// and run the guest out of memory, whether or not the sandbox recycles
+// its guest.
 func TestGarbageOfTheLastScriptIsCollected(t *testing.T) {
 	ctx := context.Background()
 	eng := enginetest.NewEngine(t, enginetest.Config().WithRecycleAfter(-1))
@@ -120,6 +122,27 @@ func TestGarbageOfTheLastScriptIsCollected(t *testing.T) {
 		res, err := sb.Execute(ctx, engine.JavaScript, bigScript)
 		if err != nil || string(res.Value) != "300000" {
 			t.Fatalf("run %d: %v %s", i, err, res.Stderr)
+		}
+	}
+}
+
+// A script that outgrows its memory fails at once with a memory error: the
+// guest's Go runtime has no soft memory limit, under which it collected
+// again and again near the limit until the script's time limit ended it,
+// the guest then too busy collecting to stop when asked (RATIONALE.md,
+// "The guest's garbage collector").
+func TestOutgrowingMemoryFailsFast(t *testing.T) {
+	ctx := context.Background()
+	eng := enginetest.NewEngine(t, enginetest.Config().WithMemoryLimitMB(64))
+	for _, src := range []string{
+		`const a = []; for (;;) a.push("x".repeat(100) + a.length)`,
+		`const keep = []; for (let i = 0; ; i++) { keep.push({i, s: "k" + i}); for (let j = 0; j < 8; j++) ({v: j}) }`,
+	} {
+		sb := enginetest.NewSandboxOf(t, eng, engine.SandboxConfig{Limits: engine.Limits{Timeout: time.Minute}})
+		start := time.Now()
+		_, err := sb.Execute(ctx, engine.JavaScript, src)
+		if !errors.Is(err, engine.ErrMemory) {
+			t.Errorf("%s: after %v: %v, want a memory error", src, time.Since(start), err)
 		}
 	}
 }

@@ -13,8 +13,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
-	"slices"
-	"strconv"
 	"time"
 
 	"github.com/tetratelabs/wazero"
@@ -48,13 +46,6 @@ type Config struct {
 	// call, from the call's context, or nil when that instance is not
 	// being recorded.
 	Recorder func(ctx context.Context) Recorder
-	// GoMemLimit, if positive, is the soft memory limit of the guest's Go
-	// runtime in bytes (GOMEMLIMIT in its environment): the part of the
-	// guest's memory limit that its heap may use. Without it the runtime
-	// paces its collections as if memory had no end, and a script whose
-	// live data fits can still run the guest out of memory while garbage
-	// from the last one waits for a collection.
-	GoMemLimit int64
 }
 
 // Recorder receives, in order, every value the WASI functions give an
@@ -102,8 +93,8 @@ func impl(cfg Config) map[string]wasiFunc {
 	return map[string]wasiFunc{
 		"args_sizes_get":      {wasiZeroSizes, []api.ValueType{i32, i32}, r32},
 		"args_get":            {wasiOK, []api.ValueType{i32, i32}, r32},
-		"environ_sizes_get":   {wasiEnvironSizesGet(cfg.environ()), []api.ValueType{i32, i32}, r32},
-		"environ_get":         {wasiEnvironGet(cfg.environ()), []api.ValueType{i32, i32}, r32},
+		"environ_sizes_get":   {wasiEnvironSizesGet(guestEnviron), []api.ValueType{i32, i32}, r32},
+		"environ_get":         {wasiEnvironGet(guestEnviron), []api.ValueType{i32, i32}, r32},
 		"clock_time_get":      {cfg.wasiClockTimeGet, []api.ValueType{i32, i64, i32}, r32},
 		"clock_res_get":       {wasiClockResGet, []api.ValueType{i32, i32}, r32},
 		"random_get":          {cfg.wasiRandomGet, []api.ValueType{i32, i32}, r32},
@@ -163,21 +154,11 @@ func wasiZeroSizes(_ context.Context, mod api.Module, stack []uint64) {
 	stack[0] = errnoSuccess
 }
 
-// guestEnviron is the guest's environment (with GOMEMLIMIT besides, see
-// Config.GoMemLimit), which only its Go runtime reads (no guest code looks
-// at the environment): GODEBUG=gcstoptheworld=1 makes every collection
+// guestEnviron is the guest's environment, which only its Go runtime reads
+// (no guest code looks at the environment): GODEBUG=gcstoptheworld=1 makes every collection
 // stop the world, which in a guest with one thread is cheaper than a
 // concurrent one (RATIONALE.md, "The guest's garbage collector").
 var guestEnviron = []string{"GODEBUG=gcstoptheworld=1"}
-
-// environ is the guest's environment: guestEnviron, and GOMEMLIMIT when
-// the config gives the guest's Go runtime a memory limit.
-func (cfg Config) environ() []string {
-	if cfg.GoMemLimit <= 0 {
-		return guestEnviron
-	}
-	return append(slices.Clip(guestEnviron), "GOMEMLIMIT="+strconv.FormatInt(cfg.GoMemLimit, 10))
-}
 
 // wasiEnvironSizesGet serves environ_sizes_get for the environment env.
 func wasiEnvironSizesGet(env []string) api.GoModuleFunc {

@@ -238,10 +238,7 @@ func curlData(env *command.Env, opt command.Opt) ([]byte, error) {
 	}
 	b, err := env.ReadAll(v[1:])
 	if err != nil {
-		if command.IsCanceled(err) {
-			return nil, err
-		}
-		return nil, fmt.Errorf("%s: %s", v[1:], command.Strerror(err))
+		return nil, err // the caller warns as curl does, or stops on a cancel
 	}
 	if opt.Name == "d" || opt.Name == "data" || opt.Name == "data-ascii" {
 		b = bytes.ReplaceAll(bytes.ReplaceAll(b, []byte("\r"), nil), []byte("\n"), nil)

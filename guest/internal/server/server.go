@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"path"
 	"runtime"
+	"runtime/metrics"
 	"sort"
 
 	"github.com/cordonhq/cordon/guest/internal/hub"
@@ -108,8 +109,31 @@ func (s *state) exec(x *abi.Exec) *abi.Response {
 	hits := s.fs.QuotaHits()
 	resp := s.run(x)
 	resp.QuotaHit = s.fs.QuotaHits() > hits
+	collectLarge()
 	return resp
 }
+
+// collectLarge collects the garbage an execution left when it is more than
+// largeHeap: what the script built is garbage once it has ended, and the
+// collector would otherwise let the next execution grow the heap to twice
+// what was live at the script's last collection before collecting, which
+// in a sandbox near its memory limit runs the guest out of memory on a
+// script that ran there before. The guest's Go runtime has no soft memory
+// limit, so that a script that outgrows its memory fails at once instead
+// of collecting again and again until its time limit (RATIONALE.md, "The
+// guest's garbage collector"). A collection after a small execution would
+// cost more than the execution; those are left to the collector's pacing.
+func collectLarge() {
+	heap := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(heap)
+	if heap[0].Value.Kind() == metrics.KindUint64 && heap[0].Value.Uint64() > largeHeap {
+		runtime.GC()
+	}
+}
+
+// largeHeap is the heap (live and not yet collected) after an execution
+// above which collectLarge collects.
+const largeHeap = 8 << 20
 
 func (s *state) run(x *abi.Exec) *abi.Response {
 	if s.plan == nil {
