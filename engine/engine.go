@@ -12,6 +12,7 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"errors"
@@ -27,6 +28,7 @@ import (
 	"github.com/cordonhq/cordon/counters"
 	"github.com/cordonhq/cordon/internal/guestcache"
 	"github.com/cordonhq/cordon/internal/guestmem"
+	"github.com/cordonhq/cordon/internal/wasmbin"
 	"github.com/cordonhq/cordon/internal/wasmtick"
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/experimental"
@@ -302,8 +304,17 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 	// slowest thing a new user sees (RATIONALE.md, "First compile").
 	// wasm may be a mapped file: a fault while wazero decodes it is an
 	// error, not a crash (guestcache.CatchFaults).
+	var imports []wasmbin.FuncImport
 	if ferr := guestcache.CatchFaults(func() {
 		e.compiled, err = e.runtime.CompileModule(experimental.WithCompilationWorkers(ctx, runtime.GOMAXPROCS(0)), wasm)
+		if err == nil {
+			// The types alias wasm, which may be a mapping that
+			// guest.Release unmaps: they are copied.
+			imports, err = wasmbin.FuncImports(wasm)
+			for i := range imports {
+				imports[i].Type = bytes.Clone(imports[i].Type)
+			}
+		}
 	}); ferr != nil {
 		err = ferr
 	}
@@ -311,7 +322,7 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 	if err != nil {
 		return fail(&Error{Kind: KindInternal, Message: "compiling the guest", Err: err})
 	}
-	if err := instantiateWASI(ctx, e); err != nil {
+	if err := instantiateWASI(ctx, e, imports); err != nil {
 		return fail(err)
 	}
 	cfg.logger.Debug("cordon: guest compiled", "took", time.Since(start), "cached", cached)

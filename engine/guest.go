@@ -7,6 +7,7 @@ import (
 
 	"github.com/cordonhq/cordon/internal/guestcache"
 	"github.com/cordonhq/cordon/internal/wasi"
+	"github.com/cordonhq/cordon/internal/wasmbin"
 )
 
 // This file joins the engine to its plumbing: the embedded guest
@@ -30,7 +31,7 @@ func guestWasm() ([]byte, error) {
 // instantiateWASI instantiates the WASI functions the compiled guest
 // imports, serving the engine's clock and random source; each call finds
 // its sandbox's conn through the context of the guest's _start call.
-func instantiateWASI(ctx context.Context, e *Engine) error {
+func instantiateWASI(ctx context.Context, e *Engine, imports []wasmbin.FuncImport) error {
 	cfg := wasi.Config{
 		Now:      e.cfg.now,
 		Random:   e.cfg.random,
@@ -42,7 +43,7 @@ func instantiateWASI(ctx context.Context, e *Engine) error {
 			return nil
 		},
 	}
-	if err := wasi.Instantiate(ctx, e.runtime, e.compiled, cfg); err != nil {
+	if err := wasi.Instantiate(ctx, e.runtime, imports, cfg); err != nil {
 		return &Error{Kind: KindInternal, Message: "instantiating WASI", Err: err}
 	}
 	return nil

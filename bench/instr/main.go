@@ -2,7 +2,7 @@
 // native goja, for bench/instructions to count the instructions it takes
 // under valgrind. The snippet is the body of a function: `return 1`.
 //
-//	go run ./bench/instr [-native] [-sh] [-exit CODE] [-cache-dir DIR] [-n N] [-unlimited] [-tools N] [-result JSON] CODE
+//	go run ./bench/instr [-native] [-sh] [-exit CODE] [-cache-dir DIR] [-n N] [-unlimited] [-tools N] [-pause D] [-result JSON] CODE
 //
 // With -n the snippet runs N times, in one sandbox (or one goja runtime);
 // with -sh it is a shell script; with -exit each run must end with that exit
@@ -42,10 +42,11 @@ func main() {
 	exit := flag.Int("exit", 0, "the exit code each run must end with (sandbox only)")
 	unlimited := flag.Bool("unlimited", false, "a policy allows t without a call limit (sandbox only)")
 	tools := flag.Int("tools", 0, "how many more tools the sandbox has (sandbox only)")
+	pause := flag.Duration("pause", 0, "how long to wait before each run, as an agent's model takes its turn (sandbox only)")
 	result := flag.String("result", `{"ok":true}`, "the JSON every tool answers (sandbox only)")
 	flag.Parse()
 	if flag.NArg() != 1 {
-		fmt.Fprintln(os.Stderr, "usage: instr [-native] [-sh] [-exit CODE] [-cache-dir DIR] [-n N] [-unlimited] [-tools N] [-result JSON] CODE")
+		fmt.Fprintln(os.Stderr, "usage: instr [-native] [-sh] [-exit CODE] [-cache-dir DIR] [-n N] [-unlimited] [-tools N] [-pause D] [-result JSON] CODE")
 		os.Exit(2)
 	}
 	code := flag.Arg(0)
@@ -63,13 +64,13 @@ func main() {
 	if *sh {
 		lang = engine.Shell
 	}
-	if err := inSandbox(context.Background(), *cacheDir, lang, code, *n, *exit, *unlimited, *tools, json.RawMessage(*result)); err != nil {
+	if err := inSandbox(context.Background(), *cacheDir, lang, code, *n, *exit, *unlimited, *tools, *pause, json.RawMessage(*result)); err != nil {
 		fmt.Fprintln(os.Stderr, "instr:", err)
 		os.Exit(1)
 	}
 }
 
-func inSandbox(ctx context.Context, cacheDir string, lang engine.Language, code string, n, exit int, unlimited bool, tools int, result json.RawMessage) error {
+func inSandbox(ctx context.Context, cacheDir string, lang engine.Language, code string, n, exit int, unlimited bool, tools int, pause time.Duration, result json.RawMessage) error {
 	cfg := engine.NewConfig().WithLogger(slog.New(slog.DiscardHandler))
 	if cacheDir != "" {
 		cfg = cfg.WithCacheDir(cacheDir)
@@ -103,6 +104,7 @@ func inSandbox(ctx context.Context, cacheDir string, lang engine.Language, code 
 		return err
 	}
 	for range n {
+		time.Sleep(pause)
 		res, err := sb.Execute(ctx, lang, code)
 		if err != nil {
 			return err

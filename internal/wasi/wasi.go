@@ -11,10 +11,12 @@ package wasi
 import (
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"time"
 
+	"github.com/cordonhq/cordon/internal/wasmbin"
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
 	"github.com/tetratelabs/wazero/sys"
@@ -108,27 +110,67 @@ func impl(cfg Config) map[string]wasiFunc {
 	}
 }
 
-// Instantiate instantiates, in r, the WASI host module that compiled
-// imports from: a function for each of its WASI imports, with real
-// behaviour for the few that impl lists and ENOSYS for the others.
-func Instantiate(ctx context.Context, r wazero.Runtime, compiled wazero.CompiledModule, cfg Config) error {
+// Instantiate instantiates, in r, the WASI host module for a module whose
+// function imports are imports (wasmbin.FuncImports of its binary): a
+// function for each of its WASI imports, with real behaviour for the few
+// that impl lists and ENOSYS for the others. The imports are read from the
+// binary rather than from the compiled module, whose ImportedFunctions
+// makes wazero build a definition of every function of the module, which
+// for the guest is milliseconds of a process's start and megabytes kept.
+func Instantiate(ctx context.Context, r wazero.Runtime, imports []wasmbin.FuncImport, cfg Config) error {
 	served := impl(cfg)
 	b := r.NewHostModuleBuilder(ModuleName)
-	for _, f := range compiled.ImportedFunctions() {
-		mod, name, _ := f.Import()
-		if mod != ModuleName {
+	for _, f := range imports {
+		if f.Module != ModuleName {
 			continue
 		}
-		w, ok := served[name]
+		w, ok := served[f.Name]
 		if !ok {
-			w = wasiFunc{wasiNosys, f.ParamTypes(), f.ResultTypes()}
+			params, results, err := funcType(f.Type)
+			if err != nil {
+				return fmt.Errorf("wasi: import %s.%s: %w", f.Module, f.Name, err)
+			}
+			w = wasiFunc{wasiNosys, params, results}
 		}
-		b.NewFunctionBuilder().WithGoModuleFunction(w.fn, w.params, w.results).Export(name)
+		b.NewFunctionBuilder().WithGoModuleFunction(w.fn, w.params, w.results).Export(f.Name)
 	}
 	if _, err := b.Instantiate(ctx); err != nil {
 		return fmt.Errorf("wasi: instantiating the host module: %w", err)
 	}
 	return nil
+}
+
+// funcType decodes a function type as wasmbin.FuncTypes gives it: the
+// parameter vector, then the result vector, each a count and one byte per
+// value type (which is api.ValueType's encoding).
+func funcType(t []byte) (params, results []api.ValueType, err error) {
+	pos := 0
+	vec := func() ([]api.ValueType, error) {
+		n, m, err := wasmbin.U32(t, pos)
+		if err != nil {
+			return nil, err
+		}
+		pos += m
+		if uint64(len(t)-pos) < uint64(n) {
+			return nil, errors.New("truncated function type")
+		}
+		v := make([]api.ValueType, n)
+		for i := range v {
+			v[i] = t[pos+i]
+		}
+		pos += int(n)
+		return v, nil
+	}
+	if params, err = vec(); err != nil {
+		return nil, nil, err
+	}
+	if results, err = vec(); err != nil {
+		return nil, nil, err
+	}
+	if pos != len(t) {
+		return nil, nil, errors.New("function type has trailing bytes")
+	}
+	return params, results, nil
 }
 
 func wasiOK(_ context.Context, _ api.Module, stack []uint64) {

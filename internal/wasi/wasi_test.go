@@ -172,7 +172,8 @@ func TestInstantiate(t *testing.T) {
 	ctx := context.Background()
 	r := wazero.NewRuntime(ctx)
 	defer r.Close(ctx)
-	compiled, err := r.CompileModule(ctx, callerModule([]string{"fd_write", "clock_time_get", "random_get", "poll_oneoff", "fd_read"}))
+	wasm := callerModule([]string{"fd_write", "clock_time_get", "random_get", "poll_oneoff", "fd_read"})
+	compiled, err := r.CompileModule(ctx, wasm)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,7 +183,7 @@ func TestInstantiate(t *testing.T) {
 		Random:   bytes.NewReader([]byte("0123456789")),
 		Instance: func(ctx context.Context) Instance { return ctx.Value(instanceKey{}).(*testInstance) },
 	}
-	if err := Instantiate(ctx, r, compiled, cfg); err != nil {
+	if err := Instantiate(ctx, r, funcImports(t, wasm), cfg); err != nil {
 		t.Fatal(err)
 	}
 	mod, err := r.InstantiateModule(ctx, compiled, wazero.NewModuleConfig().WithName(""))
@@ -282,7 +283,8 @@ func TestRecorder(t *testing.T) {
 	ctx := context.Background()
 	r := wazero.NewRuntime(ctx)
 	defer r.Close(ctx)
-	compiled, err := r.CompileModule(ctx, callerModule([]string{"clock_time_get", "random_get"}))
+	wasm := callerModule([]string{"clock_time_get", "random_get"})
+	compiled, err := r.CompileModule(ctx, wasm)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -298,7 +300,7 @@ func TestRecorder(t *testing.T) {
 			return nil
 		},
 	}
-	if err := Instantiate(ctx, r, compiled, cfg); err != nil {
+	if err := Instantiate(ctx, r, funcImports(t, wasm), cfg); err != nil {
 		t.Fatal(err)
 	}
 	mod, err := r.InstantiateModule(ctx, compiled, wazero.NewModuleConfig().WithName(""))
@@ -339,7 +341,8 @@ func TestPlayer(t *testing.T) {
 	ctx := context.Background()
 	r := wazero.NewRuntime(ctx)
 	defer r.Close(ctx)
-	compiled, err := r.CompileModule(ctx, callerModule([]string{"clock_time_get", "random_get"}))
+	wasm := callerModule([]string{"clock_time_get", "random_get"})
+	compiled, err := r.CompileModule(ctx, wasm)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -349,7 +352,7 @@ func TestPlayer(t *testing.T) {
 		Instance: func(ctx context.Context) Instance { return &testInstance{} },
 		Recorder: func(ctx context.Context) Recorder { return testPlayer{} },
 	}
-	if err := Instantiate(ctx, r, compiled, cfg); err != nil {
+	if err := Instantiate(ctx, r, funcImports(t, wasm), cfg); err != nil {
 		t.Fatal(err)
 	}
 	mod, err := r.InstantiateModule(ctx, compiled, wazero.NewModuleConfig().WithName(""))
@@ -372,5 +375,29 @@ func TestPlayer(t *testing.T) {
 	}
 	if got, _ := mod.Memory().Read(400, 3); string(got) != "xyz" {
 		t.Errorf("random_get: the guest read %q, want the played %q", got, "xyz")
+	}
+}
+
+// funcImports is wasmbin.FuncImports(wasm), which must succeed.
+func funcImports(t *testing.T, wasm []byte) []wasmbin.FuncImport {
+	t.Helper()
+	imports, err := wasmbin.FuncImports(wasm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return imports
+}
+
+// funcType decodes what FuncTypes gives and refuses what is not a whole
+// function type.
+func TestFuncType(t *testing.T) {
+	params, results, err := funcType([]byte{3, 0x7f, 0x7e, 0x7f, 1, 0x7f})
+	if err != nil || !slices.Equal(params, []api.ValueType{api.ValueTypeI32, api.ValueTypeI64, api.ValueTypeI32}) || !slices.Equal(results, []api.ValueType{api.ValueTypeI32}) {
+		t.Errorf("funcType: %v %v %v", params, results, err)
+	}
+	for _, bad := range [][]byte{nil, {3, 0x7f}, {0}, {0, 0, 0}, {0x80}, {0, 0xff, 0xff, 0xff, 0xff, 0x0f}} {
+		if _, _, err := funcType(bad); err == nil {
+			t.Errorf("funcType(% x): no error", bad)
+		}
 	}
 }

@@ -145,7 +145,7 @@ func Imports(b []byte, f func(module, name string, kind byte, funcIndex int)) er
 type FuncImport struct {
 	Module, Name string
 	// Type is the function's type, encoded as FuncTypes gives it: the
-	// parameter vector and the result vector.
+	// parameter vector and the result vector. It aliases the module.
 	Type []byte
 }
 
