@@ -2,49 +2,47 @@ package server
 
 import (
 	"runtime"
-	"runtime/debug"
 	"runtime/metrics"
 	"testing"
 )
 
-// heapObjects is the heap the collector has not freed: live objects and
-// garbage not yet collected.
-func heapObjects() uint64 {
-	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+// gcState is the number of completed collections and the heap goal.
+func gcState() (cycles, goal uint64) {
+	s := []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}, {Name: "/gc/heap/goal:bytes"}}
 	metrics.Read(s)
-	return s[0].Value.Uint64()
+	return s[0].Value.Uint64(), s[1].Value.Uint64()
 }
 
 var sink [][]byte
 
-// collectLarge collects the garbage of a large execution and leaves a
-// small heap alone (collecting after every execution would cost more than
-// a small one takes).
+// collectLarge collects after a large execution, which leaves a large heap
+// goal, so that the goal is what is live between executions again, and
+// leaves the collector alone after a small one (collecting after every
+// execution would cost more than a small one takes).
 func TestCollectLarge(t *testing.T) {
-	defer debug.SetGCPercent(debug.SetGCPercent(-1)) // no collection but ours
-	runtime.GC()
-	base := heapObjects()
-	for range 4 * largeHeap >> 16 {
+	// A large execution: 4*largeGoal live at a collection, then garbage.
+	for range 4 * largeGoal >> 16 {
 		sink = append(sink, make([]byte, 64<<10))
 	}
-	sink = nil
-	if got := heapObjects(); got < base+2*largeHeap {
-		t.Fatalf("the garbage is not counted: heap %d after %d more", got, 4*largeHeap)
-	}
-	collectLarge()
-	if got := heapObjects(); got > base+largeHeap/2 {
-		t.Errorf("after collectLarge the heap is %d bytes, %d before the garbage: not collected", got, base)
-	}
-	// A small heap is left as it is.
 	runtime.GC()
-	sink = append(sink, make([]byte, 1<<20))
 	sink = nil
-	before := heapObjects()
-	if before > largeHeap {
-		t.Skipf("the test binary's own heap is %d bytes, over largeHeap", before)
+	before, goal := gcState()
+	if goal <= largeGoal {
+		t.Fatalf("the heap goal is %d with %d bytes live", goal, 4*largeGoal)
 	}
 	collectLarge()
-	if got := heapObjects(); got < before {
-		t.Errorf("collectLarge collected a heap of %d bytes (now %d)", before, got)
+	after, goal := gcState()
+	if after == before || goal > largeGoal {
+		t.Errorf("after collectLarge: %d collections (%d before), heap goal %d", after, before, goal)
+	}
+	// A small one: the goal stays small, and nothing is collected.
+	runtime.GC()
+	before, goal = gcState()
+	if goal > largeGoal {
+		t.Skipf("the test binary's own heap goal is %d bytes, over largeGoal", goal)
+	}
+	collectLarge()
+	if after, _ := gcState(); after != before {
+		t.Errorf("collectLarge collected after a small execution (goal %d)", goal)
 	}
 }

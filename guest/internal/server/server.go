@@ -113,27 +113,31 @@ func (s *state) exec(x *abi.Exec) *abi.Response {
 	return resp
 }
 
-// collectLarge collects the garbage an execution left when it is more than
-// largeHeap: what the script built is garbage once it has ended, and the
-// collector would otherwise let the next execution grow the heap to twice
-// what was live at the script's last collection before collecting, which
-// in a sandbox near its memory limit runs the guest out of memory on a
-// script that ran there before. The guest's Go runtime has no soft memory
-// limit, so that a script that outgrows its memory fails at once instead
-// of collecting again and again until its time limit (RATIONALE.md, "The
-// guest's garbage collector"). A collection after a small execution would
-// cost more than the execution; those are left to the collector's pacing.
+// collectLarge collects the garbage an execution left when the collector's
+// heap goal is over largeGoal. The goal is twice what was live at the last
+// collection, so after a large execution it is large, and what the script
+// built is garbage once it has ended: left alone, the next execution
+// would grow the heap to that goal, with the last one's data still on it,
+// before the collector ran, which in a sandbox near its memory limit runs
+// the guest out of memory on a script that ran there before. A collection
+// now resets the goal to what is live between executions. The guest's Go
+// runtime has no soft memory limit, so that a script that outgrows its
+// memory fails at once instead of collecting again and again until its
+// time limit (RATIONALE.md, "The guest's garbage collector"). After a
+// small execution the goal is small and nothing is done: a collection
+// would cost more than the execution, and reading the goal costs a few
+// loads (unlike the heap's size, which sums the allocator's statistics).
 func collectLarge() {
-	heap := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-	metrics.Read(heap)
-	if heap[0].Value.Kind() == metrics.KindUint64 && heap[0].Value.Uint64() > largeHeap {
+	goal := []metrics.Sample{{Name: "/gc/heap/goal:bytes"}}
+	metrics.Read(goal)
+	if goal[0].Value.Kind() == metrics.KindUint64 && goal[0].Value.Uint64() > largeGoal {
 		runtime.GC()
 	}
 }
 
-// largeHeap is the heap (live and not yet collected) after an execution
-// above which collectLarge collects.
-const largeHeap = 8 << 20
+// largeGoal is the heap goal above which collectLarge collects: four
+// times the Go runtime's minimum goal.
+const largeGoal = 16 << 20
 
 func (s *state) run(x *abi.Exec) *abi.Response {
 	if s.plan == nil {
