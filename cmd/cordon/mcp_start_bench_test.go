@@ -3,10 +3,14 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -19,7 +23,11 @@ import (
 // target is 100 ms), to tools/list (list-ms) and to a first tools/call
 // that runs `return 1` (call-ms), which waits for the guest; help-ms is
 // the floor, `cordon help` from start to exit, timed in the same
-// iterations. The cache is $CORDON_BENCH_CACHE_DIR, or the default one,
+// iterations. After the call it reads the process's memory from
+// /proc/PID/smaps_rollup: rss-MiB, resident, and pss-MiB, its
+// proportional share of pages shared with other processes (the target is
+// a process that starts at 60 MiB or less; Linux only, left out
+// elsewhere). The cache is $CORDON_BENCH_CACHE_DIR, or the default one,
 // filled first with `cordon precompile`; $CORDON_BENCH_BIN runs another
 // build instead of this tree's.
 //
@@ -48,6 +56,8 @@ func BenchmarkMCPStart(b *testing.B) {
 		call       = `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"run_javascript","arguments":{"code":"return 1"}}}` + "\n"
 	)
 	var listTotal, callTotal, helpTotal time.Duration
+	var rss, pss float64 // KiB, summed over the iterations
+	memRead := true
 	for b.Loop() {
 		// The floor: a process of the same binary that does nothing
 		// (cordon help), timed in the same iteration.
@@ -104,6 +114,10 @@ func BenchmarkMCPStart(b *testing.B) {
 		io.WriteString(stdin, call)
 		answer(3)
 		callTotal += time.Since(start)
+		if memRead {
+			r, p, err := smapsRollup(cmd.Process.Pid)
+			rss, pss, memRead = rss+r, pss+p, err == nil
+		}
 		stdin.Close()
 		if err := cmd.Wait(); err != nil {
 			b.Fatal(err)
@@ -113,4 +127,38 @@ func BenchmarkMCPStart(b *testing.B) {
 	b.ReportMetric(float64(helpTotal.Milliseconds())/float64(b.N), "help-ms")
 	b.ReportMetric(float64(listTotal.Milliseconds())/float64(b.N), "list-ms")
 	b.ReportMetric(float64(callTotal.Milliseconds())/float64(b.N), "call-ms")
+	if memRead {
+		b.ReportMetric(rss/1024/float64(b.N), "rss-MiB")
+		b.ReportMetric(pss/1024/float64(b.N), "pss-MiB")
+	}
+}
+
+// smapsRollup returns the resident and proportional set sizes of process
+// pid in KiB, from /proc/PID/smaps_rollup.
+func smapsRollup(pid int) (rss, pss float64, err error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/smaps_rollup", pid))
+	if err != nil {
+		return 0, 0, err
+	}
+	found := 0
+	for l := range strings.Lines(string(b)) {
+		f := strings.Fields(l)
+		if len(f) < 2 || (f[0] != "Rss:" && f[0] != "Pss:") {
+			continue
+		}
+		kb, err := strconv.ParseFloat(f[1], 64)
+		if err != nil {
+			return 0, 0, fmt.Errorf("smaps_rollup: %q: %w", l, err)
+		}
+		if f[0] == "Rss:" {
+			rss = kb
+		} else {
+			pss = kb
+		}
+		found++
+	}
+	if found != 2 {
+		return 0, 0, errors.New("smaps_rollup: no Rss and Pss")
+	}
+	return rss, pss, nil
 }
