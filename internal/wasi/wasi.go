@@ -11,7 +11,6 @@ package wasi
 import (
 	"context"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -126,7 +125,7 @@ func Instantiate(ctx context.Context, r wazero.Runtime, imports []wasmbin.FuncIm
 		}
 		w, ok := served[f.Name]
 		if !ok {
-			params, results, err := funcType(f.Type)
+			params, results, err := wasmbin.FuncTypeVectors(f.Type)
 			if err != nil {
 				return fmt.Errorf("wasi: import %s.%s: %w", f.Module, f.Name, err)
 			}
@@ -138,39 +137,6 @@ func Instantiate(ctx context.Context, r wazero.Runtime, imports []wasmbin.FuncIm
 		return fmt.Errorf("wasi: instantiating the host module: %w", err)
 	}
 	return nil
-}
-
-// funcType decodes a function type as wasmbin.FuncTypes gives it: the
-// parameter vector, then the result vector, each a count and one byte per
-// value type (which is api.ValueType's encoding).
-func funcType(t []byte) (params, results []api.ValueType, err error) {
-	pos := 0
-	vec := func() ([]api.ValueType, error) {
-		n, m, err := wasmbin.U32(t, pos)
-		if err != nil {
-			return nil, err
-		}
-		pos += m
-		if uint64(len(t)-pos) < uint64(n) {
-			return nil, errors.New("truncated function type")
-		}
-		v := make([]api.ValueType, n)
-		for i := range v {
-			v[i] = t[pos+i]
-		}
-		pos += int(n)
-		return v, nil
-	}
-	if params, err = vec(); err != nil {
-		return nil, nil, err
-	}
-	if results, err = vec(); err != nil {
-		return nil, nil, err
-	}
-	if pos != len(t) {
-		return nil, nil, errors.New("function type has trailing bytes")
-	}
-	return params, results, nil
 }
 
 func wasiOK(_ context.Context, _ api.Module, stack []uint64) {

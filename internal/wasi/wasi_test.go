@@ -387,17 +387,3 @@ func funcImports(t *testing.T, wasm []byte) []wasmbin.FuncImport {
 	}
 	return imports
 }
-
-// funcType decodes what FuncTypes gives and refuses what is not a whole
-// function type.
-func TestFuncType(t *testing.T) {
-	params, results, err := funcType([]byte{3, 0x7f, 0x7e, 0x7f, 1, 0x7f})
-	if err != nil || !slices.Equal(params, []api.ValueType{api.ValueTypeI32, api.ValueTypeI64, api.ValueTypeI32}) || !slices.Equal(results, []api.ValueType{api.ValueTypeI32}) {
-		t.Errorf("funcType: %v %v %v", params, results, err)
-	}
-	for _, bad := range [][]byte{nil, {3, 0x7f}, {0}, {0, 0, 0}, {0x80}, {0, 0xff, 0xff, 0xff, 0xff, 0x0f}} {
-		if _, _, err := funcType(bad); err == nil {
-			t.Errorf("funcType(% x): no error", bad)
-		}
-	}
-}

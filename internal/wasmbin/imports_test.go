@@ -33,3 +33,17 @@ func TestFuncImports(t *testing.T) {
 		t.Error("junk accepted")
 	}
 }
+
+// FuncTypeVectors splits what FuncImports and FuncTypes give, and refuses
+// what is not exactly a parameter vector and a result vector.
+func TestFuncTypeVectors(t *testing.T) {
+	params, results, err := wasmbin.FuncTypeVectors([]byte{3, wasmtest.I32, 0x7e, wasmtest.I32, 1, wasmtest.I32})
+	if err != nil || !reflect.DeepEqual(params, []byte{wasmtest.I32, 0x7e, wasmtest.I32}) || !reflect.DeepEqual(results, []byte{wasmtest.I32}) {
+		t.Errorf("FuncTypeVectors: %v %v %v", params, results, err)
+	}
+	for _, bad := range [][]byte{nil, {3, wasmtest.I32}, {0}, {0, 0, 0}, {0x80}, {0, 0xff, 0xff, 0xff, 0xff, 0x0f}} {
+		if _, _, err := wasmbin.FuncTypeVectors(bad); err == nil {
+			t.Errorf("FuncTypeVectors(% x): no error", bad)
+		}
+	}
+}

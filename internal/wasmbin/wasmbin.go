@@ -454,6 +454,36 @@ func FuncTypes(b []byte) ([][]byte, error) {
 	return out, nil
 }
 
+// FuncTypeVectors splits a function type as FuncTypes gives it into its
+// parameter and result value types, one byte each (wazero's api.ValueType
+// is that byte). It refuses what is not exactly two vectors.
+func FuncTypeVectors(t []byte) (params, results []byte, err error) {
+	pos := 0
+	vec := func() ([]byte, error) {
+		n, m, err := U32(t, pos)
+		if err != nil {
+			return nil, fmt.Errorf("wasmbin: function type: %w", err)
+		}
+		pos += m
+		if uint64(len(t)-pos) < uint64(n) {
+			return nil, errors.New("wasmbin: function type: truncated")
+		}
+		v := t[pos : pos+int(n) : pos+int(n)]
+		pos += int(n)
+		return v, nil
+	}
+	if params, err = vec(); err != nil {
+		return nil, nil, err
+	}
+	if results, err = vec(); err != nil {
+		return nil, nil, err
+	}
+	if pos != len(t) {
+		return nil, nil, errors.New("wasmbin: function type: trailing bytes")
+	}
+	return params, results, nil
+}
+
 // U32Vector reads a vector of unsigned LEB128 numbers, such as a function
 // section (each function's type index).
 func U32Vector(b []byte) ([]uint32, error) {
