@@ -72,7 +72,7 @@ import (
 
 // Audited is the Go toolchain whose runtime.typeAssert, internal/abi
 // layouts and wasm calling convention this package was written against.
-const Audited = "go1.26.8"
+const Audited = "go1.27.3"
 
 // Marker names the custom section that marks a patched module.
 const Marker = "cordon.itabcache"
